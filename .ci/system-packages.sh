@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Debian packages the tests need: a browser for the UI tests, PocketSphinx for real recognition,
+# PulseAudio for the virtual sound device, ffmpeg for video containers, ALSA headers to build naudiodon.
+set -euo pipefail
+packages=(chromium pocketsphinx pocketsphinx-en-us libpocketsphinx3 pulseaudio pulseaudio-utils libasound2-plugins
+  libasound2-dev ffmpeg sox)
+missing=()
+for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,140 @@
+/** Wire types of the public API (spec "Resources" + design.md §3). Shared by the service, clients and the renderer. */
+import type { Capability, Product } from './products.js';
+import type { BatchStatus, ItemStatus, JobStatus } from './job-states.js';
+
+export type JsonSchema = { [key: string]: unknown };
+
+export interface Artifact {
+  url: string;
+  /** Extensions (documented): what the link serves. */
+  content_type: string;
+  bytes: number;
+  duration_seconds: string | null;
+  sample_rate: number | null;
+  channels: number | null;
+  expires_at: string;
+}
+
+export interface TranscriptSegment {
+  id: number;
+  start: number;
+  end: number;
+  text: string;
+  speaker?: string;
+}
+export interface TranscriptWord {
+  word: string;
+  start: number;
+  end: number;
+  speaker?: string;
+}
+
+/** `result` of a succeeded job: transcript fields for speech to text, artifacts for audio products. */
+export interface JobResult {
+  text?: string;
+  language?: string;
+  duration?: number;
+  segments?: TranscriptSegment[];
+  words?: TranscriptWord[];
+  artifacts?: Artifact[];
+}
+
+export interface Job {
+  id: string;
+  object?: 'job';
+  product: Product;
+  status: JobStatus;
+  model_id: string;
+  name: string | null;
+  language?: string | null;
+  duration_seconds: string | null;
+  result: JobResult | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** Extensions (design.md): progress 0..1 where the engine can tell; the batch this job belongs to. */
+  progress: number | null;
+  batch_id: string | null;
+}
+
+export interface BatchFile {
+  job_id: string | null;
+  name: string | null;
+  status: ItemStatus;
+  result: JobResult | null;
+  error_code: string | null;
+  error_message: string | null;
+  progress: number | null;
+}
+
+export interface Batch {
+  id: string;
+  object?: 'batch';
+  product: Product;
+  status: BatchStatus;
+  model_id: string;
+  file_count: number;
+  succeeded: number;
+  failed: number;
+  remaining: number;
+  files: BatchFile[];
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface Pricing {
+  currency: 'USD';
+  request_fee_usd: number;
+  per_minute_usd: number;
+  /** Priced options, e.g. `{speaker_diarization: {per_minute_usd: 0.0075}}`. */
+  options: Record<string, { per_minute_usd: number }>;
+}
+
+export interface ModelLimits {
+  max_file_bytes: number | null;
+  max_audio_seconds: number | null;
+  max_text_chars: number | null;
+}
+
+export type ModelStatus = 'available' | 'unavailable';
+
+export interface CatalogueRecord {
+  id: string;
+  object?: 'model';
+  name: string;
+  description: string;
+  capability: Capability;
+  /** Product routes that accept this model. */
+  products: Product[];
+  status: ModelStatus;
+  reason: string | null;
+  provider: 'local' | 'remote';
+  engine: string;
+  languages: string[];
+  live: boolean;
+  /** Live models only: whether `session.update` speed applies. */
+  accepts_speed: boolean;
+  pricing: Pricing;
+  limits: ModelLimits;
+  params_schema: JsonSchema;
+  /** Downloadable models: what a download costs; null for built-in models. */
+  download: { size_bytes: number; installed: boolean; licence: string } | null;
+}
+
+export interface Quote {
+  model_id: string;
+  seconds: number;
+  request_fee_usd: number;
+  usage_usd: number;
+  options_usd: number;
+  total_usd: number;
+  currency: 'USD';
+}
+
+export interface ListResponse<T> {
+  object: 'list';
+  data: T[];
+  next_cursor?: string | null;
+}

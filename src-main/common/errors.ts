@@ -1,0 +1,80 @@
+/**
+ * Error codes and their HTTP statuses (design.md §3). One typed error carries a code, a human message and a cause;
+ * the service maps it to `{"error": {"code", "message"}}` in one central handler.
+ */
+
+export const REQUEST_ERRORS = {
+  unauthorized: 401,
+  forbidden_origin: 403,
+  not_found: 404,
+  artifact_expired: 410,
+  method_not_allowed: 405,
+  model_required: 400,
+  invalid_params: 400,
+  unsupported_param: 400,
+  file_required: 400,
+  text_required: 400,
+  text_too_long: 400,
+  too_many_items: 400,
+  invalid_request: 400,
+  invalid_json: 400,
+  idempotency_key_reused: 409,
+  conflict: 409,
+  file_too_large: 413,
+  unsupported_media_type: 415,
+  unsupported_audio: 422,
+  model_unavailable: 422,
+  audio_too_long: 422,
+  too_many_open_batches: 429,
+  internal_error: 500,
+  upstream_unavailable: 502,
+} as const;
+export type RequestErrorCode = keyof typeof REQUEST_ERRORS;
+
+/** Codes carried by jobs (`error_code`): failures, and the reasons a queued job is waiting. */
+export const JOB_ERROR_CODES = [
+  'audio_decode_failed',
+  'engine_failed',
+  'engine_crashed',
+  'engine_timeout',
+  'model_unavailable',
+  'audio_too_long',
+  'invalid_params',
+  'cancelled',
+  'expired',
+  'interrupted',
+  'remote_failed',
+  'remote_rejected',
+] as const;
+export type JobErrorCode = (typeof JOB_ERROR_CODES)[number] | string;
+
+export const WAITING_CODES = ['waiting_for_capacity', 'waiting_for_network', 'waiting_for_model'] as const;
+export type WaitingCode = (typeof WAITING_CODES)[number];
+
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+export class ApiError extends Error {
+  readonly code: RequestErrorCode;
+  readonly status: number;
+  constructor(code: RequestErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = REQUEST_ERRORS[code];
+  }
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message } };
+  }
+}
+
+/** An error an engine raises for a job: becomes the job's error_code / error_message. */
+export class JobError extends Error {
+  readonly code: JobErrorCode;
+  constructor(code: JobErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'JobError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The typed boundary between the job engine and the engines. Engines run in worker processes (native inference can
+ * crash its process); the job engine sends an EngineTask and receives progress, the measured duration and an
+ * EngineOutput or a typed failure.
+ */
+import type { JobResult } from '../common/api-types.js';
+import type { Product } from '../common/products.js';
+
+/** Every engine a worker can load. Each kind maps to one module in engine-registry.ts. */
+export type EngineKind =
+  | 'espeak'
+  | 'sherpa-tts'
+  | 'sherpa-asr'
+  | 'pocketsphinx'
+  | 'rnnoise'
+  | 'gtcrn'
+  | 'test'; // only registered when VOXDESK_TEST_ENGINES=1 (tests crash/hang/sleep a worker on purpose)
+
+export interface EngineInput {
+  /** text-to-speech, voice-design (description), cloning/continuation (text to speak). */
+  text?: string;
+  /** Audio products: path of the uploaded file inside the data dir. */
+  filePath?: string;
+  /** The uploaded file's original name. */
+  fileName?: string;
+  /** voice-cloning / voice-continuation: reference audio. */
+  referencePath?: string;
+}
+
+export interface EngineTask {
+  jobId: string;
+  product: Product;
+  modelId: string;
+  engine: EngineKind;
+  /** Engine-specific settings from the model definition: model file paths, family, sample rate… (JSON only). */
+  engineConfig: Record<string, unknown>;
+  /** Params validated against the model's schema, defaults applied. */
+  params: Record<string, unknown>;
+  input: EngineInput;
+  /** A directory owned by this job: engines write artifacts here. */
+  workDir: string;
+}
+
+export interface ArtifactFile {
+  /** Absolute path of a file the engine wrote inside workDir. */
+  path: string;
+  contentType: string;
+  durationSeconds: number | null;
+  sampleRate: number | null;
+  channels: number | null;
+}
+
+export interface EngineOutput {
+  /** Transcript fields etc.; artifact URLs are added by the job engine from `artifacts`. */
+  result: Omit<JobResult, 'artifacts'>;
+  artifacts: ArtifactFile[];
+  /** The billing basis: input audio length (STT, audio products) or generated audio length (TTS). */
+  durationSeconds: number;
+}
+
+export interface EngineContext {
+  /** Aborted when the job is cancelled; engines check it between segments/blocks. */
+  signal: AbortSignal;
+  /** 0..1, where the engine can tell. */
+  progress(fraction: number): void;
+  /** Audio length measured before heavy work (STT: before recognition) — sets duration_seconds early. */
+  measured(seconds: number): void;
+  /** Diagnostic line for the worker log (never stdout). */
+  log(message: string): void;
+}
+
+export interface Engine {
+  run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput>;
+  /** Free native resources; called when the worker is recycled. */
+  dispose?(): void;
+}
+
+/** An engine module (one per EngineKind) default-exports a factory; workers cache engines per config. */
+export type EngineFactory = () => Engine | Promise<Engine>;
+
+/** Messages parent → worker process. */
+export type ParentMessage = { type: 'run'; task: EngineTask } | { type: 'cancel'; jobId: string };
+
+/** Messages worker process → parent. */
+export type WorkerMessage =
+  | { type: 'ready'; pid: number }
+  | { type: 'progress'; jobId: string; progress: number }
+  | { type: 'measured'; jobId: string; durationSeconds: number }
+  | { type: 'done'; jobId: string; output: EngineOutput }
+  | { type: 'failed'; jobId: string; code: string; message: string };

@@ -1,0 +1,45 @@
+/**
+ * How on-device (and remote) models describe themselves to the catalogue and the job engine. Each model source
+ * (built-in engines, the model manager, the hosted catalogue) lists its definitions with their current status;
+ * the catalogue merges the sources, applies the pricing file and answers GET /v1/models.
+ */
+import type { JsonSchema, ModelLimits, Pricing } from '../common/api-types.js';
+import type { Capability, Product } from '../common/products.js';
+import type { EngineKind } from './engine-types.js';
+
+export interface ModelDefinition {
+  id: string;
+  name: string;
+  description: string;
+  capability: Capability;
+  /** Product routes that accept the model. */
+  products: Product[];
+  provider: 'local' | 'remote';
+  /** On-device engine kind, or 'remote' for forwarded models. */
+  engine: EngineKind | 'remote';
+  /** Settings passed to the engine in EngineTask.engineConfig (model file paths etc.). */
+  engineConfig: Record<string, unknown>;
+  languages: string[];
+  live: boolean;
+  acceptsSpeed: boolean;
+  limits: ModelLimits;
+  /** JSON Schema (draft 2020-12 subset Ajv understands) with `default`s: validates params and draws UI forms. */
+  paramsSchema: JsonSchema;
+  /** Omitted for on-device models (free unless the pricing file sets a price). */
+  pricing?: Pricing;
+  status: 'available' | 'unavailable';
+  /** Why it is unavailable (not downloaded, PocketSphinx not installed, no hosted service configured, …). */
+  reason: string | null;
+  /** Set while the model manager is downloading it: queued jobs wait with waiting_for_model. */
+  downloading?: boolean;
+  /** Downloadable models. */
+  download?: { sizeBytes: number; installed: boolean; licence: string } | null;
+}
+
+export interface ModelSource {
+  readonly name: string;
+  /** Current definitions with availability; cheap enough to call per catalogue request. */
+  list(): ModelDefinition[];
+}
+
+export const NO_LIMITS: ModelLimits = { max_file_bytes: null, max_audio_seconds: null, max_text_chars: null };

@@ -1,0 +1,10 @@
+/** Every source of catalogue models, in precedence order for id collisions (first wins; see README). */
+import type { ModelSource } from './model-definition.js';
+
+export interface ModelSourceContext {
+  /** The data dir: models/, uploads/, artifacts/ and the database live under it. */
+  dataDir: string;
+}
+
+/** Registered by each engine area; the catalogue calls list() on each. */
+export type ModelSourceFactory = (ctx: ModelSourceContext) => ModelSource;

@@ -1,0 +1,78 @@
+/**
+ * What the HTTP layer (and the CLI, and the remote provider) asks of the job engine. Requests arrive here already
+ * authenticated and validated (model exists and serves the product, params checked against its schema, files on
+ * disk); the job engine owns statuses, queueing, workers, batches, billing and retention.
+ */
+import type { EventEmitter } from 'node:events';
+import type { Batch, Job } from '../common/api-types.js';
+import type { JobStatus } from '../common/job-states.js';
+import type { Product } from '../common/products.js';
+import type { EngineInput } from '../engines/engine-types.js';
+
+export interface NewJob {
+  accountId: string;
+  product: Product;
+  modelId: string;
+  name: string | null;
+  language: string | null;
+  /** Validated params with defaults applied. */
+  params: Record<string, unknown>;
+  input: EngineInput;
+  /** Priced before queueing (TTS: from the text length), in micro-dollars. */
+  estimatedUsdMicro?: number | null;
+}
+
+export interface NewBatch {
+  accountId: string;
+  product: Product;
+  modelId: string;
+  params: Record<string, unknown>;
+  language: string | null;
+  items: { name: string | null; input: EngineInput }[];
+  estimatedUsdMicro?: number | null;
+}
+
+export interface Idempotency {
+  key: string;
+  /** Hash of the request (method, route, body fields, file digests) to tell a replay from a different request. */
+  requestHash: string;
+}
+
+export interface ListQuery {
+  limit?: number;
+  /** Opaque cursor from the previous page. */
+  cursor?: string | null;
+  product?: Product;
+  status?: JobStatus;
+}
+
+export interface JobEvents {
+  /** Emitted after every committed change of a job (status, progress, duration). */
+  'job-changed': [job: Job, accountId: string];
+  'batch-changed': [batch: Batch, accountId: string];
+}
+
+export interface JobService {
+  /** Creates a queued job (or returns the job a replayed Idempotency-Key names; throws 409 on a different request). */
+  createJob(job: NewJob, idempotency?: Idempotency): { job: Job; replayed: boolean };
+  /** Throws ApiError too_many_open_batches when the account already has two open batches. */
+  createBatch(batch: NewBatch, idempotency?: Idempotency): { batch: Batch; replayed: boolean };
+  /** Undefined for an unknown id, another account's job, or a job created on another product route. */
+  getJob(accountId: string, product: Product, jobId: string): Job | undefined;
+  getBatch(accountId: string, product: Product, batchId: string): Batch | undefined;
+  /** Resolves when the job is terminal or after timeoutMs (the POST hold window), whichever comes first. */
+  waitForTerminal(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<void>;
+  cancelJob(accountId: string, product: Product, jobId: string): Job | undefined;
+  cancelBatch(accountId: string, product: Product, batchId: string): Batch | undefined;
+  /** Retry a failed/cancelled/expired job as a new job with the same input (extension for the desktop app). */
+  retryJob(accountId: string, product: Product, jobId: string): Job | undefined;
+  listJobs(accountId: string, query: ListQuery): { data: Job[]; next_cursor: string | null };
+  listBatches(accountId: string, query: ListQuery): { data: Batch[]; next_cursor: string | null };
+  /** Queue summary for the tray and the UI: counts by status and by waiting code. */
+  queueSummary(accountId?: string): { queued: number; running: number; waiting: Record<string, number> };
+  readonly events: EventEmitter<JobEvents>;
+  /** Requeue jobs left running by a crash, start workers and timers. */
+  start(): void;
+  /** Refuse new work, let running jobs finish within graceMs, requeue the rest, stop workers. */
+  shutdown(graceMs?: number): Promise<void>;
+}

@@ -1,0 +1,5 @@
+import type { Migration } from './migration.js';
+import { initial } from './001-initial.js';
+
+/** Append only: never edit or reorder a released migration; add the next number. */
+export const MIGRATIONS: readonly Migration[] = [initial];

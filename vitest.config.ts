@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'src-main/**/*.test.ts'],
+    pool: 'forks',
+    // 2-core machines: integration tests start services and worker processes of their own.
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    globalSetup: ['test/helpers/global-setup.ts'],
+  },
+});

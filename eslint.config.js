@@ -2,6 +2,7 @@
 // player imports naudiodon; common imports nothing from node so the renderer can share it.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import svelte from 'eslint-plugin-svelte';
 
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'events', 'stream', 'url'];
@@ -10,6 +11,14 @@ export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'src-renderer/dist/**', 'release/**', 'test-artifacts/**', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // Svelte components of the renderer: parsed by svelte-eslint-parser with TypeScript inside <script lang="ts">.
+  ...svelte.configs.recommended,
+  {
+    files: ['src-renderer/**/*.svelte', 'src-renderer/**/*.svelte.ts'],
+    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] } },
+    // Types (and so undefined names) are checked by svelte-check, as typescript-eslint advises for TS code.
+    rules: { 'no-undef': 'off' },
+  },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -25,6 +25,8 @@ export interface EngineInput {
   fileName?: string;
   /** voice-cloning / voice-continuation: reference audio. */
   referencePath?: string;
+  /** voice-design: the description of the voice to design (text is what it speaks). */
+  description?: string;
 }
 
 export interface EngineTask {

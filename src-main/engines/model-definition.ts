@@ -15,8 +15,11 @@ export interface ModelDefinition {
   /** Product routes that accept the model. */
   products: Product[];
   provider: 'local' | 'remote';
-  /** On-device engine kind, or 'remote' for forwarded models. */
-  engine: EngineKind | 'remote';
+  /**
+   * On-device engine kind, 'remote' for forwarded models, or 'none' for announced rows that no engine serves here
+   * (products without an on-device engine: always unavailable, with a reason).
+   */
+  engine: EngineKind | 'remote' | 'none';
   /** Settings passed to the engine in EngineTask.engineConfig (model file paths etc.). */
   engineConfig: Record<string, unknown>;
   languages: string[];

@@ -51,6 +51,7 @@ export const initial: Migration = {
       batch_id TEXT REFERENCES batches(id),
       attempts INTEGER NOT NULL DEFAULT 0,    -- runs started; a crash is retried once
       cancel_requested INTEGER NOT NULL DEFAULT 0,
+      claimed_by TEXT,                        -- the service instance running it (host:pid:random); null unless running
       estimated_usd_micro INTEGER,            -- priced before queueing (text length for TTS)
       deadline_at TEXT,                       -- after this a job that has not finished is expired
       created_at TEXT NOT NULL,

@@ -1,0 +1,88 @@
+/**
+ * Job engine throughput: N jobs created and run to success through real worker processes with the test engine
+ * ('succeed', no work), against N bare SQLite insert+update transactions on the same kind of database file.
+ * Prints one JSON line. Usage: node --import tsx bench/jobs-throughput.ts [N=300] [workers=2]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { isTerminal } from '../src-main/common/job-states.js';
+import { NO_LIMITS, type ModelDefinition } from '../src-main/engines/model-definition.js';
+import { createJobService } from '../src-main/jobs/job-service.js';
+import { createAccountsRepo } from '../src-main/store/accounts-repo.js';
+import { openDatabase } from '../src-main/store/database.js';
+
+process.env.VOXDESK_TEST_ENGINES = '1';
+const count = Number(process.argv[2] ?? 300);
+const workers = Number(process.argv[3] ?? 2);
+
+const model: ModelDefinition = {
+  id: 'bench', name: 'bench', description: 'test engine', capability: 'asr', products: ['speech-to-text'], provider: 'local',
+  engine: 'test', engineConfig: {}, languages: ['en'], live: false, acceptsSpeed: false, limits: NO_LIMITS, paramsSchema: {},
+  status: 'available', reason: null,
+};
+
+async function engineRun(dir: string): Promise<number> {
+  const db = openDatabase(join(dir, 'engine.db'));
+  const service = createJobService({ db, dataDir: dir, resolveModel: () => model, workers });
+  const accountId = createAccountsRepo(db).createAccount('bench').id;
+  service.start();
+  // Warm the workers so process start-up is not what is measured.
+  const warm = service.createJob({ accountId, product: 'speech-to-text', modelId: 'bench', name: null, language: null, params: {}, input: {} }).job;
+  await service.waitForTerminal(warm.id, 60_000);
+  let done = 0;
+  const finished = new Promise<void>((resolve) =>
+    service.events.on('job-changed', (job) => {
+      if (job.id !== warm.id && isTerminal(job.status) && ++done === count) resolve();
+    }),
+  );
+  const start = performance.now();
+  for (let i = 0; i < count; i++) {
+    service.createJob({ accountId, product: 'speech-to-text', modelId: 'bench', name: `j${i}`, language: null, params: { behaviour: 'succeed' }, input: {} });
+  }
+  await finished;
+  const seconds = (performance.now() - start) / 1000;
+  await service.shutdown(0);
+  db.close();
+  return seconds;
+}
+
+function bareRun(dir: string): number {
+  const db = openDatabase(join(dir, 'bare.db'));
+  const accountId = createAccountsRepo(db).createAccount('bench').id;
+  const insert = db.prepare(`INSERT INTO jobs (id, account_id, product, model_id, status, params_json, input_json, created_at, updated_at)
+    VALUES (?, ?, 'speech-to-text', 'bench', 'queued', '{}', '{}', ?, ?)`);
+  const update = db.prepare("UPDATE jobs SET status = 'succeeded', finished_at = ?, updated_at = ? WHERE id = ?");
+  const start = performance.now();
+  for (let i = 0; i < count; i++) {
+    const id = `job_${i}`;
+    const now = new Date().toISOString();
+    db.transaction(() => insert.run(id, accountId, now, now)).immediate();
+    db.transaction(() => update.run(now, now, id)).immediate();
+  }
+  const seconds = (performance.now() - start) / 1000;
+  db.close();
+  return seconds;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-jobs-'));
+try {
+  const engineSeconds = await engineRun(dir);
+  const bareSeconds = bareRun(dir);
+  const jobsPerSecond = count / engineSeconds;
+  const barePerSecond = count / bareSeconds;
+  console.log(
+    JSON.stringify({
+      bench: 'jobs-throughput',
+      jobs: count,
+      workers,
+      engine_seconds: +engineSeconds.toFixed(3),
+      jobs_per_second: +jobsPerSecond.toFixed(1),
+      bare_sqlite_per_second: +barePerSecond.toFixed(1),
+      ratio: +(jobsPerSecond / barePerSecond).toFixed(4),
+    }),
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,51 @@
+/**
+ * Preload (sandboxed, CommonJS — a sandboxed preload cannot load ES modules or local files): exposes the ONE
+ * typed bridge `window.voxdesk` (common/desktop-bridge.ts). Channel names are repeated here because the sandbox
+ * cannot require the shared module; test/unit/app/preload-channels.test.ts keeps them equal to BRIDGE_CHANNELS.
+ */
+// A sandboxed preload is CommonJS; verbatimModuleSyntax spells a CommonJS import this way.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+import electron = require('electron');
+import type { IpcRendererEvent } from 'electron';
+import type { DesktopBridge, LiveBridgeEvent, PickedFile } from '../../common/desktop-bridge.js';
+
+const { contextBridge, ipcRenderer } = electron;
+
+const CHANNELS = {
+  config: 'voxdesk:config',
+  pickFiles: 'voxdesk:pick-files',
+  pickFolder: 'voxdesk:pick-folder',
+  openDataDir: 'voxdesk:open-data-dir',
+  liveStart: 'voxdesk:live-start',
+  liveSpeak: 'voxdesk:live-speak',
+  liveSpeed: 'voxdesk:live-speed',
+  liveStop: 'voxdesk:live-stop',
+  liveEvent: 'voxdesk:live-event',
+} as const;
+
+const config = ipcRenderer.sendSync(CHANNELS.config) as { serviceUrl: string; apiKey: string; dataDir: string; platform: string } | null;
+
+if (config) {
+  const bridge: DesktopBridge = {
+    serviceUrl: config.serviceUrl,
+    apiKey: config.apiKey,
+    dataDir: config.dataDir,
+    platform: config.platform,
+    pickFiles: () => ipcRenderer.invoke(CHANNELS.pickFiles) as Promise<PickedFile[]>,
+    pickFolder: () => ipcRenderer.invoke(CHANNELS.pickFolder) as Promise<string | null>,
+    openDataDir: () => ipcRenderer.invoke(CHANNELS.openDataDir) as Promise<void>,
+    live: {
+      start: (modelId, speed) => ipcRenderer.invoke(CHANNELS.liveStart, String(modelId), Number(speed)) as Promise<{ sampleRate: number }>,
+      speak: (text) => ipcRenderer.invoke(CHANNELS.liveSpeak, String(text)) as Promise<void>,
+      setSpeed: (speed) => ipcRenderer.invoke(CHANNELS.liveSpeed, Number(speed)) as Promise<void>,
+      stop: () => ipcRenderer.invoke(CHANNELS.liveStop) as Promise<void>,
+      onEvent: (listener) => {
+        // The page never sees the IpcRendererEvent (it would leak ipcRenderer).
+        const wrapped = (_event: IpcRendererEvent, payload: LiveBridgeEvent): void => listener(payload);
+        ipcRenderer.on(CHANNELS.liveEvent, wrapped);
+        return () => void ipcRenderer.removeListener(CHANNELS.liveEvent, wrapped);
+      },
+    },
+  };
+  contextBridge.exposeInMainWorld('voxdesk', bridge);
+}

@@ -1,0 +1,17 @@
+/** Tray text from the queue summary (GET /v1/queue / jobs.queueSummary). */
+export interface QueueCounts {
+  queued: number;
+  running: number;
+  waiting: Record<string, number>;
+}
+
+export function trayLabel(q: QueueCounts | null): string {
+  if (!q) return 'Voxdesk — starting';
+  const offline = q.waiting['waiting_for_network'] ?? 0;
+  const parts: string[] = [];
+  if (q.running) parts.push(`${q.running} running`);
+  const plainQueued = q.queued - offline;
+  if (plainQueued > 0) parts.push(`${plainQueued} queued`);
+  if (offline) parts.push(`offline — ${offline} waiting`);
+  return parts.length ? `Voxdesk — ${parts.join(', ')}` : 'Voxdesk — idle';
+}

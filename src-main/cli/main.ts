@@ -1,0 +1,27 @@
+/** The `voxdesk` command (bin/voxdesk.js loads this file). Errors print one line on stderr and exit 1. */
+import { Command, CommanderError } from 'commander';
+import { registerKeysCommand } from './keys-command.js';
+import { registerServeCommand } from './serve-command.js';
+import { registerSpeakCommand } from './speak-command.js';
+import { registerTranscribeCommand } from './transcribe-command.js';
+
+export function buildProgram(): Command {
+  const program = new Command('voxdesk')
+    .description('Voxdesk: on-device transcription and speech, as a desktop app or an HTTP service')
+    .version('0.1.0')
+    .showHelpAfterError()
+    .exitOverride();
+  registerServeCommand(program);
+  registerKeysCommand(program);
+  registerSpeakCommand(program);
+  registerTranscribeCommand(program);
+  return program;
+}
+
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  process.stderr.write(`voxdesk: ${(error as Error).message}\n`);
+  process.exit(1);
+}

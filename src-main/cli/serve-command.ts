@@ -1,0 +1,78 @@
+/**
+ * `voxdesk serve`: runs the service until SIGTERM/SIGINT. The first stdout line is exactly
+ * `voxdesk listening on http://HOST:PORT` (scripts and tests parse it); diagnostics go to stderr.
+ */
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_HOLD_SECONDS, DEFAULT_PORT, type ServiceConfig } from '../service/config.js';
+import { createService } from '../service/create-service.js';
+import { collect, integerOption, numberOption } from './options.js';
+
+/** The built renderer shipped with the package: `--ui` without a directory serves it. */
+export function defaultUiDir(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src-renderer', 'dist');
+}
+
+interface ServeOptions {
+  host: string;
+  port: number;
+  dataDir?: string;
+  holdSeconds: number;
+  workers?: number;
+  ui?: string | boolean;
+  pricingFile?: string;
+  allowedOrigin?: string[];
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('run the audio-jobs HTTP service until SIGTERM/SIGINT')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', 'TCP port (0 = a free one)', integerOption(0, 65535), DEFAULT_PORT)
+    .option('--data-dir <dir>', 'database, uploads, artifacts and models (default $VOXDESK_DATA_DIR or the OS app-data dir)')
+    .option('--hold-seconds <s>', 'how long a single-item POST waits for its job', numberOption(0), DEFAULT_HOLD_SECONDS)
+    .option('--workers <n>', 'engine worker processes (default: cores - 1, at most 4)', integerOption(1, 64))
+    .option('--ui [dir]', 'serve the browser UI (default dir: the built renderer, src-renderer/dist)')
+    .option('--pricing-file <file>', 'operator prices (default: DATA_DIR/pricing.json when it exists)')
+    .option('--allowed-origin <origin>', 'a browser origin allowed by CORS (repeatable)', collect)
+    .action(async (opts: ServeOptions) => {
+      const ui = opts.ui === true ? defaultUiDir() : typeof opts.ui === 'string' ? opts.ui : null;
+      if (ui && !existsSync(join(ui, 'index.html'))) {
+        throw new Error(`no built UI in ${ui} (run npm run build:renderer first)`);
+      }
+      const config: Partial<ServiceConfig> = {
+        host: opts.host,
+        port: opts.port,
+        holdSeconds: opts.holdSeconds,
+        serveUi: ui,
+        ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+        ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+        ...(opts.pricingFile ? { pricingFile: opts.pricingFile } : {}),
+        ...(opts.allowedOrigin ? { allowedOrigins: opts.allowedOrigin } : {}),
+      };
+      const service = await createService(config);
+      process.stdout.write(`voxdesk listening on ${service.url}\n`);
+      if (ui) process.stderr.write(`browser UI: ${service.url}/\n`);
+      let stopping = false;
+      const stop = (signal: NodeJS.Signals): void => {
+        if (stopping) {
+          process.stderr.write(`${signal} again: exiting now\n`);
+          process.exit(1);
+        }
+        stopping = true;
+        process.stderr.write(`${signal}: shutting down (running jobs finish or return to the queue)\n`);
+        service.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            process.stderr.write(`shutdown failed: ${(error as Error).stack ?? String(error)}\n`);
+            process.exit(1);
+          },
+        );
+      };
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
+    });
+}

@@ -1,0 +1,88 @@
+/**
+ * `voxdesk transcribe FILE... [--model ID] [--format txt|srt|vtt|json] [--out DIR]`: transcribes files as batches of
+ * up to 50, then prints each transcript on stdout (one after another, each headed by `==> FILE <==` when there are
+ * several) or writes DIR/<file name>.<format>. Exit code 1 when any file failed.
+ */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { openAsBlob } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import type { ApiClient, TranscriptFormat } from '../common/api-client.js';
+import { openClientSession } from './client-session.js';
+import { waitForBatch } from './job-progress.js';
+import { integerOption } from './options.js';
+
+const FORMATS: readonly TranscriptFormat[] = ['txt', 'srt', 'vtt', 'json'];
+/** Files per batch request (the spec's limit). */
+export const FILES_PER_BATCH = 50;
+
+interface TranscribeOptions {
+  model?: string;
+  format: TranscriptFormat;
+  out?: string;
+  language?: string;
+  url?: string;
+  dataDir?: string;
+  workers?: number;
+}
+
+async function defaultAsrModel(client: ApiClient): Promise<string> {
+  const models = await client.listModels({ capability: 'asr' });
+  const local = models.find((m) => m.provider === 'local') ?? models[0];
+  if (!local) throw new Error('no speech-to-text model is available (see voxdesk models list)');
+  return local.id;
+}
+
+export function registerTranscribeCommand(program: Command): void {
+  program
+    .command('transcribe')
+    .description('transcribe audio files')
+    .argument('<files...>', 'audio or video files')
+    .option('--model <id>', 'speech-to-text model (default: the first available on-device one)')
+    .option('--format <format>', 'txt, srt, vtt or json', (v: string) => {
+      if (!(FORMATS as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected one of ${FORMATS.join(', ')}`);
+      return v as TranscriptFormat;
+    }, 'txt')
+    .option('--language <code>', 'language param of the model')
+    .option('--out <dir>', 'write <file>.<format> files into this directory instead of stdout')
+    .option('--url <url>', 'use a running or hosted service (key in VOXDESK_API_KEY) instead of an in-process one')
+    .option('--data-dir <dir>', 'data dir of the in-process service')
+    .option('--workers <n>', 'engine workers of the in-process service', integerOption(1, 64))
+    .action(async (files: string[], opts: TranscribeOptions) => {
+      const session = await openClientSession(opts);
+      let failures = 0;
+      try {
+        const client = session.client;
+        const model = opts.model ?? (await defaultAsrModel(client));
+        const params = opts.language ? { language: opts.language } : {};
+        if (opts.out) await mkdir(resolve(opts.out), { recursive: true });
+        for (let start = 0; start < files.length; start += FILES_PER_BATCH) {
+          const chunk = files.slice(start, start + FILES_PER_BATCH);
+          const uploads = await Promise.all(chunk.map(async (f) => ({ file: await openAsBlob(resolve(f)), filename: basename(f) })));
+          const created = await client.transcribeBatch(uploads, { model, params });
+          const batch = await waitForBatch(client, 'speech-to-text', created, `transcribing ${chunk.length} file(s)`);
+          for (const [i, item] of batch.files.entries()) {
+            const source = chunk[i]!;
+            if (item.status !== 'succeeded' || !item.job_id) {
+              failures++;
+              process.stderr.write(`${source}: ${item.error_code ?? item.status}: ${item.error_message ?? ''}\n`);
+              continue;
+            }
+            const text = await (await client.exportTranscript(item.job_id, opts.format)).text();
+            if (opts.out) {
+              const target = join(resolve(opts.out), `${basename(source, extname(source))}.${opts.format}`);
+              await writeFile(target, text);
+              process.stderr.write(`${source} → ${target}\n`);
+            } else {
+              if (files.length > 1) process.stdout.write(`==> ${source} <==\n`);
+              process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+            }
+          }
+        }
+      } finally {
+        await session.close();
+      }
+      if (failures) process.exitCode = 1;
+    });
+}

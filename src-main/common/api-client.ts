@@ -1,0 +1,274 @@
+/**
+ * Typed fetch client of the Voxdesk API (spec + design.md §3 extensions). Pure: no node imports, so the renderer
+ * and the hosted-forwarding provider share it. Every non-2xx answer becomes an ApiClientError carrying the
+ * service's `error.code`, so callers branch on codes, never on messages.
+ */
+import type { Batch, CatalogueRecord, Job, ListResponse, Quote } from './api-types.js';
+import type { Capability, Product } from './products.js';
+import type { JobStatus } from './job-states.js';
+
+export interface ApiClientOptions {
+  /** Service origin, e.g. `http://127.0.0.1:8750` (no trailing `/v1`). */
+  baseUrl: string;
+  /** Bearer key; null for the public catalogue routes only. */
+  apiKey: string | null;
+  /** Injected fetch (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+export class ApiClientError extends Error {
+  readonly code: string;
+  readonly status: number;
+  constructor(code: string, message: string, status: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ApiClientError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export type TranscriptFormat = 'txt' | 'srt' | 'vtt' | 'json';
+
+export interface ListJobsQuery {
+  product?: Product;
+  status?: JobStatus;
+  limit?: number;
+  cursor?: string | null;
+}
+
+export interface QueueSummary {
+  queued: number;
+  running: number;
+  waiting: Record<string, number>;
+}
+
+/** One package of the model manager (`GET /v1/local/models`); fields the UI reads, others pass through. */
+export interface LocalModel {
+  id: string;
+  name?: string;
+  capability?: Capability;
+  family?: string;
+  languages?: string[];
+  size_bytes?: number | null;
+  licence?: string | null;
+  /** e.g. not_installed | downloading | installed | failed | imported. */
+  state: string;
+  progress?: number | null;
+  downloaded_bytes?: number | null;
+  error_message?: string | null;
+  [key: string]: unknown;
+}
+
+export interface RemoteSettings {
+  url: string | null;
+  key_set: boolean;
+}
+
+export interface SessionBootstrap {
+  api_key: string;
+  account_id?: string;
+  data_dir?: string;
+  [key: string]: unknown;
+}
+
+export interface AudioFileUpload {
+  file: Blob;
+  /** File name sent with the part (the Blob may be a File already carrying one). */
+  filename: string;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  idempotencyKey?: string;
+}
+
+function query(params: Record<string, string | number | boolean | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  apiKey: string | null;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(options: ApiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.apiKey = options.apiKey;
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** Absolute URL of a path under the service (artifact URLs may already be absolute). */
+  url(path: string): string {
+    if (/^https?:\/\//.test(path)) return path;
+    return `${this.baseUrl}${path.startsWith('/') ? '' : '/'}${path}`;
+  }
+
+  /** ws(s) URL of the live text-to-speech socket; browsers cannot set headers, so the key rides in `api_key`. */
+  realtimeUrl(modelId: string): string {
+    const http = new URL(this.url('/v1/text-to-speech/realtime'));
+    http.protocol = http.protocol === 'https:' ? 'wss:' : 'ws:';
+    http.searchParams.set('model', modelId);
+    if (this.apiKey) http.searchParams.set('api_key', this.apiKey);
+    return http.toString();
+  }
+
+  async request<T>(method: string, path: string, body?: BodyInit | object, options: RequestOptions = {}): Promise<T> {
+    const response = await this.raw(method, path, body, options);
+    if (response.status === 204) return undefined as T;
+    return (await response.json()) as T;
+  }
+
+  /** The Response of a successful call (for downloads); throws ApiClientError otherwise. */
+  async raw(method: string, path: string, body?: BodyInit | object, options: RequestOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData || body instanceof Blob || typeof body === 'string') payload = body;
+    else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    let response: Response;
+    try {
+      response = await this.fetchImpl(this.url(path), { method, headers, body: payload, signal: options.signal });
+    } catch (cause) {
+      if (options.signal?.aborted) throw cause;
+      throw new ApiClientError('network_error', `The service at ${this.baseUrl} cannot be reached.`, 0, { cause });
+    }
+    if (!response.ok) throw await ApiClient.errorFrom(response);
+    return response;
+  }
+
+  static async errorFrom(response: Response): Promise<ApiClientError> {
+    let code = `http_${response.status}`;
+    let message = `The service answered ${response.status} ${response.statusText}.`;
+    try {
+      const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+      if (typeof body.error?.code === 'string') code = body.error.code;
+      if (typeof body.error?.message === 'string') message = body.error.message;
+    } catch {
+      // Not a JSON error body (e.g. a proxy page): the status line is all we know.
+    }
+    return new ApiClientError(code, message, response.status);
+  }
+
+  // Catalogue (public).
+  async listModels(q: { capability?: Capability; include_unavailable?: boolean } = {}): Promise<CatalogueRecord[]> {
+    const list = await this.request<ListResponse<CatalogueRecord>>('GET', `/v1/models${query(q)}`);
+    return list.data;
+  }
+  getModel(id: string): Promise<CatalogueRecord> {
+    return this.request('GET', `/v1/models/${encodeURIComponent(id)}`);
+  }
+  quote(id: string, seconds: number, options: readonly string[] = []): Promise<Quote> {
+    const q = query({ seconds, options: options.length ? options.join(',') : undefined });
+    return this.request('GET', `/v1/models/${encodeURIComponent(id)}/quote${q}`);
+  }
+
+  // Speech to text. Parts in the spec's order: model first, then params, name, file.
+  transcribe(
+    upload: AudioFileUpload,
+    fields: { model: string; params?: Record<string, unknown>; name?: string },
+    options: RequestOptions = {},
+  ): Promise<Job> {
+    const form = new FormData();
+    form.append('model', fields.model);
+    if (fields.params && Object.keys(fields.params).length) form.append('params', JSON.stringify(fields.params));
+    if (fields.name) form.append('name', fields.name);
+    form.append('file', upload.file, upload.filename);
+    return this.request('POST', '/v1/speech-to-text', form, options);
+  }
+  transcribeBatch(
+    uploads: readonly AudioFileUpload[],
+    fields: { model: string; params?: Record<string, unknown> },
+    options: RequestOptions = {},
+  ): Promise<Batch> {
+    const form = new FormData();
+    form.append('model', fields.model);
+    form.append('params', JSON.stringify(fields.params ?? {}));
+    for (const upload of uploads) form.append('file', upload.file, upload.filename);
+    return this.request('POST', '/v1/speech-to-text/batch', form, options);
+  }
+  exportTranscript(jobId: string, format: TranscriptFormat): Promise<Response> {
+    return this.raw('GET', `/v1/speech-to-text/${encodeURIComponent(jobId)}/export${query({ format })}`);
+  }
+
+  // Text to speech.
+  speak(
+    body: { model: string; text: string; params?: Record<string, unknown>; name?: string },
+    options: RequestOptions = {},
+  ): Promise<Job> {
+    return this.request('POST', '/v1/text-to-speech', body, options);
+  }
+  speakBatch(
+    body: { model: string; params?: Record<string, unknown>; items: { text: string; name?: string }[] },
+    options: RequestOptions = {},
+  ): Promise<Batch> {
+    return this.request('POST', '/v1/text-to-speech/batch', body, options);
+  }
+
+  // Jobs and batches.
+  getJob(product: Product, id: string): Promise<Job> {
+    return this.request('GET', `/v1/${product}/${encodeURIComponent(id)}`);
+  }
+  getBatch(product: Product, id: string): Promise<Batch> {
+    return this.request('GET', `/v1/${product}/batch/${encodeURIComponent(id)}`);
+  }
+  cancelJob(product: Product, id: string): Promise<Job> {
+    return this.request('POST', `/v1/${product}/${encodeURIComponent(id)}/cancel`);
+  }
+  retryJob(product: Product, id: string): Promise<Job> {
+    return this.request('POST', `/v1/${product}/${encodeURIComponent(id)}/retry`);
+  }
+  cancelBatch(product: Product, id: string): Promise<Batch> {
+    return this.request('POST', `/v1/${product}/batch/${encodeURIComponent(id)}/cancel`);
+  }
+  listJobs(q: ListJobsQuery = {}): Promise<{ data: Job[]; next_cursor: string | null }> {
+    return this.request('GET', `/v1/jobs${query({ ...q })}`);
+  }
+  listBatches(q: ListJobsQuery = {}): Promise<{ data: Batch[]; next_cursor: string | null }> {
+    return this.request('GET', `/v1/batches${query({ ...q })}`);
+  }
+  queue(): Promise<QueueSummary> {
+    return this.request('GET', '/v1/queue');
+  }
+
+  // Model manager (local service only).
+  async localModels(): Promise<LocalModel[]> {
+    const body = await this.request<{ data: LocalModel[] } | LocalModel[]>('GET', '/v1/local/models');
+    return Array.isArray(body) ? body : body.data;
+  }
+  downloadModel(id: string): Promise<LocalModel> {
+    return this.request('POST', `/v1/local/models/${encodeURIComponent(id)}/download`);
+  }
+  cancelDownload(id: string): Promise<LocalModel> {
+    return this.request('DELETE', `/v1/local/models/${encodeURIComponent(id)}/download`);
+  }
+  removeModel(id: string): Promise<unknown> {
+    return this.request('DELETE', `/v1/local/models/${encodeURIComponent(id)}`);
+  }
+  importModel(path: string): Promise<LocalModel> {
+    return this.request('POST', '/v1/local/models/import', { path });
+  }
+
+  // Settings and session.
+  getRemoteSettings(): Promise<RemoteSettings> {
+    return this.request('GET', '/v1/settings/remote');
+  }
+  /** `key` omitted keeps the stored key; an empty string clears it. */
+  putRemoteSettings(body: { url: string | null; key?: string }): Promise<RemoteSettings> {
+    return this.request('PUT', '/v1/settings/remote', body);
+  }
+  bootstrap(): Promise<SessionBootstrap> {
+    return this.request('GET', '/v1/session/bootstrap');
+  }
+  health(): Promise<unknown> {
+    return this.request('GET', '/v1/health');
+  }
+}

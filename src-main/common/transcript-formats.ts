@@ -1,0 +1,204 @@
+/**
+ * Transcript exports (TXT, SRT, WebVTT, JSON) from a speech-to-text JobResult. Pure: shared by the service's export
+ * route, the CLI and the renderer. Subtitle cues follow common broadcast guidance: at most 2 lines of 42 characters,
+ * at most 7 seconds, a new cue at each speaker change or pause of 1.5 s or more.
+ */
+import type { JobResult, TranscriptSegment, TranscriptWord } from './api-types.js';
+
+export const TRANSCRIPT_FORMATS = ['txt', 'srt', 'vtt', 'json'] as const;
+export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+
+/** Cue limits. Defaults: 42 characters per line, 2 lines, 7 s, new cue after a 1.5 s pause. */
+export const CUE_LIMITS = { lineChars: 42, lines: 2, seconds: 7, pauseSeconds: 1.5 } as const;
+
+export const TRANSCRIPT_CONTENT_TYPES: Record<TranscriptFormat, string> = {
+  txt: 'text/plain; charset=utf-8',
+  srt: 'application/x-subrip; charset=utf-8',
+  vtt: 'text/vtt; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+};
+
+export interface Cue {
+  start: number;
+  end: number;
+  /** Lines of the cue (1–2), without the speaker label. */
+  lines: string[];
+  speaker?: string;
+}
+
+export function formatTranscript(result: JobResult, format: TranscriptFormat): string {
+  switch (format) {
+    case 'txt':
+      return toTxt(result);
+    case 'srt':
+      return toSrt(result);
+    case 'vtt':
+      return toVtt(result);
+    case 'json':
+      return toJson(result);
+  }
+}
+
+/** Plain text: one line per segment (speaker turns labelled "SPEAKER_0: …"), or the whole text. */
+export function toTxt(result: JobResult): string {
+  const segments = result.segments ?? [];
+  if (segments.length === 0) return result.text ? `${result.text.trim()}\n` : '';
+  const lines: string[] = [];
+  let previous: string | undefined;
+  for (const segment of segments) {
+    const text = segment.text.trim();
+    if (!text) continue;
+    if (segment.speaker && segment.speaker === previous) {
+      lines[lines.length - 1] += ` ${text}`;
+    } else {
+      lines.push(segment.speaker ? `${segment.speaker}: ${text}` : text);
+    }
+    previous = segment.speaker;
+  }
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}
+
+export function toSrt(result: JobResult): string {
+  return buildCues(result)
+    .map((cue, i) => {
+      const lines = cue.speaker ? [`[${cue.speaker}] ${cue.lines[0]}`, ...cue.lines.slice(1)] : cue.lines;
+      return `${i + 1}\n${timestamp(cue.start, ',')} --> ${timestamp(cue.end, ',')}\n${lines.join('\n')}\n`;
+    })
+    .join('\n');
+}
+
+export function toVtt(result: JobResult): string {
+  const cues = buildCues(result).map((cue) => {
+    const text = cue.lines.map(escapeVtt).join('\n');
+    return `${timestamp(cue.start, '.')} --> ${timestamp(cue.end, '.')}\n${cue.speaker ? `<v ${cue.speaker}>${text}` : text}\n`;
+  });
+  return ['WEBVTT\n', ...cues].join('\n');
+}
+
+/** The transcript fields of the result, pretty-printed (artifacts are not part of a transcript). */
+export function toJson(result: JobResult): string {
+  const { artifacts: _artifacts, ...transcript } = result;
+  return `${JSON.stringify(transcript, null, 2)}\n`;
+}
+
+/** `HH:MM:SS,mmm` (SRT, separator ',') or `HH:MM:SS.mmm` (WebVTT, '.'). */
+export function timestamp(seconds: number, separator: ',' | '.'): string {
+  const ms = Math.max(0, Math.round(seconds * 1000));
+  const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = Math.floor((ms % 60_000) / 1000);
+  return `${pad(h)}:${pad(m)}:${pad(s)}${separator}${pad(ms % 1000, 3)}`;
+}
+
+interface TimedWord {
+  word: string;
+  start: number;
+  end: number;
+  speaker?: string;
+}
+
+/** Subtitle cues from word timings when present, else from segments (times shared by character count). */
+export function buildCues(result: JobResult): Cue[] {
+  const words = result.words?.length ? result.words.map(cleanWord) : wordsFromSegments(result);
+  const cues: Cue[] = [];
+  let group: TimedWord[] = [];
+  const maxChars = CUE_LIMITS.lineChars * CUE_LIMITS.lines;
+  const flush = (): void => {
+    if (group.length === 0) return;
+    const first = group[0]!;
+    const cue: Cue = { start: first.start, end: group[group.length - 1]!.end, lines: wrapLines(group.map((w) => w.word)) };
+    if (first.speaker) cue.speaker = first.speaker;
+    cues.push(cue);
+    group = [];
+  };
+  for (const word of words) {
+    if (!word.word) continue;
+    const first = group[0];
+    const last = group[group.length - 1];
+    if (first && last) {
+      const chars = group.reduce((n, w) => n + w.word.length + 1, 0) + word.word.length;
+      const breakHere =
+        word.speaker !== first.speaker ||
+        word.end - first.start > CUE_LIMITS.seconds ||
+        word.start - last.end >= CUE_LIMITS.pauseSeconds ||
+        chars > maxChars ||
+        wrapLines([...group, word].map((w) => w.word)).length > CUE_LIMITS.lines;
+      if (breakHere) flush();
+    }
+    group.push(word);
+  }
+  flush();
+  // Cues never overlap, and each lasts at least a moment.
+  for (let i = 0; i < cues.length; i++) {
+    const cue = cues[i]!;
+    const next = cues[i + 1];
+    if (next && cue.end > next.start) cue.end = next.start;
+    if (cue.end <= cue.start) cue.end = cue.start + 0.001;
+  }
+  return cues;
+}
+
+function cleanWord(w: TranscriptWord): TimedWord {
+  const out: TimedWord = { word: w.word.trim(), start: w.start, end: w.end };
+  if (w.speaker) out.speaker = w.speaker;
+  return out;
+}
+
+/** Approximate word times inside each segment, in proportion to characters. */
+function wordsFromSegments(result: JobResult): TimedWord[] {
+  const segments: TranscriptSegment[] = result.segments?.length
+    ? result.segments
+    : result.text?.trim()
+      ? [{ id: 0, start: 0, end: result.duration ?? estimateSeconds(result.text), text: result.text }]
+      : [];
+  return segments.flatMap((segment) => {
+    const tokens = segment.text.trim().split(/\s+/).filter(Boolean);
+    const totalChars = tokens.reduce((n, t) => n + t.length + 1, 0);
+    const span = Math.max(0, segment.end - segment.start);
+    let at = 0;
+    return tokens.map((token) => {
+      const start = segment.start + (span * at) / totalChars;
+      at += token.length + 1;
+      const word: TimedWord = { word: token, start, end: segment.start + (span * at) / totalChars };
+      if (segment.speaker) word.speaker = segment.speaker;
+      return word;
+    });
+  });
+}
+
+/** A reading pace of about 15 characters per second, for text without any times. */
+function estimateSeconds(text: string): number {
+  return Math.max(1, text.trim().length / 15);
+}
+
+/**
+ * Breaks words into at most CUE_LIMITS.lines lines of CUE_LIMITS.lineChars; two lines are balanced (the break
+ * nearest the middle that fits). Returns more lines than allowed only when the words cannot fit (the caller splits).
+ */
+export function wrapLines(words: string[]): string[] {
+  const text = words.join(' ');
+  if (text.length <= CUE_LIMITS.lineChars) return [text];
+  let best: string[] | null = null;
+  let bestDiff = Infinity;
+  for (let i = 1; i < words.length; i++) {
+    const a = words.slice(0, i).join(' ');
+    const b = words.slice(i).join(' ');
+    if (a.length > CUE_LIMITS.lineChars || b.length > CUE_LIMITS.lineChars) continue;
+    const diff = Math.abs(a.length - b.length);
+    if (diff < bestDiff) [best, bestDiff] = [[a, b], diff];
+  }
+  if (best) return best;
+  // A single overlong word (or words that do not fit in two lines): greedy lines, caller decides.
+  const lines: string[] = [];
+  for (const word of words) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && last.length + 1 + word.length <= CUE_LIMITS.lineChars) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+function escapeVtt(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

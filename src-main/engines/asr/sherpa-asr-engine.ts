@@ -1,0 +1,121 @@
+/**
+ * Speech to text with sherpa-onnx offline recognizers (Whisper, NeMo CTC, NeMo transducer, Moonshine, SenseVoice).
+ * The recording is decoded in blocks, cut by VAD (or fixed windows) into segments recognised one by one: progress,
+ * cancellation and memory stay under control on long files. Runs inside a worker process.
+ */
+import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask } from '../engine-types.js';
+import { JobError } from '../../common/errors.js';
+import { decodeBlocks } from '../audio/decode.js';
+import { probeDuration } from '../audio/probe.js';
+import { segmentSpeech } from '../audio/segments.js';
+import type { SherpaAsrEngineConfig } from './asr-families.js';
+import { readAsrParams, type AsrJobParams } from './asr-params.js';
+import { diarize, labelSpeakers, splitSegmentsBySpeaker } from './diarization.js';
+import { clearRecognizers, getRecognizer, parseEngineConfig } from './sherpa-recognizers.js';
+import { wordsFromTokens } from './token-words.js';
+import { buildTranscript, emptyTranscript, type RecognizedPiece, type TranscriptOptions } from './transcript.js';
+import type { SherpaOfflineResult } from './sherpa-native.js';
+
+/** VAD segments closer than this are merged when diarizing (default merging bridges 3 s). */
+export const DIARIZATION_MERGE_GAP_SECONDS = 0.5;
+const WORD_TIMED_FAMILIES = new Set(['nemo-ctc', 'nemo-transducer', 'sense-voice']);
+
+export function paramRules(config: SherpaAsrEngineConfig): Parameters<typeof readAsrParams>[1] {
+  const languageAware = config.family === 'whisper' || config.family === 'sense-voice';
+  return {
+    languages: languageAware ? config.languages : [],
+    wordTimings: WORD_TIMED_FAMILIES.has(config.family),
+    translate: config.family === 'whisper' && config.languages.length > 1,
+    diarization: config.diarization !== null,
+  };
+}
+
+/** Language code from a result's `lang` ("<|en|>", "en", "<|EN|>"), or null. */
+export function languageOf(lang: string | undefined): string | null {
+  const code = (lang ?? '').replace(/[<|>]/g, '').trim().toLowerCase();
+  return code === '' ? null : code;
+}
+
+async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> {
+  const file = task.input.filePath;
+  if (!file) throw new JobError('invalid_params', 'speech to text needs an audio file');
+  const config = parseEngineConfig(task.engineConfig);
+  const params = readAsrParams(task.params, paramRules(config));
+  const duration = await probeDuration(file, { signal: ctx.signal });
+  ctx.measured(duration);
+  const fixedLanguage = params.language !== 'auto' ? params.language : config.languages.length === 1 ? config.languages[0]! : null;
+  const options: TranscriptOptions = {
+    duration,
+    language: params.task === 'translate' ? 'en' : fixedLanguage,
+    responseFormat: params.responseFormat,
+    granularity: params.granularity,
+  };
+  if (duration === 0) return { result: emptyTranscript(options), artifacts: [], durationSeconds: 0 };
+
+  const recognizer = getRecognizer(config, {
+    language: params.language === 'auto' ? '' : params.language,
+    task: params.task,
+    useItn: params.useItn,
+  });
+  // Diarization reads the whole recording at once (64 KB per second of audio); only kept when asked for.
+  const kept: Float32Array[] = [];
+  const blocks = keepBlocks(decodeBlocks(file, { signal: ctx.signal }), params.speakerDiarization ? kept : null);
+  const pieces: RecognizedPiece[] = [];
+  const detected = new Map<string, number>();
+  const share = params.speakerDiarization ? 0.8 : 0.99;
+  // With speakers asked for, only short pauses are bridged: fewer segments spanning two speakers.
+  const mergeGapSeconds = params.speakerDiarization ? DIARIZATION_MERGE_GAP_SECONDS : undefined;
+  const segments = segmentSpeech(blocks, { vadModel: config.vadModel, signal: ctx.signal, mergeGapSeconds });
+  for await (const segment of segments) {
+    const stream = recognizer.createStream();
+    stream.acceptWaveform({ samples: segment.samples, sampleRate: 16000 });
+    recognizer.decode(stream);
+    const result: SherpaOfflineResult = recognizer.getResult(stream);
+    const lang = languageOf(result.lang);
+    if (lang && result.text.trim()) detected.set(lang, (detected.get(lang) ?? 0) + (segment.end - segment.start));
+    pieces.push({
+      start: segment.start,
+      end: segment.end,
+      text: result.text,
+      words: wordsFromTokens(
+        { tokens: result.tokens ?? [], timestamps: result.timestamps ?? [], durations: result.durations },
+        segment.start,
+        segment.end,
+      ),
+    });
+    ctx.progress(Math.min(share, (segment.end / duration) * share));
+  }
+  if (!options.language && detected.size > 0) options.language = [...detected].sort((a, b) => b[1] - a[1])[0]![0];
+  const result = buildTranscript(pieces, options);
+  if (params.speakerDiarization && config.diarization) {
+    ctx.log(`diarizing ${duration.toFixed(1)} s`);
+    const turns = diarize(config.diarization, concat(kept), params.numSpeakers);
+    labelSpeakers(result.words, turns);
+    labelSpeakers(result.segments, turns);
+    if (result.segments) result.segments = splitSegmentsBySpeaker(result.segments, result.words);
+  }
+  ctx.progress(1);
+  return { result, artifacts: [], durationSeconds: duration };
+}
+
+async function* keepBlocks(source: AsyncIterable<Float32Array>, into: Float32Array[] | null): AsyncGenerator<Float32Array> {
+  for await (const block of source) {
+    into?.push(block);
+    yield block;
+  }
+}
+
+function concat(blocks: Float32Array[]): Float32Array {
+  const out = new Float32Array(blocks.reduce((n, b) => n + b.length, 0));
+  let at = 0;
+  for (const block of blocks) {
+    out.set(block, at);
+    at += block.length;
+  }
+  return out;
+}
+
+export type { AsrJobParams };
+
+const factory: EngineFactory = (): Engine => ({ run, dispose: clearRecognizers });
+export default factory;

@@ -1,0 +1,68 @@
+/**
+ * Typed view of the parts of `sherpa-onnx-node` (CommonJS, no .d.ts) that speech-to-text uses. Loaded lazily so that
+ * workers which never recognise speech do not pay for the native addon.
+ */
+import { createRequire } from 'node:module';
+
+export interface SherpaWaveform {
+  samples: Float32Array;
+  sampleRate: number;
+}
+
+export interface SherpaOfflineResult {
+  lang?: string;
+  text: string;
+  tokens?: string[];
+  timestamps?: number[];
+  durations?: number[];
+}
+
+export interface SherpaOfflineStream {
+  acceptWaveform(wave: SherpaWaveform): void;
+}
+
+export interface SherpaOfflineRecognizer {
+  createStream(hotwords?: string): SherpaOfflineStream;
+  decode(stream: SherpaOfflineStream): void;
+  getResult(stream: SherpaOfflineStream): SherpaOfflineResult;
+}
+
+export interface SherpaVadSegment {
+  /** First sample index of the segment, counted from the first sample the detector accepted. */
+  start: number;
+  samples: Float32Array;
+}
+
+export interface SherpaVad {
+  acceptWaveform(samples: Float32Array): void;
+  isEmpty(): boolean;
+  /** True while the detector is inside speech. */
+  isDetected(): boolean;
+  front(enableExternalBuffer?: boolean): SherpaVadSegment;
+  pop(): void;
+  flush(): void;
+}
+
+export interface SherpaDiarizationSegment {
+  start: number;
+  end: number;
+  speaker: number;
+}
+
+export interface SherpaSpeakerDiarization {
+  readonly sampleRate: number;
+  process(samples: Float32Array): SherpaDiarizationSegment[];
+}
+
+export interface SherpaModule {
+  OfflineRecognizer: new (config: Record<string, unknown>) => SherpaOfflineRecognizer;
+  Vad: new (config: Record<string, unknown>, bufferSizeInSeconds: number) => SherpaVad;
+  OfflineSpeakerDiarization: new (config: Record<string, unknown>) => SherpaSpeakerDiarization;
+}
+
+let cached: SherpaModule | undefined;
+
+export function loadSherpa(): SherpaModule {
+  cached ??= createRequire(import.meta.url)('sherpa-onnx-node') as SherpaModule;
+  return cached;
+}

@@ -1,0 +1,45 @@
+/**
+ * Word timings from sherpa-onnx token timestamps (CTC and transducer families). SentencePiece marks a word's first
+ * token with "▁"; some token sets use a leading space instead. A word ends where its last token's duration ends
+ * (TDT models give durations) or where the next token starts, at most TOKEN_SPAN_SECONDS after its last token.
+ */
+import type { TranscriptWord } from '../../common/api-types.js';
+
+/** Assumed length of a token without a duration (a little more than 2 encoder frames of 40 ms). */
+export const TOKEN_SPAN_SECONDS = 0.1;
+
+export interface TokenTimes {
+  tokens: string[];
+  /** Seconds from the start of the segment. */
+  timestamps: number[];
+  durations?: number[];
+}
+
+/** Words with absolute times (`offset` is the segment's start); [] when the result has no token times. */
+export function wordsFromTokens(result: TokenTimes, offset: number, segmentEnd: number): TranscriptWord[] {
+  const { tokens, timestamps, durations } = result;
+  if (tokens.length === 0 || timestamps.length !== tokens.length) return [];
+  const words: TranscriptWord[] = [];
+  let current: { text: string; start: number; lastIndex: number } | null = null;
+  const close = (): void => {
+    if (!current || current.text === '') return;
+    const i = current.lastIndex;
+    const tokenEnd = durations && durations[i]! > 0 ? timestamps[i]! + durations[i]! : timestamps[i]! + TOKEN_SPAN_SECONDS;
+    const next = timestamps[i + 1];
+    const end = Math.min(next ?? Infinity, tokenEnd, segmentEnd - offset);
+    words.push({ word: current.text, start: offset + current.start, end: offset + Math.max(end, current.start) });
+  };
+  tokens.forEach((token, index) => {
+    const startsWord = token.startsWith('▁') || token.startsWith(' ');
+    const piece = token.replace(/^[▁ ]+/, '').replace(/▁/g, ' ');
+    if (startsWord || !current) {
+      close();
+      current = { text: piece.trim(), start: timestamps[index]!, lastIndex: index };
+    } else {
+      current.text += piece;
+      current.lastIndex = index;
+    }
+  });
+  close();
+  return words;
+}

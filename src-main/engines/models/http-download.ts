@@ -1,0 +1,201 @@
+/**
+ * Downloads one file into a `.part` file over HTTP(S), resuming with `Range` after a dropped connection or a restart
+ * (If-Range with the ETag when the server gave one; a 200 answer to a range request restarts the file cleanly),
+ * following redirects and retrying transient failures with exponential backoff.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, statSync, truncateSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export type DownloadErrorCode = 'download_failed' | 'checksum_mismatch' | 'cancelled';
+
+export class DownloadError extends Error {
+  readonly code: DownloadErrorCode;
+  /** Worth another attempt (connection dropped, server down, 5xx) rather than final (404, checksum). */
+  readonly retryable: boolean;
+  constructor(code: DownloadErrorCode, message: string, retryable: boolean, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DownloadError';
+    this.code = code;
+    this.retryable = retryable;
+  }
+}
+
+export interface FetchOptions {
+  url: string;
+  partPath: string;
+  /** ETag of the response that wrote the bytes already in partPath (sent as If-Range). */
+  etag: string | null;
+  /** Expected size when known: a part file already this long is not fetched again. */
+  expectedSize: number | null;
+  signal: AbortSignal;
+  /** Bytes in the part file so far, the file's total when known, and the current validator. */
+  onProgress: (bytesDone: number, bytesTotal: number | null, etag: string | null) => void;
+  /** Attempts after a transient failure without progress. Default 4. */
+  retries?: number;
+  /** First backoff delay, doubled each time up to 15 s. Default 500 ms. */
+  backoffMs?: number;
+  /** A connection silent this long is dropped and resumed. Default 30 s. */
+  idleTimeoutMs?: number;
+}
+
+const MAX_REDIRECTS = 5;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(cancelled());
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(cancelled());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function cancelled(): DownloadError {
+  return new DownloadError('cancelled', 'the download was cancelled', false);
+}
+
+function partSize(path: string): number {
+  return existsSync(path) ? statSync(path).size : 0;
+}
+
+interface OpenResult {
+  res: http.IncomingMessage;
+  url: string;
+}
+
+function open(url: string, headers: Record<string, string>, signal: AbortSignal, idleTimeoutMs: number, redirects = 0): Promise<OpenResult> {
+  return new Promise((resolve, reject) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return reject(new DownloadError('download_failed', `not a valid URL: ${url}`, false));
+    }
+    const client = parsed.protocol === 'https:' ? https : parsed.protocol === 'http:' ? http : null;
+    if (!client) return reject(new DownloadError('download_failed', `unsupported URL scheme ${parsed.protocol} (${url})`, false));
+    const req = client.get(parsed, { headers: { 'user-agent': 'voxdesk-model-manager', ...headers }, signal }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 300 && status < 400 && res.headers.location) {
+        res.resume();
+        if (redirects >= MAX_REDIRECTS) return reject(new DownloadError('download_failed', `too many redirects from ${url}`, false));
+        const next = new URL(res.headers.location, parsed).toString();
+        open(next, headers, signal, idleTimeoutMs, redirects + 1).then(resolve, reject);
+        return;
+      }
+      resolve({ res, url });
+    });
+    req.setTimeout(idleTimeoutMs, () => req.destroy(new Error(`no data from ${parsed.host} for ${idleTimeoutMs} ms`)));
+    req.on('error', (err) => {
+      if (signal.aborted) return reject(cancelled());
+      reject(new DownloadError('download_failed', `cannot reach ${parsed.host}: ${err.message}`, true, { cause: err }));
+    });
+  });
+}
+
+/** One request: appends to (or restarts) the part file. Resolves when the server sent the whole file. */
+async function attempt(opts: FetchOptions, state: { etag: string | null }): Promise<void> {
+  const have = partSize(opts.partPath);
+  const headers: Record<string, string> = {};
+  if (have > 0) {
+    headers.range = `bytes=${have}-`;
+    // A weak validator may not be used with If-Range (RFC 9110 §13.1.5).
+    if (state.etag && !state.etag.startsWith('W/')) headers['if-range'] = state.etag;
+  }
+  const { res, url } = await open(opts.url, headers, opts.signal, opts.idleTimeoutMs ?? 30_000);
+  const status = res.statusCode ?? 0;
+  if (status === 416 && have > 0) {
+    res.resume();
+    const total = /\/(\d+)$/.exec(res.headers['content-range'] ?? '')?.[1];
+    if (total !== undefined && Number(total) === have) return; // the part file is already complete
+    truncateSync(opts.partPath, 0);
+    throw new DownloadError('download_failed', `${url} refused the resume range; restarting the file`, true);
+  }
+  if (status !== 200 && status !== 206) {
+    res.resume();
+    const retryable = status >= 500 || status === 408 || status === 429;
+    throw new DownloadError('download_failed', `HTTP ${status} from ${url}`, retryable);
+  }
+  let start = 0;
+  let total: number | null = null;
+  if (status === 206) {
+    const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(res.headers['content-range'] ?? '');
+    if (!m || Number(m[1]) !== have) {
+      res.resume();
+      truncateSync(opts.partPath, 0);
+      throw new DownloadError('download_failed', `${url} answered a different range than asked; restarting the file`, true);
+    }
+    start = have;
+    total = m[3] === '*' ? null : Number(m[3]);
+  } else {
+    // 200: the server ignored the range or the file changed (If-Range): start over.
+    const length = res.headers['content-length'];
+    total = length !== undefined ? Number(length) : null;
+  }
+  const etag = typeof res.headers.etag === 'string' ? res.headers.etag : null;
+  state.etag = etag;
+  let done = start;
+  opts.onProgress(done, total, etag);
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      done += chunk.length;
+      opts.onProgress(done, total, etag);
+      cb(null, chunk);
+    },
+  });
+  try {
+    await pipeline(res, counter, createWriteStream(opts.partPath, { flags: status === 206 ? 'a' : 'w' }), { signal: opts.signal });
+  } catch (err) {
+    if (opts.signal.aborted) throw cancelled();
+    throw new DownloadError('download_failed', `the connection to ${new URL(url).host} dropped after ${done} bytes`, true, { cause: err });
+  }
+  if (total !== null && done < total) {
+    throw new DownloadError('download_failed', `the connection to ${new URL(url).host} ended after ${done} of ${total} bytes`, true);
+  }
+}
+
+/** Fetches `url` into `partPath` completely (resuming what is there). Returns the final ETag. */
+export async function fetchToPart(opts: FetchOptions): Promise<{ bytes: number; etag: string | null }> {
+  const retries = opts.retries ?? 4;
+  const state = { etag: opts.etag };
+  let failures = 0;
+  let delay = opts.backoffMs ?? 500;
+  for (;;) {
+    if (opts.signal.aborted) throw cancelled();
+    const before = partSize(opts.partPath);
+    if (opts.expectedSize !== null && before === opts.expectedSize) {
+      opts.onProgress(before, opts.expectedSize, state.etag);
+      return { bytes: before, etag: state.etag };
+    }
+    if (opts.expectedSize !== null && before > opts.expectedSize) truncateSync(opts.partPath, 0);
+    try {
+      await attempt(opts, state);
+      return { bytes: partSize(opts.partPath), etag: state.etag };
+    } catch (err) {
+      if (!(err instanceof DownloadError) || !err.retryable) throw err;
+      // Progress resets the budget: a flaky connection that keeps moving finishes eventually.
+      if (partSize(opts.partPath) > before) {
+        failures = 0;
+        delay = opts.backoffMs ?? 500;
+      }
+      if (failures >= retries) throw err;
+      failures += 1;
+      await sleep(delay, opts.signal);
+      delay = Math.min(delay * 2, 15_000);
+    }
+  }
+}
+
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}

@@ -1,0 +1,531 @@
+/**
+ * The model manager: downloads curated packages (progress, resume, retries, sha256 verification, atomic install
+ * into dataDir/models/<id>/), imports model folders from disk, removes packages, and answers where support models
+ * (VAD, speaker embedding, segmentation) are. Download state lives in SQLite, so a download interrupted by a quit
+ * resumes on the next start().
+ */
+import { EventEmitter } from 'node:events';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { ApiError } from '../../common/errors.js';
+import type { Db } from '../../store/database.js';
+import { extractTarBz2 } from './archive.js';
+import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage, type PackageFile } from './curated-models.js';
+import { DownloadError, fetchToPart, sha256File } from './http-download.js';
+import { detectLayout, familyCapability, isModelFamily, LayoutError, MODEL_FAMILIES, type ModelFamily, type SupportKind } from './model-families.js';
+import { ModelStore, type InstalledModel } from './model-store.js';
+import type { PackageStatus } from './package-status.js';
+
+export interface ModelManagerOptions {
+  /** The data dir; packages go to dataDir/models/<id>/, downloads are staged in dataDir/models/.staging/. */
+  dataDir: string;
+  /** An open database with migration 002 applied (openDatabase does that). */
+  db: Db;
+  /** Packages offered for download. Default: CURATED_PACKAGES. */
+  packages?: readonly ModelPackage[];
+  /**
+   * Base URL replacing where curated files come from (mirror, corporate proxy, tests): a file is fetched from
+   * `${mirror}/${packageId}/${file name}`. Default: the `models.mirror` setting, else $VOXDESK_MODEL_MIRROR, else
+   * none (the upstream URLs).
+   */
+  mirror?: string | null;
+  /** Attempts after a transient failure without progress. Default 4. */
+  retries?: number;
+  /** First retry delay, doubled up to 15 s. Default 500 ms. */
+  backoffMs?: number;
+  /** A connection silent this long is dropped and resumed. Default 30 s. */
+  idleTimeoutMs?: number;
+  /** Diagnostics (never stdout). Default: none. */
+  log?: (message: string) => void;
+}
+
+export interface ImportOptions {
+  /** Package id. Default: the folder's name, lower-cased, with unsafe characters replaced. */
+  id?: string;
+  /** Skip detection and check the folder against this family. */
+  family?: string;
+  /** Display name. Default: the id. */
+  name?: string;
+  /** Language codes. Default: [] (unknown). */
+  languages?: string[];
+}
+
+interface ActiveDownload {
+  controller: AbortController;
+  /** 'cancel' deletes the partial files; 'stop' keeps them for the next start. */
+  reason: 'cancel' | 'stop' | null;
+  phase: 'downloading' | 'installing';
+  bytesDone: number;
+  bytesTotal: number;
+  done: Promise<InstalledModel | null>;
+}
+
+/** A download row not updated for this long is not running in any process (a crash); start() resumes it. */
+const STALE_DOWNLOAD_MS = 60_000;
+const SAVE_EVERY_MS = 1000;
+const ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+export type ModelManagerEvents = {
+  progress: [PackageStatus];
+  installed: [InstalledModel];
+  failed: [{ id: string; code: string; message: string }];
+};
+
+export class ModelManager extends EventEmitter<ModelManagerEvents> {
+  readonly modelsDir: string;
+  private readonly stagingDir: string;
+  private readonly store: ModelStore;
+  private readonly curated: readonly ModelPackage[];
+  private readonly active = new Map<string, ActiveDownload>();
+  /** Every download still settling, cancelled ones included: stop() waits for all of them. */
+  private readonly pending = new Set<Promise<unknown>>();
+  private stopped = false;
+
+  constructor(private readonly options: ModelManagerOptions) {
+    super();
+    this.modelsDir = join(resolve(options.dataDir), 'models');
+    this.stagingDir = join(this.modelsDir, '.staging');
+    this.store = new ModelStore(options.db);
+    this.curated = options.packages ?? CURATED_PACKAGES;
+  }
+
+  /** Resumes downloads that were running when the app last quit (or crashed). */
+  start(): void {
+    this.stopped = false;
+    for (const row of this.store.downloads()) {
+      if (row.status !== 'downloading' || this.active.has(row.modelId)) continue;
+      const pkg = this.curatedPackage(row.modelId);
+      if (!pkg) {
+        this.store.deleteDownload(row.modelId);
+        continue;
+      }
+      this.log(`resuming the download of ${row.modelId} (${row.bytesDone} of ${row.bytesTotal} bytes)`);
+      this.launch(pkg);
+    }
+  }
+
+  /** Stops running downloads, keeping their partial files and rows so the next start() resumes them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const running = [...this.active.values()];
+    for (const a of running) {
+      a.reason = 'stop';
+      a.controller.abort();
+    }
+    await Promise.allSettled([...running.map((a) => a.done), ...this.pending]);
+  }
+
+  curatedPackages(): readonly ModelPackage[] {
+    return this.curated;
+  }
+
+  /** Every curated package and every import, with install state and progress. */
+  list(): PackageStatus[] {
+    const installed = new Map(this.store.installed().map((m) => [m.id, m]));
+    const out = this.curated.map((pkg) => this.statusOf(pkg, installed.get(pkg.id) ?? null));
+    for (const m of installed.values()) if (!this.curatedPackage(m.id)) out.push(this.statusOf(null, m));
+    return out;
+  }
+
+  status(id: string): PackageStatus {
+    const pkg = this.curatedPackage(id);
+    const installed = this.store.installedById(id);
+    if (!pkg && !installed) throw new ApiError('not_found', `no model package ${id}; voxdesk models list shows them`);
+    return this.statusOf(pkg, installed);
+  }
+
+  installed(id: string): InstalledModel | null {
+    return this.store.installedById(id);
+  }
+
+  installedModels(): InstalledModel[] {
+    return this.store.installed();
+  }
+
+  /** Absolute path of a file role of an installed package (e.g. 'tokens'), or null. */
+  filePath(model: InstalledModel, role: string): string | null {
+    const rel = model.files[role];
+    return rel ? join(model.dir, rel) : null;
+  }
+
+  /**
+   * Path of an installed support model for the ASR engines (VAD, diarization), or null when none is installed.
+   * Curated packages win over imports, in curated-list order.
+   */
+  supportModelPath(kind: SupportKind): string | null {
+    const all = this.store.installed().filter((m) => m.family === kind && m.files.model);
+    const rank = (m: InstalledModel) => {
+      const i = this.curated.findIndex((p) => p.id === m.id);
+      return i === -1 ? this.curated.length : i;
+    };
+    all.sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id));
+    const first = all[0];
+    return first ? join(first.dir, first.files.model!) : null;
+  }
+
+  /** True while this process downloads the package, or another process (the CLI) did so within the last minute. */
+  isDownloading(id: string): boolean {
+    if (this.active.has(id)) return true;
+    const row = this.store.download(id);
+    return !!row && row.status === 'downloading' && Date.now() - Date.parse(row.updatedAt) < STALE_DOWNLOAD_MS;
+  }
+
+  /** Starts (or joins) the download of a curated package. Answers the state at once; see whenDone(). */
+  pull(id: string): PackageStatus {
+    const pkg = this.curatedPackage(id);
+    if (!pkg) {
+      if (this.store.installedById(id)) throw new ApiError('conflict', `${id} was imported from disk; there is nothing to download`);
+      throw new ApiError('not_found', `no downloadable model ${id}; voxdesk models list shows them`);
+    }
+    if (this.stopped) throw new ApiError('conflict', 'the model manager is shutting down');
+    if (this.store.installedById(id)) return this.status(id);
+    if (!this.active.has(id)) this.launch(pkg);
+    return this.status(id);
+  }
+
+  /** Resolves with the installed model when the running download of `id` ends (null if cancelled or stopped). */
+  async whenDone(id: string): Promise<InstalledModel | null> {
+    const a = this.active.get(id);
+    if (a) return a.done;
+    return this.store.installedById(id);
+  }
+
+  /** Cancels a running download and deletes its partial files. */
+  cancel(id: string): PackageStatus {
+    const a = this.active.get(id);
+    const row = this.store.download(id);
+    if (!a && !row) {
+      this.status(id); // not_found for unknown ids
+      throw new ApiError('conflict', `${id} is not downloading`);
+    }
+    if (a) {
+      a.reason = 'cancel';
+      a.controller.abort();
+      this.active.delete(id);
+    }
+    this.discardDownload(id);
+    const after = this.status(id);
+    return { ...after, state: after.installed ? 'installed' : 'not_installed', progress: null, downloaded_bytes: null, error_code: null, error_message: null };
+  }
+
+  /** Deletes an installed package's files and row. Queued jobs for it then fail model_unavailable when claimed. */
+  remove(id: string): void {
+    if (this.active.has(id)) throw new ApiError('conflict', `${id} is downloading; cancel the download first`);
+    const m = this.store.installedById(id);
+    if (!m) {
+      if (this.curatedPackage(id)) throw new ApiError('conflict', `${id} is not installed`);
+      throw new ApiError('not_found', `no model package ${id}`);
+    }
+    this.store.deleteInstalled(id);
+    this.store.deleteDownload(id);
+    if (this.isInsideModelsDir(m.dir)) rmSync(m.dir, { recursive: true, force: true });
+  }
+
+  /**
+   * Imports a model folder (or a single .onnx file) from disk: detects or checks the family, copies it into
+   * dataDir/models/<id>/ (a copy, so the model keeps working when the original moves or is on removable media),
+   * and registers it.
+   */
+  async importPath(path: string, options: ImportOptions = {}): Promise<InstalledModel> {
+    if (typeof path !== 'string' || path.trim() === '') throw new ApiError('invalid_request', 'path is required: a model folder or .onnx file');
+    const source = resolve(path);
+    if (!existsSync(source)) throw new ApiError('invalid_request', `${source} does not exist`);
+    const isFile = statSync(source).isFile();
+    if (isFile && !source.endsWith('.onnx')) throw new ApiError('invalid_request', `${source} is a file but not an .onnx model; import its folder`);
+    let family: ModelFamily | undefined;
+    if (options.family !== undefined) {
+      if (!isModelFamily(options.family)) {
+        throw new ApiError('invalid_request', `unknown family ${options.family}; one of ${MODEL_FAMILIES.join(', ')}`);
+      }
+      family = options.family;
+    }
+    const id = options.id ?? defaultImportId(source);
+    if (!ID_PATTERN.test(id)) {
+      throw new ApiError('invalid_request', `model id ${JSON.stringify(id)} must be 1-64 characters of a-z, 0-9, '.', '_', '-' (pass --id)`);
+    }
+    if (this.curatedPackage(id)) throw new ApiError('conflict', `${id} is a curated model id; pass another --id`);
+    if (this.store.installedById(id)) throw new ApiError('conflict', `a model ${id} is already installed; remove it first or pass another --id`);
+    if (this.isInsideModelsDir(source)) throw new ApiError('invalid_request', `${source} is already inside the models folder`);
+
+    const staging = join(this.stagingDir, `import-${id}`);
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(this.stagingDir, { recursive: true });
+    try {
+      if (isFile) {
+        mkdirSync(staging, { recursive: true });
+        cpSync(source, join(staging, basename(source)));
+      } else {
+        cpSync(source, staging, { recursive: true, dereference: true });
+      }
+      let layout;
+      try {
+        layout = detectLayout(staging, family);
+      } catch (err) {
+        if (err instanceof LayoutError) throw new ApiError('invalid_request', err.message.replaceAll(staging, source), { cause: err });
+        throw err;
+      }
+      const dir = join(this.modelsDir, id);
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(staging, dir);
+      const model: InstalledModel = {
+        id,
+        source: 'imported',
+        name: options.name ?? id,
+        description: `Imported from ${source}`,
+        family: layout.family,
+        capability: familyCapability(layout.family),
+        languages: options.languages ?? [],
+        licence: 'unknown (imported)',
+        version: 'imported',
+        dir,
+        files: layout.files,
+        sizeBytes: diskUsage(dir),
+        sha256: {},
+        verified: false,
+        curatedListVersion: null,
+        installedAt: new Date().toISOString(),
+      };
+      this.store.putInstalled(model);
+      return model;
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+
+  private curatedPackage(id: string): ModelPackage | null {
+    return this.curated.find((p) => p.id === id) ?? null;
+  }
+
+  private isInsideModelsDir(path: string): boolean {
+    const p = resolve(path);
+    return p === this.modelsDir || p.startsWith(this.modelsDir + '/') || p.startsWith(this.modelsDir + '\\');
+  }
+
+  private log(message: string): void {
+    this.options.log?.(`[models] ${message}`);
+  }
+
+  private statusOf(pkg: ModelPackage | null, installed: InstalledModel | null): PackageStatus {
+    const base = installed ?? pkg!;
+    const a = this.active.get(base.id);
+    const row = this.store.download(base.id);
+    let state: PackageStatus['state'] = installed ? 'installed' : 'not_installed';
+    if (a) state = a.phase;
+    else if (row?.status === 'downloading' && this.isDownloading(base.id)) state = 'downloading';
+    else if (row?.status === 'failed' && !installed) state = 'failed';
+    const bytesDone = a ? a.bytesDone : (row?.bytesDone ?? 0);
+    const bytesTotal = a ? a.bytesTotal : (row?.bytesTotal ?? 0);
+    const failed = !!row && row.status === 'failed' && !a && !!row.errorCode;
+    const showProgress = state === 'downloading' || state === 'installing' || state === 'failed' || (!!row && !installed);
+    return {
+      id: base.id,
+      name: base.name,
+      description: base.description,
+      capability: installed?.capability ?? pkg!.capability,
+      family: base.family,
+      languages: base.languages,
+      licence: base.licence,
+      version: base.version,
+      source: installed?.source ?? 'curated',
+      size_bytes: installed ? installed.sizeBytes : packageSize(pkg!),
+      installed: !!installed,
+      state,
+      verified: installed ? installed.verified : null,
+      progress: showProgress && row ? (bytesTotal > 0 ? Math.min(1, bytesDone / bytesTotal) : 0) : null,
+      downloaded_bytes: showProgress && row ? bytesDone : null,
+      error_code: failed ? row.errorCode : null,
+      error_message: failed ? (row.errorMessage ?? row.errorCode) : null,
+      dir: installed?.dir ?? null,
+    };
+  }
+
+  private mirrorBase(): string | null {
+    if (this.options.mirror !== undefined) return this.options.mirror;
+    try {
+      const row = this.options.db.prepare<[string], { value_json: string }>('SELECT value_json FROM settings WHERE key = ?').get('models.mirror');
+      const value = row ? (JSON.parse(row.value_json) as unknown) : null;
+      if (typeof value === 'string' && value) return value;
+    } catch {
+      // no settings table in a bare test database: fall through to the environment
+    }
+    return process.env.VOXDESK_MODEL_MIRROR || null;
+  }
+
+  private fileUrl(pkg: ModelPackage, file: PackageFile): string {
+    const mirror = this.mirrorBase();
+    if (!mirror) return file.url;
+    return `${mirror.replace(/\/+$/, '')}/${pkg.id}/${basename(new URL(file.url).pathname)}`;
+  }
+
+  private launch(pkg: ModelPackage): void {
+    const controller = new AbortController();
+    const total = packageSize(pkg);
+    const existing = this.store.download(pkg.id);
+    const entry: ActiveDownload = {
+      controller,
+      reason: null,
+      phase: 'downloading',
+      bytesDone: existing?.bytesDone ?? 0,
+      bytesTotal: total,
+      done: Promise.resolve(null),
+    };
+    this.active.set(pkg.id, entry);
+    this.store.startDownload(pkg.id, total);
+    entry.done = this.run(pkg, entry).then(
+      (model) => {
+        if (this.active.get(pkg.id) === entry) this.active.delete(pkg.id);
+        this.emit('installed', model);
+        return model;
+      },
+      (err: unknown) => {
+        const current = this.active.get(pkg.id) === entry;
+        if (current) this.active.delete(pkg.id);
+        if (entry.reason === 'stop') return null;
+        if (entry.reason === 'cancel') {
+          // A new pull may have started since the cancel: its files are not ours to delete.
+          if (!this.active.has(pkg.id)) this.discardDownload(pkg.id);
+          return null;
+        }
+        const code = err instanceof DownloadError ? err.code : err instanceof LayoutError ? 'install_failed' : 'download_failed';
+        const message = err instanceof Error ? err.message : String(err);
+        this.log(`${pkg.id}: ${code}: ${message}`);
+        this.store.failDownload(pkg.id, code, message);
+        this.emit('failed', { id: pkg.id, code, message });
+        return null;
+      },
+    );
+    const settled = entry.done.catch((err: unknown) => this.log(`${pkg.id}: ${String(err)}`));
+    this.pending.add(settled);
+    void settled.finally(() => this.pending.delete(settled));
+  }
+
+  private discardDownload(id: string): void {
+    this.store.deleteDownload(id);
+    rmSync(join(this.stagingDir, id), { recursive: true, force: true });
+  }
+
+  private async run(pkg: ModelPackage, entry: ActiveDownload): Promise<InstalledModel> {
+    const staging = join(this.stagingDir, pkg.id);
+    mkdirSync(staging, { recursive: true });
+    const signal = entry.controller.signal;
+    const sizes = pkg.files.map((f) => f.sizeBytes);
+    const hashes: Record<string, string> = {};
+    let verified = true;
+    let lastSave = 0;
+    let lastEmit = 0;
+    const row = this.store.download(pkg.id);
+
+    for (const [i, file] of pkg.files.entries()) {
+      const donePath = join(staging, `file-${i}.done`);
+      const hashPath = `${donePath}.sha256`;
+      const name = basename(new URL(file.url).pathname);
+      if (existsSync(donePath) && existsSync(hashPath)) {
+        hashes[name] = readFileSync(hashPath, 'utf8').trim();
+        if (!file.sha256) verified = false;
+        continue;
+      }
+      const before = sizes.slice(0, i).reduce((s, n) => s + n, 0);
+      const partPath = join(staging, `file-${i}.part`);
+      const url = this.fileUrl(pkg, file);
+      const result = await fetchToPart({
+        url,
+        partPath,
+        etag: row && row.fileIndex === i ? row.etag : null,
+        expectedSize: file.sha256 ? file.sizeBytes : null,
+        signal,
+        retries: this.options.retries,
+        backoffMs: this.options.backoffMs,
+        idleTimeoutMs: this.options.idleTimeoutMs,
+        onProgress: (fileDone, _fileTotal, etag) => {
+          entry.bytesDone = before + fileDone;
+          const now = Date.now();
+          if (now - lastSave >= SAVE_EVERY_MS) {
+            lastSave = now;
+            this.store.saveProgress(pkg.id, { fileIndex: i, fileBytesDone: fileDone, bytesDone: entry.bytesDone, etag });
+          }
+          if (now - lastEmit >= 200) {
+            lastEmit = now;
+            this.emit('progress', this.status(pkg.id));
+          }
+        },
+      });
+      this.store.saveProgress(pkg.id, { fileIndex: i, fileBytesDone: result.bytes, bytesDone: before + result.bytes, etag: result.etag });
+      const sha = await sha256File(partPath);
+      if (file.sha256 && sha !== file.sha256.toLowerCase()) {
+        rmSync(partPath, { force: true });
+        throw new DownloadError('checksum_mismatch', `${name} from ${url} has sha256 ${sha}, expected ${file.sha256}; the file was deleted`, false);
+      }
+      if (!file.sha256) {
+        verified = false;
+        this.log(`${pkg.id}: ${name} has no published sha256; recorded ${sha} (unverified)`);
+      }
+      hashes[name] = sha;
+      writeFileSync(hashPath, sha);
+      renameSync(partPath, donePath);
+    }
+
+    entry.phase = 'installing';
+    this.emit('progress', this.status(pkg.id));
+    const pkgDir = join(staging, 'package');
+    rmSync(pkgDir, { recursive: true, force: true });
+    mkdirSync(pkgDir, { recursive: true });
+    for (const [i, file] of pkg.files.entries()) {
+      const donePath = join(staging, `file-${i}.done`);
+      const target = join(pkgDir, file.path);
+      if (file.extract === 'tar.bz2') {
+        const out = join(staging, `extract-${i}`);
+        rmSync(out, { recursive: true, force: true });
+        await extractTarBz2(donePath, out, signal);
+        mkdirSync(target, { recursive: true });
+        for (const name of readdirSync(out)) renameSync(join(out, name), join(target, name));
+        rmSync(out, { recursive: true, force: true });
+      } else {
+        mkdirSync(join(target, '..'), { recursive: true });
+        cpSync(donePath, target);
+      }
+    }
+    const layout = detectLayout(pkgDir, pkg.family);
+    if (signal.aborted) throw new DownloadError('cancelled', 'the download was cancelled', false);
+    const dir = join(this.modelsDir, pkg.id);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(pkgDir, dir);
+    const model: InstalledModel = {
+      id: pkg.id,
+      source: 'curated',
+      name: pkg.name,
+      description: pkg.description,
+      family: layout.family,
+      capability: pkg.capability,
+      languages: pkg.languages,
+      licence: pkg.licence,
+      version: pkg.version,
+      dir,
+      files: layout.files,
+      sizeBytes: diskUsage(dir),
+      sha256: hashes,
+      verified,
+      curatedListVersion: CURATED_LIST_VERSION,
+      installedAt: new Date().toISOString(),
+    };
+    this.store.putInstalled(model);
+    rmSync(staging, { recursive: true, force: true });
+    return model;
+  }
+}
+
+function defaultImportId(source: string): string {
+  return basename(source)
+    .replace(/\.onnx$/, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[^a-z0-9]+/, '')
+    .slice(0, 64);
+}
+
+function diskUsage(path: string): number {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.size;
+  let total = 0;
+  for (const name of readdirSync(path)) total += diskUsage(join(path, name));
+  return total;
+}

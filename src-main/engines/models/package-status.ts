@@ -1,0 +1,33 @@
+/** The wire shape of one package in GET /v1/local/models and `voxdesk models list` (snake_case like the API). */
+import type { PackageCapability } from './curated-models.js';
+import type { ModelFamily } from './model-families.js';
+
+export type PackageState = 'not_installed' | 'downloading' | 'installing' | 'installed' | 'failed';
+
+export interface PackageStatus {
+  id: string;
+  name: string;
+  description: string;
+  capability: PackageCapability;
+  family: ModelFamily;
+  languages: string[];
+  licence: string;
+  version: string;
+  /** curated: from the curated list; imported: a folder imported from disk. */
+  source: 'curated' | 'imported';
+  /** Download size (curated, not installed) or size on disk (installed). */
+  size_bytes: number;
+  installed: boolean;
+  state: PackageState;
+  /** Installed: whether every file matched a published sha256 (false = hash computed on first download, or an import). */
+  verified: boolean | null;
+  /** While downloading (or after a failure, where it resumes): fraction 0..1 of the whole package. */
+  progress: number | null;
+  /** Bytes downloaded so far (same moments as progress). */
+  downloaded_bytes: number | null;
+  /** The last failure (checksum_mismatch, download_failed, install_failed), until the next attempt. */
+  error_code: string | null;
+  error_message: string | null;
+  /** Installed: the package folder. */
+  dir: string | null;
+}

@@ -1,0 +1,93 @@
+/**
+ * The test engine (registered only with VOXDESK_TEST_ENGINES=1): params choose what a worker does, so tests can
+ * crash, kill, hang or slow a real worker process. `{"behaviour": "succeed"|"sleep"|"crash"|"exit"|"hang"|"fail",
+ * "ms": N (sleep length, default 1000), "seconds": S (billed audio length, default 1), "artifact": true (write a tiny
+ * WAV), "code"/"message" (the failure of "fail", default engine_failed)}`.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { JobError } from '../common/errors.js';
+import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask } from './engine-types.js';
+
+const SAMPLE_RATE = 16_000;
+
+/** 0.1 s of a quiet 440 Hz tone, PCM16 mono WAV. */
+function tinyWav(): Buffer {
+  const samples = SAMPLE_RATE / 10;
+  const buf = Buffer.alloc(44 + samples * 2);
+  buf.write('RIFF', 0, 'ascii');
+  buf.writeUInt32LE(36 + samples * 2, 4);
+  buf.write('WAVEfmt ', 8, 'ascii');
+  buf.writeUInt32LE(16, 16);
+  buf.writeUInt16LE(1, 20);
+  buf.writeUInt16LE(1, 22);
+  buf.writeUInt32LE(SAMPLE_RATE, 24);
+  buf.writeUInt32LE(SAMPLE_RATE * 2, 28);
+  buf.writeUInt16LE(2, 32);
+  buf.writeUInt16LE(16, 34);
+  buf.write('data', 36, 'ascii');
+  buf.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) buf.writeInt16LE(Math.round(1000 * Math.sin((2 * Math.PI * 440 * i) / SAMPLE_RATE)), 44 + i * 2);
+  return buf;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new JobError('cancelled', 'cancelled'));
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new JobError('cancelled', 'cancelled'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function output(task: EngineTask): EngineOutput {
+  const seconds = typeof task.params.seconds === 'number' ? task.params.seconds : 1;
+  const artifacts: EngineOutput['artifacts'] = [];
+  if (task.params.artifact === true) {
+    const path = join(task.workDir, 'output.wav');
+    writeFileSync(path, tinyWav());
+    artifacts.push({ path, contentType: 'audio/wav', durationSeconds: 0.1, sampleRate: SAMPLE_RATE, channels: 1 });
+  }
+  return { result: { text: `test ${task.jobId}` }, artifacts, durationSeconds: seconds };
+}
+
+async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> {
+  const behaviour = typeof task.params.behaviour === 'string' ? task.params.behaviour : 'succeed';
+  const ms = typeof task.params.ms === 'number' ? task.params.ms : 1000;
+  switch (behaviour) {
+    case 'succeed':
+      return output(task);
+    case 'sleep': {
+      const steps = 10;
+      for (let i = 1; i <= steps; i++) {
+        await sleep(ms / steps, ctx.signal);
+        ctx.progress(i / steps);
+      }
+      return output(task);
+    }
+    case 'crash':
+      process.kill(process.pid, 'SIGSEGV');
+      return new Promise<never>(() => {});
+    case 'exit':
+      process.exit(255);
+      break;
+    case 'hang':
+      // Ignores cancellation on purpose: the pool must kill the worker.
+      return new Promise<never>(() => {});
+    case 'fail':
+      throw new JobError(
+        typeof task.params.code === 'string' ? task.params.code : 'engine_failed',
+        typeof task.params.message === 'string' ? task.params.message : 'the test engine failed as asked',
+      );
+  }
+  throw new JobError('invalid_params', `unknown test behaviour ${behaviour}`);
+}
+
+const factory: EngineFactory = (): Engine => ({ run });
+export default factory;

@@ -1,0 +1,109 @@
+/**
+ * eSpeak NG in WASM (@echogarden/espeak-ng-emscripten, GPL-3.0). One instance per thread: synthesis is synchronous
+ * and streams 16-bit chunks through a callback. WASM cannot crash the process; a long sentence blocks the calling
+ * thread, so the live service runs this in worker threads (espeak-thread-pool.ts).
+ */
+import { JobError } from '../../common/errors.js';
+import { espeakVoiceCatalogue, voiceForLanguage, type EspeakVoice } from './espeak-voices.js';
+
+/** eSpeak's own sample rate. */
+export const ESPEAK_SAMPLE_RATE = 22050;
+/** eSpeak's words-per-minute at speed 1; speed s maps to round(s · 175) wpm (eSpeak accepts 80–450). */
+export const ESPEAK_BASE_RATE_WPM = 175;
+
+export interface EspeakVoiceSettings {
+  /** Voice id from the catalogue (espeak-voices.ts). Default 'en-us'. */
+  voice?: string;
+  /** A language code resolved to a voice; when given it takes precedence over `voice`. */
+  language?: string;
+  /** A variant name (`f3`, `m1`, `whisper`, …). Default: the voice's own. */
+  speaker?: string;
+  /** 0.5–2, default 1. */
+  speed?: number;
+  /** 0–100, default 50 (eSpeak's default). */
+  pitch?: number;
+}
+
+export const DEFAULT_ESPEAK_VOICE = 'en-us';
+
+interface EspeakWorker {
+  set_voice(name: string): number;
+  set_rate(wpm: number): void;
+  set_pitch(pitch: number): void;
+  synthesize(text: string, callback: (audio: Int16Array, events: unknown[]) => boolean): void;
+}
+
+// The package ships no type declarations: a non-literal specifier keeps its `any` local to this file.
+const ESPEAK_PACKAGE: string = '@echogarden/espeak-ng-emscripten';
+let workerPromise: Promise<EspeakWorker> | undefined;
+
+async function loadWorker(): Promise<EspeakWorker> {
+  const mod = (await import(ESPEAK_PACKAGE)) as { default: () => Promise<{ eSpeakNGWorker: new () => EspeakWorker }> };
+  const m = await mod.default();
+  return new m.eSpeakNGWorker();
+}
+
+/** Resolves settings to an eSpeak voice name (`gmw/en-US+f3`); unknown values raise JobError invalid_params. */
+export function resolveEspeakVoice(settings: EspeakVoiceSettings): { voice: EspeakVoice; name: string } {
+  const catalogue = espeakVoiceCatalogue();
+  let voice: EspeakVoice | undefined;
+  if (settings.language !== undefined && settings.language !== '') {
+    voice = voiceForLanguage(settings.language);
+    if (!voice) throw new JobError('invalid_params', `no eSpeak NG voice speaks language "${settings.language}"`);
+  } else {
+    const id = (settings.voice ?? DEFAULT_ESPEAK_VOICE).toLowerCase();
+    voice = catalogue.voices.find((v) => v.id === id);
+    if (!voice) throw new JobError('invalid_params', `unknown eSpeak NG voice "${settings.voice}"`);
+  }
+  if (settings.speaker !== undefined && !catalogue.variants.includes(settings.speaker)) {
+    throw new JobError('invalid_params', `unknown eSpeak NG speaker variant "${settings.speaker}"`);
+  }
+  return { voice, name: settings.speaker ? `${voice.identifier}+${settings.speaker}` : voice.identifier };
+}
+
+export class EspeakSynth {
+  private constructor(private readonly worker: EspeakWorker) {}
+
+  /** Loads the WASM module once per thread (~200 ms cold). */
+  static async create(): Promise<EspeakSynth> {
+    workerPromise ??= loadWorker();
+    return new EspeakSynth(await workerPromise);
+  }
+
+  readonly sampleRate = ESPEAK_SAMPLE_RATE;
+
+  /** Applies voice, speed and pitch; call before synthesize(). */
+  configure(settings: EspeakVoiceSettings): void {
+    const { name } = resolveEspeakVoice(settings);
+    const speed = settings.speed ?? 1;
+    const pitch = settings.pitch ?? 50;
+    if (!(speed >= 0.5 && speed <= 2)) throw new JobError('invalid_params', 'speed must be between 0.5 and 2');
+    if (!(pitch >= 0 && pitch <= 100)) throw new JobError('invalid_params', 'pitch must be between 0 and 100');
+    if (this.worker.set_voice(name) !== 0) throw new JobError('invalid_params', `eSpeak NG could not load voice "${name}"`);
+    this.worker.set_rate(Math.round(ESPEAK_BASE_RATE_WPM * speed));
+    this.worker.set_pitch(Math.round(pitch));
+  }
+
+  /**
+   * Speaks one piece of text synchronously. `onChunk` receives each 16-bit chunk as it is made; returning true stops
+   * synthesis early. Returns every sample made (Float32, -1..1).
+   */
+  synthesize(text: string, onChunk?: (chunk: Int16Array) => boolean | void): Float32Array {
+    const chunks: Int16Array[] = [];
+    let total = 0;
+    this.worker.synthesize(text, (audio) => {
+      if (audio.length > 0) {
+        chunks.push(audio);
+        total += audio.length;
+      }
+      return onChunk ? onChunk(audio) === true : false;
+    });
+    const out = new Float32Array(total);
+    let offset = 0;
+    for (const chunk of chunks) {
+      for (let i = 0; i < chunk.length; i++) out[offset + i] = chunk[i]! / 32768;
+      offset += chunk.length;
+    }
+    return out;
+  }
+}

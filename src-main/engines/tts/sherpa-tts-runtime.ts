@@ -1,0 +1,83 @@
+/**
+ * sherpa-onnx-node neural TTS, loaded lazily (only workers that speak with a neural voice pay for it). Always
+ * generateAsync: the sync generate() segfaults on text with no known word (models/tiny/README.md).
+ */
+import { createRequire } from 'node:module';
+import { JobError } from '../../common/errors.js';
+import type { SherpaTtsEngineConfig } from './tts-families.js';
+
+interface GeneratedAudio {
+  samples: Float32Array;
+  sampleRate: number;
+}
+interface OfflineTtsInstance {
+  readonly sampleRate: number;
+  readonly numSpeakers: number;
+  generateAsync(request: {
+    text: string;
+    sid: number;
+    speed: number;
+    onProgress?: (info: { samples: Float32Array; progress: number }) => number | boolean | void;
+  }): Promise<GeneratedAudio>;
+}
+interface SherpaTtsModule {
+  OfflineTts: { createAsync(config: Record<string, unknown>): Promise<OfflineTtsInstance> };
+}
+
+/** Threads per voice: engines share 2 cores with the service and other workers. */
+export const SHERPA_TTS_THREADS = 1;
+const NO_AUDIO = /produced no audio/i;
+
+let sherpa: SherpaTtsModule | undefined;
+function sherpaModule(): SherpaTtsModule {
+  sherpa ??= createRequire(import.meta.url)('sherpa-onnx-node') as SherpaTtsModule;
+  return sherpa;
+}
+
+export class SherpaVoice {
+  private constructor(
+    private readonly tts: OfflineTtsInstance,
+    readonly numSpeakers: number,
+  ) {}
+
+  static async load(config: SherpaTtsEngineConfig): Promise<SherpaVoice> {
+    try {
+      const tts = await sherpaModule().OfflineTts.createAsync({ model: { ...config.model, numThreads: SHERPA_TTS_THREADS } });
+      return new SherpaVoice(tts, tts.numSpeakers);
+    } catch (cause) {
+      throw new JobError('model_unavailable', `could not load the ${config.family} voice: ${String(cause)}`, { cause });
+    }
+  }
+
+  get sampleRate(): number {
+    return this.tts.sampleRate;
+  }
+
+  /**
+   * Speaks one sentence. Text with no word the voice knows gives an empty result (not an error), so that one
+   * unknown sentence does not fail a paragraph; `onSamples` streams chunks as the model makes them.
+   */
+  async synthesize(
+    text: string,
+    options: { speaker: number; speed: number },
+    onSamples?: (samples: Float32Array) => boolean | void,
+  ): Promise<Float32Array> {
+    if (!Number.isInteger(options.speaker) || options.speaker < 0 || options.speaker >= Math.max(1, this.numSpeakers)) {
+      throw new JobError('invalid_params', `speaker must be an integer 0–${Math.max(1, this.numSpeakers) - 1}`);
+    }
+    if (!(options.speed >= 0.5 && options.speed <= 2)) throw new JobError('invalid_params', 'speed must be between 0.5 and 2');
+    try {
+      const audio = await this.tts.generateAsync({
+        text,
+        sid: options.speaker,
+        speed: options.speed,
+        // sherpa: return 0/false to stop, anything else to go on.
+        onProgress: onSamples ? (info) => onSamples(info.samples) !== true : undefined,
+      });
+      return audio.samples;
+    } catch (cause) {
+      if (NO_AUDIO.test(String(cause))) return new Float32Array(0);
+      throw new JobError('engine_failed', `neural voice failed: ${String(cause)}`, { cause });
+    }
+  }
+}

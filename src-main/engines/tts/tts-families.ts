@@ -1,0 +1,102 @@
+/**
+ * Neural voice families sherpa-onnx-node 1.13.8 runs, and how an installed voice package becomes a catalogue row's
+ * engine settings. The model manager calls ttsFamilyDefinition() for each installed voice package.
+ */
+import { isAbsolute, join } from 'node:path';
+import type { ModelLimits } from '../../common/api-types.js';
+import type { ModelDefinition } from '../model-definition.js';
+import { OUTPUT_PARAMS_SCHEMA, SPEED_SCHEMA } from './output-params.js';
+
+export const TTS_FAMILIES = ['vits', 'piper', 'kokoro', 'matcha'] as const;
+export type TtsFamily = (typeof TTS_FAMILIES)[number];
+
+export interface TtsPackage {
+  id: string;
+  /** Folder of the installed package; relative file paths resolve against it. */
+  dir: string;
+  languages: string[];
+  /**
+   * Files by role. vits: model, tokens, and lexicon or dataDir (espeak-ng-data), optional dictDir.
+   * piper: model, tokens, dataDir. kokoro: model, voices, tokens, dataDir, optional lexicon.
+   * matcha: acousticModel, vocoder, tokens, and lexicon or dataDir.
+   */
+  files: Record<string, string>;
+  /** Speakers in the model (speaker param range). Default 1. */
+  numSpeakers?: number;
+  /** The model's output rate when known (22050 for most VITS/Piper, 24000 for Kokoro). */
+  sampleRate?: number;
+}
+
+/** engineConfig of a sherpa-tts model (JSON only). */
+export interface SherpaTtsEngineConfig {
+  family: TtsFamily;
+  /** sherpa-onnx OfflineTtsModelConfig without numThreads: `{vits: {...}}`, `{kokoro: {...}}`, … (absolute paths). */
+  model: Record<string, Record<string, string>>;
+  numSpeakers: number;
+  sampleRate: number | null;
+  maxTextChars: number;
+}
+
+export const SHERPA_TTS_LIMITS: ModelLimits = { max_file_bytes: null, max_audio_seconds: null, max_text_chars: 5000 };
+
+const REQUIRED: Record<TtsFamily, string[]> = {
+  vits: ['model', 'tokens'],
+  piper: ['model', 'tokens', 'dataDir'],
+  kokoro: ['model', 'voices', 'tokens', 'dataDir'],
+  matcha: ['acousticModel', 'vocoder', 'tokens'],
+};
+const ALLOWED: Record<TtsFamily, string[]> = {
+  vits: ['model', 'tokens', 'lexicon', 'dataDir', 'dictDir'],
+  piper: ['model', 'tokens', 'dataDir', 'lexicon'],
+  kokoro: ['model', 'voices', 'tokens', 'dataDir', 'lexicon', 'dictDir'],
+  matcha: ['acousticModel', 'vocoder', 'tokens', 'lexicon', 'dataDir', 'dictDir'],
+};
+
+export function isTtsFamily(value: string): value is TtsFamily {
+  return (TTS_FAMILIES as readonly string[]).includes(value);
+}
+
+export function ttsFamilyDefinition(
+  family: TtsFamily,
+  pkg: TtsPackage,
+): Pick<ModelDefinition, 'engine' | 'engineConfig' | 'paramsSchema' | 'limits' | 'live' | 'acceptsSpeed'> {
+  if (!isTtsFamily(family)) throw new Error(`unknown TTS family "${String(family)}" (known: ${TTS_FAMILIES.join(', ')})`);
+  const missing = REQUIRED[family].filter((role) => !pkg.files[role]);
+  if (missing.length > 0) throw new Error(`${pkg.id}: ${family} voice package lacks ${missing.join(', ')}`);
+  if ((family === 'vits' || family === 'matcha') && !pkg.files.lexicon && !pkg.files.dataDir) {
+    throw new Error(`${pkg.id}: a ${family} voice needs a lexicon or an espeak-ng dataDir`);
+  }
+  const files: Record<string, string> = {};
+  for (const [role, file] of Object.entries(pkg.files)) {
+    if (!ALLOWED[family].includes(role)) throw new Error(`${pkg.id}: unknown file role "${role}" for ${family}`);
+    files[role] = isAbsolute(file) ? file : join(pkg.dir, file);
+  }
+  // Piper voices are VITS models that phonemize with espeak-ng data.
+  const model = { [family === 'piper' ? 'vits' : family]: files };
+  const numSpeakers = Math.max(1, Math.floor(pkg.numSpeakers ?? 1));
+  const engineConfig: SherpaTtsEngineConfig = {
+    family,
+    model,
+    numSpeakers,
+    sampleRate: pkg.sampleRate ?? null,
+    maxTextChars: SHERPA_TTS_LIMITS.max_text_chars!,
+  };
+  return {
+    engine: 'sherpa-tts',
+    engineConfig: engineConfig as unknown as Record<string, unknown>,
+    paramsSchema: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        ...(numSpeakers > 1
+          ? { speaker: { type: 'integer', minimum: 0, maximum: numSpeakers - 1, default: 0, description: `Speaker id, 0–${numSpeakers - 1}.` } }
+          : {}),
+        speed: SPEED_SCHEMA,
+        ...OUTPUT_PARAMS_SCHEMA,
+      },
+    },
+    limits: SHERPA_TTS_LIMITS,
+    live: true,
+    acceptsSpeed: true,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Sentence-by-sentence synthesis shared by the TTS engines: progress = sentences done / total, cancellation
+ * between sentences, then one encoded artifact in the job's workDir. durationSeconds (the billing basis) is the
+ * generated audio's length.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { JobError } from '../../common/errors.js';
+import { checkOutputOptions, encodeOutput, outputOptionsFromParams } from '../audio/encode.js';
+import { splitSentences } from '../audio/sentences.js';
+import type { EngineContext, EngineOutput, EngineTask } from '../engine-types.js';
+
+export interface SentenceSynthesizer {
+  readonly sampleRate: number;
+  /** Speaks one sentence; an empty result is allowed (punctuation only). */
+  synthesize(sentence: string): Promise<Float32Array>;
+}
+
+/** Checks the text before any work: present, speakable, within the model's limit. */
+export function sentencesOf(text: unknown, maxChars: number | null): string[] {
+  if (typeof text !== 'string' || text.trim() === '') throw new JobError('text_required', 'text is required');
+  if (maxChars !== null && text.length > maxChars) {
+    throw new JobError('text_too_long', `text has ${text.length} characters; this model accepts at most ${maxChars}`);
+  }
+  const sentences = splitSentences(text);
+  if (sentences.length === 0) throw new JobError('text_required', 'text has no words to speak');
+  return sentences;
+}
+
+export async function runTts(
+  task: EngineTask,
+  ctx: EngineContext,
+  synth: SentenceSynthesizer,
+  maxTextChars: number | null,
+): Promise<EngineOutput> {
+  const sentences = sentencesOf(task.input.text, maxTextChars);
+  const output = outputOptionsFromParams(task.params);
+  checkOutputOptions(output, synth.sampleRate);
+  const pieces: Float32Array[] = [];
+  let total = 0;
+  for (let i = 0; i < sentences.length; i++) {
+    // Yield so that a cancel message (an event on this process) can abort the signal between sentences.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (ctx.signal.aborted) throw new JobError('cancelled', 'the job was cancelled');
+    const samples = await synth.synthesize(sentences[i]!);
+    pieces.push(samples);
+    total += samples.length;
+    ctx.progress((i + 1) / sentences.length);
+  }
+  if (total === 0) throw new JobError('engine_failed', 'the voice produced no audio for this text');
+  const all = new Float32Array(total);
+  let offset = 0;
+  for (const piece of pieces) {
+    all.set(piece, offset);
+    offset += piece.length;
+  }
+  const encoded = await encodeOutput(all, synth.sampleRate, output);
+  const path = join(task.workDir, `speech.${encoded.extension}`);
+  await writeFile(path, encoded.bytes);
+  return {
+    result: {},
+    artifacts: [
+      {
+        path,
+        contentType: encoded.contentType,
+        durationSeconds: encoded.durationSeconds,
+        sampleRate: encoded.sampleRate,
+        channels: encoded.channels,
+      },
+    ],
+    durationSeconds: encoded.durationSeconds,
+  };
+}

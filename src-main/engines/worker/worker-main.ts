@@ -1,0 +1,60 @@
+/**
+ * Worker process entry: runs one EngineTask at a time, caches engines across tasks, reports WorkerMessage's over
+ * IPC. Diagnostics go to stderr (a log file chosen by the pool); stdout is never used.
+ */
+import { JobError } from '../../common/errors.js';
+import { loadEngineFactory } from '../engine-registry.js';
+import type { Engine, EngineKind, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
+
+const engines = new Map<EngineKind, Promise<Engine>>();
+const running = new Map<string, AbortController>();
+
+function send(message: WorkerMessage): void {
+  process.send?.(message);
+}
+
+function engineFor(kind: EngineKind): Promise<Engine> {
+  let engine = engines.get(kind);
+  if (!engine) {
+    engine = loadEngineFactory(kind).then((factory) => factory());
+    engines.set(kind, engine);
+    engine.catch(() => engines.delete(kind));
+  }
+  return engine;
+}
+
+async function run(task: EngineTask): Promise<void> {
+  const controller = new AbortController();
+  running.set(task.jobId, controller);
+  try {
+    const engine = await engineFor(task.engine);
+    const output = await engine.run(task, {
+      signal: controller.signal,
+      progress: (progress) => send({ type: 'progress', jobId: task.jobId, progress }),
+      measured: (durationSeconds) => send({ type: 'measured', jobId: task.jobId, durationSeconds }),
+      log: (message) => process.stderr.write(`[${new Date().toISOString()}] ${task.jobId}: ${message}\n`),
+    });
+    if (controller.signal.aborted) send({ type: 'failed', jobId: task.jobId, code: 'cancelled', message: 'cancelled' });
+    else send({ type: 'done', jobId: task.jobId, output });
+  } catch (error) {
+    const code = controller.signal.aborted ? 'cancelled' : error instanceof JobError ? error.code : 'engine_failed';
+    const message = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof JobError)) process.stderr.write(`${task.jobId}: ${error instanceof Error ? error.stack : message}\n`);
+    send({ type: 'failed', jobId: task.jobId, code, message });
+  } finally {
+    running.delete(task.jobId);
+  }
+}
+
+process.on('message', (message: ParentMessage) => {
+  if (message.type === 'run') void run(message.task);
+  else if (message.type === 'cancel') running.get(message.jobId)?.abort();
+});
+
+// The service went away (even kill -9): nobody will read results, so do not linger as an orphan.
+process.on('disconnect', () => {
+  for (const engine of engines.values()) void engine.then((e) => e.dispose?.()).catch(() => {});
+  process.exit(0);
+});
+
+send({ type: 'ready', pid: process.pid });

@@ -1,0 +1,243 @@
+/**
+ * A fixed number of worker processes (child_process.fork of worker-main), each running one task at a time.
+ * A crash (signal, exit, IPC disconnect) rejects only the task that worker was running, with WorkerCrashError,
+ * and the worker is restarted. Cancellation asks the worker first and kills it after `cancelGraceMs`.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { JobError } from '../../common/errors.js';
+import type { EngineOutput, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
+
+export interface WorkerPoolOptions {
+  /** Number of worker processes (no default here: the job service decides, see job-service-options.ts). */
+  size: number;
+  /** Worker stderr/stdout are appended to `workers.log` in this folder. */
+  logDir: string;
+  /** How long a cancelled task may take to stop before its worker is killed (default 3000 ms). */
+  cancelGraceMs?: number;
+  /** Environment of worker processes (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface TaskHandlers {
+  progress?(fraction: number): void;
+  measured?(seconds: number): void;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Kill the worker and fail with engine_timeout after this long (default: no limit). */
+  timeoutMs?: number;
+}
+
+/** The worker died while running the task. */
+export class WorkerCrashError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkerCrashError';
+  }
+}
+
+interface ActiveTask {
+  jobId: string;
+  handlers: TaskHandlers;
+  resolve(output: EngineOutput): void;
+  reject(error: Error): void;
+  timers: NodeJS.Timeout[];
+  cleanup(): void;
+}
+
+interface Slot {
+  index: number;
+  child: ChildProcess | undefined;
+  task: ActiveTask | undefined;
+}
+
+function workerEntry(): { path: string; execArgv: string[] } {
+  const js = fileURLToPath(new URL('./worker-main.js', import.meta.url));
+  if (existsSync(js)) return { path: js, execArgv: [] };
+  return { path: fileURLToPath(new URL('./worker-main.ts', import.meta.url)), execArgv: ['--import', 'tsx'] };
+}
+
+export class WorkerPool {
+  readonly size: number;
+  private readonly slots: Slot[];
+  private readonly logFile: string;
+  private readonly cancelGraceMs: number;
+  private readonly env: NodeJS.ProcessEnv;
+  private stopped = false;
+  /** Worker processes started so far (a restart counts): lets tests see that a crashed worker came back. */
+  started = 0;
+
+  constructor(options: WorkerPoolOptions) {
+    if (!Number.isInteger(options.size) || options.size < 1) throw new Error(`worker pool size must be ≥ 1, got ${options.size}`);
+    this.size = options.size;
+    this.slots = Array.from({ length: options.size }, (_, index) => ({ index, child: undefined, task: undefined }));
+    mkdirSync(options.logDir, { recursive: true });
+    this.logFile = join(options.logDir, 'workers.log');
+    this.cancelGraceMs = options.cancelGraceMs ?? 3000;
+    this.env = options.env ?? process.env;
+  }
+
+  get idle(): number {
+    return this.stopped ? 0 : this.slots.filter((s) => !s.task).length;
+  }
+
+  pids(): number[] {
+    return this.slots.flatMap((s) => (s.child?.pid ? [s.child.pid] : []));
+  }
+
+  run(task: EngineTask, handlers: TaskHandlers = {}, options: RunOptions = {}): Promise<EngineOutput> {
+    if (this.stopped) return Promise.reject(new Error('the worker pool is stopped'));
+    const slot = this.slots.find((s) => !s.task);
+    if (!slot) return Promise.reject(new Error('no idle worker (the caller must check idle first)'));
+    return new Promise<EngineOutput>((resolve, reject) => {
+      const active: ActiveTask = {
+        jobId: task.jobId,
+        handlers,
+        timers: [],
+        resolve: (output) => {
+          active.cleanup();
+          resolve(output);
+        },
+        reject: (error) => {
+          active.cleanup();
+          reject(error);
+        },
+        cleanup: () => {
+          for (const t of active.timers) clearTimeout(t);
+          options.signal?.removeEventListener('abort', onAbort);
+          if (slot.task === active) slot.task = undefined;
+        },
+      };
+      const onAbort = (): void => {
+        if (slot.task !== active) return;
+        this.send(slot, { type: 'cancel', jobId: task.jobId });
+        active.timers.push(
+          setTimeout(() => {
+            if (slot.task !== active) return;
+            this.log(`worker ${slot.index}: ${task.jobId} did not stop ${this.cancelGraceMs} ms after cancel; killing it`);
+            active.reject(new JobError('cancelled', 'cancelled'));
+            this.recycle(slot);
+          }, this.cancelGraceMs),
+        );
+      };
+      slot.task = active;
+      if (options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs)) {
+        active.timers.push(
+          setTimeout(() => {
+            if (slot.task !== active) return;
+            const seconds = Math.round(options.timeoutMs! / 1000);
+            active.reject(new JobError('engine_timeout', `the engine ran longer than ${seconds} s and was stopped`));
+            this.recycle(slot);
+          }, options.timeoutMs),
+        );
+      }
+      if (options.signal?.aborted) return void queueMicrotask(onAbort);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      this.send(slot, { type: 'run', task });
+    });
+  }
+
+  /** Kills every worker. Tasks still running are rejected. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const exits = this.slots.map((slot) => {
+      const child = slot.child;
+      slot.task?.reject(new Error('the worker pool stopped'));
+      if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      });
+    });
+    await Promise.all(exits);
+  }
+
+  private send(slot: Slot, message: ParentMessage): void {
+    const child = slot.child ?? this.spawn(slot);
+    child.send(message, (error) => {
+      if (error && slot.child === child) this.crashed(slot, child, `could not reach the worker: ${error.message}`);
+    });
+  }
+
+  private spawn(slot: Slot): ChildProcess {
+    const entry = workerEntry();
+    const fd = openSync(this.logFile, 'a');
+    let child: ChildProcess;
+    try {
+      child = fork(entry.path, [], { execArgv: entry.execArgv, env: this.env, stdio: ['ignore', fd, fd, 'ipc'] });
+    } finally {
+      closeSync(fd);
+    }
+    this.started++;
+    slot.child = child;
+    this.log(`worker ${slot.index}: started pid ${child.pid ?? '?'}`);
+    child.on('message', (message: WorkerMessage) => this.onMessage(slot, child, message));
+    child.on('exit', (code, signal) => {
+      const how = signal ? `was killed by signal ${signal}` : `exited with code ${code}`;
+      this.crashed(slot, child, `the worker process ${how}`);
+    });
+    child.on('disconnect', () => {
+      // Usually the exit follows at once and says why (signal, code); a worker that stays alive is killed.
+      setTimeout(() => {
+        if (slot.child !== child || child.exitCode !== null || child.signalCode !== null) return;
+        this.crashed(slot, child, 'the worker process closed its IPC channel');
+        child.kill('SIGKILL');
+      }, 1000).unref();
+    });
+    child.on('error', (error) => this.crashed(slot, child, `the worker process failed: ${error.message}`));
+    return child;
+  }
+
+  private onMessage(slot: Slot, child: ChildProcess, message: WorkerMessage): void {
+    if (slot.child !== child || message.type === 'ready') return;
+    const task = slot.task;
+    if (!task || task.jobId !== message.jobId) return;
+    switch (message.type) {
+      case 'progress':
+        task.handlers.progress?.(message.progress);
+        break;
+      case 'measured':
+        task.handlers.measured?.(message.durationSeconds);
+        break;
+      case 'done':
+        task.resolve(message.output);
+        break;
+      case 'failed':
+        task.reject(new JobError(message.code, message.message));
+        break;
+    }
+  }
+
+  private crashed(slot: Slot, child: ChildProcess, reason: string): void {
+    if (slot.child !== child) return;
+    slot.child = undefined;
+    this.log(`worker ${slot.index}: ${reason}`);
+    const task = slot.task;
+    if (!task) return; // an idle worker that died is started again lazily, on the next task
+    task.reject(new WorkerCrashError(reason));
+    if (!this.stopped) this.spawn(slot); // restart now so the next task does not pay the start-up
+  }
+
+  /** Kills a worker whose task was given up (cancel grace or timeout); a fresh one replaces it. */
+  private recycle(slot: Slot): void {
+    const child = slot.child;
+    if (!child) return;
+    slot.child = undefined;
+    child.kill('SIGKILL');
+    if (!this.stopped) this.spawn(slot);
+  }
+
+  private log(line: string): void {
+    try {
+      const fd = openSync(this.logFile, 'a');
+      writeSync(fd, `[${new Date().toISOString()}] ${line}\n`);
+      closeSync(fd);
+    } catch {
+      // The log is diagnostics only; never fail a job over it.
+    }
+  }
+}

@@ -1,0 +1,76 @@
+/** Options of createJobService, with every default in one place. */
+import { availableParallelism } from 'node:os';
+import type { Db } from '../store/database.js';
+import type { Clock } from '../store/clock.js';
+import { systemClock } from '../store/clock.js';
+import type { ModelDefinition } from '../engines/model-definition.js';
+import type { Runners } from './job-runner.js';
+
+export interface JobServiceOptions {
+  db: Db;
+  /** Artifacts go to dataDir/artifacts/<job>/, worker logs to dataDir/logs/. */
+  dataDir: string;
+  /** The catalogue: the current definition of a model (status, downloading, engine, pricing). */
+  resolveModel(modelId: string): ModelDefinition | undefined;
+  /**
+   * Worker processes. Default: max(1, min(4, availableParallelism() - 1)) — one core is left to the service, the UI
+   * and live speech, which must stay responsive while a long transcription runs.
+   */
+  workers?: number;
+  /** How long a job may wait queued before it is `expired`. Default 7 days: the desktop queue survives offline nights. */
+  queueWindowSeconds?: number;
+  /** An engine run longer than this is killed and the job fails `engine_timeout`. Default 6 h (a 2-hour file on a slow laptop). */
+  runTimeoutSeconds?: number;
+  /** How long artifact links live (default 86 400 s, one day, design.md §3). */
+  artifactTtlSeconds?: number;
+  /** `http://127.0.0.1:PORT`, known only after listen; artifact URLs are computed when read. Default `http://127.0.0.1`. */
+  publicBaseUrl?: () => string;
+  /** Time source (default: the system clock). */
+  clock?: Clock;
+  /** Runners for non-local engines (default: none, so remote models fail `model_unavailable`). */
+  runners?: Runners;
+  /** How long a cancelled job may take to stop before its worker is killed (default 3000 ms). */
+  cancelGraceMs?: number;
+  /** How often the queue is looked at besides on every change (default 1000 ms: remote readiness, other instances). */
+  schedulerIntervalMs?: number;
+  /** How often expiry, artifact retention and idempotency purge run (default 60 000 ms). */
+  maintenanceIntervalMs?: number;
+  /** shutdown() default grace for running jobs (default 10 000 ms). */
+  shutdownGraceMs?: number;
+  /** Environment of worker processes (default: this process's). */
+  workerEnv?: NodeJS.ProcessEnv;
+}
+
+export type ResolvedOptions = Required<Omit<JobServiceOptions, 'workerEnv'>> & { workerEnv: NodeJS.ProcessEnv };
+
+export function defaultWorkerCount(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`job service option ${name} must be a positive number, got ${value}`);
+  return value;
+}
+
+export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
+  const workers = positive('workers', options.workers, defaultWorkerCount());
+  if (!Number.isInteger(workers)) throw new Error(`job service option workers must be an integer, got ${workers}`);
+  return {
+    db: options.db,
+    dataDir: options.dataDir,
+    resolveModel: options.resolveModel,
+    workers,
+    queueWindowSeconds: positive('queueWindowSeconds', options.queueWindowSeconds, 7 * 24 * 3600),
+    runTimeoutSeconds: positive('runTimeoutSeconds', options.runTimeoutSeconds, 6 * 3600),
+    artifactTtlSeconds: positive('artifactTtlSeconds', options.artifactTtlSeconds, 86_400),
+    publicBaseUrl: options.publicBaseUrl ?? (() => 'http://127.0.0.1'),
+    clock: options.clock ?? systemClock,
+    runners: options.runners ?? {},
+    cancelGraceMs: positive('cancelGraceMs', options.cancelGraceMs, 3000),
+    schedulerIntervalMs: positive('schedulerIntervalMs', options.schedulerIntervalMs, 1000),
+    maintenanceIntervalMs: positive('maintenanceIntervalMs', options.maintenanceIntervalMs, 60_000),
+    shutdownGraceMs: options.shutdownGraceMs ?? 10_000,
+    workerEnv: options.workerEnv ?? process.env,
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * The one place a job's status changes. Every change is checked against common/job-states.ts's table inside the
+ * caller's write transaction, applies the field rules of each status (started_at only when running, finished_at
+ * only when terminal, error_code cleared on start), completes the job's batch when its last item finishes, and
+ * notes what changed so events are emitted after the commit.
+ */
+import { EventEmitter } from 'node:events';
+import { canTransition, countItems, isTerminal, type JobStatus } from '../common/job-states.js';
+import type { JobEvents } from './job-service-types.js';
+import type { Clock } from '../store/clock.js';
+import type { JobMutable, JobRow } from '../store/jobs-repo.js';
+import type { Repositories } from '../store/repositories.js';
+import { writeTx } from '../store/transaction.js';
+import type { Views } from './views.js';
+
+export type JobPatch = Partial<Omit<JobMutable, 'status' | 'updated_at'>>;
+
+export class TransitionError extends Error {
+  constructor(
+    readonly jobId: string,
+    readonly from: JobStatus,
+    readonly to: JobStatus,
+  ) {
+    super(`job ${jobId}: ${from} → ${to} is not an allowed transition`);
+    this.name = 'TransitionError';
+  }
+}
+
+function mutable(row: JobRow): JobMutable {
+  const { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, claimed_by, started_at, finished_at, updated_at } = row;
+  return { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, claimed_by, started_at, finished_at, updated_at };
+}
+
+export class StateMachine {
+  readonly events = new EventEmitter<JobEvents>();
+  private changedJobs = new Set<string>();
+  private changedBatches = new Set<string>();
+
+  constructor(
+    private readonly repos: Repositories,
+    private readonly clock: Clock,
+    private readonly views: Views,
+    /** Called inside the transaction when a batch completes (billing). */
+    private readonly onBatchComplete: (batchId: string, items: JobRow[]) => void,
+  ) {
+    this.events.setMaxListeners(0);
+  }
+
+  /** Runs `fn` in an immediate transaction, then emits job-changed / batch-changed for what it changed. */
+  tx<T>(fn: () => T): T {
+    let result: T;
+    try {
+      result = writeTx(this.repos.db, fn);
+    } catch (error) {
+      this.changedJobs.clear();
+      this.changedBatches.clear();
+      throw error;
+    }
+    this.flush();
+    return result;
+  }
+
+  /** Moves a job to `to` (inside tx()). Returns the row as written. */
+  transition(row: JobRow, to: JobStatus, patch: JobPatch = {}): JobRow {
+    this.assertInTx();
+    if (!canTransition(row.status, to)) throw new TransitionError(row.id, row.status, to);
+    const now = this.clock().toISOString();
+    const next: JobMutable = { ...mutable(row), ...patch, status: to, updated_at: now };
+    if (to === 'running') {
+      next.started_at = now;
+      next.finished_at = null;
+      next.error_code = null;
+      next.error_message = null;
+      next.progress = patch.progress ?? null;
+      next.attempts = row.attempts + 1;
+    } else if (to === 'queued') {
+      next.started_at = null;
+      next.finished_at = null;
+      next.progress = null;
+      next.claimed_by = null;
+      next.error_code = patch.error_code ?? null;
+      next.error_message = patch.error_message ?? null;
+    } else {
+      next.finished_at = now;
+      next.claimed_by = null;
+      if (to === 'succeeded') {
+        next.progress = 1;
+        next.error_code = null;
+        next.error_message = null;
+      }
+    }
+    this.write(row, next);
+    const written = { ...row, ...next };
+    if (isTerminal(to) && row.batch_id) this.refreshBatch(row.batch_id);
+    return written;
+  }
+
+  /** Changes fields without changing the status (progress, duration, waiting codes, cancel request). */
+  patch(row: JobRow, patch: JobPatch): JobRow {
+    this.assertInTx();
+    const next: JobMutable = { ...mutable(row), ...patch, status: row.status, updated_at: this.clock().toISOString() };
+    this.write(row, next);
+    return { ...row, ...next };
+  }
+
+  private write(row: JobRow, next: JobMutable): void {
+    if (!this.repos.jobs.write(row.id, row.status, next)) {
+      throw new Error(`job ${row.id} changed under this transaction (expected ${row.status})`);
+    }
+    this.changedJobs.add(row.id);
+    if (row.batch_id) this.changedBatches.add(row.batch_id);
+  }
+
+  private refreshBatch(batchId: string): void {
+    const batch = this.repos.batches.get(batchId);
+    if (!batch || batch.status !== 'open') return;
+    const items = this.repos.jobs.ofBatch(batchId);
+    const pending = batch.file_count - items.length;
+    if (pending > 0 || countItems(items.map((j) => j.status)).remaining > 0) return;
+    this.repos.batches.complete(batchId, this.clock().toISOString());
+    this.onBatchComplete(batchId, items);
+    this.changedBatches.add(batchId);
+  }
+
+  /** Marks a job/batch as changed outside transition/patch (e.g. just inserted). */
+  touch(jobId: string | null, batchId: string | null): void {
+    if (jobId) this.changedJobs.add(jobId);
+    if (batchId) this.changedBatches.add(batchId);
+  }
+
+  private assertInTx(): void {
+    if (!this.repos.db.inTransaction) throw new Error('job status changes must run inside StateMachine.tx()');
+  }
+
+  private flush(): void {
+    const jobs = [...this.changedJobs];
+    const batches = [...this.changedBatches];
+    this.changedJobs.clear();
+    this.changedBatches.clear();
+    for (const id of jobs) {
+      const row = this.repos.jobs.get(id);
+      if (row) this.events.emit('job-changed', this.views.job(row), row.account_id);
+    }
+    for (const id of batches) {
+      const row = this.repos.batches.get(id);
+      if (row) this.events.emit('batch-changed', this.views.batch(row), row.account_id);
+    }
+  }
+}

@@ -1,0 +1,91 @@
+/** Store rows → wire objects (common/api-types). Artifact URLs are computed here, at read time, from the base URL. */
+import type { Artifact, Batch, BatchFile, Job, JobResult } from '../common/api-types.js';
+import { countItems } from '../common/job-states.js';
+import type { ArtifactRow } from '../store/artifacts-repo.js';
+import type { BatchRow } from '../store/batches-repo.js';
+import type { JobRow } from '../store/jobs-repo.js';
+import type { Repositories } from '../store/repositories.js';
+
+export function artifactUrl(baseUrl: string, row: ArtifactRow): string {
+  return `${baseUrl.replace(/\/+$/, '')}/v1/artifacts/${row.token}/${encodeURIComponent(row.file_name)}`;
+}
+
+function toArtifact(baseUrl: string, row: ArtifactRow): Artifact {
+  return {
+    url: artifactUrl(baseUrl, row),
+    content_type: row.content_type,
+    bytes: row.bytes,
+    duration_seconds: row.duration_seconds,
+    sample_rate: row.sample_rate,
+    channels: row.channels,
+    expires_at: row.expires_at,
+  };
+}
+
+export class Views {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly baseUrl: () => string,
+  ) {}
+
+  result(row: JobRow): JobResult | null {
+    if (row.status !== 'succeeded' || row.result_json === null) return null;
+    const result = JSON.parse(row.result_json) as JobResult;
+    const artifacts = this.repos.artifacts.ofJob(row.id);
+    if (artifacts.length > 0) {
+      const base = this.baseUrl();
+      result.artifacts = artifacts.map((a) => toArtifact(base, a));
+    }
+    return result;
+  }
+
+  job(row: JobRow): Job {
+    return {
+      id: row.id,
+      object: 'job',
+      product: row.product,
+      status: row.status,
+      model_id: row.model_id,
+      name: row.name,
+      language: row.language,
+      duration_seconds: row.duration_seconds,
+      result: this.result(row),
+      error_code: row.error_code,
+      error_message: row.error_message,
+      created_at: row.created_at,
+      started_at: row.started_at,
+      finished_at: row.finished_at,
+      progress: row.progress,
+      batch_id: row.batch_id,
+    };
+  }
+
+  batch(row: BatchRow): Batch {
+    const items = this.repos.batches.items(row.id);
+    const files: BatchFile[] = items.map((item) => {
+      const job = item.job_id ? this.repos.jobs.get(item.job_id) : undefined;
+      return {
+        job_id: item.job_id,
+        name: item.name,
+        status: job?.status ?? 'pending',
+        result: job ? this.result(job) : null,
+        error_code: job?.error_code ?? null,
+        error_message: job?.error_message ?? null,
+        progress: job?.progress ?? null,
+      };
+    });
+    const counts = countItems(files.map((f) => f.status));
+    return {
+      id: row.id,
+      object: 'batch',
+      product: row.product,
+      status: row.status,
+      model_id: row.model_id,
+      file_count: row.file_count,
+      ...counts,
+      files,
+      created_at: row.created_at,
+      finished_at: row.finished_at,
+    };
+  }
+}

@@ -1,0 +1,24 @@
+/** What the Hono app needs from the running service; built by createService, also by tests. */
+import type { JobService } from '../jobs/job-service-types.js';
+import type { Db } from '../store/database.js';
+import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
+import type { Origins } from './auth/origins.js';
+import type { Catalogue } from './catalogue/catalogue.js';
+import type { ServiceConfig } from './config.js';
+import type { ParamsValidator } from './params/params-validator.js';
+
+export interface AppDeps {
+  config: ServiceConfig;
+  db: Db;
+  jobs: JobService;
+  catalogue: Catalogue;
+  validator: ParamsValidator;
+  keys: ApiKeys;
+  origins: Origins;
+  /** Keys valid only for this process: the browser UI's session key (see routes/session.ts). */
+  sessionKeys: Map<string, KeyOwner>;
+  /** dataDir/uploads: each request's files go to a fresh directory under it. */
+  uploadsDir: string;
+  /** Aborted when the service shuts down: held POSTs answer at once with the job as it stands. */
+  closing: AbortSignal;
+}

@@ -1,0 +1,44 @@
+/**
+ * Bearer-key authentication and the Origin policy for /v1. Public (no key): the catalogue GETs, artifact download
+ * links, health and the UI session bootstrap (which has its own loopback + Origin checks). A browser Origin that is
+ * neither the service's own nor configured gets 403 forbidden_origin on keyed routes.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { ApiError } from '../../common/errors.js';
+import type { ApiKeys, KeyOwner } from './api-keys.js';
+import type { Origins } from './origins.js';
+
+export type AuthVariables = { owner: KeyOwner };
+
+const PUBLIC_GET = [/^\/v1\/models(\/[^/]+(\/quote)?)?\/?$/, /^\/v1\/artifacts\/[^/]+\/[^/]+$/, /^\/v1\/health\/?$/, /^\/v1\/session\/bootstrap$/];
+
+export function isPublic(method: string, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && PUBLIC_GET.some((re) => re.test(path));
+}
+
+export interface AuthDeps {
+  keys: ApiKeys;
+  origins: Origins;
+  /** Keys that live only for this process (the browser UI session), mapped to their owner. */
+  sessionKeys: Map<string, KeyOwner>;
+}
+
+export function authMiddleware(deps: AuthDeps): MiddlewareHandler<{ Variables: AuthVariables }> {
+  return async (c, next) => {
+    const path = new URL(c.req.url).pathname;
+    if (c.req.method === 'OPTIONS' || isPublic(c.req.method, path)) return next();
+    const origin = c.req.header('origin');
+    if (origin && !deps.origins.isAllowed(origin)) {
+      throw new ApiError('forbidden_origin', `origin ${origin} is not allowed; add it to allowedOrigins`);
+    }
+    const header = c.req.header('authorization');
+    if (!header) throw new ApiError('unauthorized', 'missing Authorization: Bearer <API key> header');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw new ApiError('unauthorized', 'the Authorization header must be "Bearer <API key>"');
+    const key = match[1]!;
+    const owner = deps.sessionKeys.get(key) ?? deps.keys.find(key);
+    if (!owner) throw new ApiError('unauthorized', 'invalid or revoked API key');
+    c.set('owner', owner);
+    return next();
+  };
+}

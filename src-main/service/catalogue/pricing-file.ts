@@ -1,0 +1,60 @@
+/**
+ * The operator's pricing file: `{"models": {"<id>": Pricing-ish}, "default": Pricing-ish}`. `models[id]` overrides
+ * any model's price; `default` applies to on-device models that carry no price of their own (otherwise free).
+ */
+import { readFileSync } from 'node:fs';
+import type { Pricing } from '../../common/api-types.js';
+
+export interface PricingFile {
+  models: Record<string, Pricing>;
+  default: Pricing | null;
+}
+
+export const EMPTY_PRICING_FILE: PricingFile = { models: {}, default: null };
+
+function nonNegative(value: unknown, where: string): number {
+  if (value === undefined) return 0;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Error(`${where} must be a number ≥ 0`);
+  return value;
+}
+
+export function parsePricing(value: unknown, where: string): Pricing {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${where} must be an object`);
+  const v = value as Record<string, unknown>;
+  const options: Pricing['options'] = {};
+  if (v.options !== undefined) {
+    if (v.options === null || typeof v.options !== 'object' || Array.isArray(v.options)) throw new Error(`${where}.options must be an object`);
+    for (const [name, option] of Object.entries(v.options as Record<string, unknown>)) {
+      const o = (option ?? {}) as Record<string, unknown>;
+      options[name] = { per_minute_usd: nonNegative(o.per_minute_usd, `${where}.options.${name}.per_minute_usd`) };
+    }
+  }
+  return {
+    currency: 'USD',
+    request_fee_usd: nonNegative(v.request_fee_usd, `${where}.request_fee_usd`),
+    per_minute_usd: nonNegative(v.per_minute_usd, `${where}.per_minute_usd`),
+    options,
+  };
+}
+
+export function parsePricingFile(json: unknown, source = 'pricing file'): PricingFile {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new Error(`${source}: the top level must be an object`);
+  const top = json as Record<string, unknown>;
+  const models: Record<string, Pricing> = {};
+  if (top.models !== undefined) {
+    if (top.models === null || typeof top.models !== 'object' || Array.isArray(top.models)) throw new Error(`${source}: "models" must be an object`);
+    for (const [id, p] of Object.entries(top.models as Record<string, unknown>)) models[id] = parsePricing(p, `${source}: models.${id}`);
+  }
+  return { models, default: top.default === undefined ? null : parsePricing(top.default, `${source}: default`) };
+}
+
+export function loadPricingFile(path: string | null): PricingFile {
+  if (!path) return EMPTY_PRICING_FILE;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (cause) {
+    throw new Error(`cannot read pricing file ${path}: ${(cause as Error).message}`, { cause });
+  }
+  return parsePricingFile(json, path);
+}

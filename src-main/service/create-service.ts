@@ -1,0 +1,132 @@
+/**
+ * Starts the whole service: store, catalogue, job engine, HTTP app, listener (and the live WebSocket). `close()`
+ * shuts down in the order design.md §6.8 asks: refuse new connections, release held POSTs, let the job engine
+ * finish or requeue running work, then close the database.
+ */
+import { createAdaptorServer } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { ModelSource } from '../engines/model-definition.js';
+import { createJobService } from '../jobs/job-service.js';
+import type { JobService } from '../jobs/job-service-types.js';
+import { openDatabase, type Db } from '../store/database.js';
+import type { AppDeps } from './app-deps.js';
+import { buildApp, type AppEnv } from './app.js';
+import { ApiKeys, type KeyOwner } from './auth/api-keys.js';
+import { Origins } from './auth/origins.js';
+import { BUILTIN_MODEL_SOURCES } from './catalogue/builtin-sources.js';
+import { Catalogue } from './catalogue/catalogue.js';
+import { loadPricingFile } from './catalogue/pricing-file.js';
+import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
+import { ParamsValidator } from './params/params-validator.js';
+
+export interface Service {
+  /** `http://HOST:PORT` as listened on. */
+  readonly url: string;
+  readonly port: number;
+  readonly app: Hono<AppEnv>;
+  readonly jobs: JobService;
+  readonly catalogue: Catalogue;
+  readonly db: Db;
+  readonly keys: ApiKeys;
+  readonly config: ServiceConfig;
+  readonly server: Server;
+  /** A key valid until this process stops, for an account (default the local one): the CLI and the browser UI. */
+  sessionKey(accountName?: string): string;
+  /** Graceful shutdown; resolves once the database is closed. Safe to call twice. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** How long close() waits for running jobs before they are requeued. Default 10 s (the job engine's own default). */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => reject(new Error(`cannot listen on ${host}:${port}: ${error.message}`, { cause: error }));
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export async function createService(partial: Partial<ServiceConfig> = {}): Promise<Service> {
+  const config = resolveConfig(partial);
+  mkdirSync(config.dataDir, { recursive: true });
+  const uploadsDir = join(config.dataDir, 'uploads');
+  mkdirSync(uploadsDir, { recursive: true });
+  const db = openDatabase(join(config.dataDir, 'voxdesk.db'));
+  let jobs: JobService | null = null;
+  try {
+    const keys = new ApiKeys(db);
+    const localAccountId = keys.ensureAccount(LOCAL_ACCOUNT);
+    if (config.apiKey) keys.registerKey(LOCAL_ACCOUNT, config.apiKey);
+
+    const ctx = { dataDir: config.dataDir };
+    const sources: ModelSource[] = [...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx));
+    const catalogue = new Catalogue(sources, loadPricingFile(config.pricingFile), config.log);
+
+    let url = `http://${config.host}:${config.port}`;
+    jobs = createJobService({
+      db,
+      dataDir: config.dataDir,
+      resolveModel: (id) => catalogue.resolveModel(id),
+      ...(config.workers !== undefined ? { workers: config.workers } : {}),
+      publicBaseUrl: () => url,
+    });
+
+    const sessionKeys = new Map<string, KeyOwner>();
+    const sessionKey = (accountName = LOCAL_ACCOUNT): string => {
+      const key = `vdk_session_${randomBytes(24).toString('base64url')}`;
+      sessionKeys.set(key, { accountId: accountName === LOCAL_ACCOUNT ? localAccountId : keys.ensureAccount(accountName), accountName });
+      return key;
+    };
+    const closing = new AbortController();
+    const origins = new Origins(config.allowedOrigins);
+    const deps: AppDeps = {
+      config,
+      db,
+      jobs,
+      catalogue,
+      validator: new ParamsValidator(),
+      keys,
+      origins,
+      sessionKeys,
+      uploadsDir,
+      closing: closing.signal,
+    };
+    const app = buildApp(deps, { sessionKey: config.serveUi ? sessionKey() : null });
+    const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+    const port = await listen(server, config.port, config.host);
+    origins.setListening(config.host, port);
+    url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    jobs.start();
+    // Integration point for the live WebSocket (src-main/service/live/live-server.ts): attached here, after listen.
+
+    const jobService = jobs;
+    let closed: Promise<void> | null = null;
+    const close = (graceMs = DEFAULT_SHUTDOWN_GRACE_MS): Promise<void> =>
+      (closed ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        closing.abort(new Error('the service is shutting down'));
+        server.closeIdleConnections();
+        await jobService.shutdown(graceMs);
+        // Held POSTs were released above; whatever is still open after the jobs stopped is cut.
+        const timer = setTimeout(() => server.closeAllConnections(), 2000);
+        await stopped;
+        clearTimeout(timer);
+        db.close();
+      })());
+
+    return { url, port, app, jobs, catalogue, db, keys, config, server, sessionKey, close };
+  } catch (error) {
+    if (jobs) await jobs.shutdown(0).catch(() => undefined);
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Messages of the live text-to-speech WebSocket (spec "Events", with the fields the spec leaves open decided here).
+ * Client → server: session.update, speak, cancel. Server → client: session.created, response.created, binary PCM16
+ * frames, response.done, error.
+ */
+
+export interface SessionInfo {
+  id: string;
+  model: string;
+  sample_rate: number;
+  format: 'pcm_s16le';
+  channels: 1;
+  speed: number;
+  /** Samples per binary frame; only the last frame of a response may be shorter. */
+  frame_samples: number;
+}
+
+export type ServerMessage =
+  | { type: 'session.created'; session: SessionInfo }
+  | { type: 'session.updated'; session: SessionInfo }
+  | { type: 'response.created'; response_id: string; text_chars: number }
+  | {
+      type: 'response.done';
+      response_id: string;
+      audio_seconds: number;
+      samples: number;
+      cancelled: boolean;
+    }
+  | { type: 'error'; error: { code: string; message: string }; response_id?: string };
+
+export type ClientMessage =
+  | { type: 'session.update'; session: { speed?: number } }
+  | { type: 'speak'; text: string }
+  | { type: 'cancel' };
+
+export class ProtocolError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Parses and checks one text message; throws ProtocolError with the code the client gets. */
+export function parseClientMessage(raw: string, acceptsSpeed: boolean): ClientMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ProtocolError('invalid_json', 'message is not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ProtocolError('invalid_json', 'message must be a JSON object');
+  }
+  const msg = value as Record<string, unknown>;
+  switch (msg.type) {
+    case 'session.update': {
+      const session = msg.session;
+      if (typeof session !== 'object' || session === null || Array.isArray(session)) {
+        throw new ProtocolError('invalid_params', 'session.update needs a session object');
+      }
+      const speed = (session as Record<string, unknown>).speed;
+      if (speed === undefined) return { type: 'session.update', session: {} };
+      if (!acceptsSpeed) throw new ProtocolError('unsupported_param', 'this model does not accept speed');
+      if (typeof speed !== 'number' || !(speed >= 0.5 && speed <= 2)) {
+        throw new ProtocolError('invalid_params', 'session.speed must be a number from 0.5 to 2');
+      }
+      return { type: 'session.update', session: { speed } };
+    }
+    case 'speak': {
+      if (typeof msg.text !== 'string' || msg.text.trim() === '') throw new ProtocolError('text_required', 'speak needs non-empty text');
+      return { type: 'speak', text: msg.text };
+    }
+    case 'cancel':
+      return { type: 'cancel' };
+    default:
+      throw new ProtocolError(
+        'unknown_message_type',
+        `unknown message type ${JSON.stringify(msg.type)} (expected session.update, speak or cancel)`,
+      );
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Reading and steering jobs: GET /v1/{product}/{job_id}, GET /v1/{product}/batch/{batch_id} (spec), and the
+ * documented extensions: cancel a job or batch, retry a job, list jobs and batches, the queue summary. A job is
+ * found only on its own product route and only by its own account; anything else is 404 not_found.
+ */
+import type { Context, Hono } from 'hono';
+import { ApiError } from '../../common/errors.js';
+import { JOB_STATUSES, type JobStatus } from '../../common/job-states.js';
+import { isProduct, type Product } from '../../common/products.js';
+import type { ListQuery } from '../../jobs/job-service-types.js';
+import type { AppDeps } from '../app-deps.js';
+import type { AuthVariables } from '../auth/auth-middleware.js';
+
+type Env = { Variables: AuthVariables };
+
+/** Page size of GET /v1/jobs and /v1/batches when no limit is given; most a page may hold. */
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+function productOf(c: Context<Env>): Product {
+  const product = c.req.param('product') ?? '';
+  if (!isProduct(product)) throw new ApiError('not_found', `no product "${product}"`);
+  return product;
+}
+
+function found<T>(value: T | undefined, what: string, id: string): T {
+  if (value === undefined) throw new ApiError('not_found', `no ${what} ${id} on this route`);
+  return value;
+}
+
+export function listQuery(c: Context<Env>): ListQuery {
+  const query: ListQuery = { limit: DEFAULT_PAGE_SIZE };
+  const limit = c.req.query('limit');
+  if (limit !== undefined) {
+    const n = Number(limit);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE_SIZE) throw new ApiError('invalid_request', `limit must be an integer 1..${MAX_PAGE_SIZE}`);
+    query.limit = n;
+  }
+  const cursor = c.req.query('cursor');
+  if (cursor) query.cursor = cursor;
+  const product = c.req.query('product');
+  if (product !== undefined && product !== '') {
+    if (!isProduct(product)) throw new ApiError('invalid_request', `unknown product "${product}"`);
+    query.product = product;
+  }
+  const status = c.req.query('status');
+  if (status !== undefined && status !== '') {
+    if (!(JOB_STATUSES as readonly string[]).includes(status)) throw new ApiError('invalid_request', `status must be one of ${JOB_STATUSES.join(', ')}`);
+    query.status = status as JobStatus;
+  }
+  return query;
+}
+
+export function registerJobRoutes(app: Hono<Env>, deps: AppDeps): void {
+  app.get('/v1/jobs', (c) => c.json({ object: 'list', ...deps.jobs.listJobs(c.get('owner').accountId, listQuery(c)) }));
+  app.get('/v1/batches', (c) => c.json({ object: 'list', ...deps.jobs.listBatches(c.get('owner').accountId, listQuery(c)) }));
+  app.get('/v1/queue', (c) => c.json(deps.jobs.queueSummary(c.get('owner').accountId)));
+
+  app.get('/v1/:product/batch/:batchId', (c) => {
+    const id = c.req.param('batchId');
+    return c.json(found(deps.jobs.getBatch(c.get('owner').accountId, productOf(c), id), 'batch', id));
+  });
+  app.post('/v1/:product/batch/:batchId/cancel', (c) => {
+    const id = c.req.param('batchId');
+    return c.json(found(deps.jobs.cancelBatch(c.get('owner').accountId, productOf(c), id), 'batch', id));
+  });
+  app.get('/v1/:product/:jobId', (c) => {
+    const id = c.req.param('jobId');
+    return c.json(found(deps.jobs.getJob(c.get('owner').accountId, productOf(c), id), 'job', id));
+  });
+  app.post('/v1/:product/:jobId/cancel', (c) => {
+    const id = c.req.param('jobId');
+    return c.json(found(deps.jobs.cancelJob(c.get('owner').accountId, productOf(c), id), 'job', id));
+  });
+  app.post('/v1/:product/:jobId/retry', (c) => {
+    const id = c.req.param('jobId');
+    return c.json(found(deps.jobs.retryJob(c.get('owner').accountId, productOf(c), id), 'job', id));
+  });
+}

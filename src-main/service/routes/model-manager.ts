@@ -1,0 +1,76 @@
+/**
+ * The model manager's routes (local service only; a key is required like every non-catalogue route):
+ *   GET    /v1/local/models                 packages with install state and progress  → 200 {object, curated_list_version, data}
+ *   GET    /v1/local/models/{id}            one package                               → 200 PackageStatus
+ *   POST   /v1/local/models/{id}/download   start or join a download                  → 202 PackageStatus (200 when installed)
+ *   DELETE /v1/local/models/{id}/download   cancel it and delete the partial files     → 200 PackageStatus
+ *   DELETE /v1/local/models/{id}            remove an installed package                → 200 {id, object, deleted}
+ *   POST   /v1/local/models/import          {path, id?, family?, name?, languages?}    → 201 PackageStatus
+ * The service runs on the user's machine, so `path` is a path on that machine (the desktop app's folder dialog).
+ */
+import { Hono, type Context } from 'hono';
+import { ApiError } from '../../common/errors.js';
+import { CURATED_LIST_VERSION } from '../../engines/models/curated-models.js';
+import type { ModelManager } from '../../engines/models/model-manager.js';
+import { optionalString, readJsonObject } from '../http/json-body.js';
+
+export interface ModelManagerRouteDeps {
+  manager: ModelManager;
+  /** Where createModelManagerRoutes logs unexpected errors. Default: stderr. */
+  log?: (message: string) => void;
+}
+
+function stringList(body: Record<string, unknown>, field: string): string[] | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+    throw new ApiError('invalid_request', `${field} must be an array of strings`);
+  }
+  return value as string[];
+}
+
+/** Adds the routes to an existing app (after its auth middleware), e.g. through buildApp's extraRoutes. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any app env: the routes read no variables
+export function registerModelManagerRoutes(app: Hono<any>, deps: ModelManagerRouteDeps): void {
+  const { manager } = deps;
+  app.get('/v1/local/models', (c: Context) => c.json({ object: 'list', curated_list_version: CURATED_LIST_VERSION, data: manager.list() }));
+  app.post('/v1/local/models/import', async (c: Context) => {
+    const body = await readJsonObject(c);
+    const path = optionalString(body, 'path');
+    if (!path || !path.trim()) throw new ApiError('invalid_request', 'path is required: the model folder (or .onnx file) to import');
+    const id = optionalString(body, 'id');
+    const family = optionalString(body, 'family');
+    const name = optionalString(body, 'name');
+    const languages = stringList(body, 'languages');
+    const model = await manager.importPath(path, {
+      ...(id !== null ? { id } : {}),
+      ...(family !== null ? { family } : {}),
+      ...(name !== null ? { name } : {}),
+      ...(languages ? { languages } : {}),
+    });
+    return c.json(manager.status(model.id), 201);
+  });
+  app.get('/v1/local/models/:id', (c: Context) => c.json(manager.status(c.req.param('id')!)));
+  app.post('/v1/local/models/:id/download', (c: Context) => {
+    const status = manager.pull(c.req.param('id')!);
+    return c.json(status, status.installed ? 200 : 202);
+  });
+  app.delete('/v1/local/models/:id/download', (c: Context) => c.json(manager.cancel(c.req.param('id')!)));
+  app.delete('/v1/local/models/:id', (c: Context) => {
+    const id = c.req.param('id')!;
+    manager.remove(id);
+    return c.json({ id, object: 'local_model', deleted: true });
+  });
+}
+
+/** The routes as their own Hono app (mount with `app.route('/', …)`); ApiErrors become `{"error": {code, message}}`. */
+export function createModelManagerRoutes(deps: ModelManagerRouteDeps): Hono {
+  const app = new Hono();
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return c.json(err.toBody(), err.status as 400);
+    (deps.log ?? ((m: string) => process.stderr.write(`${m}\n`)))(`model manager route failed: ${err.stack ?? String(err)}`);
+    return c.json({ error: { code: 'internal_error', message: 'the model manager hit an unexpected error' } }, 500);
+  });
+  registerModelManagerRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,174 @@
+/**
+ * POST /v1/{product} and POST /v1/{product}/batch for every product of the spec. Multipart for audio products,
+ * JSON for text-to-speech and voice-design. Single-item POSTs hold until the job is terminal (or the hold window
+ * ends); batch POSTs answer at once with the Batch.
+ */
+import type { Context, Hono } from 'hono';
+import type { Job } from '../../common/api-types.js';
+import { ApiError } from '../../common/errors.js';
+import { BATCH_PRODUCTS, PRODUCTS, PRODUCT_INPUT, type Product } from '../../common/products.js';
+import type { EngineInput } from '../../engines/engine-types.js';
+import type { AppDeps } from '../app-deps.js';
+import type { AuthVariables } from '../auth/auth-middleware.js';
+import { optionalString, readJsonObject } from '../http/json-body.js';
+import { paramsField } from '../params/params-validator.js';
+import { readMultipartSubmission } from './multipart-submission.js';
+import {
+  checkText,
+  estimateTextUsdMicro,
+  holdJob,
+  idempotencyOf,
+  MAX_BATCH_ITEMS,
+  requestedLanguage,
+  resolveForProduct,
+  validateParams,
+} from './submission.js';
+
+type Env = { Variables: AuthVariables };
+
+async function postMultipartSingle(c: Context<Env>, deps: AppDeps, product: Product): Promise<Response> {
+  const owner = c.get('owner');
+  const sub = await readMultipartSubmission(c.req.raw, deps, product, false);
+  try {
+    const file = sub.reference ?? sub.files[0]!;
+    const input: EngineInput = sub.reference
+      ? { referencePath: sub.reference.path, fileName: sub.reference.originalName, text: sub.texts[0] }
+      : { filePath: file.path, fileName: file.originalName, ...(sub.texts[0] !== undefined ? { text: sub.texts[0] } : {}) };
+    const idem = idempotencyOf(c, { model: sub.def.id, params: sub.rawParams, name: sub.name, texts: sub.texts, files: [file.sha256] });
+    const { job, replayed } = deps.jobs.createJob(
+      {
+        accountId: owner.accountId,
+        product,
+        modelId: sub.def.id,
+        name: sub.name,
+        language: requestedLanguage(sub.rawParams),
+        params: sub.params,
+        input,
+        estimatedUsdMicro: sub.texts.length ? estimateTextUsdMicro(deps, sub.def, sub.params, sub.texts) : null,
+      },
+      idem,
+    );
+    if (replayed) await sub.discard();
+    return c.json(await holdJob(c, deps, owner.accountId, product, job));
+  } catch (error) {
+    await sub.discard();
+    throw error;
+  }
+}
+
+async function postMultipartBatch(c: Context<Env>, deps: AppDeps, product: Product): Promise<Response> {
+  const owner = c.get('owner');
+  const sub = await readMultipartSubmission(c.req.raw, deps, product, true);
+  try {
+    const items: { name: string | null; input: EngineInput }[] = sub.reference
+      ? sub.texts.map((text) => ({ name: null, input: { referencePath: sub.reference!.path, fileName: sub.reference!.originalName, text } }))
+      : sub.files.map((f) => ({ name: f.originalName || null, input: { filePath: f.path, fileName: f.originalName } }));
+    if (items.length > MAX_BATCH_ITEMS) throw new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} items`);
+    const idem = idempotencyOf(c, {
+      model: sub.def.id,
+      params: sub.rawParams,
+      texts: sub.texts,
+      files: [...(sub.reference ? [sub.reference] : []), ...sub.files].map((f) => [f.originalName, f.sha256]),
+    });
+    const { batch, replayed } = deps.jobs.createBatch(
+      {
+        accountId: owner.accountId,
+        product,
+        modelId: sub.def.id,
+        params: sub.params,
+        language: requestedLanguage(sub.rawParams),
+        items,
+        estimatedUsdMicro: sub.texts.length ? estimateTextUsdMicro(deps, sub.def, sub.params, sub.texts) : null,
+      },
+      idem,
+    );
+    if (replayed) await sub.discard();
+    return c.json(batch);
+  } catch (error) {
+    await sub.discard();
+    throw error;
+  }
+}
+
+function modelField(body: Record<string, unknown>): string {
+  const model = body.model;
+  if (model === undefined || model === null || model === '') throw new ApiError('model_required', 'the model field is required (a catalogue id from GET /v1/models)');
+  if (typeof model !== 'string') throw new ApiError('invalid_request', 'model must be a string');
+  return model;
+}
+
+function descriptionField(body: Record<string, unknown>, where = 'description'): string {
+  const d = body.description;
+  if (typeof d !== 'string' || d.trim() === '') throw new ApiError('invalid_request', `${where} is required: a text describing the voice`);
+  return d;
+}
+
+async function postJsonSingle(c: Context<Env>, deps: AppDeps, product: Product): Promise<Response> {
+  const owner = c.get('owner');
+  const body = await readJsonObject(c);
+  const def = resolveForProduct(deps, modelField(body), product);
+  const text = checkText(def, body.text);
+  const description = product === 'voice-design' ? descriptionField(body) : null;
+  const name = optionalString(body, 'name');
+  const rawParams = paramsField(body.params);
+  const params = validateParams(deps, def, rawParams);
+  const idem = idempotencyOf(c, { model: def.id, params: rawParams, name, text, description });
+  const { job } = deps.jobs.createJob(
+    {
+      accountId: owner.accountId,
+      product,
+      modelId: def.id,
+      name,
+      language: requestedLanguage(rawParams),
+      params,
+      input: description === null ? { text } : { text, description },
+      estimatedUsdMicro: estimateTextUsdMicro(deps, def, params, [text]),
+    },
+    idem,
+  );
+  const held: Job = await holdJob(c, deps, owner.accountId, product, job);
+  return c.json(held);
+}
+
+async function postJsonBatch(c: Context<Env>, deps: AppDeps, product: Product): Promise<Response> {
+  const owner = c.get('owner');
+  const body = await readJsonObject(c);
+  const def = resolveForProduct(deps, modelField(body), product);
+  const rawItems = body.items;
+  if (!Array.isArray(rawItems) || rawItems.length === 0) throw new ApiError('invalid_request', 'items must be a non-empty array of {text, name}');
+  if (rawItems.length > MAX_BATCH_ITEMS) throw new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} items; got ${rawItems.length}`);
+  const rawParams = paramsField(body.params);
+  const params = validateParams(deps, def, rawParams);
+  const items = rawItems.map((raw: unknown, i) => {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError('invalid_request', `items[${i}] must be an object {text, name}`);
+    const item = raw as Record<string, unknown>;
+    const text = checkText(def, item.text, `items[${i}].text`);
+    const name = optionalString(item, 'name');
+    const description = product === 'voice-design' ? descriptionField(item, `items[${i}].description`) : null;
+    return { name, text, description };
+  });
+  const idem = idempotencyOf(c, { model: def.id, params: rawParams, items });
+  const { batch } = deps.jobs.createBatch(
+    {
+      accountId: owner.accountId,
+      product,
+      modelId: def.id,
+      params,
+      language: requestedLanguage(rawParams),
+      items: items.map((it) => ({ name: it.name, input: it.description === null ? { text: it.text } : { text: it.text, description: it.description } })),
+      estimatedUsdMicro: estimateTextUsdMicro(deps, def, params, items.map((it) => it.text)),
+    },
+    idem,
+  );
+  return c.json(batch);
+}
+
+export function registerProductPosts(app: Hono<Env>, deps: AppDeps): void {
+  for (const product of PRODUCTS) {
+    const json = PRODUCT_INPUT[product] === 'text' || PRODUCT_INPUT[product] === 'description';
+    app.post(`/v1/${product}`, (c) => (json ? postJsonSingle(c, deps, product) : postMultipartSingle(c, deps, product)));
+    if (BATCH_PRODUCTS.includes(product)) {
+      app.post(`/v1/${product}/batch`, (c) => (json ? postJsonBatch(c, deps, product) : postMultipartBatch(c, deps, product)));
+    }
+  }
+}

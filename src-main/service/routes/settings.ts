@@ -1,0 +1,45 @@
+/**
+ * GET/PUT /v1/settings/remote (key required): the hosted service this desktop forwards jobs to. The key is write
+ * only: answers carry `key_set`, never the key. PUT body `{url: string|null, key?: string|null}` — `key` omitted
+ * keeps the stored key, '' or null clears it; `url` null turns forwarding off (hosted rows leave the catalogue).
+ * Only the local account may change where jobs are forwarded: on a service shared by several accounts another
+ * account must not redirect the owner's work.
+ */
+import type { Hono } from 'hono';
+import { ApiError } from '../../common/errors.js';
+import type { RemoteProvider } from '../../engines/remote/remote-provider.js';
+import { normaliseRemoteUrl } from '../../engines/remote/remote-settings-store.js';
+import type { AuthVariables } from '../auth/auth-middleware.js';
+import { LOCAL_ACCOUNT } from '../config.js';
+import { readJsonObject } from '../http/json-body.js';
+
+export function registerSettingsRoutes(app: Hono<{ Variables: AuthVariables }>, remote: RemoteProvider): void {
+  app.get('/v1/settings/remote', (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json(remote.view());
+  });
+
+  app.put('/v1/settings/remote', async (c) => {
+    if (c.get('owner').accountName !== LOCAL_ACCOUNT) {
+      throw new ApiError('not_found', 'the hosted-service settings belong to the local account');
+    }
+    const body = await readJsonObject(c);
+    for (const field of Object.keys(body)) {
+      if (field !== 'url' && field !== 'key') throw new ApiError('invalid_request', `unknown field ${field} (expected url, key)`);
+    }
+    if (!('url' in body)) throw new ApiError('invalid_request', 'url is required (a URL, or null to stop forwarding)');
+    const url = body.url;
+    if (url !== null && (typeof url !== 'string' || !url.trim())) throw new ApiError('invalid_request', 'url must be a non-empty string or null');
+    const key = body.key;
+    if (key !== undefined && key !== null && typeof key !== 'string') throw new ApiError('invalid_request', 'key must be a string or null');
+    if (typeof key === 'string' && /\s/.test(key)) throw new ApiError('invalid_request', 'key must not contain spaces');
+    let normalised: string | null = null;
+    try {
+      normalised = url === null ? null : normaliseRemoteUrl(url);
+    } catch (cause) {
+      throw new ApiError('invalid_request', (cause as Error).message, { cause });
+    }
+    c.header('Cache-Control', 'no-store');
+    return c.json(await remote.update({ url: normalised, key: key as string | null | undefined }));
+  });
+}

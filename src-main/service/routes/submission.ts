@@ -1,0 +1,99 @@
+/**
+ * What every POST on a product route shares: resolving the model for the product, validating params, pricing,
+ * the Idempotency-Key, and holding a single-item POST until the job is terminal or the hold window ends.
+ */
+import type { Context } from 'hono';
+import { createHash } from 'node:crypto';
+import type { Job } from '../../common/api-types.js';
+import { ApiError } from '../../common/errors.js';
+import { isTerminal } from '../../common/job-states.js';
+import { quote, toMicro } from '../../common/pricing.js';
+import type { Product } from '../../common/products.js';
+import type { ModelDefinition } from '../../engines/model-definition.js';
+import type { Idempotency } from '../../jobs/job-service-types.js';
+import type { AppDeps } from '../app-deps.js';
+
+/** Default longest text when a model sets no limits.max_text_chars. */
+export const DEFAULT_MAX_TEXT_CHARS = 5000;
+/** Speaking rate used to price a text before it is spoken (characters per second of audio). */
+export const CHARS_PER_SECOND = 15;
+/** Most items (files or texts) in one batch (spec). */
+export const MAX_BATCH_ITEMS = 50;
+/** Longest Idempotency-Key accepted. */
+export const MAX_IDEMPOTENCY_KEY_CHARS = 255;
+
+/**
+ * Unknown model → 400 invalid_request (the id is a request field, not a resource of the URL); a model of another
+ * product → 400 invalid_params; unavailable and not downloading → 422 model_unavailable with the reason. A model
+ * being downloaded is accepted: its job waits with waiting_for_model.
+ */
+export function resolveForProduct(deps: AppDeps, modelId: string, product: Product): ModelDefinition {
+  if (!modelId.trim()) throw new ApiError('model_required', 'the model is required (a catalogue id from GET /v1/models)');
+  const def = deps.catalogue.resolveModel(modelId);
+  if (!def) throw new ApiError('invalid_request', `unknown model "${modelId}"; GET /v1/models lists the catalogue`);
+  if (!def.products.includes(product)) {
+    throw new ApiError('invalid_params', `model ${modelId} does not serve product ${product} (it serves ${def.products.join(', ') || 'nothing'})`);
+  }
+  if (def.status !== 'available' && !def.downloading) {
+    throw new ApiError('model_unavailable', `model ${modelId} is unavailable: ${def.reason ?? 'no reason given'}`);
+  }
+  return def;
+}
+
+export function validateParams(deps: AppDeps, def: ModelDefinition, raw: Record<string, unknown>): Record<string, unknown> {
+  return deps.validator.validate(def.id, def.paramsSchema, raw);
+}
+
+/** The language the caller sent (spec: stored on speech-to-text jobs "when one was sent"), never a default. */
+export function requestedLanguage(raw: Record<string, unknown>): string | null {
+  const value = raw.language ?? raw.language_code;
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** Options of the model's pricing switched on in the params (e.g. speaker_diarization: true). */
+export function enabledOptions(deps: AppDeps, def: ModelDefinition, params: Record<string, unknown>): string[] {
+  const pricing = deps.catalogue.pricingFor(def);
+  return Object.keys(pricing.options).filter((name) => params[name] === true || (typeof params[name] === 'string' && params[name] !== 'none'));
+}
+
+/** Texts are priced before queueing: estimated audio seconds from their length. */
+export function estimateTextUsdMicro(deps: AppDeps, def: ModelDefinition, params: Record<string, unknown>, texts: readonly string[]): number {
+  const pricing = deps.catalogue.pricingFor(def);
+  const options = enabledOptions(deps, def, params);
+  let total = toMicro(pricing.request_fee_usd);
+  for (const text of texts) {
+    const q = quote(def.id, { ...pricing, request_fee_usd: 0 }, text.length / CHARS_PER_SECOND, options);
+    total += toMicro(q.total_usd);
+  }
+  return total;
+}
+
+/** Refuses a missing, empty or too long text (limits.max_text_chars, default 5000). */
+export function checkText(def: ModelDefinition, text: unknown, field = 'text'): string {
+  if (text === undefined || text === null || (typeof text === 'string' && text.trim() === '')) {
+    throw new ApiError('text_required', `${field} is required and must not be empty`);
+  }
+  if (typeof text !== 'string') throw new ApiError('invalid_request', `${field} must be a string`);
+  const max = def.limits.max_text_chars ?? DEFAULT_MAX_TEXT_CHARS;
+  if ([...text].length > max) throw new ApiError('text_too_long', `${field} has ${[...text].length} characters; model ${def.id} accepts at most ${max}`);
+  return text;
+}
+
+/** Idempotency-Key header → {key, hash of the request}; undefined without the header. */
+export function idempotencyOf(c: Context, request: unknown): Idempotency | undefined {
+  const key = c.req.header('idempotency-key');
+  if (key === undefined) return undefined;
+  if (key.trim() === '' || key.length > MAX_IDEMPOTENCY_KEY_CHARS) {
+    throw new ApiError('invalid_request', `Idempotency-Key must be 1..${MAX_IDEMPOTENCY_KEY_CHARS} characters`);
+  }
+  const path = new URL(c.req.url).pathname;
+  const requestHash = createHash('sha256').update(JSON.stringify({ method: c.req.method, path, request })).digest('hex');
+  return { key, requestHash };
+}
+
+/** Holds a single-item POST until the job is terminal, the hold window ends or the client goes away. */
+export async function holdJob(c: Context, deps: AppDeps, accountId: string, product: Product, job: Job): Promise<Job> {
+  if (isTerminal(job.status) || deps.config.holdSeconds <= 0) return job;
+  await deps.jobs.waitForTerminal(job.id, deps.config.holdSeconds * 1000, AbortSignal.any([c.req.raw.signal, deps.closing]));
+  return deps.jobs.getJob(accountId, product, job.id) ?? job;
+}

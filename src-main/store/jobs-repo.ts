@@ -1,0 +1,128 @@
+/** The jobs table: one row type, statements prepared once. Status rules live in jobs/state-machine.ts. */
+import type { JobStatus } from '../common/job-states.js';
+import type { Product } from '../common/products.js';
+import type { Db } from './database.js';
+
+export interface JobRow {
+  id: string;
+  account_id: string;
+  product: Product;
+  model_id: string;
+  name: string | null;
+  language: string | null;
+  status: JobStatus;
+  error_code: string | null;
+  error_message: string | null;
+  params_json: string;
+  input_json: string;
+  duration_seconds: string | null;
+  result_json: string | null;
+  progress: number | null;
+  batch_id: string | null;
+  attempts: number;
+  cancel_requested: number;
+  claimed_by: string | null;
+  estimated_usd_micro: number | null;
+  deadline_at: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+/** Columns a status change or a patch may rewrite. */
+export type JobMutable = Pick<
+  JobRow,
+  | 'status'
+  | 'error_code'
+  | 'error_message'
+  | 'duration_seconds'
+  | 'result_json'
+  | 'progress'
+  | 'attempts'
+  | 'cancel_requested'
+  | 'claimed_by'
+  | 'started_at'
+  | 'finished_at'
+  | 'updated_at'
+>;
+
+export interface PageKey {
+  created_at: string;
+  id: string;
+}
+
+export interface JobPageQuery {
+  accountId: string;
+  product: Product | null;
+  status: JobStatus | null;
+  after: PageKey | null;
+  limit: number;
+}
+
+export interface JobsRepo {
+  insert(row: JobRow): void;
+  get(id: string): JobRow | undefined;
+  /** Writes every mutable column when the row still has `expectedStatus`; false when it changed meanwhile. */
+  write(id: string, expectedStatus: JobStatus, values: JobMutable): boolean;
+  queued(limit: number): JobRow[];
+  running(): JobRow[];
+  overdue(nowIso: string): JobRow[];
+  ofBatch(batchId: string): JobRow[];
+  page(query: JobPageQuery): JobRow[];
+  countByStatus(accountId: string | null): { status: JobStatus; error_code: string | null; n: number }[];
+}
+
+export function createJobsRepo(db: Db): JobsRepo {
+  const insert = db.prepare(`INSERT INTO jobs (id, account_id, product, model_id, name, language, status, error_code,
+      error_message, params_json, input_json, duration_seconds, result_json, progress, batch_id, attempts,
+      cancel_requested, claimed_by, estimated_usd_micro, deadline_at, created_at, started_at, finished_at, updated_at)
+    VALUES (@id, @account_id, @product, @model_id, @name, @language, @status, @error_code, @error_message,
+      @params_json, @input_json, @duration_seconds, @result_json, @progress, @batch_id, @attempts, @cancel_requested,
+      @claimed_by, @estimated_usd_micro, @deadline_at, @created_at, @started_at, @finished_at, @updated_at)`);
+  const get = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
+  const write = db.prepare(`UPDATE jobs SET status = @status, error_code = @error_code, error_message = @error_message,
+      duration_seconds = @duration_seconds, result_json = @result_json, progress = @progress, attempts = @attempts,
+      cancel_requested = @cancel_requested, claimed_by = @claimed_by, started_at = @started_at,
+      finished_at = @finished_at, updated_at = @updated_at
+    WHERE id = @id AND status = @expected`);
+  const queued = db.prepare<[number], JobRow>(
+    "SELECT * FROM jobs WHERE status = 'queued' ORDER BY created_at, id LIMIT ?",
+  );
+  const running = db.prepare<[], JobRow>("SELECT * FROM jobs WHERE status = 'running' ORDER BY created_at, id");
+  const overdue = db.prepare<[string], JobRow>(
+    "SELECT * FROM jobs WHERE status = 'queued' AND deadline_at IS NOT NULL AND deadline_at <= ?",
+  );
+  const ofBatch = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE batch_id = ? ORDER BY created_at, id');
+  const page = db.prepare<Record<string, unknown>, JobRow>(`SELECT * FROM jobs
+    WHERE account_id = @accountId
+      AND (@product IS NULL OR product = @product)
+      AND (@status IS NULL OR status = @status)
+      AND (@afterAt IS NULL OR created_at < @afterAt OR (created_at = @afterAt AND id < @afterId))
+    ORDER BY created_at DESC, id DESC LIMIT @limit`);
+  const counts = db.prepare<Record<string, unknown>, { status: JobStatus; error_code: string | null; n: number }>(
+    `SELECT status, error_code, COUNT(*) AS n FROM jobs
+     WHERE status IN ('queued', 'running') AND (@accountId IS NULL OR account_id = @accountId)
+     GROUP BY status, error_code`,
+  );
+
+  return {
+    insert: (row) => void insert.run(row),
+    get: (id) => get.get(id),
+    write: (id, expected, values) => write.run({ ...values, id, expected }).changes === 1,
+    queued: (limit) => queued.all(limit),
+    running: () => running.all(),
+    overdue: (nowIso) => overdue.all(nowIso),
+    ofBatch: (batchId) => ofBatch.all(batchId),
+    page: (q) =>
+      page.all({
+        accountId: q.accountId,
+        product: q.product,
+        status: q.status,
+        afterAt: q.after?.created_at ?? null,
+        afterId: q.after?.id ?? null,
+        limit: q.limit,
+      }),
+    countByStatus: (accountId) => counts.all({ accountId }),
+  };
+}

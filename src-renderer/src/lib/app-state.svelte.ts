@@ -1,0 +1,120 @@
+/**
+ * Shared page state (Svelte 5 runes): the connection, the catalogue, and the job/batch lists kept fresh by one
+ * poller with backoff (Backoff defaults: 500 ms while things change, up to 8 s while idle; any user action calls
+ * `refreshSoon()` to poll at once).
+ */
+import type { ApiClient, QueueSummary } from '../../../src-main/common/api-client.js';
+import type { Batch, CatalogueRecord, Job } from '../../../src-main/common/api-types.js';
+import type { DesktopBridge } from '../../../src-main/common/desktop-bridge.js';
+import { Backoff, fingerprint } from './backoff.js';
+import type { TabId } from './shortcuts.js';
+
+export interface Toast {
+  id: number;
+  kind: 'info' | 'error';
+  text: string;
+}
+
+class AppState {
+  client = $state<ApiClient | null>(null);
+  bridge = $state<DesktopBridge | null>(null);
+  dataDir = $state<string | null>(null);
+  connectError = $state<string | null>(null);
+  tab = $state<TabId>('transcribe');
+  models = $state<CatalogueRecord[]>([]);
+  modelsLoaded = $state(false);
+  jobs = $state<Job[]>([]);
+  batches = $state<Batch[]>([]);
+  queue = $state<QueueSummary | null>(null);
+  jobsLoaded = $state(false);
+  pollError = $state<string | null>(null);
+  toasts = $state<Toast[]>([]);
+  /** Set by the Transcribe tab, read by Jobs' "open": which job to show. */
+  openJobId = $state<string | null>(null);
+
+  private backoff = new Backoff();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private lastPrint = '';
+  private toastSeq = 0;
+
+  get client_(): ApiClient {
+    if (!this.client) throw new Error('not connected');
+    return this.client;
+  }
+
+  async loadModels(): Promise<void> {
+    try {
+      this.models = await this.client_.listModels({ include_unavailable: true });
+    } finally {
+      this.modelsLoaded = true;
+    }
+  }
+
+  available(capability: string): CatalogueRecord[] {
+    return this.models.filter((m) => m.capability === capability && m.status === 'available');
+  }
+
+  jobById(id: string | null | undefined): Job | undefined {
+    return id ? this.jobs.find((j) => j.id === id) : undefined;
+  }
+
+  /** Merge a job we got from a POST or GET so the lists show it before the next poll. */
+  upsertJob(job: Job): void {
+    const i = this.jobs.findIndex((j) => j.id === job.id);
+    if (i >= 0) this.jobs[i] = job;
+    else this.jobs = [job, ...this.jobs];
+  }
+
+  upsertBatch(batch: Batch): void {
+    const i = this.batches.findIndex((b) => b.id === batch.id);
+    if (i >= 0) this.batches[i] = batch;
+    else this.batches = [batch, ...this.batches];
+  }
+
+  startPolling(): void {
+    void this.poll();
+  }
+
+  refreshSoon(): void {
+    this.backoff.reset();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.poll(), 50);
+  }
+
+  private async poll(): Promise<void> {
+    this.timer = null;
+    let changed = false;
+    try {
+      const [jobs, batches] = await Promise.all([
+        this.client_.listJobs({ limit: 200 }),
+        this.client_.listBatches({ limit: 50 }),
+      ]);
+      const print = fingerprint(jobs.data) + '#' + fingerprint(batches.data.map((b) => ({ ...b, progress: b.remaining })));
+      changed = print !== this.lastPrint;
+      this.lastPrint = print;
+      if (changed) {
+        this.jobs = jobs.data;
+        this.batches = batches.data;
+      }
+      this.jobsLoaded = true;
+      this.pollError = null;
+      this.queue = await this.client_.queue().catch(() => this.queue);
+    } catch (err) {
+      this.pollError = err instanceof Error ? err.message : String(err);
+    }
+    const active = this.jobs.some((j) => j.status === 'queued' || j.status === 'running');
+    const delay = this.backoff.next(changed || active);
+    if (!this.timer) this.timer = setTimeout(() => void this.poll(), delay);
+  }
+
+  toast(text: string, kind: Toast['kind'] = 'info'): void {
+    const id = ++this.toastSeq;
+    this.toasts = [...this.toasts, { id, kind, text }];
+    setTimeout(() => (this.toasts = this.toasts.filter((t) => t.id !== id)), kind === 'error' ? 8000 : 4000);
+  }
+}
+
+export const app = new AppState();
+
+/** Per-tab hooks for the global shortcuts (Ctrl+Enter submit, Esc cancel). */
+export const tabActions: Partial<Record<TabId, { submit?: () => void; cancel?: () => void }>> = {};

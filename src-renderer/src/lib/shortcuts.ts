@@ -1,0 +1,23 @@
+/** Keyboard shortcuts: Ctrl/Cmd+1..6 switch tabs, Ctrl/Cmd+Enter submits, Esc cancels. */
+
+export const TABS = ['transcribe', 'speak', 'live', 'jobs', 'models', 'settings'] as const;
+export type TabId = (typeof TABS)[number];
+
+export type ShortcutAction = { kind: 'tab'; tab: TabId } | { kind: 'submit' } | { kind: 'cancel' };
+
+export interface KeyLike {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  shiftKey: boolean;
+}
+
+export function shortcutFor(event: KeyLike): ShortcutAction | null {
+  const mod = event.ctrlKey || event.metaKey;
+  if (event.key === 'Escape' && !mod && !event.altKey) return { kind: 'cancel' };
+  if (!mod || event.altKey) return null;
+  if (event.key === 'Enter') return { kind: 'submit' };
+  if (!event.shiftKey && /^[1-6]$/.test(event.key)) return { kind: 'tab', tab: TABS[Number(event.key) - 1]! };
+  return null;
+}

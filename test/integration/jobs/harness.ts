@@ -1,0 +1,118 @@
+/** Test harness: a real SQLite file in a temp dir, an account, and a job service whose catalogue has test models. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Job, Pricing } from '../../../src-main/common/api-types.js';
+import { isTerminal } from '../../../src-main/common/job-states.js';
+import type { ModelDefinition } from '../../../src-main/engines/model-definition.js';
+import { NO_LIMITS } from '../../../src-main/engines/model-definition.js';
+import { createJobService, type JobEngine, type JobServiceOptions } from '../../../src-main/jobs/job-service.js';
+import type { NewJob } from '../../../src-main/jobs/job-service-types.js';
+import { openDatabase, type Db } from '../../../src-main/store/database.js';
+import { createAccountsRepo } from '../../../src-main/store/accounts-repo.js';
+
+process.env.VOXDESK_TEST_ENGINES = '1';
+
+export const PRICED: Pricing = {
+  currency: 'USD',
+  request_fee_usd: 0.05,
+  per_minute_usd: 0.006,
+  options: { speaker_diarization: { per_minute_usd: 0.0075 } },
+};
+
+export function testModel(id: string, extra: Partial<ModelDefinition> = {}): ModelDefinition {
+  return {
+    id,
+    name: id,
+    description: 'test engine',
+    capability: 'asr',
+    products: ['speech-to-text'],
+    provider: 'local',
+    engine: 'test',
+    engineConfig: {},
+    languages: ['en'],
+    live: false,
+    acceptsSpeed: false,
+    limits: NO_LIMITS,
+    paramsSchema: {},
+    status: 'available',
+    reason: null,
+    ...extra,
+  };
+}
+
+export interface Harness {
+  dir: string;
+  dbFile: string;
+  db: Db;
+  accountId: string;
+  models: Map<string, ModelDefinition>;
+  service: JobEngine;
+  newService(options?: Partial<JobServiceOptions>): JobEngine;
+  job(params: Record<string, unknown>, extra?: Partial<NewJob>): NewJob;
+  close(): Promise<void>;
+}
+
+export function createHarness(options: Partial<JobServiceOptions> = {}): Harness {
+  const dir = mkdtempSync(join(tmpdir(), 'voxdesk-jobs-'));
+  const dbFile = join(dir, 'voxdesk.db');
+  const db = openDatabase(dbFile);
+  const accountId = createAccountsRepo(db).createAccount('tester').id;
+  const models = new Map<string, ModelDefinition>([
+    ['test-free', testModel('test-free')],
+    ['test-priced', testModel('test-priced', { pricing: PRICED })],
+  ]);
+  const services: JobEngine[] = [];
+  const dbs: Db[] = [db];
+  const harness: Harness = {
+    dir,
+    dbFile,
+    db,
+    accountId,
+    models,
+    service: undefined as unknown as JobEngine,
+    newService(extra = {}) {
+      const ownDb = extra.db ?? openDatabase(dbFile);
+      if (!extra.db) dbs.push(ownDb);
+      const service = createJobService({ db: ownDb, dataDir: dir, resolveModel: (id) => models.get(id), workers: 2, ...options, ...extra });
+      services.push(service);
+      return service;
+    },
+    job(params, extra = {}) {
+      return { accountId, product: 'speech-to-text', modelId: 'test-free', name: 'clip.wav', language: null, params, input: {}, ...extra };
+    },
+    async close() {
+      await Promise.all(services.map((s) => s.shutdown(0)));
+      for (const d of dbs) d.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  harness.service = harness.newService({ db });
+  return harness;
+}
+
+/** Resolves with the job once it is terminal (events, not polling). */
+export async function terminal(service: JobEngine, accountId: string, jobId: string, timeoutMs = 30_000): Promise<Job> {
+  await service.waitForTerminal(jobId, timeoutMs);
+  const job = service.getJob(accountId, 'speech-to-text', jobId) ?? service.repos.jobs.get(jobId);
+  if (!job || !('status' in job) || !isTerminal(job.status)) throw new Error(`job ${jobId} is not terminal after ${timeoutMs} ms`);
+  return service.getJob(accountId, 'speech-to-text', jobId)!;
+}
+
+/** Resolves when `predicate` holds for a job-changed event of that job. */
+export function whenJob(service: JobEngine, jobId: string, predicate: (job: Job) => boolean, timeoutMs = 30_000): Promise<Job> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      service.events.off('job-changed', on);
+      reject(new Error(`job ${jobId}: condition not met within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const on = (job: Job): void => {
+      if (job.id === jobId && predicate(job)) {
+        clearTimeout(timer);
+        service.events.off('job-changed', on);
+        resolve(job);
+      }
+    };
+    service.events.on('job-changed', on);
+  });
+}

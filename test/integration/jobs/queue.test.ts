@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHarness, terminal, whenJob, type Harness } from './harness.js';
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+describe('queue', () => {
+  it('waiting_for_capacity is set while all workers are busy and cleared when the job starts', async () => {
+    h = createHarness({ workers: 1 });
+    h.service.start();
+    const first = h.service.createJob(h.job({ behaviour: 'sleep', ms: 1000 })).job;
+    const second = h.service.createJob(h.job({ behaviour: 'succeed' })).job;
+    const waiting = await whenJob(h.service, second.id, (j) => j.error_code === 'waiting_for_capacity');
+    expect(waiting.status).toBe('queued');
+    expect(waiting.started_at).toBeNull();
+    expect(h.service.queueSummary(h.accountId)).toEqual({ queued: 1, running: 1, waiting: { waiting_for_capacity: 1 } });
+    const running = await whenJob(h.service, second.id, (j) => j.status === 'running');
+    expect(running.error_code).toBeNull();
+    expect(running.error_message).toBeNull();
+    expect((await terminal(h.service, h.accountId, first.id)).status).toBe('succeeded');
+    expect((await terminal(h.service, h.accountId, second.id)).status).toBe('succeeded');
+  });
+
+  it('jobs of a model being downloaded wait with waiting_for_model, then run', async () => {
+    h = createHarness();
+    h.models.set('test-free', { ...h.models.get('test-free')!, downloading: true, status: 'unavailable', reason: 'downloading' });
+    h.service.start();
+    const { job } = h.service.createJob(h.job({ behaviour: 'succeed' }));
+    await whenJob(h.service, job.id, (j) => j.error_code === 'waiting_for_model');
+    h.models.set('test-free', { ...h.models.get('test-free')!, downloading: false, status: 'available', reason: null });
+    expect((await terminal(h.service, h.accountId, job.id)).status).toBe('succeeded');
+  });
+
+  it('a model unavailable at run time fails model_unavailable; remote without a runner too', async () => {
+    h = createHarness();
+    h.models.set('gone', { ...h.models.get('test-free')!, id: 'gone', status: 'unavailable', reason: 'not downloaded' });
+    h.models.set('hosted', { ...h.models.get('test-free')!, id: 'hosted', engine: 'remote', provider: 'remote' });
+    h.service.start();
+    const a = h.service.createJob(h.job({}, { modelId: 'gone' })).job;
+    const b = h.service.createJob(h.job({}, { modelId: 'hosted' })).job;
+    expect(await terminal(h.service, h.accountId, a.id)).toMatchObject({ status: 'failed', error_code: 'model_unavailable' });
+    expect(await terminal(h.service, h.accountId, b.id)).toMatchObject({ status: 'failed', error_code: 'model_unavailable' });
+    expect(() => h.service.createJob(h.job({}, { modelId: 'unknown' }))).toThrow(/not in the catalogue/);
+  });
+
+  it('a queued job past its deadline expires (timer/maintenance and claim time)', async () => {
+    let now = Date.parse('2026-01-01T00:00:00.000Z');
+    h = createHarness({ clock: () => new Date(now), queueWindowSeconds: 60 });
+    h.models.set('test-free', { ...h.models.get('test-free')!, downloading: true });
+    h.service.start();
+    const { job } = h.service.createJob(h.job({ behaviour: 'succeed' }));
+    await whenJob(h.service, job.id, (j) => j.error_code === 'waiting_for_model');
+    now += 61_000;
+    h.service.runMaintenance();
+    const expired = h.service.getJob(h.accountId, 'speech-to-text', job.id)!;
+    expect(expired).toMatchObject({ status: 'expired', error_code: 'expired', started_at: null });
+    expect(expired.finished_at).toBe('2026-01-01T00:01:01.000Z');
+    expect(h.service.ledgerFor(h.accountId)).toEqual([]);
+  });
+
+  it('a remote runner runs remote models and can send a job back to wait for the network', async () => {
+    let online = false;
+    let calls = 0;
+    h = createHarness({
+      runners: {
+        remote: {
+          readiness: () => (online ? null : 'waiting_for_network'),
+          async run(task, ctx) {
+            calls++;
+            ctx.measured(30);
+            return { result: { text: `remote ${task.jobId}` }, artifacts: [], durationSeconds: 30 };
+          },
+        },
+      },
+    });
+    h.models.set('hosted', { ...h.models.get('test-free')!, id: 'hosted', engine: 'remote', provider: 'remote' });
+    h.service.start();
+    const { job } = h.service.createJob(h.job({}, { modelId: 'hosted' }));
+    await whenJob(h.service, job.id, (j) => j.error_code === 'waiting_for_network');
+    online = true;
+    const done = await terminal(h.service, h.accountId, job.id);
+    expect(done).toMatchObject({ status: 'succeeded', duration_seconds: '30.000', result: { text: `remote ${job.id}` } });
+    expect(calls).toBe(1);
+  });
+
+  it('lists newest first with an opaque cursor; a bad cursor is refused', async () => {
+    h = createHarness();
+    const ids = Array.from({ length: 5 }, () => h.service.createJob(h.job({})).job.id);
+    const first = h.service.listJobs(h.accountId, { limit: 2 });
+    expect(first.data.map((j) => j.id)).toEqual([ids[4], ids[3]]);
+    const second = h.service.listJobs(h.accountId, { limit: 2, cursor: first.next_cursor });
+    expect(second.data.map((j) => j.id)).toEqual([ids[2], ids[1]]);
+    const third = h.service.listJobs(h.accountId, { limit: 2, cursor: second.next_cursor });
+    expect(third.data.map((j) => j.id)).toEqual([ids[0]]);
+    expect(third.next_cursor).toBeNull();
+    expect(() => h.service.listJobs(h.accountId, { cursor: 'garbage' })).toThrow(/cursor/);
+    expect(() => h.service.listJobs(h.accountId, { limit: 0 })).toThrow(/limit/);
+    expect(h.service.listJobs('acc_other', {}).data).toEqual([]);
+    expect(h.service.getJob('acc_other', 'speech-to-text', ids[0]!)).toBeUndefined();
+    expect(h.service.getJob(h.accountId, 'text-to-speech', ids[0]!)).toBeUndefined();
+  });
+
+  it('retryJob makes a new job from a failed one and refuses others', async () => {
+    h = createHarness();
+    h.service.start();
+    const failed = h.service.createJob(h.job({ behaviour: 'fail' })).job;
+    await terminal(h.service, h.accountId, failed.id);
+    const retried = h.service.retryJob(h.accountId, 'speech-to-text', failed.id)!;
+    expect(retried.id).not.toBe(failed.id);
+    expect(retried.status).toBe('queued');
+    const ok = h.service.createJob(h.job({ behaviour: 'succeed' })).job;
+    await terminal(h.service, h.accountId, ok.id);
+    expect(() => h.service.retryJob(h.accountId, 'speech-to-text', ok.id)).toThrow(/only failed/);
+    expect(h.service.retryJob(h.accountId, 'speech-to-text', 'job_missing')).toBeUndefined();
+  });
+
+  it('shutdown requeues what still runs, and a fresh service finishes it', async () => {
+    h = createHarness({ workers: 1 });
+    h.service.start();
+    const { job } = h.service.createJob(h.job({ behaviour: 'sleep', ms: 30_000 }));
+    await whenJob(h.service, job.id, (j) => j.status === 'running');
+    await h.service.shutdown(200);
+    const row = h.service.repos.jobs.get(job.id)!;
+    expect(row).toMatchObject({ status: 'queued', started_at: null, claimed_by: null, attempts: 0 });
+    const again = h.newService();
+    again.start();
+    const restarted = await whenJob(again, job.id, (j) => j.status === 'running');
+    expect(restarted.status).toBe('running');
+    again.cancelJob(h.accountId, 'speech-to-text', job.id);
+    expect((await terminal(again, h.accountId, job.id)).status).toBe('cancelled');
+  });
+});

@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Job } from '../../../src-main/common/api-types.js';
+import { isTerminal } from '../../../src-main/common/job-states.js';
+import { openDatabase } from '../../../src-main/store/database.js';
+import { createHarness, terminal, type Harness } from './harness.js';
+
+let h: Harness | undefined;
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  for (const c of cleanups.splice(0)) c();
+});
+
+describe('durability', () => {
+  it('two service instances on one database never run a job twice', async () => {
+    h = createHarness({ workers: 1 });
+    const other = h.newService({ workers: 1 });
+    const ids = Array.from({ length: 12 }, () => h!.service.createJob(h!.job({ behaviour: 'sleep', ms: 100 })).job.id);
+    const finished = new Set<string>();
+    const ranBy = new Map<string, string>();
+    const all = new Promise<void>((resolve) => {
+      for (const [name, service] of [['a', h!.service], ['b', other]] as const) {
+        service.events.on('job-changed', (job: Job) => {
+          if (job.status === 'running') {
+            const start = `${name}@${job.started_at}`;
+            expect(ranBy.get(job.id) ?? start).toBe(start); // one start, by one instance
+            ranBy.set(job.id, start);
+          }
+          if (isTerminal(job.status)) finished.add(job.id);
+          if (finished.size === ids.length) resolve();
+        });
+      }
+    });
+    h.service.start();
+    other.start();
+    await all;
+    for (const id of ids) {
+      const row = h.service.repos.jobs.get(id)!;
+      expect(row.status).toBe('succeeded');
+      expect(row.attempts).toBe(1);
+    }
+    expect(new Set([...ranBy.values()].map((v) => v[0]))).toEqual(new Set(['a', 'b'])); // both instances did work
+    expect(h.service.ledgerFor(h.accountId).filter((e) => e.kind === 'request_fee')).toHaveLength(ids.length);
+  });
+
+  it('a job left running by a crashed service is requeued on start and charged once', async () => {
+    h = createHarness();
+    const { job } = h.service.createJob(h.job({ behaviour: 'succeed', seconds: 60 }, { modelId: 'test-priced' }));
+    // What a kill -9 leaves: running, claimed by an instance that no longer exists.
+    h.db.prepare("UPDATE jobs SET status = 'running', attempts = 1, started_at = created_at, claimed_by = 'gone-host:999999:dead' WHERE id = ?").run(job.id);
+    const fresh = h.newService();
+    fresh.start();
+    const done = await terminal(fresh, h.accountId, job.id);
+    expect(done.status).toBe('succeeded');
+    expect(fresh.repos.jobs.get(job.id)?.attempts).toBe(2);
+    const ledger = fresh.ledgerFor(h.accountId);
+    expect(ledger.map((e) => e.kind)).toEqual(['request_fee', 'usage']);
+    // A replayed success (the same charges again) is refused by the unique indexes.
+    const again = fresh.repos.ledger.charge({ ...ledger[0]!, created_at: new Date().toISOString() });
+    expect(again).toBe(false);
+    expect(fresh.ledgerFor(h.accountId)).toHaveLength(2);
+  });
+
+  it('kill -9 of a whole service process: after a restart every job is terminal and nothing is charged twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'voxdesk-kill9-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const script = new URL('./fixtures/queue-process.ts', import.meta.url).pathname;
+    const run = (args: string[]): { child: ChildProcess; lines: AsyncIterableIterator<string> } => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+      cleanups.push(() => child.kill('SIGKILL'));
+      return { child, lines: createInterface({ input: child.stdout! })[Symbol.asyncIterator]() };
+    };
+    const first = run(['create', dir, '8']);
+    let workerPids: number[] = [];
+    // Wait until jobs are running on both workers, then kill -9 the service mid-run.
+    for (;;) {
+      const line = await first.lines.next();
+      if (line.done) throw new Error('the service process ended before running jobs');
+      workerPids = (JSON.parse(line.value) as { workers: number[] }).workers;
+      const db = openDatabase(join(dir, 'voxdesk.db'));
+      const running = (db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE status = 'running'").get() as { n: number }).n;
+      const succeeded = (db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE status = 'succeeded'").get() as { n: number }).n;
+      db.close();
+      if (running > 0 && succeeded > 0 && workerPids.length > 0) break;
+    }
+    const exited = new Promise((resolve) => first.child.once('exit', resolve));
+    first.child.kill('SIGKILL');
+    await exited;
+
+    const second = run(['resume', dir]);
+    const last = await second.lines.next();
+    expect(JSON.parse(String(last.value))).toEqual({ done: true });
+
+    const db = openDatabase(join(dir, 'voxdesk.db'));
+    const jobs = db.prepare('SELECT id, status, attempts FROM jobs').all() as { id: string; status: string; attempts: number }[];
+    expect(jobs).toHaveLength(8);
+    expect(jobs.every((j) => j.status === 'succeeded')).toBe(true);
+    expect(jobs.some((j) => j.attempts === 2)).toBe(true); // interrupted jobs ran again
+    const charges = db.prepare('SELECT job_id, kind, COUNT(*) AS n FROM ledger GROUP BY job_id, kind').all() as { n: number }[];
+    expect(charges).toHaveLength(16);
+    expect(charges.every((c) => c.n === 1)).toBe(true);
+    db.close();
+    // The killed service's workers noticed their parent was gone and exited.
+    for (const pid of workerPids) expect(() => process.kill(pid, 0)).toThrow();
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * The local service is killed with SIGKILL after the hosted service has accepted the job but before the hosted
+ * job id is recorded (VOXDESK_TEST_CRASH_POINT=remote-after-submit). After a restart the job is posted again with
+ * the same Idempotency-Key: the hosted side answers with the job it already has, so exactly one hosted job exists
+ * and each ledger shows one charge.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Job } from '../../../src-main/common/api-types.js';
+import { openDatabase } from '../../../src-main/store/database.js';
+import { ROOT, type TestService } from '../../helpers/service.js';
+import { JFK, api, audioForm, listJobs, localLedger, startHosted, waitFor } from './two-instances.js';
+
+const FIXTURE = join(ROOT, 'test/integration/remote/fixtures/local-serve.ts');
+
+interface Child {
+  url: string;
+  key: string;
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr(): string;
+}
+
+function startLocalProcess(dataDir: string, env: NodeJS.ProcessEnv): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, '--data-dir', dataDir], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return new Promise((resolve, reject) => {
+    const lines: string[] = [];
+    const timer = setTimeout(() => reject(new Error(`local process did not start; stderr:\n${stderr}`)), 60_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      if (lines.length < 2) return;
+      clearTimeout(timer);
+      const url = /^voxdesk listening on (\S+)$/.exec(lines[0]!)?.[1];
+      const key = /^key (\S+)$/.exec(lines[1]!)?.[1];
+      if (!url || !key) return reject(new Error(`unexpected output ${JSON.stringify(lines)}`));
+      resolve({ url, key, child, exited, stderr: () => stderr });
+    });
+    void exited.then((e) => reject(new Error(`local process exited (${e.code ?? e.signal}) before listening; stderr:\n${stderr}`)));
+  });
+}
+
+let hosted: TestService | undefined;
+const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-crash-local-'));
+let running: Child | undefined;
+
+afterAll(async () => {
+  if (running && running.child.exitCode === null && running.child.signalCode === null) {
+    running.child.kill('SIGTERM');
+    await running.exited;
+  }
+  await hosted?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('crash between hosted submission and recording the hosted id', () => {
+  it('posts again with the same Idempotency-Key after a restart: one hosted job, one charge on each side', async () => {
+    hosted = await startHosted();
+    const env = { VOXDESK_REMOTE_URL: hosted.url, VOXDESK_REMOTE_KEY: hosted.key };
+    running = await startLocalProcess(dataDir, { ...env, VOXDESK_TEST_CRASH_POINT: 'remote-after-submit' });
+    const post = api<Job>(running.url, running.key, 'POST', '/v1/speech-to-text', audioForm('remote:pocketsphinx-en-us', [JFK], { name: 'jfk' }))
+      .then((r) => r, (error: unknown) => error);
+    const exit = await running.exited;
+    expect(exit.signal).toBe('SIGKILL');
+    await post; // the answer may or may not have been sent before the kill; the job is what matters
+
+    // The hosted job exists, and the local database knows the key but not the hosted id.
+    const hostedJobs = await waitFor('the hosted job', async () => {
+      const jobs = await listJobs(hosted!.url, hosted!.key);
+      return jobs.length ? jobs : undefined;
+    });
+    expect(hostedJobs).toHaveLength(1);
+    const db = openDatabase(join(dataDir, 'voxdesk.db'));
+    const rows = db.prepare<[], { job_id: string; remote_job_id: string | null; idempotency_key: string; submissions: number }>('SELECT * FROM remote_jobs').all();
+    db.close();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ remote_job_id: null, idempotency_key: `voxdesk-${rows[0]!.job_id}`, submissions: 1 });
+
+    running = await startLocalProcess(dataDir, env);
+    const done = await waitFor('the local job to finish after the restart', async () => {
+      const job = (await api<Job>(running!.url, running!.key, 'GET', `/v1/speech-to-text/${rows[0]!.job_id}`)).body;
+      return job.finished_at ? job : undefined;
+    }, 120_000);
+    expect(done).toMatchObject({ status: 'succeeded', name: 'jfk' });
+    const after = await listJobs(hosted.url, hosted.key);
+    expect(after).toHaveLength(1);
+    expect(done.result!.text).toBe(after[0]!.result!.text);
+    running.child.kill('SIGTERM');
+    await running.exited;
+
+    const check = openDatabase(join(dataDir, 'voxdesk.db'));
+    const row = check.prepare<[], { remote_job_id: string; submissions: number }>('SELECT * FROM remote_jobs').get()!;
+    expect(row).toMatchObject({ remote_job_id: after[0]!.id, submissions: 2 });
+    expect(localLedger(check).filter((e) => e.kind === 'request_fee')).toHaveLength(1);
+    check.close();
+    expect(localLedger(hosted.service.db).filter((e) => e.kind === 'request_fee')).toHaveLength(1);
+  });
+});

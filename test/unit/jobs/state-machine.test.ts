@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOB_STATUSES, JOB_TRANSITIONS, isTerminal, type JobStatus } from '../../../src-main/common/job-states.js';
+import { StateMachine, TransitionError } from '../../../src-main/jobs/state-machine.js';
+import { Views } from '../../../src-main/jobs/views.js';
+import { openDatabase, type Db } from '../../../src-main/store/database.js';
+import { newId } from '../../../src-main/store/ids.js';
+import { createRepositories, type Repositories } from '../../../src-main/store/repositories.js';
+
+let dir: string;
+let db: Db;
+let repos: Repositories;
+let machine: StateMachine;
+let accountId: string;
+const NOW = '2026-06-01T08:00:00.000Z';
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'voxdesk-states-'));
+  db = openDatabase(join(dir, 's.db'));
+  repos = createRepositories(db, () => new Date(NOW));
+  machine = new StateMachine(repos, () => new Date(NOW), new Views(repos, () => 'http://x'), () => {});
+  accountId = repos.accounts.createAccount('s').id;
+});
+afterAll(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function jobIn(status: JobStatus) {
+  const id = newId('job');
+  const terminal = isTerminal(status);
+  repos.jobs.insert({
+    id, account_id: accountId, product: 'speech-to-text', model_id: 'm', name: null, language: null, status,
+    error_code: status === 'queued' ? 'waiting_for_capacity' : null, error_message: null, params_json: '{}', input_json: '{}',
+    duration_seconds: null, result_json: null, progress: null, batch_id: null, attempts: 0, cancel_requested: 0,
+    claimed_by: status === 'running' ? 'me' : null, estimated_usd_micro: null, deadline_at: null,
+    created_at: '2026-06-01T07:00:00.000Z', started_at: status === 'running' ? '2026-06-01T07:30:00.000Z' : null,
+    finished_at: terminal ? '2026-06-01T07:45:00.000Z' : null, updated_at: '2026-06-01T07:00:00.000Z',
+  });
+  return repos.jobs.get(id)!;
+}
+
+describe('job state table', () => {
+  for (const from of JOB_STATUSES) {
+    for (const to of JOB_STATUSES) {
+      const allowed = JOB_TRANSITIONS[from].includes(to);
+      it(`${from} → ${to} is ${allowed ? 'allowed' : 'refused'}`, () => {
+        const row = jobIn(from);
+        const attempt = (): unknown => machine.tx(() => machine.transition(row, to));
+        if (!allowed) {
+          expect(attempt).toThrow(TransitionError);
+          expect(repos.jobs.get(row.id)?.status).toBe(from);
+          return;
+        }
+        attempt();
+        const after = repos.jobs.get(row.id)!;
+        expect(after.status).toBe(to);
+        if (to === 'running') {
+          expect(after).toMatchObject({ started_at: NOW, finished_at: null, error_code: null, attempts: 1 });
+        } else if (to === 'queued') {
+          expect(after).toMatchObject({ started_at: null, finished_at: null, claimed_by: null, progress: null });
+        } else {
+          expect(after.finished_at).toBe(NOW);
+          expect(after.claimed_by).toBeNull();
+          if (to === 'succeeded') expect(after.progress).toBe(1);
+        }
+      });
+    }
+  }
+
+  it('refuses changes outside a transaction and writes against a stale status', () => {
+    const row = jobIn('queued');
+    expect(() => machine.transition(row, 'running')).toThrow(/inside StateMachine.tx/);
+    machine.tx(() => machine.transition(row, 'cancelled'));
+    expect(() => machine.tx(() => machine.patch(row, { progress: 0.5 }))).toThrow(/changed under this transaction/);
+  });
+
+  it('emits job-changed after the commit, not for a rolled back transaction', () => {
+    const seen: string[] = [];
+    machine.events.on('job-changed', (job) => seen.push(`${job.id}:${job.status}`));
+    const a = jobIn('queued');
+    machine.tx(() => machine.transition(a, 'running'));
+    const b = jobIn('queued');
+    expect(() =>
+      machine.tx(() => {
+        machine.transition(b, 'running');
+        throw new Error('rollback');
+      }),
+    ).toThrow('rollback');
+    expect(seen).toEqual([`${a.id}:running`]);
+    expect(repos.jobs.get(b.id)?.status).toBe('queued');
+  });
+});

@@ -1,9 +1,12 @@
 /**
- * Extracts a .tar.bz2 model archive (sherpa-onnx's release format) with pure-JS libraries, so it works on every
- * desktop without a system tar. Only regular files and folders are written; names that are absolute or climb out
- * of the target are refused; links and devices are skipped. A single top-level folder is stripped.
+ * Extracts a .tar.bz2 model archive (sherpa-onnx's release format). The system `tar` (GNU tar on Linux, bsdtar on
+ * macOS and Windows 10+) is used when present: it decompresses several times faster than the pure-JS fallback
+ * (unbzip2-stream + tar-stream, ~1 MB/s of archive on these machines), which keeps working where there is none.
+ * Both refuse names that climb out of the target; links, devices and fifos are never kept. A single top-level
+ * folder is stripped.
  */
-import { createReadStream, createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { createReadStream, createWriteStream, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar-stream';
@@ -24,11 +27,66 @@ function safeRelative(name: string): string {
   return clean;
 }
 
-/** Extracts `archive` into `dest` (created; must not exist yet), then strips a single top-level folder. */
-export async function extractTarBz2(archive: string, dest: string, signal?: AbortSignal): Promise<void> {
+export type ExtractMethod = 'auto' | 'system' | 'js';
+
+let systemTar: boolean | null = null;
+function hasSystemTar(): boolean {
+  systemTar ??= spawnSync('tar', ['--version'], { stdio: 'ignore' }).status === 0;
+  return systemTar;
+}
+
+/**
+ * Extracts `archive` into `dest` (created; must not exist yet), then strips a single top-level folder.
+ * method: 'auto' (default) uses the system tar when there is one, else the pure-JS extractor.
+ */
+export async function extractTarBz2(archive: string, dest: string, signal?: AbortSignal, method: ExtractMethod = 'auto'): Promise<void> {
   const raw = `${dest}.extracting`;
   rmSync(raw, { recursive: true, force: true });
   mkdirSync(raw, { recursive: true });
+  const useSystem = method === 'system' || (method === 'auto' && hasSystemTar());
+  try {
+    if (useSystem) await extractWithSystemTar(archive, raw, signal);
+    else await extractWithJs(archive, raw, signal);
+    removeSpecialFiles(raw);
+  } catch (err) {
+    rmSync(raw, { recursive: true, force: true });
+    throw err;
+  }
+  const top = readdirSync(raw);
+  const single = top.length === 1 && statSync(join(raw, top[0]!)).isDirectory();
+  if (single) {
+    renameSync(join(raw, top[0]!), dest);
+    rmSync(raw, { recursive: true, force: true });
+  } else {
+    renameSync(raw, dest);
+  }
+}
+
+/** Symlinks, fifos and devices are never part of a model: remove whatever an extractor created. */
+function removeSpecialFiles(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const st = lstatSync(path);
+    if (st.isDirectory()) removeSpecialFiles(path);
+    else if (!st.isFile()) rmSync(path, { force: true });
+  }
+}
+
+function extractWithSystemTar(archive: string, raw: string, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // GNU tar and bsdtar both strip leading '/' and refuse '..' members by default; --no-same-owner keeps files ours.
+    const child = spawn('tar', ['-xjf', archive, '-C', raw, '--no-same-owner'], { stdio: ['ignore', 'ignore', 'pipe'], signal });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    child.on('error', (err) => reject(new ArchiveError(signal?.aborted ? 'extraction cancelled' : `cannot run tar: ${err.message}`, { cause: err })));
+    child.on('close', (code) => {
+      if (code === 0) resolve();
+      else reject(new ArchiveError(`cannot extract ${archive}: tar exited with ${code}: ${stderr.trim().split('\n').slice(-2).join(' ')}`));
+    });
+  });
+}
+
+async function extractWithJs(archive: string, raw: string, signal?: AbortSignal): Promise<void> {
   const extract = tar.extract();
   // The first problem is remembered and the rest of the archive drained (destroying the extractor mid-entry
   // leaves the upstream classic streams throwing).
@@ -85,18 +143,7 @@ export async function extractTarBz2(archive: string, dest: string, signal?: Abor
       extract.on('finish', () => (problem ? fail(problem) : resolve()));
       source.pipe(decompress).pipe(extract);
     });
-  } catch (err) {
-    rmSync(raw, { recursive: true, force: true });
-    throw err;
   } finally {
     signal?.removeEventListener('abort', onAbort);
-  }
-  const top = readdirSync(raw);
-  const single = top.length === 1 && statSync(join(raw, top[0]!)).isDirectory();
-  if (single) {
-    renameSync(join(raw, top[0]!), dest);
-    rmSync(raw, { recursive: true, force: true });
-  } else {
-    renameSync(raw, dest);
   }
 }

@@ -3,22 +3,28 @@
  * (asr, tts, noise_reduction). Installed → available; not installed → unavailable ("not downloaded — voxdesk models
  * pull ID") with `download` info, and `downloading: true` while a download runs (queued jobs then wait with
  * waiting_for_model). Support packages (VAD, embeddings, segmentation) are not listed; their paths go into the ASR
- * definitions through `pkg.support`.
+ * definitions.
  *
- * Engine fields (engine, engineConfig, params schema, limits…) come from the engine areas' family functions
- * (asrFamilyDefinition, ttsFamilyDefinition, the denoiser's), passed in `families`; without one, a generic
- * definition carries the family and the file paths in engineConfig.
+ * Engine fields (engine, engineConfig, params schema, limits…) come from the engine areas' family functions:
+ * asrFamilyDefinition, ttsFamilyDefinition and gtcrnDefinition. A package not yet installed gets them for the files
+ * it will have (so the catalogue shows its params schema); an installed package whose files the family function
+ * rejects is listed unavailable with that reason rather than failing the whole catalogue.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Capability, Product } from '../../common/products.js';
+import { asrFamilyDefinition, isAsrFamily } from '../asr/asr-families.js';
+import { gtcrnDefinition } from '../denoise/denoise-families.js';
+import type { EngineKind } from '../engine-types.js';
 import { NO_LIMITS, type ModelDefinition, type ModelSource } from '../model-definition.js';
 import type { ModelSourceContext } from '../model-sources.js';
-import type { EngineKind } from '../engine-types.js';
+import { isTtsFamily, ttsFamilyDefinition } from '../tts/tts-families.js';
 import { packageSize, type ModelPackage } from './curated-models.js';
 import type { FamilyFiles, ModelFamily } from './model-families.js';
 import type { ModelManager } from './model-manager.js';
 import type { InstalledModel } from './model-store.js';
 
-/** What a family function is told about one package. Paths are absolute; empty while not installed. */
+/** What a family function is told about one package. Paths are absolute. */
 export interface ModelPackageInfo {
   id: string;
   name: string;
@@ -28,12 +34,15 @@ export interface ModelPackageInfo {
   licence: string;
   version: string;
   installed: boolean;
-  /** The package folder when installed, else null. */
-  dir: string | null;
-  /** Role → absolute path (encoder, decoder, joiner, tokens, model, lexicon, dataDir, voices, …); {} when not installed. */
+  /** The package folder (where it will be, when not installed yet). */
+  dir: string;
+  /** Role → absolute path (encoder, decoder, joiner, tokens, model, lexicon, dataDir, voices, …). */
   files: FamilyFiles;
   /** Installed support models, for VAD segmentation and diarization; null when not installed. */
   support: { sileroVad: string | null; speakerEmbedding: string | null; pyannoteSegmentation: string | null };
+  /** Voices: speakers and output rate when known. */
+  numSpeakers?: number;
+  sampleRate?: number;
 }
 
 /** The fields an engine area decides for a family; anything left out gets the generic default. */
@@ -44,9 +53,25 @@ export type FamilyDefinitionFn = (family: string, pkg: ModelPackageInfo) => Fami
 
 export interface ModelManagerSourceOptions extends ModelSourceContext {
   manager: ModelManager;
-  /** Engine-area family functions: asr → asrFamilyDefinition, tts → ttsFamilyDefinition, noise_reduction → the denoiser's. */
+  /** Override the engine areas' family functions (tests). Default: asrFamilyDefinition, ttsFamilyDefinition, gtcrnDefinition. */
   families?: { asr?: FamilyDefinitionFn; tts?: FamilyDefinitionFn; noise_reduction?: FamilyDefinitionFn };
 }
+
+export const DEFAULT_FAMILY_FUNCTIONS: Required<NonNullable<ModelManagerSourceOptions['families']>> = {
+  asr: (family, pkg) => (isAsrFamily(family) ? asrFamilyDefinition(family, pkg) : null),
+  tts: (family, pkg) =>
+    isTtsFamily(family)
+      ? ttsFamilyDefinition(family, {
+          id: pkg.id,
+          dir: pkg.dir,
+          languages: pkg.languages,
+          files: pkg.files,
+          ...(pkg.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}),
+          ...(pkg.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}),
+        })
+      : null,
+  noise_reduction: (family, pkg) => (family === 'gtcrn' ? gtcrnDefinition(pkg) : null),
+};
 
 const GENERIC: Record<'asr' | 'tts' | 'noise_reduction', { engine: EngineKind; products: Product[] }> = {
   asr: { engine: 'sherpa-asr', products: ['speech-to-text'] },
@@ -54,16 +79,44 @@ const GENERIC: Record<'asr' | 'tts' | 'noise_reduction', { engine: EngineKind; p
   noise_reduction: { engine: 'gtcrn', products: ['voice-isolator', 'audio-enhancement'] },
 };
 
+/** The files a package of each family will have once installed (names are placeholders until then). */
+const PROSPECTIVE_FILES: Partial<Record<ModelFamily, FamilyFiles>> = {
+  whisper: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', tokens: 'tokens.txt' },
+  'nemo-ctc': { model: 'model.onnx', tokens: 'tokens.txt' },
+  'nemo-transducer': { encoder: 'encoder.onnx', decoder: 'decoder.onnx', joiner: 'joiner.onnx', tokens: 'tokens.txt' },
+  moonshine: { preprocessor: 'preprocess.onnx', encoder: 'encode.onnx', uncachedDecoder: 'uncached_decode.onnx', cachedDecoder: 'cached_decode.onnx', tokens: 'tokens.txt' },
+  'sense-voice': { model: 'model.onnx', tokens: 'tokens.txt' },
+  vits: { model: 'model.onnx', tokens: 'tokens.txt', lexicon: 'lexicon.txt' },
+  piper: { model: 'model.onnx', tokens: 'tokens.txt', dataDir: 'espeak-ng-data' },
+  kokoro: { model: 'model.onnx', voices: 'voices.bin', tokens: 'tokens.txt', dataDir: 'espeak-ng-data' },
+  gtcrn: { model: 'gtcrn.onnx' },
+};
+
 const EMPTY_PARAMS = { type: 'object', properties: {}, additionalProperties: false };
 
-function absoluteFiles(m: InstalledModel): FamilyFiles {
+function absolute(dir: string, files: FamilyFiles): FamilyFiles {
   const out: FamilyFiles = {};
-  for (const [role, rel] of Object.entries(m.files)) out[role] = `${m.dir}/${rel}`;
+  for (const [role, rel] of Object.entries(files)) out[role] = join(dir, rel);
   return out;
+}
+
+/** Piper voices ship `<model>.onnx.json` with the speaker count and sample rate. */
+function piperConfig(modelPath: string | undefined): { numSpeakers?: number; sampleRate?: number } {
+  if (!modelPath || !existsSync(`${modelPath}.json`)) return {};
+  try {
+    const json = JSON.parse(readFileSync(`${modelPath}.json`, 'utf8')) as { num_speakers?: unknown; audio?: { sample_rate?: unknown } };
+    return {
+      ...(typeof json.num_speakers === 'number' ? { numSpeakers: json.num_speakers } : {}),
+      ...(typeof json.audio?.sample_rate === 'number' ? { sampleRate: json.audio.sample_rate } : {}),
+    };
+  } catch {
+    return {};
+  }
 }
 
 export function modelManagerSource(options: ModelManagerSourceOptions): ModelSource {
   const { manager } = options;
+  const families = { ...DEFAULT_FAMILY_FUNCTIONS, ...options.families };
   return {
     name: 'model-manager',
     list(): ModelDefinition[] {
@@ -84,6 +137,9 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
         const capability = m?.capability ?? pkg!.capability;
         if (capability === 'support') continue;
         const base = (m ?? pkg)!;
+        const dir = m?.dir ?? join(manager.modelsDir, base.id);
+        const files = m ? absolute(m.dir, m.files) : absolute(dir, PROSPECTIVE_FILES[base.family] ?? {});
+        const voice = { ...piperConfig(m ? files.model : undefined), ...(pkg?.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}), ...(pkg?.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}) };
         const info: ModelPackageInfo = {
           id: base.id,
           name: base.name,
@@ -93,13 +149,21 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
           licence: base.licence,
           version: base.version,
           installed: !!m,
-          dir: m?.dir ?? null,
-          files: m ? absoluteFiles(m) : {},
+          dir,
+          files,
           support,
+          ...voice,
         };
-        const part = options.families?.[capability]?.(base.family, info) ?? {};
+        let part: FamilyDefinitionPart = {};
+        let broken: string | null = null;
+        try {
+          part = families[capability]?.(base.family, info) ?? {};
+        } catch (err) {
+          if (m) broken = (err as Error).message;
+        }
         const generic = GENERIC[capability];
         const downloading = manager.isDownloading(base.id);
+        const available = !!m && !broken;
         out.push({
           id: base.id,
           name: part.name ?? base.name,
@@ -108,14 +172,20 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
           products: part.products ?? generic.products,
           provider: 'local',
           engine: part.engine ?? generic.engine,
-          engineConfig: part.engineConfig ?? { family: base.family, modelDir: info.dir, files: info.files, support },
+          engineConfig: part.engineConfig ?? { family: base.family, files, support },
           languages: part.languages ?? base.languages,
           live: part.live ?? false,
           acceptsSpeed: part.acceptsSpeed ?? false,
           limits: part.limits ?? NO_LIMITS,
           paramsSchema: part.paramsSchema ?? EMPTY_PARAMS,
-          status: m ? 'available' : 'unavailable',
-          reason: m ? null : downloading ? `downloading — voxdesk models pull ${base.id}` : `not downloaded — voxdesk models pull ${base.id}`,
+          status: available ? 'available' : 'unavailable',
+          reason: available
+            ? null
+            : broken
+              ? `the installed package is incomplete (${broken}); remove it and pull or import it again`
+              : downloading
+                ? `downloading — voxdesk models pull ${base.id}`
+                : `not downloaded — voxdesk models pull ${base.id}`,
           downloading,
           download: pkg ? { sizeBytes: packageSize(pkg), installed: !!m, licence: pkg.licence } : null,
         });

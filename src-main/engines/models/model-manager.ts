@@ -92,6 +92,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   /** Resumes downloads that were running when the app last quit (or crashed). */
   start(): void {
     this.stopped = false;
+    this.removeOrphanStaging();
     for (const row of this.store.downloads()) {
       if (row.status !== 'downloading' || this.active.has(row.modelId)) continue;
       const pkg = this.curatedPackage(row.modelId);
@@ -289,6 +290,15 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       return model;
     } finally {
       rmSync(staging, { recursive: true, force: true });
+    }
+  }
+
+  /** Staging folders no download row refers to (a crash mid-cancel or mid-import) are deleted. */
+  private removeOrphanStaging(): void {
+    if (!existsSync(this.stagingDir)) return;
+    const known = new Set(this.store.downloads().map((d) => d.modelId));
+    for (const name of readdirSync(this.stagingDir)) {
+      if (!known.has(name) && !this.active.has(name)) rmSync(join(this.stagingDir, name), { recursive: true, force: true });
     }
   }
 

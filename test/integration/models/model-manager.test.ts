@@ -93,7 +93,8 @@ describe('ModelManager downloads', () => {
     const after = source.list().find((d) => d.id === 'gtcrn-simple')!;
     expect(after).toMatchObject({ status: 'available', reason: null, downloading: false, provider: 'local' });
     expect(after.download).toMatchObject({ installed: true });
-    expect((after.engineConfig.files as Record<string, string>).model).toBe(join(model!.dir, 'gtcrn_simple.onnx'));
+    expect(after).toMatchObject({ engine: 'gtcrn', products: ['voice-isolator', 'audio-enhancement'] });
+    expect(after.engineConfig).toMatchObject({ model: join(model!.dir, 'gtcrn_simple.onnx') }); // the denoiser's gtcrnDefinition
     expect(source.list().some((d) => d.id === 'silero-vad-v5')).toBe(false); // support packages are not catalogue models
     expect(m.supportModelPath('silero-vad')).toBe(join(dir, 'models', 'silero-vad-v5', 'silero_vad.onnx'));
     expect(m.status('gtcrn-simple')).toMatchObject({ state: 'installed', installed: true, verified: true, progress: null });
@@ -217,6 +218,19 @@ describe('ModelManager downloads', () => {
     expect(m.status('tiny-ctc')).toMatchObject({ state: 'installed', verified: false });
   });
 
+  it('takes the mirror from the models.mirror setting, and start() clears orphan staging folders', async () => {
+    server.files.set('/gtcrn-simple/gtcrn_simple.onnx', { body: readFileSync(join(MODELS, 'gtcrn_simple.onnx')) });
+    db.prepare("INSERT INTO settings (key, value_json, updated_at) VALUES ('models.mirror', ?, 'now')").run(JSON.stringify(`${server.url}/`));
+    mkdirSync(join(dir, 'models', '.staging', 'left-over'), { recursive: true });
+    const m = new ModelManager({ dataDir: dir, db, backoffMs: 10 });
+    managers.push(m);
+    m.start();
+    expect(existsSync(join(dir, 'models', '.staging', 'left-over'))).toBe(false);
+    m.pull('gtcrn-simple');
+    expect(await m.whenDone('gtcrn-simple')).toMatchObject({ verified: true });
+    expect(server.requests.map((r) => r.path)).toEqual(['/gtcrn-simple/gtcrn_simple.onnx']);
+  });
+
   it('answers unknown ids and impossible actions with clear errors', () => {
     const m = manager();
     expect(() => m.pull('nope')).toThrow(ApiError);
@@ -225,6 +239,43 @@ describe('ModelManager downloads', () => {
     expect(() => m.remove('gtcrn-simple')).toThrow(/gtcrn-simple is not installed/);
     expect(() => m.remove('nope')).toThrow(/no model package nope/);
     expect(() => m.cancel('nope')).toThrow(/no model package nope/);
+  });
+});
+
+describe('modelManagerSource with the engine areas\' family functions', () => {
+  it('gives uninstalled packages their family params schema and installed ASR models the support paths', async () => {
+    const m = manager();
+    const source = modelManagerSource({ dataDir: dir, manager: m });
+    const parakeet = source.list().find((d) => d.id === 'parakeet-tdt-0.6b-v2')!;
+    expect(parakeet).toMatchObject({ status: 'unavailable', engine: 'sherpa-asr', capability: 'asr', downloading: false });
+    expect(parakeet.download).toEqual({ sizeBytes: 482_468_385, installed: false, licence: 'CC-BY-4.0' });
+    expect(Object.keys(parakeet.paramsSchema.properties as object).length).toBeGreaterThan(0);
+    const kokoro = source.list().find((d) => d.id === 'kokoro-en-v0_19')!;
+    expect(kokoro).toMatchObject({ engine: 'sherpa-tts', capability: 'tts', products: ['text-to-speech'], live: true });
+    expect((kokoro.paramsSchema.properties as Record<string, { maximum?: number }>).speaker!.maximum).toBe(10);
+
+    await m.importPath(join(MODELS, 'silero_vad_v5.onnx'), { id: 'vad' });
+    await m.importPath(join(MODELS, 'tiny', 'tiny-whisper'), { id: 'tw', languages: ['en', 'de'] });
+    await m.importPath(join(MODELS, 'tiny', 'tiny-vits'), { id: 'tv' });
+    const whisper = source.list().find((d) => d.id === 'tw')!;
+    expect(whisper).toMatchObject({ status: 'available', engine: 'sherpa-asr', languages: ['en', 'de'] });
+    expect(whisper.engineConfig).toMatchObject({
+      family: 'whisper',
+      files: { encoder: join(dir, 'models', 'tw', 'encoder.onnx'), decoder: join(dir, 'models', 'tw', 'decoder.onnx'), tokens: join(dir, 'models', 'tw', 'tokens.txt') },
+      vadModel: join(dir, 'models', 'vad', 'silero_vad_v5.onnx'),
+      diarization: null,
+    });
+    expect(source.list().find((d) => d.id === 'tv')).toMatchObject({ status: 'available', engine: 'sherpa-tts', capability: 'tts' });
+  });
+
+  it('lists an installed package whose files its engine rejects as unavailable, with the reason', async () => {
+    const m = manager();
+    await m.importPath(join(MODELS, 'tiny', 'tiny-nemo-ctc'), { id: 'ctc' });
+    rmSync(join(dir, 'models', 'ctc', 'tokens.txt'));
+    db.prepare(`UPDATE installed_models SET files_json = '{"model":"model.onnx"}' WHERE id = 'ctc'`).run();
+    const def = modelManagerSource({ dataDir: dir, manager: m }).list().find((d) => d.id === 'ctc')!;
+    expect(def.status).toBe('unavailable');
+    expect(def.reason).toMatch(/the installed package is incomplete \(.*tokens.*\); remove it and pull or import it again/);
   });
 });
 

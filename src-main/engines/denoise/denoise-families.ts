@@ -22,7 +22,7 @@ export type DenoiseFamilyFields = Pick<ModelDefinition, 'engine' | 'engineConfig
 export function gtcrnDefinition(pkg: GtcrnPackage): DenoiseFamilyFields {
   const file = pkg.files.model;
   if (!file) throw new Error(`package ${pkg.id} (gtcrn) lacks its model file`);
-  const config: GtcrnEngineConfig = { model: isAbsolute(file) ? file : join(pkg.dir, file) };
+  const config: GtcrnEngineConfig = { model: isAbsolute(file) ? file : join(pkg.dir, file), maxAudioSeconds: DENOISE_LIMITS.max_audio_seconds };
   return {
     engine: 'gtcrn',
     engineConfig: { ...config },

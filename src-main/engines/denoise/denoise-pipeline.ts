@@ -121,12 +121,13 @@ export async function runDenoiseJob(task: EngineTask, ctx: EngineContext, denois
 
 /** work rate → denoiser rate → denoiser → work rate, as one stream. */
 async function wetChain(denoiser: DenoiserSpec, workRate: number, stages: BlockProcessor[]): Promise<BlockProcessor> {
-  const chain = [
-    await createStreamResampler(workRate, denoiser.rate),
-    await denoiser.create(),
-    await createStreamResampler(denoiser.rate, workRate),
-  ];
-  stages.push(...chain);
+  const chain: BlockProcessor[] = [];
+  // Each stage joins `stages` as soon as it exists, so a failure while building the next one still frees it.
+  for (const make of [() => createStreamResampler(workRate, denoiser.rate), denoiser.create, () => createStreamResampler(denoiser.rate, workRate)]) {
+    const stage = await make();
+    chain.push(stage);
+    stages.push(stage);
+  }
   return {
     push(input) {
       let x = input;

@@ -9,6 +9,8 @@ import { createGtcrnStream, disposeGtcrn, GTCRN_SAMPLE_RATE } from './gtcrn-proc
 export interface GtcrnEngineConfig {
   /** Absolute path of the .onnx file (sherpa-onnx resolves relative paths against the cwd). */
   model: string;
+  /** Longest input accepted, as the catalogue's limits.max_audio_seconds (read by the pipeline). Default: none. */
+  maxAudioSeconds?: number | null;
 }
 
 export function readGtcrnConfig(config: Record<string, unknown>): GtcrnEngineConfig {
@@ -16,7 +18,7 @@ export function readGtcrnConfig(config: Record<string, unknown>): GtcrnEngineCon
   if (typeof model !== 'string' || !isAbsolute(model)) {
     throw new JobError('model_unavailable', 'GTCRN model definition has no absolute model path (engineConfig.model)');
   }
-  return { model };
+  return { model, maxAudioSeconds: typeof config.maxAudioSeconds === 'number' ? config.maxAudioSeconds : null };
 }
 
 const createGtcrnEngine: EngineFactory = (): Engine => ({

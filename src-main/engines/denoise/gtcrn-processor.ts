@@ -28,14 +28,18 @@ interface SherpaDenoise {
 
 const require = createRequire(import.meta.url);
 
-/** Denoisers per model file: a worker reuses the loaded network across jobs (reset between them). */
-const cache = new Map<string, OnlineSpeechDenoiser>();
+/**
+ * Idle denoisers per model file: a worker reuses a loaded network across jobs; a job takes one for itself (so two
+ * jobs in one process never share streaming state) and gives it back, reset, when it ends.
+ */
+const idle = new Map<string, OnlineSpeechDenoiser[]>();
 
-function load(model: string): OnlineSpeechDenoiser {
-  let denoiser = cache.get(model);
-  if (denoiser) return denoiser;
+function acquire(model: string): OnlineSpeechDenoiser {
+  const reused = idle.get(model)?.pop();
+  if (reused) return reused;
   if (!existsSync(model)) throw new JobError('model_unavailable', `GTCRN model file not found: ${model}`);
   const sherpa = require('sherpa-onnx-node') as SherpaDenoise;
+  let denoiser: OnlineSpeechDenoiser;
   try {
     denoiser = new sherpa.OnlineSpeechDenoiser({ model: { gtcrn: { model }, numThreads: 1, debug: 0 } });
   } catch (cause) {
@@ -44,17 +48,25 @@ function load(model: string): OnlineSpeechDenoiser {
   if (denoiser.sampleRate !== GTCRN_SAMPLE_RATE) {
     throw new JobError('engine_failed', `GTCRN model runs at ${denoiser.sampleRate} Hz; expected ${GTCRN_SAMPLE_RATE}`);
   }
-  cache.set(model, denoiser);
   return denoiser;
+}
+
+function giveBack(model: string, denoiser: OnlineSpeechDenoiser): void {
+  denoiser.reset();
+  const list = idle.get(model) ?? [];
+  list.push(denoiser);
+  idle.set(model, list);
 }
 
 class GtcrnStream implements BlockProcessor {
   private totalIn = 0;
   private totalOut = 0;
+  private released = false;
 
-  constructor(private readonly denoiser: OnlineSpeechDenoiser) {
-    denoiser.reset();
-  }
+  constructor(
+    private readonly model: string,
+    private readonly denoiser: OnlineSpeechDenoiser,
+  ) {}
 
   push(input: Float32Array): Float32Array {
     if (input.length === 0) return input;
@@ -67,7 +79,7 @@ class GtcrnStream implements BlockProcessor {
 
   finish(): Float32Array {
     const tail = Float32Array.from(this.denoiser.flush(false).samples);
-    this.denoiser.reset();
+    this.release();
     // sherpa returns exactly the input length; guard anyway so the length contract holds.
     const want = Math.max(0, this.totalIn - this.totalOut);
     this.totalOut = this.totalIn;
@@ -78,16 +90,18 @@ class GtcrnStream implements BlockProcessor {
   }
 
   release(): void {
-    this.denoiser.reset();
+    if (this.released) return;
+    this.released = true;
+    giveBack(this.model, this.denoiser);
   }
 }
 
 /** A GTCRN stream over `model` (an absolute path to a GTCRN .onnx file with sherpa-onnx metadata). */
 export function createGtcrnStream(model: string): BlockProcessor {
-  return new GtcrnStream(load(model));
+  return new GtcrnStream(model, acquire(model));
 }
 
-/** Frees the loaded networks (worker recycling). */
+/** Drops the idle networks (worker recycling); native memory goes with them when collected. */
 export function disposeGtcrn(): void {
-  cache.clear();
+  idle.clear();
 }

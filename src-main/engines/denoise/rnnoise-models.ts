@@ -17,7 +17,7 @@ export function rnnoiseDefinition(): ModelDefinition {
     products: ['voice-isolator', 'audio-enhancement'],
     provider: 'local',
     engine: 'rnnoise',
-    engineConfig: {},
+    engineConfig: { maxAudioSeconds: DENOISE_LIMITS.max_audio_seconds },
     // Works on any language: the catalogue's language filter does not apply to denoisers.
     languages: [],
     live: false,

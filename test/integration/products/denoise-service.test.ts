@@ -10,13 +10,13 @@ import { gtcrnDefinition } from '../../../src-main/engines/denoise/denoise-famil
 import { rnnoiseDefinition } from '../../../src-main/engines/denoise/rnnoise-models.js';
 import type { ModelSource } from '../../../src-main/engines/model-definition.js';
 import { unavailableProductsSource } from '../../../src-main/engines/products/unavailable-products.js';
-import { decodeWav } from '../../../src-main/engines/audio/wav.js';
+import { decodeWav, encodeWav } from '../../../src-main/engines/audio/wav.js';
 import { startTestService, testModelSource, type TestService } from '../../helpers/service.js';
 import { SHARED } from '../../helpers/system.js';
 import { Client, expectError, json, type Part } from '../service/http-client.js';
 
-const NOISY = readFileSync(join(SHARED, 'audio/noisy/gtcrn-mix.wav'));
-const CLEAN = readFileSync(join(SHARED, 'audio/hifitts-6097/roots_02_morris_0219.wav'));
+const NOISY = new Uint8Array(readFileSync(join(SHARED, 'audio/noisy/gtcrn-mix.wav')));
+const CLEAN = new Uint8Array(readFileSync(join(SHARED, 'audio/hifitts-6097/roots_02_morris_0219.wav')));
 
 /** A GTCRN row as the model manager would list it once downloaded (here: the shared model file). */
 const gtcrnSource = (): ModelSource => ({
@@ -40,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(() => svc?.stop());
 
-function upload(model: string, data: Uint8Array, params?: Record<string, unknown>, name = 'clip.wav'): Part[] {
+function upload(model: string, data: Uint8Array<ArrayBuffer>, params?: Record<string, unknown>, name = 'clip.wav'): Part[] {
   return [
     { name: 'model', value: model },
     ...(params ? [{ name: 'params', value: JSON.stringify(params) }] : []),
@@ -105,6 +105,29 @@ describe('batches and failures', () => {
     expect(batch.status, JSON.stringify(batch)).toBe('complete');
     expect(batch.succeeded).toBe(3);
     for (const item of batch.files) expect(item.result?.artifacts?.[0]?.url).toBeTruthy();
+  });
+
+  it('cancels a running denoise job through the cancel route', { timeout: 120_000 }, async () => {
+    // Two minutes of the noisy clip: long enough to be caught running.
+    const clip = decodeWav(NOISY).channels[0]!;
+    const long = new Float32Array(120 * 16000).map((_, i) => clip[i % clip.length]!);
+    const data = new Uint8Array(encodeWav([long], 16000));
+    const parts: Part[] = [{ name: 'model', value: 'gtcrn-simple' }, { name: 'file', file: { name: 'long.wav', data } }];
+    const batch = await json<Batch>(api.postForm('/v1/audio-enhancement/batch', parts));
+    let job: Job | null = null;
+    for (let i = 0; i < 400; i++) {
+      const id = (await json<Batch>(api.get(`/v1/audio-enhancement/batch/${batch.id}`))).files[0]?.job_id;
+      if (id) job = await json<Job>(api.get(`/v1/audio-enhancement/${id}`));
+      if (job && job.status === 'running' && (job.progress ?? 0) > 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(job?.status, JSON.stringify(job)).toBe('running');
+    await json(api.post(`/v1/audio-enhancement/${job!.id}/cancel`));
+    for (let i = 0; i < 200 && job!.status === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = await json<Job>(api.get(`/v1/audio-enhancement/${job!.id}`));
+    }
+    expect(job).toMatchObject({ status: 'cancelled', error_code: 'cancelled' });
   });
 
   it('fails a job whose file is not audio with audio_decode_failed', async () => {

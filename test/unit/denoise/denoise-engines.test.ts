@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { JobError } from '../../../src-main/common/errors.js';
 import { s16leToFloat } from '../../../src-main/engines/audio/pcm.js';
 import { decodeWav } from '../../../src-main/engines/audio/wav.js';
-import { CLEAN_CLIP, mixAtSnr, NOISY_CLIP, pinkNoise, readMono, rms, seededNoise, snrDb, writeMono } from './denoise-fixtures.js';
+import { CLEAN_CLIP, GTCRN_MODEL, mixAtSnr, NOISY_CLIP, pinkNoise, readMono, rms, seededNoise, snrDb, writeMono } from './denoise-fixtures.js';
 import { DENOISERS, runDenoiser, type DenoiserKind } from './run-denoiser.js';
 
 const root = mkdtempSync(join(tmpdir(), 'voxdesk-denoise-'));
@@ -91,8 +91,30 @@ describe.each(DENOISERS)('%s engine', (kind) => {
     const wav = decodeWav(readFileSync(output.artifacts[0]!.path));
     expect(wav.sampleRate).toBe(44100);
     expect(wav.channels).toHaveLength(2);
-    expect(Math.abs(wav.channels[0]!.length - up.length)).toBeLessThanOrEqual(1);
-    expect(output.durationSeconds).toBeCloseTo(up.length / 44100, 3);
+    expect(wav.channels[0]!.length).toBe(up.length);
+    expect(wav.channels[1]).toEqual(wav.channels[0]);
+    expect(output.durationSeconds).toBeCloseTo(up.length / 44100, 6);
+  });
+
+  it('keeps the full band of a 48 kHz source (strength 0 returns it bit-exact, a 12 kHz tone included)', async () => {
+    const mono = readMono(NOISY_CLIP);
+    const { resampleMono } = await import('../../../src-main/engines/audio/resample.js');
+    const up = await resampleMono(mono.samples, mono.sampleRate, 48000);
+    for (let i = 0; i < up.length; i++) up[i] = 0.7 * up[i]! + 0.1 * Math.sin((2 * Math.PI * 12000 * i) / 48000);
+    const file = writeMono(join(root, `${kind}-48k-tone.wav`), up, 48000);
+    const input = readMono(file).samples;
+    const { output } = await runDenoiser(kind, file, root, { params: { strength: 0 } });
+    const out = readMono(output.artifacts[0]!.path);
+    expect(out.sampleRate).toBe(48000);
+    expect(out.samples.length).toBe(input.length);
+    let worst = 0;
+    for (let i = 0; i < input.length; i++) worst = Math.max(worst, Math.abs(out.samples[i]! - input[i]!));
+    expect(worst).toBeLessThanOrEqual(1 / 32768);
+  });
+
+  it('fails audio longer than the model accepts with audio_too_long', async () => {
+    const engineConfig = { ...(kind === 'gtcrn' ? { model: GTCRN_MODEL } : {}), maxAudioSeconds: 5 };
+    await expect(runDenoiser(kind, NOISY_CLIP, root, { engineConfig })).rejects.toMatchObject({ code: 'audio_too_long' });
   });
 
   it('stops with JobError cancelled when the job is aborted mid-file', async () => {
@@ -130,5 +152,26 @@ describe('gtcrn model file', () => {
     await expect(runDenoiser('gtcrn', NOISY_CLIP, root, { engineConfig: { model: 'gtcrn.onnx' } })).rejects.toMatchObject({
       code: 'model_unavailable',
     });
+  });
+});
+
+describe('without ffmpeg (VOXDESK_FFMPEG=none: the WASM decoder at 16 kHz, resampled to the source rate)', () => {
+  it('still returns a 44.1 kHz source at its rate and duration', async () => {
+    const mono = readMono(NOISY_CLIP);
+    const { resampleMono } = await import('../../../src-main/engines/audio/resample.js');
+    const up = await resampleMono(mono.samples, mono.sampleRate, 44100);
+    const file = writeMono(join(root, 'no-ffmpeg-44k.wav'), up, 44100);
+    const saved = process.env.VOXDESK_FFMPEG;
+    process.env.VOXDESK_FFMPEG = 'none';
+    try {
+      const { output } = await runDenoiser('rnnoise', file, root);
+      const wav = readMono(output.artifacts[0]!.path);
+      expect(wav.sampleRate).toBe(44100);
+      expect(Math.abs(wav.samples.length - up.length)).toBeLessThanOrEqual(2);
+      expect(rms(wav.samples)).toBeGreaterThan(0.01);
+    } finally {
+      if (saved === undefined) delete process.env.VOXDESK_FFMPEG;
+      else process.env.VOXDESK_FFMPEG = saved;
+    }
   });
 });

@@ -80,10 +80,10 @@ describe('denoiser catalogue rows', () => {
 
   it('builds GTCRN fields from a package with a relative or absolute model path', () => {
     const fields = gtcrnDefinition({ id: 'gtcrn-simple', dir: '/data/models/gtcrn-simple', files: { model: 'gtcrn_simple.onnx' } });
-    expect(fields).toMatchObject({ engine: 'gtcrn', engineConfig: { model: '/data/models/gtcrn-simple/gtcrn_simple.onnx' }, live: false });
+    expect(fields).toMatchObject({ engine: 'gtcrn', engineConfig: { model: '/data/models/gtcrn-simple/gtcrn_simple.onnx', maxAudioSeconds: 7200 }, live: false });
     expect(fields.paramsSchema).toEqual(denoiseParamsSchema());
     const absolute = gtcrnDefinition({ id: 'x', dir: '/d', files: { model: '/elsewhere/g.onnx' } });
-    expect(absolute.engineConfig).toEqual({ model: '/elsewhere/g.onnx' });
+    expect(absolute.engineConfig).toMatchObject({ model: '/elsewhere/g.onnx' });
     expect(() => gtcrnDefinition({ id: 'x', dir: '/d', files: {} })).toThrow(/lacks its model file/);
   });
 });

@@ -139,11 +139,20 @@ export class StateMachine {
     this.changedBatches.clear();
     for (const id of jobs) {
       const row = this.repos.jobs.get(id);
-      if (row) this.events.emit('job-changed', this.views.job(row), row.account_id);
+      if (row) this.emit(() => this.events.emit('job-changed', this.views.job(row), row.account_id));
     }
     for (const id of batches) {
       const row = this.repos.batches.get(id);
-      if (row) this.events.emit('batch-changed', this.views.batch(row), row.account_id);
+      if (row) this.emit(() => this.events.emit('batch-changed', this.views.batch(row), row.account_id));
+    }
+  }
+
+  /** A failing listener must not undo or interrupt the job engine's work (the change is committed already). */
+  private emit(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      process.emitWarning(`a job event listener threw: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     }
   }
 }

@@ -66,6 +66,10 @@ export interface JobsRepo {
   /** Writes every mutable column when the row still has `expectedStatus`; false when it changed meanwhile. */
   write(id: string, expectedStatus: JobStatus, values: JobMutable): boolean;
   queued(limit: number): JobRow[];
+  /** Queued jobs after `after` in queue order (created_at, id), `limit` at a time. */
+  queuedAfter(after: PageKey | null, limit: number): JobRow[];
+  /** Queued jobs that carry no waiting code yet (just created or requeued). */
+  queuedUnmarked(limit: number): JobRow[];
   running(): JobRow[];
   overdue(nowIso: string): JobRow[];
   ofBatch(batchId: string): JobRow[];
@@ -89,6 +93,12 @@ export function createJobsRepo(db: Db): JobsRepo {
   const queued = db.prepare<[number], JobRow>(
     "SELECT * FROM jobs WHERE status = 'queued' ORDER BY created_at, id LIMIT ?",
   );
+  const queuedAfter = db.prepare<Record<string, unknown>, JobRow>(`SELECT * FROM jobs WHERE status = 'queued'
+      AND (@afterAt IS NULL OR created_at > @afterAt OR (created_at = @afterAt AND id > @afterId))
+    ORDER BY created_at, id LIMIT @limit`);
+  const queuedUnmarked = db.prepare<[number], JobRow>(
+    "SELECT * FROM jobs WHERE status = 'queued' AND error_code IS NULL ORDER BY created_at, id LIMIT ?",
+  );
   const running = db.prepare<[], JobRow>("SELECT * FROM jobs WHERE status = 'running' ORDER BY created_at, id");
   const overdue = db.prepare<[string], JobRow>(
     "SELECT * FROM jobs WHERE status = 'queued' AND deadline_at IS NOT NULL AND deadline_at <= ?",
@@ -111,6 +121,9 @@ export function createJobsRepo(db: Db): JobsRepo {
     get: (id) => get.get(id),
     write: (id, expected, values) => write.run({ ...values, id, expected }).changes === 1,
     queued: (limit) => queued.all(limit),
+    queuedAfter: (after, limit) =>
+      queuedAfter.all({ afterAt: after?.created_at ?? null, afterId: after?.id ?? null, limit }),
+    queuedUnmarked: (limit) => queuedUnmarked.all(limit),
     running: () => running.all(),
     overdue: (nowIso) => overdue.all(nowIso),
     ofBatch: (batchId) => ofBatch.all(batchId),

@@ -6,7 +6,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JobError } from '../../common/errors.js';
 import type { EngineOutput, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
 
@@ -55,10 +56,13 @@ interface Slot {
   task: ActiveTask | undefined;
 }
 
+/** The compiled worker when it exists (dist/, the app); the TypeScript source under tsx in a checkout. */
 function workerEntry(): { path: string; execArgv: string[] } {
   const js = fileURLToPath(new URL('./worker-main.js', import.meta.url));
   if (existsSync(js)) return { path: js, execArgv: [] };
-  return { path: fileURLToPath(new URL('./worker-main.ts', import.meta.url)), execArgv: ['--import', 'tsx'] };
+  // An absolute loader URL: `--import tsx` alone would be resolved from the user's working directory.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return { path: fileURLToPath(new URL('./worker-main.ts', import.meta.url)), execArgv: ['--import', tsx] };
 }
 
 export class WorkerPool {

@@ -60,6 +60,7 @@ export const initial: Migration = {
       updated_at TEXT NOT NULL
     );
     CREATE INDEX jobs_queue ON jobs(status, created_at);
+    CREATE INDEX jobs_unmarked ON jobs(created_at) WHERE status = 'queued' AND error_code IS NULL;
     CREATE INDEX jobs_account ON jobs(account_id, created_at);
     CREATE INDEX jobs_batch ON jobs(batch_id);
 

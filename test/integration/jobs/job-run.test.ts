@@ -46,6 +46,8 @@ describe('job service with real worker processes', () => {
     expect(done.status).toBe('cancelled');
     expect(done.error_code).toBe('cancelled');
     expect(h.service.ledgerFor(h.accountId)).toEqual([]);
+    // The engine honoured the cancel: its worker was not killed.
+    expect(h.service.workerStats().started).toBe(1);
   });
 
   it('fails a job with the engine error code', async () => {
@@ -55,5 +57,20 @@ describe('job service with real worker processes', () => {
     const done = await terminal(h.service, h.accountId, job.id);
     expect(done).toMatchObject({ status: 'failed', error_code: 'audio_decode_failed', error_message: 'bad file', result: null });
     expect(existsSync(h.dir)).toBe(true);
+  });
+});
+
+describe('test engines are off unless asked for', () => {
+  it('a worker without VOXDESK_TEST_ENGINES=1 refuses the test engine', async () => {
+    const env = { ...process.env };
+    delete env.VOXDESK_TEST_ENGINES;
+    h = createHarness({ workerEnv: env });
+    h.service.start();
+    const { job } = h.service.createJob(h.job({ behaviour: 'succeed' }));
+    expect(await terminal(h.service, h.accountId, job.id)).toMatchObject({
+      status: 'failed',
+      error_code: 'engine_failed',
+      error_message: 'test engines are disabled',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { JobError } from '../../../src-main/common/errors.js';
 import { createHarness, terminal, whenJob, type Harness } from './harness.js';
 
 let h: Harness;
@@ -130,5 +131,53 @@ describe('queue', () => {
     expect(restarted.status).toBe('running');
     again.cancelJob(h.accountId, 'speech-to-text', job.id);
     expect((await terminal(again, h.accountId, job.id)).status).toBe('cancelled');
+  });
+});
+
+describe('inputs and waiting', () => {
+  it('waitForTerminal resolves on timeout, on abort, and at once for unknown or finished jobs', async () => {
+    h = createHarness();
+    const { job } = h.service.createJob(h.job({ behaviour: 'succeed' })); // not started: stays queued
+    await h.service.waitForTerminal(job.id, 50);
+    const controller = new AbortController();
+    const waiting = h.service.waitForTerminal(job.id, 60_000, controller.signal);
+    controller.abort();
+    await waiting;
+    await h.service.waitForTerminal('job_unknown', 60_000);
+    expect(h.service.getJob(h.accountId, 'speech-to-text', job.id)?.status).toBe('queued');
+  });
+
+  it('refuses bad options and unknown accounts with clear errors', () => {
+    h = createHarness();
+    expect(() => h.newService({ workers: 0 })).toThrow(/workers must be a positive number/);
+    expect(() => h.newService({ workers: 1.5 })).toThrow(/workers must be an integer/);
+    expect(() => h.newService({ queueWindowSeconds: -1 })).toThrow(/queueWindowSeconds/);
+    expect(() => h.service.createJob(h.job({}, { accountId: 'acc_nobody' }))).toThrow(
+      expect.objectContaining({ code: 'unauthorized', message: 'account acc_nobody does not exist' }),
+    );
+  });
+
+  it('a remote runner can send a running job back to wait, and its failures become remote_failed', async () => {
+    let calls = 0;
+    h = createHarness({
+      runners: {
+        remote: {
+          async run(task) {
+            calls++;
+            if (calls === 1) throw new JobError('waiting_for_network', 'offline');
+            if (task.params.boom) throw new Error('HTTP 500 from the hosted service');
+            return { result: { text: 'ok' }, artifacts: [], durationSeconds: 5 };
+          },
+        },
+      },
+    });
+    h.models.set('hosted', { ...h.models.get('test-free')!, id: 'hosted', engine: 'remote', provider: 'remote' });
+    h.service.start();
+    const { job } = h.service.createJob(h.job({}, { modelId: 'hosted' }));
+    const waited = whenJob(h.service, job.id, (j) => j.status === 'queued' && j.error_code === 'waiting_for_network');
+    expect(await waited).toMatchObject({ error_message: 'offline', started_at: null });
+    expect((await terminal(h.service, h.accountId, job.id)).status).toBe('succeeded');
+    const bad = h.service.createJob(h.job({ boom: true }, { modelId: 'hosted' })).job;
+    expect(await terminal(h.service, h.accountId, bad.id)).toMatchObject({ status: 'failed', error_code: 'remote_failed', error_message: 'HTTP 500 from the hosted service' });
   });
 });

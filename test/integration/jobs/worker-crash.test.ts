@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, terminal, whenJob, type Harness } from './harness.js';
 
@@ -27,6 +29,9 @@ describe('worker crashes fail only their job', () => {
       expect((await terminal(h.service, h.accountId, after.id)).status).toBe('succeeded');
       expect(h.service.workerStats().started).toBeGreaterThanOrEqual(3);
       expect(h.service.ledgerFor(h.accountId).filter((e) => e.job_id === bad.id)).toEqual([]);
+      // The worker's fate is in the log file, never on the service's stdout.
+      const log = readFileSync(join(h.dir, 'logs', 'workers.log'), 'utf8');
+      expect(log).toMatch(behaviour === 'crash' ? /killed by signal SIGSEGV/ : /exited with code 255/);
     });
   }
 
@@ -34,7 +39,8 @@ describe('worker crashes fail only their job', () => {
     h = createHarness({ workers: 1, cancelGraceMs: 500 });
     h.service.start();
     const { job } = h.service.createJob(h.job({ behaviour: 'hang' }));
-    await whenJob(h.service, job.id, (j) => j.status === 'running');
+    const running = await whenJob(h.service, job.id, (j) => j.status === 'running');
+    expect(running.progress).toBeNull(); // unknown until the engine tells
     h.service.cancelJob(h.accountId, 'speech-to-text', job.id);
     const done = await terminal(h.service, h.accountId, job.id, 10_000);
     expect(done).toMatchObject({ status: 'cancelled', error_code: 'cancelled' });

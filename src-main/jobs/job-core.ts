@@ -1,0 +1,55 @@
+/**
+ * What the parts of the job engine share: options, repositories, the state machine, the worker pool and the runs in
+ * progress. Built once by createJobService; the scheduler, executor, intake and maintenance modules work on it.
+ */
+import type { EngineKind } from '../engines/engine-types.js';
+import type { WorkerPool } from '../engines/worker/worker-pool.js';
+import { isoAt } from '../store/clock.js';
+import type { Repositories } from '../store/repositories.js';
+import type { ResolvedOptions } from './job-service-options.js';
+import type { StateMachine } from './state-machine.js';
+import type { Views } from './views.js';
+
+export interface ActiveRun {
+  controller: AbortController;
+  remote: boolean;
+  /** Shutdown requeued the job: whatever the run returns is ignored. */
+  abandoned: boolean;
+  done: Promise<void>;
+  lastProgress: number | null;
+}
+
+export interface JobCore {
+  options: ResolvedOptions;
+  repos: Repositories;
+  views: Views;
+  machine: StateMachine;
+  pool: WorkerPool;
+  /** host:pid:random, written to jobs.claimed_by. */
+  instanceId: string;
+  /** dataDir/artifacts: one folder per job. */
+  artifactsDir: string;
+  /** Runs of this instance, by job id. */
+  active: Map<string, ActiveRun>;
+  /** Asks for a scheduling pass soon (coalesced). */
+  kick(): void;
+}
+
+/** Engine kinds served by worker processes (everything but 'remote'). */
+export const LOCAL_ENGINES: ReadonlySet<string> = new Set<EngineKind>(['espeak', 'sherpa-tts', 'sherpa-asr', 'pocketsphinx', 'rnnoise', 'gtcrn', 'test']);
+
+export function nowIso(core: JobCore): string {
+  return isoAt(core.options.clock);
+}
+
+/**
+ * Timer- and event-driven work must never throw into the event loop (that would take the service down): a busy
+ * or broken database is reported on stderr and the next tick tries again; interrupted jobs are recovered on start.
+ */
+export function guard(label: string, fn: () => void): void {
+  try {
+    fn();
+  } catch (error) {
+    process.emitWarning(`job engine: ${label} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Runs a claimed job on the worker pool (on-device engines) or the remote runner, relays progress and the measured
+ * duration, and settles the outcome: success with artifacts and charges in one transaction, or the right failure
+ * (crash retried once, cancellation, timeout, waiting again, engine error).
+ */
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
+import { basename, isAbsolute, join, relative } from 'node:path';
+import { JobError, WAITING_CODES } from '../common/errors.js';
+import type { EngineInput, EngineKind, EngineOutput, EngineTask } from '../engines/engine-types.js';
+import type { ModelDefinition } from '../engines/model-definition.js';
+import { WorkerCrashError } from '../engines/worker/worker-pool.js';
+import { isoAt } from '../store/clock.js';
+import { newId, newToken } from '../store/ids.js';
+import type { JobRow } from '../store/jobs-repo.js';
+import { chargeJob, pricingOf } from './billing.js';
+import { guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
+
+/** A worker crash is retried once: a job whose run crashed with attempts ≥ this fails `engine_crashed`. */
+export const MAX_CRASH_ATTEMPTS = 2;
+/** Progress below this change is not written (a chatty engine must not turn into a write storm). */
+const PROGRESS_STEP = 0.01;
+
+export interface Executor {
+  launch(row: JobRow, definition: ModelDefinition): void;
+  /** The row if this instance still runs it (shutdown or another instance's recovery may have taken it back). */
+  stillOurs(jobId: string, run: ActiveRun): JobRow | undefined;
+}
+
+export function createExecutor(core: JobCore): Executor {
+  const { options, repos, machine, pool, active, instanceId, artifactsDir } = core;
+  const { clock } = options;
+  const now = (): string => nowIso(core);
+  const kick = (): void => core.kick();
+
+  function launch(row: JobRow, definition: ModelDefinition): void {
+    const run: ActiveRun = { controller: new AbortController(), remote: definition.engine === 'remote', abandoned: false, done: Promise.resolve(), lastProgress: null };
+    active.set(row.id, run);
+    run.done = execute(row, definition, run)
+      .catch((error: unknown) => {
+        // A bug in settling must not leave the job running forever: fail it.
+        guard(`settling ${row.id}`, () =>
+          settleFailure(row.id, run, new JobError('engine_failed', `internal error: ${String(error)}`), definition),
+        );
+      })
+      .finally(() => {
+        active.delete(row.id);
+        kick();
+      });
+  }
+
+  async function execute(row: JobRow, definition: ModelDefinition, run: ActiveRun): Promise<void> {
+    const workDir = join(artifactsDir, row.id);
+    if (existsSync(workDir)) rmSync(workDir, { recursive: true, force: true }); // leftovers of an interrupted attempt
+    mkdirSync(workDir, { recursive: true });
+    const base = {
+      jobId: row.id,
+      product: row.product,
+      modelId: row.model_id,
+      engineConfig: definition.engineConfig,
+      params: JSON.parse(row.params_json) as Record<string, unknown>,
+      input: JSON.parse(row.input_json) as EngineInput,
+      workDir,
+    };
+    const handlers = {
+      progress: (fraction: number) => guard(`progress of ${row.id}`, () => onProgress(row.id, run, fraction)),
+      measured: (seconds: number) => guard(`duration of ${row.id}`, () => onMeasured(row.id, run, seconds)),
+    };
+    let output: EngineOutput;
+    try {
+      if (run.remote) {
+        const runner = options.runners.remote;
+        if (!runner) throw new JobError('model_unavailable', 'the hosted service is not configured');
+        output = await withCancelGrace(
+          runner.run(
+            { ...base, accountId: row.account_id, definition, attempt: row.attempts },
+            { signal: run.controller.signal, ...handlers, log: (message) => remoteLog(row.id, message) },
+          ),
+          run.controller.signal,
+        );
+      } else {
+        const task: EngineTask = { ...base, engine: definition.engine as EngineKind };
+        output = await pool.run(task, handlers, { signal: run.controller.signal, timeoutMs: options.runTimeoutSeconds * 1000 });
+      }
+    } catch (error) {
+      settleFailure(row.id, run, error, definition);
+      return;
+    }
+    settleSuccess(row.id, run, output, definition, workDir);
+    if (output.artifacts.length === 0) {
+      try {
+        rmdirSync(workDir); // nothing to keep: do not leave an empty folder per job
+      } catch {
+        // not empty (an engine left scratch files): retention does not track it, it is harmless
+      }
+    }
+  }
+
+  function remoteLog(jobId: string, message: string): void {
+    guard('remote log', () => {
+      mkdirSync(join(options.dataDir, 'logs'), { recursive: true });
+      appendFileSync(join(options.dataDir, 'logs', 'remote.log'), `[${now()}] ${jobId}: ${message}\n`);
+    });
+  }
+
+  /** Remote runners that ignore their signal are given up on after the cancel grace. */
+  function withCancelGrace<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = (): void => {
+        timer = setTimeout(() => reject(new JobError('cancelled', 'cancelled')), options.cancelGraceMs);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      promise.then(resolve, reject).finally(() => {
+        signal.removeEventListener('abort', onAbort);
+        if (timer) clearTimeout(timer);
+      });
+    });
+  }
+
+  function stillOurs(jobId: string, run: ActiveRun): JobRow | undefined {
+    if (run.abandoned) return undefined;
+    const row = repos.jobs.get(jobId);
+    return row && row.status === 'running' && row.claimed_by === instanceId ? row : undefined;
+  }
+
+  function onProgress(jobId: string, run: ActiveRun, fraction: number): void {
+    if (!Number.isFinite(fraction)) return;
+    const progress = Math.min(1, Math.max(0, fraction));
+    if (run.lastProgress !== null && Math.abs(progress - run.lastProgress) < PROGRESS_STEP && progress < 1) return;
+    run.lastProgress = progress;
+    machine.tx(() => {
+      const row = stillOurs(jobId, run);
+      if (row) machine.patch(row, { progress });
+    });
+  }
+
+  function onMeasured(jobId: string, run: ActiveRun, seconds: number): void {
+    if (!Number.isFinite(seconds) || seconds < 0) return;
+    machine.tx(() => {
+      const row = stillOurs(jobId, run);
+      if (row) machine.patch(row, { duration_seconds: seconds.toFixed(3) });
+    });
+  }
+
+  /** Files the engine wrote elsewhere are moved into the job's folder so retention can find them. */
+  function collectArtifacts(output: EngineOutput, workDir: string): { path: string; bytes: number; file: EngineOutput['artifacts'][number] }[] {
+    return output.artifacts.map((file) => {
+      let path = file.path;
+      const rel = relative(workDir, path);
+      if (rel.startsWith('..') || isAbsolute(rel)) {
+        const target = join(workDir, basename(path));
+        try {
+          renameSync(path, target);
+        } catch {
+          copyFileSync(path, target);
+          rmSync(path, { force: true });
+        }
+        path = target;
+      }
+      return { path, bytes: statSync(path).size, file };
+    });
+  }
+
+  function settleSuccess(jobId: string, run: ActiveRun, output: EngineOutput, definition: ModelDefinition, workDir: string): void {
+    if (!stillOurs(jobId, run)) return;
+    let files: ReturnType<typeof collectArtifacts>;
+    try {
+      files = collectArtifacts(output, workDir);
+    } catch (error) {
+      settleFailure(jobId, run, new JobError('engine_failed', `the engine's output file could not be kept: ${String(error)}`), definition);
+      return;
+    }
+    machine.tx(() => {
+      const row = stillOurs(jobId, run);
+      if (!row) return;
+      if (row.cancel_requested) {
+        machine.transition(row, 'cancelled', { error_code: 'cancelled', error_message: 'The job was cancelled.' });
+        return;
+      }
+      const at = now();
+      for (const { path, bytes, file } of files) {
+        repos.artifacts.insert({
+          id: newId('art', clock().getTime()),
+          job_id: jobId,
+          token: newToken(),
+          file_name: basename(path),
+          path,
+          content_type: file.contentType,
+          bytes,
+          duration_seconds: file.durationSeconds === null ? null : file.durationSeconds.toFixed(3),
+          sample_rate: file.sampleRate,
+          channels: file.channels,
+          created_at: at,
+          expires_at: isoAt(clock, options.artifactTtlSeconds * 1000),
+          deleted_at: null,
+        });
+      }
+      const seconds = Math.max(0, output.durationSeconds);
+      const done = machine.transition(row, 'succeeded', {
+        result_json: JSON.stringify(output.result ?? {}),
+        duration_seconds: seconds.toFixed(3),
+      });
+      chargeJob(repos.ledger, done, pricingOf(definition), seconds, at);
+    });
+  }
+
+  function settleFailure(jobId: string, run: ActiveRun, error: unknown, _definition: ModelDefinition): void {
+    machine.tx(() => {
+      const row = stillOurs(jobId, run);
+      if (!row) return;
+      const code = error instanceof JobError ? String(error.code) : null;
+      if (row.cancel_requested || code === 'cancelled') {
+        machine.transition(row, 'cancelled', { error_code: 'cancelled', error_message: 'The job was cancelled.' });
+      } else if (error instanceof WorkerCrashError) {
+        if (row.attempts < MAX_CRASH_ATTEMPTS) machine.transition(row, 'queued');
+        else machine.transition(row, 'failed', { error_code: 'engine_crashed', error_message: `The engine crashed: ${error.message} (attempt ${row.attempts}).` });
+      } else if (code && (WAITING_CODES as readonly string[]).includes(code)) {
+        machine.transition(row, 'queued', { error_code: code, error_message: (error as Error).message, attempts: Math.max(0, row.attempts - 1) });
+      } else if (error instanceof JobError) {
+        machine.transition(row, 'failed', { error_code: String(error.code), error_message: error.message });
+      } else {
+        const message = error instanceof Error ? error.message : String(error);
+        machine.transition(row, 'failed', { error_code: run.remote ? 'remote_failed' : 'engine_failed', error_message: message });
+      }
+    });
+  }
+
+  return { launch, stillOurs };
+}

@@ -1,0 +1,147 @@
+/** Creating jobs and batches: validation that needs the store, idempotency keys, and the inserts, in one transaction. */
+import { ApiError } from '../common/errors.js';
+import { IDEMPOTENCY_TTL_MS } from '../store/idempotency-repo.js';
+import { isoAt } from '../store/clock.js';
+import { newId } from '../store/ids.js';
+import type { JobRow } from '../store/jobs-repo.js';
+import { nowIso, type JobCore } from './job-core.js';
+import type { Idempotency, NewBatch, NewJob } from './job-service-types.js';
+
+/** Batches hold at most this many items (spec). */
+export const MAX_BATCH_ITEMS = 50;
+/** Open batches per account (spec). */
+export const MAX_OPEN_BATCHES = 2;
+
+export interface Intake {
+  insertJob(job: NewJob, idem?: Idempotency): { id: string; replayed: boolean };
+  insertBatch(batch: NewBatch, idem?: Idempotency): { id: string; replayed: boolean };
+}
+
+export function createIntake(core: JobCore): Intake {
+  const { options, repos, machine } = core;
+  const { clock, resolveModel } = options;
+  const now = (): string => nowIso(core);
+
+  function checkAccount(accountId: string): void {
+    if (!repos.accounts.getAccount(accountId)) throw new ApiError('unauthorized', `account ${accountId} does not exist`);
+  }
+
+  function checkModel(modelId: string): void {
+    if (!resolveModel(modelId)) throw new ApiError('model_unavailable', `model ${modelId} is not in the catalogue`);
+  }
+
+  function newJobRow(job: Omit<NewJob, 'estimatedUsdMicro'> & { estimatedUsdMicro?: number | null }, batchId: string | null): JobRow {
+    const at = clock();
+    const created = at.toISOString();
+    return {
+      id: newId('job', at.getTime()),
+      account_id: job.accountId,
+      product: job.product,
+      model_id: job.modelId,
+      name: job.name,
+      language: job.language,
+      status: 'queued',
+      error_code: null,
+      error_message: null,
+      params_json: JSON.stringify(job.params),
+      input_json: JSON.stringify(job.input),
+      duration_seconds: null,
+      result_json: null,
+      progress: null,
+      batch_id: batchId,
+      attempts: 0,
+      cancel_requested: 0,
+      claimed_by: null,
+      estimated_usd_micro: job.estimatedUsdMicro ?? null,
+      deadline_at: isoAt(clock, options.queueWindowSeconds * 1000),
+      created_at: created,
+      started_at: null,
+      finished_at: null,
+      updated_at: created,
+    };
+  }
+
+  /** Inside a tx: the resource an idempotency key already names, or undefined; throws 409 on a different request. */
+  function replayOf(accountId: string, type: 'job' | 'batch', idem: Idempotency | undefined): string | undefined {
+    if (!idem) return undefined;
+    const found = repos.idempotency.find(accountId, idem.key, now());
+    if (!found) return undefined;
+    if (found.request_hash !== idem.requestHash || found.resource_type !== type) {
+      throw new ApiError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used with a different request in the last 24 hours; use a new key.',
+      );
+    }
+    return found.resource_id;
+  }
+
+  function rememberKey(accountId: string, type: 'job' | 'batch', id: string, idem: Idempotency | undefined): void {
+    if (!idem) return;
+    repos.idempotency.insert({
+      account_id: accountId,
+      key: idem.key,
+      request_hash: idem.requestHash,
+      resource_type: type,
+      resource_id: id,
+      created_at: now(),
+      expires_at: isoAt(clock, IDEMPOTENCY_TTL_MS),
+    });
+  }
+
+  function insertJob(job: NewJob, idem?: Idempotency): { id: string; replayed: boolean } {
+    return machine.tx(() => {
+      const replay = replayOf(job.accountId, 'job', idem);
+      if (replay) return { id: replay, replayed: true };
+      checkAccount(job.accountId);
+      checkModel(job.modelId);
+      const row = newJobRow(job, null);
+      repos.jobs.insert(row);
+      rememberKey(job.accountId, 'job', row.id, idem);
+      machine.touch(row.id, null);
+      return { id: row.id, replayed: false };
+    });
+  }
+
+  function insertBatch(batch: NewBatch, idem?: Idempotency): { id: string; replayed: boolean } {
+    if (batch.items.length === 0) throw new ApiError('invalid_request', 'a batch needs at least one item');
+    if (batch.items.length > MAX_BATCH_ITEMS) {
+      throw new ApiError('too_many_items', `a batch holds at most ${MAX_BATCH_ITEMS} items, got ${batch.items.length}`);
+    }
+    return machine.tx(() => {
+      const replay = replayOf(batch.accountId, 'batch', idem);
+      if (replay) return { id: replay, replayed: true };
+      checkAccount(batch.accountId);
+      checkModel(batch.modelId);
+      if (repos.batches.countOpen(batch.accountId) >= MAX_OPEN_BATCHES) {
+        throw new ApiError('too_many_open_batches', `An account may have ${MAX_OPEN_BATCHES} open batches at a time; wait for one to complete.`);
+      }
+      const at = clock();
+      const id = newId('bat', at.getTime());
+      repos.batches.insert({
+        id,
+        account_id: batch.accountId,
+        product: batch.product,
+        model_id: batch.modelId,
+        params_json: JSON.stringify(batch.params),
+        status: 'open',
+        file_count: batch.items.length,
+        created_at: at.toISOString(),
+        finished_at: null,
+      });
+      batch.items.forEach((item, position) => {
+        const row = newJobRow(
+          { accountId: batch.accountId, product: batch.product, modelId: batch.modelId, name: item.name, language: batch.language, params: batch.params, input: item.input },
+          id,
+        );
+        repos.jobs.insert(row);
+        repos.batches.insertItem({ batch_id: id, position, name: item.name, job_id: row.id });
+        machine.touch(row.id, null);
+      });
+      machine.touch(null, id);
+      rememberKey(batch.accountId, 'batch', id, idem);
+      return { id, replayed: false };
+    });
+  }
+
+  return { insertJob, insertBatch };
+}

@@ -1,6 +1,7 @@
 /** The `voxdesk` command (bin/voxdesk.js loads this file). Errors print one line on stderr and exit 1. */
 import { Command, CommanderError } from 'commander';
 import { registerKeysCommand } from './keys-command.js';
+import { registerModelsCommand } from './models-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerSpeakCommand } from './speak-command.js';
 import { registerTranscribeCommand } from './transcribe-command.js';
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
   registerKeysCommand(program);
   registerSpeakCommand(program);
   registerTranscribeCommand(program);
+  registerModelsCommand(program);
   return program;
 }
 

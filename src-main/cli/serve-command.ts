@@ -10,9 +10,14 @@ import { DEFAULT_HOLD_SECONDS, DEFAULT_PORT, type ServiceConfig } from '../servi
 import { createService } from '../service/create-service.js';
 import { collect, integerOption, numberOption } from './options.js';
 
-/** The built renderer shipped with the package: `--ui` without a directory serves it. */
+/**
+ * The built renderer shipped with the package: `--ui` without a directory serves it. From sources this file is
+ * src-main/cli/, from a build dist/src-main/cli/; the renderer is built to <root>/src-renderer/dist either way.
+ */
 export function defaultUiDir(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src-renderer', 'dist');
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, '..', '..', 'src-renderer', 'dist'), join(here, '..', '..', '..', 'src-renderer', 'dist')];
+  return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[0]!;
 }
 
 interface ServeOptions {

@@ -5,15 +5,15 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { openAsBlob } from 'node:fs';
+import { openAsBlob, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
-import type { ApiClient, TranscriptFormat } from '../common/api-client.js';
+import type { ApiClient } from '../common/api-client.js';
+import { TRANSCRIPT_FORMATS as FORMATS, type TranscriptFormat } from '../common/transcript-formats.js';
 import { openClientSession } from './client-session.js';
 import { waitForBatch } from './job-progress.js';
 import { integerOption } from './options.js';
 
-const FORMATS: readonly TranscriptFormat[] = ['txt', 'srt', 'vtt', 'json'];
 /** Files per batch request (the spec's limit). */
 export const FILES_PER_BATCH = 50;
 
@@ -50,6 +50,11 @@ export function registerTranscribeCommand(program: Command): void {
     .option('--data-dir <dir>', 'data dir of the in-process service')
     .option('--workers <n>', 'engine workers of the in-process service', integerOption(1, 64))
     .action(async (files: string[], opts: TranscribeOptions) => {
+      for (const f of files) {
+        const stat = statSync(f, { throwIfNoEntry: false });
+        if (!stat) throw new Error(`${f}: no such file`);
+        if (!stat.isFile()) throw new Error(`${f}: not a file`);
+      }
       const session = await openClientSession(opts);
       let failures = 0;
       try {

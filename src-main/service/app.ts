@@ -9,6 +9,7 @@ import { authMiddleware, type AuthVariables } from './auth/auth-middleware.js';
 import { makeErrorHandler, notFound } from './http/error-handler.js';
 import { registerStaticUi } from './http/static-ui.js';
 import { registerArtifactRoutes } from './routes/artifact-routes.js';
+import { registerExportRoutes } from './routes/export-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerJobRoutes } from './routes/job-routes.js';
 import { registerModelRoutes } from './routes/model-routes.js';
@@ -47,6 +48,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   for (const add of options.extraRoutes ?? []) add(app);
   registerModelRoutes(app, deps);
   registerProductPosts(app, deps);
+  registerExportRoutes(app, deps);
   registerJobRoutes(app, deps);
   if (deps.config.serveUi) registerStaticUi(app, deps.config.serveUi);
   return app;

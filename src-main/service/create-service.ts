@@ -11,18 +11,26 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ModelSource } from '../engines/model-definition.js';
+import { ModelManager } from '../engines/models/model-manager.js';
+import { modelManagerSource } from '../engines/models/model-manager-source.js';
+import { createRemoteProvider, type RemoteProvider } from '../engines/remote/remote-provider.js';
 import { createJobService } from '../jobs/job-service.js';
 import type { JobService } from '../jobs/job-service-types.js';
 import { openDatabase, type Db } from '../store/database.js';
+import { createLedgerRepo } from '../store/ledger-repo.js';
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
 import { ApiKeys, type KeyOwner } from './auth/api-keys.js';
 import { Origins } from './auth/origins.js';
-import { BUILTIN_MODEL_SOURCES } from './catalogue/builtin-sources.js';
+import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
 import { Catalogue } from './catalogue/catalogue.js';
+import { engineFamilies } from './catalogue/engine-families.js';
 import { loadPricingFile } from './catalogue/pricing-file.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
+import { attachLiveServer, type LiveServer } from './live/live-server.js';
 import { ParamsValidator } from './params/params-validator.js';
+import { registerModelManagerRoutes } from './routes/model-manager.js';
+import { registerSettingsRoutes } from './routes/settings.js';
 
 export interface Service {
   /** `http://HOST:PORT` as listened on. */
@@ -35,6 +43,9 @@ export interface Service {
   readonly keys: ApiKeys;
   readonly config: ServiceConfig;
   readonly server: Server;
+  readonly models: ModelManager;
+  readonly remote: RemoteProvider;
+  readonly live: LiveServer;
   /** A key valid until this process stops, for an account (default the local one): the CLI and the browser UI. */
   sessionKey(accountName?: string): string;
   /** Graceful shutdown; resolves once the database is closed. Safe to call twice. */
@@ -62,13 +73,22 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
   mkdirSync(uploadsDir, { recursive: true });
   const db = openDatabase(join(config.dataDir, 'voxdesk.db'));
   let jobs: JobService | null = null;
+  let models: ModelManager | null = null;
+  let remote: RemoteProvider | null = null;
   try {
     const keys = new ApiKeys(db);
     const localAccountId = keys.ensureAccount(LOCAL_ACCOUNT);
     if (config.apiKey) keys.registerKey(LOCAL_ACCOUNT, config.apiKey);
 
     const ctx = { dataDir: config.dataDir };
-    const sources: ModelSource[] = [...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx));
+    models = new ModelManager({ dataDir: config.dataDir, db, log: config.log });
+    remote = createRemoteProvider({ db, log: config.log });
+    const sources: ModelSource[] = [
+      ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
+      modelManagerSource({ ...ctx, manager: models, families: engineFamilies(config.log) }),
+      remote.source,
+      ...FALLBACK_MODEL_SOURCES.map((factory) => factory(ctx)),
+    ];
     const catalogue = new Catalogue(sources, loadPricingFile(config.pricingFile), config.log);
 
     let url = `http://${config.host}:${config.port}`;
@@ -78,6 +98,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       resolveModel: (id) => catalogue.resolveModel(id),
       ...(config.workers !== undefined ? { workers: config.workers } : {}),
       publicBaseUrl: () => url,
+      runners: { remote: remote.jobRunner },
     });
 
     const sessionKeys = new Map<string, KeyOwner>();
@@ -100,13 +121,30 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       uploadsDir,
       closing: closing.signal,
     };
-    const app = buildApp(deps, { sessionKey: config.serveUi ? sessionKey() : null });
+    const manager = models;
+    const provider = remote;
+    const app = buildApp(deps, {
+      sessionKey: config.serveUi ? sessionKey() : null,
+      extraRoutes: [(a) => registerModelManagerRoutes(a, { manager, log: config.log }), (a) => registerSettingsRoutes(a, provider)],
+    });
     const server = createAdaptorServer({ fetch: app.fetch }) as Server;
     const port = await listen(server, config.port, config.host);
     origins.setListening(config.host, port);
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    const ledger = createLedgerRepo(db);
+    const live = attachLiveServer(server, {
+      authenticate: (key) => (sessionKeys.get(key) ?? keys.find(key))?.accountId,
+      resolveModel: (id) => catalogue.resolveModel(id),
+      pricingFor: (def) => catalogue.pricingFor(def),
+      allowedOrigins: config.allowedOrigins,
+      isOriginAllowed: (origin) => origins.isAllowed(origin),
+      charge: (entry) => void ledger.charge(entry),
+      dataDir: config.dataDir,
+      log: config.log,
+    });
+    models.start();
+    remote.start();
     jobs.start();
-    // Integration point for the live WebSocket (src-main/service/live/live-server.ts): attached here, after listen.
 
     const jobService = jobs;
     let closed: Promise<void> | null = null;
@@ -115,7 +153,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         closing.abort(new Error('the service is shutting down'));
         server.closeIdleConnections();
-        await jobService.shutdown(graceMs);
+        await live.close();
+        provider.stop();
+        await Promise.all([jobService.shutdown(graceMs), manager.stop()]);
         // Held POSTs were released above; whatever is still open after the jobs stopped is cut.
         const timer = setTimeout(() => server.closeAllConnections(), 2000);
         await stopped;
@@ -123,9 +163,11 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         db.close();
       })());
 
-    return { url, port, app, jobs, catalogue, db, keys, config, server, sessionKey, close };
+    return { url, port, app, jobs, catalogue, db, keys, config, server, models: manager, remote: provider, live, sessionKey, close };
   } catch (error) {
     if (jobs) await jobs.shutdown(0).catch(() => undefined);
+    remote?.stop();
+    await models?.stop().catch(() => undefined);
     db.close();
     throw error;
   }

@@ -10,10 +10,7 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
   if (!/^application\/json\b/i.test(type)) {
     throw new ApiError('unsupported_media_type', `this route takes Content-Type application/json, got ${type || 'none'}`);
   }
-  const declared = Number(c.req.header('content-length') ?? 0);
-  if (declared > MAX_JSON_BYTES) throw new ApiError('invalid_request', `JSON body larger than ${MAX_JSON_BYTES} bytes`);
-  const text = await c.req.text();
-  if (text.length > MAX_JSON_BYTES) throw new ApiError('invalid_request', `JSON body larger than ${MAX_JSON_BYTES} bytes`);
+  const text = await readCapped(c.req.raw, MAX_JSON_BYTES);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -24,6 +21,27 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
     throw new ApiError('invalid_json', 'the body must be a JSON object');
   }
   return value as Record<string, unknown>;
+}
+
+/** Reads a body as UTF-8, refusing it as soon as it grows past `max` bytes (chunked bodies too). */
+async function readCapped(request: Request, max: number): Promise<string> {
+  const tooLarge = (): ApiError => new ApiError('invalid_request', `the JSON body is larger than ${max} bytes`);
+  if (Number(request.headers.get('content-length') ?? 0) > max) throw tooLarge();
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** An optional string field: absent/null → null; anything but a string → 400 invalid_request naming it. */

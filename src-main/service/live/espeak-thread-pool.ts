@@ -40,6 +40,7 @@ export class EspeakThreadPool {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  private startFailures = 0;
 
   constructor(private readonly size: number) {}
 
@@ -111,9 +112,13 @@ export class EspeakThreadPool {
       this.slots.splice(index, 1);
       slot.job?.reject(new LiveEngineError('engine_crashed', `the speech thread stopped: ${why}`));
       slot.job = null;
-      if (!this.closed && this.queue.length > 0) {
-        this.addSlot();
+      if (!slot.ready && ++this.startFailures >= 2) {
+        // Threads that cannot even start would be restarted forever: fail what waits, try again on the next request.
+        this.startFailures = 0;
+        for (const job of this.queue.splice(0)) job.reject(new LiveEngineError('engine_failed', `speech threads cannot start: ${why}`));
+        return;
       }
+      if (!this.closed && this.queue.length > 0) this.addSlot();
     };
     worker.on('error', (error) => lost(error.message));
     worker.on('exit', (code) => lost(`exit code ${code}`));
@@ -123,6 +128,7 @@ export class EspeakThreadPool {
   private onReply(slot: Slot, reply: ThreadReply): void {
     if (reply.type === 'ready') {
       slot.ready = true;
+      this.startFailures = 0;
       this.dispatch();
       return;
     }

@@ -11,7 +11,8 @@ export function startThread(baseName: string, options: WorkerOptions): Worker {
   const js = fileURLToPath(new URL(`./${baseName}.js`, import.meta.url));
   if (existsSync(js)) return new Worker(js, options);
   const ts = fileURLToPath(new URL(`./${baseName}.ts`, import.meta.url));
-  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  // require.resolve finds the CommonJS build (index.cjs); a worker needs the ES module build beside it.
+  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
   const code = `import(${JSON.stringify(api)}).then(({ tsImport }) => tsImport(${JSON.stringify(pathToFileURL(ts).href)}, ${JSON.stringify(import.meta.url)}))`;
   return new Worker(code, { ...options, eval: true });
 }

@@ -67,7 +67,9 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, p
         case 'params':
           once(field);
           rawParamsText = value;
-          parseParamsPart(value); // refuse a non-object early, before any audio is read
+          // Refuse bad params before any audio is read (the model part normally came first).
+          if (def) validateParams(deps, def, parseParamsPart(value));
+          else parseParamsPart(value);
           return;
         case 'name':
           if (batch) throw new ApiError('invalid_request', 'a batch takes no name part; files[].name are the file names');

@@ -50,10 +50,10 @@ export function requestedLanguage(raw: Record<string, unknown>): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** Options of the model's pricing switched on in the params (e.g. speaker_diarization: true). */
+/** Priced options switched on in the params: a boolean param named like the option set to true (speaker_diarization). */
 export function enabledOptions(deps: AppDeps, def: ModelDefinition, params: Record<string, unknown>): string[] {
   const pricing = deps.catalogue.pricingFor(def);
-  return Object.keys(pricing.options).filter((name) => params[name] === true || (typeof params[name] === 'string' && params[name] !== 'none'));
+  return Object.keys(pricing.options).filter((name) => params[name] === true);
 }
 
 /** Texts are priced before queueing: estimated audio seconds from their length. */

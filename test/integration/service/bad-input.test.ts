@@ -62,6 +62,13 @@ describe('routing and bodies', () => {
   it('415 unsupported_media_type for the wrong content type', async () => {
     await expectError(api.post('/v1/text-to-speech', { 'content-type': 'text/plain' }, 'hello'), 415, 'unsupported_media_type');
     await expectError(api.postJson('/v1/speech-to-text', { model: 'test-asr' }), 415, 'unsupported_media_type');
+    await expectError(api.post('/v1/speech-to-text/batch', { 'content-type': 'application/octet-stream' }, 'RIFF'), 415, 'unsupported_media_type');
+  });
+  it('400 invalid_request for a malformed multipart body', async () => {
+    await expectError(api.post('/v1/speech-to-text', { 'content-type': 'multipart/form-data' }, 'x'), 400, 'invalid_request');
+    const truncated = '--b\r\nContent-Disposition: form-data; name="model"\r\n\r\ntest-asr\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF';
+    await expectError(api.post('/v1/speech-to-text', { 'content-type': 'multipart/form-data; boundary=b' }, truncated), 400, 'invalid_request');
+    await expectError(api.postForm('/v1/speech-to-text', [{ name: 'model', value: 'test-asr' }, { name: 'colour', value: 'red' }, file()]), 400, 'invalid_request');
   });
 });
 

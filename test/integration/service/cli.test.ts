@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
 import { ROOT, startServeProcess } from '../../helpers/service.js';
+import { requireFile, SHARED } from '../../helpers/system.js';
 import { Client, expectError, json } from './http-client.js';
 
 const run = promisify(execFile);
@@ -96,5 +97,23 @@ describe('voxdesk speak', () => {
     const r = await voxdesk(['speak', 'x', '--voice', 'no-such-voice', '--data-dir', dataDir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/voice/);
+  });
+});
+
+describe('voxdesk transcribe', () => {
+  it('transcribes a real recording with PocketSphinx into DIR/<name>.srt', async () => {
+    requireFile('/usr/share/pocketsphinx/model/en-us', 'pocketsphinx-en-us');
+    const dataDir = tempDir();
+    const out = join(dataDir, 'out');
+    const r = await voxdesk(['transcribe', join(SHARED, 'audio/jfk.wav'), '--model', 'pocketsphinx-en-us', '--format', 'srt', '--out', out, '--data-dir', dataDir]);
+    expect(r.code, r.stderr).toBe(0);
+    const srt = readFileSync(join(out, 'jfk.srt'), 'utf8');
+    expect(srt).toMatch(/^1\n\d\d:\d\d:\d\d,\d{3} --> /);
+    expect(srt.toLowerCase()).toContain('country');
+  });
+  it('a missing file fails with exit 1 and a message', async () => {
+    const r = await voxdesk(['transcribe', join(tempDir(), 'nope.wav'), '--data-dir', tempDir()]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/nope\.wav|ENOENT/);
   });
 });

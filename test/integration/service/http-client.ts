@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 export interface Part {
   name: string;
   value?: string;
-  file?: { name: string; data: Uint8Array; type?: string };
+  file?: { name: string; data: Uint8Array<ArrayBuffer>; type?: string };
 }
 
 /** FormData keeps append order, so tests control the order of parts on the wire. */
@@ -17,7 +17,7 @@ export function form(parts: Part[]): FormData {
   return fd;
 }
 
-export function audio(bytes = 2000): Uint8Array {
+export function audio(bytes = 2000): Uint8Array<ArrayBuffer> {
   const data = new Uint8Array(bytes);
   for (let i = 0; i < bytes; i++) data[i] = (i * 31) & 0xff;
   return data;

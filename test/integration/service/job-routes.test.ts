@@ -10,8 +10,11 @@ import { audio, Client, expectError, json } from './http-client.js';
 let t: TestService;
 let api: Client;
 beforeAll(async () => {
-  t = await startTestService({ holdSeconds: 1, workers: 2 });
+  t = await startTestService({ holdSeconds: 4, workers: 2 });
   api = new Client(t.url, t.key);
+  // Warm the worker processes so that the hold tests measure the hold, not a cold start on a busy machine.
+  const warm = await json<Job>(api.postJson('/v1/text-to-speech', { model: 'test-tts', text: 'warm up' }));
+  await poll<Job>(`/v1/text-to-speech/${warm.id}`, (j) => j.status === 'succeeded');
 });
 afterAll(async () => {
   await t?.stop();
@@ -37,7 +40,7 @@ describe('hold window', () => {
     expect(job.finished_at).not.toBeNull();
   });
   it('a POST answers with the running job when the window ends first, then GET polls it to the end', async () => {
-    const job = await json<Job>(api.postJson('/v1/text-to-speech', { model: 'test-tts', text: 'slow', params: { behaviour: 'sleep', ms: 2500 } }));
+    const job = await json<Job>(api.postJson('/v1/text-to-speech', { model: 'test-tts', text: 'slow', params: { behaviour: 'sleep', ms: 7000 } }));
     expect(['queued', 'running']).toContain(job.status);
     expect(job.finished_at).toBeNull();
     const done = await poll<Job>(`/v1/text-to-speech/${job.id}`, (j) => j.status === 'succeeded');
@@ -116,6 +119,23 @@ describe('batches of every shape', () => {
   });
 });
 
+describe('transcript export', () => {
+  it('exports a succeeded transcript as txt/srt/vtt/json; refuses bad formats, unfinished jobs and other routes', async () => {
+    const job = await json<Job>(api.postForm('/v1/speech-to-text', [model('test-asr'), { name: 'name', value: 'talk.wav' }, file()]));
+    expect(job.status).toBe('succeeded');
+    const txt = await api.get(`/v1/speech-to-text/${job.id}/export?format=txt`);
+    expect(txt.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(txt.headers.get('content-disposition')).toContain('talk.txt');
+    expect(await txt.text()).toBe(`test ${job.id}\n`);
+    expect((await api.get(`/v1/speech-to-text/${job.id}/export?format=vtt`)).headers.get('content-type')).toMatch(/^text\/vtt/);
+    await expectError(api.get(`/v1/speech-to-text/${job.id}/export?format=docx`), 400, 'invalid_request');
+    const slow = await json<Job>(api.postForm('/v1/speech-to-text', [model('test-asr'), params({ behaviour: 'sleep', ms: 30_000 }), file()]));
+    await expectError(api.get(`/v1/speech-to-text/${slow.id}/export`), 409, 'conflict');
+    await api.post(`/v1/speech-to-text/${slow.id}/cancel`);
+    await expectError(api.get('/v1/speech-to-text/job_nope/export'), 404, 'not_found');
+  });
+});
+
 describe('artifacts', () => {
   it('downloads by link without a key; 404 for a wrong name; 410 artifact_expired after expiry', async () => {
     const job = await json<Job>(api.postJson('/v1/text-to-speech', { model: 'test-tts', text: 'hi', params: { artifact: true } }));
@@ -127,6 +147,11 @@ describe('artifacts', () => {
     const bytes = new Uint8Array(await r.arrayBuffer());
     expect(Number(r.headers.get('content-length'))).toBe(bytes.length);
     expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('RIFF');
+    const part = await fetch(artifact.url, { headers: { range: 'bytes=0-3' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 0-3/${bytes.length}`);
+    expect(new TextDecoder().decode(await part.arrayBuffer())).toBe('RIFF');
+    expect((await fetch(artifact.url, { headers: { range: `bytes=${bytes.length}-` } })).status).toBe(416);
     const [, token] = /\/v1\/artifacts\/([^/]+)\//.exec(artifact.url)!;
     await expectError(fetch(`${t.url}/v1/artifacts/${token}/other.wav`), 404, 'not_found');
     t.service.db.prepare('UPDATE artifacts SET expires_at = ? WHERE token = ?').run(new Date(Date.now() - 1000).toISOString(), token);

@@ -21,16 +21,17 @@ afterAll(async () => {
 const BOUNDARY = 'voxdeskboundary7MA4YWxkTrZu0gW';
 const CHUNK = Buffer.alloc(64 * 1024, 7);
 
-function head(model: string, fileName: string): Buffer {
+function head(model: string, fileName: string, params: string | null): Buffer {
   return Buffer.from(
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="model"\r\n\r\n${model}\r\n` +
+      (params === null ? '' : `--${BOUNDARY}\r\nContent-Disposition: form-data; name="params"\r\n\r\n${params}\r\n`) +
       `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: audio/wav\r\n\r\n`,
   );
 }
 const TAIL = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
 
 /** Streams a multipart upload of `bytes` file bytes with backpressure; resolves with the answer (maybe early). */
-function upload(model: string, bytes: number, onChunk?: () => void): Promise<{ status: number; body: string; sentBytes: number }> {
+function upload(model: string, bytes: number, onChunk?: () => void, params: string | null = null): Promise<{ status: number; body: string; sentBytes: number }> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
@@ -47,7 +48,7 @@ function upload(model: string, bytes: number, onChunk?: () => void): Promise<{ s
     req.on('error', (error) => {
       if (!answered) reject(error);
     });
-    req.write(head(model, 'big.wav'));
+    req.write(head(model, 'big.wav', params));
     const pump = (): void => {
       while (sent < bytes && !answered) {
         onChunk?.();
@@ -98,4 +99,21 @@ it('an accepted upload is written to disk intact (streamed, hashed, not buffered
   for (let sent = 0; sent < size; sent += CHUNK.length) expected.update(CHUNK.subarray(0, Math.min(CHUNK.length, size - sent)));
   expect(createHash('sha256').update(written!).digest('hex')).toBe(expected.digest('hex'));
   expect(files.some((f) => f.endsWith('-big.wav'))).toBe(true);
+});
+
+it('bad params are refused before the audio is read', async () => {
+  const result = await upload('test-asr', 100 * 1024 * 1024, undefined, '{"no_such_param": 1}');
+  expect(result.status, result.body).toBe(400);
+  expect(JSON.parse(result.body).error.code).toBe('unsupported_param');
+  expect(result.sentBytes).toBeLessThan(90 * 1024 * 1024);
+});
+
+it('a JSON body over 8 MB is refused without being buffered whole', async () => {
+  const response = await fetch(`${t.url}/v1/text-to-speech`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'test-tts', text: 'x'.repeat(9 * 1024 * 1024) }),
+  });
+  expect(response.status).toBe(400);
+  expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
 });

@@ -1,0 +1,77 @@
+/**
+ * What the HTTP stack costs: GET /v1/text-to-speech/{id} (Hono, auth, SQLite read, JSON) against a bare node:http
+ * handler answering the same JSON, N sequential keep-alive requests each over loopback, in the same run.
+ * Prints one JSON line: p50/p99 in ms for both and their ratios.
+ * Run: node --import tsx bench/api-overhead.ts [N=2000]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Job } from '../src-main/common/api-types.js';
+import { createService } from '../src-main/service/create-service.js';
+
+const N = Number(process.argv[2] ?? 2000);
+const WARMUP = 200;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function measure(url: string, headers: Record<string, string>): Promise<{ p50_ms: number; p99_ms: number; mean_ms: number }> {
+  for (let i = 0; i < WARMUP; i++) await (await fetch(url, { headers })).arrayBuffer();
+  const times: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const start = performance.now();
+    const response = await fetch(url, { headers });
+    await response.arrayBuffer();
+    times.push(performance.now() - start);
+    if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
+  }
+  times.sort((a, b) => a - b);
+  const round = (v: number): number => Math.round(v * 1000) / 1000;
+  return { p50_ms: round(percentile(times, 50)), p99_ms: round(percentile(times, 99)), mean_ms: round(times.reduce((a, b) => a + b, 0) / N) };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-'));
+const service = await createService({ dataDir, port: 0, workers: 1, holdSeconds: 60, apiKey: null, log: () => {} });
+let bare: Server | null = null;
+try {
+  const key = service.keys.createKey('local');
+  const headers = { authorization: `Bearer ${key}` };
+  const created = await fetch(`${service.url}/v1/text-to-speech`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'espeak-ng', text: 'Benchmark.' }),
+  });
+  const job = (await created.json()) as Job;
+  if (!job.id) throw new Error(`could not create a job: ${JSON.stringify(job)}`);
+  const body = JSON.stringify(service.jobs.getJob(service.keys.find(key)!.accountId, 'text-to-speech', job.id));
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  bare = server;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const barePort = (server.address() as AddressInfo).port;
+
+  const voxdesk = await measure(`${service.url}/v1/text-to-speech/${job.id}`, headers);
+  const baseline = await measure(`http://127.0.0.1:${barePort}/v1/text-to-speech/${job.id}`, headers);
+  process.stdout.write(
+    `${JSON.stringify({
+      bench: 'api-overhead',
+      n: N,
+      body_bytes: Buffer.byteLength(body),
+      voxdesk,
+      bare_node_http: baseline,
+      ratio_p50: Math.round((voxdesk.p50_ms / baseline.p50_ms) * 100) / 100,
+      ratio_p99: Math.round((voxdesk.p99_ms / baseline.p99_ms) * 100) / 100,
+    })}\n`,
+  );
+} finally {
+  bare?.close();
+  await service.close(2000);
+  rmSync(dataDir, { recursive: true, force: true });
+}

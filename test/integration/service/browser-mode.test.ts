@@ -1,0 +1,99 @@
+/**
+ * Browser mode (--ui): the built renderer served at / under a strict CSP with the single-page fallback, the
+ * loopback-only session bootstrap with its Host/Origin checks, and CORS for configured origins only.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../../helpers/service.js';
+import { Client, expectError, json } from './http-client.js';
+
+let t: TestService;
+let plain: TestService;
+let ui: string;
+const DEV_ORIGIN = 'http://localhost:5173';
+
+beforeAll(async () => {
+  ui = mkdtempSync(join(tmpdir(), 'voxdesk-ui-'));
+  writeFileSync(join(ui, 'index.html'), '<!doctype html><title>Voxdesk</title><script type="module" src="/assets/app.js"></script>');
+  mkdirSync(join(ui, 'assets'));
+  writeFileSync(join(ui, 'assets', 'app.js'), 'console.log("voxdesk");');
+  t = await startTestService({ serveUi: ui, allowedOrigins: [DEV_ORIGIN] });
+  plain = await startTestService();
+});
+afterAll(async () => {
+  await t?.stop();
+  await plain?.stop();
+  rmSync(ui, { recursive: true, force: true });
+});
+
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('static UI', () => {
+  it('serves index.html and assets with a strict CSP; client routes fall back to index.html; missing assets 404', async () => {
+    const index = await fetch(`${t.url}/`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(index.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(index.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(await index.text()).toContain('<title>Voxdesk</title>');
+    const asset = await fetch(`${t.url}/assets/app.js`);
+    expect(asset.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(await asset.text()).toContain('voxdesk');
+    expect(await (await fetch(`${t.url}/transcribe/job_123`)).text()).toContain('<title>Voxdesk</title>');
+    expect((await fetch(`${t.url}/assets/missing.js`)).status).toBe(404);
+    expect((await fetch(`${t.url}/..%2f..%2fetc%2fpasswd`)).status).not.toBe(500);
+    // /v1 is never shadowed by the single-page fallback.
+    await expectError(new Client(t.url, t.key).get('/v1/nothing-here'), 404, 'not_found');
+  });
+  it('without --ui there is no UI and no bootstrap', async () => {
+    expect((await fetch(`${plain.url}/`)).status).toBe(404);
+    await expectError(fetch(`${plain.url}/v1/session/bootstrap`), 404, 'not_found');
+  });
+});
+
+describe('session bootstrap', () => {
+  it('gives a same-origin loopback page a working key', async () => {
+    const boot = await json<{ api_key: string; account_id: string }>(fetch(`${t.url}/v1/session/bootstrap`, { headers: { origin: t.url } }));
+    expect(boot.api_key).toMatch(/^vdk_session_/);
+    expect((await new Client(t.url, boot.api_key).get('/v1/jobs')).status).toBe(200);
+  });
+  it('refuses a foreign Origin, a cross-site fetch and a Host that is not the service (DNS rebinding)', async () => {
+    await expectError(fetch(`${t.url}/v1/session/bootstrap`, { headers: { origin: 'http://evil.example' } }), 403, 'forbidden_origin');
+    await expectError(fetch(`${t.url}/v1/session/bootstrap`, { headers: { origin: DEV_ORIGIN } }), 403, 'forbidden_origin');
+    await expectError(fetch(`${t.url}/v1/session/bootstrap`, { headers: { 'sec-fetch-site': 'cross-site' } }), 403, 'forbidden_origin');
+    const rebound = await rawGet(`${t.url}/v1/session/bootstrap`, { host: `evil.example:${t.service.port}` });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body).error.code).toBe('forbidden_origin');
+  });
+});
+
+describe('CORS', () => {
+  it('answers preflights and grants only configured origins', async () => {
+    const pre = await fetch(`${t.url}/v1/jobs`, {
+      method: 'OPTIONS',
+      headers: { origin: DEV_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,idempotency-key' },
+    });
+    expect(pre.status).toBeLessThan(300);
+    expect(pre.headers.get('access-control-allow-origin')).toBe(DEV_ORIGIN);
+    expect(pre.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('idempotency-key');
+    const ok = await new Client(t.url, t.key).get('/v1/jobs', { origin: DEV_ORIGIN });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(DEV_ORIGIN);
+    const foreign = await fetch(`${t.url}/v1/models`, { headers: { origin: 'http://evil.example' } });
+    expect(foreign.status).toBe(200);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

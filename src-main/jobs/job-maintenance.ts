@@ -1,6 +1,8 @@
 /** Start-up recovery of interrupted jobs, and the periodic maintenance: expiry, artifact retention, key purge. */
-import { dirname } from 'node:path';
+import { dirname, join, relative, isAbsolute } from 'node:path';
 import { rmdirSync, unlinkSync } from 'node:fs';
+import type { EngineInput } from '../engines/engine-types.js';
+import { isoAt } from '../store/clock.js';
 import { ownerAlive } from './instance.js';
 import { nowIso, type JobCore } from './job-core.js';
 
@@ -45,9 +47,41 @@ export function createMaintenance(core: JobCore, expireOverdue: () => void): Mai
     }
   }
 
+  /** Files of the uploads folder only: a job's input could in principle name any path, and those are not ours. */
+  function uploadedFiles(inputJson: string): string[] {
+    const uploads = join(core.options.dataDir, 'uploads');
+    const input = JSON.parse(inputJson) as EngineInput;
+    return [input.filePath, input.referencePath].filter((path): path is string => {
+      if (!path) return false;
+      const inside = relative(uploads, path);
+      return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
+    });
+  }
+
+  function sweepUploads(): void {
+    const before = isoAt(core.options.clock, -core.options.uploadRetentionSeconds * 1000);
+    for (const row of repos.jobs.inputsToPurge(before, 500)) {
+      let kept = false;
+      for (const path of uploadedFiles(row.input_json)) {
+        try {
+          unlinkSync(path);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') kept = true; // try again next sweep
+        }
+        try {
+          rmdirSync(dirname(path)); // a batch's files share one folder: removed with its last file
+        } catch {
+          // other files of the request remain
+        }
+      }
+      if (!kept) repos.jobs.markInputPurged(row.id, now());
+    }
+  }
+
   function runMaintenance(): void {
     machine.tx(() => expireOverdue());
     sweepArtifacts();
+    sweepUploads();
     repos.idempotency.purgeExpired(now());
   }
 

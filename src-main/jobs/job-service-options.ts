@@ -23,6 +23,11 @@ export interface JobServiceOptions {
   runTimeoutSeconds?: number;
   /** How long artifact links live (default 86 400 s, one day, design.md §3). */
   artifactTtlSeconds?: number;
+  /**
+   * How long an uploaded recording is kept after its job ends (default 86 400 s): long enough to retry a failed job,
+   * short enough that a folder of 2-hour interviews does not fill the disk twice.
+   */
+  uploadRetentionSeconds?: number;
   /** `http://127.0.0.1:PORT`, known only after listen; artifact URLs are computed when read. Default `http://127.0.0.1`. */
   publicBaseUrl?: () => string;
   /** Time source (default: the system clock). */
@@ -64,6 +69,7 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     queueWindowSeconds: positive('queueWindowSeconds', options.queueWindowSeconds, 7 * 24 * 3600),
     runTimeoutSeconds: positive('runTimeoutSeconds', options.runTimeoutSeconds, 6 * 3600),
     artifactTtlSeconds: positive('artifactTtlSeconds', options.artifactTtlSeconds, 86_400),
+    uploadRetentionSeconds: positive('uploadRetentionSeconds', options.uploadRetentionSeconds, 86_400),
     publicBaseUrl: options.publicBaseUrl ?? (() => 'http://127.0.0.1'),
     clock: options.clock ?? systemClock,
     runners: options.runners ?? {},

@@ -180,6 +180,9 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       if (!['failed', 'cancelled', 'expired'].includes(row.status)) {
         throw new ApiError('conflict', `only failed, cancelled or expired jobs can be retried; this job is ${row.status}`);
       }
+      if (row.input_purged_at) {
+        throw new ApiError('conflict', 'the recording of this job was deleted after its retention window; upload it again');
+      }
       const { id } = intake.insertJob({
         accountId,
         product: row.product,

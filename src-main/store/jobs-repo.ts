@@ -28,6 +28,8 @@ export interface JobRow {
   started_at: string | null;
   finished_at: string | null;
   updated_at: string;
+  /** When the uploaded input files were deleted (upload retention); absent on rows being inserted. */
+  input_purged_at?: string | null;
 }
 
 /** Columns a status change or a patch may rewrite. */
@@ -75,6 +77,9 @@ export interface JobsRepo {
   ofBatch(batchId: string): JobRow[];
   page(query: JobPageQuery): JobRow[];
   countByStatus(accountId: string | null): { status: JobStatus; error_code: string | null; n: number }[];
+  /** Finished jobs whose inputs are still on disk and finished before `beforeIso`. */
+  inputsToPurge(beforeIso: string, limit: number): Pick<JobRow, 'id' | 'input_json'>[];
+  markInputPurged(id: string, atIso: string): void;
 }
 
 export function createJobsRepo(db: Db): JobsRepo {
@@ -85,6 +90,9 @@ export function createJobsRepo(db: Db): JobsRepo {
       @params_json, @input_json, @duration_seconds, @result_json, @progress, @batch_id, @attempts, @cancel_requested,
       @claimed_by, @estimated_usd_micro, @deadline_at, @created_at, @started_at, @finished_at, @updated_at)`);
   const get = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
+  const inputsToPurge = db.prepare<[string, number], Pick<JobRow, 'id' | 'input_json'>>(`SELECT id, input_json FROM jobs
+    WHERE input_purged_at IS NULL AND finished_at IS NOT NULL AND finished_at < ? ORDER BY finished_at LIMIT ?`);
+  const markInputPurged = db.prepare('UPDATE jobs SET input_purged_at = ? WHERE id = ?');
   const write = db.prepare(`UPDATE jobs SET status = @status, error_code = @error_code, error_message = @error_message,
       duration_seconds = @duration_seconds, result_json = @result_json, progress = @progress, attempts = @attempts,
       cancel_requested = @cancel_requested, claimed_by = @claimed_by, started_at = @started_at,
@@ -137,5 +145,7 @@ export function createJobsRepo(db: Db): JobsRepo {
         limit: q.limit,
       }),
     countByStatus: (accountId) => counts.all({ accountId }),
+    inputsToPurge: (beforeIso, limit) => inputsToPurge.all(beforeIso, limit),
+    markInputPurged: (id, atIso) => void markInputPurged.run(atIso, id),
   };
 }

@@ -2,6 +2,7 @@ import type { Migration } from './migration.js';
 import { initial } from './001-initial.js';
 import { models } from './002-models.js';
 import { remote } from './003-remote.js';
+import { uploadRetention } from './004-upload-retention.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
-export const MIGRATIONS: readonly Migration[] = [initial, models, remote];
+export const MIGRATIONS: readonly Migration[] = [initial, models, remote, uploadRetention];

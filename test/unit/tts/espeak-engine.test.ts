@@ -37,6 +37,15 @@ describe('espeak-ng voices and catalogue row', () => {
     expect(schema.properties.voice!.default).toBe('en-us');
   });
 
+  it('the package file table lists exactly the voices the WASM module reports', async () => {
+    const mod = (await import('@echogarden/espeak-ng-emscripten' as string)) as {
+      default: () => Promise<{ eSpeakNGWorker: new () => { list_voices(): { identifier: string }[] } }>;
+    };
+    const worker = new (await mod.default()).eSpeakNGWorker();
+    const fromWasm = worker.list_voices().map((v) => v.identifier).sort();
+    expect(espeakVoiceCatalogue().voices.map((v) => v.identifier).sort()).toEqual(fromWasm);
+  });
+
   it('resolves language codes to voices', () => {
     expect(voiceForLanguage('en-US')?.id).toBe('en-us');
     expect(voiceForLanguage('zh')?.id).toBe('cmn');

@@ -1,0 +1,71 @@
+/**
+ * Text to speech speed: real-time factor (synthesis time / audio length) of eSpeak NG and of a sherpa-onnx VITS voice
+ * (tiny random-weight model: it measures the pipeline, not a real voice), straight through the engines; then the
+ * time to a finished job through the whole service (HTTP POST held until the result, SQLite, worker process).
+ * JSON lines: `tts-rtf` per engine and text, `tts-job` for the service path.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Job } from '../src-main/common/api-types.js';
+import createEspeakEngine from '../src-main/engines/tts/espeak-engine.js';
+import createSherpaTtsEngine from '../src-main/engines/tts/sherpa-tts-engine.js';
+import { ttsFamilyDefinition } from '../src-main/engines/tts/tts-families.js';
+import { startTestService } from '../test/helpers/service.js';
+import { SHARED } from '../test/helpers/system.js';
+import { testContext, ttsTask } from '../test/unit/tts/tts-test-context.js';
+import { percentile, round3 } from './_stats.js';
+
+const SHORT = 'The quick brown fox jumps over the lazy dog.';
+const PARAGRAPH = Array.from({ length: 10 }, (_, i) => `This is sentence number ${i + 1} of a paragraph read aloud for the benchmark.`).join(' ');
+const RUNS = Number(process.env.TTS_BENCH_RUNS ?? 20);
+const work = mkdtempSync(join(tmpdir(), 'voxdesk-bench-tts-'));
+
+const tiny = ttsFamilyDefinition('vits', {
+  id: 'tiny-vits',
+  dir: join(SHARED, 'models/tiny/tiny-vits'),
+  languages: ['en'],
+  files: { model: 'model.onnx', tokens: 'tokens.txt', lexicon: 'lexicon.txt' },
+});
+
+try {
+  const engines = [
+    { name: 'espeak-ng', engine: await createEspeakEngine(), engineConfig: {} },
+    { name: 'sherpa-vits-tiny', engine: await createSherpaTtsEngine(), engineConfig: tiny.engineConfig },
+  ];
+  for (const { name, engine, engineConfig } of engines) {
+    for (const [label, text] of [['sentence', SHORT], ['paragraph', PARAGRAPH]] as const) {
+      const times: number[] = [];
+      let audio = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const started = performance.now();
+        const out = await engine.run(ttsTask(work, text, { speed: 1 }, { engineConfig }), testContext());
+        times.push((performance.now() - started) / 1000);
+        audio = out.durationSeconds;
+      }
+      const p50 = percentile(times, 50);
+      console.log(JSON.stringify({ bench: 'tts-rtf', engine: name, text: label, chars: text.length, audio_seconds: round3(audio), p50_seconds: round3(p50), p95_seconds: round3(percentile(times, 95)), rtf_p50: round3(p50 / audio), runs: RUNS }));
+    }
+  }
+
+  const svc = await startTestService({ holdSeconds: 240 });
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const started = performance.now();
+      const res = await fetch(`${svc.url}/v1/text-to-speech`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'espeak-ng', text: SHORT }),
+      });
+      const job = (await res.json()) as Job;
+      if (job.status !== 'succeeded') throw new Error(`job ended ${job.status} ${job.error_code ?? ''} ${job.error_message ?? ''}`);
+      times.push((performance.now() - started) / 1000);
+    }
+    console.log(JSON.stringify({ bench: 'tts-job', model: 'espeak-ng', text: 'sentence', p50_seconds: round3(percentile(times, 50)), p95_seconds: round3(percentile(times, 95)), first_seconds: round3(times[0]!), runs: RUNS }));
+  } finally {
+    await svc.stop();
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,78 @@
+/** Types of the native audio player (the Electron preload bridge and the live playback use them). */
+
+export interface PlayerOptions {
+  /** Rate of the PCM written (Hz). Required. */
+  sampleRate: number;
+  /** PortAudio device id; -1 is the system default. Default -1. */
+  deviceId?: number;
+  /** Frames per device buffer: 512–1024 play cleanly (0 underflows). Default 1024. */
+  framesPerBuffer?: number;
+  /** Audio held before the device starts, absorbing network jitter (ms). Default 60. */
+  jitterMs?: number;
+  /** Silence added by end() so the device plays the last real samples out (buffers). Default 4. */
+  padBuffers?: number;
+  /**
+   * How far ahead of the playback position audio is handed to the device (ms). The sound server keeps whatever it
+   * was given even after an abort, so this bounds how long stop() can take to be heard. Default 200.
+   */
+  maxAheadMs?: number;
+  /** Audio queued in the player beyond which write() returns false until 'drain' (ms). Default 1000. */
+  queueHighMs?: number;
+}
+
+export const DEFAULT_PLAYER_OPTIONS = {
+  deviceId: -1,
+  framesPerBuffer: 1024,
+  jitterMs: 60,
+  padBuffers: 4,
+  maxAheadMs: 200,
+  queueHighMs: 1000,
+} as const;
+
+/** How often the player tops the device up (ms). */
+export const PLAYER_FEED_INTERVAL_MS = 10;
+
+export type PlayerErrorCode =
+  /** naudiodon (or PortAudio) could not be loaded. */
+  | 'audio_unavailable'
+  /** No output device, or the chosen device id does not exist or cannot be opened. */
+  | 'device_unavailable'
+  /** The device failed while playing (unplugged, changed, server gone). */
+  | 'device_error'
+  /** Bad PCM or options from the caller. */
+  | 'invalid_audio';
+
+export class PlayerError extends Error {
+  constructor(
+    readonly code: PlayerErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'PlayerError';
+  }
+}
+
+export interface PlayerEvents {
+  /** The device started (after the jitter buffer filled, or on end()). */
+  started: [];
+  /** write() returned false earlier and the player can take more. */
+  drain: [];
+  /** Everything written was played (end()) or playback was stopped (stop()). */
+  ended: [info: { stopped: boolean }];
+  /** A typed error; the player is finished afterwards. Never thrown: always this event. */
+  error: [error: PlayerError];
+}
+
+export interface Player {
+  readonly sampleRate: number;
+  /** Queues 16-bit mono samples (Int16Array, or s16le bytes). Returns false when the caller should wait for 'drain'. */
+  write(pcm: Int16Array | Buffer): boolean;
+  /** No more audio: pads with silence, plays everything out, then 'ended'. */
+  end(): void;
+  /** Stops at once, dropping what was not played; 'ended' with stopped: true. */
+  stop(): void;
+  on<E extends keyof PlayerEvents>(event: E, listener: (...args: PlayerEvents[E]) => void): this;
+  once<E extends keyof PlayerEvents>(event: E, listener: (...args: PlayerEvents[E]) => void): this;
+  off<E extends keyof PlayerEvents>(event: E, listener: (...args: PlayerEvents[E]) => void): this;
+}

@@ -1,0 +1,97 @@
+/**
+ * A private PulseAudio server with a null sink (design.md §7), and a recorder of what the sink plays. Missing
+ * packages fail with a clear message (never a skip).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { requireCommand } from '../helpers/system.js';
+
+export const REC_RATE = 48000;
+
+export interface Pulse {
+  env: NodeJS.ProcessEnv;
+  record(): Recorder;
+  stop(): void;
+}
+
+export interface Recorder {
+  /** performance.now() when the first recorded bytes arrived. */
+  firstDataAt(): Promise<number>;
+  stop(): Promise<Float32Array>;
+}
+
+export function startPulse(): Pulse {
+  const pulseaudio = requireCommand('pulseaudio', 'pulseaudio');
+  const parec = requireCommand('parec', 'pulseaudio-utils');
+  const root = mkdtempSync(join(tmpdir(), 'voxdesk-pulse-'));
+  const home = join(root, 'home');
+  const run = join(root, 'run');
+  mkdirSync(home);
+  mkdirSync(run);
+  chmodSync(run, 0o700);
+  const env = { ...process.env, HOME: home, XDG_RUNTIME_DIR: run, PULSE_SERVER: `unix:${join(run, 'pulse', 'native')}` };
+  execFileSync(
+    pulseaudio,
+    ['-D', '--exit-idle-time=-1', '--disallow-exit', '-n', '-L', 'module-native-protocol-unix', '-L', 'module-null-sink sink_name=vsink rate=48000', '-L', 'module-always-sink'],
+    { env, stdio: 'ignore' },
+  );
+  execFileSync('pactl', ['set-default-sink', 'vsink'], { env, stdio: 'ignore' });
+  return {
+    env,
+    record() {
+      const child: ChildProcess = spawn(parec, ['-d', 'vsink.monitor', '--format=s16le', `--rate=${REC_RATE}`, '--channels=1', '--latency-msec=10'], {
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const chunks: Buffer[] = [];
+      let resolveFirst!: (t: number) => void;
+      const first = new Promise<number>((r) => (resolveFirst = r));
+      child.stdout!.on('data', (c: Buffer) => {
+        if (chunks.length === 0) resolveFirst(performance.now());
+        chunks.push(c);
+      });
+      return {
+        firstDataAt: () => first,
+        stop: () =>
+          new Promise((resolve) => {
+            child.once('exit', () => {
+              const all = Buffer.concat(chunks);
+              const out = new Float32Array(all.length >> 1);
+              for (let i = 0; i < out.length; i++) out[i] = all.readInt16LE(i * 2) / 32768;
+              resolve(out);
+            });
+            child.kill('SIGTERM');
+          }),
+      };
+    },
+    stop() {
+      try {
+        execFileSync(pulseaudio, ['--kill'], { env, stdio: 'ignore' });
+      } catch {
+        // Already gone.
+      }
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** First and last sample louder than the threshold, or null for silence. */
+export function audibleSpan(x: Float32Array, threshold = 0.02): { first: number; last: number } | null {
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < x.length; i++) {
+    if (Math.abs(x[i]!) > threshold) {
+      if (first < 0) first = i;
+      last = i;
+    }
+  }
+  return first < 0 ? null : { first, last };
+}
+
+export function rms(x: Float32Array, from: number, to: number): number {
+  let s = 0;
+  for (let i = from; i < to; i++) s += x[i]! * x[i]!;
+  return Math.sqrt(s / Math.max(1, to - from));
+}

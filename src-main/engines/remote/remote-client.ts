@@ -89,7 +89,9 @@ export class RemoteClient {
   /** Streams an artifact link (no key needed) to `destPath` through a temporary file; returns its size. */
   download(url: string, destPath: string, signal?: AbortSignal): Promise<number> {
     return this.call(this.timeouts.submitTimeoutMs, signal, async (s) => {
-      const response = await this.api.raw('GET', url, undefined, { signal: s });
+      // Artifact links need no key (design.md §3) and may point at another host: never send the key along.
+      const response = await fetch(url, { signal: s });
+      if (!response.ok) throw await ApiClient.errorFrom(response);
       if (!response.body) throw new RemoteError('server', 'empty_artifact', `the hosted artifact ${url} has no body`, response.status);
       const partial = `${destPath}.part`;
       let bytes = 0;

@@ -21,7 +21,7 @@ export interface RemoteOptions {
   pollFactor: number;
   /** First delay before retrying while the hosted service cannot be reached. Default 1 000 ms. */
   offlineInitialMs: number;
-  /** Longest delay between two attempts while offline (doubles up to this). Default 30 000 ms. */
+  /** Longest delay between two connectivity probes while offline (doubles up to this). Default 10 000 ms: one small GET, cheap enough to notice the network is back within seconds. */
   offlineMaxMs: number;
   /** A hosted 500 (not a network failure) is retried this many times before the job fails remote_failed. Default 3. */
   serverErrorRetries: number;
@@ -37,7 +37,7 @@ export const DEFAULT_REMOTE_OPTIONS: RemoteOptions = {
   pollMaxMs: 10_000,
   pollFactor: 1.5,
   offlineInitialMs: 1_000,
-  offlineMaxMs: 30_000,
+  offlineMaxMs: 10_000,
   serverErrorRetries: 3,
   concurrency: 4,
 };

@@ -86,6 +86,7 @@ export class RemoteProvider {
       jobs: this.jobsStore,
       connectivity: this.connectivity,
       options: this.options,
+      log,
       // Crash tests only: SIGKILL ourselves at the named point (no cleanup may run, as in a real power cut).
       crashPoint: crashAt ? (name) => name === crashAt && process.kill(process.pid, 'SIGKILL') : undefined,
     });

@@ -51,6 +51,8 @@ export interface RemoteRunnerDeps {
   jobs: RemoteJobsStore;
   connectivity: Connectivity;
   options: RemoteOptions;
+  /** Diagnostics of the provider (the job engine's ctx.log may drop them). */
+  log(message: string): void;
   /** Test hook (VOXDESK_TEST_CRASH_POINT): called at named points; the serve process kills itself there. */
   crashPoint?: (name: string) => void;
 }
@@ -96,7 +98,9 @@ export class RemoteRunner {
           this.deps.connectivity.unreachable(error.message);
           throw new JobError('waiting_for_network', `The hosted service cannot be reached: ${error.message}`, { cause: error });
         }
-        const code = error.kind === 'rejected' ? error.code : 'remote_failed';
+        // A hosted job that vanished (404 while following it) is a hosted failure, not a local "not found".
+        const vanished = error.status === 404 && this.deps.jobs.get(task.jobId)?.remote_job_id;
+        const code = error.kind === 'rejected' && !vanished ? error.code : 'remote_failed';
         throw new JobError(code, `hosted service: ${error.message}`, { cause: error });
       }
       throw error;
@@ -104,9 +108,11 @@ export class RemoteRunner {
   }
 }
 
-/** The state of one forwarded run: the hosted job id once known, and the backoff counters. */
+/** The state of one forwarded run: the hosted job id once known and what was posted (for a replay). */
 class Follower {
   private remoteId: string | null = null;
+  /** Set once a POST was sent: what to replay to learn the hosted id when a cancel comes during the hold. */
+  private sent: { submission: RemoteSubmission; idempotencyKey: string } | null = null;
 
   constructor(
     private readonly client: RemoteClient,
@@ -127,13 +133,14 @@ class Follower {
       referencePath: this.task.input.referencePath,
     };
     const job = await this.withRetry('submit the job', (s) => {
+      this.sent = { submission, idempotencyKey };
       this.deps.jobs.recordSubmission(this.task.jobId);
       return this.client.submit(submission, idempotencyKey, s);
     });
     this.deps.crashPoint?.(CRASH_AFTER_SUBMIT);
     this.deps.jobs.recordRemoteJob(this.task.jobId, job.id, job.status);
     this.remoteId = job.id;
-    this.ctx.log(`forwarded to ${this.client.endpoint.url} as ${job.id}`);
+    this.note(`forwarded to ${this.client.endpoint.url} as ${job.id}`);
     return job;
   }
 
@@ -169,14 +176,35 @@ class Follower {
     return { result, artifacts, durationSeconds: seconds(job.duration_seconds) ?? 0 };
   }
 
+  /**
+   * Best effort: the local job is cancelled either way. While a POST is held the hosted id is unknown (the spec
+   * gives it only in the answer), so the POST is replayed in the background with the same Idempotency-Key — the
+   * hosted side answers with the existing job when it ends or its hold window does — and cancelled if still open.
+   */
   async cancelRemote(): Promise<void> {
-    if (!this.remoteId) return;
-    try {
-      await this.client.cancelJob(this.task.product, this.remoteId);
-    } catch (error) {
-      // Best effort: the local job is cancelled either way; the hosted job may still finish and be charged there.
-      this.ctx.log(`cancel of hosted job ${this.remoteId} failed: ${(error as Error).message}`);
+    const { product } = this.task;
+    if (this.remoteId) {
+      await this.client.cancelJob(product, this.remoteId).catch((error: unknown) => this.cancelFailed(error));
+      return;
     }
+    const sent = this.sent;
+    if (!sent) return;
+    void this.client
+      .submit(sent.submission, sent.idempotencyKey)
+      .then(async (job) => {
+        this.deps.jobs.recordRemoteJob(this.task.jobId, job.id, job.status);
+        if (!isTerminal(job.status)) await this.client.cancelJob(product, job.id);
+      })
+      .catch((error: unknown) => this.cancelFailed(error));
+  }
+
+  private note(message: string): void {
+    this.ctx.log(message);
+    this.deps.log(`${this.task.jobId}: ${message}`);
+  }
+
+  private cancelFailed(error: unknown): void {
+    this.note(`cancel of the hosted job for ${this.task.jobId} failed: ${(error as Error).message}`);
   }
 
   /**
@@ -197,7 +225,7 @@ class Follower {
           throw error;
         }
         this.deps.jobs.recordError(this.task.jobId, error.message);
-        this.ctx.log(`could not ${what}: ${error.message}; retrying in ${delay} ms`);
+        this.note(`could not ${what}: ${error.message}; retrying in ${delay} ms`);
         await sleep(delay, this.ctx.signal);
         delay = Math.min(offlineMaxMs, delay * 2);
       }
@@ -211,7 +239,7 @@ class Follower {
   }
 
   private async download(artifact: Artifact, index: number): Promise<ArtifactFile> {
-    const url = this.client.endpoint.url && /^https?:\/\//.test(artifact.url) ? artifact.url : new URL(artifact.url, this.client.endpoint.url).href;
+    const url = new URL(artifact.url, `${this.client.endpoint.url}/`).href;
     const path = join(this.task.workDir, artifactFileName(url, index));
     await this.withRetry('download an artifact', (s) => this.client.download(url, path, s));
     return {

@@ -2,57 +2,31 @@
  * The local service is killed with SIGKILL after the hosted service has accepted the job but before the hosted
  * job id is recorded (VOXDESK_TEST_CRASH_POINT=remote-after-submit). After a restart the job is posted again with
  * the same Idempotency-Key: the hosted side answers with the job it already has, so exactly one hosted job exists
- * and each ledger shows one charge.
+ * and each ledger shows one charge. The local side is a real `node bin/voxdesk.js serve` child process; the
+ * hosted endpoint reaches it through VOXDESK_REMOTE_URL / VOXDESK_REMOTE_KEY.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
 import { openDatabase } from '../../../src-main/store/database.js';
-import { ROOT, type TestService } from '../../helpers/service.js';
+import { startServeProcess, type ServeProcess, type TestService } from '../../helpers/service.js';
 import { JFK, api, audioForm, listJobs, localLedger, startHosted, waitFor } from './two-instances.js';
 
-const FIXTURE = join(ROOT, 'test/integration/remote/fixtures/local-serve.ts');
+/** Registered by `serve` for the local account (VOXDESK_API_KEY), so the test can call the child. */
+const LOCAL_KEY = 'vdk_crash_test_local_key_0123456789abcdef';
 
-interface Child {
-  url: string;
-  key: string;
-  child: ChildProcess;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stderr(): string;
-}
-
-function startLocalProcess(dataDir: string, env: NodeJS.ProcessEnv): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, '--data-dir', dataDir], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return new Promise((resolve, reject) => {
-    const lines: string[] = [];
-    const timer = setTimeout(() => reject(new Error(`local process did not start; stderr:\n${stderr}`)), 60_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line);
-      if (lines.length < 2) return;
-      clearTimeout(timer);
-      const url = /^voxdesk listening on (\S+)$/.exec(lines[0]!)?.[1];
-      const key = /^key (\S+)$/.exec(lines[1]!)?.[1];
-      if (!url || !key) return reject(new Error(`unexpected output ${JSON.stringify(lines)}`));
-      resolve({ url, key, child, exited, stderr: () => stderr });
-    });
-    void exited.then((e) => reject(new Error(`local process exited (${e.code ?? e.signal}) before listening; stderr:\n${stderr}`)));
-  });
+/** `node bin/voxdesk.js serve` forwarding to the hosted instance; resolves once the hosted catalogue is cached. */
+async function startLocalProcess(dataDir: string, env: NodeJS.ProcessEnv): Promise<ServeProcess> {
+  const serve = await startServeProcess(dataDir, ['--hold-seconds', '1', '--workers', '1'], { ...env, VOXDESK_API_KEY: LOCAL_KEY });
+  await waitFor('the hosted catalogue in the local one', async () => (await fetch(`${serve.url}/v1/models/remote:pocketsphinx-en-us`)).status === 200);
+  return serve;
 }
 
 let hosted: TestService | undefined;
 const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-crash-local-'));
-let running: Child | undefined;
+let running: ServeProcess | undefined;
 
 afterAll(async () => {
   if (running && running.child.exitCode === null && running.child.signalCode === null) {
@@ -68,7 +42,7 @@ describe('crash between hosted submission and recording the hosted id', () => {
     hosted = await startHosted();
     const env = { VOXDESK_REMOTE_URL: hosted.url, VOXDESK_REMOTE_KEY: hosted.key };
     running = await startLocalProcess(dataDir, { ...env, VOXDESK_TEST_CRASH_POINT: 'remote-after-submit' });
-    const post = api<Job>(running.url, running.key, 'POST', '/v1/speech-to-text', audioForm('remote:pocketsphinx-en-us', [JFK], { name: 'jfk' }))
+    const post = api<Job>(running.url, LOCAL_KEY, 'POST', '/v1/speech-to-text', audioForm('remote:pocketsphinx-en-us', [JFK], { name: 'jfk' }))
       .then((r) => r, (error: unknown) => error);
     const exit = await running.exited;
     expect(exit.signal).toBe('SIGKILL');
@@ -88,7 +62,7 @@ describe('crash between hosted submission and recording the hosted id', () => {
 
     running = await startLocalProcess(dataDir, env);
     const done = await waitFor('the local job to finish after the restart', async () => {
-      const job = (await api<Job>(running!.url, running!.key, 'GET', `/v1/speech-to-text/${rows[0]!.job_id}`)).body;
+      const job = (await api<Job>(running!.url, LOCAL_KEY, 'GET', `/v1/speech-to-text/${rows[0]!.job_id}`)).body;
       return job.finished_at ? job : undefined;
     }, 120_000);
     expect(done).toMatchObject({ status: 'succeeded', name: 'jfk' });
@@ -104,5 +78,5 @@ describe('crash between hosted submission and recording the hosted id', () => {
     expect(localLedger(check).filter((e) => e.kind === 'request_fee')).toHaveLength(1);
     check.close();
     expect(localLedger(hosted.service.db).filter((e) => e.kind === 'request_fee')).toHaveLength(1);
-  });
+  }, 240_000);
 });

@@ -87,7 +87,7 @@ describe('offline queue', () => {
     expect(localLedger(back.service.db).filter((e) => e.kind === 'request_fee')).toHaveLength(5);
     expect(localLedger(me.db).filter((e) => e.kind === 'request_fee')).toHaveLength(5);
     expect(me.remote.view()).toMatchObject({ reachable: true });
-  });
+  }, 240_000);
 
   it('survives the hosted service stopping during a held POST: one hosted job, finished after the restart', async () => {
     const h = await hostedThatRestarts();
@@ -111,7 +111,7 @@ describe('offline queue', () => {
     expect(hostedJobs).toHaveLength(1);
     expect(hostedJobs[0]!.status).toBe('succeeded');
     expect(localLedger(me.db).filter((e) => e.job_id === job.id).map((e) => e.kind).sort()).toEqual(['request_fee', 'usage']);
-  });
+  }, 240_000);
 
   it('keeps forwarding a local batch across a hosted restart in the middle of it', async () => {
     const h = await hostedThatRestarts();
@@ -134,5 +134,5 @@ describe('offline queue', () => {
     const fees = localLedger(me.db).filter((e) => e.kind === 'request_fee');
     expect(fees).toHaveLength(1); // the local batch's single request fee
     expect(fees[0]!.batch_id).toBe(batch.id);
-  });
+  }, 240_000);
 });

@@ -159,7 +159,7 @@ describe('RemoteClient', () => {
     expect((error as Error).message).toBe('cancelled by user');
   });
 
-  it('downloads an artifact to disk and treats a missing cancel route as no-op', async () => {
+  it('downloads an artifact to disk without the key and treats a missing cancel route as no-op', async () => {
     const wav = readFileSync(JFK);
     handler = (req, res) => {
       if (req.url!.startsWith('/v1/artifacts/')) {
@@ -171,6 +171,7 @@ describe('RemoteClient', () => {
     const target = join(dir, 'out.wav');
     expect(await client.download(`${base}/v1/artifacts/tok/out.wav`, target)).toBe(wav.length);
     expect(readFileSync(target).equals(wav)).toBe(true);
+    expect(seen.at(-1)!.headers.authorization).toBeUndefined(); // links need no key: it is never sent along
     expect(await client.cancelJob('text-to-speech', 'job_1')).toBeUndefined();
   });
 });

@@ -20,9 +20,9 @@ export const ASR_FAMILY_FILES: Record<AsrFamily, readonly string[]> = {
 };
 
 /** Families whose results carry token timestamps, hence word timings. */
-const WORD_TIMED: readonly AsrFamily[] = ['nemo-ctc', 'nemo-transducer', 'sense-voice'];
+export const WORD_TIMED_FAMILIES: readonly AsrFamily[] = ['nemo-ctc', 'nemo-transducer', 'sense-voice'];
 /** Families with a language setting ('auto' detects). */
-const LANGUAGE_AWARE: readonly AsrFamily[] = ['whisper', 'sense-voice'];
+export const LANGUAGE_AWARE_FAMILIES: readonly AsrFamily[] = ['whisper', 'sense-voice'];
 /** SenseVoice's language codes (sherpa-onnx accepts these or '' for auto). */
 export const SENSE_VOICE_LANGUAGES = ['zh', 'en', 'ja', 'ko', 'yue'] as const;
 
@@ -43,6 +43,8 @@ export interface AsrPackage {
   files: Record<string, string>;
   /** Optional (backwards-compatible addition): support model paths, e.g. from manager.supportModelPath(). */
   support?: AsrSupportModels;
+  /** Optional: the package's description; when given, the result's description adds how audio is segmented. */
+  description?: string;
 }
 
 /** What the sherpa-asr engine reads from EngineTask.engineConfig. JSON only. */
@@ -55,7 +57,10 @@ export interface SherpaAsrEngineConfig {
   diarization: { segmentation: string; embedding: string } | null;
 }
 
-export type AsrFamilyFields = Pick<ModelDefinition, 'engine' | 'engineConfig' | 'paramsSchema' | 'limits' | 'live' | 'acceptsSpeed'>;
+export type AsrFamilyFields = Pick<ModelDefinition, 'engine' | 'engineConfig' | 'paramsSchema' | 'limits' | 'live' | 'acceptsSpeed'> & {
+  /** Only when pkg.description was given: it, plus segmentationNote(). */
+  description?: string;
+};
 
 export function isAsrFamily(value: string): value is AsrFamily {
   return (ASR_FAMILIES as readonly string[]).includes(value);
@@ -82,6 +87,7 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     diarization,
   };
   return {
+    ...(pkg.description ? { description: `${pkg.description.trim()} ${segmentationNote(support)}` } : {}),
     engine: 'sherpa-asr',
     engineConfig: { ...engineConfig },
     paramsSchema: asrParamsSchema(family, engineConfig.languages, diarization !== null),
@@ -99,11 +105,11 @@ export function asrParamsSchema(family: AsrFamily, languages: string[], diarizat
       default: 'verbose_json',
       description: 'json: text only; verbose_json: also language, duration, segments and words.',
     },
-    timestamp_granularity: WORD_TIMED.includes(family)
+    timestamp_granularity: WORD_TIMED_FAMILIES.includes(family)
       ? { type: 'string', enum: ['word', 'segment', 'none'], default: 'word', description: 'Timings in verbose_json.' }
       : { type: 'string', enum: ['segment', 'none'], default: 'segment', description: 'This family gives no word timings.' },
   };
-  if (LANGUAGE_AWARE.includes(family) && languages.length > 0) {
+  if (LANGUAGE_AWARE_FAMILIES.includes(family) && languages.length > 0) {
     properties.language = {
       type: 'string',
       enum: ['auto', ...languages],
@@ -138,4 +144,11 @@ export function diarizationParams(available: boolean): Record<string, JsonSchema
       description: 'Number of speakers when known; omitted: estimated from the audio.',
     },
   };
+}
+
+/** A sentence for the catalogue description: how long recordings are cut with the support models at hand. */
+export function segmentationNote(support: AsrSupportModels | undefined): string {
+  return support?.sileroVad
+    ? 'Long recordings are cut into speech segments by Silero VAD.'
+    : 'No VAD model is installed: long recordings are cut into fixed 25 s windows at quiet moments (install Silero VAD for better segments).';
 }

@@ -4,7 +4,7 @@
  * prints words with times. Progress follows the audio fed; cancelling kills the program.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { closeSync, constants, createWriteStream, openSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,20 +12,12 @@ import { createInterface } from 'node:readline';
 import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask } from '../engine-types.js';
 import { JobError } from '../../common/errors.js';
 import { ASR_SAMPLE_RATE, decodeBlocks } from '../audio/decode.js';
+import { floatToS16le } from '../audio/pcm.js';
 import { probeDuration } from '../audio/probe.js';
 import { readAsrParams } from './asr-params.js';
 import { findPocketsphinx, POCKETSPHINX_MISSING, type PocketsphinxInstall } from './pocketsphinx-install.js';
 import { PocketsphinxOutputParser } from './pocketsphinx-output.js';
 import { buildTranscript, type TranscriptOptions } from './transcript.js';
-
-function toPcm16(samples: Float32Array): Buffer {
-  const out = Buffer.alloc(samples.length * 2);
-  for (let i = 0; i < samples.length; i++) {
-    const v = Math.max(-1, Math.min(1, samples[i]!));
-    out.writeInt16LE(Math.round(v * 32767), i * 2);
-  }
-  return out;
-}
 
 /** Looked up again in the worker: the package may have been removed since the catalogue row was built. */
 function currentInstall(): PocketsphinxInstall {
@@ -87,7 +79,7 @@ async function recognizeThrough(fifo: string, install: PocketsphinxInstall, file
     let fed = 0;
     for await (const block of decodeBlocks(file, { signal: ctx.signal, blockSamples: ASR_SAMPLE_RATE })) {
       if (child.exitCode !== null || input.destroyed) break;
-      if (!input.write(toPcm16(block))) {
+      if (!input.write(floatToS16le(block))) {
         await Promise.race([new Promise<void>((resolve) => input.once('drain', () => resolve())), exited]);
       }
       fed += block.length / ASR_SAMPLE_RATE;
@@ -107,6 +99,15 @@ async function recognizeThrough(fifo: string, install: PocketsphinxInstall, file
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    // A program that died before opening the pipe leaves our open() blocked in a libuv thread: open the reading
+    // end ourselves (non-blocking) to release it.
+    if (input.pending) {
+      try {
+        closeSync(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK));
+      } catch {
+        // already released
+      }
+    }
     input.destroy();
   }
 }

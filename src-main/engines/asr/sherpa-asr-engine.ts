@@ -7,24 +7,22 @@ import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask } f
 import { JobError } from '../../common/errors.js';
 import { decodeBlocks } from '../audio/decode.js';
 import { probeDuration } from '../audio/probe.js';
-import { segmentSpeech } from '../audio/segments.js';
-import type { SherpaAsrEngineConfig } from './asr-families.js';
-import { readAsrParams, type AsrJobParams } from './asr-params.js';
+import { concatSamples, segmentSpeech } from '../audio/segments.js';
+import { LANGUAGE_AWARE_FAMILIES, WORD_TIMED_FAMILIES, type SherpaAsrEngineConfig } from './asr-families.js';
+import { readAsrParams, type AsrParamRules } from './asr-params.js';
 import { diarize, labelSpeakers, splitSegmentsBySpeaker } from './diarization.js';
 import { clearRecognizers, getRecognizer, parseEngineConfig } from './sherpa-recognizers.js';
 import { wordsFromTokens } from './token-words.js';
 import { buildTranscript, emptyTranscript, type RecognizedPiece, type TranscriptOptions } from './transcript.js';
-import type { SherpaOfflineResult } from './sherpa-native.js';
+import type { SherpaOfflineRecognizer, SherpaOfflineResult } from './sherpa-native.js';
 
 /** VAD segments closer than this are merged when diarizing (default merging bridges 3 s). */
 export const DIARIZATION_MERGE_GAP_SECONDS = 0.5;
-const WORD_TIMED_FAMILIES = new Set(['nemo-ctc', 'nemo-transducer', 'sense-voice']);
 
-export function paramRules(config: SherpaAsrEngineConfig): Parameters<typeof readAsrParams>[1] {
-  const languageAware = config.family === 'whisper' || config.family === 'sense-voice';
+export function paramRules(config: SherpaAsrEngineConfig): AsrParamRules {
   return {
-    languages: languageAware ? config.languages : [],
-    wordTimings: WORD_TIMED_FAMILIES.has(config.family),
+    languages: LANGUAGE_AWARE_FAMILIES.includes(config.family) ? config.languages : [],
+    wordTimings: WORD_TIMED_FAMILIES.includes(config.family),
     translate: config.family === 'whisper' && config.languages.length > 1,
     diarization: config.diarization !== null,
   };
@@ -65,12 +63,16 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
   const share = params.speakerDiarization ? 0.8 : 0.99;
   // With speakers asked for, only short pauses are bridged: fewer segments spanning two speakers.
   const mergeGapSeconds = params.speakerDiarization ? DIARIZATION_MERGE_GAP_SECONDS : undefined;
-  const segments = segmentSpeech(blocks, { vadModel: config.vadModel, signal: ctx.signal, mergeGapSeconds });
+  let reported = 0;
+  const report = (seconds: number): void => {
+    const fraction = Math.min(share, (seconds / duration) * share);
+    if (fraction > reported) ctx.progress((reported = fraction));
+  };
+  // Input position minus the longest segment: keeps progress moving through long silences, never ahead of recognition.
+  const onPosition = (seconds: number): void => report(seconds - 30);
+  const segments = segmentSpeech(blocks, { vadModel: config.vadModel, signal: ctx.signal, mergeGapSeconds, onPosition });
   for await (const segment of segments) {
-    const stream = recognizer.createStream();
-    stream.acceptWaveform({ samples: segment.samples, sampleRate: 16000 });
-    recognizer.decode(stream);
-    const result: SherpaOfflineResult = recognizer.getResult(stream);
+    const result = recognizeSegment(recognizer, segment.samples);
     const lang = languageOf(result.lang);
     if (lang && result.text.trim()) detected.set(lang, (detected.get(lang) ?? 0) + (segment.end - segment.start));
     pieces.push({
@@ -83,13 +85,13 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
         segment.end,
       ),
     });
-    ctx.progress(Math.min(share, (segment.end / duration) * share));
+    report(segment.end);
   }
   if (!options.language && detected.size > 0) options.language = [...detected].sort((a, b) => b[1] - a[1])[0]![0];
   const result = buildTranscript(pieces, options);
   if (params.speakerDiarization && config.diarization) {
     ctx.log(`diarizing ${duration.toFixed(1)} s`);
-    const turns = diarize(config.diarization, concat(kept), params.numSpeakers);
+    const turns = diarize(config.diarization, concatSamples(kept), params.numSpeakers);
     labelSpeakers(result.words, turns);
     labelSpeakers(result.segments, turns);
     if (result.segments) result.segments = splitSegmentsBySpeaker(result.segments, result.words);
@@ -98,24 +100,23 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
   return { result, artifacts: [], durationSeconds: duration };
 }
 
+function recognizeSegment(recognizer: SherpaOfflineRecognizer, samples: Float32Array): SherpaOfflineResult {
+  try {
+    const stream = recognizer.createStream();
+    stream.acceptWaveform({ samples, sampleRate: 16000 });
+    recognizer.decode(stream);
+    return recognizer.getResult(stream);
+  } catch (cause) {
+    throw new JobError('engine_failed', `recognition failed: ${(cause as Error).message}`, { cause });
+  }
+}
+
 async function* keepBlocks(source: AsyncIterable<Float32Array>, into: Float32Array[] | null): AsyncGenerator<Float32Array> {
   for await (const block of source) {
     into?.push(block);
     yield block;
   }
 }
-
-function concat(blocks: Float32Array[]): Float32Array {
-  const out = new Float32Array(blocks.reduce((n, b) => n + b.length, 0));
-  let at = 0;
-  for (const block of blocks) {
-    out.set(block, at);
-    at += block.length;
-  }
-  return out;
-}
-
-export type { AsrJobParams };
 
 const factory: EngineFactory = (): Engine => ({ run, dispose: clearRecognizers });
 export default factory;

@@ -51,52 +51,63 @@ function checkCancel(signal?: AbortSignal): void {
 /**
  * VAD segments separated by less than `mergeGapSeconds` are merged (with the audio between them) up to the maximum
  * length: recognizers do better with context, and Silero v5 in sherpa-onnx 1.13.8 misses some short phrases between
- * pauses (jfk.wav 3.2–4.4 s), which merging recovers. Longer silences are skipped.
+ * pauses (jfk.wav 3.2–4.4 s), which merging recovers. Longer silences are skipped. A segment's own samples come from
+ * the detector; the gaps and edge padding come from a short history of the input (a gap no longer in it is not merged).
  */
 async function* vadSegments(blocks: AsyncIterable<Float32Array>, model: string, options: SegmentOptions): AsyncGenerator<SpeechSegment> {
   const vad = createVad({ ...options.vad, model });
   const maxSamples = Math.round((options.vad?.maxSpeechSeconds ?? VAD_DEFAULTS.maxSpeechSeconds) * ASR_SAMPLE_RATE);
   const mergeGap = Math.round((options.mergeGapSeconds ?? VAD_MERGE_GAP_SECONDS) * ASR_SAMPLE_RATE);
   const pad = Math.round(VAD_PAD_SECONDS * ASR_SAMPLE_RATE);
-  // Recent input, from sample index historyStart: merged segments are cut from it, with the gaps between them.
+  // Long enough to hold the gap before a maximal segment; longer detector segments are not merged.
+  const historyLength = maxSamples + mergeGap + pad + 10 * ASR_SAMPLE_RATE;
+  // Recent input (sample index historyStart … consumed): gaps between merged segments and padding come from it.
   let history = new Float32Array(0);
   let historyStart = 0;
   let consumed = 0;
-  let pending: { start: number; end: number } | null = null;
-  const cut = (from: number, to: number): Float32Array => history.slice(Math.max(0, from - historyStart), to - historyStart);
+  let pending: { start: number; end: number; parts: Float32Array[] } | null = null;
+  let placed = 0; // end of the audio already given to a segment
+  const inHistory = (from: number, to: number): boolean => from >= historyStart && to <= consumed;
+  const recent = (from: number, to: number): Float32Array =>
+    to > from ? history.slice(from - historyStart, to - historyStart) : new Float32Array(0);
+  const emit = function* (): Generator<SpeechSegment> {
+    if (!pending) return;
+    yield* splitLong(pending.start, concatSamples(pending.parts), maxSamples);
+    pending = null;
+  };
   const take = function* (final: boolean): Generator<SpeechSegment> {
-    const found: { start: number; end: number }[] = [];
     while (!vad.isEmpty()) {
       const front = vad.front(false);
       vad.pop();
-      found.push({ start: Math.max(0, front.start - pad), end: Math.min(consumed, front.start + front.samples.length + pad) });
-    }
-    for (const next of found) {
-      if (pending && next.start - pending.end <= mergeGap && next.end - pending.start <= maxSamples) {
-        pending.end = Math.max(pending.end, next.end);
+      // Padding may reach into the next detected segment: never place the same audio twice.
+      const skip = Math.min(front.samples.length, Math.max(0, placed - front.start));
+      const start = front.start + skip;
+      const body = front.samples.subarray(skip);
+      const end = start + body.length;
+      const tail = recent(end, Math.min(consumed, end + pad));
+      const mergeable = pending && start - pending.end <= mergeGap && end + tail.length - pending.start <= maxSamples;
+      if (pending && mergeable && inHistory(pending.end, start)) {
+        pending.parts.push(recent(pending.end, start), body, tail);
+        pending.end = placed = end + tail.length;
         continue;
       }
-      if (pending) yield* splitLong(pending.start, cut(pending.start, pending.end), maxSamples);
-      pending = { start: Math.max(next.start, pending?.end ?? 0), end: next.end };
+      yield* emit();
+      const from = Math.max(0, start - pad, historyStart, placed);
+      const head = from < start ? recent(from, start) : new Float32Array(0);
+      pending = { start: start - head.length, end: end + tail.length, parts: [head, body, tail] };
+      placed = pending.end;
     }
-    if (pending && (final || (!vad.isDetected() && consumed - pending.end > mergeGap))) {
-      yield* splitLong(pending.start, cut(pending.start, pending.end), maxSamples);
-      pending = null;
-    }
-    // Keep what a future segment may still need: the pending one, or the detector's longest look-back.
-    const keepFrom = Math.max(historyStart, Math.min(pending?.start ?? Infinity, consumed - maxSamples - 10 * ASR_SAMPLE_RATE));
-    if (keepFrom > historyStart) {
-      history = history.slice(keepFrom - historyStart);
-      historyStart = keepFrom;
-    }
+    if (pending && (final || (!vad.isDetected() && consumed - pending.end > mergeGap))) yield* emit();
   };
   for await (const block of blocks) {
     checkCancel(options.signal);
-    const joined = new Float32Array(history.length + block.length);
-    joined.set(history);
-    joined.set(block, history.length);
+    const keep = Math.min(history.length, Math.max(0, historyLength - block.length));
+    const joined = new Float32Array(keep + block.length);
+    joined.set(history.subarray(history.length - keep));
+    joined.set(block, keep);
     history = joined;
     consumed += block.length;
+    historyStart = consumed - history.length;
     // The detector works in 512-sample windows; whole blocks at once made it miss speech in tests.
     for (let at = 0; at < block.length; at += 512) vad.acceptWaveform(block.subarray(at, at + 512));
     options.onPosition?.(consumed / ASR_SAMPLE_RATE);
@@ -110,6 +121,17 @@ async function* vadSegments(blocks: AsyncIterable<Float32Array>, model: string, 
     checkCancel(options.signal);
     yield segment;
   }
+}
+
+/** One array holding `parts` one after another. */
+export function concatSamples(parts: Float32Array[]): Float32Array {
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 async function* fixedSegments(blocks: AsyncIterable<Float32Array>, options: SegmentOptions): AsyncGenerator<SpeechSegment> {

@@ -38,6 +38,7 @@ export function createVad(options: VadOptions): SherpaVad {
       numThreads: 1,
       debug: 0,
     },
-    maxSpeech + 30,
+    // Room for the longest segment plus look-back; sherpa-onnx grows the buffer (and logs) when it is short.
+    Math.max(120, maxSpeech * 4),
   );
 }

@@ -68,6 +68,18 @@ describe('asrFamilyDefinition', () => {
     expect(validate({ language: 'en' })).toBe(false);
   });
 
+  it('adds how audio is segmented to a given description', () => {
+    const base = { id: 'm', dir: join(TINY, 'tiny-nemo-ctc'), languages: ['en'], files: { model: 'model.onnx', tokens: 'tokens.txt' } };
+    expect(asrFamilyDefinition('nemo-ctc', base).description).toBeUndefined();
+    expect(asrFamilyDefinition('nemo-ctc', { ...base, description: 'Small English model.' }).description).toBe(
+      'Small English model. No VAD model is installed: long recordings are cut into fixed 25 s windows at quiet moments (install Silero VAD for better segments).',
+    );
+    expect(asrFamilyDefinition('nemo-ctc', { ...base, description: 'Small.', support: { sileroVad: '/v.onnx' } }).description).toBe(
+      'Small. Long recordings are cut into speech segments by Silero VAD.',
+    );
+    expect(asrFamilyDefinition('nemo-ctc', { ...base, support: { sileroVad: '/v.onnx' } }).engineConfig.vadModel).toBe('/v.onnx');
+  });
+
   it('every family lists its required files and rejects a package without them', () => {
     for (const family of ASR_FAMILIES) {
       expect(() => asrFamilyDefinition(family, { id: 'x', dir: '/m', languages: ['en'], files: {} })).toThrow(/lacks its/);

@@ -44,6 +44,24 @@ describe('segmentSpeech with Silero VAD', () => {
     expect(speech).toBeLessThan(60);
   });
 
+  it('each segment holds exactly the input samples at its start/end times (also past 35 s of continuous speech)', async () => {
+    const parts: Float32Array[] = [];
+    for await (const block of decodeBlocks(PAUSES)) parts.push(block);
+    const all = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (all.set(p, at), at + p.length), 0);
+    for (const mergeGapSeconds of [3, 0]) {
+      const segments = await collect(PAUSES, { vadModel: VAD, mergeGapSeconds });
+      expect(segments.length).toBeGreaterThan(0);
+      for (const s of segments) {
+        const from = Math.round(s.start * 16000);
+        const original = all.subarray(from, from + s.samples.length);
+        let diff = 0;
+        for (let i = 0; i < original.length; i++) diff = Math.max(diff, Math.abs(original[i]! - s.samples[i]!));
+        expect(diff).toBeLessThan(1e-6);
+      }
+    }
+  });
+
   it('without merging, short pauses separate segments', async () => {
     const segments = await collect(JFK, { vadModel: VAD_V4, mergeGapSeconds: 0 });
     expect(segments.length).toBeGreaterThanOrEqual(3);

@@ -17,8 +17,7 @@ import { APP_ORIGIN, APP_PAGE_URL, APP_SCHEME, resolveAppFile } from './app-prot
 import { BatchWatcher } from './batch-watcher.js';
 import { loadOrCreateInstallKey } from './install-key.js';
 import { modelIdArg, speedArg, textArg } from './ipc-validate.js';
-import { NativeLiveSession } from './native-live-session.js';
-import { loadNativeSink } from './native-sink.js';
+import { LivePlayback } from './player/live-playback.js';
 import { trayLabel } from './tray-status.js';
 import { contentSecurityPolicy, isAppPage, isExternalLink, isTrustedSender } from './window-security.js';
 
@@ -31,7 +30,7 @@ const TRAY_REFRESH_MS = 2_000;
 let service: Service | null = null;
 let window: BrowserWindow | null = null;
 let tray: Tray | null = null;
-let live: NativeLiveSession | null = null;
+let live: LivePlayback | null = null;
 let quitting = false;
 
 protocol.registerSchemesAsPrivileged([
@@ -182,11 +181,19 @@ function registerIpc(svc: Service, dataDir: string, apiKey: string): void {
     await shell.openPath(dataDir);
   }));
   ipcMain.handle(BRIDGE_CHANNELS.liveStart, guard(async (modelId: unknown, speed: unknown) => {
-    live?.close();
-    const url = new URL('/v1/text-to-speech/realtime', svc.url.replace(/^http/, 'ws'));
-    url.searchParams.set('model', modelIdArg(modelId));
-    live = new NativeLiveSession({ url: url.toString(), apiKey, speed: speedArg(speed), createSink: loadNativeSink, emit });
-    return live.start();
+    const id = modelIdArg(modelId);
+    const rate = speedArg(speed);
+    await live?.close();
+    live = null;
+    // The live-audio engineer's LivePlayback: the session's PCM16 frames into the naudiodon player.
+    const playback = await LivePlayback.open({ serviceUrl: svc.url, apiKey, modelId: id, speed: rate });
+    playback.on('event', (event) => {
+      emit(event);
+      if (event.type === 'closed' && live === playback) live = null;
+    });
+    live = playback;
+    emit({ type: 'session', sampleRate: playback.sampleRate });
+    return { sampleRate: playback.sampleRate };
   }));
   ipcMain.handle(BRIDGE_CHANNELS.liveSpeak, guard((text: unknown) => live?.speak(textArg(text))));
   ipcMain.handle(BRIDGE_CHANNELS.liveSpeed, guard((speed: unknown) => live?.setSpeed(speedArg(speed))));
@@ -198,7 +205,7 @@ app.on('before-quit', (event) => {
   // Graceful quit: stop accepting, let running jobs finish briefly, requeue the rest, close the database.
   event.preventDefault();
   quitting = true;
-  live?.close();
+  void live?.close();
   const svc = service;
   service = null;
   svc.close(QUIT_GRACE_MS).finally(() => app.quit());

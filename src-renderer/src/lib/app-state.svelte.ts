@@ -24,6 +24,8 @@ class AppState {
   models = $state<CatalogueRecord[]>([]);
   modelsLoaded = $state(false);
   jobs = $state<Job[]>([]);
+  /** Cursor after the polled first page (newest 100 jobs); the Jobs tab pages further with it. */
+  jobsCursor = $state<string | null>(null);
   batches = $state<Batch[]>([]);
   queue = $state<QueueSummary | null>(null);
   jobsLoaded = $state(false);
@@ -86,12 +88,13 @@ class AppState {
     let changed = false;
     try {
       const [jobs, batches] = await Promise.all([
-        this.client_.listJobs({ limit: 200 }),
+        this.client_.listJobs({ limit: 100 }),
         this.client_.listBatches({ limit: 50 }),
       ]);
       const print = fingerprint(jobs.data) + '#' + fingerprint(batches.data.map((b) => ({ ...b, progress: b.remaining })));
       changed = print !== this.lastPrint;
       this.lastPrint = print;
+      this.jobsCursor = jobs.next_cursor;
       if (changed) {
         this.jobs = jobs.data;
         this.batches = batches.data;

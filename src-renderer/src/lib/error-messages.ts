@@ -50,3 +50,11 @@ export function describeError(code: string | null | undefined, fallback?: string
 export function isWaitingCode(code: string | null | undefined): boolean {
   return !!code && code.startsWith('waiting_for_');
 }
+
+/** The sentence for anything thrown by the API client (ApiClientError carries `code`) or by the browser. */
+export function errorText(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : null;
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  return describeError(code, message);
+}

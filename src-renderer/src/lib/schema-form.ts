@@ -19,6 +19,8 @@ export interface FormField {
   step: number | null;
   integer: boolean;
   defaultValue: unknown;
+  /** The schema itself gave the default (so the service applies it when the field is omitted). */
+  schemaDefault: boolean;
   required: boolean;
 }
 
@@ -36,6 +38,8 @@ interface PropertySchema {
   multipleOf?: number;
   title?: string;
   description?: string;
+  /** Display names of enum values (Voxdesk catalogue extension, e.g. eSpeak voice names). */
+  'x-labels'?: Record<string, string>;
 }
 
 function typeOf(schema: PropertySchema): string | undefined {
@@ -45,7 +49,10 @@ function typeOf(schema: PropertySchema): string | undefined {
 
 /** oneOf/anyOf of consts (a common way to give enum labels) flattened into enum values. */
 function enumValues(schema: PropertySchema): { values: unknown[]; labels: string[] } | null {
-  if (Array.isArray(schema.enum)) return { values: schema.enum, labels: schema.enum.map(String) };
+  if (Array.isArray(schema.enum)) {
+    const names = schema['x-labels'] ?? {};
+    return { values: schema.enum, labels: schema.enum.map((v) => names[String(v)] ?? String(v)) };
+  }
   const alternatives = schema.oneOf ?? schema.anyOf;
   if (alternatives?.length && alternatives.every((a) => 'const' in a)) {
     return { values: alternatives.map((a) => a.const), labels: alternatives.map((a) => a.title ?? String(a.const)) };
@@ -77,6 +84,7 @@ export function fieldsFromSchema(schema: JsonSchema | null | undefined, omit: re
       step: null as number | null,
       integer: type === 'integer',
       defaultValue: prop.default,
+      schemaDefault: prop.default !== undefined,
       required: required.has(name),
     };
     if (enums) {
@@ -129,7 +137,7 @@ export function paramsToSend(fields: readonly FormField[], values: Record<string
       value = Number(raw);
       if (Number.isNaN(value)) continue;
     } else if (f.kind === 'toggle') value = raw === true || raw === 'true';
-    if (value === f.defaultValue) continue;
+    if (f.schemaDefault && value === f.defaultValue) continue;
     params[f.name] = value;
   }
   return params;

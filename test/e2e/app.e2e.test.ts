@@ -1,0 +1,185 @@
+/**
+ * The renderer end to end in Debian's Chromium against a real `voxdesk serve --ui`: transcribe jfk.wav with
+ * PocketSphinx (upload → progress → transcript → SRT download), speak and play, live preview through Web Audio,
+ * jobs, models, settings. Screenshots of every tab go to test-artifacts/screenshots/.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireCommand, requireFile, SHARED } from '../helpers/system.js';
+import { launchChromium } from './chromium.js';
+import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
+
+const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
+let served: ServedUi;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let page: Page;
+const pageErrors: string[] = [];
+
+async function openTab(name: string, key: number): Promise<void> {
+  await page.keyboard.press(`Control+${key}`);
+  await expect.poll(() => page.getAttribute(`#tab-${name}`, 'aria-selected')).toBe('true');
+}
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+describe('desktop UI in Chromium (browser mode)', () => {
+  beforeAll(async () => {
+    requireCommand('pocketsphinx_batch', 'pocketsphinx');
+    requireFile('/usr/share/pocketsphinx/model/en-us/en-us', 'pocketsphinx-en-us');
+    mkdirSync(SHOTS, { recursive: true });
+    served = await startServeUi();
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+  });
+
+  it('lists the catalogue with availability and prices on Models', async () => {
+    await openTab('models', 5);
+    const panel = page.locator('#panel-models');
+    await expect.poll(() => panel.locator('tr[data-model]').count()).toBeGreaterThan(1);
+    await expect.poll(() => panel.locator('tr[data-model="espeak-ng"]').innerText()).toMatch(/Ready/);
+    await expect.poll(() => panel.innerText()).toMatch(/Speech recognition/);
+    await shot('models');
+  });
+
+  it('transcribes jfk.wav end to end and exports SRT', async () => {
+    await openTab('transcribe', 1);
+    const panel = page.locator('#panel-transcribe');
+    const picker = panel.locator('#asr-model');
+    await expect.poll(() => picker.locator('option').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/PocketSphinx/i)]));
+    const pocketsphinx = await picker.locator('option', { hasText: /PocketSphinx/i }).first().getAttribute('value');
+    await picker.selectOption(pocketsphinx!);
+    await panel.locator('[data-testid="file-input"]').setInputFiles(join(SHARED, 'audio', 'jfk.wav'));
+    // Progress: the row appears with a status chip before the transcript.
+    await panel.locator('.list li').first().waitFor();
+    await expect.poll(() => panel.locator('.list [data-status]').first().getAttribute('data-status'), { timeout: 120_000 }).toBe('succeeded');
+    const transcript = panel.locator('.transcript');
+    await expect.poll(() => transcript.innerText(), { timeout: 10_000 }).toMatch(/country/i);
+    expect(await transcript.locator('button.word').count()).toBeGreaterThan(10);
+    await panel.locator('input[type="search"]').fill('country');
+    await expect.poll(() => transcript.locator('.word.match').count()).toBeGreaterThan(0);
+    await shot('transcribe');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), transcript.getByRole('button', { name: 'Export SRT' }).click()]);
+    expect(download.suggestedFilename()).toBe('jfk.srt');
+    const srt = readFileSync((await download.path())!, 'utf8');
+    expect(srt).toMatch(/^1\r?\n\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}/);
+    expect(srt.toLowerCase()).toContain('country');
+  });
+
+  it('sends a dropped pair of files as one batch, and explains a file that is not audio', async () => {
+    await openTab('transcribe', 1);
+    const panel = page.locator('#panel-transcribe');
+    const before = await panel.locator('.list li').count();
+    const names = ['roots_02_morris_0219.wav', 'roots_04_morris_0400.wav'];
+    const payload = names.map((name) => ({ name, b64: readFileSync(join(SHARED, 'audio', 'hifitts-6097', name)).toString('base64') }));
+    // A real drop event carrying a DataTransfer, as the OS file manager would send it.
+    await panel.locator('.drop').evaluate((zone, files) => {
+      const data = new DataTransfer();
+      for (const f of files) data.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: 'audio/wav' }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, payload);
+    const rows = panel.locator('.list li');
+    await expect.poll(() => rows.count()).toBe(before + 2);
+    // Two files went as ONE batch request (one connection, answered at once), not two held POSTs.
+    const { api_key: key } = (await (await fetch(`${served.url}/v1/session/bootstrap`)).json()) as { api_key: string };
+    const batches = (await (await fetch(`${served.url}/v1/batches`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { file_count: number; files: { name: string }[] }[] };
+    expect(batches.data).toHaveLength(1);
+    expect(batches.data[0]!.files.map((f) => f.name)).toEqual(names);
+    for (const i of [before, before + 1]) {
+      await expect.poll(() => rows.nth(i).locator('[data-status]').getAttribute('data-status'), { timeout: 120_000 }).toBe('succeeded');
+    }
+
+    await panel.locator('[data-testid="file-input"]').setInputFiles({ name: 'notes.wav', mimeType: 'audio/wav', buffer: Buffer.from('this is not audio at all') });
+    await expect.poll(() => rows.count()).toBe(before + 3);
+    const bad = rows.nth(before + 2);
+    await expect.poll(() => bad.locator('[data-status]').getAttribute('data-status'), { timeout: 60_000 }).toBe('failed');
+    const why = await bad.innerText();
+    expect(why).toMatch(/could not be decoded|cannot read|does not contain audio/i);
+    expect(why).not.toMatch(/_/);
+    await expect(bad.getByRole('button', { name: 'Retry' }).count()).resolves.toBe(1);
+    await shot('transcribe-batch');
+  });
+
+  it('speaks text with a voice from the catalogue and plays it', async () => {
+    await openTab('speak', 2);
+    const panel = page.locator('#panel-speak');
+    await expect.poll(() => panel.locator('#tts-voice option').count()).toBeGreaterThan(10);
+    await panel.locator('#tts-text').fill('Voxdesk speaks this sentence for the browser test.');
+    await expect.poll(() => panel.locator('.quote').innerText()).toMatch(/Free|\$/);
+    await page.keyboard.press('Control+Enter');
+    const audio = panel.locator('audio').first();
+    await audio.waitFor({ timeout: 60_000 });
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? a.duration : 0)), { timeout: 20_000 }).toBeGreaterThan(1);
+    await shot('speak');
+  });
+
+  it('speaks many lines as one batch with progress and a player per line', async () => {
+    const panel = page.locator('#panel-speak');
+    await panel.getByLabel('Batch: one file per line').check();
+    await panel.locator('#tts-text').fill('First line of the batch.\n\nSecond line of the batch.\nThird.');
+    await expect.poll(() => panel.getByRole('button', { name: /Speak 3 lines/ }).count()).toBe(1);
+    await panel.getByRole('button', { name: /Speak 3 lines/ }).click();
+    const batch = panel.locator('[aria-label="Batch"]');
+    await expect.poll(() => batch.locator('li audio').count(), { timeout: 60_000 }).toBe(3);
+    await expect.poll(() => batch.innerText()).toMatch(/3 done · 0 failed · 0 left/);
+    await expect.poll(() => batch.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+    await shot('speak-batch');
+    await panel.getByLabel('Batch: one file per line').uncheck();
+  });
+
+  it('previews live speech through Web Audio', async () => {
+    await openTab('live', 3);
+    const panel = page.locator('#panel-live');
+    await panel.locator('#live-model').waitFor();
+    await panel.locator('#live-text').pressSequentially('Hello from the live tab. ', { delay: 5 });
+    const status = panel.locator('[data-testid="live-status"]');
+    await expect
+      .poll(async () => Number(await status.getAttribute('data-frames')), { timeout: 30_000, message: await panel.innerText().catch(() => '') })
+      .toBeGreaterThan(3)
+      .catch(async (err: unknown) => {
+        await shot('live-failed');
+        throw new Error(`no live frames; panel says: ${await panel.innerText()}`, { cause: err });
+      });
+    await expect.poll(async () => Number(await status.getAttribute('data-scheduled')), { timeout: 30_000 }).toBeGreaterThan(0.5);
+    await shot('live');
+  });
+
+  it('shows the job history with plain statuses', async () => {
+    await openTab('jobs', 4);
+    const panel = page.locator('#panel-jobs');
+    await expect.poll(() => panel.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => panel.innerText()).toMatch(/jfk\.wav/);
+    await panel.getByRole('button', { name: 'Open' }).first().click();
+    await panel.locator('[aria-label="Opened job"]').waitFor();
+    await shot('jobs');
+  });
+
+  it('shows settings and switches the theme', async () => {
+    await openTab('settings', 6);
+    const panel = page.locator('#panel-settings');
+    await panel.getByText('Data folder').waitFor();
+    await panel.getByLabel('Dark').check();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await shot('settings-dark');
+    await panel.getByLabel('Light').check();
+    await shot('settings');
+    for (const [tab, key] of [['transcribe', 1], ['models', 5]] as const) {
+      await page.getByLabel('Dark').check().catch(() => undefined);
+      await openTab(tab, key);
+      await shot(`${tab}-dark`);
+    }
+    expect(pageErrors).toEqual([]);
+  });
+});

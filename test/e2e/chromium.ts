@@ -1,0 +1,37 @@
+/** Debian's Chromium through playwright-core, with the flags of design.md §7 and a fresh profile. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { requireFile } from '../helpers/system.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  // Web Audio must start without a click in headless tests.
+  '--autoplay-policy=no-user-gesture-required',
+];
+
+export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  requireFile(CHROMIUM, 'chromium');
+  const profile = mkdtempSync(join(tmpdir(), 'voxdesk-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 860 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BatchWatcher } from '../../../src-main/app/batch-watcher.js';
+import { INSTALL_KEY_FILE, loadOrCreateInstallKey } from '../../../src-main/app/install-key.js';
+import { IpcInputError, modelIdArg, speedArg, textArg } from '../../../src-main/app/ipc-validate.js';
+import { trayLabel } from '../../../src-main/app/tray-status.js';
+import { BRIDGE_CHANNELS } from '../../../src-main/common/desktop-bridge.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('per-install key', () => {
+  it('is created once with mode 0600 and reused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'voxdesk-key-'));
+    dirs.push(dir);
+    const key = loadOrCreateInstallKey(join(dir, 'data'));
+    expect(key).toMatch(/^vdk_[A-Za-z0-9_-]{40,}$/);
+    expect(statSync(join(dir, 'data', INSTALL_KEY_FILE)).mode & 0o777).toBe(0o600);
+    expect(loadOrCreateInstallKey(join(dir, 'data'))).toBe(key);
+  });
+
+  it('replaces a damaged key file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'voxdesk-key-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, INSTALL_KEY_FILE), 'garbage');
+    const key = loadOrCreateInstallKey(dir);
+    expect(key).toMatch(/^vdk_/);
+    expect(readFileSync(join(dir, INSTALL_KEY_FILE), 'utf8').trim()).toBe(key);
+  });
+});
+
+describe('tray label', () => {
+  it('says what the queue is doing', () => {
+    expect(trayLabel(null)).toBe('Voxdesk — starting');
+    expect(trayLabel({ queued: 0, running: 0, waiting: {} })).toBe('Voxdesk — idle');
+    expect(trayLabel({ queued: 3, running: 1, waiting: {} })).toBe('Voxdesk — 1 running, 3 queued');
+    expect(trayLabel({ queued: 2, running: 0, waiting: { waiting_for_network: 2 } })).toBe('Voxdesk — offline — 2 waiting');
+  });
+});
+
+describe('batch notifications', () => {
+  const batch = (id: string, status: 'open' | 'complete', created: string, failed = 0) =>
+    ({ id, status, product: 'speech-to-text' as const, file_count: 3, succeeded: 3 - failed, failed, created_at: created });
+
+  it('announces a batch once when it completes, never history', () => {
+    const since = Date.parse('2026-01-01T00:00:00Z');
+    const w = new BatchWatcher(since);
+    expect(w.update([batch('old', 'complete', '2025-12-31T00:00:00Z')])).toEqual([]);
+    expect(w.update([batch('b1', 'open', '2026-01-01T00:00:01Z')])).toEqual([]);
+    const [notice] = w.update([batch('b1', 'complete', '2026-01-01T00:00:01Z', 1)]);
+    expect(notice).toEqual({ batchId: 'b1', title: 'Transcription batch finished', body: '2 of 3 files done, 1 failed.' });
+    expect(w.update([batch('b1', 'complete', '2026-01-01T00:00:01Z', 1)])).toEqual([]);
+    // Finished between two looks: still announced because it was created after the watcher started.
+    expect(w.update([batch('b2', 'complete', '2026-01-01T00:00:09Z')])[0]?.body).toBe('All 3 files done.');
+  });
+});
+
+describe('IPC argument validation', () => {
+  it('accepts good values and rejects everything else', () => {
+    expect(modelIdArg('espeak-ng')).toBe('espeak-ng');
+    expect(speedArg(1.5)).toBe(1.5);
+    expect(textArg('Hello.')).toBe('Hello.');
+    for (const bad of [42, '', 'a b', '../x;rm', null, 'x'.repeat(201)]) expect(() => modelIdArg(bad)).toThrow(IpcInputError);
+    for (const bad of [0.4, 2.1, NaN, '1', null, Infinity]) expect(() => speedArg(bad)).toThrow(IpcInputError);
+    for (const bad of ['', '   ', 5, null, 'x'.repeat(20_001)]) expect(() => textArg(bad)).toThrow(IpcInputError);
+  });
+});
+
+describe('preload', () => {
+  it('uses exactly the shared channel names (it cannot import them inside the sandbox)', () => {
+    const source = readFileSync(new URL('../../../src-main/app/preload/preload.ts', import.meta.url), 'utf8');
+    const block = /const CHANNELS = \{([\s\S]*?)\} as const;/.exec(source)?.[1] ?? '';
+    const channels = Object.fromEntries([...block.matchAll(/(\w+): '([^']+)'/g)].map((m) => [m[1], m[2]]));
+    expect(channels).toEqual(BRIDGE_CHANNELS);
+  });
+
+  it('never exposes ipcRenderer or node to the page', () => {
+    const source = readFileSync(new URL('../../../src-main/app/preload/preload.ts', import.meta.url), 'utf8');
+    expect(source).toMatch(/exposeInMainWorld\('voxdesk', bridge\)/);
+    expect(source.match(/exposeInMainWorld/g)).toHaveLength(1);
+    expect(source).not.toMatch(/require\(['"](fs|child_process|node:)/);
+  });
+});

@@ -7,7 +7,18 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, type ErrorBody } from '../../common/errors.js';
 
+/**
+ * A request refused before its body was read (an upload stopped at a bad part, a key check before a 500 MB file)
+ * leaves bytes on the connection: the client must not reuse it, or its next request lands on a socket Node is about
+ * to destroy ("other side closed"). RFC 9112 §9.6: close after answering without reading the whole body.
+ */
+function closeIfBodyUnread(c: Context): void {
+  const incoming = (c.env as { incoming?: { complete?: boolean } } | undefined)?.incoming;
+  if (incoming && incoming.complete === false) c.header('Connection', 'close');
+}
+
 export function errorResponse(c: Context, error: ApiError): Response {
+  closeIfBodyUnread(c);
   if (error.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer realm="voxdesk"');
   return c.json(error.toBody(), error.status as ContentfulStatusCode);
 }
@@ -20,6 +31,7 @@ export function makeErrorHandler(log: (message: string) => void) {
       return errorResponse(c, new ApiError(code, err.message || 'bad request'));
     }
     log(`internal error on ${c.req.method} ${new URL(c.req.url).pathname}: ${err.stack ?? String(err)}`);
+    closeIfBodyUnread(c);
     const body: ErrorBody = { error: { code: 'internal_error', message: 'the service hit an unexpected error; it is logged' } };
     return c.json(body, 500);
   };

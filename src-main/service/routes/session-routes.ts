@@ -33,6 +33,12 @@ export function registerSessionRoutes(app: Hono<{ Variables: AuthVariables }>, d
     if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') throw new ApiError('forbidden_origin', 'cross-site requests may not open a session');
     c.header('Cache-Control', 'no-store');
     const owner = deps.sessionKeys.get(sessionKey);
-    return c.json({ api_key: sessionKey, account_id: owner?.accountId ?? null, account: owner?.accountName ?? null });
+    return c.json({
+      api_key: sessionKey,
+      account_id: owner?.accountId ?? null,
+      account: owner?.accountName ?? null,
+      // The page runs on this machine and the user chose this folder: Settings shows it so they can find their files.
+      data_dir: deps.config.dataDir,
+    });
   });
 }

@@ -68,6 +68,7 @@ describe('session bootstrap', () => {
   it('gives a same-origin loopback page a working key', async () => {
     const boot = await json<{ api_key: string; account_id: string }>(fetch(`${t.url}/v1/session/bootstrap`, { headers: { origin: t.url } }));
     expect(boot.api_key).toMatch(/^vdk_session_/);
+    expect((boot as { data_dir?: string }).data_dir).toBe(t.dataDir);
     expect((await new Client(t.url, boot.api_key).get('/v1/jobs')).status).toBe(200);
   });
   it('refuses a foreign Origin, a cross-site fetch and a Host that is not the service (DNS rebinding)', async () => {

@@ -60,7 +60,7 @@ export default tseslint.config(
     ]),
   },
   {
-    files: ['bin/**/*.js', 'eslint.config.js', 'scripts/**/*.js'],
+    files: ['bin/**/*.js', 'eslint.config.js', 'scripts/**/*.js', 'scripts/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
 );

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Before `npm test`: the system programs the tests drive for real (Chromium, PocketSphinx, PulseAudio, ffmpeg).
+// On Debian/Ubuntu a missing one is installed with .ci/system-packages.sh (as root, or through sudo); elsewhere
+// the test run stops here and says what to install. Tests never skip for a missing program.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const needs = [
+  { what: 'Chromium (browser tests)', ok: () => existsSync('/usr/bin/chromium') },
+  { what: 'PocketSphinx and its US English model', ok: () => has('pocketsphinx_continuous') && existsSync('/usr/share/pocketsphinx/model/en-us') },
+  { what: 'PulseAudio with parec (virtual sound device)', ok: () => has('pulseaudio') && has('parec') },
+  { what: 'ffmpeg and ffprobe (decoding)', ok: () => has('ffmpeg') && has('ffprobe') },
+  { what: 'sox (audio fixtures)', ok: () => has('sox') },
+];
+
+function has(command) {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+const missing = needs.filter((n) => !n.ok());
+if (missing.length === 0) process.exit(0);
+
+console.error(`Missing for the tests: ${missing.map((m) => m.what).join('; ')}.`);
+if (!has('apt-get')) {
+  console.error('Install them with your package manager (Debian package names are in .ci/system-packages.sh).');
+  process.exit(1);
+}
+const root = typeof process.getuid === 'function' && process.getuid() === 0;
+const command = root ? ['bash', ['.ci/system-packages.sh']] : ['sudo', ['bash', '.ci/system-packages.sh']];
+if (!root && !has('sudo')) {
+  console.error('Run as root: bash .ci/system-packages.sh');
+  process.exit(1);
+}
+console.error(`Installing them: ${[command[0], ...command[1]].join(' ')}`);
+try {
+  execFileSync(command[0], command[1], { stdio: 'inherit' });
+} catch {
+  process.exit(1);
+}
+const still = needs.filter((n) => !n.ok());
+if (still.length > 0) {
+  console.error(`Still missing after the install: ${still.map((m) => m.what).join('; ')}.`);
+  process.exit(1);
+}

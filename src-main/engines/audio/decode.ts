@@ -1,6 +1,6 @@
 /**
- * Any recording → mono Float32 at 16 kHz, streamed in blocks so that a two-hour file never sits in memory as one
- * array. Debian's `ffmpeg` (when on PATH) decodes everything, video containers included; without it the WASM
+ * Any recording → mono Float32 (16 kHz for recognizers, or the rate a caller asks for), streamed in blocks so that a
+ * two-hour file never sits in memory as one array. Debian's `ffmpeg` (when on PATH) decodes everything, video containers included; without it the WASM
  * `audio-decode` package streams wav/mp3/flac/ogg/opus/m4a/webm.
  */
 import { spawn } from 'node:child_process';
@@ -9,7 +9,8 @@ import { delimiter, isAbsolute, join } from 'node:path';
 import { open, stat } from 'node:fs/promises';
 import decodeChunked from 'audio-decode/stream';
 import { JobError } from '../../common/errors.js';
-import { resampleMono } from './resample.js';
+import type { BlockProcessor } from './block-processor.js';
+import { createStreamResampler } from './stream-resampler.js';
 
 /** Sample rate every recognizer here consumes. */
 export const ASR_SAMPLE_RATE = 16_000;
@@ -23,6 +24,11 @@ export interface DecodeOptions {
   blockSamples?: number;
   /** Which decoder to use. Default 'auto': ffmpeg when found (see findFfmpeg), else 'wasm'. */
   decoder?: 'auto' | 'ffmpeg' | 'wasm';
+  /**
+   * Rate of the yielded samples. Default ASR_SAMPLE_RATE; denoisers ask for the full band (48 kHz for RNNoise) so a
+   * 44.1/48 kHz recording keeps it.
+   */
+  sampleRate?: number;
 }
 
 /**
@@ -33,14 +39,15 @@ export function findFfmpeg(): string | null {
   return findExecutable('ffmpeg', process.env.VOXDESK_FFMPEG);
 }
 
-/** Decodes `file` to mono 16 kHz Float32 blocks. Corrupt or non-audio input → JobError('audio_decode_failed'). */
+/** Decodes `file` to mono Float32 blocks. Corrupt or non-audio input → JobError('audio_decode_failed'). */
 export async function* decodeBlocks(file: string, options: DecodeOptions = {}): AsyncGenerator<Float32Array> {
   const blockSamples = options.blockSamples ?? DEFAULT_BLOCK_SAMPLES;
+  const rate = options.sampleRate ?? ASR_SAMPLE_RATE;
   await assertReadable(file);
   const choice = options.decoder ?? 'auto';
   const ffmpeg = choice === 'wasm' ? null : findFfmpeg();
   if (choice === 'ffmpeg' && !ffmpeg) throw new JobError('audio_decode_failed', 'ffmpeg is not installed');
-  const source = ffmpeg ? ffmpegSamples(ffmpeg, file, options.signal) : wasmSamples(file, options.signal);
+  const source = ffmpeg ? ffmpegSamples(ffmpeg, file, rate, options.signal) : wasmSamples(file, rate, options.signal);
   yield* reblock(source, blockSamples);
 }
 
@@ -54,7 +61,7 @@ async function assertReadable(file: string): Promise<void> {
   if (size === 0) throw new JobError('audio_decode_failed', 'the audio file is empty (0 bytes)');
 }
 
-function cancelled(): JobError {
+export function cancelledError(): JobError {
   return new JobError('cancelled', 'the job was cancelled');
 }
 
@@ -79,9 +86,9 @@ async function* reblock(source: AsyncIterable<Float32Array>, size: number): Asyn
   if (filled > 0) yield block.slice(0, filled);
 }
 
-async function* ffmpegSamples(ffmpeg: string, file: string, signal?: AbortSignal): AsyncGenerator<Float32Array> {
-  if (signal?.aborted) throw cancelled();
-  const args = ['-nostdin', '-v', 'error', '-i', file, '-vn', '-f', 'f32le', '-ac', '1', '-ar', String(ASR_SAMPLE_RATE), 'pipe:1'];
+async function* ffmpegSamples(ffmpeg: string, file: string, rate: number, signal?: AbortSignal): AsyncGenerator<Float32Array> {
+  if (signal?.aborted) throw cancelledError();
+  const args = ['-nostdin', '-v', 'error', '-i', file, '-vn', '-f', 'f32le', '-ac', '1', '-ar', String(rate), 'pipe:1'];
   const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -97,7 +104,7 @@ async function* ffmpegSamples(ffmpeg: string, file: string, signal?: AbortSignal
   let carry: Buffer = Buffer.alloc(0);
   try {
     for await (const data of child.stdout as AsyncIterable<Buffer>) {
-      if (signal?.aborted) throw cancelled();
+      if (signal?.aborted) throw cancelledError();
       const bytes: Buffer = carry.length ? Buffer.concat([carry, data]) : data;
       const whole = bytes.length - (bytes.length % 4);
       carry = Buffer.from(bytes.subarray(whole));
@@ -109,7 +116,7 @@ async function* ffmpegSamples(ffmpeg: string, file: string, signal?: AbortSignal
       }
     }
     const { code, error } = await exited;
-    if (signal?.aborted) throw cancelled();
+    if (signal?.aborted) throw cancelledError();
     if (error) throw new JobError('audio_decode_failed', `ffmpeg could not be started: ${error.message}`, { cause: error });
     if (code !== 0) {
       const detail = stderr.trim().split('\n').slice(-3).join(' ').replace(`${file}: `, '');
@@ -136,7 +143,7 @@ export function sniffFormat(head: Uint8Array): WasmFormat | null {
   return null;
 }
 
-async function* wasmSamples(file: string, signal?: AbortSignal): AsyncGenerator<Float32Array> {
+async function* wasmSamples(file: string, rate: number, signal?: AbortSignal): AsyncGenerator<Float32Array> {
   const handle = await open(file, 'r');
   const head = new Uint8Array(256);
   try {
@@ -148,34 +155,26 @@ async function* wasmSamples(file: string, signal?: AbortSignal): AsyncGenerator<
   if (!format) {
     throw new JobError('audio_decode_failed', 'the file is not a recognised audio format (wav, mp3, flac, ogg, opus, m4a, webm; install ffmpeg for more)');
   }
-  // Blocks of ~5 s are resampled at once: fewer filter restarts than per decoded frame.
-  const pending: Float32Array[] = [];
-  let pendingLength = 0;
-  let rate = 0;
-  const flush = async (): Promise<Float32Array> => {
-    const joined = new Float32Array(pendingLength);
-    let at = 0;
-    for (const part of pending) {
-      joined.set(part, at);
-      at += part.length;
-    }
-    pending.length = 0;
-    pendingLength = 0;
-    return resampleMono(joined, rate, ASR_SAMPLE_RATE);
-  };
+  // One resampler across the whole stream (no seams between decoded frames); a new one if the source rate changes.
+  let resampler: BlockProcessor | undefined;
+  let sourceRate = 0;
   try {
     for await (const data of decodeChunked(createReadStream(file, { highWaterMark: 1 << 16 }), format)) {
-      if (signal?.aborted) throw cancelled();
-      if (data.sampleRate !== rate && pendingLength > 0) yield await flush();
-      rate = data.sampleRate;
-      pending.push(downmix(data.channelData));
-      pendingLength += pending[pending.length - 1]!.length;
-      if (pendingLength >= rate * 5) yield await flush();
+      if (signal?.aborted) throw cancelledError();
+      if (data.sampleRate !== sourceRate) {
+        if (resampler) yield resampler.finish();
+        sourceRate = data.sampleRate;
+        resampler = await createStreamResampler(sourceRate, rate);
+      }
+      const out = resampler!.push(downmix(data.channelData));
+      if (out.length > 0) yield out;
     }
-    if (pendingLength > 0) yield await flush();
+    if (resampler) yield resampler.finish();
   } catch (cause) {
     if (cause instanceof JobError) throw cause;
     throw new JobError('audio_decode_failed', `the ${format} file could not be decoded: ${(cause as Error).message}`, { cause });
+  } finally {
+    resampler?.release?.();
   }
 }
 

@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { JobError } from '../../common/errors.js';
 import type { EngineContext, EngineOutput, EngineTask } from '../engine-types.js';
-import type { BlockProcessor } from './block-processor.js';
+import type { BlockProcessor } from '../audio/block-processor.js';
 import { resolveDenoiseParams } from './denoise-params.js';
 import { DryWetMixer } from './dry-wet-mixer.js';
 import { PcmStreamWriter } from './pcm-stream-writer.js';
 import { probeSource } from './probe-source.js';
-import { cancelledError, sourceBlocks } from './source-blocks.js';
-import { concat, createStreamResampler } from './stream-resampler.js';
+import { cancelledError, decodeBlocks } from '../audio/decode.js';
+import { concat, createStreamResampler } from '../audio/stream-resampler.js';
 
 /** Work rate when the source rate is unknown (decode.ts's rate). */
 const FALLBACK_RATE = 16_000;
@@ -77,7 +77,7 @@ export async function runDenoiseJob(task: EngineTask, ctx: EngineContext, denois
     stages.push(toOutput);
     const mixer = new DryWetMixer(params.strength);
     let decoded = 0;
-    const blocks = sourceBlocks(file, { rate: workRate, blockSamples: workRate * DENOISE_BLOCK_SECONDS, signal: ctx.signal });
+    const blocks = decodeBlocks(file, { sampleRate: workRate, blockSamples: workRate * DENOISE_BLOCK_SECONDS, signal: ctx.signal });
     for await (const block of blocks) {
       if (ctx.signal.aborted) throw cancelledError();
       decoded += block.length;

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { JobError } from '../../common/errors.js';
-import type { BlockProcessor } from './block-processor.js';
+import type { BlockProcessor } from '../audio/block-processor.js';
 
 export const GTCRN_SAMPLE_RATE = 16_000;
 

@@ -4,7 +4,7 @@
  * and output peaks at lag 480); the stage drops that delay and flushes it at the end, so the output has the input's
  * length and alignment.
  */
-import type { BlockProcessor } from './block-processor.js';
+import type { BlockProcessor } from '../audio/block-processor.js';
 import { importUntyped } from './import-untyped.js';
 
 export const RNNOISE_SAMPLE_RATE = 48_000;

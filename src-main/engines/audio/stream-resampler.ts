@@ -3,9 +3,10 @@
  * (no clicks at the seams), and the whole stream comes out with exactly round(n · to / from) samples, aligned with
  * the input (the filter delay is skipped at the start and flushed at the end).
  */
-import { RESAMPLE_QUALITY } from '../audio/resample.js';
 import type { BlockProcessor } from './block-processor.js';
-import { importUntyped } from './import-untyped.js';
+
+/** Speex quality 0–10; 5 is Speex's "desktop" default (good quality, a few ms per 5 s of audio). */
+export const RESAMPLE_QUALITY = 5;
 
 interface SpeexModule {
   HEAPF32: Float32Array;
@@ -22,10 +23,18 @@ interface SpeexModule {
 /** Input samples handed to the WASM module per call. */
 const CHUNK = 8192;
 
+// The package ships no type declarations: a non-literal specifier keeps its `any` local to this file.
+const SPEEX_PACKAGE: string = '@echogarden/speex-resampler-wasm';
 let modulePromise: Promise<SpeexModule> | undefined;
 function speex(): Promise<SpeexModule> {
-  modulePromise ??= importUntyped<() => Promise<SpeexModule>>('@echogarden/speex-resampler-wasm').then((factory) => factory());
+  modulePromise ??= import(SPEEX_PACKAGE).then((m: { default: () => Promise<SpeexModule> }) => m.default());
   return modulePromise;
+}
+
+export function checkRate(name: string, rate: number): void {
+  if (!Number.isInteger(rate) || rate < 1000 || rate > 384_000) {
+    throw new RangeError(`${name} must be an integer sample rate between 1000 and 384000 Hz (got ${rate})`);
+  }
 }
 
 class SpeexStream implements BlockProcessor {
@@ -109,6 +118,8 @@ class SpeexStream implements BlockProcessor {
 const identity = (): BlockProcessor => ({ push: (x) => x, finish: () => new Float32Array(0) });
 
 export async function createStreamResampler(from: number, to: number): Promise<BlockProcessor> {
+  checkRate('fromRate', from);
+  checkRate('toRate', to);
   if (from === to) return identity();
   return new SpeexStream(await speex(), from, to);
 }

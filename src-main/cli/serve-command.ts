@@ -29,6 +29,7 @@ interface ServeOptions {
   ui?: string | boolean;
   pricingFile?: string;
   allowedOrigin?: string[];
+  remoteUrl?: string;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -43,6 +44,7 @@ export function registerServeCommand(program: Command): void {
     .option('--ui [dir]', 'serve the browser UI (default dir: the built renderer, src-renderer/dist)')
     .option('--pricing-file <file>', 'operator prices (default: DATA_DIR/pricing.json when it exists)')
     .option('--allowed-origin <origin>', 'a browser origin allowed by CORS (repeatable)', collect)
+    .option('--remote-url <url>', 'hosted service to forward remote:<id> models to; key from $VOXDESK_REMOTE_KEY (default $VOXDESK_REMOTE_URL or Settings)')
     .action(async (opts: ServeOptions) => {
       const ui = opts.ui === true ? defaultUiDir() : typeof opts.ui === 'string' ? opts.ui : null;
       if (ui && !existsSync(join(ui, 'index.html'))) {
@@ -57,6 +59,7 @@ export function registerServeCommand(program: Command): void {
         ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
         ...(opts.pricingFile ? { pricingFile: opts.pricingFile } : {}),
         ...(opts.allowedOrigin ? { allowedOrigins: opts.allowedOrigin } : {}),
+        ...(opts.remoteUrl ? { remoteUrl: opts.remoteUrl } : {}),
       };
       const service = await createService(config);
       process.stdout.write(`voxdesk listening on ${service.url}\n`);

@@ -21,11 +21,20 @@ export interface RunnerTask extends Omit<EngineTask, 'engine'> {
  */
 export type RunnerContext = EngineContext;
 
+/** The queued job readiness is asked about (a batch item may wait while its siblings' hosted batch cannot open). */
+export interface ReadinessJob {
+  jobId: string;
+  batchId: string | null;
+}
+
+/** A waiting code, optionally with the message stored on the job (default: the scheduler's generic one). */
+export type Readiness = WaitingCode | { code: WaitingCode; message: string } | null;
+
 export interface JobRunner {
   /** Jobs run at the same time through this runner (default 4). */
   readonly concurrency?: number;
   /** Checked before claiming a job: a waiting code keeps it queued with that error_code (default: ready). */
-  readiness?(definition: ModelDefinition): WaitingCode | null;
+  readiness?(definition: ModelDefinition, job?: ReadinessJob): Readiness;
   run(task: RunnerTask, ctx: RunnerContext): Promise<EngineOutput>;
 }
 

@@ -89,9 +89,10 @@ export function createScheduler(core: JobCore, launch: (row: JobRow, definition:
     if (definition.engine === 'remote') {
       const runner = options.runners.remote;
       if (!runner) return fail(`Model ${row.model_id} needs the hosted service, which is not configured.`);
-      const waiting = runner.readiness?.(definition) ?? null;
+      const waiting = runner.readiness?.(definition, { jobId: row.id, batchId: row.batch_id }) ?? null;
       if (waiting) {
-        setWaiting(row, waiting, waitingMessage(waiting));
+        if (typeof waiting === 'string') setWaiting(row, waiting, waitingMessage(waiting));
+        else setWaiting(row, waiting.code, waiting.message);
         return undefined;
       }
       if (capacity.remote <= 0) {

@@ -6,6 +6,7 @@ import envPaths from 'env-paths';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ModelSourceFactory } from '../engines/model-sources.js';
+import { normaliseRemoteUrl } from '../engines/remote/remote-settings-store.js';
 
 export interface ServiceConfig {
   /** Interface to listen on. Default 127.0.0.1 (loopback only: the service is personal). */
@@ -28,6 +29,12 @@ export interface ServiceConfig {
   serveUi: string | null;
   /** A key to register for the local account (VOXDESK_API_KEY). Default: $VOXDESK_API_KEY or none. */
   apiKey: string | null;
+  /**
+   * Hosted service to forward remote models to (`voxdesk serve --remote-url URL`; its key comes from
+   * $VOXDESK_REMOTE_KEY). Stored in the remote settings when given. Default null: $VOXDESK_REMOTE_URL when set,
+   * else whatever Settings hold.
+   */
+  remoteUrl: string | null;
   /** Extra catalogue sources (tests register the job engine's test engine models). Default []. */
   extraModelSources: ModelSourceFactory[];
   /** Logger for unexpected errors and lifecycle lines; never stdout (the first stdout line is a contract). */
@@ -59,11 +66,20 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     allowedOrigins: partial.allowedOrigins ?? [],
     serveUi: partial.serveUi ? resolve(partial.serveUi) : null,
     apiKey: partial.apiKey !== undefined ? partial.apiKey : (env.VOXDESK_API_KEY || null),
+    remoteUrl: partial.remoteUrl ? remoteUrlOf(partial.remoteUrl) : null,
     extraModelSources: partial.extraModelSources ?? [],
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
   };
   validateConfig(config);
   return config;
+}
+
+function remoteUrlOf(input: string): string {
+  try {
+    return normaliseRemoteUrl(input);
+  } catch (error) {
+    throw new Error(`invalid service configuration: --remote-url ${(error as Error).message}`);
+  }
 }
 
 function validateConfig(config: ServiceConfig): void {

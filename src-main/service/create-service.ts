@@ -82,7 +82,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
 
     const ctx = { dataDir: config.dataDir };
     models = new ModelManager({ dataDir: config.dataDir, db, log: config.log });
-    remote = createRemoteProvider({ db, log: config.log });
+    remote = createRemoteProvider({ db, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
     const sources: ModelSource[] = [
       ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
       modelManagerSource({ ...ctx, manager: models, families: engineFamilies(config.log) }),

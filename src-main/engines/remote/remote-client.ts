@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ApiClient, ApiClientError } from '../../common/api-client.js';
-import type { CatalogueRecord, Job } from '../../common/api-types.js';
+import type { Batch, CatalogueRecord, Job } from '../../common/api-types.js';
 import type { Product } from '../../common/products.js';
 import { RemoteError, kindOfStatus } from './remote-errors.js';
 import type { RemoteOptions } from './remote-options.js';
@@ -36,6 +36,25 @@ export interface RemoteSubmission {
   fileName?: string;
   /** voice-cloning: the reference recording, streamed as part `reference`. */
   referencePath?: string;
+}
+
+/** One forwarded batch: every item shares model and params (spec); files in the spec's part order. */
+export interface RemoteBatchSubmission {
+  product: Product;
+  model: string;
+  params: Record<string, unknown>;
+  items: RemoteBatchItem[];
+  /** voice-cloning: the reference recording shared by every text, streamed as part `reference`. */
+  referencePath?: string;
+}
+
+export interface RemoteBatchItem {
+  name: string | null;
+  text?: string;
+  /** voice-design: the voice description of the item. */
+  description?: string;
+  filePath?: string;
+  fileName?: string;
 }
 
 type Timeouts = Pick<RemoteOptions, 'requestTimeoutMs' | 'submitTimeoutMs'>;
@@ -66,6 +85,32 @@ export class RemoteClient {
       const body = await buildBody(submission);
       return this.api.request<Job>('POST', `/v1/${submission.product}`, body, { signal: s, idempotencyKey });
     });
+  }
+
+  /** Creates (or, for a replayed Idempotency-Key, returns) the hosted batch; batch POSTs answer at once. */
+  submitBatch(submission: RemoteBatchSubmission, idempotencyKey: string, signal?: AbortSignal): Promise<Batch> {
+    return this.call(this.timeouts.submitTimeoutMs, signal, async (s) => {
+      const body = await buildBatchBody(submission);
+      return this.api.request<Batch>('POST', `/v1/${submission.product}/batch`, body, { signal: s, idempotencyKey });
+    });
+  }
+
+  getBatch(product: Product, batchId: string, signal?: AbortSignal): Promise<Batch> {
+    return this.call(this.timeouts.requestTimeoutMs, signal, (s) =>
+      this.api.request<Batch>('GET', `/v1/${product}/batch/${encodeURIComponent(batchId)}`, undefined, { signal: s }),
+    );
+  }
+
+  /** Batch cancel extension; a hosted service without it (404/405) answers undefined: cancel the items instead. */
+  async cancelBatch(product: Product, batchId: string): Promise<Batch | undefined> {
+    try {
+      return await this.call(this.timeouts.requestTimeoutMs, undefined, (s) =>
+        this.api.request<Batch>('POST', `/v1/${product}/batch/${encodeURIComponent(batchId)}/cancel`, undefined, { signal: s }),
+      );
+    } catch (error) {
+      if (error instanceof RemoteError && (error.status === 404 || error.status === 405)) return undefined;
+      throw error;
+    }
   }
 
   getJob(product: Product, jobId: string, signal?: AbortSignal): Promise<Job> {
@@ -161,5 +206,31 @@ async function buildBody(s: RemoteSubmission): Promise<FormData | object> {
   if (s.referencePath) form.append('reference', await openAsBlob(s.referencePath), 'reference.wav');
   if (s.filePath) form.append('file', await openAsBlob(s.filePath), s.fileName ?? 'audio');
   if (s.text !== undefined) form.append('text', s.text);
+  return form;
+}
+
+/** JSON items for text products; otherwise multipart: model, params, then the files (texts after the reference). */
+async function buildBatchBody(s: RemoteBatchSubmission): Promise<FormData | object> {
+  if (!s.referencePath && s.items.every((item) => !item.filePath)) {
+    const items = s.items.map((item) => {
+      const out: Record<string, unknown> = { text: item.text ?? '' };
+      if (s.product === 'voice-design') out.description = item.description ?? item.text ?? '';
+      if (item.name !== null) out.name = item.name;
+      return out;
+    });
+    return { model: s.model, params: s.params, items };
+  }
+  const form = new FormData();
+  form.append('model', s.model);
+  form.append('params', JSON.stringify(s.params));
+  if (s.referencePath) {
+    form.append('reference', await openAsBlob(s.referencePath), 'reference.wav');
+    for (const item of s.items) form.append('text', item.text ?? '');
+    return form;
+  }
+  for (const item of s.items) {
+    if (!item.filePath) throw new Error('a batch item of an audio product has no file');
+    form.append('file', await openAsBlob(item.filePath), item.fileName ?? 'audio');
+  }
   return form;
 }

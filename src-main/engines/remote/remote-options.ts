@@ -25,6 +25,18 @@ export interface RemoteOptions {
   offlineMaxMs: number;
   /** A hosted 500 (not a network failure) is retried this many times before the job fails remote_failed. Default 3. */
   serverErrorRetries: number;
+  /**
+   * First delay before a batch refused with 429 `too_many_open_batches` (the hosted account's two open batches) is
+   * submitted again; its items wait queued with `waiting_for_capacity` meanwhile. Default 2 000 ms.
+   */
+  capacityInitialMs: number;
+  /** Longest delay between two such submissions (doubles up to this). Default 30 000 ms. */
+  capacityMaxMs: number;
+  /**
+   * How often hosted batches still open while all their local items ended (cancelled or expired while queued
+   * here) are looked for and cancelled on the hosted side. Default 15 000 ms.
+   */
+  orphanSweepMs: number;
   /** Local jobs forwarded at the same time (each holds one hosted POST or poll loop). Default 4. */
   concurrency: number;
 }
@@ -39,6 +51,9 @@ export const DEFAULT_REMOTE_OPTIONS: RemoteOptions = {
   offlineInitialMs: 1_000,
   offlineMaxMs: 10_000,
   serverErrorRetries: 3,
+  capacityInitialMs: 2_000,
+  capacityMaxMs: 30_000,
+  orphanSweepMs: 15_000,
   concurrency: 4,
 };
 
@@ -55,7 +70,7 @@ export function resolveRemoteOptions(partial: Partial<RemoteOptions> = {}): Remo
 /** Model ids of hosted rows are `remote:<hosted id>` so they never collide with on-device ids (see README). */
 export const REMOTE_ID_PREFIX = 'remote:';
 
-/** Idempotency-Key sent with the hosted submission of a local job: the same on every retry, after any crash. */
+/** Idempotency-Key sent with the hosted submission of a local job (or, given a batch id, of a local batch). */
 export function idempotencyKeyFor(localJobId: string): string {
   return `voxdesk-${localJobId}`;
 }

@@ -7,10 +7,10 @@
  *   remote.start();
  *   routes: registerSettingsRoutes(app, remote); on close: remote.stop().
  */
-import type { WaitingCode } from '../../common/errors.js';
-import type { JobRunner } from '../../jobs/job-runner.js';
+import type { JobRunner, Readiness } from '../../jobs/job-runner.js';
 import type { Db } from '../../store/database.js';
 import { Connectivity, type ConnectivityState } from './connectivity.js';
+import { RemoteBatchesStore } from './remote-batches-store.js';
 import { isNetworkError } from './remote-errors.js';
 import { RemoteCatalogue, type CatalogueState } from './remote-catalogue.js';
 import { RemoteCatalogueStore } from './remote-catalogue-store.js';
@@ -56,12 +56,15 @@ export interface RemoteSettingsUpdate {
 export class RemoteProvider {
   readonly settingsStore: RemoteSettingsStore;
   readonly jobsStore: RemoteJobsStore;
+  readonly batchesStore: RemoteBatchesStore;
   readonly source: RemoteCatalogue;
   readonly runner: RemoteRunner;
   readonly connectivity: Connectivity;
   readonly options: RemoteOptions;
   /** The job engine's runner for models whose definition.engine is 'remote'. */
   readonly jobRunner: JobRunner;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping = false;
 
   constructor(opts: RemoteProviderOptions) {
     const env = opts.env ?? process.env;
@@ -81,9 +84,11 @@ export class RemoteProvider {
       else if (isNetworkError(error)) this.connectivity.unreachable((error as Error).message);
     });
     const crashAt = env.VOXDESK_TEST_CRASH_POINT;
+    this.batchesStore = new RemoteBatchesStore(opts.db);
     this.runner = new RemoteRunner({
       endpoint: () => this.settingsStore.endpoint(),
       jobs: this.jobsStore,
+      batches: this.batchesStore,
       connectivity: this.connectivity,
       options: this.options,
       log,
@@ -92,7 +97,10 @@ export class RemoteProvider {
     });
     this.jobRunner = {
       concurrency: this.options.concurrency,
-      readiness: (): WaitingCode | null => (this.connectivity.state().reachable === false ? 'waiting_for_network' : null),
+      readiness: (_definition, job): Readiness => {
+        if (this.connectivity.state().reachable === false) return 'waiting_for_network';
+        return job?.batchId ? this.runner.batchReadiness(job.batchId) : null;
+      },
       run: (task, ctx) => {
         const hosted = task.definition.engineConfig.remoteModelId;
         return this.runner.run({ ...task, name: null, remoteModelId: typeof hosted === 'string' ? hosted : undefined }, ctx);
@@ -102,11 +110,26 @@ export class RemoteProvider {
 
   start(): void {
     this.source.start();
+    this.sweepTimer = setInterval(() => void this.cancelOrphanBatches(), this.options.orphanSweepMs);
+    this.sweepTimer.unref();
   }
 
   stop(): void {
     this.source.stop();
     this.connectivity.stop();
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
+  }
+
+  /** Cancels hosted batches whose local items all ended while queued here (also run every orphanSweepMs). */
+  async cancelOrphanBatches(): Promise<void> {
+    if (this.connectivity.state().reachable === false || this.sweeping) return;
+    this.sweeping = true;
+    try {
+      await this.runner.cancelOrphanBatches();
+    } finally {
+      this.sweeping = false;
+    }
   }
 
   view(): RemoteSettingsView {

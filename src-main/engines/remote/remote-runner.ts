@@ -5,19 +5,22 @@
  * expire, and pass the hosted error_code through. When the hosted service cannot be reached the run ends with
  * JobError `waiting_for_network`: the job engine puts the job back in the queue with that code, and the runner's
  * readiness keeps it there until the connectivity probe gets an answer; the next run resumes from remote_jobs
- * (follows the known hosted job, or posts again with the same Idempotency-Key).
+ * (follows the known hosted job, or posts again with the same Idempotency-Key). Items of a local batch go through
+ * the BatchForwarder instead: the whole batch is ONE hosted batch (one request fee on each side).
  */
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Artifact, Job } from '../../common/api-types.js';
-import { JobError } from '../../common/errors.js';
+import { JobError, type WaitingCode } from '../../common/errors.js';
 import { isTerminal } from '../../common/job-states.js';
-import type { Product } from '../../common/products.js';
+import { BATCH_PRODUCTS, type Product } from '../../common/products.js';
 import type { ArtifactFile, EngineInput, EngineOutput } from '../engine-types.js';
 import { sleep } from './abortable-sleep.js';
 import type { Connectivity } from './connectivity.js';
 import { RemoteClient, type RemoteEndpoint, type RemoteSubmission } from './remote-client.js';
 import { RemoteError } from './remote-errors.js';
+import { BatchForwarder } from './remote-batch-forwarder.js';
+import type { RemoteBatchesStore } from './remote-batches-store.js';
 import type { RemoteJobsStore } from './remote-jobs-store.js';
 import { remoteModelId } from './remote-models.js';
 import { idempotencyKeyFor, type RemoteOptions } from './remote-options.js';
@@ -49,6 +52,7 @@ export interface RemoteRunContext {
 export interface RemoteRunnerDeps {
   endpoint(): RemoteEndpoint | undefined;
   jobs: RemoteJobsStore;
+  batches: RemoteBatchesStore;
   connectivity: Connectivity;
   options: RemoteOptions;
   /** Diagnostics of the provider (the job engine's ctx.log may drop them). */
@@ -59,15 +63,49 @@ export interface RemoteRunnerDeps {
 
 /** Named point where a crash test kills the process: after the hosted job exists, before its id is recorded. */
 export const CRASH_AFTER_SUBMIT = 'remote-after-submit';
+/** Named point: after the hosted batch exists, before its id is recorded. */
+export const CRASH_AFTER_BATCH_SUBMIT = 'remote-batch-after-submit';
 
 export class RemoteRunner {
-  constructor(private readonly deps: RemoteRunnerDeps) {}
+  private readonly batches: BatchForwarder;
+
+  constructor(private readonly deps: RemoteRunnerDeps) {
+    this.batches = new BatchForwarder(deps);
+  }
+
+  /** Items of a local batch wait (`waiting_for_capacity`) while the hosted account has no room for their batch. */
+  batchReadiness(batchId: string): { code: WaitingCode; message: string } | null {
+    return this.batches.readiness(batchId);
+  }
+
+  /** See BatchForwarder.cancelOrphans; a no-op without a configured key. */
+  async cancelOrphanBatches(): Promise<void> {
+    const key = this.deps.endpoint()?.key;
+    if (key) await this.batches.cancelOrphans(key);
+  }
 
   async run(task: RemoteTask, ctx: RemoteRunContext): Promise<EngineOutput> {
     const current = this.deps.endpoint();
     if (!current) throw new JobError('model_unavailable', 'no hosted service is configured (Settings → hosted service URL)');
     if (!current.key) throw new JobError('model_unavailable', 'no API key is set for the hosted service (Settings)');
     const hostedModel = task.remoteModelId ?? remoteModelId(task.modelId) ?? task.modelId;
+    const item = this.deps.batches.itemOf(task.jobId);
+    // An item already forwarded alone (before batches were forwarded whole) keeps following its own hosted job.
+    const alone = this.deps.jobs.get(task.jobId)?.idempotency_key === idempotencyKeyFor(task.jobId);
+    if (item && BATCH_PRODUCTS.includes(task.product) && !alone) {
+      const coordinator = this.batches.coordinator(item.batchId, task.product, hostedModel, current.url);
+      let follow: Follower | undefined;
+      try {
+        const output = await coordinator.runItem(task, item.position, ctx, current.key, (f) => (follow = f));
+        if (output) return output;
+      } catch (error) {
+        return this.fail(task, ctx, error, () => coordinator.cancelRemote(item.position, current.key!, follow));
+      }
+    }
+    return this.runAlone(task, ctx, hostedModel, current);
+  }
+
+  private async runAlone(task: RemoteTask, ctx: RemoteRunContext, hostedModel: string, current: RemoteEndpoint): Promise<EngineOutput> {
     this.deps.jobs.ensure({
       jobId: task.jobId,
       endpointUrl: current.url,
@@ -87,29 +125,34 @@ export class RemoteRunner {
       job = await follow.untilTerminal(job);
       return await follow.finish(job);
     } catch (error) {
-      if (ctx.signal.aborted) {
-        // A shutdown also aborts: then the hosted job goes on and the next start follows it.
-        if (this.deps.jobs.localJob(task.jobId)?.cancelRequested) await follow.cancelRemote();
-        throw new JobError('cancelled', 'cancelled');
-      }
-      if (error instanceof RemoteError) {
-        this.deps.jobs.recordError(task.jobId, error.message);
-        if (error.kind === 'network') {
-          this.deps.connectivity.unreachable(error.message);
-          throw new JobError('waiting_for_network', `The hosted service cannot be reached: ${error.message}`, { cause: error });
-        }
-        // A hosted job that vanished (404 while following it) is a hosted failure, not a local "not found".
-        const vanished = error.status === 404 && this.deps.jobs.get(task.jobId)?.remote_job_id;
-        const code = error.kind === 'rejected' && !vanished ? error.code : 'remote_failed';
-        throw new JobError(code, `hosted service: ${error.message}`, { cause: error });
-      }
-      throw error;
+      return this.fail(task, ctx, error, () => follow.cancelRemote());
     }
+  }
+
+  /** Turns a failed run into the JobError the job engine settles (cancel, waiting, hosted code, remote_failed). */
+  private async fail(task: RemoteTask, ctx: RemoteRunContext, error: unknown, cancelRemote: () => Promise<void>): Promise<never> {
+    if (ctx.signal.aborted) {
+      // A shutdown also aborts: then the hosted job goes on and the next start follows it.
+      if (this.deps.jobs.localJob(task.jobId)?.cancelRequested) await cancelRemote();
+      throw new JobError('cancelled', 'cancelled');
+    }
+    if (error instanceof RemoteError) {
+      this.deps.jobs.recordError(task.jobId, error.message);
+      if (error.kind === 'network') {
+        this.deps.connectivity.unreachable(error.message);
+        throw new JobError('waiting_for_network', `The hosted service cannot be reached: ${error.message}`, { cause: error });
+      }
+      // A hosted job that vanished (404 while following it) is a hosted failure, not a local "not found".
+      const vanished = error.status === 404 && this.deps.jobs.get(task.jobId)?.remote_job_id;
+      const code = error.kind === 'rejected' && !vanished ? error.code : 'remote_failed';
+      throw new JobError(code, `hosted service: ${error.message}`, { cause: error });
+    }
+    throw error;
   }
 }
 
 /** The state of one forwarded run: the hosted job id once known and what was posted (for a replay). */
-class Follower {
+export class Follower {
   private remoteId: string | null = null;
   /** Set once a POST was sent: what to replay to learn the hosted id when a cancel comes during the hold. */
   private sent: { submission: RemoteSubmission; idempotencyKey: string } | null = null;
@@ -142,6 +185,11 @@ class Follower {
     this.remoteId = job.id;
     this.note(`forwarded to ${this.client.endpoint.url} as ${job.id}`);
     return job;
+  }
+
+  /** The hosted job is known (a batch item): a cancel goes to it. */
+  adopt(remoteId: string): void {
+    this.remoteId = remoteId;
   }
 
   async untilTerminal(first: Job): Promise<Job> {
@@ -232,7 +280,7 @@ class Follower {
     }
   }
 
-  private mirror(job: Job): void {
+  mirror(job: Job): void {
     const measured = seconds(job.duration_seconds);
     if (measured !== null) this.ctx.measured(measured);
     if (typeof job.progress === 'number' && job.progress >= 0 && job.progress <= 1) this.ctx.progress(job.progress);

@@ -3,6 +3,7 @@ import { initial } from './001-initial.js';
 import { models } from './002-models.js';
 import { remote } from './003-remote.js';
 import { uploadRetention } from './004-upload-retention.js';
+import { remoteBatches } from './005-remote-batches.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
-export const MIGRATIONS: readonly Migration[] = [initial, models, remote, uploadRetention];
+export const MIGRATIONS: readonly Migration[] = [initial, models, remote, uploadRetention, remoteBatches];

@@ -1,7 +1,7 @@
 /**
  * Two real services on loopback: a local one forwarding to a "hosted" one (its own data dir, key and real engines:
  * espeak-ng TTS, PocketSphinx STT). Jobs and batches are mirrored with their results; artifacts are downloaded
- * so the local link works; each side charges exactly once.
+ * so the local link works; each side charges exactly once. A local batch is one hosted batch (batches.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, CatalogueRecord, Job } from '../../../src-main/common/api-types.js';
@@ -81,7 +81,7 @@ describe('forwarding to a hosted instance', () => {
     expect(theirs.map((e) => e.kind).sort()).toEqual(['request_fee', 'usage']);
   }, 240_000);
 
-  it('forwards a local batch item by item, each mirrored with its transcript', async () => {
+  it('forwards a local batch as one hosted batch, each item mirrored with its transcript', async () => {
     const clips = hifiClips(3);
     const { status, body: batch } = await api<Batch>(local.url, local.key, 'POST', '/v1/speech-to-text/batch', audioForm('remote:pocketsphinx-en-us', clips));
     expect(status).toBe(200);
@@ -94,6 +94,8 @@ describe('forwarding to a hosted instance', () => {
     for (const file of done.files) expect(file.result?.text?.length ?? 0).toBeGreaterThan(0);
     const remoteIds = done.files.map((f) => local.remote.jobsStore.get(f.job_id!)!.remote_job_id);
     expect(new Set(remoteIds).size).toBe(3);
+    const remoteBatch = await getBatch(hosted.url, hosted.key, 'speech-to-text', local.remote.batchesStore.get(batch.id)!.remote_batch_id!);
+    expect(remoteBatch.files.map((f) => f.job_id)).toEqual(remoteIds);
   }, 240_000);
 
   it('passes the hosted error code through when the hosted job fails', async () => {

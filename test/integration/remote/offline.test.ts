@@ -131,6 +131,8 @@ describe('offline queue', () => {
     }, 120_000);
     expect(done).toMatchObject({ succeeded: 4, failed: 0, remaining: 0 });
     expect(await listJobs(hostedUrl, hostedKey)).toHaveLength(4);
+    expect((await api<{ data: Batch[] }>(hostedUrl, hostedKey, 'GET', '/v1/batches')).body.data).toHaveLength(1);
+    expect(localLedger(h.current()!.service.db).filter((e) => e.kind === 'request_fee')).toHaveLength(1);
     const fees = localLedger(me.db).filter((e) => e.kind === 'request_fee');
     expect(fees).toHaveLength(1); // the local batch's single request fee
     expect(fees[0]!.batch_id).toBe(batch.id);

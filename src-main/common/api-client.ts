@@ -64,6 +64,16 @@ export interface RemoteSettings {
   key_set: boolean;
 }
 
+/** GET/PUT /v1/settings/retention. */
+export interface RetentionSettings {
+  /** Hours an uploaded recording is kept after its job ends (1–8760). */
+  recordings_hours: number;
+  /** Days a finished job stays in the history (1–3650), null = forever. */
+  job_history_days: number | null;
+  /** Download links live this long (fixed: one day). */
+  artifact_link_hours: number;
+}
+
 export interface SessionBootstrap {
   api_key: string;
   account_id?: string;
@@ -264,6 +274,13 @@ export class ApiClient {
   /** `key` omitted keeps the stored key; an empty string clears it. */
   putRemoteSettings(body: { url: string | null; key?: string }): Promise<RemoteSettings> {
     return this.request('PUT', '/v1/settings/remote', body);
+  }
+  getRetentionSettings(): Promise<RetentionSettings> {
+    return this.request('GET', '/v1/settings/retention');
+  }
+  /** An omitted field keeps its stored value. */
+  putRetentionSettings(body: { recordings_hours?: number; job_history_days?: number | null }): Promise<RetentionSettings> {
+    return this.request('PUT', '/v1/settings/retention', body);
   }
   bootstrap(): Promise<SessionBootstrap> {
     return this.request('GET', '/v1/session/bootstrap');

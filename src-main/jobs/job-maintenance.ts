@@ -1,10 +1,15 @@
-/** Start-up recovery of interrupted jobs, and the periodic maintenance: expiry, artifact retention, key purge. */
+/**
+ * Start-up recovery of interrupted jobs, and the periodic maintenance: expiry, artifact retention, recording
+ * retention, job-history retention (retention-policy.ts, read at every sweep) and key purge.
+ */
 import { dirname, join, relative, isAbsolute } from 'node:path';
 import { rmdirSync, unlinkSync } from 'node:fs';
 import type { EngineInput } from '../engines/engine-types.js';
 import { isoAt } from '../store/clock.js';
 import { ownerAlive } from './instance.js';
 import { nowIso, type JobCore } from './job-core.js';
+import { createHistorySweep } from './history-sweep.js';
+import { storedRetention } from './retention-policy.js';
 
 /** A job interrupted by service crashes this many times fails `interrupted` instead of being requeued again. */
 export const MAX_RECOVERY_ATTEMPTS = 5;
@@ -59,7 +64,9 @@ export function createMaintenance(core: JobCore, expireOverdue: () => void): Mai
   }
 
   function sweepUploads(): void {
-    const before = isoAt(core.options.clock, -core.options.uploadRetentionSeconds * 1000);
+    const hours = storedRetention(repos.settings).recordings_hours;
+    const seconds = hours === undefined ? core.options.uploadRetentionSeconds : hours * 3600;
+    const before = isoAt(core.options.clock, -seconds * 1000);
     for (const row of repos.jobs.inputsToPurge(before, 500)) {
       let kept = false;
       for (const path of uploadedFiles(row.input_json)) {
@@ -78,10 +85,14 @@ export function createMaintenance(core: JobCore, expireOverdue: () => void): Mai
     }
   }
 
+  const sweepHistory = createHistorySweep(core, uploadedFiles);
+
   function runMaintenance(): void {
     machine.tx(() => expireOverdue());
     sweepArtifacts();
     sweepUploads();
+    const days = storedRetention(repos.settings).job_history_days;
+    if (days) sweepHistory(isoAt(core.options.clock, -days * 86_400_000));
     repos.idempotency.purgeExpired(now());
   }
 

@@ -25,7 +25,8 @@ export interface JobServiceOptions {
   artifactTtlSeconds?: number;
   /**
    * How long an uploaded recording is kept after its job ends (default 86 400 s): long enough to retry a failed job,
-   * short enough that a folder of 2-hour interviews does not fill the disk twice.
+   * short enough that a folder of 2-hour interviews does not fill the disk twice. Only a fallback: the user's
+   * `recordings_hours` in the settings table (retention-policy.ts, PUT /v1/settings/retention) wins when stored.
    */
   uploadRetentionSeconds?: number;
   /** `http://127.0.0.1:PORT`, known only after listen; artifact URLs are computed when read. Default `http://127.0.0.1`. */
@@ -38,7 +39,7 @@ export interface JobServiceOptions {
   cancelGraceMs?: number;
   /** How often the queue is looked at besides on every change (default 1000 ms: remote readiness, other instances). */
   schedulerIntervalMs?: number;
-  /** How often expiry, artifact retention and idempotency purge run (default 60 000 ms). */
+  /** How often expiry, artifact/recording/job-history retention and idempotency purge run (default 60 000 ms). */
   maintenanceIntervalMs?: number;
   /** shutdown() default grace for running jobs (default 10 000 ms). */
   shutdownGraceMs?: number;

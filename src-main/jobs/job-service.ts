@@ -43,7 +43,10 @@ export interface JobEngine extends JobService {
   findArtifact(token: string): FoundArtifact | undefined;
   /** Every charge of an account, oldest first. */
   ledgerFor(accountId: string): LedgerEntry[];
-  /** Expires overdue queued jobs, deletes expired artifact files, purges old idempotency keys (also on a timer). */
+  /**
+   * Expires overdue queued jobs, deletes expired artifact files, old uploads and (per the stored retention policy) old
+   * finished jobs, purges old idempotency keys (also on a timer).
+   */
   runMaintenance(): void;
   /** Worker pool figures for diagnostics and tests. */
   workerStats(): { size: number; idle: number; started: number; pids: number[] };

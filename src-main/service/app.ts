@@ -14,6 +14,7 @@ import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerJobRoutes } from './routes/job-routes.js';
 import { registerModelRoutes } from './routes/model-routes.js';
 import { registerProductPosts } from './routes/product-posts.js';
+import { registerRetentionSettingsRoutes } from './routes/retention-settings.js';
 import { registerSessionRoutes } from './routes/session-routes.js';
 
 export type AppEnv = { Variables: AuthVariables };
@@ -45,6 +46,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   registerHealthRoutes(app, deps);
   registerSessionRoutes(app, deps, options.sessionKey ?? null);
   registerArtifactRoutes(app, deps);
+  registerRetentionSettingsRoutes(app, deps.db);
   for (const add of options.extraRoutes ?? []) add(app);
   registerModelRoutes(app, deps);
   registerProductPosts(app, deps);

@@ -182,4 +182,41 @@ describe('desktop UI in Chromium (browser mode)', () => {
     }
     expect(pageErrors).toEqual([]);
   });
+
+  it('changes retention in Settings, explains a bad value, and keeps the change after a reload', async () => {
+    await openTab('settings', 6);
+    const panel = page.locator('#panel-settings');
+    const hours = panel.getByLabel('Delete uploaded recordings after');
+    const forever = panel.getByLabel('Keep the job history forever');
+    const days = panel.getByLabel('Delete finished jobs after');
+    const save = panel.getByRole('button', { name: 'Save retention' });
+    await expect.poll(() => hours.inputValue()).toBe('24');
+    expect(await forever.isChecked()).toBe(true);
+    expect(await days.isDisabled()).toBe(true);
+    expect(await panel.getByTestId('artifact-link-hours').innerText()).toMatch(/24 hours.*fixed/);
+
+    await hours.fill('0');
+    await save.click();
+    await expect.poll(() => panel.getByRole('alert').innerText()).toMatch(/whole number of hours between 1 and 8760/);
+
+    await hours.fill('48');
+    await forever.uncheck();
+    await days.fill('30');
+    await save.click();
+    await expect.poll(() => panel.locator('#retention-status').innerText()).toMatch(/Saved\. Recordings are deleted 48 hours .* deleted 30 days after they finish/);
+    expect(await panel.getByRole('alert').count()).toBe(0);
+    await shot('settings-retention');
+
+    await page.reload();
+    await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
+    await openTab('settings', 6);
+    await expect.poll(() => hours.inputValue()).toBe('48');
+    expect(await forever.isChecked()).toBe(false);
+    expect(await days.inputValue()).toBe('30');
+
+    await forever.check();
+    await save.click();
+    await expect.poll(() => panel.locator('#retention-status').innerText()).toMatch(/finished jobs are kept forever/);
+    expect(pageErrors).toEqual([]);
+  });
 });

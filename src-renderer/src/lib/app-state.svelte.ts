@@ -1,12 +1,15 @@
 /**
  * Shared page state (Svelte 5 runes): the connection, the catalogue, and the job/batch lists kept fresh by one
  * poller with backoff (Backoff defaults: 500 ms while things change, up to 8 s while idle; any user action calls
- * `refreshSoon()` to poll at once).
+ * `refreshSoon()` to poll at once). Jobs, batches and the queue are raw (not deeply reactive) and replaced, never
+ * mutated: each poll is merged with structural sharing, so only the objects that really changed get a new identity
+ * and only their rows redraw.
  */
 import type { ApiClient, QueueSummary } from '../../../src-main/common/api-client.js';
 import type { Batch, CatalogueRecord, Job } from '../../../src-main/common/api-types.js';
 import type { DesktopBridge } from '../../../src-main/common/desktop-bridge.js';
 import { Backoff, fingerprint } from './backoff.js';
+import { share, shareById } from './structural-share.js';
 import type { TabId } from './shortcuts.js';
 
 export interface Toast {
@@ -23,11 +26,14 @@ class AppState {
   tab = $state<TabId>('transcribe');
   models = $state<CatalogueRecord[]>([]);
   modelsLoaded = $state(false);
-  jobs = $state<Job[]>([]);
+  jobs = $state.raw<Job[]>([]);
   /** Cursor after the polled first page (newest 100 jobs); the Jobs tab pages further with it. */
   jobsCursor = $state<string | null>(null);
-  batches = $state<Batch[]>([]);
-  queue = $state<QueueSummary | null>(null);
+  batches = $state.raw<Batch[]>([]);
+  queue = $state.raw<QueueSummary | null>(null);
+  /** O(1) lookups for the per-row reads of the Transcribe and Speak tabs. */
+  private jobIndex = $derived(new Map(this.jobs.map((j) => [j.id, j])));
+  private batchIndex = $derived(new Map(this.batches.map((b) => [b.id, b])));
   jobsLoaded = $state(false);
   pollError = $state<string | null>(null);
   toasts = $state<Toast[]>([]);
@@ -57,19 +63,23 @@ class AppState {
   }
 
   jobById(id: string | null | undefined): Job | undefined {
-    return id ? this.jobs.find((j) => j.id === id) : undefined;
+    return id ? this.jobIndex.get(id) : undefined;
+  }
+
+  batchById(id: string | null | undefined): Batch | undefined {
+    return id ? this.batchIndex.get(id) : undefined;
   }
 
   /** Merge a job we got from a POST or GET so the lists show it before the next poll. */
   upsertJob(job: Job): void {
     const i = this.jobs.findIndex((j) => j.id === job.id);
-    if (i >= 0) this.jobs[i] = job;
+    if (i >= 0) this.jobs = this.jobs.with(i, share(this.jobs[i], job));
     else this.jobs = [job, ...this.jobs];
   }
 
   upsertBatch(batch: Batch): void {
     const i = this.batches.findIndex((b) => b.id === batch.id);
-    if (i >= 0) this.batches[i] = batch;
+    if (i >= 0) this.batches = this.batches.with(i, share(this.batches[i], batch));
     else this.batches = [batch, ...this.batches];
   }
 
@@ -95,13 +105,12 @@ class AppState {
       changed = print !== this.lastPrint;
       this.lastPrint = print;
       this.jobsCursor = jobs.next_cursor;
-      if (changed) {
-        this.jobs = jobs.data;
-        this.batches = batches.data;
-      }
+      // Merging is cheap and keeps unchanged objects, so it also picks up changes the fingerprint does not see.
+      this.jobs = shareById(this.jobs, jobs.data);
+      this.batches = shareById(this.batches, batches.data);
       this.jobsLoaded = true;
       this.pollError = null;
-      this.queue = await this.client_.queue().catch(() => this.queue);
+      this.queue = share(this.queue, await this.client_.queue().catch(() => this.queue));
     } catch (err) {
       this.pollError = err instanceof Error ? err.message : String(err);
     }

@@ -1,8 +1,10 @@
 /**
  * Connects a live text-to-speech WebSocket session to the native player: the Electron main process opens it for
- * the preload bridge (`window.voxdesk.live`). Each speak plays through one player that is ended (padded and played
- * out) at response.done; the next speak's audio waits until the previous player has finished so speech never
- * overlaps. cancel() silences at once and drops the cancelled speaks' remaining frames.
+ * the preload bridge (`window.voxdesk.live`). Speaks are utterances in a queue; only the head plays, through its own
+ * player, which is ended (padded and played out) once the service has sent all of its audio. `done` is reported when
+ * an utterance has been heard to its end — not when the service finished sending it, which for a synthesizer faster
+ * than real time is seconds earlier — or with `cancelled: true` when cancel() cut it off. The next utterance's audio
+ * waits, so speech never overlaps.
  */
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
@@ -29,13 +31,19 @@ export interface LivePlaybackEvents {
   event: [event: LiveBridgeEvent];
 }
 
+interface Utterance {
+  id: string;
+  /** Audio received while another utterance plays. */
+  frames: Buffer[];
+  /** The service sent response.done: no more audio will come for it. */
+  sent: boolean;
+  player: Player | null;
+}
+
 export class LivePlayback extends EventEmitter<LivePlaybackEvents> {
-  private player: Player | null = null;
-  /** A player still playing out the previous speak; new audio waits for it. */
-  private ending: Player | null = null;
-  private waiting: Buffer[] = [];
-  /** Response ids not done yet, oldest first: audio belongs to the first. */
-  private readonly responses: string[] = [];
+  /** Oldest first; the head is the one playing. Audio from the service belongs to the oldest not yet sent. */
+  private readonly queue: Utterance[] = [];
+  /** Cancelled utterances the service has not confirmed yet: their late frames and done are dropped. */
   private readonly cancelled = new Set<string>();
   private closed = false;
 
@@ -48,7 +56,7 @@ export class LivePlayback extends EventEmitter<LivePlaybackEvents> {
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', () => {
       this.closed = true;
-      this.player?.stop();
+      this.silence();
       this.emit('event', { type: 'closed' });
     });
     ws.on('error', (error) => this.emit('event', { type: 'error', code: 'connection_failed', message: error.message }));
@@ -103,24 +111,28 @@ export class LivePlayback extends EventEmitter<LivePlaybackEvents> {
 
   /** Silences at once and cancels what is speaking and queued; the session stays open. */
   cancel(): void {
-    for (const id of this.responses) this.cancelled.add(id);
     this.send({ type: 'cancel' });
-    this.waiting = [];
-    this.player?.stop();
-    this.player = null;
-    this.ending?.stop();
-    this.ending = null;
+    for (const utterance of this.queue) {
+      // Not yet sent: the service confirms with its own response.done, reported then. Sent: report it now.
+      if (utterance.sent) this.emit('event', { type: 'done', cancelled: true });
+      else this.cancelled.add(utterance.id);
+    }
+    this.silence();
   }
 
   /** Closes the session and the device. */
   close(): Promise<void> {
-    this.player?.stop();
-    this.ending?.stop();
+    this.silence();
     if (this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       this.ws.once('close', () => resolve());
       this.ws.close(1000);
     });
+  }
+
+  private silence(): void {
+    const silenced = this.queue.splice(0);
+    for (const utterance of silenced) utterance.player?.stop();
   }
 
   private send(message: unknown): void {
@@ -129,9 +141,10 @@ export class LivePlayback extends EventEmitter<LivePlaybackEvents> {
 
   private onMessage(data: Buffer, isBinary: boolean): void {
     if (isBinary) {
-      const head = this.responses[0];
-      if (head !== undefined && this.cancelled.has(head)) return;
-      this.play(data);
+      const receiving = this.queue.find((u) => !u.sent);
+      if (!receiving) return; // a cancelled utterance's last frames
+      if (receiving === this.queue[0]) this.head(receiving).write(data);
+      else receiving.frames.push(data);
       this.emit('event', { type: 'audio', samples: data.length / 2 });
       return;
     }
@@ -141,46 +154,62 @@ export class LivePlayback extends EventEmitter<LivePlaybackEvents> {
       | { type: 'error'; error: { code: string; message: string } }
       | { type: string };
     if (msg.type === 'response.created' && 'response_id' in msg) {
-      this.responses.push(msg.response_id);
+      this.queue.push({ id: msg.response_id, frames: [], sent: false, player: null });
     } else if (msg.type === 'response.done' && 'response_id' in msg && 'cancelled' in msg) {
-      const index = this.responses.indexOf(msg.response_id);
-      if (index >= 0) this.responses.splice(index, 1);
-      const wasCancelled = this.cancelled.delete(msg.response_id) || msg.cancelled;
-      if (!wasCancelled) this.endSpeech();
-      this.emit('event', { type: 'done', cancelled: wasCancelled });
+      this.onSent(msg.response_id, msg.cancelled);
     } else if (msg.type === 'error' && 'error' in msg) {
       this.emit('event', { type: 'error', code: msg.error.code, message: msg.error.message });
     }
   }
 
-  private play(frame: Buffer): void {
-    if (this.ending) {
-      this.waiting.push(frame);
+  private onSent(id: string, cancelledByService: boolean): void {
+    if (this.cancelled.delete(id) || cancelledByService) {
+      const index = this.queue.findIndex((u) => u.id === id);
+      if (index >= 0) this.queue.splice(index, 1)[0]!.player?.stop();
+      this.emit('event', { type: 'done', cancelled: true });
+      if (index === 0) this.startNext();
       return;
     }
-    if (!this.player) this.player = this.openPlayer();
-    this.player.write(frame);
+    const utterance = this.queue.find((u) => u.id === id);
+    if (!utterance) return;
+    utterance.sent = true;
+    if (utterance === this.queue[0]) this.finish(utterance);
   }
 
-  private openPlayer(): Player {
-    const open = this.options.openPlayer ?? createPlayer;
-    const player = open({ ...this.options.player, sampleRate: this.sampleRate });
-    player.on('error', (error) => this.emit('event', { type: 'error', code: error.code, message: error.message }));
-    return player;
+  /** The head's player, opened on its first audio. */
+  private head(utterance: Utterance): Player {
+    if (!utterance.player) {
+      const open = this.options.openPlayer ?? createPlayer;
+      const player = open({ ...this.options.player, sampleRate: this.sampleRate });
+      player.on('error', (error) => this.emit('event', { type: 'error', code: error.code, message: error.message }));
+      utterance.player = player;
+    }
+    return utterance.player;
   }
 
-  /** Pads and plays out the current speak; audio that arrives meanwhile waits for it. */
-  private endSpeech(): void {
-    const player = this.player;
-    if (!player) return;
-    this.player = null;
-    this.ending = player;
-    player.once('ended', () => {
-      if (this.ending !== player) return;
-      this.ending = null;
-      const waiting = this.waiting.splice(0);
-      for (const frame of waiting) this.play(frame);
-    });
-    player.end();
+  /** All of the head's audio is in its player: pad and play it out, then report it heard and start the next. */
+  private finish(utterance: Utterance): void {
+    const done = ({ stopped }: { stopped: boolean }): void => {
+      if (stopped || this.queue[0] !== utterance) return; // cancelled meanwhile: already reported
+      this.queue.shift();
+      this.emit('event', { type: 'done', cancelled: false });
+      this.startNext();
+    };
+    if (!utterance.player) {
+      done({ stopped: false }); // no audio at all (e.g. nothing speakable)
+      return;
+    }
+    utterance.player.once('ended', done);
+    utterance.player.end();
+  }
+
+  private startNext(): void {
+    const next = this.queue[0];
+    if (!next) return;
+    if (next.frames.length > 0) {
+      const player = this.head(next);
+      for (const frame of next.frames.splice(0)) player.write(frame);
+    }
+    if (next.sent) this.finish(next);
   }
 }

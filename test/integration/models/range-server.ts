@@ -77,7 +77,8 @@ export async function startRangeServer(files: Record<string, ServedFile> = {}): 
     if (file.dropAfter !== undefined && dropped < (file.dropTimes ?? 1)) {
       drops.set(path, dropped + 1);
       const cut = Math.max(0, file.dropAfter - start);
-      res.write(body.subarray(0, cut), () => res.socket?.destroy());
+      // end(), not destroy(): a reset may discard bytes the client has not read yet, and the cut must come after them.
+      res.write(body.subarray(0, cut), () => res.socket?.end());
       return;
     }
     if (file.slowChunkMs) {

@@ -79,7 +79,7 @@ const GENERIC: Record<'asr' | 'tts' | 'noise_reduction', { engine: EngineKind; p
   noise_reduction: { engine: 'gtcrn', products: ['voice-isolator', 'audio-enhancement'] },
 };
 
-/** The files a package of each family will have once installed (names are placeholders until then). */
+/** The files a package of each family will have once installed (the expected file names, until the real ones exist). */
 const PROSPECTIVE_FILES: Partial<Record<ModelFamily, FamilyFiles>> = {
   whisper: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', tokens: 'tokens.txt' },
   'nemo-ctc': { model: 'model.onnx', tokens: 'tokens.txt' },

@@ -87,6 +87,8 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
         throw new ApiError('invalid_params', (error as Error).message);
       }
       if (pitch !== null && !(/^\d+$/.test(pitch) && Number(pitch) <= 100)) throw new ApiError('invalid_params', 'pitch must be an integer 0–100');
+      // A session opens when the user opens the Live tab: the threads load while they type the first sentence.
+      espeak.warm();
       return espeak.voice({ ...settings, ...(pitch !== null ? { pitch: Number(pitch) } : {}) });
     }
     if (model.engine === 'sherpa-tts') {

@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { RENDERER_ALIASES } from './src-renderer/aliases.js';
 
 export default defineConfig({
+  // Renderer modules under test import shared code as `$common/…`.
+  resolve: { alias: RENDERER_ALIASES },
   test: {
     include: ['test/**/*.test.ts', 'src-main/**/*.test.ts'],
     pool: 'forks',

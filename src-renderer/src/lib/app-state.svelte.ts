@@ -5,9 +5,9 @@
  * mutated: each poll is merged with structural sharing, so only the objects that really changed get a new identity
  * and only their rows redraw.
  */
-import type { ApiClient, QueueSummary } from '../../../src-main/common/api-client.js';
-import type { Batch, CatalogueRecord, Job } from '../../../src-main/common/api-types.js';
-import type { DesktopBridge } from '../../../src-main/common/desktop-bridge.js';
+import type { ApiClient, QueueSummary } from '$common/api-client.js';
+import type { Batch, CatalogueRecord, Job } from '$common/api-types.js';
+import type { DesktopBridge } from '$common/desktop-bridge.js';
 import { Backoff, fingerprint } from './backoff.js';
 import { share, shareById } from './structural-share.js';
 import type { TabId } from './shortcuts.js';
@@ -45,14 +45,15 @@ class AppState {
   private lastPrint = '';
   private toastSeq = 0;
 
-  get client_(): ApiClient {
+  /** The connected client, for code that runs once the page is connected (every tab: App.svelte mounts them then). */
+  get api(): ApiClient {
     if (!this.client) throw new Error('not connected');
     return this.client;
   }
 
   async loadModels(): Promise<void> {
     try {
-      this.models = await this.client_.listModels({ include_unavailable: true });
+      this.models = await this.api.listModels({ include_unavailable: true });
     } finally {
       this.modelsLoaded = true;
     }
@@ -98,8 +99,8 @@ class AppState {
     let changed = false;
     try {
       const [jobs, batches] = await Promise.all([
-        this.client_.listJobs({ limit: 100 }),
-        this.client_.listBatches({ limit: 50 }),
+        this.api.listJobs({ limit: 100 }),
+        this.api.listBatches({ limit: 50 }),
       ]);
       const print = fingerprint(jobs.data) + '#' + fingerprint(batches.data.map((b) => ({ ...b, progress: b.remaining })));
       changed = print !== this.lastPrint;
@@ -110,7 +111,7 @@ class AppState {
       this.batches = shareById(this.batches, batches.data);
       this.jobsLoaded = true;
       this.pollError = null;
-      this.queue = share(this.queue, await this.client_.queue().catch(() => this.queue));
+      this.queue = share(this.queue, await this.api.queue().catch(() => this.queue));
     } catch (err) {
       this.pollError = err instanceof Error ? err.message : String(err);
     }

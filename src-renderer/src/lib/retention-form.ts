@@ -2,7 +2,7 @@
  * The Settings tab's retention form: text from number inputs → the PUT body, with the same ranges the service checks
  * (src-main/jobs/retention-policy.ts) so a typo is explained in plain words before anything is sent.
  */
-import type { RetentionSettings } from '../../../src-main/common/api-client.js';
+import type { RetentionSettings } from '$common/api-client.js';
 
 export const RECORDINGS_HOURS = { min: 1, max: 8760 } as const;
 export const HISTORY_DAYS = { min: 1, max: 3650 } as const;

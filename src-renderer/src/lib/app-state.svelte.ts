@@ -18,7 +18,7 @@ export interface Toast {
   text: string;
 }
 
-class AppState {
+export class AppState {
   client = $state<ApiClient | null>(null);
   bridge = $state<DesktopBridge | null>(null);
   dataDir = $state<string | null>(null);
@@ -31,8 +31,10 @@ class AppState {
   jobsCursor = $state<string | null>(null);
   batches = $state.raw<Batch[]>([]);
   queue = $state.raw<QueueSummary | null>(null);
-  /** O(1) lookups for the per-row reads of the Transcribe and Speak tabs. */
+  /** O(1) lookups for the per-row reads of the Transcribe and Speak tabs (rebuilt with the lists, never mutated). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private jobIndex = $derived(new Map(this.jobs.map((j) => [j.id, j])));
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private batchIndex = $derived(new Map(this.batches.map((b) => [b.id, b])));
   jobsLoaded = $state(false);
   pollError = $state<string | null>(null);
@@ -43,6 +45,7 @@ class AppState {
   private backoff = new Backoff();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastPrint = '';
+  private polling = false;
   private toastSeq = 0;
 
   /** The connected client, for code that runs once the page is connected (every tab: App.svelte mounts them then). */
@@ -85,10 +88,19 @@ class AppState {
   }
 
   startPolling(): void {
+    this.polling = true;
     void this.poll();
   }
 
+  /** Stops the poller (tests; the page polls for as long as it is open). */
+  stopPolling(): void {
+    this.polling = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
   refreshSoon(): void {
+    if (!this.polling) return;
     this.backoff.reset();
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.poll(), 50);
@@ -117,7 +129,7 @@ class AppState {
     }
     const active = this.jobs.some((j) => j.status === 'queued' || j.status === 'running');
     const delay = this.backoff.next(changed || active);
-    if (!this.timer) this.timer = setTimeout(() => void this.poll(), delay);
+    if (!this.timer && this.polling) this.timer = setTimeout(() => void this.poll(), delay);
   }
 
   toast(text: string, kind: Toast['kind'] = 'info'): void {

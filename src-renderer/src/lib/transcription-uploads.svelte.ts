@@ -5,28 +5,14 @@
  * of failing the drop. Each row then finds its job: a held single POST by name and send time before it answers,
  * a batch item from the polled batch. Cancel and retry act on the service's jobs.
  *
- * Rune state, so the tab reads it directly; written against a small host (the shared app state in the page, a real
- * service in tests) rather than the page's singletons.
+ * Rune state, so the tab reads it directly; written against the page's ServiceHost.
  */
-import type { ApiClient } from '$common/api-client.js';
 import type { Batch, BatchFile, Job } from '$common/api-types.js';
 import { errorText } from './error-messages.js';
 import { multipartBody } from './multipart-body.js';
+import type { ServiceHost } from './service-host.js';
 import { matchJob, planUploads } from './upload-plan.js';
 import { yieldToMain } from './yield.js';
-
-/** What the uploads need of the page: the service, the polled lists, and a way to tell the person. */
-export interface TranscriptionHost {
-  readonly api: ApiClient;
-  readonly jobs: readonly Job[];
-  jobById(id: string | null | undefined): Job | undefined;
-  batchById(id: string | null | undefined): Batch | undefined;
-  upsertJob(job: Job): void;
-  upsertBatch(batch: Batch): void;
-  /** Poll at once: something changed. */
-  refreshSoon(): void;
-  toast(text: string, kind?: 'info' | 'error'): void;
-}
 
 export interface UploadItem {
   key: number;
@@ -50,7 +36,7 @@ const FINISHED = new Set(['succeeded', 'failed', 'cancelled', 'expired']);
 
 export class TranscriptionUploads {
   items = $state<UploadItem[]>([]);
-  readonly #host: TranscriptionHost;
+  readonly #host: ServiceHost;
   readonly #batchRetryMs: number;
   #seq = 0;
   /** Uploads in flight, to abort on cancel: bookkeeping, never rendered, so a plain Set. */
@@ -59,7 +45,7 @@ export class TranscriptionUploads {
   /** Bumped by cancelAll: uploads planned before it and not yet started are not started. */
   #cancelled = 0;
 
-  constructor(host: TranscriptionHost, options: TranscriptionUploadsOptions = {}) {
+  constructor(host: ServiceHost, options: TranscriptionUploadsOptions = {}) {
     this.#host = host;
     this.#batchRetryMs = options.batchRetryMs ?? 3000;
   }

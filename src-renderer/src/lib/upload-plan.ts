@@ -23,7 +23,8 @@ export function matchJob<J extends { id: string; name: string | null; created_at
   jobs: readonly J[],
   name: string,
   sentAtMs: number,
-  claimed: ReadonlySet<string>,
+  /** Jobs already given to other rows. Default none. */
+  claimed: ReadonlySet<string> = new Set(),
 ): J | undefined {
   // 5 s of slack for clock differences between page and service (same machine, but rounding and skew).
   const since = sentAtMs - 5000;

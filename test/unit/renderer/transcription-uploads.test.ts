@@ -4,9 +4,9 @@
  * wait while two batches are open and its cancel, a refused upload retried with another model.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src-main/common/api-client.js';
-import { AppState } from '../../../src-renderer/src/lib/app-state.svelte.js';
+import type { AppState } from '../../../src-renderer/src/lib/app-state.svelte.js';
 import { TranscriptionUploads, type UploadItem } from '../../../src-renderer/src/lib/transcription-uploads.svelte.js';
+import { connectedAppState, until } from '../../helpers/renderer-host.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 let svc: TestService;
@@ -21,21 +21,11 @@ afterAll(async () => {
 afterEach(() => app?.stopPolling());
 
 function connectedApp(): AppState {
-  app = new AppState();
-  app.client = new ApiClient({ baseUrl: svc.url, apiKey: svc.key });
-  app.startPolling();
+  app = connectedAppState(svc);
   return app;
 }
 
 const clip = (name: string, bytes = 2000): File => new File([new Uint8Array(bytes).fill(7)], name, { type: 'audio/wav' });
-
-async function until(predicate: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const start = Date.now();
-  while (!predicate()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** A batch of two test-engine items that each sleep `ms`, posted directly: it stays open that long. */
 async function openSlowBatch(ms: number): Promise<string> {
@@ -95,8 +85,7 @@ describe('TranscriptionUploads', () => {
   it('cancelAll while a batch waits for a free slot: its rows end cancelled', async () => {
     const host = connectedApp();
     await until(() => host.jobsLoaded && host.batches.every((b) => b.status !== 'open'), 'earlier batches to finish', 60_000);
-    await openSlowBatch(3000);
-    await openSlowBatch(3000);
+    const slow = [await openSlowBatch(3000), await openSlowBatch(3000)];
     const uploads = new TranscriptionUploads(host, { batchRetryMs: 200 });
     uploads.add([clip('never-1.wav'), clip('never-2.wav')], 'test-asr');
     // sentAt is set when an upload starts: 'waiting' after it is the wait for a free batch slot.
@@ -105,6 +94,7 @@ describe('TranscriptionUploads', () => {
     await until(() => uploads.items.every((i) => i.phase === 'rejected'), 'the cancel');
     expect(uploads.items.map((i) => i.error?.code)).toEqual(['cancelled', 'cancelled']);
     expect(statuses(uploads, uploads.items)).toEqual(['failed', 'failed']);
+    for (const id of slow) await host.api.cancelBatch('speech-to-text', id); // free the workers for the next test
   });
 
   it('cancelAll right after a drop: nothing is sent', async () => {

@@ -16,7 +16,7 @@ import { isoAt } from '../store/clock.js';
 import { toFound, type FoundArtifact } from '../store/artifacts-repo.js';
 import type { JobRow } from '../store/jobs-repo.js';
 import type { LedgerEntry } from '../store/ledger-repo.js';
-import { createRepositories, type Repositories } from '../store/repositories.js';
+import type { Repositories } from '../store/repositories.js';
 import { chargeBatch, pricingOf } from './billing.js';
 import { decodeCursor, encodeCursor, pageLimit } from './cursor.js';
 import { markLive, newInstanceId } from './instance.js';
@@ -55,7 +55,7 @@ export interface JobEngine extends JobService {
 export function createJobService(input: JobServiceOptions): JobEngine {
   const options = resolveOptions(input);
   const { clock, resolveModel } = options;
-  const repos = createRepositories(options.db, clock);
+  const { repos } = options;
   const views = new Views(repos, options.publicBaseUrl);
   const machine = new StateMachine(repos, clock, views, (batchId, items) => {
     const batch = repos.batches.get(batchId);

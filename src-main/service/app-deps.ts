@@ -1,6 +1,6 @@
 /** What the Hono app needs from the running service; built by createService, also by tests. */
 import type { JobService } from '../jobs/job-service-types.js';
-import type { Db } from '../store/database.js';
+import type { Repositories } from '../store/repositories.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
 import type { Origins } from './auth/origins.js';
 import type { Catalogue } from './catalogue/catalogue.js';
@@ -9,7 +9,8 @@ import type { ParamsValidator } from './params/params-validator.js';
 
 export interface AppDeps {
   config: ServiceConfig;
-  db: Db;
+  /** The store's repositories, built once by createService (the job engine shares them). */
+  repos: Repositories;
   jobs: JobService;
   catalogue: Catalogue;
   validator: ParamsValidator;

@@ -46,7 +46,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   registerHealthRoutes(app, deps);
   registerSessionRoutes(app, deps, options.sessionKey ?? null);
   registerArtifactRoutes(app, deps);
-  registerRetentionSettingsRoutes(app, deps.db);
+  registerRetentionSettingsRoutes(app, deps.repos.settings);
   for (const add of options.extraRoutes ?? []) add(app);
   registerModelRoutes(app, deps);
   registerProductPosts(app, deps);

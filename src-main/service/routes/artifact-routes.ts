@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ApiError } from '../../common/errors.js';
-import { createArtifactsRepo, toFound } from '../../store/artifacts-repo.js';
+import { toFound } from '../../store/artifacts-repo.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AuthVariables } from '../auth/auth-middleware.js';
 
@@ -37,7 +37,7 @@ export function parseRange(header: string | undefined, size: number): { start: n
 }
 
 export function registerArtifactRoutes(app: Hono<{ Variables: AuthVariables }>, deps: AppDeps): void {
-  const repo = createArtifactsRepo(deps.db);
+  const repo = deps.repos.artifacts;
   app.get('/v1/artifacts/:token/:name', async (c) => {
     const found = repo.byToken(c.req.param('token'));
     const row = found ? toFound(found, new Date()) : undefined;

@@ -8,15 +8,12 @@
 import type { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import { mergeRetentionUpdate, readRetention, retentionSettings, saveRetention } from '../../jobs/retention-policy.js';
-import type { Db } from '../../store/database.js';
-import { createSettingsRepo } from '../../store/settings-repo.js';
+import type { SettingsRepo } from '../../store/settings-repo.js';
 import type { AuthVariables } from '../auth/auth-middleware.js';
 import { LOCAL_ACCOUNT } from '../config.js';
 import { readJsonObject } from '../http/json-body.js';
 
-export function registerRetentionSettingsRoutes(app: Hono<{ Variables: AuthVariables }>, db: Db): void {
-  const settings = createSettingsRepo(db);
-
+export function registerRetentionSettingsRoutes(app: Hono<{ Variables: AuthVariables }>, settings: SettingsRepo): void {
   app.get('/v1/settings/retention', (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json(retentionSettings(readRetention(settings)));

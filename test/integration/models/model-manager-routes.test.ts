@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelManager } from '../../../src-main/engines/models/model-manager.js';
 import { createModelManagerRoutes } from '../../../src-main/service/routes/model-manager.js';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
+import { createRepositories } from '../../../src-main/store/repositories.js';
 import { SHARED } from '../../helpers/system.js';
 import { startRangeServer, type RangeServer } from './range-server.js';
 
@@ -19,7 +20,7 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'voxdesk-mr-'));
   db = openDatabase(join(dir, 'voxdesk.db'));
   server = await startRangeServer({ '/gtcrn-simple/gtcrn_simple.onnx': { body: readFileSync(join(SHARED, 'models', 'gtcrn_simple.onnx')) } });
-  manager = new ModelManager({ dataDir: dir, db, mirror: server.url, backoffMs: 10 });
+  manager = new ModelManager({ dataDir: dir, repos: createRepositories(db), mirror: server.url, backoffMs: 10 });
   app = createModelManagerRoutes({ manager, log: () => {} });
 });
 

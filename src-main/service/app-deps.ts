@@ -1,4 +1,6 @@
 /** What the Hono app needs from the running service; built by createService, also by tests. */
+import type { ModelManager } from '../engines/models/model-manager.js';
+import type { RemoteProvider } from '../engines/remote/remote-provider.js';
 import type { JobService } from '../jobs/job-service-types.js';
 import type { Repositories } from '../store/repositories.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
@@ -13,10 +15,14 @@ export interface AppDeps {
   repos: Repositories;
   jobs: JobService;
   catalogue: Catalogue;
+  /** The model manager (/v1/local/models). */
+  models: ModelManager;
+  /** Hosted-service forwarding (/v1/settings/remote). */
+  remote: RemoteProvider;
   validator: ParamsValidator;
   keys: ApiKeys;
   origins: Origins;
-  /** Keys valid only for this process: the browser UI's session key (see routes/session.ts). */
+  /** Keys valid only for this process: the browser UI's session key (see routes/session-routes.ts). */
   sessionKeys: Map<string, KeyOwner>;
   /** dataDir/uploads: each request's files go to a fresh directory under it. */
   uploadsDir: string;

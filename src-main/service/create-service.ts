@@ -29,8 +29,6 @@ import { loadPricingFile } from './catalogue/pricing-file.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
 import { attachLiveServer, type LiveServer } from './live/live-server.js';
 import { ParamsValidator } from './params/params-validator.js';
-import { registerModelManagerRoutes } from './routes/model-manager.js';
-import { registerSettingsRoutes } from './routes/settings.js';
 
 export interface Service {
   /** `http://HOST:PORT` as listened on. */
@@ -117,6 +115,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       repos,
       jobs,
       catalogue,
+      models,
+      remote,
       validator: new ParamsValidator(),
       keys,
       origins,
@@ -126,10 +126,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     };
     const manager = models;
     const provider = remote;
-    const app = buildApp(deps, {
-      sessionKey: config.serveUi ? sessionKey() : null,
-      extraRoutes: [(a) => registerModelManagerRoutes(a, { manager, log: config.log }), (a) => registerSettingsRoutes(a, provider)],
-    });
+    const app = buildApp(deps, { sessionKey: config.serveUi ? sessionKey() : null });
     const server = createAdaptorServer({ fetch: app.fetch }) as Server;
     const port = await listen(server, config.port, config.host);
     origins.setListening(config.host, port);

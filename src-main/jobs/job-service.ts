@@ -31,7 +31,7 @@ import { StateMachine } from './state-machine.js';
 import { Views } from './views.js';
 
 export type { JobServiceOptions } from './job-service-options.js';
-export { MAX_BATCH_ITEMS, MAX_OPEN_BATCHES } from './job-intake.js';
+export { MAX_BATCH_ITEMS, MAX_OPEN_BATCHES } from '../common/limits.js';
 export { MAX_CRASH_ATTEMPTS } from './job-executor.js';
 export { MAX_RECOVERY_ATTEMPTS } from './job-maintenance.js';
 

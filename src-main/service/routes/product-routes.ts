@@ -6,6 +6,7 @@
 import { Hono, type Context } from 'hono';
 import type { Job } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
+import { MAX_BATCH_ITEMS } from '../../common/limits.js';
 import { BATCH_PRODUCTS, PRODUCTS, PRODUCT_INPUT, type Product } from '../../common/products.js';
 import type { EngineInput } from '../../engines/engine-types.js';
 import type { AppDeps } from '../app-deps.js';
@@ -18,7 +19,6 @@ import {
   estimateTextUsdMicro,
   holdJob,
   idempotencyOf,
-  MAX_BATCH_ITEMS,
   requestedLanguage,
   resolveForProduct,
   validateParams,

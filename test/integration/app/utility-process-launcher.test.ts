@@ -15,7 +15,19 @@ import { createHarness, terminal, type Harness } from '../jobs/harness.js';
 import { tinyVitsModel } from '../live/live-harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'voxdesk-utility-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+/** Every stand-in made here: whatever a failed test left running is killed at the end. */
+const fakes: ReturnType<typeof fakeUtilityProcess>[] = [];
+function fake(): ReturnType<typeof fakeUtilityProcess> {
+  const made = fakeUtilityProcess();
+  fakes.push(made);
+  return made;
+}
+afterAll(() => {
+  for (const { child } of fakes.flatMap((f) => f.forks)) {
+    if (child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
+  }
+  rmSync(scratch, { recursive: true, force: true });
+});
 
 /** Events of one launched child, as promises. */
 function recorder() {
@@ -52,15 +64,15 @@ describe('utility-process launcher', () => {
       });
     `);
     const log = join(scratch, 'echo.log');
-    const fake = fakeUtilityProcess();
+    const utility = fake();
     const r = recorder();
-    const child = utilityProcessLauncher(fake)({ modulePath: script, name: 'echo', output: { file: log }, env: { ...process.env, MARK: '1' } }, r.events);
+    const child = utilityProcessLauncher(utility)({ modulePath: script, name: 'echo', output: { file: log }, env: { ...process.env, MARK: '1' } }, r.events);
     child.send({ n: 1, missing: undefined }); // posted before the spawn: queued, as in Electron
     await until(() => r.messages.length === 1, 'the echo');
     expect(r.messages[0]).toEqual({ echo: { n: 1, missing: undefined }, samples: new Int16Array([1, -2, 3]) });
     expect(child.pid).toBeTypeOf('number');
-    expect(fake.forks[0]!.options).toMatchObject({ stdio: 'pipe', serviceName: 'echo', execArgv: [] });
-    expect(fake.forks[0]!.options.env?.MARK).toBe('1');
+    expect(utility.forks[0]!.options).toMatchObject({ stdio: 'pipe', serviceName: 'echo', execArgv: [] });
+    expect(utility.forks[0]!.options.env?.MARK).toBe('1');
     child.send('bye');
     expect(await r.ended).toBe('exited with code 3');
     expect(child.pid).toBeUndefined();
@@ -79,7 +91,7 @@ describe('utility-process launcher', () => {
     `);
     const text: string[] = [];
     const r = recorder();
-    const child = utilityProcessLauncher(fakeUtilityProcess())({ modulePath: script, name: 'stubborn', output: { text: (t) => text.push(t) } }, r.events);
+    const child = utilityProcessLauncher(fake())({ modulePath: script, name: 'stubborn', output: { text: (t) => text.push(t) } }, r.events);
     child.send('ping');
     await until(() => r.messages.length === 1, 'ready');
     child.kill();
@@ -91,7 +103,7 @@ describe('utility-process launcher', () => {
     const script = join(scratch, 'idle.mjs');
     writeFileSync(script, `process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`);
     const r = recorder();
-    const child = utilityProcessLauncher(fakeUtilityProcess())({ modulePath: script, name: 'idle' }, r.events);
+    const child = utilityProcessLauncher(fake())({ modulePath: script, name: 'idle' }, r.events);
     expect(child.pid).toBeUndefined();
     child.kill();
     expect(await r.ended).toBe('exited with code 137');
@@ -106,12 +118,12 @@ describe('the job engine on utility-process workers', () => {
   });
 
   it('runs jobs; a crash fails only its job and the worker comes back; a hung job is killed on cancel', async () => {
-    const fake = fakeUtilityProcess();
-    h = createHarness({ workers: 1, cancelGraceMs: 500, workerLauncher: utilityProcessLauncher(fake) });
+    const utility = fake();
+    h = createHarness({ workers: 1, cancelGraceMs: 500, workerLauncher: utilityProcessLauncher(utility) });
     h.service.start();
     const ok = h.service.createJob(h.job({ behaviour: 'succeed', artifact: true })).job;
     expect((await terminal(h.service, h.accountId, ok.id)).status).toBe('succeeded');
-    expect(fake.forks[0]).toMatchObject({ options: { stdio: 'pipe', serviceName: 'voxdesk worker 0' } });
+    expect(utility.forks[0]).toMatchObject({ options: { stdio: 'pipe', serviceName: 'voxdesk worker 0' } });
 
     const bad = h.service.createJob(h.job({ behaviour: 'crash' })).job;
     const crashed = await terminal(h.service, h.accountId, bad.id);
@@ -134,7 +146,7 @@ describe('the job engine on utility-process workers', () => {
 describe('a live neural voice in a utility process', () => {
   it('tiny-vits streams the README sample count as Int16Array chunks', async () => {
     const logs: string[] = [];
-    const pool = new NeuralVoicePool((line) => logs.push(line), utilityProcessLauncher(fakeUtilityProcess()));
+    const pool = new NeuralVoicePool((line) => logs.push(line), utilityProcessLauncher(fake()));
     try {
       const voice = await pool.voice(tinyVitsModel(), 1);
       expect(voice.sampleRate).toBe(22050);

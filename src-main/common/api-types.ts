@@ -133,6 +133,14 @@ export interface Quote {
   currency: 'USD';
 }
 
+/** GET /v1/health: `{status}` alone without a key; the counts only for a request with a valid key. */
+export interface Health {
+  status: 'ok';
+  uptime_seconds?: number;
+  queued?: number;
+  running?: number;
+}
+
 export interface ListResponse<T> {
   object: 'list';
   data: T[];

@@ -156,6 +156,28 @@ describe('3. "under 500 MB" is under 500,000,000 bytes', () => {
   });
 });
 
+describe('4. curated models show their full params schema before they are downloaded', () => {
+  it('whisper, parakeet, kokoro and piper rows that are not installed carry what they will accept', async () => {
+    const all = (await json<{ data: CatalogueRecord[] }>(api.get('/v1/models?include_unavailable=true'))).data;
+    const row = (id: string): CatalogueRecord & { params_schema: { properties: Record<string, Record<string, unknown>> } } => {
+      const found = all.find((m) => m.id === id);
+      expect(found, id).toBeDefined();
+      expect(found!.status).toBe('unavailable');
+      return found as never;
+    };
+    const whisper = row('whisper-small').params_schema.properties;
+    expect(whisper.language!.enum).toContain('de');
+    expect(whisper.task!.enum).toEqual(['transcribe', 'translate']);
+    expect(whisper.timestamp_granularity!.enum).toEqual(['segment', 'none']);
+    expect(row('parakeet-tdt-0.6b-v2').params_schema.properties.timestamp_granularity!.default).toBe('word');
+    const kokoro = row('kokoro-en-v0_19').params_schema.properties;
+    expect(kokoro.speaker).toMatchObject({ minimum: 0, maximum: 10 });
+    expect(Object.keys(kokoro)).toEqual(expect.arrayContaining(['speed', 'output_format', 'output_sample_rate', 'output_channels']));
+    expect(Object.keys(row('piper-en-us-lessac-medium').params_schema.properties)).toEqual(expect.arrayContaining(['speed', 'output_format']));
+    for (const m of all.filter((r) => r.download !== null)) expect(Object.keys((m.params_schema.properties ?? {}) as object).length, m.id).toBeGreaterThan(0);
+  });
+});
+
 describe('5. params of only whitespace are not a JSON object', () => {
   it('400 invalid_params for a params part of spaces or a newline; the empty string still means defaults', async () => {
     for (const value of [' ', '\n', '\t \r\n']) {

@@ -39,6 +39,8 @@ export interface ListJobsQuery {
 export interface QueueSummary {
   queued: number;
   running: number;
+  /** Batch items accepted but not yet jobs (a hosted batch not yet accepted by the hosted service). */
+  pending: number;
   waiting: Record<string, number>;
 }
 

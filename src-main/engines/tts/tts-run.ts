@@ -11,6 +11,9 @@ import { checkOutputOptions, encodeOutput, outputOptionsFromParams } from '../au
 import { splitSentences } from '../audio/sentences.js';
 import type { EngineContext, EngineOutput, EngineTask } from '../engine-types.js';
 
+/** Engines that speak through runTts: a text with no words (audio/sentences.ts hasSpeech) gives them nothing to say. */
+export const SENTENCE_TTS_ENGINES: ReadonlySet<string> = new Set(['espeak', 'sherpa-tts']);
+
 export interface SentenceSynthesizer {
   readonly sampleRate: number;
   /** Speaks one sentence; an empty result is allowed (punctuation only). */

@@ -10,7 +10,9 @@ import { isTerminal } from '../../common/job-states.js';
 import { quote, toMicro } from '../../common/pricing.js';
 import { textLength, textTooLongMessage } from '../../common/text-length.js';
 import type { Product } from '../../common/products.js';
+import { hasSpeech } from '../../engines/audio/sentences.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
+import { SENTENCE_TTS_ENGINES } from '../../engines/tts/tts-run.js';
 import type { Idempotency } from '../../jobs/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 
@@ -77,6 +79,9 @@ export function checkText(deps: AppDeps, def: ModelDefinition, text: unknown, fi
   const max = deps.catalogue.limitsFor(def).max_text_chars;
   const length = textLength(text);
   if (max !== null && length > max) throw new ApiError('text_too_long', textTooLongMessage(field, length, max, def.id));
+  if (SENTENCE_TTS_ENGINES.has(def.engine) && !hasSpeech(text)) {
+    throw new ApiError('text_required', `${field} has no words to speak (only punctuation, symbols or emoji)`);
+  }
   return text;
 }
 

@@ -65,6 +65,13 @@ describe('1. every check that can be made from the request is made before the jo
       expect(job.status, language).toBe('succeeded');
     }
   });
+  it('a text with no words to speak is 400 text_required before queueing, not a failed job', async () => {
+    const before = (await json<{ data: Job[] }>(api.get('/v1/jobs?limit=100'))).data.length;
+    for (const text of ['!!! ...', '\u{1F600}\u{1F600}']) {
+      expect(await expectError(api.postJson('/v1/text-to-speech', { model: 'espeak-ng', text }), 400, 'text_required'), text).toContain('no words');
+    }
+    expect((await json<{ data: Job[] }>(api.get('/v1/jobs?limit=100'))).data.length).toBe(before);
+  });
   it('the catalogue publishes the rules the validator enforces (the mp3 rates, the language pattern, closed objects)', async () => {
     const espeak = await json<CatalogueRecord>(api.get('/v1/models/espeak-ng'));
     const schema = espeak.params_schema as { additionalProperties?: unknown; allOf?: unknown[]; properties: Record<string, { pattern?: string }> };

@@ -6,11 +6,11 @@
  * download its artifacts. A hosted 429 (`too_many_open_batches`: the account's two open batches) is not a failure:
  * the items go back to the queue with `waiting_for_capacity` and the submission is tried again with backoff.
  */
-import type { Batch, BatchFile } from '../../common/api-types.js';
-import { JobError, type WaitingCode } from '../../common/errors.js';
-import { isTerminal } from '../../common/job-states.js';
-import type { Product } from '../../common/products.js';
-import type { EngineInput, EngineOutput } from '../engine-types.js';
+import type { Batch, BatchFile } from '../common/api-types.js';
+import { JobError, type WaitingCode } from '../common/errors.js';
+import { isTerminal } from '../common/job-states.js';
+import type { Product } from '../common/products.js';
+import type { EngineInput, EngineOutput } from '../engines/engine-types.js';
 import { RemoteClient, type RemoteBatchSubmission } from './remote-client.js';
 import { RemoteError } from './remote-errors.js';
 import { idempotencyKeyFor } from './remote-options.js';

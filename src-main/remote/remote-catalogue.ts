@@ -3,10 +3,10 @@
  * every catalogueRefreshMs and on every settings change, cached in SQLite so the rows (with their hosted prices)
  * are there offline. list() answers from memory: the catalogue calls it on every request.
  */
-import type { CatalogueRecord } from '../../common/api-types.js';
-import type { ModelDefinition, ModelSource } from '../model-definition.js';
+import type { CatalogueRecord } from '../common/api-types.js';
+import type { ModelDefinition, ModelSource } from '../engines/model-definition.js';
 import { RemoteClient } from './remote-client.js';
-import type { RemoteCatalogueRepo } from '../../store/remote-catalogue-repo.js';
+import type { RemoteCatalogueRepo } from '../store/remote-catalogue-repo.js';
 import type { RemoteOptions } from './remote-options.js';
 import type { RemoteSettingsStore } from './remote-settings-store.js';
 import { toRemoteDefinition } from './remote-models.js';

@@ -10,9 +10,9 @@ import { rename, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { ApiClient, ApiClientError } from '../../common/api-client.js';
-import type { Batch, CatalogueRecord, Job } from '../../common/api-types.js';
-import type { Product } from '../../common/products.js';
+import { ApiClient, ApiClientError } from '../common/api-client.js';
+import type { Batch, CatalogueRecord, Job } from '../common/api-types.js';
+import type { Product } from '../common/products.js';
 import { RemoteError, kindOfStatus } from './remote-errors.js';
 import type { RemoteOptions } from './remote-options.js';
 

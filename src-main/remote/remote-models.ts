@@ -4,11 +4,11 @@
  * Rows the hosted service itself forwards (provider `remote`) are left out, so two instances pointed at each other
  * cannot forward a job in a circle. The live WebSocket is not forwarded, so hosted rows are never `live` here.
  */
-import type { CatalogueRecord, ModelLimits, Pricing } from '../../common/api-types.js';
-import { PRODUCTS, PRODUCT_CAPABILITIES, isCapability } from '../../common/products.js';
-import type { Capability, Product } from '../../common/products.js';
-import type { ModelDefinition } from '../model-definition.js';
-import { NO_LIMITS } from '../model-definition.js';
+import type { CatalogueRecord, ModelLimits, Pricing } from '../common/api-types.js';
+import { PRODUCTS, PRODUCT_CAPABILITIES, isCapability } from '../common/products.js';
+import type { Capability, Product } from '../common/products.js';
+import type { ModelDefinition } from '../engines/model-definition.js';
+import { NO_LIMITS } from '../engines/model-definition.js';
 import { REMOTE_ID_PREFIX } from './remote-options.js';
 
 /** engineConfig of a remote definition: what the runner needs to call the hosted service. */

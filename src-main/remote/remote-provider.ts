@@ -7,10 +7,10 @@
  *   remote.start();
  *   routes: hostedSettingsRoutes(remote) (service/routes/hosted-settings-routes.ts); on close: remote.stop().
  */
-import type { JobRunner, Readiness } from '../../jobs/job-runner.js';
-import type { RemoteBatchesRepo } from '../../store/remote-batches-repo.js';
-import type { RemoteJobsRepo } from '../../store/remote-jobs-repo.js';
-import type { Repositories } from '../../store/repositories.js';
+import type { JobRunner, Readiness } from '../jobs/job-runner.js';
+import type { RemoteBatchesRepo } from '../store/remote-batches-repo.js';
+import type { RemoteJobsRepo } from '../store/remote-jobs-repo.js';
+import type { Repositories } from '../store/repositories.js';
 import { Connectivity, type ConnectivityState } from './connectivity.js';
 import { isNetworkError } from './remote-errors.js';
 import { RemoteCatalogue, type CatalogueState } from './remote-catalogue.js';

@@ -10,13 +10,13 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { Artifact, Job } from '../../common/api-types.js';
-import { JobError, type WaitingCode } from '../../common/errors.js';
-import { isTerminal } from '../../common/job-states.js';
-import { BATCH_PRODUCTS, type Product } from '../../common/products.js';
-import type { RemoteBatchesRepo } from '../../store/remote-batches-repo.js';
-import type { RemoteJobsRepo } from '../../store/remote-jobs-repo.js';
-import type { ArtifactFile, EngineInput, EngineOutput } from '../engine-types.js';
+import type { Artifact, Job } from '../common/api-types.js';
+import { JobError, type WaitingCode } from '../common/errors.js';
+import { isTerminal } from '../common/job-states.js';
+import { BATCH_PRODUCTS, type Product } from '../common/products.js';
+import type { RemoteBatchesRepo } from '../store/remote-batches-repo.js';
+import type { RemoteJobsRepo } from '../store/remote-jobs-repo.js';
+import type { ArtifactFile, EngineInput, EngineOutput } from '../engines/engine-types.js';
 import { sleep } from './abortable-sleep.js';
 import type { Connectivity } from './connectivity.js';
 import { RemoteClient, type RemoteEndpoint, type RemoteSubmission } from './remote-client.js';

@@ -2,7 +2,7 @@
  * The hosted endpoint (URL + the user's key on it) in the settings table, row `remote`. The key must be sent to
  * the hosted service, so unlike local API keys it is stored as given; it is never echoed back by the API.
  */
-import type { SettingsRepo } from '../../store/settings-repo.js';
+import type { SettingsRepo } from '../store/settings-repo.js';
 import type { RemoteEndpoint } from './remote-client.js';
 
 const SETTINGS_KEY = 'remote';

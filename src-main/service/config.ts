@@ -6,7 +6,7 @@ import envPaths from 'env-paths';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ModelSourceFactory } from '../engines/model-sources.js';
-import { normaliseRemoteUrl } from '../engines/remote/remote-settings-store.js';
+import { normaliseRemoteUrl } from '../remote/remote-settings-store.js';
 
 export interface ServiceConfig {
   /** Interface to listen on. Default 127.0.0.1 (loopback only: the service is personal). */

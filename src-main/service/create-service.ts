@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { ModelSource } from '../engines/model-definition.js';
 import { ModelManager } from '../engines/models/model-manager.js';
 import { modelManagerSource } from '../engines/models/model-manager-source.js';
-import { createRemoteProvider, type RemoteProvider } from '../engines/remote/remote-provider.js';
+import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
 import { createJobService } from '../jobs/job-service.js';
 import type { JobService } from '../jobs/job-service-types.js';
 import { openDatabase, type Db } from '../store/database.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobError } from '../../../src-main/common/errors.js';
 import type { ModelDefinition } from '../../../src-main/engines/model-definition.js';
-import { createRemoteProvider, type RemoteProvider } from '../../../src-main/engines/remote/remote-provider.js';
+import { createRemoteProvider, type RemoteProvider } from '../../../src-main/remote/remote-provider.js';
 import type { RunnerContext, RunnerTask } from '../../../src-main/jobs/job-runner.js';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
 import { createRepositories } from '../../../src-main/store/repositories.js';

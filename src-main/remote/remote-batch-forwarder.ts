@@ -13,8 +13,11 @@ import type { Product } from '../common/products.js';
 import type { EngineInput, EngineOutput } from '../engines/engine-types.js';
 import { RemoteClient, type RemoteBatchSubmission } from './remote-client.js';
 import { RemoteError } from './remote-errors.js';
+import { sleep } from './abortable-sleep.js';
+import { Follower } from './remote-follower.js';
 import { idempotencyKeyFor } from './remote-options.js';
-import { CRASH_AFTER_BATCH_SUBMIT, Follower, type RemoteRunContext, type RemoteRunnerDeps, type RemoteTask } from './remote-runner.js';
+import { CRASH_AFTER_BATCH_SUBMIT, type RemoteRunContext, type RemoteRunnerDeps, type RemoteTask } from './remote-run-types.js';
+import { withServerRetry } from './server-retry.js';
 
 /** One item of the local batch, as the forwarder sends it. */
 interface LocalBatchItem {
@@ -27,8 +30,15 @@ interface LocalBatchItem {
 
 export class BatchForwarder {
   private readonly coordinators = new Map<string, BatchCoordinator>();
+  /** Aborted by stop(): ends the pauses of the shared submissions and pollers, which no single item run owns. */
+  private readonly stopped = new AbortController();
 
   constructor(private readonly deps: RemoteRunnerDeps) {}
+
+  /** After the job engine stopped: no hosted batch is retried or polled any more (the next start resumes them). */
+  stop(): void {
+    this.stopped.abort(new Error('the hosted-batch forwarder stopped'));
+  }
 
   readiness(batchId: string): { code: WaitingCode; message: string } | null {
     return this.coordinators.get(batchId)?.capacityWait() ?? null;
@@ -59,7 +69,7 @@ export class BatchForwarder {
   coordinator(batchId: string, product: Product, hostedModel: string, endpointUrl: string): BatchCoordinator {
     let found = this.coordinators.get(batchId);
     if (!found) {
-      found = new BatchCoordinator(batchId, product, hostedModel, endpointUrl, this.deps, () => this.coordinators.delete(batchId));
+      found = new BatchCoordinator(batchId, product, hostedModel, endpointUrl, this.deps, this.stopped.signal, () => this.coordinators.delete(batchId));
       this.coordinators.set(batchId, found);
     }
     return found;
@@ -87,6 +97,8 @@ export class BatchCoordinator {
     private readonly hostedModel: string,
     private readonly endpointUrl: string,
     private readonly deps: RemoteRunnerDeps,
+    /** The forwarder's stop: ends the pauses of the shared submission and poller. */
+    private readonly stopped: AbortSignal,
     /** Called once the hosted batch is complete and nobody waits: the forwarder forgets this coordinator. */
     private readonly onDone: () => void,
   ) {}
@@ -296,7 +308,7 @@ export class BatchCoordinator {
     const { pollInitialMs, pollMaxMs, pollFactor } = this.deps.options;
     let delay = pollInitialMs;
     for (let first = true; this.waiters.size > 0; first = false) {
-      if (!first) await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      if (!first) await sleep(delay, this.stopped, { unref: true });
       if (this.waiters.size === 0) return; // every run left during the pause (cancel, shutdown)
       let batch: Batch;
       try {
@@ -332,26 +344,20 @@ export class BatchCoordinator {
     }
   }
 
-  /** A hosted 500 is retried a few times with backoff; network failures and rejections are thrown at once. */
-  private async withServerRetry<T>(what: string, call: () => Promise<T>): Promise<T> {
-    const { offlineInitialMs, offlineMaxMs, serverErrorRetries } = this.deps.options;
-    let delay = offlineInitialMs;
-    for (let serverErrors = 0; ; serverErrors++) {
-      try {
-        const value = await call();
-        this.deps.connectivity.ok();
-        return value;
-      } catch (error) {
-        if (!(error instanceof RemoteError) || error.kind !== 'server' || serverErrors >= serverErrorRetries) {
-          if (error instanceof RemoteError && error.kind !== 'network') this.deps.connectivity.ok();
-          throw error;
-        }
-        this.deps.batches.recordError(this.batchId, error.message);
-        this.deps.log(`${this.batchId}: could not ${what}: ${error.message}; retrying in ${delay} ms`);
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        delay = Math.min(offlineMaxMs, delay * 2);
-      }
-    }
+  /** One call shared by the batch's item runs, retried on a hosted 500 (server-retry.ts); stop() ends the wait. */
+  private withServerRetry<T>(what: string, call: () => Promise<T>): Promise<T> {
+    return withServerRetry(
+      {
+        options: this.deps.options,
+        connectivity: this.deps.connectivity,
+        signal: this.stopped,
+        onRetry: (error, delay) => {
+          this.deps.batches.recordError(this.batchId, error.message);
+          this.deps.log(`${this.batchId}: could not ${what}: ${error.message}; retrying in ${delay} ms`);
+        },
+      },
+      call,
+    );
   }
 }
 

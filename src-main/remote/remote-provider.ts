@@ -114,9 +114,11 @@ export class RemoteProvider {
     this.sweepTimer.unref();
   }
 
+  /** Call after the job engine stopped (its grace period lets forwarded batch items finish). */
   stop(): void {
     this.source.stop();
     this.connectivity.stop();
+    this.runner.stop();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = undefined;
   }

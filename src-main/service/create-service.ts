@@ -153,8 +153,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         closing.abort(new Error('the service is shutting down'));
         server.closeIdleConnections();
         await live.close();
-        provider.stop();
         await Promise.all([jobService.shutdown(graceMs), manager.stop()]);
+        // After the job engine: forwarded items may finish during its grace period.
+        provider.stop();
         // Held POSTs were released above; whatever is still open after the jobs stopped is cut.
         const timer = setTimeout(() => server.closeAllConnections(), 2000);
         await stopped;

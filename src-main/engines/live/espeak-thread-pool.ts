@@ -3,11 +3,11 @@
  * FIFO queue; a thread that dies fails its request with `engine_crashed` and is replaced.
  */
 import type { Worker } from 'node:worker_threads';
-import type { EspeakVoiceSettings } from '../../engines/tts/espeak-synth.js';
+import type { EspeakVoiceSettings } from '../tts/espeak-synth.js';
 import type { ThreadReply, ThreadRequest } from './espeak-thread.js';
 import type { LiveVoice, SentenceHandle, SentenceRequest } from './live-synth.js';
-import { startThread } from './thread-entry.js';
-import { ESPEAK_SAMPLE_RATE } from '../../engines/tts/espeak-synth.js';
+import { scriptEntry, startThread } from '../script-entry.js';
+import { ESPEAK_SAMPLE_RATE } from '../tts/espeak-synth.js';
 
 export class LiveEngineError extends Error {
   constructor(
@@ -102,7 +102,7 @@ export class EspeakThreadPool {
 
   private addSlot(): void {
     const cancelBuffer = new SharedArrayBuffer(4);
-    const worker = startThread('espeak-thread', { workerData: { cancel: cancelBuffer } });
+    const worker = startThread(scriptEntry('espeak-thread', import.meta.url), { workerData: { cancel: cancelBuffer } });
     const slot: Slot = { worker, cancel: new Int32Array(cancelBuffer), ready: false, job: null };
     worker.unref();
     worker.on('message', (reply: ThreadReply) => this.onReply(slot, reply));

@@ -3,7 +3,7 @@
  * loop free. A shared cell holds the id of a cancelled request; the chunk callback checks it and stops early.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { EspeakSynth, type EspeakVoiceSettings } from '../../engines/tts/espeak-synth.js';
+import { EspeakSynth, type EspeakVoiceSettings } from '../tts/espeak-synth.js';
 
 export type ThreadRequest = { type: 'speak'; id: number; text: string; settings: EspeakVoiceSettings };
 export type ThreadReply =

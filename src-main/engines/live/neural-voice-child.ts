@@ -3,8 +3,8 @@
  * process; here that ends only this child (the parent fails its sentences with engine_crashed and starts anew).
  * Sentences are spoken one at a time in arrival order and streamed back as 16-bit chunks.
  */
-import { SherpaVoice } from '../../engines/tts/sherpa-tts-runtime.js';
-import type { SherpaTtsEngineConfig } from '../../engines/tts/tts-families.js';
+import { SherpaVoice } from '../tts/sherpa-tts-runtime.js';
+import type { SherpaTtsEngineConfig } from '../tts/tts-families.js';
 
 export type ChildRequest =
   | { type: 'load'; config: SherpaTtsEngineConfig }

@@ -3,11 +3,10 @@
  * A child that dies fails its sentences with `engine_crashed`; the next session starts a new one.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ApiError } from '../../common/errors.js';
-import type { ModelDefinition } from '../../engines/model-definition.js';
-import { sherpaConfigOf } from '../../engines/tts/sherpa-tts-engine.js';
+import type { ModelDefinition } from '../model-definition.js';
+import { scriptEntry } from '../script-entry.js';
+import { sherpaConfigOf } from '../tts/sherpa-tts-engine.js';
 import { LiveEngineError } from './espeak-thread-pool.js';
 import type { LiveVoice, SentenceHandle } from './live-synth.js';
 import type { ChildReply, ChildRequest } from './neural-voice-child.js';
@@ -25,12 +24,6 @@ interface Child {
   process: ChildProcess;
   ready: Promise<{ sampleRate: number; numSpeakers: number }>;
   pending: Map<number, Pending>;
-}
-
-function childEntry(): { path: string; execArgv: string[] } {
-  const js = fileURLToPath(new URL('./neural-voice-child.js', import.meta.url));
-  if (existsSync(js)) return { path: js, execArgv: [] };
-  return { path: fileURLToPath(new URL('./neural-voice-child.ts', import.meta.url)), execArgv: ['--import', 'tsx'] };
 }
 
 export class NeuralVoicePool {
@@ -84,7 +77,7 @@ export class NeuralVoicePool {
     const key = `${model.id}\n${JSON.stringify(config.model)}`;
     const existing = this.children.get(key);
     if (existing) return existing;
-    const entry = childEntry();
+    const entry = scriptEntry('neural-voice-child', import.meta.url);
     const proc = fork(entry.path, [], { execArgv: entry.execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     proc.stderr?.on('data', (chunk: Buffer) => this.log(`[live voice ${model.id}] ${chunk.toString().trimEnd()}`));
     const pending = new Map<number, Pending>();

@@ -12,7 +12,7 @@ import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { NewCharge } from '../../store/ledger-repo.js';
 import type { LiveOptions } from './live-options.js';
 import { ProtocolError, parseClientMessage, type ServerMessage, type SessionInfo } from './live-protocol.js';
-import type { LiveVoice, SentenceHandle } from './live-synth.js';
+import type { LiveVoice, SentenceHandle } from '../../engines/live/live-synth.js';
 
 /** A ledger row for live audio: no job or batch (job_id and batch_id are null). */
 export type LiveCharge = NewCharge;

@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Batch } from '../src-main/common/api-types.js';
 import { startTestService, testModelSource } from '../test/helpers/service.js';
-import { startLocalInstance } from '../test/integration/remote/local-instance.js';
+import { startLocalInstance } from '../test/helpers/local-instance.js';
 
 const N = Number(process.argv[2] ?? 5);
 const ITEMS = Number(process.argv[3] ?? 50);

@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Job } from '../src-main/common/api-types.js';
 import { startTestService, testModelSource } from '../test/helpers/service.js';
-import { startLocalInstance } from '../test/integration/remote/local-instance.js';
+import { startLocalInstance } from '../test/helpers/local-instance.js';
 
 const N = Number(process.argv[2] ?? 20);
 const M = Number(process.argv[3] ?? 40);

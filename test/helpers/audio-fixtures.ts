@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requireCommand, SHARED } from '../../helpers/system.js';
+import { requireCommand, SHARED } from './system.js';
 
 export const JFK = join(SHARED, 'audio/jfk.wav');
 

@@ -1,8 +1,8 @@
 /** Test audio for the denoisers: clean speech mixed with seeded noise at a known SNR, and the SNR measure. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeWav, encodeWav } from '../../../src-main/engines/audio/wav.js';
-import { SHARED } from '../../helpers/system.js';
+import { decodeWav, encodeWav } from '../../src-main/engines/audio/wav.js';
+import { SHARED } from './system.js';
 
 export const CLEAN_CLIP = join(SHARED, 'audio/hifitts-6097/roots_02_morris_0219.wav');
 export const NOISY_CLIP = join(SHARED, 'audio/noisy/gtcrn-mix.wav');

@@ -1,5 +1,5 @@
 /** A recording EngineContext for calling engines directly (the worker process gives the real one). */
-import type { EngineContext, EngineTask } from '../../../src-main/engines/engine-types.js';
+import type { EngineContext, EngineTask } from '../../src-main/engines/engine-types.js';
 
 export interface RecordingContext extends EngineContext {
   events: { kind: 'progress' | 'measured'; value: number }[];

@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import type { ModelDefinition } from '../../../src-main/engines/model-definition.js';
-import { espeakModelDefinition } from '../../../src-main/engines/tts/espeak-models.js';
-import { ttsFamilyDefinition } from '../../../src-main/engines/tts/tts-families.js';
-import { attachLiveServer, type LiveServer } from '../../../src-main/service/live/live-server.js';
-import type { LiveOptions } from '../../../src-main/service/live/live-options.js';
-import type { LiveCharge } from '../../../src-main/service/live/live-session.js';
-import { SHARED } from '../../helpers/system.js';
+import type { ModelDefinition } from '../../src-main/engines/model-definition.js';
+import { espeakModelDefinition } from '../../src-main/engines/tts/espeak-models.js';
+import { ttsFamilyDefinition } from '../../src-main/engines/tts/tts-families.js';
+import { attachLiveServer, type LiveServer } from '../../src-main/service/live/live-server.js';
+import type { LiveOptions } from '../../src-main/service/live/live-options.js';
+import type { LiveCharge } from '../../src-main/service/live/live-session.js';
+import { SHARED } from './system.js';
 
 export const GOOD_KEY = 'vdk_test_key';
 export const ALLOWED_ORIGIN = 'http://127.0.0.1:5173';

@@ -1,7 +1,7 @@
 /** A two-hour recording for long-file tests and benchmarks: jfk.wav then 49 s of silence, looped (16 kHz WAV). */
 import { join } from 'node:path';
-import { SHARED } from '../../helpers/system.js';
-import { ffmpeg } from '../../unit/audio-decode/fixtures.js';
+import { SHARED } from './system.js';
+import { ffmpeg } from './audio-fixtures.js';
 
 export const LONG_SECONDS = 7200;
 

@@ -1,9 +1,9 @@
 /** Runs a denoise engine in the test process, as a worker would, on a file in a fresh work dir. */
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EngineContext, EngineOutput } from '../../../src-main/engines/engine-types.js';
-import createGtcrnEngine from '../../../src-main/engines/denoise/gtcrn-engine.js';
-import createRnnoiseEngine from '../../../src-main/engines/denoise/rnnoise-engine.js';
+import type { EngineContext, EngineOutput } from '../../src-main/engines/engine-types.js';
+import createGtcrnEngine from '../../src-main/engines/denoise/gtcrn-engine.js';
+import createRnnoiseEngine from '../../src-main/engines/denoise/rnnoise-engine.js';
 import { GTCRN_MODEL } from './denoise-fixtures.js';
 
 export type DenoiserKind = 'rnnoise' | 'gtcrn';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EngineContext, EngineTask } from '../../../src-main/engines/engine-types.js';
+import type { EngineContext, EngineTask } from '../../src-main/engines/engine-types.js';
 
 export interface TestContext extends EngineContext {
   progressValues: number[];

@@ -1,12 +1,12 @@
 /** Shared pieces of the two-instance tests: the hosted instance (real engines), HTTP helpers, waiting. */
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { pocketsphinxModelSource } from '../../../src-main/engines/asr/pocketsphinx-models.js';
-import type { Batch, Job } from '../../../src-main/common/api-types.js';
-import { ledgerFor, type LedgerEntry } from '../../../src-main/store/ledger-repo.js';
-import type { Db } from '../../../src-main/store/database.js';
-import { startTestService, testModelSource, type TestService } from '../../helpers/service.js';
-import { SHARED, requireCommand, requireFile } from '../../helpers/system.js';
+import { pocketsphinxModelSource } from '../../src-main/engines/asr/pocketsphinx-models.js';
+import type { Batch, Job } from '../../src-main/common/api-types.js';
+import { ledgerFor, type LedgerEntry } from '../../src-main/store/ledger-repo.js';
+import type { Db } from '../../src-main/store/database.js';
+import { startTestService, testModelSource, type TestService } from './service.js';
+import { SHARED, requireCommand, requireFile } from './system.js';
 
 export const JFK = join(SHARED, 'audio/jfk.wav');
 export const HIFI = join(SHARED, 'audio/hifitts-6097');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LivePlayback } from '../../../src-main/app/player/live-playback.js';
 import type { Player, PlayerOptions } from '../../../src-main/app/player/player-types.js';
 import type { LiveBridgeEvent } from '../../../src-main/common/desktop-bridge.js';
-import { GOOD_KEY, startLive, type Harness } from './live-harness.js';
+import { GOOD_KEY, startLive, type Harness } from '../../helpers/live-harness.js';
 
 class RecordingPlayer extends EventEmitter implements Player {
   readonly sampleRate: number;

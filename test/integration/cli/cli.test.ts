@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
 import { ROOT, startServeProcess } from '../../helpers/service.js';
 import { requireFile, SHARED } from '../../helpers/system.js';
-import { Client, expectError, json } from './http-client.js';
+import { Client, expectError, json } from '../../helpers/http-client.js';
 
 const run = promisify(execFile);
 const dirs: string[] = [];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SHARED } from '../../helpers/system.js';
-import { startRangeServer, type RangeServer } from './range-server.js';
+import { startRangeServer, type RangeServer } from '../../helpers/range-server.js';
 
 const RUNNER = fileURLToPath(new URL('./models-cli.ts', import.meta.url));
 let dir: string;

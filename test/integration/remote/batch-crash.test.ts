@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Batch } from '../../../src-main/common/api-types.js';
 import { openDatabase } from '../../../src-main/store/database.js';
 import { startServeProcess, type ServeProcess, type TestService } from '../../helpers/service.js';
-import { JFK, api, audioForm, localLedger, startHosted, waitFor } from './two-instances.js';
+import { JFK, api, audioForm, localLedger, startHosted, waitFor } from '../../helpers/two-instances.js';
 
 const LOCAL_KEY = 'vdk_batch_crash_test_local_key_0123456789';
 

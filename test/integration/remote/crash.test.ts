@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
 import { openDatabase } from '../../../src-main/store/database.js';
 import { startServeProcess, type ServeProcess, type TestService } from '../../helpers/service.js';
-import { JFK, api, audioForm, listJobs, localLedger, startHosted, waitFor } from './two-instances.js';
+import { JFK, api, audioForm, listJobs, localLedger, startHosted, waitFor } from '../../helpers/two-instances.js';
 
 /** Registered by `serve` for the local account (VOXDESK_API_KEY), so the test can call the child. */
 const LOCAL_KEY = 'vdk_crash_test_local_key_0123456789abcdef';

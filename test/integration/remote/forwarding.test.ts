@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, CatalogueRecord, Job } from '../../../src-main/common/api-types.js';
 import type { TestService } from '../../helpers/service.js';
-import { startLocalInstance, type LocalInstance } from './local-instance.js';
-import { JFK, api, audioForm, getBatch, hifiClips, listJobs, localLedger, startHosted, waitFor, waitForJob } from './two-instances.js';
+import { startLocalInstance, type LocalInstance } from '../../helpers/local-instance.js';
+import { JFK, api, audioForm, getBatch, hifiClips, listJobs, localLedger, startHosted, waitFor, waitForJob } from '../../helpers/two-instances.js';
 
 let hosted: TestService;
 let local: LocalInstance;

@@ -15,7 +15,7 @@ import { createRemoteProvider, type RemoteProvider } from '../../../src-main/rem
 import type { RunnerContext, RunnerTask } from '../../../src-main/jobs/job-runner.js';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
 import { createRepositories } from '../../../src-main/store/repositories.js';
-import { waitFor } from './two-instances.js';
+import { waitFor } from '../../helpers/two-instances.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let handler: Handler;

@@ -13,7 +13,7 @@ import { unavailableProductsSource } from '../../../src-main/engines/products/un
 import { decodeWav, encodeWav } from '../../../src-main/engines/audio/wav.js';
 import { startTestService, testModelSource, type TestService } from '../../helpers/service.js';
 import { SHARED } from '../../helpers/system.js';
-import { Client, expectError, json, type Part } from '../service/http-client.js';
+import { Client, expectError, json, type Part } from '../../helpers/http-client.js';
 
 const NOISY = new Uint8Array(readFileSync(join(SHARED, 'audio/noisy/gtcrn-mix.wav')));
 const CLEAN = new Uint8Array(readFileSync(join(SHARED, 'audio/hifitts-6097/roots_02_morris_0219.wav')));

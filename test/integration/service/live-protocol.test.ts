@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALLOWED_ORIGIN, GOOD_KEY, LiveClient, refusedUpgrade, startLive, type Harness } from './live-harness.js';
+import { ALLOWED_ORIGIN, GOOD_KEY, LiveClient, refusedUpgrade, startLive, type Harness } from '../../helpers/live-harness.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -14,7 +14,7 @@ import { modelManagerRoutes } from '../../../src-main/service/routes/model-manag
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
 import { createRepositories } from '../../../src-main/store/repositories.js';
 import { SHARED } from '../../helpers/system.js';
-import { startRangeServer, type RangeServer } from './range-server.js';
+import { startRangeServer, type RangeServer } from '../../helpers/range-server.js';
 
 let dir: string;
 let db: Db;

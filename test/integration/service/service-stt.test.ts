@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
 import { requireCommand, SHARED } from '../../helpers/system.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { wordErrorRate } from './engine-context.js';
+import { wordErrorRate } from '../../helpers/engine-context.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 const JFK = join(SHARED, 'audio/jfk.wav');

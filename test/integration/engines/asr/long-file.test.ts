@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JobError } from '../../../src-main/common/errors.js';
-import { asrFamilyDefinition } from '../../../src-main/engines/asr/asr-families.js';
-import sherpaAsrFactory from '../../../src-main/engines/asr/sherpa-asr-engine.js';
-import { decodeBlocks } from '../../../src-main/engines/audio/decode.js';
-import { probeDuration } from '../../../src-main/engines/audio/probe.js';
-import { segmentSpeech } from '../../../src-main/engines/audio/segments.js';
-import { SHARED } from '../../helpers/system.js';
-import { makeTempDir } from '../../unit/audio-decode/fixtures.js';
-import { recordingContext, sttTask } from './engine-context.js';
-import { LONG_SECONDS, makeTwoHourFile } from './long-file.js';
+import { JobError } from '../../../../src-main/common/errors.js';
+import { asrFamilyDefinition } from '../../../../src-main/engines/asr/asr-families.js';
+import sherpaAsrFactory from '../../../../src-main/engines/asr/sherpa-asr-engine.js';
+import { decodeBlocks } from '../../../../src-main/engines/audio/decode.js';
+import { probeDuration } from '../../../../src-main/engines/audio/probe.js';
+import { segmentSpeech } from '../../../../src-main/engines/audio/segments.js';
+import { SHARED } from '../../../helpers/system.js';
+import { makeTempDir } from '../../../helpers/audio-fixtures.js';
+import { recordingContext, sttTask } from '../../../helpers/engine-context.js';
+import { LONG_SECONDS, makeTwoHourFile } from '../../../helpers/long-file.js';
 
 const VAD = join(SHARED, 'models/silero_vad_v5.onnx');
 const temp = makeTempDir('voxdesk-long-');

@@ -1,15 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JobError } from '../../../src-main/common/errors.js';
-import pocketsphinxFactory from '../../../src-main/engines/asr/pocketsphinx-engine.js';
-import { pocketsphinxModelSource, POCKETSPHINX_MODEL_ID } from '../../../src-main/engines/asr/pocketsphinx-models.js';
-import { encodeWav } from '../../../src-main/engines/audio/wav.js';
-import type { Engine, EngineOutput } from '../../../src-main/engines/engine-types.js';
-import { EspeakSynth } from '../../../src-main/engines/tts/espeak-synth.js';
-import { requireCommand, requireFile, SHARED } from '../../helpers/system.js';
-import { ffmpeg, makeFixture, makeTempDir } from '../../unit/audio-decode/fixtures.js';
-import { recordingContext, sttTask, wordErrorRate } from './engine-context.js';
+import { JobError } from '../../../../src-main/common/errors.js';
+import pocketsphinxFactory from '../../../../src-main/engines/asr/pocketsphinx-engine.js';
+import { pocketsphinxModelSource, POCKETSPHINX_MODEL_ID } from '../../../../src-main/engines/asr/pocketsphinx-models.js';
+import { encodeWav } from '../../../../src-main/engines/audio/wav.js';
+import type { Engine, EngineOutput } from '../../../../src-main/engines/engine-types.js';
+import { EspeakSynth } from '../../../../src-main/engines/tts/espeak-synth.js';
+import { requireCommand, requireFile, SHARED } from '../../../helpers/system.js';
+import { ffmpeg, makeFixture, makeTempDir } from '../../../helpers/audio-fixtures.js';
+import { recordingContext, sttTask, wordErrorRate } from '../../../helpers/engine-context.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 requireFile('/usr/share/pocketsphinx/model/en-us/en-us.lm.bin', 'pocketsphinx-en-us');

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JobError } from '../../../src-main/common/errors.js';
-import { asrFamilyDefinition, type AsrSupportModels } from '../../../src-main/engines/asr/asr-families.js';
-import sherpaAsrFactory from '../../../src-main/engines/asr/sherpa-asr-engine.js';
-import type { Engine } from '../../../src-main/engines/engine-types.js';
-import { requireFile, SHARED } from '../../helpers/system.js';
-import { ffmpeg, makeFixture, makeTempDir } from '../../unit/audio-decode/fixtures.js';
-import { recordingContext, sttTask } from './engine-context.js';
+import { JobError } from '../../../../src-main/common/errors.js';
+import { asrFamilyDefinition, type AsrSupportModels } from '../../../../src-main/engines/asr/asr-families.js';
+import sherpaAsrFactory from '../../../../src-main/engines/asr/sherpa-asr-engine.js';
+import type { Engine } from '../../../../src-main/engines/engine-types.js';
+import { requireFile, SHARED } from '../../../helpers/system.js';
+import { ffmpeg, makeFixture, makeTempDir } from '../../../helpers/audio-fixtures.js';
+import { recordingContext, sttTask } from '../../../helpers/engine-context.js';
 
 const TINY = requireFile(join(SHARED, 'models/tiny/README.md'), '../shared/models/tiny').replace('/README.md', '');
 const JFK = join(SHARED, 'audio/jfk.wav');

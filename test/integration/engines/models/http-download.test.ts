@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DownloadError, fetchToPart, sha256File } from '../../../src-main/engines/models/http-download.js';
-import { startRangeServer, type RangeServer } from './range-server.js';
+import { DownloadError, fetchToPart, sha256File } from '../../../../src-main/engines/models/http-download.js';
+import { startRangeServer, type RangeServer } from '../../../helpers/range-server.js';
 
 let dir: string;
 let server: RangeServer | null = null;

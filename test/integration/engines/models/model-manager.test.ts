@@ -8,14 +8,14 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src-main/common/errors.js';
-import type { ModelPackage } from '../../../src-main/engines/models/curated-models.js';
-import { ModelManager } from '../../../src-main/engines/models/model-manager.js';
-import { modelManagerSource } from '../../../src-main/engines/models/model-manager-source.js';
-import { openDatabase, type Db } from '../../../src-main/store/database.js';
-import { createRepositories } from '../../../src-main/store/repositories.js';
-import { requireCommand, SHARED } from '../../helpers/system.js';
-import { startRangeServer, type RangeServer } from './range-server.js';
+import { ApiError } from '../../../../src-main/common/errors.js';
+import type { ModelPackage } from '../../../../src-main/engines/models/curated-models.js';
+import { ModelManager } from '../../../../src-main/engines/models/model-manager.js';
+import { modelManagerSource } from '../../../../src-main/engines/models/model-manager-source.js';
+import { openDatabase, type Db } from '../../../../src-main/store/database.js';
+import { createRepositories } from '../../../../src-main/store/repositories.js';
+import { requireCommand, SHARED } from '../../../helpers/system.js';
+import { startRangeServer, type RangeServer } from '../../../helpers/range-server.js';
 
 const MODELS = join(SHARED, 'models');
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -106,7 +106,7 @@ describe('ModelManager downloads', () => {
     const archive = nemoCtcArchive();
     server.files.set('/tiny-ctc/tiny.tar.bz2', { body: archive });
     server.files.set('/pyannote-segmentation-3-0/model.int8.onnx', { body: readFileSync(join(MODELS, 'pyannote-segmentation-3-0.int8.onnx')) });
-    const curated = (await import('../../../src-main/engines/models/curated-models.js')).CURATED_PACKAGES;
+    const curated = (await import('../../../../src-main/engines/models/curated-models.js')).CURATED_PACKAGES;
     const pyannote = curated.find((p) => p.id === 'pyannote-segmentation-3-0')!;
     const m = manager({ packages: [tinyPackage(archive), pyannote] });
     m.pull('pyannote-segmentation-3-0');

@@ -1,12 +1,12 @@
 import { Ajv } from 'ajv';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JobError } from '../../../src-main/common/errors.js';
-import { asrFamilyDefinition, ASR_FAMILIES } from '../../../src-main/engines/asr/asr-families.js';
-import { readAsrParams } from '../../../src-main/engines/asr/asr-params.js';
-import { paramRules } from '../../../src-main/engines/asr/sherpa-asr-engine.js';
-import { parseEngineConfig } from '../../../src-main/engines/asr/sherpa-recognizers.js';
-import { SHARED } from '../../helpers/system.js';
+import { JobError } from '../../../../src-main/common/errors.js';
+import { asrFamilyDefinition, ASR_FAMILIES } from '../../../../src-main/engines/asr/asr-families.js';
+import { readAsrParams } from '../../../../src-main/engines/asr/asr-params.js';
+import { paramRules } from '../../../../src-main/engines/asr/sherpa-asr-engine.js';
+import { parseEngineConfig } from '../../../../src-main/engines/asr/sherpa-recognizers.js';
+import { SHARED } from '../../../helpers/system.js';
 
 const TINY = join(SHARED, 'models/tiny');
 const WHISPER_LANGS = 'en zh de es ru ko fr ja pt it'.split(' ');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptSegment, TranscriptWord } from '../../../src-main/common/api-types.js';
-import { labelSpeakers, speakerAt, splitSegmentsBySpeaker, type SpeakerTurn } from '../../../src-main/engines/asr/diarization.js';
+import type { TranscriptSegment, TranscriptWord } from '../../../../src-main/common/api-types.js';
+import { labelSpeakers, speakerAt, splitSegmentsBySpeaker, type SpeakerTurn } from '../../../../src-main/engines/asr/diarization.js';
 
 const turns: SpeakerTurn[] = [
   { start: 0, end: 4, speaker: 'SPEAKER_0' },

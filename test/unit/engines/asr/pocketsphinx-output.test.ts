@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PocketsphinxOutputParser } from '../../../src-main/engines/asr/pocketsphinx-output.js';
+import { PocketsphinxOutputParser } from '../../../../src-main/engines/asr/pocketsphinx-output.js';
 
 const OUTPUT = `and not
 <s> 3.170 3.280 1.000300

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wordsFromTokens } from '../../../src-main/engines/asr/token-words.js';
+import { wordsFromTokens } from '../../../../src-main/engines/asr/token-words.js';
 
 describe('wordsFromTokens', () => {
   it('groups SentencePiece tokens into words with absolute times', () => {

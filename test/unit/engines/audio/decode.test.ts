@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JobError } from '../../../src-main/common/errors.js';
-import { decodeBlocks, sniffFormat, type DecodeOptions } from '../../../src-main/engines/audio/decode.js';
-import { probeDuration } from '../../../src-main/engines/audio/probe.js';
-import { ffmpeg, FORMATS, JFK, makeFixture, makeTempDir, type FixtureFormat } from './fixtures.js';
+import { JobError } from '../../../../src-main/common/errors.js';
+import { decodeBlocks, sniffFormat, type DecodeOptions } from '../../../../src-main/engines/audio/decode.js';
+import { probeDuration } from '../../../../src-main/engines/audio/probe.js';
+import { ffmpeg, FORMATS, JFK, makeFixture, makeTempDir, type FixtureFormat } from '../../../helpers/audio-fixtures.js';
 
 const temp = makeTempDir('voxdesk-decode-');
 const files = {} as Record<FixtureFormat, string>;

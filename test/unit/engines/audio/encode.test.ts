@@ -1,8 +1,8 @@
 import decode from 'audio-decode';
 import { describe, expect, it } from 'vitest';
-import { encodeOutput, outputOptionsFromParams } from '../../../src-main/engines/audio/encode.js';
-import { splitSentences } from '../../../src-main/engines/audio/sentences.js';
-import { decodeWav } from '../../../src-main/engines/audio/wav.js';
+import { encodeOutput, outputOptionsFromParams } from '../../../../src-main/engines/audio/encode.js';
+import { splitSentences } from '../../../../src-main/engines/audio/sentences.js';
+import { decodeWav } from '../../../../src-main/engines/audio/wav.js';
 
 const RATE = 22050;
 const tone = Float32Array.from({ length: RATE }, (_, i) => 0.4 * Math.sin((2 * Math.PI * 300 * i) / RATE));

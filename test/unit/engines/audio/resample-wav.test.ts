@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { resampleMono } from '../../../src-main/engines/audio/resample.js';
-import { decodeWav, encodeWav } from '../../../src-main/engines/audio/wav.js';
-import { floatToS16le, interleave, s16leToFloat } from '../../../src-main/engines/audio/pcm.js';
-import { SHARED } from '../../helpers/system.js';
+import { resampleMono } from '../../../../src-main/engines/audio/resample.js';
+import { decodeWav, encodeWav } from '../../../../src-main/engines/audio/wav.js';
+import { floatToS16le, interleave, s16leToFloat } from '../../../../src-main/engines/audio/pcm.js';
+import { SHARED } from '../../../helpers/system.js';
 
 function tone(freq: number, rate: number, seconds: number): Float32Array {
   const out = new Float32Array(Math.round(rate * seconds));

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JobError } from '../../../src-main/common/errors.js';
-import { decodeBlocks } from '../../../src-main/engines/audio/decode.js';
-import { segmentSpeech, type SegmentOptions, type SpeechSegment } from '../../../src-main/engines/audio/segments.js';
-import { requireFile, SHARED } from '../../helpers/system.js';
-import { JFK } from './fixtures.js';
+import { JobError } from '../../../../src-main/common/errors.js';
+import { decodeBlocks } from '../../../../src-main/engines/audio/decode.js';
+import { segmentSpeech, type SegmentOptions, type SpeechSegment } from '../../../../src-main/engines/audio/segments.js';
+import { requireFile, SHARED } from '../../../helpers/system.js';
+import { JFK } from '../../../helpers/audio-fixtures.js';
 
 const VAD = requireFile(join(SHARED, 'models/silero_vad_v5.onnx'), '../shared (silero_vad_v5.onnx)');
 const VAD_V4 = join(SHARED, 'models/silero_vad_v4.onnx');

@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JobError } from '../../../src-main/common/errors.js';
-import { s16leToFloat } from '../../../src-main/engines/audio/pcm.js';
-import { decodeWav } from '../../../src-main/engines/audio/wav.js';
-import { CLEAN_CLIP, GTCRN_MODEL, mixAtSnr, NOISY_CLIP, pinkNoise, readMono, rms, seededNoise, snrDb, writeMono } from './denoise-fixtures.js';
-import { DENOISERS, runDenoiser, type DenoiserKind } from './run-denoiser.js';
+import { JobError } from '../../../../src-main/common/errors.js';
+import { s16leToFloat } from '../../../../src-main/engines/audio/pcm.js';
+import { decodeWav } from '../../../../src-main/engines/audio/wav.js';
+import { CLEAN_CLIP, GTCRN_MODEL, mixAtSnr, NOISY_CLIP, pinkNoise, readMono, rms, seededNoise, snrDb, writeMono } from '../../../helpers/denoise-fixtures.js';
+import { DENOISERS, runDenoiser, type DenoiserKind } from '../../../helpers/run-denoiser.js';
 
 const root = mkdtempSync(join(tmpdir(), 'voxdesk-denoise-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -84,7 +84,7 @@ describe.each(DENOISERS)('%s engine', (kind) => {
 
   it('keeps a stereo 44.1 kHz source at its rate and channels with "source"', async () => {
     const mono = readMono(NOISY_CLIP);
-    const { resampleMono } = await import('../../../src-main/engines/audio/resample.js');
+    const { resampleMono } = await import('../../../../src-main/engines/audio/resample.js');
     const up = await resampleMono(mono.samples, mono.sampleRate, 44100);
     const file = writeMono(join(root, `${kind}-stereo-44k.wav`), up, 44100, 2);
     const { output } = await runDenoiser(kind, file, root);
@@ -98,7 +98,7 @@ describe.each(DENOISERS)('%s engine', (kind) => {
 
   it('keeps the full band of a 48 kHz source (strength 0 returns it bit-exact, a 12 kHz tone included)', async () => {
     const mono = readMono(NOISY_CLIP);
-    const { resampleMono } = await import('../../../src-main/engines/audio/resample.js');
+    const { resampleMono } = await import('../../../../src-main/engines/audio/resample.js');
     const up = await resampleMono(mono.samples, mono.sampleRate, 48000);
     for (let i = 0; i < up.length; i++) up[i] = 0.7 * up[i]! + 0.1 * Math.sin((2 * Math.PI * 12000 * i) / 48000);
     const file = writeMono(join(root, `${kind}-48k-tone.wav`), up, 48000);
@@ -158,7 +158,7 @@ describe('gtcrn model file', () => {
 describe('without ffmpeg (VOXDESK_FFMPEG=none: the WASM decoder at 16 kHz, resampled to the source rate)', () => {
   it('still returns a 44.1 kHz source at its rate and duration', async () => {
     const mono = readMono(NOISY_CLIP);
-    const { resampleMono } = await import('../../../src-main/engines/audio/resample.js');
+    const { resampleMono } = await import('../../../../src-main/engines/audio/resample.js');
     const up = await resampleMono(mono.samples, mono.sampleRate, 44100);
     const file = writeMono(join(root, 'no-ffmpeg-44k.wav'), up, 44100);
     const saved = process.env.VOXDESK_FFMPEG;

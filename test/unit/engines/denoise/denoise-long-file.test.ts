@@ -2,9 +2,9 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { floatToS16le } from '../../../src-main/engines/audio/pcm.js';
-import { NOISY_CLIP, readMono } from './denoise-fixtures.js';
-import { DENOISERS, runDenoiser } from './run-denoiser.js';
+import { floatToS16le } from '../../../../src-main/engines/audio/pcm.js';
+import { NOISY_CLIP, readMono } from '../../../helpers/denoise-fixtures.js';
+import { DENOISERS, runDenoiser } from '../../../helpers/run-denoiser.js';
 
 const root = mkdtempSync(join(tmpdir(), 'voxdesk-denoise-long-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

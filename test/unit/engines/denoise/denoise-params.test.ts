@@ -1,8 +1,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { denoiseParamsSchema, resolveDenoiseParams } from '../../../src-main/engines/denoise/denoise-params.js';
-import { gtcrnDefinition } from '../../../src-main/engines/denoise/denoise-families.js';
-import { denoiseModelSource } from '../../../src-main/engines/denoise/rnnoise-models.js';
+import { denoiseParamsSchema, resolveDenoiseParams } from '../../../../src-main/engines/denoise/denoise-params.js';
+import { gtcrnDefinition } from '../../../../src-main/engines/denoise/denoise-families.js';
+import { denoiseModelSource } from '../../../../src-main/engines/denoise/rnnoise-models.js';
 
 // The same options as the service's validator (service/params/params-validator.ts), plus strict mode so that an
 // unknown keyword in the schema fails here.

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { resampleMono } from '../../../src-main/engines/audio/resample.js';
-import type { BlockProcessor } from '../../../src-main/engines/audio/block-processor.js';
-import { DryWetMixer } from '../../../src-main/engines/denoise/dry-wet-mixer.js';
-import { createGtcrnStream } from '../../../src-main/engines/denoise/gtcrn-processor.js';
-import { createRNNoiseStream } from '../../../src-main/engines/denoise/rnnoise-processor.js';
-import { concat, createStreamResampler } from '../../../src-main/engines/audio/stream-resampler.js';
-import { GTCRN_MODEL, NOISY_CLIP, readMono } from './denoise-fixtures.js';
+import { resampleMono } from '../../../../src-main/engines/audio/resample.js';
+import type { BlockProcessor } from '../../../../src-main/engines/audio/block-processor.js';
+import { DryWetMixer } from '../../../../src-main/engines/denoise/dry-wet-mixer.js';
+import { createGtcrnStream } from '../../../../src-main/engines/denoise/gtcrn-processor.js';
+import { createRNNoiseStream } from '../../../../src-main/engines/denoise/rnnoise-processor.js';
+import { concat, createStreamResampler } from '../../../../src-main/engines/audio/stream-resampler.js';
+import { GTCRN_MODEL, NOISY_CLIP, readMono } from '../../../helpers/denoise-fixtures.js';
 
 /** Pushes `input` in blocks of the given (cycling) sizes and returns everything the stage gave back. */
 function stream(stage: BlockProcessor, input: Float32Array, sizes: number[]): Float32Array {

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tarStream from 'tar-stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ArchiveError, extractTarBz2 } from '../../../src-main/engines/models/archive.js';
-import { requireCommand } from '../../helpers/system.js';
+import { ArchiveError, extractTarBz2 } from '../../../../src-main/engines/models/archive.js';
+import { requireCommand } from '../../../helpers/system.js';
 
 let dir: string;
 beforeEach(() => {

@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CURATED_LIST_VERSION, CURATED_PACKAGES } from '../../../src-main/engines/models/curated-models.js';
-import { familyCapability } from '../../../src-main/engines/models/model-families.js';
-import { SHARED } from '../../helpers/system.js';
+import { CURATED_LIST_VERSION, CURATED_PACKAGES } from '../../../../src-main/engines/models/curated-models.js';
+import { familyCapability } from '../../../../src-main/engines/models/model-families.js';
+import { SHARED } from '../../../helpers/system.js';
 
 describe('curated models', () => {
   it('has a version and unique, safe ids', () => {

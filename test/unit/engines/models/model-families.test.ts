@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { detectLayout, familyCapability, LayoutError } from '../../../src-main/engines/models/model-families.js';
-import { SHARED } from '../../helpers/system.js';
+import { detectLayout, familyCapability, LayoutError } from '../../../../src-main/engines/models/model-families.js';
+import { SHARED } from '../../../helpers/system.js';
 
 const TINY = join(SHARED, 'models', 'tiny');
 let dir: string;

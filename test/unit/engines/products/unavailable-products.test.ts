@@ -1,8 +1,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { PRODUCT_CAPABILITIES, PRODUCTS } from '../../../src-main/common/products.js';
-import { UNSERVED_PRODUCTS } from '../../../src-main/engines/products/product-params-schemas.js';
-import { unavailableProductsSource } from '../../../src-main/engines/products/unavailable-products.js';
+import { PRODUCT_CAPABILITIES, PRODUCTS } from '../../../../src-main/common/products.js';
+import { UNSERVED_PRODUCTS } from '../../../../src-main/engines/products/product-params-schemas.js';
+import { unavailableProductsSource } from '../../../../src-main/engines/products/unavailable-products.js';
 
 const ajv = new Ajv2020({ useDefaults: true, allErrors: true, strict: true, coerceTypes: false });
 const rows = unavailableProductsSource({ dataDir: '/nonexistent' }).list();

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import decode from 'audio-decode';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeWav } from '../../../src-main/engines/audio/wav.js';
-import createEspeakEngine from '../../../src-main/engines/tts/espeak-engine.js';
-import { espeakModelSource, espeakParamsSchema } from '../../../src-main/engines/tts/espeak-models.js';
-import { espeakVoiceCatalogue, voiceForLanguage } from '../../../src-main/engines/tts/espeak-voices.js';
-import type { Engine } from '../../../src-main/engines/engine-types.js';
-import { tempWorkDir, testContext, ttsTask } from './tts-test-context.js';
+import { decodeWav } from '../../../../src-main/engines/audio/wav.js';
+import createEspeakEngine from '../../../../src-main/engines/tts/espeak-engine.js';
+import { espeakModelSource, espeakParamsSchema } from '../../../../src-main/engines/tts/espeak-models.js';
+import { espeakVoiceCatalogue, voiceForLanguage } from '../../../../src-main/engines/tts/espeak-voices.js';
+import type { Engine } from '../../../../src-main/engines/engine-types.js';
+import { tempWorkDir, testContext, ttsTask } from '../../../helpers/tts-context.js';
 
 const work = tempWorkDir();
 afterAll(() => work.remove());

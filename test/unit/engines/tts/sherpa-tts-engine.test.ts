@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeWav } from '../../../src-main/engines/audio/wav.js';
-import createSherpaTtsEngine from '../../../src-main/engines/tts/sherpa-tts-engine.js';
-import { ttsFamilyDefinition } from '../../../src-main/engines/tts/tts-families.js';
-import { SHARED } from '../../helpers/system.js';
-import { tempWorkDir, testContext, ttsTask } from './tts-test-context.js';
+import { decodeWav } from '../../../../src-main/engines/audio/wav.js';
+import createSherpaTtsEngine from '../../../../src-main/engines/tts/sherpa-tts-engine.js';
+import { ttsFamilyDefinition } from '../../../../src-main/engines/tts/tts-families.js';
+import { SHARED } from '../../../helpers/system.js';
+import { tempWorkDir, testContext, ttsTask } from '../../../helpers/tts-context.js';
 
 const TINY = `${SHARED}models/tiny/tiny-vits`;
 const work = tempWorkDir();

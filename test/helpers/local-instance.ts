@@ -59,3 +59,10 @@ export async function startLocalInstance(options: LocalInstanceOptions = {}): Pr
     },
   };
 }
+
+/** A local instance forwarding to `hosted` (its URL and key), with the hosted catalogue already fetched. */
+export async function startForwardingTo(hosted: { url: string; key: string }, options: Omit<LocalInstanceOptions, 'remoteUrl' | 'remoteKey'> = {}): Promise<LocalInstance> {
+  const local = await startLocalInstance({ ...options, remoteUrl: hosted.url, remoteKey: hosted.key });
+  await local.remote.source.refresh();
+  return local;
+}

@@ -5,7 +5,7 @@ import { pocketsphinxModelSource } from '../../src-main/engines/asr/pocketsphinx
 import type { Batch, Job } from '../../src-main/common/api-types.js';
 import { ledgerFor, type LedgerEntry } from '../../src-main/store/ledger-repo.js';
 import type { Db } from '../../src-main/store/database.js';
-import { startTestService, testModelSource, type TestService } from './service.js';
+import { startServeProcess, startTestService, testModelSource, type ServeProcess, type TestService } from './service.js';
 import { SHARED, requireCommand, requireFile } from './system.js';
 
 export const JFK = join(SHARED, 'audio/jfk.wav');
@@ -27,6 +27,17 @@ export async function startHosted(options: { dataDir?: string; port?: number; ho
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.port ? { port: options.port } : {}),
   });
+}
+
+/**
+ * The local side as a real `node bin/voxdesk.js serve` child (1 worker, 1 s hold) whose local account uses `key`,
+ * forwarding as `args`/`env` say; resolves once `model` of the hosted catalogue is listed locally.
+ */
+export async function startForwardingServe(dataDir: string, options: { key: string; model: string; args?: string[]; env: NodeJS.ProcessEnv }): Promise<ServeProcess> {
+  const args = ['--hold-seconds', '1', '--workers', '1', ...(options.args ?? [])];
+  const serve = await startServeProcess(dataDir, args, { ...options.env, VOXDESK_API_KEY: options.key });
+  await waitFor('the hosted catalogue in the local one', async () => (await fetch(`${serve.url}/v1/models/${options.model}`)).status === 200);
+  return serve;
 }
 
 export async function api<T>(base: string, key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {

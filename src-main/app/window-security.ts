@@ -1,9 +1,9 @@
 /**
- * Security rules of the app window (design.md §6.2), pure so they are unit-tested without Electron: the page's
+ * Security rules of the app window (docs/design.md §6.2), pure so they are unit-tested without Electron: the page's
  * CSP, which URLs the window may show, and which IPC senders are the app's own page.
  */
 
-/** The renderer loads from file:// (packaged build); it may talk to the in-process service only. */
+/** The renderer loads from app://voxdesk (app-protocol.ts); it may talk to the in-process service only. */
 export function contentSecurityPolicy(serviceUrl: string): string {
   const http = new URL(serviceUrl);
   const origin = http.origin;

@@ -134,7 +134,7 @@ export class RemoteClient {
   /** Streams an artifact link (no key needed) to `destPath` through a temporary file; returns its size. */
   download(url: string, destPath: string, signal?: AbortSignal): Promise<number> {
     return this.call(this.timeouts.submitTimeoutMs, signal, async (s) => {
-      // Artifact links need no key (design.md §3) and may point at another host: never send the key along.
+      // Artifact links need no key (docs/design.md §3) and may point at another host: never send the key along.
       const response = await fetch(url, { signal: s });
       if (!response.ok) throw await ApiClient.errorFrom(response);
       if (!response.body) throw new RemoteError('server', 'empty_artifact', `the hosted artifact ${url} has no body`, response.status);

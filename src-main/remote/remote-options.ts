@@ -1,5 +1,5 @@
 /**
- * Every option of hosted-service forwarding, each with its default, in one place (design.md §6.7). Tests shorten
+ * Every option of hosted-service forwarding, each with its default, in one place (docs/design.md §6.7). Tests shorten
  * the intervals; the product uses the defaults.
  */
 
@@ -67,7 +67,7 @@ export function resolveRemoteOptions(partial: Partial<RemoteOptions> = {}): Remo
   return options;
 }
 
-/** Model ids of hosted rows are `remote:<hosted id>` so they never collide with on-device ids (see README). */
+/** Hosted rows' model ids are `remote:<hosted id>`, never colliding with on-device ids (docs/hosted-service.md). */
 export const REMOTE_ID_PREFIX = 'remote:';
 
 /** Idempotency-Key sent with the hosted submission of a local job (or, given a batch id, of a local batch). */

@@ -5,7 +5,7 @@
  *   const remote = createRemoteProvider({ repos, initial: { url: cliRemoteUrl, key: process.env.VOXDESK_REMOTE_KEY } });
  *   catalogue sources: [..., remote.source]; createJobService({..., runners: { remote: remote.jobRunner } });
  *   remote.start();
- *   routes: hostedSettingsRoutes(remote) (service/routes/hosted-settings-routes.ts); on close: remote.stop().
+ *   the service's hosted-settings routes call view() and update(); on close, after the job engine: remote.stop().
  */
 import type { JobRunner, Readiness } from '../jobs/job-runner.js';
 import type { RemoteBatchesRepo } from '../store/remote-batches-repo.js';

@@ -1,5 +1,5 @@
 /**
- * Every option of the HTTP service, each with its default, in one place (design.md §6.7). The CLI, the Electron
+ * Every option of the HTTP service, each with its default, in one place (docs/design.md §6.7). The CLI, the Electron
  * shell and tests pass a partial config; resolveConfig fills in the rest.
  */
 import envPaths from 'env-paths';

@@ -1,6 +1,6 @@
 /**
  * Starts the whole service: store, catalogue, job engine, HTTP app, listener (and the live WebSocket). `close()`
- * shuts down in the order design.md §6.8 asks: refuse new connections, release held POSTs, let the job engine
+ * shuts down in the order docs/design.md §6.8 asks: refuse new connections, release held POSTs, let the job engine
  * finish or requeue running work, then close the database.
  */
 import { createAdaptorServer } from '@hono/node-server';

@@ -1,7 +1,7 @@
 /**
  * One live text-to-speech WebSocket session: speaks queued in order, streamed sentence by sentence as fixed-size
- * PCM16 frames, with back-pressure on the socket's bufferedAmount. See live-protocol.ts for the messages and the
- * README section "Live text to speech" for the conventions (cancel, charging, frame sizes).
+ * PCM16 frames, with back-pressure on the socket's bufferedAmount. See live-protocol.ts for the messages and
+ * docs/engines-and-models.md, "Live text to speech", for the conventions (cancel, charging, frame sizes).
  */
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';

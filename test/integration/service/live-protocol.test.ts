@@ -182,10 +182,21 @@ describe('live text to speech: load', () => {
     await c.waitFor('session.created');
     c.ws.pause();
     c.send({ type: 'speak', text: LONG.repeat(2).slice(0, 5000) });
-    await new Promise((r) => setTimeout(r, 2500));
-    const first = h.live.sessions().find((s) => s.queuedSpeaks === 1)!;
-    await new Promise((r) => setTimeout(r, 1000));
-    const second = h.live.sessions().find((s) => s.id === first.id)!;
+    // Synthesis stops once the unsent bytes pass the bound: two reads a second apart agree (a loaded machine may
+    // take a while to get there; a server without back-pressure would go on to the whole text).
+    const pause = (): Promise<void> => new Promise((r) => setTimeout(r, 1000));
+    const deadline = Date.now() + 60_000;
+    const speaking = () => h.live.sessions().find((s) => s.queuedSpeaks === 1);
+    while (!speaking() && Date.now() < deadline) await pause();
+    const id = speaking()!.id;
+    const session = () => h.live.sessions().find((s) => s.id === id)!;
+    let first = session();
+    let second = first;
+    do {
+      first = second;
+      await pause();
+      second = session();
+    } while (second.samplesSynthesized !== first.samplesSynthesized && Date.now() < deadline);
     // ~5000 characters is several minutes of audio (>10 MB); the server holds only its bound + kernel buffers.
     expect(second.samplesSynthesized).toBe(first.samplesSynthesized);
     expect(second.samplesSynthesized * 2).toBeLessThan(8 * 1024 * 1024);

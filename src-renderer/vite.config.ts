@@ -7,6 +7,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 // This file is build configuration run by Node, not renderer code: the sandbox import rule does not apply.
 // eslint-disable-next-line no-restricted-imports
 import { fileURLToPath } from 'node:url';
+import { RENDERER_ALIASES } from './aliases.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -14,6 +15,7 @@ export default defineConfig({
   root,
   base: './',
   plugins: [svelte()],
+  resolve: { alias: RENDERER_ALIASES },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

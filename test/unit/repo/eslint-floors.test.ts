@@ -42,11 +42,14 @@ describe('eslint floors', () => {
     expect(await restrictedIn('src-main/service/routes/some-module.ts', '../../../src-main/app/main.js')).toHaveLength(1);
   });
 
-  it('keeps the renderer to src-main/common', async () => {
-    expect(await restrictedIn('src-renderer/src/lib/some-module.ts', '../../../src-main/common/errors.js')).toEqual([]);
-    expect(await restrictedIn('src-renderer/src/lib/some-module.ts', '../../../src-main/engines/engine-types.js')).toHaveLength(1);
-    expect(await restrictedIn('src-renderer/src/lib/some-module.ts', '../../../src-main/store/ids.js')).toHaveLength(1);
-    expect(await restrictedIn('src-renderer/src/lib/some-module.ts', 'node:fs')).toHaveLength(1);
+  it('keeps the renderer to src-main/common, through the $common alias', async () => {
+    const file = 'src-renderer/src/lib/some-module.ts';
+    expect(await restrictedIn(file, '$common/errors.js')).toEqual([]);
+    expect(await restrictedIn(file, '../../../src-main/common/errors.js')).toHaveLength(1);
+    expect(await restrictedIn(file, '../../../src-main/engines/engine-types.js')).toHaveLength(1);
+    expect(await restrictedIn(file, '../../../src-main/store/ids.js')).toHaveLength(1);
+    expect(await restrictedIn(file, '$common/../engines/engine-types.js')).toHaveLength(1);
+    expect(await restrictedIn(file, 'node:fs')).toHaveLength(1);
   });
 
   it('keeps electron in app/ and naudiodon in the player', async () => {

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueRecord, Job } from '../../../src-main/common/api-types.js';
 import { usageMicro } from '../../../src-main/common/pricing.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { LiveClient } from '../live/live-harness.js';
-import { audio, Client, expectError, json } from './http-client.js';
+import { LiveClient } from '../../helpers/live-harness.js';
+import { audio, Client, expectError, json } from '../../helpers/http-client.js';
 
 let t: TestService;
 let api: Client;

@@ -7,6 +7,7 @@ import type { WorkerPool } from '../engines/worker/worker-pool.js';
 import { isoAt } from '../store/clock.js';
 import type { Repositories } from '../store/repositories.js';
 import type { ResolvedOptions } from './job-service-options.js';
+import type { SpendingCap } from './spending-cap.js';
 import type { StateMachine } from './state-machine.js';
 import type { Views } from './views.js';
 
@@ -33,6 +34,8 @@ export interface JobCore {
   active: Map<string, ActiveRun>;
   /** Asks for a scheduling pass soon (coalesced). */
   kick(): void;
+  /** The monthly cap on hosted spending: checked (and the quote reserved) before hosted work is forwarded. */
+  spendingCap: SpendingCap;
 }
 
 /** Engine kinds served by worker processes (everything but 'remote'). */

@@ -13,7 +13,7 @@ import { WorkerCrashError } from '../engines/worker/worker-pool.js';
 import { isoAt } from '../store/clock.js';
 import { newId, newToken } from '../store/ids.js';
 import type { JobRow } from '../store/jobs-repo.js';
-import { chargeJob, pricingOf } from './billing.js';
+import { chargeJob, storedSnapshot } from './billing.js';
 import { guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
 
 /** A worker crash is retried once: a job whose run crashed with attempts ≥ this fails `engine_crashed`. */
@@ -202,7 +202,8 @@ export function createExecutor(core: JobCore): Executor {
         result_json: JSON.stringify(output.result ?? {}),
         duration_seconds: shown,
       });
-      chargeJob(repos.ledger, done, pricingOf(definition), Number(shown), at);
+      // Charged at the price recorded when the job was accepted (jobs of earlier builds: the catalogue's price now).
+      chargeJob(repos.ledger, done, storedSnapshot(done.price_json, () => definition), Number(shown), at);
     });
   }
 

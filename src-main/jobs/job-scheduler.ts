@@ -1,8 +1,11 @@
 /**
  * The scheduler: one pass claims queued jobs in an immediate transaction (expiring overdue ones first), starts what
- * free capacity allows, fails jobs whose model is unavailable, and marks the rest with their waiting code.
+ * free capacity allows, fails jobs whose model is unavailable, and marks the rest with their waiting code. Hosted
+ * jobs pass the monthly spending cap first (jobs/spending-cap.ts): the quote is reserved in the same transaction as
+ * the claim, or the job waits with `waiting_for_budget` (and keeps its place: it does not expire while it waits).
  */
 import type { WaitingCode } from '../common/errors.js';
+import { isoAt } from '../store/clock.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import type { JobRow } from '../store/jobs-repo.js';
 import type { BatchHold } from './batch-hold.js';
@@ -12,6 +15,7 @@ import { DEFAULT_RUNNER_CONCURRENCY } from './job-runner.js';
 /** Queue rows read per page while looking for startable jobs, and new jobs marked waiting per pass. */
 const SCAN_PAGE = 100;
 const SCAN_LIMIT = 1000;
+const BUDGET_WAIT: WaitingCode = 'waiting_for_budget';
 
 export interface Scheduler {
   schedule(): void;
@@ -25,7 +29,26 @@ export function createScheduler(core: JobCore, launch: (row: JobRow, definition:
   const now = (): string => nowIso(core);
 
   function setWaiting(row: JobRow, code: WaitingCode, message: string): void {
-    if (row.error_code !== code || row.error_message !== message) machine.patch(row, { error_code: code, error_message: message });
+    if (row.error_code === code && row.error_message === message) return;
+    machine.patch(row, { error_code: code, error_message: message, ...freshWindow(row, code) });
+  }
+
+  /** A job leaving the budget wait (which never expires) gets a new queue window from now. */
+  function freshWindow(row: JobRow, code: string | null = null): { deadline_at?: string } {
+    return row.error_code === BUDGET_WAIT && code !== BUDGET_WAIT ? { deadline_at: isoAt(options.clock, options.queueWindowSeconds * 1000) } : {};
+  }
+
+  /**
+   * Hosted work's quote against the monthly cap: null when the job may start (and what it reserves), else why it
+   * waits. A job that already holds a reservation (it was forwarded, then went back to the queue) or belongs to a
+   * batch reserved as a whole is not asked again.
+   */
+  function spendingGate(row: JobRow): { reserve: number | null } | { wait: string } {
+    if (row.reserved_usd_micro !== null) return { reserve: null };
+    if (row.batch_id && repos.batches.get(row.batch_id)?.reserved_usd_micro != null) return { reserve: null };
+    const quote = row.estimated_usd_micro ?? 0;
+    const wait = core.spendingCap.check(row, quote);
+    return wait ? { wait } : { reserve: quote };
   }
 
   function expireOverdue(): void {
@@ -98,11 +121,19 @@ export function createScheduler(core: JobCore, launch: (row: JobRow, definition:
         else setWaiting(row, waiting.code, waiting.message);
         return undefined;
       }
+      const gate = spendingGate(row);
+      if ('wait' in gate) {
+        setWaiting(row, BUDGET_WAIT, gate.wait);
+        return undefined;
+      }
       if (capacity.remote <= 0) {
         setWaiting(row, 'waiting_for_capacity', 'Waiting for a free slot to the hosted service.');
         return undefined;
       }
       capacity.remote--;
+      if (gate.reserve !== null) {
+        return { row: machine.transition(row, 'running', { claimed_by: instanceId, reserved_usd_micro: gate.reserve, ...freshWindow(row) }), definition };
+      }
     } else if (!LOCAL_ENGINES.has(definition.engine)) {
       return fail(`Model ${row.model_id} names an unknown engine ${definition.engine}.`);
     } else {

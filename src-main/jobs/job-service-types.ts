@@ -18,8 +18,13 @@ export interface NewJob {
   /** Validated params with defaults applied. */
   params: Record<string, unknown>;
   input: EngineInput;
-  /** Priced before queueing (TTS: from the text length), in micro-dollars. */
-  estimatedUsdMicro?: number | null;
+  /**
+   * Seconds of audio the job is priced at when accepted: a recording's probed length (audio products), or null when
+   * it cannot be known before the job runs. Default: the length of the text it speaks (common/pricing.ts
+   * textSeconds), else null. The price itself is the model's catalogue price, recorded on the job by the job engine
+   * (jobs/billing.ts); the job is charged at it for the duration_seconds it shows when it succeeds.
+   */
+  estimatedSeconds?: number | null;
 }
 
 export interface NewBatch {
@@ -28,8 +33,8 @@ export interface NewBatch {
   modelId: string;
   params: Record<string, unknown>;
   language: string | null;
-  items: { name: string | null; input: EngineInput }[];
-  estimatedUsdMicro?: number | null;
+  /** `estimatedSeconds` as for NewJob, per item. */
+  items: { name: string | null; input: EngineInput; estimatedSeconds?: number | null }[];
 }
 
 export interface Idempotency {

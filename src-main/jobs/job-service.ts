@@ -18,7 +18,7 @@ import type { JobRow } from '../store/jobs-repo.js';
 import type { LedgerEntry } from '../store/ledger-repo.js';
 import type { Repositories } from '../store/repositories.js';
 import { createBatchHold } from './batch-hold.js';
-import { chargeBatch, pricingOf } from './billing.js';
+import { chargeBatch, storedSnapshot } from './billing.js';
 import { decodeCursor, encodeCursor, pageLimit } from './cursor.js';
 import { markLive, newInstanceId } from './instance.js';
 import { guard, type JobCore } from './job-core.js';
@@ -28,6 +28,7 @@ import { createMaintenance } from './job-maintenance.js';
 import { createScheduler } from './job-scheduler.js';
 import { resolveOptions, type JobServiceOptions } from './job-service-options.js';
 import type { JobService, ListQuery, NewBatch } from './job-service-types.js';
+import { createSpendingCap } from './spending-cap.js';
 import { StateMachine } from './state-machine.js';
 import { Views } from './views.js';
 
@@ -60,7 +61,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
   const views = new Views(repos, options.publicBaseUrl);
   const machine = new StateMachine(repos, clock, views, (batchId, items) => {
     const batch = repos.batches.get(batchId);
-    if (batch) chargeBatch(repos.ledger, batch, items, pricingOf(resolveModel(batch.model_id)), isoAt(clock));
+    if (batch) chargeBatch(repos.ledger, batch, items, storedSnapshot(batch.price_json, () => resolveModel(batch.model_id)), isoAt(clock));
   });
   const pool = new WorkerPool({
     size: options.workers,
@@ -86,6 +87,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     artifactsDir: join(options.dataDir, 'artifacts'),
     active: new Map(),
     kick,
+    spendingCap: createSpendingCap(repos, clock),
   };
   const { instanceId, artifactsDir, active } = core;
   const intake = createIntake(core);
@@ -198,7 +200,8 @@ export function createJobService(input: JobServiceOptions): JobEngine {
         language: row.language,
         params: JSON.parse(row.params_json) as Record<string, unknown>,
         input: JSON.parse(row.input_json) as EngineInput,
-        estimatedUsdMicro: row.estimated_usd_micro,
+        // Rows of earlier builds stored no estimate: the default (a text's length) applies.
+        ...(row.price_json ? { estimatedSeconds: row.estimated_seconds } : {}),
       });
       kick();
       return jobView(id);

@@ -16,6 +16,7 @@ import { createRemoteBatchesRepo, type RemoteBatchesRepo } from './remote-batche
 import { createRemoteCatalogueRepo, type RemoteCatalogueRepo } from './remote-catalogue-repo.js';
 import { createRemoteJobsRepo, type RemoteJobsRepo } from './remote-jobs-repo.js';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo.js';
+import { createSpendingRepo, type SpendingRepo } from './spending-repo.js';
 
 export interface Repositories {
   db: Db;
@@ -28,6 +29,8 @@ export interface Repositories {
   idempotency: IdempotencyRepo;
   ledger: LedgerRepo;
   settings: SettingsRepo;
+  /** What the monthly spending cap reads: hosted charges, reservations, work waiting for the budget. */
+  spending: SpendingRepo;
   history: HistoryRepo;
   models: ModelsRepo;
   remoteJobs: RemoteJobsRepo;
@@ -46,6 +49,7 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
     idempotency: createIdempotencyRepo(db),
     ledger: createLedgerRepo(db),
     settings: createSettingsRepo(db, clock),
+    spending: createSpendingRepo(db),
     history: createHistoryRepo(db),
     models: createModelsRepo(db, clock),
     remoteJobs: createRemoteJobsRepo(db, clock),

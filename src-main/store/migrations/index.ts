@@ -6,6 +6,7 @@ import { uploadRetention } from './004-upload-retention.js';
 import { remoteBatches } from './005-remote-batches.js';
 import { ledgerOutlivesJobs } from './006-ledger-outlives-jobs.js';
 import { pendingBatchItems } from './009-pending-batch-items.js';
+import { pricesAndBudget } from './010-prices-and-budget.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
-export const MIGRATIONS: readonly Migration[] = [initial, models, remote, uploadRetention, remoteBatches, ledgerOutlivesJobs, pendingBatchItems];
+export const MIGRATIONS: readonly Migration[] = [initial, models, remote, uploadRetention, remoteBatches, ledgerOutlivesJobs, pendingBatchItems, pricesAndBudget];

@@ -4,7 +4,7 @@
  * disk); the job engine owns statuses, queueing, workers, batches, billing and retention.
  */
 import type { EventEmitter } from 'node:events';
-import type { Batch, Job } from '../common/api-types.js';
+import type { Batch, BudgetSettings, Job } from '../common/api-types.js';
 import type { JobStatus } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
 import type { EngineInput } from '../engines/engine-types.js';
@@ -76,6 +76,13 @@ export interface JobService {
   /** Queue summary for the tray and the UI: counts by status and by waiting code. */
   /** Queued and running jobs, batch items still pending (not jobs yet), and queued jobs by waiting code. */
   queueSummary(accountId?: string): { queued: number; running: number; pending: number; waiting: Record<string, number> };
+  /** The monthly cap on hosted spending and where this month stands (GET /v1/settings/budget). */
+  budget(): BudgetSettings;
+  /**
+   * Sets the monthly cap on hosted spending (micro-dollars; null: no cap) and schedules at once, so hosted work it
+   * held starts (in the order it was sent) as far as the new cap allows.
+   */
+  setMonthlyCap(micro: number | null): BudgetSettings;
   readonly events: EventEmitter<JobEvents>;
   /** Requeue jobs left running by a crash, start workers and timers. */
   start(): void;

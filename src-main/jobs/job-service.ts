@@ -19,6 +19,7 @@ import type { LedgerEntry } from '../store/ledger-repo.js';
 import type { Repositories } from '../store/repositories.js';
 import { createBatchHold } from './batch-hold.js';
 import { chargeBatch, storedSnapshot } from './billing.js';
+import { saveMonthlyCapMicro } from './budget-policy.js';
 import { decodeCursor, encodeCursor, pageLimit } from './cursor.js';
 import { markLive, newInstanceId } from './instance.js';
 import { guard, type JobCore } from './job-core.js';
@@ -282,6 +283,14 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     findArtifact(token) {
       const row = repos.artifacts.byToken(token);
       return row ? toFound(row, clock()) : undefined;
+    },
+
+    budget: () => core.spendingCap.status(),
+
+    setMonthlyCap(micro) {
+      saveMonthlyCapMicro(repos.settings, micro);
+      kick();
+      return core.spendingCap.status();
     },
 
     ledgerFor: (accountId) => repos.ledger.forAccount(accountId),

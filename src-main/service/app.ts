@@ -13,6 +13,7 @@ import { authMiddleware } from './auth/auth-middleware.js';
 import { handleErrors } from './http/error-handler.js';
 import { registerStaticUi } from './http/static-ui.js';
 import { artifactRoutes } from './routes/artifact-routes.js';
+import { budgetSettingsRoutes } from './routes/budget-settings-routes.js';
 import { exportRoutes } from './routes/export-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { hostedSettingsRoutes } from './routes/hosted-settings-routes.js';
@@ -22,6 +23,7 @@ import { modelRoutes } from './routes/model-routes.js';
 import { productRoutes } from './routes/product-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
+import { usageRoutes } from './routes/usage-routes.js';
 
 export type { AppEnv } from './app-env.js';
 
@@ -49,6 +51,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', sessionRoutes(deps, options.sessionKey ?? null));
   app.route('/', artifactRoutes(deps));
   app.route('/', retentionSettingsRoutes(deps.repos.settings));
+  app.route('/', budgetSettingsRoutes(deps.jobs));
+  app.route('/', usageRoutes(deps));
   app.route('/', modelManagerRoutes(deps.models));
   app.route('/', hostedSettingsRoutes(deps.remote));
   app.route('/', modelRoutes(deps));

@@ -98,16 +98,32 @@ export function estimateMicro(pricing: Pricing, itemSeconds: readonly (number | 
 }
 
 export function quote(modelId: string, pricing: Pricing, seconds: number, enabled: readonly string[] = []): Quote {
-  const charges = chargesFor(pricing, seconds, enabled);
-  const fee = charges.find((c) => c.kind === 'request_fee')!.amount_usd_micro;
-  const { usage, options } = usageMicro(pricing, seconds, enabled);
+  return itemsQuote(modelId, pricing, [seconds], enabled);
+}
+
+/**
+ * The quote of a batch (or one request: a single item): one request fee plus each item's usage and options, each
+ * rounded as the ledger will charge it. `seconds` is their sum; an item of unknown length (null) adds nothing yet.
+ */
+export function itemsQuote(modelId: string, pricing: Pricing, itemSeconds: readonly (number | null)[], enabled: readonly string[] = []): Quote {
+  let usage = 0;
+  let options = 0;
+  let seconds = 0;
+  for (const item of itemSeconds) {
+    if (item === null) continue;
+    const part = usageMicro(pricing, item, enabled);
+    usage += part.usage;
+    options += part.options;
+    seconds += item;
+  }
+  const fee = toMicro(pricing.request_fee_usd);
   return {
     model_id: modelId,
     seconds,
     request_fee_usd: fromMicro(fee),
     usage_usd: fromMicro(usage),
     options_usd: fromMicro(options),
-    total_usd: fromMicro(sumMicro(charges)),
+    total_usd: fromMicro(fee + usage + options),
     currency: 'USD',
   };
 }

@@ -9,6 +9,7 @@ import type { ApiClient, QueueSummary } from '$common/api-client.js';
 import type { Batch, CatalogueRecord, Job } from '$common/api-types.js';
 import type { DesktopBridge } from '$common/desktop-bridge.js';
 import { Backoff, fingerprint } from './backoff.js';
+import { SpendingBudget } from './spending-budget.svelte.js';
 import { share, shareById } from './structural-share.js';
 import type { TabId } from './shortcuts.js';
 
@@ -41,6 +42,8 @@ export class AppState {
   toasts = $state<Toast[]>([]);
   /** Set by the Transcribe tab, read by Jobs' "open": which job to show. */
   openJobId = $state<string | null>(null);
+  /** Bumped by "Raise the cap": the Usage page then shows and focuses the monthly cap. */
+  budgetFocus = $state(0);
 
   private backoff = new Backoff();
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -132,6 +135,12 @@ export class AppState {
     if (!this.timer && this.polling) this.timer = setTimeout(() => void this.poll(), delay);
   }
 
+  /** Opens the monthly cap for hosted work (the Usage page) with its field focused. */
+  openBudget(): void {
+    this.tab = 'usage';
+    this.budgetFocus++;
+  }
+
   toast(text: string, kind: Toast['kind'] = 'info'): void {
     const id = ++this.toastSeq;
     this.toasts = [...this.toasts, { id, kind, text }];
@@ -140,6 +149,9 @@ export class AppState {
 }
 
 export const app = new AppState();
+
+/** The monthly cap on hosted spending, shared by every tab that starts hosted work and the Usage page. */
+export const budget = new SpendingBudget(app);
 
 /** Per-tab hooks for the global shortcuts (Ctrl+Enter submit, Esc cancel). */
 export const tabActions: Partial<Record<TabId, { submit?: () => void; cancel?: () => void }>> = {};

@@ -37,6 +37,7 @@ const SENTENCES: Record<string, string> = {
   waiting_for_capacity: 'Waiting for a free worker.',
   waiting_for_network: 'Offline — waiting for the hosted service.',
   waiting_for_model: 'Waiting for the model download to finish.',
+  waiting_for_budget: 'Waiting for the monthly budget for hosted work. Raise the cap on the Usage page, or it starts when the next month begins.',
   network_error: 'The Voxdesk service cannot be reached. Is it still running?',
   unknown_message_type: 'The live session did not understand a message.',
 };

@@ -64,7 +64,7 @@ export function createSpendingCap(repos: Pick<Repositories, 'settings' | 'spendi
     const { spent, reserved } = committedMicro(period);
     if (spent + reserved + quoteMicro <= cap) return null;
     const left = Math.max(0, cap - spent - reserved);
-    return `Its quote of ${usdText(quoteMicro)} would pass the monthly cap for hosted work: ${usdText(spent + reserved)} of ${usdText(cap)} is spent or reserved in ${period.month} (${usdText(left)} left). Raise the cap in Settings, or it starts on ${period.end.slice(0, 10)} (UTC).`;
+    return `Its quote of ${usdText(quoteMicro)} would pass the monthly cap for hosted work: ${usdText(spent + reserved)} of ${usdText(cap)} is spent or reserved in ${period.month} (${usdText(left)} left). It starts when the cap is raised, or on ${period.end.slice(0, 10)} (UTC).`;
   }
 
   function status(): BudgetSettings {

@@ -122,7 +122,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
     const panel = page.locator('#panel-speak');
     await expect.poll(() => panel.locator('#tts-voice option').count()).toBeGreaterThan(10);
     await panel.locator('#tts-text').fill('Voxdesk speaks this sentence for the browser test.');
-    await expect.poll(() => panel.locator('.quote').innerText()).toMatch(/Free|\$/);
+    await expect.poll(() => panel.getByTestId('cost-line').innerText()).toMatch(/Free|\$/);
     await page.keyboard.press('Control+Enter');
     const audio = panel.locator('audio').first();
     await audio.waitFor({ timeout: 60_000 });
@@ -171,8 +171,17 @@ describe('desktop UI in Chromium (browser mode)', () => {
     await shot('jobs');
   });
 
+  it('shows usage: totals, a chart per day and the monthly cap', async () => {
+    await openTab('usage', 6);
+    const panel = page.locator('#panel-usage');
+    await expect.poll(() => panel.getByTestId('usage-total').innerText()).toMatch(/\$/);
+    expect(await panel.locator('svg[role="img"] rect').count()).toBeGreaterThan(0);
+    await expect.poll(() => panel.getByTestId('budget-remaining').innerText()).toBe('No cap');
+    await shot('usage');
+  });
+
   it('shows settings and switches the theme', async () => {
-    await openTab('settings', 6);
+    await openTab('settings', 7);
     const panel = page.locator('#panel-settings');
     await panel.getByText('Data folder').waitFor();
     await panel.getByLabel('Dark').check();
@@ -189,7 +198,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
   });
 
   it('changes retention in Settings, explains a bad value, and keeps the change after a reload', async () => {
-    await openTab('settings', 6);
+    await openTab('settings', 7);
     const panel = page.locator('#panel-settings');
     const hours = panel.getByLabel('Delete uploaded recordings after');
     const forever = panel.getByLabel('Keep the job history forever');
@@ -214,7 +223,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
 
     await page.reload();
     await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
-    await openTab('settings', 6);
+    await openTab('settings', 7);
     await expect.poll(() => hours.inputValue()).toBe('48');
     expect(await forever.isChecked()).toBe(false);
     expect(await days.inputValue()).toBe('30');

@@ -4,7 +4,6 @@
  */
 import type { BudgetSettings, Quote } from '$common/api-types.js';
 import { toMicro } from '$common/pricing.js';
-import { formatUsd } from './format.js';
 
 export interface CostText {
   /** "≈ $0.15", "Free", or null while there is nothing to price. */
@@ -15,13 +14,18 @@ export interface CostText {
   overCap: boolean;
 }
 
-/** Dollars with the cents a person reads, and the smaller digits only where they are all there is. */
+/**
+ * Dollars as the ledger has them: cents when the amount is whole cents ($0.12), else the digits that matter
+ * ($0.0511, $0.000125), so two amounts that differ never read the same.
+ */
 export function formatMoney(usd: number): string {
-  return usd === 0 ? '$0.00' : formatUsd(usd);
+  const micro = Math.round(usd * 1e6);
+  const digits = micro % 10_000 === 0 ? 2 : micro % 100 === 0 ? 4 : 6;
+  return `$${(micro / 1e6).toFixed(digits)}`;
 }
 
 export function costText(quote: Quote | null, budget: BudgetSettings | null, hosted: boolean): CostText {
-  const price = quote ? (quote.total_usd === 0 ? 'Free' : `≈ ${formatUsd(quote.total_usd)}`) : null;
+  const price = quote ? (quote.total_usd === 0 ? 'Free' : `≈ ${formatMoney(quote.total_usd)}`) : null;
   if (!hosted || !budget) return { price, budget: null, overCap: false };
   if (budget.monthly_usd === null || budget.remaining_usd === null) return { price, budget: 'No monthly cap for hosted work', overCap: false };
   const overCap = quote !== null && toMicro(quote.total_usd) > toMicro(budget.remaining_usd);
@@ -39,4 +43,16 @@ export function parseCapInput(text: string): { usd: number | null } | { error: s
   const usd = Number(trimmed);
   if (!Number.isFinite(usd) || usd > 1_000_000) return { error: 'Enter at most $1,000,000 a month.' };
   return { usd };
+}
+
+/** `2026-06` → "June 2026" (a UTC month, as the service counts them). */
+export function monthName(month: string): string {
+  const at = Date.parse(`${month}-01T00:00:00Z`);
+  return Number.isNaN(at) ? month : new Date(at).toLocaleDateString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** `2026-07-01T00:00:00.000Z` → "1 July" (the day the cap's spending starts again, UTC). */
+export function dayName(iso: string): string {
+  const at = Date.parse(iso);
+  return Number.isNaN(at) ? iso : new Date(at).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', timeZone: 'UTC' });
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BudgetSettings, Quote, UsageReport } from '../../../src-main/common/api-types.js';
 import type { AppState } from '../../../src-renderer/src/lib/app-state.svelte.js';
-import { costText, parseCapInput } from '../../../src-renderer/src/lib/cost-text.js';
+import { costText, formatMoney, parseCapInput } from '../../../src-renderer/src/lib/cost-text.js';
 import { SpendingBudget } from '../../../src-renderer/src/lib/spending-budget.svelte.js';
 import { StagedFiles } from '../../../src-renderer/src/lib/staged-files.svelte.js';
 import { csvField, dailySeries, niceMax, periodDays, usageCsv } from '../../../src-renderer/src/lib/usage-range.js';
@@ -103,6 +103,7 @@ describe('money words and series', () => {
     expect(costText(quote(0.05), budget({ monthly_usd: null, remaining_usd: null }), true)).toMatchObject({ budget: 'No monthly cap for hosted work', overCap: false });
     expect(costText(quote(0), budget({}), false)).toEqual({ price: 'Free', budget: null, overCap: false });
     expect(costText(null, null, true)).toEqual({ price: null, budget: null, overCap: false });
+    expect([0, 0.12, 0.0511, 0.000125, 12.5].map(formatMoney)).toEqual(['$0.00', '$0.12', '$0.0511', '$0.000125', '$12.50']);
   });
 
   it('reads a typed cap, refusing what is not an amount of dollars', () => {

@@ -10,6 +10,7 @@ import { cors } from 'hono/cors';
 import type { AppDeps } from './app-deps.js';
 import type { AppEnv } from './app-env.js';
 import { authMiddleware } from './auth/auth-middleware.js';
+import { isAdminPath, localAccountOnly } from './auth/local-account-only.js';
 import { handleErrors } from './http/error-handler.js';
 import { registerStaticUi } from './http/static-ui.js';
 import { artifactRoutes } from './routes/artifact-routes.js';
@@ -44,6 +45,9 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
     }),
   );
   app.use('/v1/*', authMiddleware(deps));
+  // The machine's administration (model manager, settings, keys) answers the local account only.
+  const localOnly = localAccountOnly();
+  app.use('/v1/*', (c, next) => (isAdminPath(new URL(c.req.url).pathname) ? localOnly(c, next) : next()));
 
   app.route('/', healthRoutes(deps));
   app.route('/', sessionRoutes(deps, options.sessionKey ?? null));

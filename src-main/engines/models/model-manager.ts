@@ -276,7 +276,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
         id,
         source: 'imported',
         name: options.name ?? id,
-        description: `Imported from ${source}`,
+        description: `Imported ${layout.family} model`,
         family: layout.family,
         capability: familyCapability(layout.family),
         languages: options.languages ?? [],

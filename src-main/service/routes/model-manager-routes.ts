@@ -1,5 +1,7 @@
 /**
- * The model manager's routes (local service only; a key is required like every non-catalogue route):
+ * The model manager's routes, for the local account only (auth/local-account-only.ts, applied by app.ts to every
+ * /v1/local route; other accounts get 404 — they read what is installed from the public catalogue, which carries
+ * no paths of this machine):
  *   GET    /v1/local/models                 packages with install state and progress  → 200 {object, curated_list_version, data}
  *   GET    /v1/local/models/{id}            one package                               → 200 PackageStatus
  *   POST   /v1/local/models/{id}/download   start or join a download                  → 202 PackageStatus (200 when installed)
@@ -24,7 +26,7 @@ function stringList(body: Record<string, unknown>, field: string): string[] | un
   return value as string[];
 }
 
-/** Mounted before the public catalogue routes, behind the auth middleware (a key is required). */
+/** Mounted before the public catalogue routes, behind the auth and local-account-only middlewares. */
 export function modelManagerRoutes(manager: ModelManager): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/v1/local/models', (c) => c.json({ object: 'list', curated_list_version: CURATED_LIST_VERSION, data: manager.list() }));

@@ -18,6 +18,7 @@ import { exportRoutes } from './routes/export-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { hostedSettingsRoutes } from './routes/hosted-settings-routes.js';
 import { jobRoutes } from './routes/job-routes.js';
+import { keysRoutes } from './routes/keys-routes.js';
 import { modelManagerRoutes } from './routes/model-manager-routes.js';
 import { modelRoutes } from './routes/model-routes.js';
 import { productRoutes } from './routes/product-routes.js';
@@ -55,6 +56,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', retentionSettingsRoutes(deps.repos.settings));
   app.route('/', modelManagerRoutes(deps.models));
   app.route('/', hostedSettingsRoutes(deps.remote));
+  app.route('/', keysRoutes(deps.keys));
   app.route('/', modelRoutes(deps));
   app.route('/', productRoutes(deps));
   app.route('/', exportRoutes(deps));

@@ -6,6 +6,7 @@ import envPaths from 'env-paths';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ModelSourceFactory } from '../engines/model-sources.js';
+import { MIN_API_KEY_LENGTH } from '../store/accounts-repo.js';
 import { normaliseRemoteUrl } from '../engines/remote/remote-settings-store.js';
 
 export interface ServiceConfig {
@@ -27,8 +28,13 @@ export interface ServiceConfig {
   allowedOrigins: string[];
   /** Directory of the built renderer served at `/`. Default null: no UI (API only). */
   serveUi: string | null;
-  /** A key to register for the local account (VOXDESK_API_KEY). Default: $VOXDESK_API_KEY or none. */
+  /**
+   * A key to register for the local account (VOXDESK_API_KEY), at least 24 characters (MIN_API_KEY_LENGTH); a key
+   * revoked with `voxdesk keys revoke` is refused. Default: $VOXDESK_API_KEY or none.
+   */
   apiKey: string | null;
+  /** The name `keys list` shows for apiKey. Default 'VOXDESK_API_KEY' (the desktop app says 'desktop app'). */
+  apiKeyName: string;
   /**
    * Hosted service to forward remote models to (`voxdesk serve --remote-url URL`; its key comes from
    * $VOXDESK_REMOTE_KEY). Stored in the remote settings when given. Default null: $VOXDESK_REMOTE_URL when set,
@@ -66,6 +72,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     allowedOrigins: partial.allowedOrigins ?? [],
     serveUi: partial.serveUi ? resolve(partial.serveUi) : null,
     apiKey: partial.apiKey !== undefined ? partial.apiKey : (env.VOXDESK_API_KEY || null),
+    apiKeyName: partial.apiKeyName ?? 'VOXDESK_API_KEY',
     remoteUrl: partial.remoteUrl ? remoteUrlOf(partial.remoteUrl) : null,
     extraModelSources: partial.extraModelSources ?? [],
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
@@ -90,5 +97,12 @@ function validateConfig(config: ServiceConfig): void {
   if (config.workers !== undefined && (!Number.isInteger(config.workers) || config.workers < 1)) problems.push(`workers ${config.workers} must be an integer ≥ 1`);
   if (config.serveUi && !existsSync(join(config.serveUi, 'index.html'))) problems.push(`--ui directory ${config.serveUi} has no index.html (run npm run build:renderer)`);
   if (config.pricingFile && !existsSync(config.pricingFile)) problems.push(`pricing file ${config.pricingFile} does not exist`);
+  if (config.apiKey !== null && config.apiKey.length < MIN_API_KEY_LENGTH) {
+    problems.push(
+      `${config.apiKeyName} is ${config.apiKey.length} characters long; a key must have at least ${MIN_API_KEY_LENGTH} ` +
+        '(`voxdesk keys create` prints a strong one)',
+    );
+  }
+  if (config.apiKey !== null && /\s/.test(config.apiKey)) problems.push(`${config.apiKeyName} must not contain spaces`);
   if (problems.length) throw new Error(`invalid service configuration: ${problems.join('; ')}`);
 }

@@ -16,6 +16,7 @@ import { modelManagerSource } from '../engines/models/model-manager-source.js';
 import { createRemoteProvider, type RemoteProvider } from '../engines/remote/remote-provider.js';
 import { createJobService } from '../jobs/job-service.js';
 import type { JobService } from '../jobs/job-service-types.js';
+import { RevokedKeyError } from '../store/accounts-repo.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { createRepositories, type Repositories } from '../store/repositories.js';
 import type { AppDeps } from './app-deps.js';
@@ -66,6 +67,18 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/** Registers VOXDESK_API_KEY (or the desktop app's key); a revoked one stops the start with a message naming it. */
+function registerConfiguredKey(keys: ApiKeys, config: ServiceConfig): void {
+  try {
+    keys.registerKey(LOCAL_ACCOUNT, config.apiKey!, config.apiKeyName);
+  } catch (error) {
+    if (error instanceof RevokedKeyError) {
+      throw new RevokedKeyError(error.keyId, `${config.apiKeyName} was revoked (${error.keyId}, voxdesk keys list shows it); use another key`);
+    }
+    throw error;
+  }
+}
+
 export async function createService(partial: Partial<ServiceConfig> = {}): Promise<Service> {
   const config = resolveConfig(partial);
   mkdirSync(config.dataDir, { recursive: true });
@@ -79,7 +92,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
   try {
     const keys = new ApiKeys(repos.accounts);
     const localAccountId = keys.ensureAccount(LOCAL_ACCOUNT);
-    if (config.apiKey) keys.registerKey(LOCAL_ACCOUNT, config.apiKey);
+    if (config.apiKey) registerConfiguredKey(keys, config);
 
     const ctx = { dataDir: config.dataDir };
     models = new ModelManager({ dataDir: config.dataDir, repos, log: config.log });
@@ -105,7 +118,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const sessionKeys = new Map<string, KeyOwner>();
     const sessionKey = (accountName = LOCAL_ACCOUNT): string => {
       const key = `vdk_session_${randomBytes(24).toString('base64url')}`;
-      sessionKeys.set(key, { accountId: accountName === LOCAL_ACCOUNT ? localAccountId : keys.ensureAccount(accountName), accountName });
+      sessionKeys.set(key, { accountId: accountName === LOCAL_ACCOUNT ? localAccountId : keys.ensureAccount(accountName), accountName, keyId: null });
       return key;
     };
     const closing = new AbortController();
@@ -133,6 +146,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const live = attachLiveServer(server, {
       authenticate: (key) => (sessionKeys.get(key) ?? keys.find(key))?.accountId,
+      isKeyValid: (key) => sessionKeys.has(key) || keys.find(key) !== undefined,
       resolveModel: (id) => catalogue.resolveModel(id),
       pricingFor: (def) => catalogue.pricingFor(def),
       allowedOrigins: config.allowedOrigins,
@@ -141,6 +155,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       dataDir: config.dataDir,
       log: config.log,
     });
+    keys.onRevoked(() => live.recheckKeys());
     models.start();
     remote.start();
     jobs.start();

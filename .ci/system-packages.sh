@@ -3,7 +3,7 @@
 # PulseAudio for the virtual sound device, ffmpeg for video containers, ALSA headers to build naudiodon.
 set -euo pipefail
 packages=(chromium pocketsphinx pocketsphinx-en-us libpocketsphinx3 pulseaudio pulseaudio-utils libasound2-plugins
-  libasound2-dev ffmpeg sox)
+  libasound2-dev ffmpeg sox curl)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -10,6 +10,7 @@ import { cors } from 'hono/cors';
 import type { AppDeps } from './app-deps.js';
 import type { AppEnv } from './app-env.js';
 import { authMiddleware } from './auth/auth-middleware.js';
+import type { BrowserLogin } from './auth/browser-login.js';
 import { isAdminPath, localAccountOnly } from './auth/local-account-only.js';
 import { handleErrors } from './http/error-handler.js';
 import { registerStaticUi } from './http/static-ui.js';
@@ -28,8 +29,8 @@ import { sessionRoutes } from './routes/session-routes.js';
 export type { AppEnv } from './app-env.js';
 
 export interface BuildAppOptions {
-  /** The browser UI's session key (only with serveUi). */
-  sessionKey?: string | null;
+  /** The browser UI's one-time-token login (only with serveUi). */
+  browserLogin?: BrowserLogin | null;
 }
 
 export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<AppEnv> {
@@ -51,7 +52,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.use('/v1/*', (c, next) => (isAdminPath(new URL(c.req.url).pathname) ? localOnly(c, next) : next()));
 
   app.route('/', healthRoutes(deps));
-  app.route('/', sessionRoutes(deps, options.sessionKey ?? null));
+  app.route('/', sessionRoutes(deps, options.browserLogin ?? null));
   app.route('/', artifactRoutes(deps));
   app.route('/', retentionSettingsRoutes(deps.repos.settings));
   app.route('/', modelManagerRoutes(deps.models));

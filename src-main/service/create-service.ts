@@ -22,6 +22,7 @@ import { createRepositories, type Repositories } from '../store/repositories.js'
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
 import { ApiKeys, type KeyOwner } from './auth/api-keys.js';
+import { BrowserLogin } from './auth/browser-login.js';
 import { Origins } from './auth/origins.js';
 import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
 import { Catalogue } from './catalogue/catalogue.js';
@@ -49,6 +50,11 @@ export interface Service {
   readonly live: LiveServer;
   /** A key valid until this process stops, for an account (default the local one): the CLI and the browser UI. */
   sessionKey(accountName?: string): string;
+  /**
+   * Browser mode only (serveUi): the UI's address with a fresh one-time login token, `URL/#token=…` (the previous
+   * token stops working). Null without serveUi.
+   */
+  browserLoginUrl(): string | null;
   /** Graceful shutdown; resolves once the database is closed. Safe to call twice. */
   close(graceMs?: number): Promise<void>;
 }
@@ -139,7 +145,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     };
     const manager = models;
     const provider = remote;
-    const app = buildApp(deps, { sessionKey: config.serveUi ? sessionKey() : null });
+    const browserLogin = config.serveUi ? new BrowserLogin(() => sessionKey()) : null;
+    const app = buildApp(deps, { browserLogin });
     const server = createAdaptorServer({ fetch: app.fetch }) as Server;
     const port = await listen(server, config.port, config.host);
     origins.setListening(config.host, port);
@@ -177,7 +184,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         db.close();
       })());
 
-    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, sessionKey, close };
+    const browserLoginUrl = (): string | null => (browserLogin ? `${url}/#token=${browserLogin.issue()}` : null);
+    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, sessionKey, browserLoginUrl, close };
   } catch (error) {
     if (jobs) await jobs.shutdown(0).catch(() => undefined);
     remote?.stop();

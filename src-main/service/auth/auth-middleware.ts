@@ -1,7 +1,7 @@
 /**
  * Bearer-key authentication and the Origin policy for /v1. Public (no key): the catalogue GETs, artifact download
- * links, health and the UI session bootstrap (which has its own loopback + Origin checks). A browser Origin that is
- * neither the service's own nor configured gets 403 forbidden_origin on keyed routes.
+ * links, health and the UI session bootstrap (which has its own loopback, Origin and one-time-token checks). A browser
+ * Origin that is neither the service's own nor configured gets 403 forbidden_origin on keyed routes.
  */
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../common/errors.js';
@@ -11,8 +11,10 @@ import type { Origins } from './origins.js';
 export type AuthVariables = { owner: KeyOwner };
 
 const PUBLIC_GET = [/^\/v1\/models(\/[^/]+(\/quote)?)?\/?$/, /^\/v1\/artifacts\/[^/]+\/[^/]+$/, /^\/v1\/health\/?$/, /^\/v1\/session\/bootstrap$/];
+const BOOTSTRAP = '/v1/session/bootstrap';
 
 export function isPublic(method: string, path: string): boolean {
+  if (method === 'POST' && path === BOOTSTRAP) return true;
   return (method === 'GET' || method === 'HEAD') && PUBLIC_GET.some((re) => re.test(path));
 }
 

@@ -62,6 +62,8 @@ export function registerServeCommand(program: Command): void {
         ...(opts.allowedOrigin ? { allowedOrigins: opts.allowedOrigin } : {}),
         ...(opts.remoteUrl ? { remoteUrl: opts.remoteUrl } : {}),
       };
+      // The serve process writes only into the data dir, which is private: anything it creates is 0600/0700.
+      process.umask(0o077);
       const service = await createService(config);
       process.stdout.write(`voxdesk listening on ${service.url}\n`);
       // The one-time login address: the page trades the token for a session; `curl` on the bootstrap gets 401.

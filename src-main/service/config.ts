@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ModelSourceFactory } from '../engines/model-sources.js';
 import { MIN_API_KEY_LENGTH } from '../store/accounts-repo.js';
+import { SECRET_STORE_MODES, type SecretStoreMode } from '../store/secrets/open-secret-store.js';
+import type { SecretCipher } from '../store/secrets/secret-cipher.js';
 import { normaliseRemoteUrl } from '../engines/remote/remote-settings-store.js';
 
 export interface ServiceConfig {
@@ -41,6 +43,14 @@ export interface ServiceConfig {
    * else whatever Settings hold.
    */
   remoteUrl: string | null;
+  /**
+   * Where secrets (the hosted key) are sealed when no `secretCipher` is given: `auto` (the OS keyring when one
+   * answers, else a 0600 key file in the data dir), `keyring` (required: start-up fails without one) or `key-file`.
+   * Default: $VOXDESK_SECRET_STORE, else `auto`.
+   */
+  secretStore: SecretStoreMode;
+  /** The desktop app's cipher (Electron safeStorage, app/safe-storage-cipher.ts); wins over secretStore. Default null. */
+  secretCipher: SecretCipher | null;
   /** Extra catalogue sources (tests register the job engine's test engine models). Default []. */
   extraModelSources: ModelSourceFactory[];
   /** Logger for unexpected errors and lifecycle lines; never stdout (the first stdout line is a contract). */
@@ -74,11 +84,21 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     apiKey: partial.apiKey !== undefined ? partial.apiKey : (env.VOXDESK_API_KEY || null),
     apiKeyName: partial.apiKeyName ?? 'VOXDESK_API_KEY',
     remoteUrl: partial.remoteUrl ? remoteUrlOf(partial.remoteUrl) : null,
+    secretStore: partial.secretStore ?? secretStoreOf(env.VOXDESK_SECRET_STORE),
+    secretCipher: partial.secretCipher ?? null,
     extraModelSources: partial.extraModelSources ?? [],
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
   };
   validateConfig(config);
   return config;
+}
+
+function secretStoreOf(value: string | undefined): SecretStoreMode {
+  if (!value) return 'auto';
+  if (!(SECRET_STORE_MODES as readonly string[]).includes(value)) {
+    throw new Error(`invalid service configuration: VOXDESK_SECRET_STORE must be one of ${SECRET_STORE_MODES.join(', ')}, got ${value}`);
+  }
+  return value as SecretStoreMode;
 }
 
 function remoteUrlOf(input: string): string {

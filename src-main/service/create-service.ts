@@ -6,7 +6,6 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -18,6 +17,8 @@ import { createJobService } from '../jobs/job-service.js';
 import type { JobService } from '../jobs/job-service-types.js';
 import { RevokedKeyError } from '../store/accounts-repo.js';
 import { openDatabase, type Db } from '../store/database.js';
+import { ensurePrivateDir } from '../store/private-files.js';
+import { openSecretStore } from '../store/secrets/open-secret-store.js';
 import { createRepositories, type Repositories } from '../store/repositories.js';
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
@@ -87,9 +88,10 @@ function registerConfiguredKey(keys: ApiKeys, config: ServiceConfig): void {
 
 export async function createService(partial: Partial<ServiceConfig> = {}): Promise<Service> {
   const config = resolveConfig(partial);
-  mkdirSync(config.dataDir, { recursive: true });
+  // The data dir and what is in it are private to the person (0700 folders, 0600 files; store/private-files.ts).
+  ensurePrivateDir(config.dataDir);
   const uploadsDir = join(config.dataDir, 'uploads');
-  mkdirSync(uploadsDir, { recursive: true });
+  ensurePrivateDir(uploadsDir);
   const db = openDatabase(join(config.dataDir, 'voxdesk.db'));
   const repos = createRepositories(db);
   let jobs: JobService | null = null;
@@ -100,9 +102,10 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const localAccountId = keys.ensureAccount(LOCAL_ACCOUNT);
     if (config.apiKey) registerConfiguredKey(keys, config);
 
+    const secrets = await openSecretStore({ dataDir: config.dataDir, repo: repos.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log });
     const ctx = { dataDir: config.dataDir };
     models = new ModelManager({ dataDir: config.dataDir, repos, log: config.log });
-    remote = createRemoteProvider({ repos, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
+    remote = createRemoteProvider({ repos, secrets, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
     const sources: ModelSource[] = [
       ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
       modelManagerSource({ ...ctx, manager: models, families: engineFamilies(config.log) }),

@@ -13,6 +13,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ApiClient, ApiClientError } from '../../common/api-client.js';
 import type { Batch, CatalogueRecord, Job } from '../../common/api-types.js';
 import type { Product } from '../../common/products.js';
+import { PRIVATE_FILE_MODE } from '../../store/private-files.js';
 import { RemoteError, kindOfStatus } from './remote-errors.js';
 import type { RemoteOptions } from './remote-options.js';
 
@@ -144,7 +145,7 @@ export class RemoteClient {
         bytes += chunk.length;
       });
       try {
-        await pipeline(counted, createWriteStream(partial));
+        await pipeline(counted, createWriteStream(partial, { mode: PRIVATE_FILE_MODE }));
         await rename(partial, destPath);
       } catch (error) {
         await rm(partial, { force: true });

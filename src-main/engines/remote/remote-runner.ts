@@ -21,6 +21,7 @@ import { sleep } from './abortable-sleep.js';
 import type { Connectivity } from './connectivity.js';
 import { RemoteClient, type RemoteEndpoint, type RemoteSubmission } from './remote-client.js';
 import { RemoteError } from './remote-errors.js';
+import { PRIVATE_DIR_MODE } from '../../store/private-files.js';
 import { BatchForwarder } from './remote-batch-forwarder.js';
 import { remoteModelId } from './remote-models.js';
 import { idempotencyKeyFor, type RemoteOptions } from './remote-options.js';
@@ -218,7 +219,7 @@ export class Follower {
     const { artifacts: remoteArtifacts, ...result } = job.result ?? {};
     const artifacts: ArtifactFile[] = [];
     if (remoteArtifacts?.length) {
-      await mkdir(this.task.workDir, { recursive: true });
+      await mkdir(this.task.workDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       for (const [index, artifact] of remoteArtifacts.entries()) artifacts.push(await this.download(artifact, index));
     }
     return { result, artifacts, durationSeconds: seconds(job.duration_seconds) ?? 0 };

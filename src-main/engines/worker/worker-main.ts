@@ -6,6 +6,9 @@ import { JobError } from '../../common/errors.js';
 import { loadEngineFactory } from '../engine-registry.js';
 import type { Engine, EngineKind, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
 
+// Engines write artifacts into the private data dir: files 0600, folders 0700 (store/private-files.ts).
+process.umask(0o077);
+
 const engines = new Map<EngineKind, Promise<Engine>>();
 const running = new Map<string, AbortController>();
 

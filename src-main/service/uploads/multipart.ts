@@ -13,6 +13,7 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ApiError } from '../../common/errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../store/private-files.js';
 
 export interface UploadedFile {
   field: string;
@@ -90,7 +91,7 @@ export async function receiveMultipart(
   } catch (cause) {
     throw new ApiError('invalid_request', `malformed multipart header: ${(cause as Error).message}`, { cause });
   }
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const source = Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>);
   const files: UploadedFile[] = [];
   const writes: Promise<void>[] = [];
@@ -139,7 +140,7 @@ export async function receiveMultipart(
       const meter = new LimitedHash(maxBytes, originalName || field);
       active.add(stream);
       stream.once('close', () => active.delete(stream));
-      const write = pipeline(stream, meter, createWriteStream(path)).then(
+      const write = pipeline(stream, meter, createWriteStream(path, { mode: PRIVATE_FILE_MODE })).then(
         () => {
           files.push({ field, originalName, path, bytes: meter.bytes, sha256: meter.hash.digest('hex'), mimeType: info.mimeType });
         },

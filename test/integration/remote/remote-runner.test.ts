@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobError } from '../../../src-main/common/errors.js';
 import type { ModelDefinition } from '../../../src-main/engines/model-definition.js';
+import { withSecrets } from '../../helpers/secrets.js';
 import { createRemoteProvider, type RemoteProvider } from '../../../src-main/engines/remote/remote-provider.js';
 import type { RunnerContext, RunnerTask } from '../../../src-main/jobs/job-runner.js';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
@@ -50,8 +51,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   db = openDatabase(join(dir, 'voxdesk.db'));
   db.prepare("INSERT INTO accounts (id, name, created_at) VALUES ('acc_1', 'local', '2026-01-01T00:00:00.000Z')").run();
-  remote = createRemoteProvider({
-    repos: createRepositories(db),
+  remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)),
     env: {},
     log: () => {},
     initial: { url: base, key: 'vdk_hosted' },

@@ -3,6 +3,7 @@
  * safeStorage can protect secrets, that cipher for them. A per-install key revoked by the person (`voxdesk keys
  * revoke`, GET/DELETE /v1/keys) is never brought back: the app makes a new one and starts with it.
  */
+import type { ProcessLauncher } from '../engines/worker/process-launcher.js';
 import { RevokedKeyError } from '../store/accounts-repo.js';
 import type { SecretCipher } from '../store/secrets/secret-cipher.js';
 import type { ServiceConfig } from '../service/config.js';
@@ -15,6 +16,8 @@ export interface DesktopServiceOptions {
   allowedOrigins: string[];
   /** safe-storage-cipher.ts's answer; null seals with the OS keyring or the key file. */
   secretCipher: SecretCipher | null;
+  /** How engine processes start (Electron's utilityProcess in the app). Default: the service's own (fork). */
+  processLauncher?: ProcessLauncher;
 }
 
 export async function startDesktopService(options: DesktopServiceOptions): Promise<{ service: Service; apiKey: string }> {
@@ -27,6 +30,7 @@ export async function startDesktopService(options: DesktopServiceOptions): Promi
     allowedOrigins: options.allowedOrigins,
     serveUi: null,
     secretCipher: options.secretCipher,
+    ...(options.processLauncher ? { processLauncher: options.processLauncher } : {}),
   });
   const apiKey = loadOrCreateInstallKey(options.dataDir);
   try {

@@ -5,8 +5,8 @@
  * address bar and keeps the key in this origin's localStorage, so a reload or another tab stays logged in until the
  * service stops. Without a token or a kept key that still works, the page asks for the printed address.
  */
-import { ApiClient, ApiClientError } from '../../../src-main/common/api-client.js';
-import type { DesktopBridge } from '../../../src-main/common/desktop-bridge.js';
+import { ApiClient, ApiClientError } from '$common/api-client.js';
+import type { DesktopBridge } from '$common/desktop-bridge.js';
 
 const TOKEN_IN_HASH = /^#token=([A-Za-z0-9_-]+)$/;
 const STORED_KEY = 'voxdesk.sessionKey';

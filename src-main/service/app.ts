@@ -12,6 +12,7 @@ import type { AppEnv } from './app-env.js';
 import { authMiddleware } from './auth/auth-middleware.js';
 import type { BrowserLogin } from './auth/browser-login.js';
 import { isAdminPath, localAccountOnly } from './auth/local-account-only.js';
+import { cutIdleBodies } from './http/body-idle-timeout.js';
 import { handleErrors } from './http/error-handler.js';
 import { registerStaticUi } from './http/static-ui.js';
 import { artifactRoutes } from './routes/artifact-routes.js';
@@ -47,6 +48,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
     }),
   );
   app.use('/v1/*', authMiddleware(deps));
+  app.use('/v1/*', cutIdleBodies(deps.config.bodyIdleTimeoutMs));
   // The machine's administration (model manager, settings, keys) answers the local account only.
   const localOnly = localAccountOnly();
   app.use('/v1/*', (c, next) => (isAdminPath(new URL(c.req.url).pathname) ? localOnly(c, next) : next()));

@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ModelSourceFactory } from '../engines/model-sources.js';
 import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
+import { DEFAULT_BODY_IDLE_MS } from './http/body-idle-timeout.js';
+import { DEFAULT_MAX_CONCURRENT_UPLOADS, DEFAULT_MAX_STORED_UPLOAD_BYTES } from './uploads/upload-budget.js';
 import { MIN_API_KEY_LENGTH } from '../store/accounts-repo.js';
 import { SECRET_STORE_MODES, type SecretStoreMode } from '../store/secrets/open-secret-store.js';
 import type { SecretCipher } from '../store/secrets/secret-cipher.js';
@@ -23,6 +25,12 @@ export interface ServiceConfig {
   holdSeconds: number;
   /** Largest accepted upload per file. Default 500 MB (spec: "under 500 MB"); a model's limit may be lower. */
   maxUploadBytes: number;
+  /** A request body that sends nothing this long is cut with 408 (http/body-idle-timeout.ts). Default 30 s. */
+  bodyIdleTimeoutMs: number;
+  /** Uploads one account may run at once; more → 429 too_many_uploads. Default 4 (uploads/upload-budget.ts). */
+  maxConcurrentUploads: number;
+  /** Bytes of uploaded recordings one account may keep on disk; more → 507 upload_quota_exceeded. Default 50 GiB. */
+  maxStoredUploadBytes: number;
   /** Operator prices (JSON). Default: dataDir/pricing.json when that file exists, else none (on-device is free). */
   pricingFile: string | null;
   /** Worker processes running engines. Default: undefined = the job engine's own default. */
@@ -83,6 +91,9 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     dataDir,
     holdSeconds: partial.holdSeconds ?? DEFAULT_HOLD_SECONDS,
     maxUploadBytes: partial.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+    bodyIdleTimeoutMs: partial.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_MS,
+    maxConcurrentUploads: partial.maxConcurrentUploads ?? DEFAULT_MAX_CONCURRENT_UPLOADS,
+    maxStoredUploadBytes: partial.maxStoredUploadBytes ?? DEFAULT_MAX_STORED_UPLOAD_BYTES,
     pricingFile: partial.pricingFile !== undefined ? partial.pricingFile : existsSync(defaultPricing) ? defaultPricing : null,
     workers: partial.workers,
     allowedOrigins: partial.allowedOrigins ?? [],
@@ -121,6 +132,9 @@ function validateConfig(config: ServiceConfig): void {
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) problems.push(`port ${config.port} is not 0..65535`);
   if (!(config.holdSeconds >= 0) || !Number.isFinite(config.holdSeconds)) problems.push(`holdSeconds ${config.holdSeconds} is not a number ≥ 0`);
   if (!Number.isInteger(config.maxUploadBytes) || config.maxUploadBytes <= 0) problems.push('maxUploadBytes must be a positive integer');
+  if (!(config.bodyIdleTimeoutMs > 0)) problems.push('bodyIdleTimeoutMs must be a positive number of milliseconds');
+  if (!Number.isInteger(config.maxConcurrentUploads) || config.maxConcurrentUploads < 1) problems.push('maxConcurrentUploads must be an integer ≥ 1');
+  if (!(config.maxStoredUploadBytes > 0)) problems.push('maxStoredUploadBytes must be a positive number of bytes');
   if (config.workers !== undefined && (!Number.isInteger(config.workers) || config.workers < 1)) problems.push(`workers ${config.workers} must be an integer ≥ 1`);
   if (config.serveUi && !existsSync(join(config.serveUi, 'index.html'))) problems.push(`--ui directory ${config.serveUi} has no index.html (run npm run build:renderer)`);
   if (config.pricingFile && !existsSync(config.pricingFile)) problems.push(`pricing file ${config.pricingFile} does not exist`);

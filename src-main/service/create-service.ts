@@ -23,15 +23,19 @@ import { createRepositories, type Repositories } from '../store/repositories.js'
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
 import { ApiKeys, type KeyOwner } from './auth/api-keys.js';
+import { limiterKeyId, rateLimited } from './auth/auth-middleware.js';
 import { BrowserLogin } from './auth/browser-login.js';
+import { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import { Origins } from './auth/origins.js';
 import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { engineFamilies } from './catalogue/engine-families.js';
 import { loadPricingFile } from './catalogue/pricing-file.js';
+import { allowWholeBodies } from './http/body-idle-timeout.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
 import { attachLiveServer, type LiveServer } from './live/live-server.js';
 import { ParamsValidator } from './params/params-validator.js';
+import { UploadBudget } from './uploads/upload-budget.js';
 
 export interface Service {
   /** `http://HOST:PORT` as listened on. */
@@ -133,6 +137,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     };
     const closing = new AbortController();
     const origins = new Origins(config.allowedOrigins);
+    const limiter = new FailedAuthLimiter();
     const deps: AppDeps = {
       config,
       repos,
@@ -144,7 +149,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       keys,
       origins,
       sessionKeys,
+      limiter,
       uploadsDir,
+      uploads: new UploadBudget(uploadsDir, { maxConcurrent: config.maxConcurrentUploads, maxStoredBytes: config.maxStoredUploadBytes }),
       closing: closing.signal,
     };
     const manager = models;
@@ -152,11 +159,17 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const browserLogin = config.serveUi ? new BrowserLogin(() => sessionKey()) : null;
     const app = buildApp(deps, { browserLogin });
     const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+    allowWholeBodies(server);
     const port = await listen(server, config.port, config.host);
     origins.setListening(config.host, port);
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const live = attachLiveServer(server, {
-      authenticate: (key) => (sessionKeys.get(key) ?? keys.find(key))?.accountId,
+      authenticate: (key, address) => {
+        const owner = sessionKeys.get(key) ?? keys.find(key);
+        const limited = rateLimited(limiter, address, owner ? limiterKeyId(owner, key) : null);
+        if (limited) throw limited;
+        return owner?.accountId;
+      },
       isKeyValid: (key) => sessionKeys.has(key) || keys.find(key) !== undefined,
       resolveModel: (id) => catalogue.resolveModel(id),
       pricingFor: (def) => catalogue.pricingFor(def),

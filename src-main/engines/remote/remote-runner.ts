@@ -22,6 +22,7 @@ import type { Connectivity } from './connectivity.js';
 import { RemoteClient, type RemoteEndpoint, type RemoteSubmission } from './remote-client.js';
 import { RemoteError } from './remote-errors.js';
 import { PRIVATE_DIR_MODE } from '../../store/private-files.js';
+import { hostedArtifactType, hostedArtifactUrl } from './hosted-artifact.js';
 import { BatchForwarder } from './remote-batch-forwarder.js';
 import { remoteModelId } from './remote-models.js';
 import { idempotencyKeyFor, type RemoteOptions } from './remote-options.js';
@@ -287,13 +288,14 @@ export class Follower {
     if (typeof job.progress === 'number' && job.progress >= 0 && job.progress <= 1) this.ctx.progress(job.progress);
   }
 
+  /** Downloads one hosted artifact into the job's folder: only from the hosted origin, size-capped, typed here. */
   private async download(artifact: Artifact, index: number): Promise<ArtifactFile> {
-    const url = new URL(artifact.url, `${this.client.endpoint.url}/`).href;
+    const url = hostedArtifactUrl(artifact.url, this.client.endpoint.url);
     const path = join(this.task.workDir, artifactFileName(url, index));
-    await this.withRetry('download an artifact', (s) => this.client.download(url, path, s));
+    const { head } = await this.withRetry('download an artifact', (s) => this.client.download(url, path, this.deps.options.maxArtifactBytes, s));
     return {
       path,
-      contentType: artifact.content_type || 'application/octet-stream',
+      contentType: hostedArtifactType(artifact.content_type, head),
       durationSeconds: seconds(artifact.duration_seconds),
       sampleRate: typeof artifact.sample_rate === 'number' ? artifact.sample_rate : null,
       channels: typeof artifact.channels === 'number' ? artifact.channels : null,

@@ -19,8 +19,11 @@ import { NeuralVoicePool } from './neural-voice-pool.js';
 import { resolveEspeakVoice } from '../../engines/tts/espeak-synth.js';
 
 export interface LiveDeps {
-  /** The account that owns an API key, or undefined for an unknown key. */
-  authenticate(key: string): string | undefined | Promise<string | undefined>;
+  /**
+   * The account that owns an API key, or undefined for an unknown key; may throw an ApiError (429 rate_limited for
+   * an address that failed too many key checks). `address` is the client's.
+   */
+  authenticate(key: string, address: string): string | undefined | Promise<string | undefined>;
   /**
    * Whether a session's key is still valid (re-checked every keyRecheckMs and on recheckKeys()); a session whose key
    * was revoked ends with an `unauthorized` error. Default: keys stay valid for the session's life.
@@ -54,10 +57,11 @@ export interface LiveServer {
 function refuse(socket: Duplex, error: ApiError): void {
   const status = error.status;
   const body = JSON.stringify({ error: { code: error.code, message: error.message } });
-  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity', 500: 'Internal Server Error' }[status] ?? 'Error';
+  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error' }[status] ?? 'Error';
+  const retryAfter = error.retryAfterSeconds !== null ? `Retry-After: ${Math.max(1, Math.ceil(error.retryAfterSeconds))}\r\n` : '';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}Connection: close\r\n\r\n${body}`,
+      `${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}${retryAfter}Connection: close\r\n\r\n${body}`,
   );
   socket.once('finish', () => socket.destroy());
 }
@@ -126,7 +130,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     if (closing) throw new ApiError('internal_error', 'the service is shutting down');
     const key = keyOf(req, url);
     if (!key) throw new ApiError('unauthorized', 'an API key is required (Authorization: Bearer or the api_key query parameter)');
-    const accountId = await deps.authenticate(key);
+    const accountId = await deps.authenticate(key, req.socket.remoteAddress ?? 'unknown');
     if (!accountId) throw new ApiError('unauthorized', 'the API key is not valid');
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin)) throw new ApiError('forbidden_origin', `origin ${origin} is not allowed`);

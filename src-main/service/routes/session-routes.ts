@@ -13,10 +13,10 @@
  * only: the page runs on this machine and the person chose that folder; Settings shows it so they can find files.
  */
 import { Hono, type Context } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { ApiError } from '../../common/errors.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
+import { clientAddress, rateLimited } from '../auth/auth-middleware.js';
 import type { BrowserLogin } from '../auth/browser-login.js';
 import { LOCAL_ACCOUNT } from '../config.js';
 import { readJsonObject } from '../http/json-body.js';
@@ -32,13 +32,8 @@ export function sessionRoutes(deps: AppDeps, login: BrowserLogin | null): Hono<A
   /** Every check but the token; throws the refusal. */
   const checkCaller = (c: Context<AppEnv>): BrowserLogin => {
     if (!deps.config.serveUi || !login) throw new ApiError('not_found', 'the session bootstrap exists only in browser mode (--ui)');
-    let address: string | undefined;
-    try {
-      address = getConnInfo(c).remote.address;
-    } catch {
-      address = undefined;
-    }
-    if (!address || !LOOPBACK.test(address)) throw new ApiError('forbidden_origin', 'the session bootstrap answers loopback clients only');
+    const address = clientAddress(c);
+    if (!LOOPBACK.test(address)) throw new ApiError('forbidden_origin', 'the session bootstrap answers loopback clients only');
     if (!deps.origins.isOwnHost(c.req.header('host'))) throw new ApiError('forbidden_origin', 'the Host header does not name this service');
     const origin = c.req.header('origin');
     if (origin && !deps.origins.isOwn(origin)) throw new ApiError('forbidden_origin', `origin ${origin} may not open a session`);
@@ -55,7 +50,14 @@ export function sessionRoutes(deps: AppDeps, login: BrowserLogin | null): Hono<A
   app.post('/v1/session/bootstrap', async (c) => {
     const browserLogin = checkCaller(c);
     const body = await readJsonObject(c);
+    // A wrong token is a failed key check (auth/failed-auth-limiter.ts); while the address is blocked even the right
+    // one waits, unspent: no guessing oracle.
+    const address = clientAddress(c);
+    const wait = deps.limiter.retryAfter(address);
+    if (wait > 0) throw new ApiError('rate_limited', `too many failed key checks from ${address}; try again in ${wait} s`, { retryAfterSeconds: wait });
     const key = browserLogin.redeem(typeof body.token === 'string' ? body.token : null);
+    const limited = rateLimited(deps.limiter, address, key ? `session:${key}` : null);
+    if (limited) throw limited;
     if (!key) throw new ApiError('unauthorized', `the login token is wrong or was used already; ${NO_TOKEN}`);
     c.header('Cache-Control', 'no-store');
     const owner = deps.sessionKeys.get(key)!;

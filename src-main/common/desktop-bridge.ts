@@ -1,5 +1,5 @@
 /**
- * The ONE typed contract of what crosses the Electron preload bridge (`window.voxdesk`, design.md §6.2). The
+ * The ONE typed contract of what crosses the Electron preload bridge (`window.voxdesk`, docs/design.md §6.2). The
  * preload implements it; the renderer reads it. In browser mode (`voxdesk serve --ui`) it is absent and the
  * renderer logs in with the one-time token of the printed address (/v1/session/bootstrap) and plays through Web Audio.
  */

@@ -1,6 +1,6 @@
 /**
  * A real `voxdesk serve --ui` for browser tests and UI benchmarks: spawned as a child process on port 0 with a
- * temp data dir; the URL comes from the first stdout line (design.md §3 contract), the one-time login address from the
+ * temp data dir; the URL comes from the first stdout line (docs/design.md §3 contract), the one-time login address from the
  * `browser UI: …/#token=…` line on stderr — the page opened there logs itself in, as a person's browser would. Tests
  * that call the API directly use `apiKey` (registered with VOXDESK_API_KEY), never the browser's session.
  */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { safeStorageCipher, type SafeStorageLike } from '../../../src-main/app/safe-storage-cipher.js';
-import { keyAfterChange } from '../../../src-main/engines/remote/remote-provider.js';
+import { keyAfterChange } from '../../../src-main/remote/remote-provider.js';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
 import { createRepositories, type Repositories } from '../../../src-main/store/repositories.js';
 import { aesGcmCipher } from '../../../src-main/store/secrets/aes-gcm-cipher.js';

@@ -42,7 +42,7 @@ describe('money in the browser: a hosted key, a $0.12 cap, $0.05 a request', () 
     browser = await launchChromium();
     page = await browser.context.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(served.url);
+    await page.goto(served.loginUrl);
     await page.getByRole('tab', { name: /Usage/ }).waitFor();
   }, 120_000);
 

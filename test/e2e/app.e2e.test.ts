@@ -116,7 +116,11 @@ describe('desktop UI in Chromium (browser mode)', () => {
     await expect.poll(() => rows.count()).toBe(before + 2);
     // Two files went as ONE batch request (one connection, answered at once), not two held POSTs.
     const key = served.apiKey;
-    const batches = (await (await fetch(`${served.url}/v1/batches`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { file_count: number; files: { name: string }[] }[] };
+    type Batches = { data: { file_count: number; files: { name: string }[] }[] };
+    const listBatches = async (): Promise<Batches> => (await (await fetch(`${served.url}/v1/batches`, { headers: { authorization: `Bearer ${key}` } })).json()) as Batches;
+    // The rows show at once; the upload follows a moment later (its body is built in slices).
+    await expect.poll(async () => (await listBatches()).data.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    const batches = await listBatches();
     expect(batches.data).toHaveLength(1);
     expect(batches.data[0]!.files.map((f) => f.name)).toEqual(names);
     for (const i of [before, before + 1]) {

@@ -6,6 +6,7 @@ import envPaths from 'env-paths';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ModelSourceFactory } from '../engines/model-sources.js';
+import type { ModelPackage } from '../engines/models/curated-models.js';
 import { normaliseRemoteUrl } from '../engines/remote/remote-settings-store.js';
 
 export interface ServiceConfig {
@@ -37,6 +38,13 @@ export interface ServiceConfig {
   remoteUrl: string | null;
   /** Extra catalogue sources (tests register the job engine's test engine models). Default []. */
   extraModelSources: ModelSourceFactory[];
+  /** Packages the model manager offers for download. Default null: the curated list (tests offer tiny packages). */
+  modelPackages: readonly ModelPackage[] | null;
+  /**
+   * Base URL that curated model files are downloaded from instead of their upstream hosts (`--model-mirror`).
+   * Default null: the `models.mirror` setting, else $VOXDESK_MODEL_MIRROR, else the upstream URLs.
+   */
+  modelMirror: string | null;
   /** Logger for unexpected errors and lifecycle lines; never stdout (the first stdout line is a contract). */
   log: (message: string) => void;
 }
@@ -68,6 +76,8 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     apiKey: partial.apiKey !== undefined ? partial.apiKey : (env.VOXDESK_API_KEY || null),
     remoteUrl: partial.remoteUrl ? remoteUrlOf(partial.remoteUrl) : null,
     extraModelSources: partial.extraModelSources ?? [],
+    modelPackages: partial.modelPackages ?? null,
+    modelMirror: partial.modelMirror ?? null,
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
   };
   validateConfig(config);

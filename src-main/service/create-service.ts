@@ -81,7 +81,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     if (config.apiKey) keys.registerKey(LOCAL_ACCOUNT, config.apiKey);
 
     const ctx = { dataDir: config.dataDir };
-    models = new ModelManager({ dataDir: config.dataDir, db, log: config.log });
+    models = new ModelManager({ dataDir: config.dataDir, db, log: config.log, ...(config.modelPackages ? { packages: config.modelPackages } : {}),
+      ...(config.modelMirror ? { mirror: config.modelMirror } : {}),
+    });
     remote = createRemoteProvider({ db, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
     const sources: ModelSource[] = [
       ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),

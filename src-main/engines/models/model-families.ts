@@ -6,8 +6,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PackageCapability } from './curated-models.js';
+import { readOnnxMetadata, type OnnxMetadata } from './onnx-metadata.js';
 
-export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'moonshine', 'sense-voice'] as const;
+/** `streaming-transducer`: sherpa-onnx online (streaming) transducers such as streaming Zipformer, for live dictation. */
+export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'streaming-transducer', 'moonshine', 'sense-voice'] as const;
 export const TTS_FAMILIES = ['vits', 'piper', 'kokoro'] as const;
 export const SUPPORT_KINDS = ['silero-vad', 'speaker-embedding', 'pyannote-segmentation'] as const;
 export const DENOISE_FAMILIES = ['gtcrn'] as const;
@@ -36,6 +38,11 @@ export type FamilyFiles = Record<string, string>;
 export interface DetectedLayout {
   family: ModelFamily;
   files: FamilyFiles;
+  /**
+   * Languages the model itself declares, when its metadata lists them (a Whisper export's `all_language_codes`).
+   * Languages outside this list make sherpa-onnx exit the process, so they bound what a package may offer.
+   */
+  languages?: string[];
 }
 
 export class LayoutError extends Error {
@@ -68,11 +75,67 @@ function tokensFile(names: string[]): string | null {
   return names.includes('tokens.txt') ? 'tokens.txt' : pick(names, /tokens\.txt$/);
 }
 
+/** The model's ONNX metadata, or null when the file cannot be read as ONNX (detection then goes by file names). */
+function metadataOf(path: string): OnnxMetadata | null {
+  try {
+    return readOnnxMetadata(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a transducer's encoder is a streaming (online) one: sherpa-onnx's streaming exports (Zipformer, Zipformer2,
+ * LSTM, Conv-Emformer) carry `decode_chunk_len` or `T` in the encoder's metadata; offline ones (NeMo, offline
+ * Zipformer) do not. Without readable metadata the release file names decide (`…-chunk-16-left-128.onnx`).
+ */
+function isStreamingEncoder(path: string, name: string): boolean {
+  const meta = metadataOf(path);
+  if (meta && Object.keys(meta).length > 0) return 'decode_chunk_len' in meta || ('T' in meta && /zipformer|lstm|emformer/i.test(meta.model_type ?? ''));
+  return /chunk|streaming/i.test(name);
+}
+
+/** Languages a Whisper export declares (`all_language_codes`; `en` for English-only models), or undefined. */
+function whisperLanguages(encoderPath: string): string[] | undefined {
+  const meta = metadataOf(encoderPath);
+  if (!meta) return undefined;
+  if (meta.is_multilingual === '0') return ['en'];
+  const codes = (meta.all_language_codes ?? '').split(',').map((c) => c.trim().toLowerCase()).filter(Boolean);
+  return codes.length > 0 ? codes : undefined;
+}
+
+/**
+ * A VITS voice without a lexicon runs only when sherpa-onnx phonemizes for it with espeak-ng, which it does for
+ * Piper, Coqui and icefall exports (their metadata says so) or character models. Anything else makes sherpa-onnx
+ * exit the process at load ("Please provide --vits-lexicon"), so it is refused here with the reason.
+ */
+function espeakVitsRefusal(modelPath: string, shown: string): string | null {
+  const meta = metadataOf(modelPath);
+  if (!meta) return null; // unreadable: sherpa-onnx refuses to load it with an error of its own
+  const comment = meta.comment ?? '';
+  if (/piper|coqui|icefall/i.test(comment) || meta.frontend === 'characters') return null;
+  return (
+    `${shown} has espeak-ng-data but no lexicon.txt, and its metadata does not mark it as a Piper, Coqui or icefall ` +
+    `export (comment: ${JSON.stringify(comment)}): sherpa-onnx cannot phonemize for it. Add its lexicon.txt or use a Piper export`
+  );
+}
+
+/** Single-file models recognised by their metadata before their names (a download may be called model.onnx). */
+function singleFileFamily(meta: OnnxMetadata | null): ModelFamily | null {
+  if (!meta) return null;
+  const type = meta.model_type ?? '';
+  if (type === 'gtcrn') return 'gtcrn';
+  if (/^pyannote/i.test(type)) return 'pyannote-segmentation';
+  if (meta.framework || meta.output_dim) return 'speaker-embedding';
+  return null;
+}
+
 /** Guesses the family from the files, or checks the files of the family given. */
 export function detectLayout(dir: string, familyHint?: ModelFamily): DetectedLayout {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new LayoutError(`${dir} is not a folder`);
   const { base, names, dirs } = listFiles(dir);
   const rel = (name: string) => (base ? join(base, name) : name);
+  const abs = (name: string) => join(dir, rel(name));
   const onnx = names.filter((n) => n.endsWith('.onnx'));
   const tokens = tokensFile(names);
   const has = (name: string) => names.includes(name);
@@ -85,35 +148,64 @@ export function detectLayout(dir: string, familyHint?: ModelFamily): DetectedLay
     for (const [role, name] of Object.entries(files)) if (name) out[role] = rel(name);
     return { family, files: out };
   };
+  const transducer = (family: 'nemo-transducer' | 'streaming-transducer'): DetectedLayout | null => {
+    const encoder = pick(onnx, /encoder/);
+    if (!encoder || isStreamingEncoder(abs(encoder), encoder) !== (family === 'streaming-transducer')) return null;
+    return make(family, { encoder, decoder: pick(onnx, /decoder/), joiner: pick(onnx, /joiner/), tokens }, ['encoder', 'decoder', 'joiner', 'tokens']);
+  };
+  const whisper = (): DetectedLayout | null => {
+    if (pick(onnx, /joiner/)) return null;
+    const layout = make('whisper', { encoder: pick(onnx, /encoder/), decoder: pick(onnx, /decoder/), tokens }, ['encoder', 'decoder', 'tokens']);
+    const languages = layout ? whisperLanguages(join(dir, layout.files.encoder!)) : undefined;
+    return layout && languages ? { ...layout, languages } : layout;
+  };
+  // Why a Piper-looking folder was not taken, reported when nothing else fits either.
+  let refusal: string | null = null;
+  const piper = (): DetectedLayout | null => {
+    const layout = make('piper', { model: pick(onnx, /\.onnx$/), tokens, dataDir: hasDir('espeak-ng-data') ? 'espeak-ng-data' : null }, ['model', 'tokens', 'dataDir']);
+    const refused = layout ? espeakVitsRefusal(join(dir, layout.files.model!), layout.files.model!) : null;
+    if (!refused) return layout;
+    if (!has('lexicon.txt')) refusal = refused;
+    return null;
+  };
+  const single = (family: ModelFamily, re: RegExp): DetectedLayout | null => {
+    const only = onnx.length === 1 && !tokens ? onnx[0]! : null;
+    const declared = only ? singleFileFamily(metadataOf(abs(only))) : null;
+    if (declared && declared !== family) return null; // its metadata names another family
+    return make(family, { model: pick(onnx, re) ?? only }, ['model']);
+  };
   const candidates: Record<ModelFamily, () => DetectedLayout | null> = {
     kokoro: () => make('kokoro', { model: pick(onnx, /\.onnx$/), voices: has('voices.bin') ? 'voices.bin' : null, tokens, dataDir: hasDir('espeak-ng-data') ? 'espeak-ng-data' : null, lexicon: has('lexicon-us-en.txt') ? 'lexicon-us-en.txt' : null }, ['model', 'voices', 'tokens', 'dataDir']),
-    piper: () => make('piper', { model: pick(onnx, /\.onnx$/), tokens, dataDir: hasDir('espeak-ng-data') ? 'espeak-ng-data' : null }, ['model', 'tokens', 'dataDir']),
+    piper,
     vits: () => make('vits', { model: pick(onnx, /\.onnx$/), tokens, lexicon: has('lexicon.txt') ? 'lexicon.txt' : null, dataDir: hasDir('espeak-ng-data') ? 'espeak-ng-data' : null }, ['model', 'tokens', 'lexicon']),
     moonshine: () => make('moonshine', { preprocessor: pick(onnx, /^preprocess/), encoder: pick(onnx, /^encode/), uncachedDecoder: pick(onnx, /^uncached_decode/), cachedDecoder: pick(onnx, /^cached_decode/), tokens }, ['preprocessor', 'encoder', 'uncachedDecoder', 'cachedDecoder', 'tokens']),
-    'nemo-transducer': () => make('nemo-transducer', { encoder: pick(onnx, /encoder/), decoder: pick(onnx, /decoder/), joiner: pick(onnx, /joiner/), tokens }, ['encoder', 'decoder', 'joiner', 'tokens']),
-    whisper: () => (pick(onnx, /joiner/) ? null : make('whisper', { encoder: pick(onnx, /encoder/), decoder: pick(onnx, /decoder/), tokens }, ['encoder', 'decoder', 'tokens'])),
+    'streaming-transducer': () => transducer('streaming-transducer'),
+    'nemo-transducer': () => transducer('nemo-transducer'),
+    whisper,
     'sense-voice': () => (tokens && isSenseVoiceTokens(join(dir, rel(tokens))) ? make('sense-voice', { model: pick(onnx, /^model/), tokens }, ['model', 'tokens']) : null),
     'nemo-ctc': () => make('nemo-ctc', { model: pick(onnx, /^model/), tokens }, ['model', 'tokens']),
-    gtcrn: () => make('gtcrn', { model: pick(onnx, /gtcrn/i) ?? (onnx.length === 1 && !tokens ? onnx[0]! : null) }, ['model']),
-    'silero-vad': () => make('silero-vad', { model: pick(onnx, /silero|vad/i) ?? (onnx.length === 1 && !tokens ? onnx[0]! : null) }, ['model']),
-    'pyannote-segmentation': () => make('pyannote-segmentation', { model: pick(onnx, /pyannote|segmentation/i) ?? (onnx.length === 1 && !tokens ? onnx[0]! : null) }, ['model']),
-    'speaker-embedding': () => make('speaker-embedding', { model: pick(onnx, /titanet|wespeaker|3dspeaker|campplus|eres2net|speaker|embedding/i) ?? (onnx.length === 1 && !tokens ? onnx[0]! : null) }, ['model']),
+    gtcrn: () => single('gtcrn', /gtcrn/i),
+    'silero-vad': () => single('silero-vad', /silero|vad/i),
+    'pyannote-segmentation': () => single('pyannote-segmentation', /pyannote|segmentation/i),
+    'speaker-embedding': () => single('speaker-embedding', SPEAKER_EMBEDDING_NAMES),
   };
 
   if (familyHint) {
     const layout = candidates[familyHint]();
-    if (!layout) throw new LayoutError(`${dir} does not hold a ${familyHint} model: ${REQUIRED_HINT[familyHint]}`);
+    if (!layout) throw new LayoutError(refusal ?? `${dir} does not hold a ${familyHint} model: ${REQUIRED_HINT[familyHint]}`);
     return layout;
   }
   // Most specific first: a TTS folder also has model.onnx + tokens.txt, a transducer also has encoder + decoder.
-  const order: ModelFamily[] = ['kokoro', 'piper', 'vits', 'moonshine', 'nemo-transducer', 'whisper', 'sense-voice', 'nemo-ctc'];
+  const order: ModelFamily[] = ['kokoro', 'piper', 'vits', 'moonshine', 'streaming-transducer', 'nemo-transducer', 'whisper', 'sense-voice', 'nemo-ctc'];
   for (const family of order) layouts.push(candidates[family]);
   if (!tokens && onnx.length >= 1) {
+    const byMeta = onnx.length === 1 ? singleFileFamily(metadataOf(abs(onnx[0]!))) : null;
+    if (byMeta) layouts.push(candidates[byMeta]);
     const byName: Array<[RegExp, ModelFamily]> = [
       [/gtcrn/i, 'gtcrn'],
       [/silero|vad/i, 'silero-vad'],
       [/pyannote|segmentation/i, 'pyannote-segmentation'],
-      [/titanet|wespeaker|3dspeaker|campplus|eres2net|speaker|embedding/i, 'speaker-embedding'],
+      [SPEAKER_EMBEDDING_NAMES, 'speaker-embedding'],
     ];
     for (const [re, family] of byName) if (onnx.some((n) => re.test(n))) layouts.push(candidates[family]);
   }
@@ -121,16 +213,21 @@ export function detectLayout(dir: string, familyHint?: ModelFamily): DetectedLay
     const layout = attempt();
     if (layout) return layout;
   }
-  const seen = [...names.slice(0, 12), ...dirs.map((d) => `${d}/`)].join(', ') || 'nothing';
+  if (refusal) throw new LayoutError(refusal);
+  const listed = [...names, ...dirs.map((d) => `${d}/`)];
+  const seen = listed.length === 0 ? 'nothing' : listed.length > 12 ? `${listed.slice(0, 12).join(', ')} and ${listed.length - 12} more` : listed.join(', ');
   throw new LayoutError(
     `cannot tell which model family ${dir} holds (found: ${seen}); pass --family (one of ${MODEL_FAMILIES.join(', ')})`,
   );
 }
 
+const SPEAKER_EMBEDDING_NAMES = /titanet|wespeaker|3dspeaker|3d-speaker|campplus|eres2net|speaker|embedding/i;
+
 const REQUIRED_HINT: Record<ModelFamily, string> = {
   whisper: 'needs *encoder*.onnx, *decoder*.onnx and tokens.txt',
   'nemo-ctc': 'needs model*.onnx and tokens.txt',
-  'nemo-transducer': 'needs *encoder*.onnx, *decoder*.onnx, *joiner*.onnx and tokens.txt',
+  'nemo-transducer': 'needs *encoder*.onnx, *decoder*.onnx, *joiner*.onnx and tokens.txt, and an offline (non-streaming) encoder',
+  'streaming-transducer': 'needs *encoder*.onnx, *decoder*.onnx, *joiner*.onnx and tokens.txt, and a streaming encoder (decode_chunk_len in its metadata)',
   moonshine: 'needs preprocess*.onnx, encode*.onnx, uncached_decode*.onnx, cached_decode*.onnx and tokens.txt',
   'sense-voice': 'needs model*.onnx and a SenseVoice tokens.txt (with <|zh|>, <|en|> … tokens)',
   vits: 'needs *.onnx, tokens.txt and lexicon.txt',

@@ -21,6 +21,7 @@ import type { ModelSourceContext } from '../model-sources.js';
 import { isTtsFamily, ttsFamilyDefinition } from '../tts/tts-families.js';
 import { packageSize, type ModelPackage } from './curated-models.js';
 import type { FamilyFiles, ModelFamily } from './model-families.js';
+import { onnxMetadataOrEmpty } from './onnx-metadata.js';
 import type { ModelManager } from './model-manager.js';
 import type { InstalledModel } from './model-store.js';
 
@@ -84,6 +85,7 @@ const PROSPECTIVE_FILES: Partial<Record<ModelFamily, FamilyFiles>> = {
   whisper: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', tokens: 'tokens.txt' },
   'nemo-ctc': { model: 'model.onnx', tokens: 'tokens.txt' },
   'nemo-transducer': { encoder: 'encoder.onnx', decoder: 'decoder.onnx', joiner: 'joiner.onnx', tokens: 'tokens.txt' },
+  'streaming-transducer': { encoder: 'encoder.onnx', decoder: 'decoder.onnx', joiner: 'joiner.onnx', tokens: 'tokens.txt' },
   moonshine: { preprocessor: 'preprocess.onnx', encoder: 'encode.onnx', uncachedDecoder: 'uncached_decode.onnx', cachedDecoder: 'cached_decode.onnx', tokens: 'tokens.txt' },
   'sense-voice': { model: 'model.onnx', tokens: 'tokens.txt' },
   vits: { model: 'model.onnx', tokens: 'tokens.txt', lexicon: 'lexicon.txt' },
@@ -100,18 +102,39 @@ function absolute(dir: string, files: FamilyFiles): FamilyFiles {
   return out;
 }
 
-/** Piper voices ship `<model>.onnx.json` with the speaker count and sample rate. */
-function piperConfig(modelPath: string | undefined): { numSpeakers?: number; sampleRate?: number } {
-  if (!modelPath || !existsSync(`${modelPath}.json`)) return {};
-  try {
-    const json = JSON.parse(readFileSync(`${modelPath}.json`, 'utf8')) as { num_speakers?: unknown; audio?: { sample_rate?: unknown } };
-    return {
-      ...(typeof json.num_speakers === 'number' ? { numSpeakers: json.num_speakers } : {}),
-      ...(typeof json.audio?.sample_rate === 'number' ? { sampleRate: json.audio.sample_rate } : {}),
-    };
-  } catch {
-    return {};
+/** Voice facts per model file, read once per process (the file of an installed package does not change). */
+const voiceFacts = new Map<string, { numSpeakers?: number; sampleRate?: number }>();
+
+/**
+ * Speakers and sample rate of an installed voice: Piper voices ship `<model>.onnx.json`; sherpa-onnx exports (VITS,
+ * Kokoro, Matcha) carry `n_speakers` and `sample_rate` in their ONNX metadata. Unknown fields are left out.
+ */
+function voiceConfig(modelPath: string | undefined): { numSpeakers?: number; sampleRate?: number } {
+  if (!modelPath) return {};
+  const known = voiceFacts.get(modelPath);
+  if (known) return known;
+  let numSpeakers: unknown;
+  let sampleRate: unknown;
+  if (existsSync(`${modelPath}.json`)) {
+    try {
+      const json = JSON.parse(readFileSync(`${modelPath}.json`, 'utf8')) as { num_speakers?: unknown; audio?: { sample_rate?: unknown } };
+      numSpeakers = json.num_speakers;
+      sampleRate = json.audio?.sample_rate;
+    } catch {
+      // a broken .onnx.json: fall back to the model's metadata
+    }
   }
+  if (typeof numSpeakers !== 'number' || typeof sampleRate !== 'number') {
+    const meta = onnxMetadataOrEmpty(modelPath);
+    if (typeof numSpeakers !== 'number' && /^\d+$/.test(meta.n_speakers ?? '')) numSpeakers = Number(meta.n_speakers);
+    if (typeof sampleRate !== 'number' && /^\d+$/.test(meta.sample_rate ?? '')) sampleRate = Number(meta.sample_rate);
+  }
+  const facts = {
+    ...(typeof numSpeakers === 'number' && numSpeakers >= 1 ? { numSpeakers } : {}),
+    ...(typeof sampleRate === 'number' && sampleRate > 0 ? { sampleRate } : {}),
+  };
+  if (existsSync(modelPath)) voiceFacts.set(modelPath, facts);
+  return facts;
 }
 
 export function modelManagerSource(options: ModelManagerSourceOptions): ModelSource {
@@ -139,7 +162,12 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
         const base = (m ?? pkg)!;
         const dir = m?.dir ?? join(manager.modelsDir, base.id);
         const files = m ? absolute(m.dir, m.files) : absolute(dir, PROSPECTIVE_FILES[base.family] ?? {});
-        const voice = { ...piperConfig(m ? files.model : undefined), ...(pkg?.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}), ...(pkg?.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}) };
+        // What the installed model says of itself wins over the curated list's expectation.
+        const voice = {
+          ...(pkg?.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}),
+          ...(pkg?.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}),
+          ...(capability === 'tts' && m ? voiceConfig(files.model) : {}),
+        };
         const info: ModelPackageInfo = {
           id: base.id,
           name: base.name,

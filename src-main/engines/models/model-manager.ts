@@ -275,7 +275,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
         description: `Imported from ${source}`,
         family: layout.family,
         capability: familyCapability(layout.family),
-        languages: options.languages ?? [],
+        languages: importLanguages(options.languages, layout.languages),
         licence: 'unknown (imported)',
         version: 'imported',
         dir,
@@ -506,7 +506,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       description: pkg.description,
       family: layout.family,
       capability: pkg.capability,
-      languages: pkg.languages,
+      languages: boundLanguages(pkg.languages, layout.languages),
       licence: pkg.licence,
       version: pkg.version,
       dir,
@@ -521,6 +521,27 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     rmSync(staging, { recursive: true, force: true });
     return model;
   }
+}
+
+/**
+ * A package's languages within those its model declares (Whisper): a language the model lacks would make
+ * sherpa-onnx exit the process when asked for. Without a declaration the package's list stands.
+ */
+export function boundLanguages(listed: string[], declared: string[] | undefined): string[] {
+  if (!declared) return listed;
+  if (listed.length === 0) return declared;
+  const inside = listed.filter((l) => declared.includes(l));
+  return inside.length > 0 ? inside : declared;
+}
+
+/** Languages given to an import, checked against those the model declares (when it declares any). */
+function importLanguages(given: string[] | undefined, declared: string[] | undefined): string[] {
+  if (!given) return declared ?? [];
+  const unknown = declared ? given.filter((l) => !declared.includes(l)) : [];
+  if (unknown.length > 0) {
+    throw new ApiError('invalid_request', `the model does not know ${unknown.join(', ')}; it declares ${declared!.join(', ')}`);
+  }
+  return given;
 }
 
 function defaultImportId(source: string): string {

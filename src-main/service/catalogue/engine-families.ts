@@ -25,7 +25,16 @@ export function engineFamilies(log: (message: string) => void): NonNullable<Mode
       isAsrFamily(family) ? asrFamilyDefinition(family, { id: pkg.id, dir: pkg.dir!, languages: pkg.languages, files: pkg.files, support: pkg.support }) : null,
     ),
     tts: guarded((family, pkg) =>
-      isTtsFamily(family) ? ttsFamilyDefinition(family, { id: pkg.id, dir: pkg.dir!, languages: pkg.languages, files: pkg.files }) : null,
+      isTtsFamily(family)
+        ? ttsFamilyDefinition(family, {
+            id: pkg.id,
+            dir: pkg.dir!,
+            languages: pkg.languages,
+            files: pkg.files,
+            ...(pkg.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}),
+            ...(pkg.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}),
+          })
+        : null,
     ),
   };
 }

@@ -12,6 +12,7 @@ import { NO_LIMITS, type ModelDefinition } from '../src-main/engines/model-defin
 import { createJobService } from '../src-main/jobs/job-service.js';
 import { createAccountsRepo } from '../src-main/store/accounts-repo.js';
 import { openDatabase } from '../src-main/store/database.js';
+import { createRepositories } from '../src-main/store/repositories.js';
 
 process.env.VOXDESK_TEST_ENGINES = '1';
 const count = Number(process.argv[2] ?? 300);
@@ -25,7 +26,7 @@ const model: ModelDefinition = {
 
 async function engineRun(dir: string): Promise<number> {
   const db = openDatabase(join(dir, 'engine.db'));
-  const service = createJobService({ db, dataDir: dir, resolveModel: () => model, workers });
+  const service = createJobService({ repos: createRepositories(db), dataDir: dir, resolveModel: () => model, workers });
   const accountId = createAccountsRepo(db).createAccount('bench').id;
   service.start();
   // Warm the workers so process start-up is not what is measured.

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { join } from 'node:path';
 import { ApiKeys } from '../service/auth/api-keys.js';
 import { defaultDataDir, LOCAL_ACCOUNT } from '../service/config.js';
+import { createAccountsRepo } from '../store/accounts-repo.js';
 import { openDatabase } from '../store/database.js';
 
 export function registerKeysCommand(program: Command): void {
@@ -16,7 +17,7 @@ export function registerKeysCommand(program: Command): void {
       if (!opts.account.trim()) throw new Error('--account must not be empty');
       const db = openDatabase(join(opts.dataDir ?? defaultDataDir(), 'voxdesk.db'));
       try {
-        process.stdout.write(`${new ApiKeys(db).createKey(opts.account.trim())}\n`);
+        process.stdout.write(`${new ApiKeys(createAccountsRepo(db)).createKey(opts.account.trim())}\n`);
       } finally {
         db.close();
       }

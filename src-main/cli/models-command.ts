@@ -11,17 +11,18 @@ import { ApiError } from '../common/errors.js';
 import { ModelManager } from '../engines/models/model-manager.js';
 import type { PackageStatus } from '../engines/models/package-status.js';
 import { defaultDataDir } from '../service/config.js';
-import { openDatabase, type Db } from '../store/database.js';
+import { openDatabase } from '../store/database.js';
+import { createRepositories } from '../store/repositories.js';
 
 interface DataDirOption {
   dataDir?: string;
 }
 
-function withManager<T>(opts: DataDirOption, fn: (manager: ModelManager, db: Db) => Promise<T>): Promise<T> {
+function withManager<T>(opts: DataDirOption, fn: (manager: ModelManager) => Promise<T>): Promise<T> {
   const dataDir = opts.dataDir ?? defaultDataDir();
   const db = openDatabase(join(dataDir, 'voxdesk.db'));
-  const manager = new ModelManager({ dataDir, db, log: (m) => process.stderr.write(`${m}\n`) });
-  return fn(manager, db).finally(async () => {
+  const manager = new ModelManager({ dataDir, repos: createRepositories(db), log: (m) => process.stderr.write(`${m}\n`) });
+  return fn(manager).finally(async () => {
     await manager.stop();
     db.close();
   });

@@ -9,13 +9,14 @@ import { openAsBlob, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import type { ApiClient } from '../common/api-client.js';
+import { MAX_BATCH_ITEMS } from '../common/limits.js';
 import { TRANSCRIPT_FORMATS as FORMATS, type TranscriptFormat } from '../common/transcript-formats.js';
 import { openClientSession } from './client-session.js';
 import { waitForBatch } from './job-progress.js';
 import { integerOption } from './options.js';
 
 /** Files per batch request (the spec's limit). */
-export const FILES_PER_BATCH = 50;
+export const FILES_PER_BATCH = MAX_BATCH_ITEMS;
 
 interface TranscribeOptions {
   model?: string;

@@ -1,16 +1,12 @@
 /** Creating jobs and batches: validation that needs the store, idempotency keys, and the inserts, in one transaction. */
 import { ApiError } from '../common/errors.js';
+import { MAX_BATCH_ITEMS, MAX_OPEN_BATCHES } from '../common/limits.js';
 import { IDEMPOTENCY_TTL_MS } from '../store/idempotency-repo.js';
 import { isoAt } from '../store/clock.js';
 import { newId } from '../store/ids.js';
 import type { JobRow } from '../store/jobs-repo.js';
 import { nowIso, type JobCore } from './job-core.js';
 import type { Idempotency, NewBatch, NewJob } from './job-service-types.js';
-
-/** Batches hold at most this many items (spec). */
-export const MAX_BATCH_ITEMS = 50;
-/** Open batches per account (spec). */
-export const MAX_OPEN_BATCHES = 2;
 
 export interface Intake {
   insertJob(job: NewJob, idem?: Idempotency): { id: string; replayed: boolean };

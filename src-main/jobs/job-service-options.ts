@@ -1,13 +1,13 @@
 /** Options of createJobService, with every default in one place. */
 import { availableParallelism } from 'node:os';
-import type { Db } from '../store/database.js';
 import type { Clock } from '../store/clock.js';
-import { systemClock } from '../store/clock.js';
+import type { Repositories } from '../store/repositories.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import type { Runners } from './job-runner.js';
 
 export interface JobServiceOptions {
-  db: Db;
+  /** The store, built once by the caller; its clock is the job engine's time source. */
+  repos: Repositories;
   /** Artifacts go to dataDir/artifacts/<job>/, worker logs to dataDir/logs/. */
   dataDir: string;
   /** The catalogue: the current definition of a model (status, downloading, engine, pricing). */
@@ -31,8 +31,6 @@ export interface JobServiceOptions {
   uploadRetentionSeconds?: number;
   /** `http://127.0.0.1:PORT`, known only after listen; artifact URLs are computed when read. Default `http://127.0.0.1`. */
   publicBaseUrl?: () => string;
-  /** Time source (default: the system clock). */
-  clock?: Clock;
   /** Runners for non-local engines (default: none, so remote models fail `model_unavailable`). */
   runners?: Runners;
   /** How long a cancelled job may take to stop before its worker is killed (default 3000 ms). */
@@ -47,7 +45,7 @@ export interface JobServiceOptions {
   workerEnv?: NodeJS.ProcessEnv;
 }
 
-export type ResolvedOptions = Required<Omit<JobServiceOptions, 'workerEnv'>> & { workerEnv: NodeJS.ProcessEnv };
+export type ResolvedOptions = Required<Omit<JobServiceOptions, 'workerEnv'>> & { workerEnv: NodeJS.ProcessEnv; clock: Clock };
 
 export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
@@ -63,7 +61,7 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
   const workers = positive('workers', options.workers, defaultWorkerCount());
   if (!Number.isInteger(workers)) throw new Error(`job service option workers must be an integer, got ${workers}`);
   return {
-    db: options.db,
+    repos: options.repos,
     dataDir: options.dataDir,
     resolveModel: options.resolveModel,
     workers,
@@ -72,7 +70,7 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     artifactTtlSeconds: positive('artifactTtlSeconds', options.artifactTtlSeconds, 86_400),
     uploadRetentionSeconds: positive('uploadRetentionSeconds', options.uploadRetentionSeconds, 86_400),
     publicBaseUrl: options.publicBaseUrl ?? (() => 'http://127.0.0.1'),
-    clock: options.clock ?? systemClock,
+    clock: options.repos.clock,
     runners: options.runners ?? {},
     cancelGraceMs: positive('cancelGraceMs', options.cancelGraceMs, 3000),
     schedulerIntervalMs: positive('schedulerIntervalMs', options.schedulerIntervalMs, 1000),

@@ -16,7 +16,7 @@ import { isoAt } from '../store/clock.js';
 import { toFound, type FoundArtifact } from '../store/artifacts-repo.js';
 import type { JobRow } from '../store/jobs-repo.js';
 import type { LedgerEntry } from '../store/ledger-repo.js';
-import { createRepositories, type Repositories } from '../store/repositories.js';
+import type { Repositories } from '../store/repositories.js';
 import { chargeBatch, pricingOf } from './billing.js';
 import { decodeCursor, encodeCursor, pageLimit } from './cursor.js';
 import { markLive, newInstanceId } from './instance.js';
@@ -31,7 +31,7 @@ import { StateMachine } from './state-machine.js';
 import { Views } from './views.js';
 
 export type { JobServiceOptions } from './job-service-options.js';
-export { MAX_BATCH_ITEMS, MAX_OPEN_BATCHES } from './job-intake.js';
+export { MAX_BATCH_ITEMS, MAX_OPEN_BATCHES } from '../common/limits.js';
 export { MAX_CRASH_ATTEMPTS } from './job-executor.js';
 export { MAX_RECOVERY_ATTEMPTS } from './job-maintenance.js';
 
@@ -55,7 +55,7 @@ export interface JobEngine extends JobService {
 export function createJobService(input: JobServiceOptions): JobEngine {
   const options = resolveOptions(input);
   const { clock, resolveModel } = options;
-  const repos = createRepositories(options.db, clock);
+  const { repos } = options;
   const views = new Views(repos, options.publicBaseUrl);
   const machine = new StateMachine(repos, clock, views, (batchId, items) => {
     const batch = repos.batches.get(batchId);

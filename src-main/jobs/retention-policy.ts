@@ -3,6 +3,7 @@
  * (a change applies without a restart). Artifact links are not part of it: the spec fixes them at one day.
  */
 import { ApiError } from '../common/errors.js';
+import { JOB_HISTORY_DAYS_RANGE, RECORDINGS_HOURS_RANGE } from '../common/limits.js';
 import type { SettingsRepo } from '../store/settings-repo.js';
 
 export interface RetentionPolicy {
@@ -20,8 +21,6 @@ export interface RetentionSettings extends RetentionPolicy {
 
 export const RETENTION_SETTING_KEY = 'retention';
 export const ARTIFACT_LINK_HOURS = 24;
-export const RECORDINGS_HOURS_RANGE = { min: 1, max: 8760 } as const;
-export const JOB_HISTORY_DAYS_RANGE = { min: 1, max: 3650 } as const;
 export const DEFAULT_RETENTION: RetentionPolicy = { recordings_hours: 24, job_history_days: null };
 
 const FIELDS = ['recordings_hours', 'job_history_days'] as const;

@@ -1,6 +1,8 @@
 /** What the Hono app needs from the running service; built by createService, also by tests. */
+import type { ModelManager } from '../engines/models/model-manager.js';
+import type { RemoteProvider } from '../engines/remote/remote-provider.js';
 import type { JobService } from '../jobs/job-service-types.js';
-import type { Db } from '../store/database.js';
+import type { Repositories } from '../store/repositories.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
 import type { Origins } from './auth/origins.js';
 import type { Catalogue } from './catalogue/catalogue.js';
@@ -9,13 +11,18 @@ import type { ParamsValidator } from './params/params-validator.js';
 
 export interface AppDeps {
   config: ServiceConfig;
-  db: Db;
+  /** The store's repositories, built once by createService (the job engine shares them). */
+  repos: Repositories;
   jobs: JobService;
   catalogue: Catalogue;
+  /** The model manager (/v1/local/models). */
+  models: ModelManager;
+  /** Hosted-service forwarding (/v1/settings/remote). */
+  remote: RemoteProvider;
   validator: ParamsValidator;
   keys: ApiKeys;
   origins: Origins;
-  /** Keys valid only for this process: the browser UI's session key (see routes/session.ts). */
+  /** Keys valid only for this process: the browser UI's session key (see routes/session-routes.ts). */
   sessionKeys: Map<string, KeyOwner>;
   /** dataDir/uploads: each request's files go to a fresh directory under it. */
   uploadsDir: string;

@@ -1,35 +1,37 @@
 /**
  * The Hono app: CORS, authentication, every route, the central error handler and the 404. Pure wiring: no
  * listening here (createService does that), so tests can drive it with app.request.
+ *
+ * Each routes/*-routes.ts file is a sub-app mounted with app.route(); Hono keeps the order of mounting, so the more
+ * specific paths are mounted first and the job routes (`/v1/:product/:jobId`) last.
  */
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppDeps } from './app-deps.js';
-import { authMiddleware, type AuthVariables } from './auth/auth-middleware.js';
-import { makeErrorHandler, notFound } from './http/error-handler.js';
+import type { AppEnv } from './app-env.js';
+import { authMiddleware } from './auth/auth-middleware.js';
+import { handleErrors } from './http/error-handler.js';
 import { registerStaticUi } from './http/static-ui.js';
-import { registerArtifactRoutes } from './routes/artifact-routes.js';
-import { registerExportRoutes } from './routes/export-routes.js';
-import { registerHealthRoutes } from './routes/health-routes.js';
-import { registerJobRoutes } from './routes/job-routes.js';
-import { registerModelRoutes } from './routes/model-routes.js';
-import { registerProductPosts } from './routes/product-posts.js';
-import { registerRetentionSettingsRoutes } from './routes/retention-settings.js';
-import { registerSessionRoutes } from './routes/session-routes.js';
+import { artifactRoutes } from './routes/artifact-routes.js';
+import { exportRoutes } from './routes/export-routes.js';
+import { healthRoutes } from './routes/health-routes.js';
+import { hostedSettingsRoutes } from './routes/hosted-settings-routes.js';
+import { jobRoutes } from './routes/job-routes.js';
+import { modelManagerRoutes } from './routes/model-manager-routes.js';
+import { modelRoutes } from './routes/model-routes.js';
+import { productRoutes } from './routes/product-routes.js';
+import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
 
-export type AppEnv = { Variables: AuthVariables };
+export type { AppEnv } from './app-env.js';
 
 export interface BuildAppOptions {
   /** The browser UI's session key (only with serveUi). */
   sessionKey?: string | null;
-  /** Routes other areas add (the model manager's /v1/models/* actions), registered before the generic ones. */
-  extraRoutes?: ((app: Hono<AppEnv>) => void)[];
 }
 
 export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.onError(makeErrorHandler(deps.config.log));
-  app.notFound(notFound);
+  const app = handleErrors(new Hono<AppEnv>(), deps.config.log);
 
   app.use(
     '/v1/*',
@@ -43,15 +45,16 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   );
   app.use('/v1/*', authMiddleware(deps));
 
-  registerHealthRoutes(app, deps);
-  registerSessionRoutes(app, deps, options.sessionKey ?? null);
-  registerArtifactRoutes(app, deps);
-  registerRetentionSettingsRoutes(app, deps.db);
-  for (const add of options.extraRoutes ?? []) add(app);
-  registerModelRoutes(app, deps);
-  registerProductPosts(app, deps);
-  registerExportRoutes(app, deps);
-  registerJobRoutes(app, deps);
+  app.route('/', healthRoutes(deps));
+  app.route('/', sessionRoutes(deps, options.sessionKey ?? null));
+  app.route('/', artifactRoutes(deps));
+  app.route('/', retentionSettingsRoutes(deps.repos.settings));
+  app.route('/', modelManagerRoutes(deps.models));
+  app.route('/', hostedSettingsRoutes(deps.remote));
+  app.route('/', modelRoutes(deps));
+  app.route('/', productRoutes(deps));
+  app.route('/', exportRoutes(deps));
+  app.route('/', jobRoutes(deps));
   if (deps.config.serveUi) registerStaticUi(app, deps.config.serveUi);
   return app;
 }

@@ -17,7 +17,7 @@ import { createRemoteProvider, type RemoteProvider } from '../engines/remote/rem
 import { createJobService } from '../jobs/job-service.js';
 import type { JobService } from '../jobs/job-service-types.js';
 import { openDatabase, type Db } from '../store/database.js';
-import { createLedgerRepo } from '../store/ledger-repo.js';
+import { createRepositories, type Repositories } from '../store/repositories.js';
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
 import { ApiKeys, type KeyOwner } from './auth/api-keys.js';
@@ -29,8 +29,6 @@ import { loadPricingFile } from './catalogue/pricing-file.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
 import { attachLiveServer, type LiveServer } from './live/live-server.js';
 import { ParamsValidator } from './params/params-validator.js';
-import { registerModelManagerRoutes } from './routes/model-manager.js';
-import { registerSettingsRoutes } from './routes/settings.js';
 
 export interface Service {
   /** `http://HOST:PORT` as listened on. */
@@ -40,6 +38,8 @@ export interface Service {
   readonly jobs: JobService;
   readonly catalogue: Catalogue;
   readonly db: Db;
+  /** The store's repositories, built once here and shared by every part. */
+  readonly repos: Repositories;
   readonly keys: ApiKeys;
   readonly config: ServiceConfig;
   readonly server: Server;
@@ -72,19 +72,24 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
   const uploadsDir = join(config.dataDir, 'uploads');
   mkdirSync(uploadsDir, { recursive: true });
   const db = openDatabase(join(config.dataDir, 'voxdesk.db'));
+  const repos = createRepositories(db);
   let jobs: JobService | null = null;
   let models: ModelManager | null = null;
   let remote: RemoteProvider | null = null;
   try {
-    const keys = new ApiKeys(db);
+    const keys = new ApiKeys(repos.accounts);
     const localAccountId = keys.ensureAccount(LOCAL_ACCOUNT);
     if (config.apiKey) keys.registerKey(LOCAL_ACCOUNT, config.apiKey);
 
     const ctx = { dataDir: config.dataDir };
-    models = new ModelManager({ dataDir: config.dataDir, db, log: config.log, ...(config.modelPackages ? { packages: config.modelPackages } : {}),
+    models = new ModelManager({
+      dataDir: config.dataDir,
+      repos,
+      log: config.log,
+      ...(config.modelPackages ? { packages: config.modelPackages } : {}),
       ...(config.modelMirror ? { mirror: config.modelMirror } : {}),
     });
-    remote = createRemoteProvider({ db, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
+    remote = createRemoteProvider({ repos, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
     const sources: ModelSource[] = [
       ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
       modelManagerSource({ ...ctx, manager: models, families: engineFamilies(config.log) }),
@@ -95,7 +100,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
 
     let url = `http://${config.host}:${config.port}`;
     jobs = createJobService({
-      db,
+      repos,
       dataDir: config.dataDir,
       resolveModel: (id) => catalogue.resolveModel(id),
       ...(config.workers !== undefined ? { workers: config.workers } : {}),
@@ -113,9 +118,11 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const origins = new Origins(config.allowedOrigins);
     const deps: AppDeps = {
       config,
-      db,
+      repos,
       jobs,
       catalogue,
+      models,
+      remote,
       validator: new ParamsValidator(),
       keys,
       origins,
@@ -125,22 +132,18 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     };
     const manager = models;
     const provider = remote;
-    const app = buildApp(deps, {
-      sessionKey: config.serveUi ? sessionKey() : null,
-      extraRoutes: [(a) => registerModelManagerRoutes(a, { manager, log: config.log }), (a) => registerSettingsRoutes(a, provider)],
-    });
+    const app = buildApp(deps, { sessionKey: config.serveUi ? sessionKey() : null });
     const server = createAdaptorServer({ fetch: app.fetch }) as Server;
     const port = await listen(server, config.port, config.host);
     origins.setListening(config.host, port);
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-    const ledger = createLedgerRepo(db);
     const live = attachLiveServer(server, {
       authenticate: (key) => (sessionKeys.get(key) ?? keys.find(key))?.accountId,
       resolveModel: (id) => catalogue.resolveModel(id),
       pricingFor: (def) => catalogue.pricingFor(def),
       allowedOrigins: config.allowedOrigins,
       isOriginAllowed: (origin) => origins.isAllowed(origin),
-      charge: (entry) => void ledger.charge(entry),
+      charge: (entry) => void repos.ledger.charge(entry),
       dataDir: config.dataDir,
       log: config.log,
     });
@@ -165,7 +168,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         db.close();
       })());
 
-    return { url, port, app, jobs, catalogue, db, keys, config, server, models: manager, remote: provider, live, sessionKey, close };
+    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, sessionKey, close };
   } catch (error) {
     if (jobs) await jobs.shutdown(0).catch(() => undefined);
     remote?.stop();

@@ -1,6 +1,6 @@
 /** Accounts and API keys. Keys are `vdk_` + 32 base62 chars, shown once; only their sha256 is stored. */
 import { createHash } from 'node:crypto';
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 import { isoAt, systemClock, type Clock } from './clock.js';
 import { newId, randomBase62 } from './ids.js';
 

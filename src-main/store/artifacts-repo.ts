@@ -1,5 +1,5 @@
 /** Result files of jobs, served by an unguessable token until they expire (then the file is deleted, the row stays). */
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 
 export interface ArtifactRow {
   id: string;

@@ -1,7 +1,7 @@
 /** Batches and their items. Counts are never stored: they are computed from item statuses (common countItems). */
 import type { BatchStatus } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 import type { PageKey } from './jobs-repo.js';
 
 export interface BatchRow {

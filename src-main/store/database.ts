@@ -4,8 +4,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyMigrations } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
+import type { Db } from './db.js';
 
-export type Db = Database.Database;
+export type { Db } from './db.js';
 
 export interface OpenOptions {
   /** How long a writer waits for another connection's lock before SQLITE_BUSY (default 5000 ms). */

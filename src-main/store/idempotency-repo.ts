@@ -1,5 +1,5 @@
 /** Idempotency keys: (account, key) → request hash and the job or batch it created; kept 24 h. */
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 
 export interface IdempotencyRow {
   account_id: string;

@@ -1,7 +1,7 @@
 /** The jobs table: one row type, statements prepared once. Status rules live in jobs/state-machine.ts. */
 import type { JobStatus } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 
 export interface JobRow {
   id: string;

@@ -1,5 +1,5 @@
 /** The ledger: one row per charge. Unique indexes (migration 001) make a second charge of the same kind a no-op. */
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 
 export type ChargeKind = 'request_fee' | 'usage' | 'option';
 

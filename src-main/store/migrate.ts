@@ -1,5 +1,5 @@
 /** Applies numbered migrations in order, each in its own immediate transaction, recording each one applied. */
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 import type { Migration } from './migrations/migration.js';
 
 export function appliedVersions(db: Db): number[] {

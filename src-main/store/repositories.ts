@@ -1,16 +1,26 @@
-/** Every repository over one connection, built once (statements are prepared here, not per call). */
-import type { Db } from './database.js';
+/**
+ * Every repository over one connection, built once (statements are prepared here, not per call). The service builds
+ * them once at start-up and hands each part the repositories it needs; nothing outside store/ touches SQL.
+ */
 import { systemClock, type Clock } from './clock.js';
+import type { Db } from './db.js';
 import { createAccountsRepo, type AccountsRepo } from './accounts-repo.js';
 import { createArtifactsRepo, type ArtifactsRepo } from './artifacts-repo.js';
 import { createBatchesRepo, type BatchesRepo } from './batches-repo.js';
+import { createHistoryRepo, type HistoryRepo } from './history-repo.js';
 import { createIdempotencyRepo, type IdempotencyRepo } from './idempotency-repo.js';
 import { createJobsRepo, type JobsRepo } from './jobs-repo.js';
 import { createLedgerRepo, type LedgerRepo } from './ledger-repo.js';
+import { createModelsRepo, type ModelsRepo } from './models-repo.js';
+import { createRemoteBatchesRepo, type RemoteBatchesRepo } from './remote-batches-repo.js';
+import { createRemoteCatalogueRepo, type RemoteCatalogueRepo } from './remote-catalogue-repo.js';
+import { createRemoteJobsRepo, type RemoteJobsRepo } from './remote-jobs-repo.js';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo.js';
 
 export interface Repositories {
   db: Db;
+  /** The time source the repositories stamp rows with (the job engine uses the same one). */
+  clock: Clock;
   accounts: AccountsRepo;
   jobs: JobsRepo;
   batches: BatchesRepo;
@@ -18,11 +28,17 @@ export interface Repositories {
   idempotency: IdempotencyRepo;
   ledger: LedgerRepo;
   settings: SettingsRepo;
+  history: HistoryRepo;
+  models: ModelsRepo;
+  remoteJobs: RemoteJobsRepo;
+  remoteBatches: RemoteBatchesRepo;
+  remoteCatalogue: RemoteCatalogueRepo;
 }
 
 export function createRepositories(db: Db, clock: Clock = systemClock): Repositories {
   return {
     db,
+    clock,
     accounts: createAccountsRepo(db, clock),
     jobs: createJobsRepo(db),
     batches: createBatchesRepo(db),
@@ -30,5 +46,10 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
     idempotency: createIdempotencyRepo(db),
     ledger: createLedgerRepo(db),
     settings: createSettingsRepo(db, clock),
+    history: createHistoryRepo(db),
+    models: createModelsRepo(db, clock),
+    remoteJobs: createRemoteJobsRepo(db, clock),
+    remoteBatches: createRemoteBatchesRepo(db, clock),
+    remoteCatalogue: createRemoteCatalogueRepo(db),
   };
 }

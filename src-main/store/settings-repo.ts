@@ -1,5 +1,5 @@
 /** Key/value settings with JSON values. */
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 import { isoAt, systemClock, type Clock } from './clock.js';
 
 export interface SettingsRepo {

@@ -22,8 +22,7 @@ import { isTtsFamily, ttsFamilyDefinition } from '../tts/tts-families.js';
 import { packageSize, type ModelPackage } from './curated-models.js';
 import type { FamilyFiles, ModelFamily } from './model-families.js';
 import { onnxMetadataOrEmpty } from './onnx-metadata.js';
-import type { ModelManager } from './model-manager.js';
-import type { InstalledModel } from './model-store.js';
+import type { InstalledModel, ModelManager } from './model-manager.js';
 
 /** What a family function is told about one package. Paths are absolute. */
 export interface ModelPackageInfo {

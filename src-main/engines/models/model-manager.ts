@@ -8,19 +8,22 @@ import { EventEmitter } from 'node:events';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { ApiError } from '../../common/errors.js';
-import type { Db } from '../../store/database.js';
+import type { InstalledModel as StoredModel, ModelsRepo } from '../../store/models-repo.js';
+import type { Repositories } from '../../store/repositories.js';
 import { extractTarBz2 } from './archive.js';
-import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage, type PackageFile } from './curated-models.js';
+import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage, type PackageCapability, type PackageFile } from './curated-models.js';
 import { DownloadError, fetchToPart, sha256File } from './http-download.js';
 import { detectLayout, familyCapability, isModelFamily, LayoutError, MODEL_FAMILIES, type ModelFamily, type SupportKind } from './model-families.js';
-import { ModelStore, type InstalledModel } from './model-store.js';
 import type { PackageStatus } from './package-status.js';
+
+/** An installed package, with the engine floor's family and capability types. */
+export type InstalledModel = StoredModel<ModelFamily, PackageCapability>;
 
 export interface ModelManagerOptions {
   /** The data dir; packages go to dataDir/models/<id>/, downloads are staged in dataDir/models/.staging/. */
   dataDir: string;
-  /** An open database with migration 002 applied (openDatabase does that). */
-  db: Db;
+  /** The store's repositories (built once by the service): installed packages, downloads, the mirror setting. */
+  repos: Pick<Repositories, 'models' | 'settings'>;
   /** Packages offered for download. Default: CURATED_PACKAGES. */
   packages?: readonly ModelPackage[];
   /**
@@ -74,7 +77,7 @@ export type ModelManagerEvents = {
 export class ModelManager extends EventEmitter<ModelManagerEvents> {
   readonly modelsDir: string;
   private readonly stagingDir: string;
-  private readonly store: ModelStore;
+  private readonly store: ModelsRepo<ModelFamily, PackageCapability>;
   private readonly curated: readonly ModelPackage[];
   private readonly active = new Map<string, ActiveDownload>();
   /** Every download still settling, cancelled ones included: stop() waits for all of them. */
@@ -85,7 +88,8 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     super();
     this.modelsDir = join(resolve(options.dataDir), 'models');
     this.stagingDir = join(this.modelsDir, '.staging');
-    this.store = new ModelStore(options.db);
+    // The manager is the only writer of these rows: family and capability read back are what it wrote.
+    this.store = options.repos.models as ModelsRepo<ModelFamily, PackageCapability>;
     this.curated = options.packages ?? CURATED_PACKAGES;
   }
 
@@ -351,13 +355,8 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
 
   private mirrorBase(): string | null {
     if (this.options.mirror !== undefined) return this.options.mirror;
-    try {
-      const row = this.options.db.prepare<[string], { value_json: string }>('SELECT value_json FROM settings WHERE key = ?').get('models.mirror');
-      const value = row ? (JSON.parse(row.value_json) as unknown) : null;
-      if (typeof value === 'string' && value) return value;
-    } catch {
-      // no settings table in a bare test database: fall through to the environment
-    }
+    const value = this.options.repos.settings.get<unknown>('models.mirror');
+    if (typeof value === 'string' && value) return value;
     return process.env.VOXDESK_MODEL_MIRROR || null;
   }
 

@@ -10,11 +10,20 @@ import type { Batch, BatchFile } from '../../common/api-types.js';
 import { JobError, type WaitingCode } from '../../common/errors.js';
 import { isTerminal } from '../../common/job-states.js';
 import type { Product } from '../../common/products.js';
-import type { EngineOutput } from '../engine-types.js';
+import type { EngineInput, EngineOutput } from '../engine-types.js';
 import { RemoteClient, type RemoteBatchSubmission } from './remote-client.js';
 import { RemoteError } from './remote-errors.js';
 import { idempotencyKeyFor } from './remote-options.js';
 import { CRASH_AFTER_BATCH_SUBMIT, Follower, type RemoteRunContext, type RemoteRunnerDeps, type RemoteTask } from './remote-runner.js';
+
+/** One item of the local batch, as the forwarder sends it. */
+interface LocalBatchItem {
+  position: number;
+  name: string | null;
+  status: string;
+  cancelRequested: boolean;
+  input: EngineInput;
+}
 
 export class BatchForwarder {
   private readonly coordinators = new Map<string, BatchCoordinator>();
@@ -132,7 +141,7 @@ export class BatchCoordinator {
     try {
       const remoteId = this.deps.batches.get(this.batchId)?.remote_batch_id ?? (await this.submitting?.catch(() => undefined));
       if (!remoteId) return;
-      const items = this.deps.batches.items(this.batchId);
+      const items = this.localItems();
       const whole = items.every((i) => i.cancelRequested || isTerminal(i.status as Parameters<typeof isTerminal>[0]));
       if (!whole) {
         const positions = JSON.parse(this.deps.batches.get(this.batchId)!.positions_json) as number[];
@@ -151,6 +160,16 @@ export class BatchCoordinator {
     }
   }
 
+  private localItems(): LocalBatchItem[] {
+    return this.deps.batches.items(this.batchId).map((r) => ({
+      position: r.position,
+      name: r.name,
+      status: r.status,
+      cancelRequested: r.cancel_requested === 1,
+      input: JSON.parse(r.input_json) as EngineInput,
+    }));
+  }
+
   /** The remote_batches row; the first call chooses the items to send: those not finished locally. */
   private ensureRow(): NonNullable<ReturnType<RemoteRunnerDeps['batches']['get']>> {
     const existing = this.deps.batches.get(this.batchId);
@@ -158,8 +177,8 @@ export class BatchCoordinator {
       this.deps.batches.retarget(this.batchId, this.endpointUrl);
       return this.deps.batches.get(this.batchId)!;
     }
-    const positions = this.deps.batches
-      .items(this.batchId)
+    const positions = this
+      .localItems()
       .filter((i) => !isTerminal(i.status as Parameters<typeof isTerminal>[0]))
       .map((i) => i.position);
     return this.deps.batches.ensure({
@@ -187,7 +206,7 @@ export class BatchCoordinator {
 
   private async submit(client: RemoteClient): Promise<string> {
     const row = this.deps.batches.get(this.batchId)!;
-    const byPosition = new Map(this.deps.batches.items(this.batchId).map((i) => [i.position, i]));
+    const byPosition = new Map(this.localItems().map((i) => [i.position, i]));
     const chosen = (JSON.parse(row.positions_json) as number[]).map((p) => byPosition.get(p)!);
     const submission: RemoteBatchSubmission = {
       product: this.product,

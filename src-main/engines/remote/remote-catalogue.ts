@@ -6,7 +6,7 @@
 import type { CatalogueRecord } from '../../common/api-types.js';
 import type { ModelDefinition, ModelSource } from '../model-definition.js';
 import { RemoteClient } from './remote-client.js';
-import type { RemoteCatalogueStore } from './remote-catalogue-store.js';
+import type { RemoteCatalogueRepo } from '../../store/remote-catalogue-repo.js';
 import type { RemoteOptions } from './remote-options.js';
 import type { RemoteSettingsStore } from './remote-settings-store.js';
 import { toRemoteDefinition } from './remote-models.js';
@@ -29,7 +29,7 @@ export class RemoteCatalogue implements ModelSource {
 
   constructor(
     private readonly settings: RemoteSettingsStore,
-    private readonly cache: RemoteCatalogueStore,
+    private readonly cache: RemoteCatalogueRepo,
     private readonly options: RemoteOptions,
     private readonly log: (message: string) => void,
     /** Told the outcome of every fetch (null on success): real requests are how connectivity is learned. */

@@ -2,19 +2,18 @@
  * Hosted-service forwarding as one object the service wires in: the remote ModelSource (cached hosted catalogue),
  * the remote runner for the job engine, and the endpoint settings (GET/PUT /v1/settings/remote).
  *
- *   const remote = createRemoteProvider({ db, initial: { url: cliRemoteUrl, key: process.env.VOXDESK_REMOTE_KEY } });
+ *   const remote = createRemoteProvider({ repos, initial: { url: cliRemoteUrl, key: process.env.VOXDESK_REMOTE_KEY } });
  *   catalogue sources: [..., remote.source]; createJobService({..., runners: { remote: remote.jobRunner } });
  *   remote.start();
- *   routes: registerSettingsRoutes(app, remote); on close: remote.stop().
+ *   routes: hostedSettingsRoutes(remote) (service/routes/hosted-settings-routes.ts); on close: remote.stop().
  */
 import type { JobRunner, Readiness } from '../../jobs/job-runner.js';
-import type { Db } from '../../store/database.js';
+import type { RemoteBatchesRepo } from '../../store/remote-batches-repo.js';
+import type { RemoteJobsRepo } from '../../store/remote-jobs-repo.js';
+import type { Repositories } from '../../store/repositories.js';
 import { Connectivity, type ConnectivityState } from './connectivity.js';
-import { RemoteBatchesStore } from './remote-batches-store.js';
 import { isNetworkError } from './remote-errors.js';
 import { RemoteCatalogue, type CatalogueState } from './remote-catalogue.js';
-import { RemoteCatalogueStore } from './remote-catalogue-store.js';
-import { RemoteJobsStore } from './remote-jobs-store.js';
 import { resolveRemoteOptions, type RemoteOptions } from './remote-options.js';
 import { RemoteRunner } from './remote-runner.js';
 import { RemoteSettingsStore, normaliseRemoteUrl } from './remote-settings-store.js';
@@ -23,7 +22,8 @@ import { RemoteSettingsStore, normaliseRemoteUrl } from './remote-settings-store
 export const SETTINGS_FETCH_WAIT_MS = 5_000;
 
 export interface RemoteProviderOptions {
-  db: Db;
+  /** The store's repositories (built once by the service): forwarding state, the cached catalogue, the endpoint. */
+  repos: Pick<Repositories, 'settings' | 'remoteJobs' | 'remoteBatches' | 'remoteCatalogue'>;
   /**
    * Endpoint given at start-up (`voxdesk serve --remote-url URL` with VOXDESK_REMOTE_KEY). Stored in the settings
    * when given, so it also holds for later starts. Default: $VOXDESK_REMOTE_URL / $VOXDESK_REMOTE_KEY when set,
@@ -55,8 +55,8 @@ export interface RemoteSettingsUpdate {
 
 export class RemoteProvider {
   readonly settingsStore: RemoteSettingsStore;
-  readonly jobsStore: RemoteJobsStore;
-  readonly batchesStore: RemoteBatchesStore;
+  readonly jobsRepo: RemoteJobsRepo;
+  readonly batchesRepo: RemoteBatchesRepo;
   readonly source: RemoteCatalogue;
   readonly runner: RemoteRunner;
   readonly connectivity: Connectivity;
@@ -70,8 +70,8 @@ export class RemoteProvider {
     const env = opts.env ?? process.env;
     const log = opts.log ?? ((message: string) => process.stderr.write(`remote: ${message}\n`));
     this.options = resolveRemoteOptions(opts.options);
-    this.settingsStore = new RemoteSettingsStore(opts.db);
-    this.jobsStore = new RemoteJobsStore(opts.db);
+    this.settingsStore = new RemoteSettingsStore(opts.repos.settings);
+    this.jobsRepo = opts.repos.remoteJobs;
     const url = opts.initial?.url ?? env.VOXDESK_REMOTE_URL ?? null;
     const key = opts.initial?.key ?? env.VOXDESK_REMOTE_KEY ?? null;
     if (url || key) {
@@ -79,16 +79,16 @@ export class RemoteProvider {
       this.settingsStore.write({ url: url ? normaliseRemoteUrl(url) : stored.url, key: key || stored.key });
     }
     this.connectivity = new Connectivity(() => this.source.probe(), this.options);
-    this.source = new RemoteCatalogue(this.settingsStore, new RemoteCatalogueStore(opts.db), this.options, log, (error) => {
+    this.source = new RemoteCatalogue(this.settingsStore, opts.repos.remoteCatalogue, this.options, log, (error) => {
       if (!error) this.connectivity.ok();
       else if (isNetworkError(error)) this.connectivity.unreachable((error as Error).message);
     });
     const crashAt = env.VOXDESK_TEST_CRASH_POINT;
-    this.batchesStore = new RemoteBatchesStore(opts.db);
+    this.batchesRepo = opts.repos.remoteBatches;
     this.runner = new RemoteRunner({
       endpoint: () => this.settingsStore.endpoint(),
-      jobs: this.jobsStore,
-      batches: this.batchesStore,
+      jobs: this.jobsRepo,
+      batches: this.batchesRepo,
       connectivity: this.connectivity,
       options: this.options,
       log,

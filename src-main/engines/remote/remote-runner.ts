@@ -14,14 +14,14 @@ import type { Artifact, Job } from '../../common/api-types.js';
 import { JobError, type WaitingCode } from '../../common/errors.js';
 import { isTerminal } from '../../common/job-states.js';
 import { BATCH_PRODUCTS, type Product } from '../../common/products.js';
+import type { RemoteBatchesRepo } from '../../store/remote-batches-repo.js';
+import type { RemoteJobsRepo } from '../../store/remote-jobs-repo.js';
 import type { ArtifactFile, EngineInput, EngineOutput } from '../engine-types.js';
 import { sleep } from './abortable-sleep.js';
 import type { Connectivity } from './connectivity.js';
 import { RemoteClient, type RemoteEndpoint, type RemoteSubmission } from './remote-client.js';
 import { RemoteError } from './remote-errors.js';
 import { BatchForwarder } from './remote-batch-forwarder.js';
-import type { RemoteBatchesStore } from './remote-batches-store.js';
-import type { RemoteJobsStore } from './remote-jobs-store.js';
 import { remoteModelId } from './remote-models.js';
 import { idempotencyKeyFor, type RemoteOptions } from './remote-options.js';
 
@@ -51,8 +51,8 @@ export interface RemoteRunContext {
 
 export interface RemoteRunnerDeps {
   endpoint(): RemoteEndpoint | undefined;
-  jobs: RemoteJobsStore;
-  batches: RemoteBatchesStore;
+  jobs: RemoteJobsRepo;
+  batches: RemoteBatchesRepo;
   connectivity: Connectivity;
   options: RemoteOptions;
   /** Diagnostics of the provider (the job engine's ctx.log may drop them). */

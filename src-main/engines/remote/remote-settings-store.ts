@@ -2,8 +2,7 @@
  * The hosted endpoint (URL + the user's key on it) in the settings table, row `remote`. The key must be sent to
  * the hosted service, so unlike local API keys it is stored as given; it is never echoed back by the API.
  */
-import type { Db } from '../../store/database.js';
-import { createSettingsRepo, type SettingsRepo } from '../../store/settings-repo.js';
+import type { SettingsRepo } from '../../store/settings-repo.js';
 import type { RemoteEndpoint } from './remote-client.js';
 
 const SETTINGS_KEY = 'remote';
@@ -14,11 +13,7 @@ export interface StoredRemoteSettings {
 }
 
 export class RemoteSettingsStore {
-  private readonly repo: SettingsRepo;
-
-  constructor(db: Db) {
-    this.repo = createSettingsRepo(db);
-  }
+  constructor(private readonly repo: SettingsRepo) {}
 
   read(): StoredRemoteSettings {
     const value = this.repo.get<Partial<StoredRemoteSettings>>(SETTINGS_KEY) ?? {};

@@ -2,8 +2,7 @@
  * The service's view of accounts and API keys, over the store's accounts repository (the SQL lives there): create
  * and register keys for named accounts, and find the owner of a presented key.
  */
-import type { Db } from '../../store/database.js';
-import { createAccountsRepo, type AccountsRepo } from '../../store/accounts-repo.js';
+import type { AccountsRepo } from '../../store/accounts-repo.js';
 
 export interface KeyOwner {
   accountId: string;
@@ -11,11 +10,7 @@ export interface KeyOwner {
 }
 
 export class ApiKeys {
-  private readonly repo: AccountsRepo;
-
-  constructor(db: Db) {
-    this.repo = createAccountsRepo(db);
-  }
+  constructor(private readonly repo: AccountsRepo) {}
 
   /** The id of the named account, created on first use. */
   ensureAccount(name: string): string {

@@ -2,7 +2,7 @@
  * The one place where failures become HTTP answers (design.md §6.5): ApiError → its status and
  * `{"error": {"code", "message"}}`; anything unexpected → 500 internal_error with the cause logged, never a crash.
  */
-import type { Context } from 'hono';
+import type { Context, Env, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, type ErrorBody } from '../../common/errors.js';
@@ -39,4 +39,11 @@ export function makeErrorHandler(log: (message: string) => void) {
 
 export function notFound(c: Context): Response {
   return errorResponse(c, new ApiError('not_found', `no route ${c.req.method} ${new URL(c.req.url).pathname}`));
+}
+
+/** Installs the handler and the JSON 404 on an app: buildApp's, and a test's that mounts one route sub-app. */
+export function handleErrors<E extends Env>(app: Hono<E>, log: (message: string) => void): Hono<E> {
+  app.onError(makeErrorHandler(log));
+  app.notFound(notFound);
+  return app;
 }

@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import type { AuthVariables } from '../auth/auth-middleware.js';
+import type { AppEnv } from '../app-env.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -79,7 +79,7 @@ function send(c: Context, file: { path: string; size: number }, head: boolean): 
   return new Response(Readable.toWeb(createReadStream(file.path)) as unknown as ReadableStream<Uint8Array>, { status: 200, headers });
 }
 
-export function registerStaticUi(app: Hono<{ Variables: AuthVariables }>, dir: string): void {
+export function registerStaticUi(app: Hono<AppEnv>, dir: string): void {
   const root = resolve(dir);
   app.on(['GET', 'HEAD'], '*', async (c, next) => {
     const path = new URL(c.req.url).pathname;

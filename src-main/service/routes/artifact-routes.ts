@@ -4,14 +4,14 @@
  * artifact_expired; otherwise the file is streamed with its type, length and a download file name (single byte
  * ranges → 206, so browsers can seek in audio).
  */
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ApiError } from '../../common/errors.js';
-import { createArtifactsRepo, toFound } from '../../store/artifacts-repo.js';
+import { toFound } from '../../store/artifacts-repo.js';
 import type { AppDeps } from '../app-deps.js';
-import type { AuthVariables } from '../auth/auth-middleware.js';
+import type { AppEnv } from '../app-env.js';
 
 /** RFC 6266 filename parameters: an ASCII fallback and the UTF-8 name. */
 export function contentDisposition(name: string): string {
@@ -36,8 +36,9 @@ export function parseRange(header: string | undefined, size: number): { start: n
   return { start, end };
 }
 
-export function registerArtifactRoutes(app: Hono<{ Variables: AuthVariables }>, deps: AppDeps): void {
-  const repo = createArtifactsRepo(deps.db);
+export function artifactRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const repo = deps.repos.artifacts;
   app.get('/v1/artifacts/:token/:name', async (c) => {
     const found = repo.byToken(c.req.param('token'));
     const row = found ? toFound(found, new Date()) : undefined;
@@ -68,4 +69,5 @@ export function registerArtifactRoutes(app: Hono<{ Variables: AuthVariables }>, 
     if (range) headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
     return new Response(body, { status: range ? 206 : 200, headers });
   });
+  return app;
 }

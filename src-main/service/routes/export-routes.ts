@@ -2,14 +2,15 @@
  * GET /v1/speech-to-text/{job_id}/export?format=txt|srt|vtt|json (extension): the transcript of a succeeded job as
  * a file, with Content-Disposition naming it after the job. Not succeeded yet → 409 conflict; bad format → 400.
  */
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import { formatTranscript, TRANSCRIPT_CONTENT_TYPES, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../common/transcript-formats.js';
 import type { AppDeps } from '../app-deps.js';
-import type { AuthVariables } from '../auth/auth-middleware.js';
+import type { AppEnv } from '../app-env.js';
 import { contentDisposition } from './artifact-routes.js';
 
-export function registerExportRoutes(app: Hono<{ Variables: AuthVariables }>, deps: AppDeps): void {
+export function exportRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
   app.get('/v1/speech-to-text/:jobId/export', (c) => {
     const format = c.req.query('format') ?? 'txt';
     if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
@@ -25,4 +26,5 @@ export function registerExportRoutes(app: Hono<{ Variables: AuthVariables }>, de
       'Content-Disposition': contentDisposition(`${base}.${format}`),
     });
   });
+  return app;
 }

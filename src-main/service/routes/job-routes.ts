@@ -3,21 +3,19 @@
  * documented extensions: cancel a job or batch, retry a job, list jobs and batches, the queue summary. A job is
  * found only on its own product route and only by its own account; anything else is 404 not_found.
  */
-import type { Context, Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import { JOB_STATUSES, type JobStatus } from '../../common/job-states.js';
 import { isProduct, type Product } from '../../common/products.js';
 import type { ListQuery } from '../../jobs/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
-import type { AuthVariables } from '../auth/auth-middleware.js';
-
-type Env = { Variables: AuthVariables };
+import type { AppEnv } from '../app-env.js';
 
 /** Page size of GET /v1/jobs and /v1/batches when no limit is given; most a page may hold. */
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 
-function productOf(c: Context<Env>): Product {
+function productOf(c: Context<AppEnv>): Product {
   const product = c.req.param('product') ?? '';
   if (!isProduct(product)) throw new ApiError('not_found', `no product "${product}"`);
   return product;
@@ -28,7 +26,7 @@ function found<T>(value: T | undefined, what: string, id: string): T {
   return value;
 }
 
-export function listQuery(c: Context<Env>): ListQuery {
+export function listQuery(c: Context<AppEnv>): ListQuery {
   const query: ListQuery = { limit: DEFAULT_PAGE_SIZE };
   const limit = c.req.query('limit');
   if (limit !== undefined) {
@@ -51,7 +49,9 @@ export function listQuery(c: Context<Env>): ListQuery {
   return query;
 }
 
-export function registerJobRoutes(app: Hono<Env>, deps: AppDeps): void {
+/** Mounted after the product POSTs and the export route: `/v1/:product/:jobId` would shadow more specific paths. */
+export function jobRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
   app.get('/v1/jobs', (c) => c.json({ object: 'list', ...deps.jobs.listJobs(c.get('owner').accountId, listQuery(c)) }));
   app.get('/v1/batches', (c) => c.json({ object: 'list', ...deps.jobs.listBatches(c.get('owner').accountId, listQuery(c)) }));
   app.get('/v1/queue', (c) => c.json(deps.jobs.queueSummary(c.get('owner').accountId)));
@@ -76,4 +76,5 @@ export function registerJobRoutes(app: Hono<Env>, deps: AppDeps): void {
     const id = c.req.param('jobId');
     return c.json(found(deps.jobs.retryJob(c.get('owner').accountId, productOf(c), id), 'job', id));
   });
+  return app;
 }

@@ -1,10 +1,10 @@
 /** The public catalogue: GET /v1/models, /v1/models/{id}, /v1/models/{id}/quote (no key needed). */
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import { quote } from '../../common/pricing.js';
 import { CAPABILITIES, isCapability } from '../../common/products.js';
 import type { AppDeps } from '../app-deps.js';
-import type { AuthVariables } from '../auth/auth-middleware.js';
+import type { AppEnv } from '../app-env.js';
 
 /** Longest audio a quote is given for (a week; anything larger is a typo). */
 export const MAX_QUOTE_SECONDS = 7 * 24 * 3600;
@@ -15,7 +15,8 @@ function booleanQuery(value: string | undefined, name: string): boolean {
   throw new ApiError('invalid_request', `${name} must be true or false`);
 }
 
-export function registerModelRoutes(app: Hono<{ Variables: AuthVariables }>, deps: AppDeps): void {
+export function modelRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
   app.get('/v1/models', (c) => {
     const capability = c.req.query('capability');
     if (capability !== undefined && capability !== '' && !isCapability(capability)) {
@@ -49,4 +50,5 @@ export function registerModelRoutes(app: Hono<{ Variables: AuthVariables }>, dep
     if (unknown) throw new ApiError('invalid_request', `model ${id} has no option "${unknown}"`);
     return c.json(quote(id, pricing, seconds, options));
   });
+  return app;
 }

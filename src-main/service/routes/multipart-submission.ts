@@ -9,13 +9,14 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError } from '../../common/errors.js';
+import { MAX_BATCH_ITEMS } from '../../common/limits.js';
 import type { Product } from '../../common/products.js';
 import { PRODUCT_INPUT } from '../../common/products.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { AppDeps } from '../app-deps.js';
 import { parseParamsPart } from '../params/params-validator.js';
 import { receiveMultipart, type UploadedFile } from '../uploads/multipart.js';
-import { checkText, MAX_BATCH_ITEMS, resolveForProduct, validateParams } from './submission.js';
+import { checkText, resolveForProduct, validateParams } from './submission.js';
 
 export interface MultipartSubmission {
   def: ModelDefinition;

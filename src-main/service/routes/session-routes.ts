@@ -8,15 +8,16 @@
  *   CORS headers they could not read the answer anyway);
  * - the key is a per-process session key, held in memory only, gone when the service stops.
  */
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { ApiError } from '../../common/errors.js';
 import type { AppDeps } from '../app-deps.js';
-import type { AuthVariables } from '../auth/auth-middleware.js';
+import type { AppEnv } from '../app-env.js';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
-export function registerSessionRoutes(app: Hono<{ Variables: AuthVariables }>, deps: AppDeps, sessionKey: string | null): void {
+export function sessionRoutes(deps: AppDeps, sessionKey: string | null): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
   app.get('/v1/session/bootstrap', (c) => {
     if (!deps.config.serveUi || !sessionKey) throw new ApiError('not_found', 'the session bootstrap exists only in browser mode (--ui)');
     let address: string | undefined;
@@ -41,4 +42,5 @@ export function registerSessionRoutes(app: Hono<{ Variables: AuthVariables }>, d
       data_dir: deps.config.dataDir,
     });
   });
+  return app;
 }

@@ -17,8 +17,6 @@ import type { AppDeps } from '../app-deps.js';
 export const DEFAULT_MAX_TEXT_CHARS = 5000;
 /** Speaking rate used to price a text before it is spoken (characters per second of audio). */
 export const CHARS_PER_SECOND = 15;
-/** Most items (files or texts) in one batch (spec). */
-export const MAX_BATCH_ITEMS = 50;
 /** Longest Idempotency-Key accepted. */
 export const MAX_IDEMPOTENCY_KEY_CHARS = 255;
 

@@ -1,4 +1,5 @@
 /** Error and waiting codes (design.md §3, common/errors.ts) in plain words for people, not programs. */
+import { MAX_BATCH_ITEMS } from '../../../src-main/common/limits.js';
 
 const SENTENCES: Record<string, string> = {
   unauthorized: 'The service did not accept the key. Restart the app, or check the key in Settings.',
@@ -11,7 +12,7 @@ const SENTENCES: Record<string, string> = {
   file_required: 'Add an audio file first.',
   text_required: 'Type some text first.',
   text_too_long: 'The text is longer than this model accepts. Split it into shorter parts.',
-  too_many_items: 'A batch holds at most 50 items.',
+  too_many_items: `A batch holds at most ${MAX_BATCH_ITEMS} items.`,
   invalid_request: 'The service did not understand the request.',
   invalid_json: 'The service did not understand the request.',
   idempotency_key_reused: 'This request was already sent with different content.',

@@ -1,11 +1,12 @@
 /**
  * The Settings tab's retention form: text from number inputs → the PUT body, with the same ranges the service checks
- * (src-main/jobs/retention-policy.ts) so a typo is explained in plain words before anything is sent.
+ * (src-main/common/limits.ts) so a typo is explained in plain words before anything is sent.
  */
 import type { RetentionSettings } from '../../../src-main/common/api-client.js';
+import { JOB_HISTORY_DAYS_RANGE, RECORDINGS_HOURS_RANGE } from '../../../src-main/common/limits.js';
 
-export const RECORDINGS_HOURS = { min: 1, max: 8760 } as const;
-export const HISTORY_DAYS = { min: 1, max: 3650 } as const;
+export const RECORDINGS_HOURS = RECORDINGS_HOURS_RANGE;
+export const HISTORY_DAYS = JOB_HISTORY_DAYS_RANGE;
 /** The days shown when "keep forever" is switched off and nothing was set before. Default 90. */
 export const SUGGESTED_HISTORY_DAYS = 90;
 

@@ -3,7 +3,7 @@
  * several → batches of up to 50 (one request each, answered at once), because a browser keeps at most ~6
  * connections per origin and held single POSTs would starve the polling that shows progress.
  */
-export const MAX_BATCH_ITEMS = 50;
+import { MAX_BATCH_ITEMS } from '../../../src-main/common/limits.js';
 
 export type UploadPlan<T> = { kind: 'single'; items: [T] } | { kind: 'batch'; items: T[] };
 

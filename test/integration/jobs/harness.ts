@@ -10,6 +10,8 @@ import { createJobService, type JobEngine, type JobServiceOptions } from '../../
 import type { NewJob } from '../../../src-main/jobs/job-service-types.js';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
 import { createAccountsRepo } from '../../../src-main/store/accounts-repo.js';
+import type { Clock } from '../../../src-main/store/clock.js';
+import { createRepositories } from '../../../src-main/store/repositories.js';
 
 process.env.VOXDESK_TEST_ENGINES = '1';
 
@@ -41,6 +43,9 @@ export function testModel(id: string, extra: Partial<ModelDefinition> = {}): Mod
   };
 }
 
+/** Job service options, with the connection (default: a new one on the harness file) and clock its store uses. */
+export type HarnessOptions = Partial<Omit<JobServiceOptions, 'repos'>> & { db?: Db; clock?: Clock };
+
 export interface Harness {
   dir: string;
   dbFile: string;
@@ -48,12 +53,12 @@ export interface Harness {
   accountId: string;
   models: Map<string, ModelDefinition>;
   service: JobEngine;
-  newService(options?: Partial<JobServiceOptions>): JobEngine;
+  newService(options?: HarnessOptions): JobEngine;
   job(params: Record<string, unknown>, extra?: Partial<NewJob>): NewJob;
   close(): Promise<void>;
 }
 
-export function createHarness(options: Partial<JobServiceOptions> = {}): Harness {
+export function createHarness(options: HarnessOptions = {}): Harness {
   const dir = mkdtempSync(join(tmpdir(), 'voxdesk-jobs-'));
   const dbFile = join(dir, 'voxdesk.db');
   const db = openDatabase(dbFile);
@@ -72,9 +77,11 @@ export function createHarness(options: Partial<JobServiceOptions> = {}): Harness
     models,
     service: undefined as unknown as JobEngine,
     newService(extra = {}) {
-      const ownDb = extra.db ?? openDatabase(dbFile);
-      if (!extra.db) dbs.push(ownDb);
-      const service = createJobService({ db: ownDb, dataDir: dir, resolveModel: (id) => models.get(id), workers: 2, ...options, ...extra });
+      const { db: given, clock, ...rest } = { ...options, ...extra };
+      const ownDb = given ?? openDatabase(dbFile);
+      if (!given) dbs.push(ownDb);
+      const repos = createRepositories(ownDb, clock);
+      const service = createJobService({ repos, dataDir: dir, resolveModel: (id) => models.get(id), workers: 2, ...rest });
       services.push(service);
       return service;
     },

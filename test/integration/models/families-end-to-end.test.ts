@@ -105,7 +105,7 @@ async function speak(model: string, text: string, params: Record<string, unknown
   const response = await client.postJson('/v1/text-to-speech', { model, text, params: { output_format: 'wav', ...params } });
   const job = (await response.json()) as JobBody;
   expect({ status: job.status, error: job.error_code, message: job.error_message ?? null }).toEqual({ status: 'succeeded', error: null, message: null });
-  const wav = Buffer.from(await (await fetch(job.result!.artifacts[0]!.url)).arrayBuffer());
+  const wav = Buffer.from(await (await fetch(job.result!.artifacts![0]!.url)).arrayBuffer());
   const data = wav.indexOf('data', 12);
   return { samples: wav.readUInt32LE(data + 4) / 2, sampleRate: wav.readUInt32LE(24) };
 }

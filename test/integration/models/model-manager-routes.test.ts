@@ -1,11 +1,18 @@
-/** The /v1/local/models routes through Hono's app.request (no port needed), with a real manager and download server. */
+/**
+ * The /v1/local/models routes through Hono's app.request (no port needed), with a real manager and download server,
+ * behind the service's own error handler.
+ */
+import { Hono } from 'hono';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelManager } from '../../../src-main/engines/models/model-manager.js';
-import { createModelManagerRoutes } from '../../../src-main/service/routes/model-manager.js';
+import type { AppEnv } from '../../../src-main/service/app-env.js';
+import { handleErrors } from '../../../src-main/service/http/error-handler.js';
+import { modelManagerRoutes } from '../../../src-main/service/routes/model-manager-routes.js';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
+import { createRepositories } from '../../../src-main/store/repositories.js';
 import { SHARED } from '../../helpers/system.js';
 import { startRangeServer, type RangeServer } from './range-server.js';
 
@@ -13,14 +20,14 @@ let dir: string;
 let db: Db;
 let server: RangeServer;
 let manager: ModelManager;
-let app: ReturnType<typeof createModelManagerRoutes>;
+let app: Hono<AppEnv>;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'voxdesk-mr-'));
   db = openDatabase(join(dir, 'voxdesk.db'));
   server = await startRangeServer({ '/gtcrn-simple/gtcrn_simple.onnx': { body: readFileSync(join(SHARED, 'models', 'gtcrn_simple.onnx')) } });
-  manager = new ModelManager({ dataDir: dir, db, mirror: server.url, backoffMs: 10 });
-  app = createModelManagerRoutes({ manager, log: () => {} });
+  manager = new ModelManager({ dataDir: dir, repos: createRepositories(db), mirror: server.url, backoffMs: 10 });
+  app = handleErrors(new Hono<AppEnv>(), () => {}).route('/', modelManagerRoutes(manager));
 });
 
 afterEach(async () => {

@@ -13,6 +13,7 @@ import type { ModelPackage } from '../../../src-main/engines/models/curated-mode
 import { ModelManager } from '../../../src-main/engines/models/model-manager.js';
 import { modelManagerSource } from '../../../src-main/engines/models/model-manager-source.js';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
+import { createRepositories } from '../../../src-main/store/repositories.js';
 import { requireCommand, SHARED } from '../../helpers/system.js';
 import { startRangeServer, type RangeServer } from './range-server.js';
 
@@ -25,7 +26,7 @@ let server: RangeServer;
 const managers: ModelManager[] = [];
 
 function manager(options: Partial<ConstructorParameters<typeof ModelManager>[0]> = {}): ModelManager {
-  const m = new ModelManager({ dataDir: dir, db, mirror: server.url, backoffMs: 10, retries: 2, ...options });
+  const m = new ModelManager({ dataDir: dir, repos: createRepositories(db), mirror: server.url, backoffMs: 10, retries: 2, ...options });
   managers.push(m);
   return m;
 }
@@ -222,7 +223,7 @@ describe('ModelManager downloads', () => {
     server.files.set('/gtcrn-simple/gtcrn_simple.onnx', { body: readFileSync(join(MODELS, 'gtcrn_simple.onnx')) });
     db.prepare("INSERT INTO settings (key, value_json, updated_at) VALUES ('models.mirror', ?, 'now')").run(JSON.stringify(`${server.url}/`));
     mkdirSync(join(dir, 'models', '.staging', 'left-over'), { recursive: true });
-    const m = new ModelManager({ dataDir: dir, db, backoffMs: 10 });
+    const m = new ModelManager({ dataDir: dir, repos: createRepositories(db), backoffMs: 10 });
     managers.push(m);
     m.start();
     expect(existsSync(join(dir, 'models', '.staging', 'left-over'))).toBe(false);

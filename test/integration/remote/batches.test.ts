@@ -49,13 +49,13 @@ function rowsOf(entries: LedgerEntry[], batchId: string): { kind: string; amount
 async function expectOneHostedBatch(product: string, localBatch: Batch, count: number): Promise<{ done: Batch; remote: Batch }> {
   const done = await untilComplete(local.url, local.key, product, localBatch.id);
   expect(done).toMatchObject({ succeeded: count, failed: 0, remaining: 0 });
-  const row = local.remote.batchesStore.get(localBatch.id)!;
+  const row = local.remote.batchesRepo.get(localBatch.id)!;
   expect(row).toMatchObject({ idempotency_key: `voxdesk-${localBatch.id}`, submissions: 1, rejected_code: null });
   const remote = await getBatch(hosted.url, hosted.key, product, row.remote_batch_id!);
   expect(remote).toMatchObject({ status: 'complete', file_count: count, succeeded: count, model_id: localBatch.model_id.replace(/^remote:/, '') });
   // Items map by position: each local item mirrors the hosted item at the same place.
   done.files.forEach((file, i) => {
-    expect(local.remote.jobsStore.get(file.job_id!)!.remote_job_id).toBe(remote.files[i]!.job_id);
+    expect(local.remote.jobsRepo.get(file.job_id!)!.remote_job_id).toBe(remote.files[i]!.job_id);
     expect(file.name).toBe(remote.files[i]!.name);
     expect(file.result?.text ?? null).toBe(remote.files[i]!.result?.text ?? null);
   });
@@ -121,14 +121,14 @@ describe('local batches forwarded as one hosted batch', () => {
       return b.files.every((f) => f.status === 'queued' && f.error_code === 'waiting_for_capacity') ? b : undefined;
     });
     expect(waiting.files[0]!.error_message).toMatch(/hosted account/);
-    expect(local.remote.batchesStore.get(batch.id)).toMatchObject({ remote_batch_id: null });
+    expect(local.remote.batchesRepo.get(batch.id)).toMatchObject({ remote_batch_id: null });
     await waitFor('the queue summary to count them', async () =>
       ((await api<{ waiting: Record<string, number> }>(local.url, local.key, 'GET', '/v1/queue')).body.waiting.waiting_for_capacity ?? 0) >= 1);
 
     // One hosted batch completes (cancelled): the forwarded batch is accepted on a later try.
     expect((await api(hosted.url, hosted.key, 'POST', `/v1/speech-to-text/batch/${open[0]!.id}/cancel`)).status).toBe(200);
-    const remoteId = await waitFor('the forwarded batch to be accepted', () => local.remote.batchesStore.get(batch.id)?.remote_batch_id ?? undefined, 90_000);
-    expect(local.remote.batchesStore.get(batch.id)!.submissions).toBeGreaterThanOrEqual(2);
+    const remoteId = await waitFor('the forwarded batch to be accepted', () => local.remote.batchesRepo.get(batch.id)?.remote_batch_id ?? undefined, 90_000);
+    expect(local.remote.batchesRepo.get(batch.id)!.submissions).toBeGreaterThanOrEqual(2);
     // Free the hosted worker (the other sleeping batch) so the forwarded items run.
     await api(hosted.url, hosted.key, 'POST', `/v1/speech-to-text/batch/${open[1]!.id}/cancel`);
     const done = await untilComplete(local.url, local.key, 'speech-to-text', batch.id);
@@ -143,7 +143,7 @@ describe('local batches forwarded as one hosted batch', () => {
   it('cancelling the local batch cancels the hosted batch; nothing is charged on either side', async () => {
     const form = audioForm('remote:test-asr', [JFK, JFK], { params: JSON.stringify({ behaviour: 'sleep', ms: 120_000 }) });
     const { body: batch } = await api<Batch>(local.url, local.key, 'POST', '/v1/speech-to-text/batch', form);
-    const remoteId = await waitFor('the hosted batch', () => local.remote.batchesStore.get(batch.id)?.remote_batch_id ?? undefined);
+    const remoteId = await waitFor('the hosted batch', () => local.remote.batchesRepo.get(batch.id)?.remote_batch_id ?? undefined);
     await waitFor('a hosted item to run', async () => (await getBatch(hosted.url, hosted.key, 'speech-to-text', remoteId)).files.some((f) => f.status === 'running'));
     await waitFor('a local item to follow it', async () => (await getBatch(local.url, local.key, 'speech-to-text', batch.id)).files.some((f) => f.status === 'running'));
     expect((await api(local.url, local.key, 'POST', `/v1/speech-to-text/batch/${batch.id}/cancel`)).status).toBe(200);

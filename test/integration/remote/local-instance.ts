@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { RemoteProvider } from '../../../src-main/engines/remote/remote-provider.js';
 import type { JobService } from '../../../src-main/jobs/job-service-types.js';
 import type { Db } from '../../../src-main/store/database.js';
+import type { Repositories } from '../../../src-main/store/repositories.js';
 import { startTestService } from '../../helpers/service.js';
 
 export interface LocalInstanceOptions {
@@ -26,6 +27,7 @@ export interface LocalInstance {
   key: string;
   dataDir: string;
   db: Db;
+  repos: Repositories;
   jobs: JobService;
   remote: RemoteProvider;
   stop(removeDataDir?: boolean): Promise<void>;
@@ -48,6 +50,7 @@ export async function startLocalInstance(options: LocalInstanceOptions = {}): Pr
     key: test.key,
     dataDir,
     db: test.service.db,
+    repos: test.service.repos,
     jobs: test.service.jobs,
     remote: test.service.remote,
     async stop(removeDataDir = options.dataDir === undefined) {

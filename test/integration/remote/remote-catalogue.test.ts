@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueRecord } from '../../../src-main/common/api-types.js';
 import { createRemoteProvider } from '../../../src-main/engines/remote/remote-provider.js';
 import { openDatabase } from '../../../src-main/store/database.js';
+import { createRepositories } from '../../../src-main/store/repositories.js';
 
 const HOSTED: Partial<CatalogueRecord>[] = [
   {
@@ -55,7 +56,7 @@ const quiet = () => {};
 describe('remote model source', () => {
   it('lists nothing until a hosted service is configured', () => {
     const db = openDatabase(join(dir, 'none.db'));
-    const remote = createRemoteProvider({ db, env: {}, log: quiet });
+    const remote = createRemoteProvider({ repos: createRepositories(db), env: {}, log: quiet });
     expect(remote.source.list()).toEqual([]);
     expect(remote.view()).toMatchObject({ url: null, key_set: false });
     db.close();
@@ -64,7 +65,7 @@ describe('remote model source', () => {
   it('maps hosted rows to remote:<id> with hosted prices, keeps them offline, and follows settings', async () => {
     const file = join(dir, 'cache.db');
     let db = openDatabase(file);
-    let remote = createRemoteProvider({ db, env: {}, log: quiet, initial: { url: `${base}/v1/`, key: 'vdk_hosted' } });
+    let remote = createRemoteProvider({ repos: createRepositories(db), env: {}, log: quiet, initial: { url: `${base}/v1/`, key: 'vdk_hosted' } });
     await remote.source.refresh();
     const rows = remote.source.list();
     expect(rows.map((r) => r.id)).toEqual(['remote:big-tts', 'remote:whisper-turbo']);
@@ -89,7 +90,7 @@ describe('remote model source', () => {
     // Restart with the hosted service unreachable: the cached rows are still there.
     const fetches = hits;
     db = openDatabase(file);
-    remote = createRemoteProvider({ db, env: {}, log: quiet });
+    remote = createRemoteProvider({ repos: createRepositories(db), env: {}, log: quiet });
     expect(remote.source.list().map((r) => r.id)).toEqual(['remote:big-tts', 'remote:whisper-turbo']);
     expect(hits).toBe(fetches);
 
@@ -108,7 +109,7 @@ describe('remote model source', () => {
 
   it('refuses URLs that are not http(s) origins', async () => {
     const db = openDatabase(join(dir, 'bad.db'));
-    const remote = createRemoteProvider({ db, env: {}, log: quiet });
+    const remote = createRemoteProvider({ repos: createRepositories(db), env: {}, log: quiet });
     await expect(remote.update({ url: 'ftp://example.com' })).rejects.toThrow(/http/);
     await expect(remote.update({ url: 'not a url' })).rejects.toThrow(/not a URL/);
     await expect(remote.update({ url: 'https://user:pw@example.com' })).rejects.toThrow(/credentials/);

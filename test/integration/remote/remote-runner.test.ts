@@ -14,6 +14,7 @@ import type { ModelDefinition } from '../../../src-main/engines/model-definition
 import { createRemoteProvider, type RemoteProvider } from '../../../src-main/engines/remote/remote-provider.js';
 import type { RunnerContext, RunnerTask } from '../../../src-main/jobs/job-runner.js';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
+import { createRepositories } from '../../../src-main/store/repositories.js';
 import { waitFor } from './two-instances.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -50,7 +51,7 @@ beforeAll(async () => {
   db = openDatabase(join(dir, 'voxdesk.db'));
   db.prepare("INSERT INTO accounts (id, name, created_at) VALUES ('acc_1', 'local', '2026-01-01T00:00:00.000Z')").run();
   remote = createRemoteProvider({
-    db,
+    repos: createRepositories(db),
     env: {},
     log: () => {},
     initial: { url: base, key: 'vdk_hosted' },
@@ -115,7 +116,7 @@ describe('remote runner', () => {
     expect(output).toEqual({ result: { text: 'ok' }, artifacts: [], durationSeconds: 1.5 });
     expect(JSON.parse(lastBody)).toEqual({ model: 'tts', text: 'hi', params: {}, name: 'label' });
     expect(progress).toContain(0.5);
-    expect(remote.jobsStore.get(t.task.jobId)).toMatchObject({ remote_job_id: 'h1', remote_status: 'succeeded', submissions: 1 });
+    expect(remote.jobsRepo.get(t.task.jobId)).toMatchObject({ remote_job_id: 'h1', remote_status: 'succeeded', submissions: 1 });
     expect(calls.filter((c) => c === 'GET /v1/text-to-speech/h1')).toHaveLength(3);
   });
 
@@ -164,6 +165,6 @@ describe('remote runner', () => {
     await waitFor('the probe to see the hosted side again', () => remote.jobRunner.readiness!(t.task.definition) === null, 10_000);
     const output = await remote.jobRunner.run(t.task, t.ctx);
     expect(output.result.text).toBe('back');
-    expect(remote.jobsStore.get(t.task.jobId)).toMatchObject({ remote_job_id: 'h2', submissions: 2 });
+    expect(remote.jobsRepo.get(t.task.jobId)).toMatchObject({ remote_job_id: 'h2', submissions: 2 });
   });
 });

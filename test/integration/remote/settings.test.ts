@@ -90,7 +90,7 @@ describe('/v1/settings/remote', () => {
   });
 
   it('lets only the local account change where jobs go', async () => {
-    const other = new ApiKeys(local.db).createKey('someone-else');
+    const other = new ApiKeys(local.repos.accounts).createKey('someone-else');
     const r = await api<{ error: { code: string } }>(local.url, other, 'PUT', '/v1/settings/remote', { url: 'http://127.0.0.1:1' });
     expect(r.status).toBe(404);
     expect((await api(local.url, local.key, 'GET', '/v1/settings/remote')).body).toMatchObject({ url: hosted.url });

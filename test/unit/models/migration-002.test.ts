@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ModelStore } from '../../../src-main/engines/models/model-store.js';
+import { createModelsRepo } from '../../../src-main/store/models-repo.js';
 import { appliedVersions } from '../../../src-main/store/migrate.js';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
 
@@ -29,7 +29,7 @@ describe('migration 002 (models)', () => {
   });
 
   it('keeps download progress and failures, and refuses unknown states', () => {
-    const store = new ModelStore(db);
+    const store = createModelsRepo(db);
     store.startDownload('m', 1000);
     store.saveProgress('m', { fileIndex: 0, fileBytesDone: 400, bytesDone: 400, etag: '"e1"' });
     expect(store.download('m')).toMatchObject({ status: 'downloading', bytesDone: 400, bytesTotal: 1000, etag: '"e1"' });

@@ -3,13 +3,14 @@
  * JSON for text-to-speech and voice-design. Single-item POSTs hold until the job is terminal (or the hold window
  * ends); batch POSTs answer at once with the Batch.
  */
-import type { Context, Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { Job } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
+import { MAX_BATCH_ITEMS } from '../../common/limits.js';
 import { BATCH_PRODUCTS, PRODUCTS, PRODUCT_INPUT, type Product } from '../../common/products.js';
 import type { EngineInput } from '../../engines/engine-types.js';
 import type { AppDeps } from '../app-deps.js';
-import type { AuthVariables } from '../auth/auth-middleware.js';
+import type { AppEnv } from '../app-env.js';
 import { optionalString, readJsonObject } from '../http/json-body.js';
 import { paramsField } from '../params/params-validator.js';
 import { readMultipartSubmission } from './multipart-submission.js';
@@ -18,15 +19,12 @@ import {
   estimateTextUsdMicro,
   holdJob,
   idempotencyOf,
-  MAX_BATCH_ITEMS,
   requestedLanguage,
   resolveForProduct,
   validateParams,
 } from './submission.js';
 
-type Env = { Variables: AuthVariables };
-
-async function postMultipartSingle(c: Context<Env>, deps: AppDeps, product: Product): Promise<Response> {
+async function postMultipartSingle(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {
   const owner = c.get('owner');
   const sub = await readMultipartSubmission(c.req.raw, deps, product, false);
   try {
@@ -56,7 +54,7 @@ async function postMultipartSingle(c: Context<Env>, deps: AppDeps, product: Prod
   }
 }
 
-async function postMultipartBatch(c: Context<Env>, deps: AppDeps, product: Product): Promise<Response> {
+async function postMultipartBatch(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {
   const owner = c.get('owner');
   const sub = await readMultipartSubmission(c.req.raw, deps, product, true);
   try {
@@ -103,7 +101,7 @@ function descriptionField(body: Record<string, unknown>, where = 'description'):
   return d;
 }
 
-async function postJsonSingle(c: Context<Env>, deps: AppDeps, product: Product): Promise<Response> {
+async function postJsonSingle(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {
   const owner = c.get('owner');
   const body = await readJsonObject(c);
   const def = resolveForProduct(deps, modelField(body), product);
@@ -130,7 +128,7 @@ async function postJsonSingle(c: Context<Env>, deps: AppDeps, product: Product):
   return c.json(held);
 }
 
-async function postJsonBatch(c: Context<Env>, deps: AppDeps, product: Product): Promise<Response> {
+async function postJsonBatch(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {
   const owner = c.get('owner');
   const body = await readJsonObject(c);
   const def = resolveForProduct(deps, modelField(body), product);
@@ -163,7 +161,8 @@ async function postJsonBatch(c: Context<Env>, deps: AppDeps, product: Product): 
   return c.json(batch);
 }
 
-export function registerProductPosts(app: Hono<Env>, deps: AppDeps): void {
+export function productRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
   for (const product of PRODUCTS) {
     const json = PRODUCT_INPUT[product] === 'text' || PRODUCT_INPUT[product] === 'description';
     app.post(`/v1/${product}`, (c) => (json ? postJsonSingle(c, deps, product) : postMultipartSingle(c, deps, product)));
@@ -171,4 +170,5 @@ export function registerProductPosts(app: Hono<Env>, deps: AppDeps): void {
       app.post(`/v1/${product}/batch`, (c) => (json ? postJsonBatch(c, deps, product) : postMultipartBatch(c, deps, product)));
     }
   }
+  return app;
 }

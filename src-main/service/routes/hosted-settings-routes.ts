@@ -5,15 +5,16 @@
  * Only the local account may change where jobs are forwarded: on a service shared by several accounts another
  * account must not redirect the owner's work.
  */
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import type { RemoteProvider } from '../../engines/remote/remote-provider.js';
 import { normaliseRemoteUrl } from '../../engines/remote/remote-settings-store.js';
-import type { AuthVariables } from '../auth/auth-middleware.js';
+import type { AppEnv } from '../app-env.js';
 import { LOCAL_ACCOUNT } from '../config.js';
 import { readJsonObject } from '../http/json-body.js';
 
-export function registerSettingsRoutes(app: Hono<{ Variables: AuthVariables }>, remote: RemoteProvider): void {
+export function hostedSettingsRoutes(remote: RemoteProvider): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
   app.get('/v1/settings/remote', (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json(remote.view());
@@ -42,4 +43,5 @@ export function registerSettingsRoutes(app: Hono<{ Variables: AuthVariables }>, 
     c.header('Cache-Control', 'no-store');
     return c.json(await remote.update({ url: normalised, key: key as string | null | undefined }));
   });
+  return app;
 }

@@ -5,18 +5,16 @@
  * job_history_days null = keep forever); the job engine reads the policy at its next maintenance sweep. Like the
  * hosted-service settings, only the local account may change it: the policy deletes every account's data.
  */
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import { mergeRetentionUpdate, readRetention, retentionSettings, saveRetention } from '../../jobs/retention-policy.js';
-import type { Db } from '../../store/database.js';
-import { createSettingsRepo } from '../../store/settings-repo.js';
-import type { AuthVariables } from '../auth/auth-middleware.js';
+import type { SettingsRepo } from '../../store/settings-repo.js';
+import type { AppEnv } from '../app-env.js';
 import { LOCAL_ACCOUNT } from '../config.js';
 import { readJsonObject } from '../http/json-body.js';
 
-export function registerRetentionSettingsRoutes(app: Hono<{ Variables: AuthVariables }>, db: Db): void {
-  const settings = createSettingsRepo(db);
-
+export function retentionSettingsRoutes(settings: SettingsRepo): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
   app.get('/v1/settings/retention', (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json(retentionSettings(readRetention(settings)));
@@ -32,4 +30,5 @@ export function registerRetentionSettingsRoutes(app: Hono<{ Variables: AuthVaria
     c.header('Cache-Control', 'no-store');
     return c.json(retentionSettings(next));
   });
+  return app;
 }

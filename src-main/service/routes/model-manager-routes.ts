@@ -8,17 +8,12 @@
  *   POST   /v1/local/models/import          {path, id?, family?, name?, languages?}    → 201 PackageStatus
  * The service runs on the user's machine, so `path` is a path on that machine (the desktop app's folder dialog).
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import { CURATED_LIST_VERSION } from '../../engines/models/curated-models.js';
 import type { ModelManager } from '../../engines/models/model-manager.js';
+import type { AppEnv } from '../app-env.js';
 import { optionalString, readJsonObject } from '../http/json-body.js';
-
-export interface ModelManagerRouteDeps {
-  manager: ModelManager;
-  /** Where createModelManagerRoutes logs unexpected errors. Default: stderr. */
-  log?: (message: string) => void;
-}
 
 function stringList(body: Record<string, unknown>, field: string): string[] | undefined {
   const value = body[field];
@@ -29,12 +24,11 @@ function stringList(body: Record<string, unknown>, field: string): string[] | un
   return value as string[];
 }
 
-/** Adds the routes to an existing app (after its auth middleware), e.g. through buildApp's extraRoutes. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any app env: the routes read no variables
-export function registerModelManagerRoutes(app: Hono<any>, deps: ModelManagerRouteDeps): void {
-  const { manager } = deps;
-  app.get('/v1/local/models', (c: Context) => c.json({ object: 'list', curated_list_version: CURATED_LIST_VERSION, data: manager.list() }));
-  app.post('/v1/local/models/import', async (c: Context) => {
+/** Mounted before the public catalogue routes, behind the auth middleware (a key is required). */
+export function modelManagerRoutes(manager: ModelManager): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get('/v1/local/models', (c) => c.json({ object: 'list', curated_list_version: CURATED_LIST_VERSION, data: manager.list() }));
+  app.post('/v1/local/models/import', async (c) => {
     const body = await readJsonObject(c);
     const path = optionalString(body, 'path');
     if (!path || !path.trim()) throw new ApiError('invalid_request', 'path is required: the model folder (or .onnx file) to import');
@@ -50,27 +44,16 @@ export function registerModelManagerRoutes(app: Hono<any>, deps: ModelManagerRou
     });
     return c.json(manager.status(model.id), 201);
   });
-  app.get('/v1/local/models/:id', (c: Context) => c.json(manager.status(c.req.param('id')!)));
-  app.post('/v1/local/models/:id/download', (c: Context) => {
+  app.get('/v1/local/models/:id', (c) => c.json(manager.status(c.req.param('id')!)));
+  app.post('/v1/local/models/:id/download', (c) => {
     const status = manager.pull(c.req.param('id')!);
     return c.json(status, status.installed ? 200 : 202);
   });
-  app.delete('/v1/local/models/:id/download', (c: Context) => c.json(manager.cancel(c.req.param('id')!)));
-  app.delete('/v1/local/models/:id', (c: Context) => {
+  app.delete('/v1/local/models/:id/download', (c) => c.json(manager.cancel(c.req.param('id')!)));
+  app.delete('/v1/local/models/:id', (c) => {
     const id = c.req.param('id')!;
     manager.remove(id);
     return c.json({ id, object: 'local_model', deleted: true });
   });
-}
-
-/** The routes as their own Hono app (mount with `app.route('/', …)`); ApiErrors become `{"error": {code, message}}`. */
-export function createModelManagerRoutes(deps: ModelManagerRouteDeps): Hono {
-  const app = new Hono();
-  app.onError((err, c) => {
-    if (err instanceof ApiError) return c.json(err.toBody(), err.status as 400);
-    (deps.log ?? ((m: string) => process.stderr.write(`${m}\n`)))(`model manager route failed: ${err.stack ?? String(err)}`);
-    return c.json({ error: { code: 'internal_error', message: 'the model manager hit an unexpected error' } }, 500);
-  });
-  registerModelManagerRoutes(app, deps);
   return app;
 }

@@ -1,0 +1,197 @@
+/** The model manager's tables (migration 002): installed packages and downloads in progress. */
+import { isoAt, systemClock, type Clock } from './clock.js';
+import type { Db } from './db.js';
+
+/**
+ * An installed package. Family and capability are the engine floor's names, kept as strings here (the store sits
+ * below the engines): the model manager, the only writer, reads them back with its own types.
+ */
+export interface InstalledModel<Family extends string = string, Capability extends string = string> {
+  id: string;
+  source: 'curated' | 'imported';
+  name: string;
+  description: string;
+  family: Family;
+  capability: Capability;
+  languages: string[];
+  licence: string;
+  version: string;
+  dir: string;
+  /** File role → file name inside dir. */
+  files: Record<string, string>;
+  sizeBytes: number;
+  sha256: Record<string, string>;
+  verified: boolean;
+  curatedListVersion: number | null;
+  installedAt: string;
+}
+
+export interface DownloadRow {
+  modelId: string;
+  status: 'downloading' | 'failed';
+  fileIndex: number;
+  fileBytesDone: number;
+  bytesDone: number;
+  bytesTotal: number;
+  etag: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  startedAt: string;
+  updatedAt: string;
+}
+
+interface InstalledSqlRow {
+  id: string;
+  source: 'curated' | 'imported';
+  name: string;
+  description: string;
+  family: string;
+  capability: string;
+  languages_json: string;
+  licence: string;
+  version: string;
+  dir: string;
+  files_json: string;
+  size_bytes: number;
+  sha256_json: string;
+  verified: number;
+  curated_list_version: number | null;
+  installed_at: string;
+}
+
+interface DownloadSqlRow {
+  model_id: string;
+  status: 'downloading' | 'failed';
+  file_index: number;
+  file_bytes_done: number;
+  bytes_done: number;
+  bytes_total: number;
+  etag: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  started_at: string;
+  updated_at: string;
+}
+
+function toInstalled(r: InstalledSqlRow): InstalledModel {
+  return {
+    id: r.id,
+    source: r.source,
+    name: r.name,
+    description: r.description,
+    family: r.family,
+    capability: r.capability,
+    languages: JSON.parse(r.languages_json) as string[],
+    licence: r.licence,
+    version: r.version,
+    dir: r.dir,
+    files: JSON.parse(r.files_json) as Record<string, string>,
+    sizeBytes: r.size_bytes,
+    sha256: JSON.parse(r.sha256_json) as Record<string, string>,
+    verified: r.verified === 1,
+    curatedListVersion: r.curated_list_version,
+    installedAt: r.installed_at,
+  };
+}
+
+function toDownload(r: DownloadSqlRow): DownloadRow {
+  return {
+    modelId: r.model_id,
+    status: r.status,
+    fileIndex: r.file_index,
+    fileBytesDone: r.file_bytes_done,
+    bytesDone: r.bytes_done,
+    bytesTotal: r.bytes_total,
+    etag: r.etag,
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
+    startedAt: r.started_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export interface ModelsRepo<Family extends string = string, Capability extends string = string> {
+  installed(): InstalledModel<Family, Capability>[];
+  installedById(id: string): InstalledModel<Family, Capability> | null;
+  /** Records an installed package and forgets its download, in one transaction. */
+  putInstalled(m: InstalledModel<Family, Capability>): void;
+  deleteInstalled(id: string): void;
+  downloads(): DownloadRow[];
+  download(id: string): DownloadRow | null;
+  /** Starts (or restarts after a failure) a download: clears the error, keeps the progress. */
+  startDownload(id: string, bytesTotal: number): void;
+  saveProgress(id: string, p: { fileIndex: number; fileBytesDone: number; bytesDone: number; etag: string | null }): void;
+  failDownload(id: string, code: string, message: string): void;
+  deleteDownload(id: string): void;
+}
+
+export function createModelsRepo(db: Db, clock: Clock = systemClock): ModelsRepo {
+  const installedAll = db.prepare<[], InstalledSqlRow>('SELECT * FROM installed_models ORDER BY id');
+  const installedOne = db.prepare<[string], InstalledSqlRow>('SELECT * FROM installed_models WHERE id = ?');
+  const installedPut = db.prepare(`INSERT OR REPLACE INTO installed_models
+    (id, source, name, description, family, capability, languages_json, licence, version, dir, files_json,
+     size_bytes, sha256_json, verified, curated_list_version, installed_at)
+    VALUES (@id, @source, @name, @description, @family, @capability, @languages_json, @licence, @version, @dir,
+     @files_json, @size_bytes, @sha256_json, @verified, @curated_list_version, @installed_at)`);
+  const installedDelete = db.prepare<[string]>('DELETE FROM installed_models WHERE id = ?');
+  const downloadsAll = db.prepare<[], DownloadSqlRow>('SELECT * FROM downloads ORDER BY started_at');
+  const downloadOne = db.prepare<[string], DownloadSqlRow>('SELECT * FROM downloads WHERE model_id = ?');
+  const downloadStart = db.prepare(`INSERT INTO downloads (model_id, status, bytes_total, started_at, updated_at)
+    VALUES (@model_id, 'downloading', @bytes_total, @now, @now)
+    ON CONFLICT(model_id) DO UPDATE SET status = 'downloading', error_code = NULL, error_message = NULL,
+      bytes_total = @bytes_total, updated_at = @now`);
+  const downloadProgress = db.prepare(`UPDATE downloads SET file_index = @file_index, file_bytes_done = @file_bytes_done,
+    bytes_done = @bytes_done, etag = @etag, updated_at = @now WHERE model_id = @model_id`);
+  const downloadFail = db.prepare(`UPDATE downloads SET status = 'failed', error_code = @code, error_message = @message,
+    updated_at = @now WHERE model_id = @model_id`);
+  const downloadDelete = db.prepare<[string]>('DELETE FROM downloads WHERE model_id = ?');
+
+  const putInstalled = db.transaction((m: InstalledModel) => {
+    installedPut.run({
+      id: m.id,
+      source: m.source,
+      name: m.name,
+      description: m.description,
+      family: m.family,
+      capability: m.capability,
+      languages_json: JSON.stringify(m.languages),
+      licence: m.licence,
+      version: m.version,
+      dir: m.dir,
+      files_json: JSON.stringify(m.files),
+      size_bytes: m.sizeBytes,
+      sha256_json: JSON.stringify(m.sha256),
+      verified: m.verified ? 1 : 0,
+      curated_list_version: m.curatedListVersion,
+      installed_at: m.installedAt,
+    });
+    downloadDelete.run(m.id);
+  });
+
+  return {
+    installed: () => installedAll.all().map(toInstalled),
+    installedById: (id) => {
+      const row = installedOne.get(id);
+      return row ? toInstalled(row) : null;
+    },
+    putInstalled: (m) => putInstalled(m),
+    deleteInstalled: (id) => void installedDelete.run(id),
+    downloads: () => downloadsAll.all().map(toDownload),
+    download: (id) => {
+      const row = downloadOne.get(id);
+      return row ? toDownload(row) : null;
+    },
+    startDownload: (id, bytesTotal) => void downloadStart.run({ model_id: id, bytes_total: bytesTotal, now: isoAt(clock) }),
+    saveProgress: (id, p) =>
+      void downloadProgress.run({
+        model_id: id,
+        file_index: p.fileIndex,
+        file_bytes_done: p.fileBytesDone,
+        bytes_done: p.bytesDone,
+        etag: p.etag,
+        now: isoAt(clock),
+      }),
+    failDownload: (id, code, message) => void downloadFail.run({ model_id: id, code, message, now: isoAt(clock) }),
+    deleteDownload: (id) => void downloadDelete.run(id),
+  };
+}

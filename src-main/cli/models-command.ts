@@ -6,8 +6,9 @@
  */
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ApiError } from '../common/errors.js';
+import { normaliseMirror } from '../engines/models/download-source.js';
 import { ModelManager } from '../engines/models/model-manager.js';
 import type { PackageStatus } from '../engines/models/package-status.js';
 import { defaultDataDir } from '../service/config.js';
@@ -16,12 +17,19 @@ import { createRepositories } from '../store/repositories.js';
 
 interface DataDirOption {
   dataDir?: string;
+  /** This run only (not stored): where curated files come from, and extra CAs (see download-source.ts). */
+  modelMirror?: string;
+  caFile?: string;
 }
 
 function withManager<T>(opts: DataDirOption, fn: (manager: ModelManager) => Promise<T>): Promise<T> {
   const dataDir = opts.dataDir ?? defaultDataDir();
+  const source = {
+    ...(opts.modelMirror ? { mirror: normaliseMirror(opts.modelMirror) } : {}),
+    ...(opts.caFile ? { caFile: resolve(opts.caFile) } : {}),
+  };
   const db = openDatabase(join(dataDir, 'voxdesk.db'));
-  const manager = new ModelManager({ dataDir, repos: createRepositories(db), log: (m) => process.stderr.write(`${m}\n`) });
+  const manager = new ModelManager({ dataDir, repos: createRepositories(db), log: (m) => process.stderr.write(`${m}\n`), ...source });
   return fn(manager).finally(async () => {
     await manager.stop();
     db.close();
@@ -111,6 +119,8 @@ function cliError(err: unknown): never {
 export function registerModelsCommand(program: Command): void {
   const models = program.command('models').description('download, import and remove on-device models');
   const dataDirFlag = ['--data-dir <dir>', 'data dir (default $VOXDESK_DATA_DIR or the OS app-data dir)'] as const;
+  const mirrorFlag = ['--model-mirror <url>', 'this run: fetch curated files from this mirror (default the models.mirror setting, else $VOXDESK_MODEL_MIRROR)'] as const;
+  const caFileFlag = ['--ca-file <file>', 'this run: PEM file of extra CAs to trust (default the models.ca_file setting, else $VOXDESK_CA_FILE)'] as const;
 
   models
     .command('list')
@@ -129,6 +139,8 @@ export function registerModelsCommand(program: Command): void {
     .description('download, verify and install a curated model (resumes an interrupted download)')
     .argument('<id>', 'model id (see voxdesk models list)')
     .option(...dataDirFlag)
+    .option(...mirrorFlag)
+    .option(...caFileFlag)
     .action((id: string, opts: DataDirOption) => withManager(opts, (manager) => pull(manager, id).catch(cliError)));
 
   models

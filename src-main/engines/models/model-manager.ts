@@ -11,7 +11,9 @@ import { ApiError } from '../../common/errors.js';
 import type { InstalledModel as StoredModel, ModelsRepo } from '../../store/models-repo.js';
 import type { Repositories } from '../../store/repositories.js';
 import { extractTarBz2 } from './archive.js';
-import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage, type PackageCapability, type PackageFile } from './curated-models.js';
+import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage, type PackageCapability } from './curated-models.js';
+import { DownloadNetwork, NetworkSetupError } from './download-network.js';
+import { currentDownloadSource, downloadHint, mirroredUrl, type DownloadSource } from './download-source.js';
 import { DownloadError, fetchToPart, sha256File } from './http-download.js';
 import { detectLayout, familyCapability, isModelFamily, LayoutError, MODEL_FAMILIES, type ModelFamily, type SupportKind } from './model-families.js';
 import type { PackageStatus } from './package-status.js';
@@ -27,11 +29,13 @@ export interface ModelManagerOptions {
   /** Packages offered for download. Default: CURATED_PACKAGES. */
   packages?: readonly ModelPackage[];
   /**
-   * Base URL replacing where curated files come from (mirror, corporate proxy, tests): a file is fetched from
-   * `${mirror}/${packageId}/${file name}`. Default: the `models.mirror` setting, else $VOXDESK_MODEL_MIRROR, else
-   * none (the upstream URLs).
+   * Base URL replacing where curated files come from, for this manager only (the models command's --model-mirror;
+   * see download-source.ts for the forms). Default: the `models.mirror` setting, else $VOXDESK_MODEL_MIRROR, else
+   * none (the upstream URLs). Read at each download, so a changed setting applies to the next one.
    */
   mirror?: string | null;
+  /** PEM file of extra CAs trusted for downloads, for this manager only. Default: `models.ca_file`, else $VOXDESK_CA_FILE. */
+  caFile?: string | null;
   /** Attempts after a transient failure without progress. Default 4. */
   retries?: number;
   /** First retry delay, doubled up to 15 s. Default 500 ms. */
@@ -61,6 +65,8 @@ interface ActiveDownload {
   bytesDone: number;
   bytesTotal: number;
   done: Promise<InstalledModel | null>;
+  /** The mirror the current file comes from (null: its own URL), for failure hints. */
+  mirror: string | null;
 }
 
 /** A download row not updated for this long is not running in any process (a crash); start() resumes it. */
@@ -353,17 +359,13 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     };
   }
 
-  private mirrorBase(): string | null {
-    if (this.options.mirror !== undefined) return this.options.mirror;
-    const value = this.options.repos.settings.get<unknown>('models.mirror');
-    if (typeof value === 'string' && value) return value;
-    return process.env.VOXDESK_MODEL_MIRROR || null;
-  }
-
-  private fileUrl(pkg: ModelPackage, file: PackageFile): string {
-    const mirror = this.mirrorBase();
-    if (!mirror) return file.url;
-    return `${mirror.replace(/\/+$/, '')}/${pkg.id}/${basename(new URL(file.url).pathname)}`;
+  /** The mirror and CA file the next download uses, and where each comes from. */
+  downloadSource(): DownloadSource {
+    const overrides = {
+      ...(this.options.mirror !== undefined ? { mirror: this.options.mirror } : {}),
+      ...(this.options.caFile !== undefined ? { caFile: this.options.caFile } : {}),
+    };
+    return currentDownloadSource(this.options.repos.settings, overrides);
   }
 
   private launch(pkg: ModelPackage): void {
@@ -377,6 +379,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       bytesDone: existing?.bytesDone ?? 0,
       bytesTotal: total,
       done: Promise.resolve(null),
+      mirror: null,
     };
     this.active.set(pkg.id, entry);
     this.store.startDownload(pkg.id, total);
@@ -396,7 +399,8 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
           return null;
         }
         const code = err instanceof DownloadError ? err.code : err instanceof LayoutError ? 'install_failed' : 'download_failed';
-        const message = err instanceof Error ? err.message : String(err);
+        const hint = err instanceof DownloadError ? downloadHint(err, entry.mirror) : '';
+        const message = (err instanceof Error ? err.message : String(err)) + hint;
         this.log(`${pkg.id}: ${code}: ${message}`);
         this.store.failDownload(pkg.id, code, message);
         this.emit('failed', { id: pkg.id, code, message });
@@ -414,6 +418,27 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   }
 
   private async run(pkg: ModelPackage, entry: ActiveDownload): Promise<InstalledModel> {
+    const source = this.downloadSource();
+    let network: DownloadNetwork;
+    try {
+      network = new DownloadNetwork(source.caFile.value);
+    } catch (err) {
+      if (err instanceof NetworkSetupError) throw new DownloadError('download_failed', err.message, false, { cause: err });
+      throw err;
+    }
+    try {
+      return await this.fetchAndInstall(pkg, entry, network, this.isMirrored(pkg) ? source.mirror.value : null);
+    } finally {
+      network.destroy();
+    }
+  }
+
+  /** Curated packages follow the mirror; a package someone added by URL is fetched from that URL. */
+  private isMirrored(pkg: ModelPackage): boolean {
+    return this.curated.includes(pkg);
+  }
+
+  private async fetchAndInstall(pkg: ModelPackage, entry: ActiveDownload, network: DownloadNetwork, mirror: string | null): Promise<InstalledModel> {
     const staging = join(this.stagingDir, pkg.id);
     mkdirSync(staging, { recursive: true });
     const signal = entry.controller.signal;
@@ -435,9 +460,11 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       }
       const before = sizes.slice(0, i).reduce((s, n) => s + n, 0);
       const partPath = join(staging, `file-${i}.part`);
-      const url = this.fileUrl(pkg, file);
+      const url = mirror ? mirroredUrl(mirror, pkg.id, file.url) : file.url;
+      entry.mirror = mirror;
       const result = await fetchToPart({
         url,
+        network,
         partPath,
         etag: row && row.fileIndex === i ? row.etag : null,
         expectedSize: file.sha256 ? file.sizeBytes : null,

@@ -22,9 +22,13 @@ afterEach(async () => {
 });
 
 function run(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runWith({ VOXDESK_MODEL_MIRROR: server.url }, ...args);
+}
+
+function runWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, 'models', ...args, '--data-dir', dir], {
-      env: { ...process.env, VOXDESK_MODEL_MIRROR: server.url },
+      env: { ...process.env, ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -68,5 +72,13 @@ describe('voxdesk models', () => {
     const failed = await run('pull', 'gtcrn-simple');
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('gtcrn-simple: download_failed: HTTP 404');
+  });
+
+  it('pull --model-mirror takes this run\'s files from that mirror, over the environment\'s', async () => {
+    const pull = await runWith({ VOXDESK_MODEL_MIRROR: 'http://127.0.0.1:9' }, 'pull', 'gtcrn-simple', '--model-mirror', `${server.url}/`);
+    expect(pull).toMatchObject({ code: 0, stdout: `gtcrn-simple installed in ${join(dir, 'models', 'gtcrn-simple')}\n` });
+    expect(server.requests.map((r) => r.path)).toContain('/gtcrn-simple/gtcrn_simple.onnx');
+    const bad = await runWith({}, 'pull', 'gtcrn-simple', '--model-mirror', 'not a url');
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringContaining('the model mirror must be an http(s) URL') });
   });
 });

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { ApiError } from '../common/errors.js';
 import { normaliseMirror } from '../engines/models/download-source.js';
 import { ModelManager } from '../engines/models/model-manager.js';
+import { runModelTest, type ModelTestOptions } from './model-test-command.js';
 import type { PackageStatus } from '../engines/models/package-status.js';
 import { defaultDataDir } from '../service/config.js';
 import { openDatabase } from '../store/database.js';
@@ -183,6 +184,15 @@ export function registerModelsCommand(program: Command): void {
         }
       }),
     );
+
+  models
+    .command('test')
+    .description('check a model: transcribe the built-in sample recording, or speak the built-in sentence; prints the result and the real-time factor')
+    .argument('<id>', 'model id (an installed one, or any available catalogue model)')
+    .option('--out <file>', 'voices and denoisers: save the audio made here')
+    .option('--json', 'print the report as JSON')
+    .option(...dataDirFlag)
+    .action((id: string, opts: ModelTestOptions) => runModelTest(id, opts));
 
   models
     .command('remove')

@@ -6,11 +6,9 @@
  * the proxy used), so the caller can suggest a mirror, a proxy or a CA file.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, statSync, truncateSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { DownloadNetwork } from './download-network.js';
 
 export type DownloadErrorCode = 'download_failed' | 'checksum_mismatch' | 'cancelled';
@@ -212,18 +210,40 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
   state.etag = etag;
   let done = start;
   opts.onProgress(done, total, etag);
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      done += chunk.length;
-      opts.onProgress(done, total, etag);
-      cb(null, chunk);
-    },
-  });
+  // Each chunk is written as it arrives, synchronously: every byte received before a dropped connection is on disk,
+  // so the resume asks for exactly the rest (a stream pipeline would discard what it still buffered).
+  const fd = openSync(opts.partPath, status === 206 ? 'a' : 'w');
   try {
-    await pipeline(res, counter, createWriteStream(opts.partPath, { flags: status === 206 ? 'a' : 'w' }), { signal: opts.signal });
+    await new Promise<void>((resolvePromise, reject) => {
+      let ended = false;
+      res.on('data', (chunk: Buffer) => {
+        try {
+          writeSync(fd, chunk);
+        } catch (err) {
+          res.destroy(err as Error);
+          return;
+        }
+        done += chunk.length;
+        opts.onProgress(done, total, etag);
+      });
+      res.on('end', () => {
+        ended = true;
+        resolvePromise();
+      });
+      res.on('error', reject);
+      res.on('close', () => {
+        if (!ended) reject(new Error('the connection closed early'));
+      });
+    });
   } catch (err) {
     if (opts.signal.aborted) throw cancelled();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EACCES' || code === 'EROFS') {
+      throw new DownloadError('download_failed', `cannot write ${opts.partPath}: ${(err as Error).message}`, false, { cause: err });
+    }
     throw new DownloadError('download_failed', `the connection to ${host}${via} dropped after ${done} bytes`, true, { cause: err, host, problem: 'unreachable' });
+  } finally {
+    closeSync(fd);
   }
   if (total !== null && done < total) {
     throw new DownloadError('download_failed', `the connection to ${host}${via} ended after ${done} of ${total} bytes`, true, { host, problem: 'unreachable' });

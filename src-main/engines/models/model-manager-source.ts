@@ -19,7 +19,7 @@ import type { EngineKind } from '../engine-types.js';
 import { NO_LIMITS, type ModelDefinition, type ModelSource } from '../model-definition.js';
 import type { ModelSourceContext } from '../model-sources.js';
 import { isTtsFamily, ttsFamilyDefinition } from '../tts/tts-families.js';
-import { packageSize, type ModelPackage } from './curated-models.js';
+import { packageSize, type OfferedPackage } from './curated-models.js';
 import type { FamilyFiles, ModelFamily } from './model-families.js';
 import { onnxMetadataOrEmpty } from './onnx-metadata.js';
 import type { InstalledModel, ModelManager } from './model-manager.js';
@@ -148,17 +148,19 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
         speakerEmbedding: manager.supportModelPath('speaker-embedding'),
         pyannoteSegmentation: manager.supportModelPath('pyannote-segmentation'),
       };
-      const rows: Array<{ pkg: ModelPackage | null; installed: InstalledModel | null }> = manager
-        .curatedPackages()
+      const rows: Array<{ pkg: OfferedPackage | null; installed: InstalledModel | null }> = manager
+        .offeredPackages()
         .map((pkg) => ({ pkg, installed: installed.get(pkg.id) ?? null }));
-      const curatedIds = new Set(rows.map((r) => r.pkg!.id));
-      for (const m of installed.values()) if (!curatedIds.has(m.id)) rows.push({ pkg: null, installed: m });
+      const offeredIds = new Set(rows.map((r) => r.pkg!.id));
+      for (const m of installed.values()) if (!offeredIds.has(m.id)) rows.push({ pkg: null, installed: m });
 
       const out: ModelDefinition[] = [];
       for (const { pkg, installed: m } of rows) {
         const capability = m?.capability ?? pkg!.capability;
-        if (capability === 'support') continue;
-        const base = (m ?? pkg)!;
+        const family = m?.family ?? pkg!.family;
+        // A package added by URL whose family is not known yet serves no product until it is installed.
+        if (capability === 'support' || capability === null || family === null) continue;
+        const base = { ...(m ?? pkg)!, family };
         const dir = m?.dir ?? join(manager.modelsDir, base.id);
         const files = m ? absolute(m.dir, m.files) : absolute(dir, PROSPECTIVE_FILES[base.family] ?? {});
         // What the installed model says of itself wins over the curated list's expectation.

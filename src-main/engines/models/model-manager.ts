@@ -10,13 +10,14 @@ import { basename, join, resolve } from 'node:path';
 import { ApiError } from '../../common/errors.js';
 import type { InstalledModel as StoredModel, ModelsRepo } from '../../store/models-repo.js';
 import type { Repositories } from '../../store/repositories.js';
-import { extractTarBz2 } from './archive.js';
-import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage, type PackageCapability } from './curated-models.js';
+import { ArchiveError, extractArchive } from './archive.js';
+import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage, type OfferedPackage, type PackageCapability } from './curated-models.js';
 import { DownloadNetwork, NetworkSetupError } from './download-network.js';
 import { currentDownloadSource, downloadHint, mirroredUrl, type DownloadSource } from './download-source.js';
 import { DownloadError, fetchToPart, sha256File } from './http-download.js';
 import { detectLayout, familyCapability, isModelFamily, LayoutError, MODEL_FAMILIES, type ModelFamily, type SupportKind } from './model-families.js';
 import type { PackageStatus } from './package-status.js';
+import { checkUrlPackage, offeredFromUrl, type NewUrlPackage } from './url-packages.js';
 
 /** An installed package, with the engine floor's family and capability types. */
 export type InstalledModel = StoredModel<ModelFamily, PackageCapability>;
@@ -105,7 +106,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     this.removeOrphanStaging();
     for (const row of this.store.downloads()) {
       if (row.status !== 'downloading' || this.active.has(row.modelId)) continue;
-      const pkg = this.curatedPackage(row.modelId);
+      const pkg = this.offered(row.modelId);
       if (!pkg) {
         this.store.deleteDownload(row.modelId);
         continue;
@@ -130,16 +131,23 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     return this.curated;
   }
 
-  /** Every curated package and every import, with install state and progress. */
+  /** Every downloadable package: the curated ones, then those added by URL (oldest first). */
+  offeredPackages(): OfferedPackage[] {
+    return [...this.curated.map((p) => asOffered(p)), ...this.store.urlPackages().map((row) => offeredFromUrl(row))];
+  }
+
+  /** Every curated package, every package added by URL and every import, with install state and progress. */
   list(): PackageStatus[] {
     const installed = new Map(this.store.installed().map((m) => [m.id, m]));
-    const out = this.curated.map((pkg) => this.statusOf(pkg, installed.get(pkg.id) ?? null));
-    for (const m of installed.values()) if (!this.curatedPackage(m.id)) out.push(this.statusOf(null, m));
+    const offered = this.offeredPackages();
+    const out = offered.map((pkg) => this.statusOf(pkg, installed.get(pkg.id) ?? null));
+    const ids = new Set(offered.map((p) => p.id));
+    for (const m of installed.values()) if (!ids.has(m.id)) out.push(this.statusOf(null, m));
     return out;
   }
 
   status(id: string): PackageStatus {
-    const pkg = this.curatedPackage(id);
+    const pkg = this.offered(id);
     const installed = this.store.installedById(id);
     if (!pkg && !installed) throw new ApiError('not_found', `no model package ${id}; voxdesk models list shows them`);
     return this.statusOf(pkg, installed);
@@ -181,9 +189,24 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     return !!row && row.status === 'downloading' && Date.now() - Date.parse(row.updatedAt) < STALE_DOWNLOAD_MS;
   }
 
-  /** Starts (or joins) the download of a curated package. Answers the state at once; see whenDone(). */
+  /**
+   * Adds a package by URL and sha256 (checked by checkUrlPackage) and starts its download: it then downloads,
+   * resumes, verifies and installs like a curated one, its family detected from the files unless given.
+   */
+  addFromUrl(input: NewUrlPackage): PackageStatus {
+    const row = checkUrlPackage(input);
+    if (this.curated.some((p) => p.id === row.id)) throw new ApiError('conflict', `${row.id} is a curated model id; choose another id`);
+    if (this.store.installedById(row.id) || this.store.urlPackage(row.id)) {
+      throw new ApiError('conflict', `a model ${row.id} already exists; remove it first or choose another id`);
+    }
+    if (this.stopped) throw new ApiError('conflict', 'the model manager is shutting down');
+    if (!this.store.addUrlPackage(row)) throw new ApiError('conflict', `a model ${row.id} already exists; choose another id`);
+    return this.pull(row.id);
+  }
+
+  /** Starts (or joins) the download of a curated or added package. Answers the state at once; see whenDone(). */
   pull(id: string): PackageStatus {
-    const pkg = this.curatedPackage(id);
+    const pkg = this.offered(id);
     if (!pkg) {
       if (this.store.installedById(id)) throw new ApiError('conflict', `${id} was imported from disk; there is nothing to download`);
       throw new ApiError('not_found', `no downloadable model ${id}; voxdesk models list shows them`);
@@ -223,8 +246,15 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   remove(id: string): void {
     if (this.active.has(id)) throw new ApiError('conflict', `${id} is downloading; cancel the download first`);
     const m = this.store.installedById(id);
+    if (this.store.urlPackage(id)) {
+      // A package added by URL goes entirely: its files, its partial download and the entry itself.
+      this.store.deleteUrlPackage(id);
+      rmSync(join(this.stagingDir, id), { recursive: true, force: true });
+      if (m && this.isInsideModelsDir(m.dir)) rmSync(m.dir, { recursive: true, force: true });
+      return;
+    }
     if (!m) {
-      if (this.curatedPackage(id)) throw new ApiError('conflict', `${id} is not installed`);
+      if (this.offered(id)) throw new ApiError('conflict', `${id} is not installed`);
       throw new ApiError('not_found', `no model package ${id}`);
     }
     this.store.deleteInstalled(id);
@@ -254,7 +284,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     if (!ID_PATTERN.test(id)) {
       throw new ApiError('invalid_request', `model id ${JSON.stringify(id)} must be 1-64 characters of a-z, 0-9, '.', '_', '-' (pass --id)`);
     }
-    if (this.curatedPackage(id)) throw new ApiError('conflict', `${id} is a curated model id; pass another --id`);
+    if (this.offered(id)) throw new ApiError('conflict', `${id} is the id of a downloadable model; pass another --id`);
     if (this.store.installedById(id)) throw new ApiError('conflict', `a model ${id} is already installed; remove it first or pass another --id`);
     if (this.isInsideModelsDir(source)) throw new ApiError('invalid_request', `${source} is already inside the models folder`);
 
@@ -312,8 +342,11 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     }
   }
 
-  private curatedPackage(id: string): ModelPackage | null {
-    return this.curated.find((p) => p.id === id) ?? null;
+  private offered(id: string): OfferedPackage | null {
+    const curated = this.curated.find((p) => p.id === id);
+    if (curated) return asOffered(curated);
+    const row = this.store.urlPackage(id);
+    return row ? offeredFromUrl(row) : null;
   }
 
   private isInsideModelsDir(path: string): boolean {
@@ -325,7 +358,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     this.options.log?.(`[models] ${message}`);
   }
 
-  private statusOf(pkg: ModelPackage | null, installed: InstalledModel | null): PackageStatus {
+  private statusOf(pkg: OfferedPackage | null, installed: InstalledModel | null): PackageStatus {
     const base = installed ?? pkg!;
     const a = this.active.get(base.id);
     const row = this.store.download(base.id);
@@ -346,8 +379,8 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       languages: base.languages,
       licence: base.licence,
       version: base.version,
-      source: installed?.source ?? 'curated',
-      size_bytes: installed ? installed.sizeBytes : packageSize(pkg!),
+      source: installed?.source ?? pkg!.source,
+      size_bytes: installed ? installed.sizeBytes : a && a.bytesTotal > 0 ? a.bytesTotal : packageSize(pkg!),
       installed: !!installed,
       state,
       verified: installed ? installed.verified : null,
@@ -368,7 +401,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     return currentDownloadSource(this.options.repos.settings, overrides);
   }
 
-  private launch(pkg: ModelPackage): void {
+  private launch(pkg: OfferedPackage): void {
     const controller = new AbortController();
     const total = packageSize(pkg);
     const existing = this.store.download(pkg.id);
@@ -398,7 +431,14 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
           if (!this.active.has(pkg.id)) this.discardDownload(pkg.id);
           return null;
         }
-        const code = err instanceof DownloadError ? err.code : err instanceof LayoutError ? 'install_failed' : 'download_failed';
+        const code =
+          err instanceof DownloadError
+            ? err.code
+            : err instanceof ArchiveError
+              ? err.code
+              : err instanceof LayoutError
+                ? 'install_failed'
+                : 'download_failed';
         const hint = err instanceof DownloadError ? downloadHint(err, entry.mirror) : '';
         const message = (err instanceof Error ? err.message : String(err)) + hint;
         this.log(`${pkg.id}: ${code}: ${message}`);
@@ -417,7 +457,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     rmSync(join(this.stagingDir, id), { recursive: true, force: true });
   }
 
-  private async run(pkg: ModelPackage, entry: ActiveDownload): Promise<InstalledModel> {
+  private async run(pkg: OfferedPackage, entry: ActiveDownload): Promise<InstalledModel> {
     const source = this.downloadSource();
     let network: DownloadNetwork;
     try {
@@ -434,11 +474,11 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   }
 
   /** Curated packages follow the mirror; a package someone added by URL is fetched from that URL. */
-  private isMirrored(pkg: ModelPackage): boolean {
-    return this.curated.includes(pkg);
+  private isMirrored(pkg: OfferedPackage): boolean {
+    return pkg.source === 'curated';
   }
 
-  private async fetchAndInstall(pkg: ModelPackage, entry: ActiveDownload, network: DownloadNetwork, mirror: string | null): Promise<InstalledModel> {
+  private async fetchAndInstall(pkg: OfferedPackage, entry: ActiveDownload, network: DownloadNetwork, mirror: string | null): Promise<InstalledModel> {
     const staging = join(this.stagingDir, pkg.id);
     mkdirSync(staging, { recursive: true });
     const signal = entry.controller.signal;
@@ -467,13 +507,15 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
         network,
         partPath,
         etag: row && row.fileIndex === i ? row.etag : null,
-        expectedSize: file.sha256 ? file.sizeBytes : null,
+        expectedSize: file.sha256 && file.sizeBytes > 0 ? file.sizeBytes : null,
         signal,
         retries: this.options.retries,
         backoffMs: this.options.backoffMs,
         idleTimeoutMs: this.options.idleTimeoutMs,
-        onProgress: (fileDone, _fileTotal, etag) => {
+        onProgress: (fileDone, fileTotal, etag) => {
           entry.bytesDone = before + fileDone;
+          // A package added by URL without size_bytes learns its size from the server.
+          if (file.sizeBytes === 0 && fileTotal) entry.bytesTotal = Math.max(entry.bytesTotal, before + fileTotal);
           const now = Date.now();
           if (now - lastSave >= SAVE_EVERY_MS) {
             lastSave = now;
@@ -508,10 +550,16 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     for (const [i, file] of pkg.files.entries()) {
       const donePath = join(staging, `file-${i}.done`);
       const target = join(pkgDir, file.path);
-      if (file.extract === 'tar.bz2') {
+      if (file.extract) {
         const out = join(staging, `extract-${i}`);
         rmSync(out, { recursive: true, force: true });
-        await extractTarBz2(donePath, out, signal);
+        try {
+          await extractArchive(donePath, out, file.extract, signal);
+        } catch (err) {
+          // The archive is the problem, not the connection: a new attempt downloads it again.
+          if (err instanceof ArchiveError) rmSync(donePath, { force: true });
+          throw err;
+        }
         mkdirSync(target, { recursive: true });
         for (const name of readdirSync(out)) renameSync(join(out, name), join(target, name));
         rmSync(out, { recursive: true, force: true });
@@ -520,18 +568,26 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
         cpSync(donePath, target);
       }
     }
-    const layout = detectLayout(pkgDir, pkg.family);
+    let layout;
+    try {
+      layout = detectLayout(pkgDir, pkg.family ?? undefined);
+    } catch (err) {
+      if (!(err instanceof LayoutError)) throw err;
+      // Name what was found without the staging path, and say how to tell the family.
+      const message = err.message.replaceAll(pkgDir, 'the download').replace('pass --family', 'give its family');
+      throw new LayoutError(message);
+    }
     if (signal.aborted) throw new DownloadError('cancelled', 'the download was cancelled', false);
     const dir = join(this.modelsDir, pkg.id);
     rmSync(dir, { recursive: true, force: true });
     renameSync(pkgDir, dir);
     const model: InstalledModel = {
       id: pkg.id,
-      source: 'curated',
+      source: pkg.source,
       name: pkg.name,
       description: pkg.description,
       family: layout.family,
-      capability: pkg.capability,
+      capability: pkg.capability ?? familyCapability(layout.family),
       languages: boundLanguages(pkg.languages, layout.languages),
       licence: pkg.licence,
       version: pkg.version,
@@ -540,13 +596,17 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       sizeBytes: diskUsage(dir),
       sha256: hashes,
       verified,
-      curatedListVersion: CURATED_LIST_VERSION,
+      curatedListVersion: pkg.source === 'curated' ? CURATED_LIST_VERSION : null,
       installedAt: new Date().toISOString(),
     };
     this.store.putInstalled(model);
     rmSync(staging, { recursive: true, force: true });
     return model;
   }
+}
+
+function asOffered(pkg: ModelPackage): OfferedPackage {
+  return { ...pkg, source: 'curated' };
 }
 
 /**

@@ -1,6 +1,9 @@
 /**
- * The model manager's routes (local service only; a key is required like every non-catalogue route):
+ * The model manager's routes, for the local account only (other accounts get 404: these routes read paths on the
+ * machine and change what is installed on it):
  *   GET    /v1/local/models                 packages with install state and progress  → 200 {object, curated_list_version, data}
+ *   POST   /v1/local/models                 {id?, name?, url, sha256, size_bytes?, family?, languages?}: add a
+ *                                           model by URL and start its download        → 202 PackageStatus
  *   GET    /v1/local/models/{id}            one package                               → 200 PackageStatus
  *   POST   /v1/local/models/{id}/download   start or join a download                  → 202 PackageStatus (200 when installed)
  *   DELETE /v1/local/models/{id}/download   cancel it and delete the partial files     → 200 PackageStatus
@@ -13,6 +16,7 @@ import { ApiError } from '../../common/errors.js';
 import { CURATED_LIST_VERSION } from '../../engines/models/curated-models.js';
 import type { ModelManager } from '../../engines/models/model-manager.js';
 import type { AppEnv } from '../app-env.js';
+import { localAccountOnly } from '../auth/local-account-only.js';
 import { optionalString, readJsonObject } from '../http/json-body.js';
 
 function stringList(body: Record<string, unknown>, field: string): string[] | undefined {
@@ -27,6 +31,10 @@ function stringList(body: Record<string, unknown>, field: string): string[] | un
 /** Mounted before the public catalogue routes, behind the auth middleware (a key is required). */
 export function modelManagerRoutes(manager: ModelManager): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const localOnly = localAccountOnly('the models installed on this machine');
+  app.use('/v1/local/models', localOnly);
+  app.use('/v1/local/models/*', localOnly);
+  app.post('/v1/local/models', async (c) => c.json(manager.addFromUrl(await readJsonObject(c)), 202));
   app.get('/v1/local/models', (c) => c.json({ object: 'list', curated_list_version: CURATED_LIST_VERSION, data: manager.list() }));
   app.post('/v1/local/models/import', async (c) => {
     const body = await readJsonObject(c);

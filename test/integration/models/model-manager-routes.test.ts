@@ -27,7 +27,13 @@ beforeEach(async () => {
   db = openDatabase(join(dir, 'voxdesk.db'));
   server = await startRangeServer({ '/gtcrn-simple/gtcrn_simple.onnx': { body: readFileSync(join(SHARED, 'models', 'gtcrn_simple.onnx')) } });
   manager = new ModelManager({ dataDir: dir, repos: createRepositories(db), mirror: server.url, backoffMs: 10 });
-  app = handleErrors(new Hono<AppEnv>(), () => {}).route('/', modelManagerRoutes(manager));
+  app = handleErrors(new Hono<AppEnv>(), () => {});
+  // What the auth middleware sets: the caller is the local account unless a test says otherwise.
+  app.use('*', async (c, next) => {
+    c.set('owner', { accountId: 'acc_test', accountName: c.req.header('x-test-account') ?? 'local' });
+    return next();
+  });
+  app.route('/', modelManagerRoutes(manager));
 });
 
 afterEach(async () => {
@@ -37,11 +43,11 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function call(method: string, path: string, body?: unknown, contentType = 'application/json') {
-  const init: RequestInit = { method };
+async function call(method: string, path: string, body?: unknown, contentType = 'application/json', account = 'local') {
+  const init: RequestInit = { method, headers: { 'x-test-account': account } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    init.headers = { 'content-type': contentType };
+    init.headers = { 'content-type': contentType, 'x-test-account': account };
   }
   const res = await app.request(path, init);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -74,6 +80,21 @@ describe('model manager routes', () => {
     const cancelled = await call('DELETE', '/v1/local/models/gtcrn-simple/download');
     expect(cancelled).toMatchObject({ status: 200, body: { id: 'gtcrn-simple', state: 'not_installed' } });
     expect(await call('DELETE', '/v1/local/models/gtcrn-simple/download')).toMatchObject({ status: 409, body: { error: { code: 'conflict' } } });
+  });
+
+  it('belongs to the local account: other accounts get 404 on every route', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/local/models'],
+      ['POST', '/v1/local/models'],
+      ['GET', '/v1/local/models/gtcrn-simple'],
+      ['POST', '/v1/local/models/gtcrn-simple/download'],
+      ['DELETE', '/v1/local/models/gtcrn-simple'],
+      ['POST', '/v1/local/models/import'],
+    ] as const) {
+      const res = await call(method, path, method === 'POST' ? {} : undefined, 'application/json', 'someone-else');
+      expect({ path, status: res.status, code: (res.body.error as { code: string }).code }).toEqual({ path, status: 404, code: 'not_found' });
+    }
+    expect(manager.isDownloading('gtcrn-simple')).toBe(false);
   });
 
   it('answers unknown ids with 404 not_found', async () => {

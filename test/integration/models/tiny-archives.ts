@@ -36,10 +36,10 @@ export function shippedArchive(name: string): Archive {
 }
 
 /**
- * Packs a .tar.bz2 whose single top folder holds `files` (path inside the folder → source file or folder), with the
- * system tar like the release archives.
+ * Packs a .tar.bz2 (or .tar.gz) whose single top folder holds `files` (path inside the folder → source file or
+ * folder, or the bytes), with the system tar like the release archives.
  */
-export function packArchive(workDir: string, name: string, top: string, files: Record<string, string | Buffer>): Archive {
+export function packArchive(workDir: string, name: string, top: string, files: Record<string, string | Buffer>, compression: 'bzip2' | 'gzip' = 'bzip2'): Archive {
   requireCommand('tar');
   requireCommand('bzip2');
   const stage = join(workDir, `pack-${name}`);
@@ -51,7 +51,7 @@ export function packArchive(workDir: string, name: string, top: string, files: R
     else cpSync(source, target, { recursive: true });
   }
   const out = join(workDir, name);
-  execFileSync('tar', ['-cjf', out, '--sort=name', '--owner=0', '--group=0', '-C', stage, top]);
+  execFileSync('tar', [compression === 'gzip' ? '-czf' : '-cjf', out, '--sort=name', '--owner=0', '--group=0', '-C', stage, top]);
   rmSync(stage, { recursive: true, force: true });
   const body = readFileSync(out);
   return { name, body, sha256: sha256(body) };

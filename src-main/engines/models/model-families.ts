@@ -6,24 +6,21 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PackageCapability } from './curated-models.js';
+import { ASR_FAMILIES, MODEL_FAMILIES, TTS_FAMILIES, type ModelFamily } from '../../common/model-families.js';
 import { readOnnxMetadata, type OnnxMetadata } from './onnx-metadata.js';
 
-/** `streaming-transducer`: sherpa-onnx online (streaming) transducers such as streaming Zipformer, for live dictation. */
-export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'streaming-transducer', 'moonshine', 'sense-voice'] as const;
-export const TTS_FAMILIES = ['vits', 'piper', 'kokoro'] as const;
-export const SUPPORT_KINDS = ['silero-vad', 'speaker-embedding', 'pyannote-segmentation'] as const;
-export const DENOISE_FAMILIES = ['gtcrn'] as const;
-
-export type AsrFamily = (typeof ASR_FAMILIES)[number];
-export type TtsFamily = (typeof TTS_FAMILIES)[number];
-export type SupportKind = (typeof SUPPORT_KINDS)[number];
-export type ModelFamily = AsrFamily | TtsFamily | SupportKind | (typeof DENOISE_FAMILIES)[number];
-
-export const MODEL_FAMILIES: readonly ModelFamily[] = [...ASR_FAMILIES, ...TTS_FAMILIES, ...DENOISE_FAMILIES, ...SUPPORT_KINDS];
-
-export function isModelFamily(value: string): value is ModelFamily {
-  return (MODEL_FAMILIES as readonly string[]).includes(value);
-}
+export {
+  ASR_FAMILIES,
+  DENOISE_FAMILIES,
+  isModelFamily,
+  MODEL_FAMILIES,
+  SUPPORT_KINDS,
+  TTS_FAMILIES,
+  type AsrFamily,
+  type ModelFamily,
+  type SupportKind,
+  type TtsFamily,
+} from '../../common/model-families.js';
 
 export function familyCapability(family: ModelFamily): PackageCapability {
   if ((ASR_FAMILIES as readonly string[]).includes(family)) return 'asr';

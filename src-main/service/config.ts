@@ -9,6 +9,7 @@ import type { ModelSourceFactory } from '../engines/model-sources.js';
 import type { ModelPackage } from '../engines/models/curated-models.js';
 import { readCaFile } from '../engines/models/download-network.js';
 import { normaliseMirror } from '../engines/models/download-source.js';
+import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
 import { normaliseRemoteUrl } from '../engines/remote/remote-settings-store.js';
 
 export interface ServiceConfig {
@@ -55,6 +56,11 @@ export interface ServiceConfig {
   caFile: string | null;
   /** Logger for unexpected errors and lifecycle lines; never stdout (the first stdout line is a contract). */
   log: (message: string) => void;
+  /**
+   * Starts the engine worker and live voice processes. Default child_process.fork; the Electron app passes
+   * Electron's utilityProcess (its packaged build cannot run itself as Node).
+   */
+  processLauncher: ProcessLauncher;
 }
 
 export const DEFAULT_PORT = 8750;
@@ -88,6 +94,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     modelMirror: partial.modelMirror ? checked(() => normaliseMirror(partial.modelMirror!), '--model-mirror') : null,
     caFile: partial.caFile ? checked(() => caFileOf(partial.caFile!), '--ca-file') : null,
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
+    processLauncher: partial.processLauncher ?? forkLauncher,
   };
   validateConfig(config);
   return config;

@@ -57,6 +57,80 @@ function extra(id: string, family: ModelPackage['family'], capability: ModelPack
   };
 }
 
+/** What the recognizer itself says for each VAD segment, joined the way the transcript joins pieces. */
+async function perSegment(config: Record<string, unknown>, file: string, vadModel: string): Promise<string[]> {
+  const sherpa = createRequire(import.meta.url)('sherpa-onnx-node') as {
+    OfflineRecognizer: new (c: Record<string, unknown>) => {
+      createStream(): { acceptWaveform(w: { samples: Float32Array; sampleRate: number }): void };
+      decode(s: unknown): void;
+      getResult(s: unknown): { text: string };
+    };
+  };
+  const recognizer = new sherpa.OfflineRecognizer({ featConfig: { sampleRate: 16000, featureDim: 80 }, modelConfig: { ...config, numThreads: 1, debug: 0 } });
+  const texts: string[] = [];
+  for await (const segment of segmentSpeech(decodeBlocks(file), { vadModel })) {
+    const stream = recognizer.createStream();
+    stream.acceptWaveform({ samples: segment.samples, sampleRate: 16000 });
+    recognizer.decode(stream);
+    texts.push(normalise(recognizer.getResult(stream).text));
+  }
+  return texts.filter((t) => t !== '');
+}
+
+/** Job params per family for the VAD runs (Whisper in English, SenseVoice without ITN, as the direct configs). */
+const VAD_PARAMS: Record<string, Record<string, unknown>> = {
+  'nemo-ctc-en-conformer-small': {},
+  'parakeet-tdt-0.6b-v2': {},
+  'whisper-tiny-en': { language: 'en' },
+  'moonshine-tiny-en': {},
+  'sense-voice-2024-07-17': { use_itn: false },
+};
+
+/**
+ * What sherpa-onnx itself gives with the same model files (the archives hold the ../shared/models/tiny files):
+ * per VAD segment of PAUSES, and the speaker turns of TWO_SPEAKERS. Computed before the service starts, because
+ * these calls block the event loop, which the in-process service shares (an idle keep-alive connection would be
+ * closed under a waiting request).
+ */
+async function directExpectations(): Promise<{ perSegment: Record<string, string[]>; turns: ReturnType<typeof diarize> }> {
+  const t = (folder: string, file: string) => join(TINY, folder, file);
+  const vad = join(SHARED, 'models', 'silero_vad_v5.onnx');
+  const configs: Record<string, Record<string, unknown>> = {
+    'nemo-ctc-en-conformer-small': { nemoCtc: { model: t('tiny-nemo-ctc', 'model.onnx') }, tokens: t('tiny-nemo-ctc', 'tokens.txt') },
+    'parakeet-tdt-0.6b-v2': {
+      transducer: { encoder: t('tiny-nemo-tdt', 'encoder.int8.onnx'), decoder: t('tiny-nemo-tdt', 'decoder.int8.onnx'), joiner: t('tiny-nemo-tdt', 'joiner.int8.onnx') },
+      modelType: 'nemo_transducer',
+      tokens: t('tiny-nemo-tdt', 'tokens.txt'),
+    },
+    'whisper-tiny-en': {
+      whisper: { encoder: t('tiny-whisper', 'encoder.onnx'), decoder: t('tiny-whisper', 'decoder.onnx'), language: 'en', task: 'transcribe' },
+      tokens: t('tiny-whisper', 'tokens.txt'),
+    },
+    'moonshine-tiny-en': {
+      moonshine: {
+        preprocessor: t('tiny-moonshine', 'preprocess.onnx'),
+        encoder: t('tiny-moonshine', 'encode.int8.onnx'),
+        uncachedDecoder: t('tiny-moonshine', 'uncached_decode.int8.onnx'),
+        cachedDecoder: t('tiny-moonshine', 'cached_decode.int8.onnx'),
+      },
+      tokens: t('tiny-moonshine', 'tokens.txt'),
+    },
+    'sense-voice-2024-07-17': {
+      senseVoice: { model: t('tiny-sense-voice', 'model.int8.onnx'), language: '', useInverseTextNormalization: 0 },
+      tokens: t('tiny-sense-voice', 'tokens.txt'),
+    },
+  };
+  const perSegmentTexts: Record<string, string[]> = {};
+  for (const [id, config] of Object.entries(configs)) perSegmentTexts[id] = await perSegment(config, PAUSES, vad);
+  const samples: Float32Array[] = [];
+  for await (const block of decodeBlocks(TWO_SPEAKERS)) samples.push(block);
+  const all = new Float32Array(samples.reduce((n, b) => n + b.length, 0));
+  samples.reduce((offset, b) => (all.set(b, offset), offset + b.length), 0);
+  const turns = diarize({ segmentation: join(SHARED, 'models', 'pyannote-segmentation-3-0.int8.onnx'), embedding: join(TINY, 'tiny-speaker-embedding.onnx') }, all, 2);
+  return { perSegment: perSegmentTexts, turns };
+}
+
+let direct: Awaited<ReturnType<typeof directExpectations>>;
 let work: string;
 let server: RangeServer;
 let svc: TestService;
@@ -111,6 +185,7 @@ async function speak(model: string, text: string, params: Record<string, unknown
 }
 
 beforeAll(async () => {
+  direct = await directExpectations();
   work = mkdtempSync(join(tmpdir(), 'voxdesk-families-'));
   server = await startRangeServer();
   const built = packedArchives(work);
@@ -251,57 +326,10 @@ describe('every family from download to job', () => {
 });
 
 describe('with Silero VAD installed', () => {
-  /** What the recognizer itself says for each VAD segment, joined the way the transcript joins pieces. */
-  async function perSegment(config: Record<string, unknown>, file: string, vadModel: string): Promise<string[]> {
-    const sherpa = createRequire(import.meta.url)('sherpa-onnx-node') as {
-      OfflineRecognizer: new (c: Record<string, unknown>) => {
-        createStream(): { acceptWaveform(w: { samples: Float32Array; sampleRate: number }): void };
-        decode(s: unknown): void;
-        getResult(s: unknown): { text: string };
-      };
-    };
-    const recognizer = new sherpa.OfflineRecognizer({ featConfig: { sampleRate: 16000, featureDim: 80 }, modelConfig: { ...config, numThreads: 1, debug: 0 } });
-    const texts: string[] = [];
-    for await (const segment of segmentSpeech(decodeBlocks(file), { vadModel })) {
-      const stream = recognizer.createStream();
-      stream.acceptWaveform({ samples: segment.samples, sampleRate: 16000 });
-      recognizer.decode(stream);
-      texts.push(normalise(recognizer.getResult(stream).text));
-    }
-    return texts.filter((t) => t !== '');
-  }
-
   it('transcribes a recording with pauses as the exact concatenation of per-segment results', async () => {
     expect((await pull('silero-vad-v5')).state).toBe('installed');
-    const vad = join(svc.dataDir, 'models', 'silero-vad-v5', 'silero_vad.onnx');
-    const dir = (id: string) => join(svc.dataDir, 'models', id);
-    const configs: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
-      ['nemo-ctc-en-conformer-small', { nemoCtc: { model: join(dir('nemo-ctc-en-conformer-small'), 'model.onnx') }, tokens: join(dir('nemo-ctc-en-conformer-small'), 'tokens.txt') }, {}],
-      ['parakeet-tdt-0.6b-v2', {
-        transducer: { encoder: join(dir('parakeet-tdt-0.6b-v2'), 'encoder.int8.onnx'), decoder: join(dir('parakeet-tdt-0.6b-v2'), 'decoder.int8.onnx'), joiner: join(dir('parakeet-tdt-0.6b-v2'), 'joiner.int8.onnx') },
-        modelType: 'nemo_transducer',
-        tokens: join(dir('parakeet-tdt-0.6b-v2'), 'tokens.txt'),
-      }, {}],
-      ['whisper-tiny-en', {
-        whisper: { encoder: join(dir('whisper-tiny-en'), 'tiny.en-encoder.onnx'), decoder: join(dir('whisper-tiny-en'), 'tiny.en-decoder.onnx'), language: 'en', task: 'transcribe' },
-        tokens: join(dir('whisper-tiny-en'), 'tiny.en-tokens.txt'),
-      }, { language: 'en' }],
-      ['moonshine-tiny-en', {
-        moonshine: {
-          preprocessor: join(dir('moonshine-tiny-en'), 'preprocess.onnx'),
-          encoder: join(dir('moonshine-tiny-en'), 'encode.int8.onnx'),
-          uncachedDecoder: join(dir('moonshine-tiny-en'), 'uncached_decode.int8.onnx'),
-          cachedDecoder: join(dir('moonshine-tiny-en'), 'cached_decode.int8.onnx'),
-        },
-        tokens: join(dir('moonshine-tiny-en'), 'tokens.txt'),
-      }, {}],
-      ['sense-voice-2024-07-17', {
-        senseVoice: { model: join(dir('sense-voice-2024-07-17'), 'model.int8.onnx'), language: '', useInverseTextNormalization: 0 },
-        tokens: join(dir('sense-voice-2024-07-17'), 'tokens.txt'),
-      }, { use_itn: false }],
-    ];
-    for (const [id, config, params] of configs) {
-      const expected = await perSegment(config, PAUSES, vad);
+    for (const [id, params] of Object.entries(VAD_PARAMS)) {
+      const expected = direct.perSegment[id]!;
       expect(expected.length, `${id}: VAD segments with speech`).toBeGreaterThan(1);
       const result = await transcribe(id, PAUSES, params);
       expect({ id, text: result.text }).toEqual({ id, text: expected.join(' ') });
@@ -312,15 +340,7 @@ describe('with Silero VAD installed', () => {
   it('labels speakers with the tiny speaker embedding: the README\'s exact turns, and every word takes its turn\'s speaker', async () => {
     expect((await pull('pyannote-segmentation-3-0')).state).toBe('installed');
     expect((await pull('titanet-small-en')).state).toBe('installed');
-    const models = {
-      segmentation: join(svc.dataDir, 'models', 'pyannote-segmentation-3-0', 'model.int8.onnx'),
-      embedding: join(svc.dataDir, 'models', 'titanet-small-en', 'nemo_en_titanet_small.onnx'),
-    };
-    const samples: Float32Array[] = [];
-    for await (const block of decodeBlocks(TWO_SPEAKERS)) samples.push(block);
-    const all = new Float32Array(samples.reduce((n, b) => n + b.length, 0));
-    samples.reduce((offset, b) => (all.set(b, offset), offset + b.length), 0);
-    const turns = diarize(models, all, 2);
+    const turns = direct.turns;
     expect(turns.map((t) => `${t.start.toFixed(2)}-${t.end.toFixed(2)}:${t.speaker.replace('SPEAKER_', '')}`).join(' ')).toBe(README.turns);
 
     const readmeTurns = README.turns.split(' ').map((t) => {

@@ -5,7 +5,7 @@
  * resumes on the next start().
  */
 import { EventEmitter } from 'node:events';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { ApiError } from '../../common/errors.js';
 import type { InstalledModel as StoredModel, ModelsRepo } from '../../store/models-repo.js';
@@ -15,7 +15,8 @@ import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage,
 import { DownloadNetwork, NetworkSetupError } from './download-network.js';
 import { currentDownloadSource, downloadHint, mirroredUrl, type DownloadSource } from './download-source.js';
 import { DownloadError, fetchToPart, sha256File } from './http-download.js';
-import { detectLayout, familyCapability, isModelFamily, LayoutError, MODEL_FAMILIES, type ModelFamily, type SupportKind } from './model-families.js';
+import { detectLayout, familyCapability, LayoutError, type ModelFamily, type SupportKind } from './model-families.js';
+import { diskUsage, importModelFolder, type ImportOptions } from './model-import.js';
 import type { PackageStatus } from './package-status.js';
 import { checkUrlPackage, offeredFromUrl, type NewUrlPackage } from './url-packages.js';
 
@@ -47,17 +48,6 @@ export interface ModelManagerOptions {
   log?: (message: string) => void;
 }
 
-export interface ImportOptions {
-  /** Package id. Default: the folder's name, lower-cased, with unsafe characters replaced. */
-  id?: string;
-  /** Skip detection and check the folder against this family. */
-  family?: string;
-  /** Display name. Default: the id. */
-  name?: string;
-  /** Language codes. Default: [] (unknown). */
-  languages?: string[];
-}
-
 interface ActiveDownload {
   controller: AbortController;
   /** 'cancel' deletes the partial files; 'stop' keeps them for the next start. */
@@ -73,7 +63,8 @@ interface ActiveDownload {
 /** A download row not updated for this long is not running in any process (a crash); start() resumes it. */
 const STALE_DOWNLOAD_MS = 60_000;
 const SAVE_EVERY_MS = 1000;
-const ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+export type { ImportOptions } from './model-import.js';
 
 export type ModelManagerEvents = {
   progress: [PackageStatus];
@@ -125,10 +116,6 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       a.controller.abort();
     }
     await Promise.allSettled([...running.map((a) => a.done), ...this.pending]);
-  }
-
-  curatedPackages(): readonly ModelPackage[] {
-    return this.curated;
   }
 
   /** Every downloadable package: the curated ones, then those added by URL (oldest first). */
@@ -268,69 +255,12 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
    * and registers it.
    */
   async importPath(path: string, options: ImportOptions = {}): Promise<InstalledModel> {
-    if (typeof path !== 'string' || path.trim() === '') throw new ApiError('invalid_request', 'path is required: a model folder or .onnx file');
-    const source = resolve(path);
-    if (!existsSync(source)) throw new ApiError('invalid_request', `${source} does not exist`);
-    const isFile = statSync(source).isFile();
-    if (isFile && !source.endsWith('.onnx')) throw new ApiError('invalid_request', `${source} is a file but not an .onnx model; import its folder`);
-    let family: ModelFamily | undefined;
-    if (options.family !== undefined) {
-      if (!isModelFamily(options.family)) {
-        throw new ApiError('invalid_request', `unknown family ${options.family}; one of ${MODEL_FAMILIES.join(', ')}`);
-      }
-      family = options.family;
-    }
-    const id = options.id ?? defaultImportId(source);
-    if (!ID_PATTERN.test(id)) {
-      throw new ApiError('invalid_request', `model id ${JSON.stringify(id)} must be 1-64 characters of a-z, 0-9, '.', '_', '-' (pass --id)`);
-    }
-    if (this.offered(id)) throw new ApiError('conflict', `${id} is the id of a downloadable model; pass another --id`);
-    if (this.store.installedById(id)) throw new ApiError('conflict', `a model ${id} is already installed; remove it first or pass another --id`);
-    if (this.isInsideModelsDir(source)) throw new ApiError('invalid_request', `${source} is already inside the models folder`);
-
-    const staging = join(this.stagingDir, `import-${id}`);
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(this.stagingDir, { recursive: true });
-    try {
-      if (isFile) {
-        mkdirSync(staging, { recursive: true });
-        cpSync(source, join(staging, basename(source)));
-      } else {
-        cpSync(source, staging, { recursive: true, dereference: true });
-      }
-      let layout;
-      try {
-        layout = detectLayout(staging, family);
-      } catch (err) {
-        if (err instanceof LayoutError) throw new ApiError('invalid_request', err.message.replaceAll(staging, source), { cause: err });
-        throw err;
-      }
-      const dir = join(this.modelsDir, id);
-      rmSync(dir, { recursive: true, force: true });
-      renameSync(staging, dir);
-      const model: InstalledModel = {
-        id,
-        source: 'imported',
-        name: options.name ?? id,
-        description: `Imported from ${source}`,
-        family: layout.family,
-        capability: familyCapability(layout.family),
-        languages: importLanguages(options.languages, layout.languages),
-        licence: 'unknown (imported)',
-        version: 'imported',
-        dir,
-        files: layout.files,
-        sizeBytes: diskUsage(dir),
-        sha256: {},
-        verified: false,
-        curatedListVersion: null,
-        installedAt: new Date().toISOString(),
-      };
-      this.store.putInstalled(model);
-      return model;
-    } finally {
-      rmSync(staging, { recursive: true, force: true });
-    }
+    return importModelFolder(path, options, {
+      modelsDir: this.modelsDir,
+      stagingDir: this.stagingDir,
+      store: this.store,
+      isOffered: (id) => this.offered(id) !== null,
+    });
   }
 
   /** Staging folders no download row refers to (a crash mid-cancel or mid-import) are deleted. */
@@ -620,29 +550,5 @@ export function boundLanguages(listed: string[], declared: string[] | undefined)
   return inside.length > 0 ? inside : declared;
 }
 
-/** Languages given to an import, checked against those the model declares (when it declares any). */
-function importLanguages(given: string[] | undefined, declared: string[] | undefined): string[] {
-  if (!given) return declared ?? [];
-  const unknown = declared ? given.filter((l) => !declared.includes(l)) : [];
-  if (unknown.length > 0) {
-    throw new ApiError('invalid_request', `the model does not know ${unknown.join(', ')}; it declares ${declared!.join(', ')}`);
-  }
-  return given;
-}
 
-function defaultImportId(source: string): string {
-  return basename(source)
-    .replace(/\.onnx$/, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[^a-z0-9]+/, '')
-    .slice(0, 64);
-}
 
-function diskUsage(path: string): number {
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.size;
-  let total = 0;
-  for (const name of readdirSync(path)) total += diskUsage(join(path, name));
-  return total;
-}

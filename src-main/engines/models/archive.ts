@@ -11,7 +11,7 @@
  * `tar` (Windows' bsdtar), that tar extracts (it refuses `..` and absolute names itself) and the result is checked.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, createReadStream, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, createWriteStream, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -235,5 +235,4 @@ function checkExtracted(root: string, dir: string): void {
       rmSync(path, { force: true });
     } else if (!st.isFile()) rmSync(path, { force: true });
   }
-  if (!existsSync(root)) throw new ArchiveError('install_failed', 'the archive was empty');
 }

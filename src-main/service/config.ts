@@ -1,5 +1,5 @@
 /**
- * Every option of the HTTP service, each with its default, in one place (design.md §6.7). The CLI, the Electron
+ * Every option of the HTTP service, each with its default, in one place (docs/design.md §6.7). The CLI, the Electron
  * shell and tests pass a partial config; resolveConfig fills in the rest.
  */
 import envPaths from 'env-paths';
@@ -10,7 +10,7 @@ import type { ModelPackage } from '../engines/models/curated-models.js';
 import { readCaFile } from '../engines/models/download-network.js';
 import { normaliseMirror } from '../engines/models/download-source.js';
 import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
-import { normaliseRemoteUrl } from '../engines/remote/remote-settings-store.js';
+import { normaliseRemoteUrl } from '../remote/remote-settings-store.js';
 
 export interface ServiceConfig {
   /** Interface to listen on. Default 127.0.0.1 (loopback only: the service is personal). */

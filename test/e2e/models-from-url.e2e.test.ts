@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED } from '../helpers/system.js';
-import { startRangeServer, type RangeServer } from '../integration/models/range-server.js';
-import { shippedArchive } from '../integration/models/tiny-archives.js';
+import { startRangeServer, type RangeServer } from '../helpers/range-server.js';
+import { shippedArchive } from '../helpers/tiny-archives.js';
 import { launchChromium } from './chromium.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
 

@@ -5,7 +5,6 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PackageCapability } from './curated-models.js';
 import { ASR_FAMILIES, MODEL_FAMILIES, TTS_FAMILIES, type ModelFamily } from '../../common/model-families.js';
 import { readOnnxMetadata, type OnnxMetadata } from './onnx-metadata.js';
 
@@ -21,6 +20,9 @@ export {
   type SupportKind,
   type TtsFamily,
 } from '../../common/model-families.js';
+
+/** What a package is for: catalogue capabilities, or 'support' for models the ASR engines use (VAD, diarization). */
+export type PackageCapability = 'asr' | 'tts' | 'noise_reduction' | 'support';
 
 export function familyCapability(family: ModelFamily): PackageCapability {
   if ((ASR_FAMILIES as readonly string[]).includes(family)) return 'asr';

@@ -7,8 +7,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSyn
 import { basename, join, resolve } from 'node:path';
 import { ApiError } from '../../common/errors.js';
 import type { ModelsRepo } from '../../store/models-repo.js';
-import type { PackageCapability } from './curated-models.js';
-import { detectLayout, familyCapability, isModelFamily, LayoutError, MODEL_FAMILIES, type ModelFamily } from './model-families.js';
+import { detectLayout, familyCapability, isModelFamily, LayoutError, MODEL_FAMILIES, type ModelFamily, type PackageCapability } from './model-families.js';
 import type { InstalledModel } from './model-manager.js';
 import { MODEL_ID_PATTERN } from './url-packages.js';
 

@@ -1,0 +1,168 @@
+/** Family detection from sherpa-onnx folder layouts: the real tiny models in ../shared plus synthetic layouts. */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { detectLayout, familyCapability, LayoutError } from '../../../../src-main/engines/models/model-families.js';
+import { SHARED } from '../../../helpers/system.js';
+
+const TINY = join(SHARED, 'models', 'tiny');
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'voxdesk-fam-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function folder(files: string[], dirs: string[] = [], tokens = 'a 0\nb 1\n'): string {
+  for (const d of dirs) mkdirSync(join(dir, d), { recursive: true });
+  for (const f of files) writeFileSync(join(dir, f), f.endsWith('tokens.txt') ? tokens : 'x');
+  return dir;
+}
+
+describe('detectLayout', () => {
+  it('detects the shared tiny NeMo CTC model', () => {
+    expect(detectLayout(join(TINY, 'tiny-nemo-ctc'))).toEqual({ family: 'nemo-ctc', files: { model: 'model.onnx', tokens: 'tokens.txt' } });
+  });
+
+  it('detects the shared tiny Whisper model', () => {
+    expect(detectLayout(join(TINY, 'tiny-whisper'))).toEqual({
+      family: 'whisper',
+      files: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', tokens: 'tokens.txt' },
+      languages: ['en', 'zh', 'de', 'es', 'ru', 'ko', 'fr', 'ja', 'pt', 'it'],
+    });
+  });
+
+  it('detects the shared tiny lexicon VITS model', () => {
+    expect(detectLayout(join(TINY, 'tiny-vits'))).toEqual({
+      family: 'vits',
+      files: { model: 'model.onnx', tokens: 'tokens.txt', lexicon: 'lexicon.txt' },
+    });
+  });
+
+  it('detects a Whisper release layout and prefers the int8 files', () => {
+    folder(['tiny.en-encoder.onnx', 'tiny.en-encoder.int8.onnx', 'tiny.en-decoder.onnx', 'tiny.en-decoder.int8.onnx', 'tiny.en-tokens.txt'], ['test_wavs']);
+    expect(detectLayout(dir)).toEqual({
+      family: 'whisper',
+      files: { encoder: 'tiny.en-encoder.int8.onnx', decoder: 'tiny.en-decoder.int8.onnx', tokens: 'tiny.en-tokens.txt' },
+    });
+  });
+
+  it('detects a NeMo transducer (Parakeet) layout', () => {
+    folder(['encoder.int8.onnx', 'decoder.int8.onnx', 'joiner.int8.onnx', 'tokens.txt']);
+    expect(detectLayout(dir).family).toBe('nemo-transducer');
+    expect(detectLayout(dir).files.joiner).toBe('joiner.int8.onnx');
+  });
+
+  it('detects Moonshine', () => {
+    folder(['preprocess.onnx', 'encode.int8.onnx', 'uncached_decode.int8.onnx', 'cached_decode.int8.onnx', 'tokens.txt']);
+    expect(detectLayout(dir)).toEqual({
+      family: 'moonshine',
+      files: {
+        preprocessor: 'preprocess.onnx',
+        encoder: 'encode.int8.onnx',
+        uncachedDecoder: 'uncached_decode.int8.onnx',
+        cachedDecoder: 'cached_decode.int8.onnx',
+        tokens: 'tokens.txt',
+      },
+    });
+  });
+
+  it('tells SenseVoice from NeMo CTC by its tokens', () => {
+    folder(['model.int8.onnx', 'tokens.txt'], [], '<unk> 0\n<|zh|> 3\n<|en|> 4\n<|withitn|> 14\n');
+    expect(detectLayout(dir).family).toBe('sense-voice');
+  });
+
+  it('detects Piper (espeak-ng-data) and Kokoro (voices.bin) voices inside a single top folder', () => {
+    mkdirSync(join(dir, 'vits-piper-en_US-x', 'espeak-ng-data'), { recursive: true });
+    for (const f of ['en_US-x.onnx', 'en_US-x.onnx.json', 'tokens.txt']) writeFileSync(join(dir, 'vits-piper-en_US-x', f), 'x');
+    expect(detectLayout(dir)).toEqual({
+      family: 'piper',
+      files: { model: 'vits-piper-en_US-x/en_US-x.onnx', tokens: 'vits-piper-en_US-x/tokens.txt', dataDir: 'vits-piper-en_US-x/espeak-ng-data' },
+    });
+    writeFileSync(join(dir, 'vits-piper-en_US-x', 'voices.bin'), 'x');
+    expect(detectLayout(dir).family).toBe('kokoro');
+  });
+
+  it('detects single-file support models and the GTCRN denoiser by name', () => {
+    writeFileSync(join(dir, 'silero_vad.onnx'), 'x');
+    expect(detectLayout(dir)).toEqual({ family: 'silero-vad', files: { model: 'silero_vad.onnx' } });
+    rmSync(join(dir, 'silero_vad.onnx'));
+    writeFileSync(join(dir, 'gtcrn_simple.onnx'), 'x');
+    expect(detectLayout(dir).family).toBe('gtcrn');
+    rmSync(join(dir, 'gtcrn_simple.onnx'));
+    writeFileSync(join(dir, 'nemo_en_titanet_small.onnx'), 'x');
+    expect(detectLayout(dir).family).toBe('speaker-embedding');
+  });
+
+  it('checks a folder against the family given and names what is missing', () => {
+    folder(['model.onnx', 'tokens.txt']);
+    expect(() => detectLayout(dir, 'whisper')).toThrow(/does not hold a whisper model: needs \*encoder\*\.onnx/);
+    expect(detectLayout(dir, 'nemo-ctc').family).toBe('nemo-ctc');
+  });
+
+  it('explains an unrecognised folder and suggests --family', () => {
+    folder(['readme.md', 'weights.bin']);
+    expect(() => detectLayout(dir)).toThrow(LayoutError);
+    expect(() => detectLayout(dir)).toThrow(/cannot tell which model family .*found: .*readme\.md.*pass --family/);
+    expect(() => detectLayout(join(dir, 'nope'))).toThrow(/is not a folder/);
+  });
+
+  it('tells a streaming transducer from an offline one by its encoder\'s metadata', () => {
+    expect(detectLayout(join(TINY, 'tiny-streaming-zipformer'))).toEqual({
+      family: 'streaming-transducer',
+      files: {
+        encoder: 'encoder-epoch-99-avg-1-chunk-16-left-128.onnx',
+        decoder: 'decoder-epoch-99-avg-1-chunk-16-left-128.onnx',
+        joiner: 'joiner-epoch-99-avg-1-chunk-16-left-128.onnx',
+        tokens: 'tokens.txt',
+      },
+    });
+    expect(detectLayout(join(TINY, 'tiny-nemo-tdt')).family).toBe('nemo-transducer');
+    expect(() => detectLayout(join(TINY, 'tiny-streaming-zipformer'), 'nemo-transducer')).toThrow(/offline \(non-streaming\) encoder/);
+    expect(() => detectLayout(join(TINY, 'tiny-nemo-tdt'), 'streaming-transducer')).toThrow(/streaming encoder/);
+    // Without readable metadata the release names decide.
+    folder(['encoder-epoch-99-avg-1-chunk-16-left-128.onnx', 'decoder-epoch-99-avg-1-chunk-16-left-128.onnx', 'joiner-epoch-99-avg-1-chunk-16-left-128.onnx', 'tokens.txt']);
+    expect(detectLayout(dir).family).toBe('streaming-transducer');
+  });
+
+  it('takes a Whisper model\'s languages from its metadata', () => {
+    expect(detectLayout(join(TINY, 'tiny-whisper')).languages).toEqual(['en', 'zh', 'de', 'es', 'ru', 'ko', 'fr', 'ja', 'pt', 'it']);
+  });
+
+  it('refuses a Piper layout whose model is not a Piper export (sherpa-onnx would exit the process)', () => {
+    mkdirSync(join(dir, 'espeak-ng-data'));
+    cpSync(join(TINY, 'tiny-vits', 'model.onnx'), join(dir, 'voice.onnx'));
+    cpSync(join(TINY, 'tiny-vits', 'tokens.txt'), join(dir, 'tokens.txt'));
+    expect(() => detectLayout(dir)).toThrow(/voice\.onnx has espeak-ng-data but no lexicon\.txt.*comment: "tiny random-weight test model"/);
+    const model = readFileSync(join(TINY, 'tiny-vits', 'model.onnx'));
+    writeFileSync(join(dir, 'voice.onnx'), Buffer.from(model.toString('latin1').replace('tiny random-weight test model', 'tiny random-weight piper tts.'), 'latin1'));
+    expect(detectLayout(dir)).toEqual({ family: 'piper', files: { model: 'voice.onnx', tokens: 'tokens.txt', dataDir: 'espeak-ng-data' } });
+    // With a lexicon it is a lexicon VITS voice that also has espeak data.
+    cpSync(join(TINY, 'tiny-vits', 'model.onnx'), join(dir, 'voice.onnx'));
+    cpSync(join(TINY, 'tiny-vits', 'lexicon.txt'), join(dir, 'lexicon.txt'));
+    expect(detectLayout(dir)).toEqual({ family: 'vits', files: { model: 'voice.onnx', tokens: 'tokens.txt', lexicon: 'lexicon.txt', dataDir: 'espeak-ng-data' } });
+    expect(() => detectLayout(dir, 'piper')).toThrow(/does not hold a piper model/);
+  });
+
+  it('recognises a single-file model by its metadata whatever its name', () => {
+    cpSync(join(TINY, 'tiny-speaker-embedding.onnx'), join(dir, 'model.onnx'));
+    expect(detectLayout(dir)).toEqual({ family: 'speaker-embedding', files: { model: 'model.onnx' } });
+    rmSync(join(dir, 'model.onnx'));
+    cpSync(join(SHARED, 'models', 'pyannote-segmentation-3-0.int8.onnx'), join(dir, 'speaker-model.onnx'));
+    expect(detectLayout(dir).family).toBe('pyannote-segmentation');
+    expect(() => detectLayout(dir, 'speaker-embedding')).toThrow(LayoutError);
+  });
+
+  it('names every file found, up to twelve, when the layout is unknown', () => {
+    folder(Array.from({ length: 14 }, (_, i) => `file-${String(i).padStart(2, '0')}.bin`));
+    expect(() => detectLayout(dir)).toThrow(/found: file-00\.bin, .*file-11\.bin and 2 more\)/);
+  });
+
+  it('maps families to catalogue capabilities', () => {
+    expect(familyCapability('whisper')).toBe('asr');
+    expect(familyCapability('kokoro')).toBe('tts');
+    expect(familyCapability('gtcrn')).toBe('noise_reduction');
+    expect(familyCapability('pyannote-segmentation')).toBe('support');
+  });
+});

@@ -6,6 +6,7 @@
 import type { JsonSchema } from '../../common/api-types.js';
 import type { ModelDefinition } from '../model-definition.js';
 import { NO_LIMITS } from '../model-definition.js';
+import { MAX_FILE_BYTES } from '../../common/limits.js';
 
 /**
  * nemo-transducer: offline transducers (NeMo Parakeet TDT/RNN-T; sherpa-onnx tells the kind from the encoder's
@@ -101,7 +102,7 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     engine: 'sherpa-asr',
     engineConfig: { ...engineConfig },
     paramsSchema: asrParamsSchema(family, engineConfig.languages, diarization !== null),
-    limits: { ...NO_LIMITS, max_file_bytes: 500 * 1024 * 1024 },
+    limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },
     live: streaming,
     acceptsSpeed: false,
   };
@@ -139,8 +140,13 @@ export function asrParamsSchema(family: AsrFamily, languages: string[], diarizat
     properties.use_itn = { type: 'boolean', default: true, description: 'Inverse text normalization (punctuation, numbers).' };
   }
   Object.assign(properties, diarizationParams(diarization));
-  return { type: 'object', properties, additionalProperties: false };
+  return { type: 'object', properties, additionalProperties: false, ...(diarization ? DIARIZATION_RULES : {}) };
 }
+
+/** num_speakers means something only with speaker_diarization on: a cross-field rule the schema itself states. */
+export const DIARIZATION_RULES: JsonSchema = {
+  dependentSchemas: { num_speakers: { required: ['speaker_diarization'], properties: { speaker_diarization: { const: true } } } },
+};
 
 /** speaker_diarization / num_speakers, only when the diarization models are installed. */
 export function diarizationParams(available: boolean): Record<string, JsonSchema> {

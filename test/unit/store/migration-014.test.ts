@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../../src-main/store/database.js';
-import { applyMigrations, appliedVersions } from '../../../../src-main/store/migrate.js';
-import { MIGRATIONS } from '../../../../src-main/store/migrations/index.js';
-import { createModelsRepo } from '../../../../src-main/store/models-repo.js';
+import { openDatabase } from '../../../src-main/store/database.js';
+import { applyMigrations, appliedVersions } from '../../../src-main/store/migrate.js';
+import { MIGRATIONS } from '../../../src-main/store/migrations/index.js';
+import { createModelsRepo } from '../../../src-main/store/models-repo.js';
 
 let dir: string;
 beforeEach(() => {

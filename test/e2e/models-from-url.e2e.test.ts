@@ -34,7 +34,7 @@ describe('Models → Add from URL (browser mode)', () => {
     browser = await launchChromium();
     page = await browser.context.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(served.url);
+    await page.goto(served.loginUrl);
     await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
   });
 
@@ -74,7 +74,7 @@ describe('Models → Add from URL (browser mode)', () => {
     await expect.poll(() => transcribe.locator('.list [data-status]').first().getAttribute('data-status'), { timeout: 120_000 }).toBe('succeeded');
     await expect.poll(() => transcribe.locator('.transcript').innerText(), { timeout: 10_000 }).toContain(MOONSHINE_JFK.split(' ').slice(0, 3).join(' '));
     const job = (await (await fetch(`${served.url}/v1/jobs?product=speech-to-text&limit=1`, {
-      headers: { authorization: `Bearer ${await sessionKey()}` },
+      headers: { authorization: `Bearer ${served.apiKey}` },
     })).json()) as { data: Array<{ model_id: string; status: string; result: { text: string } }> };
     expect(job.data[0]).toMatchObject({ model_id: 'moonshine-from-url', status: 'succeeded', result: { text: MOONSHINE_JFK } });
   });
@@ -107,15 +107,10 @@ describe('Models → Add from URL (browser mode)', () => {
     await expect.poll(() => form.getByRole('alert').innerText()).toMatch(/http\(s\) URL/);
     await form.getByLabel('Model mirror').fill(`${server.url}/mirror`);
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(async () => (await (await fetch(`${served.url}/v1/settings/models`, { headers: { authorization: `Bearer ${await sessionKey()}` } })).json()) as { mirror: string }).toMatchObject({
+    await expect.poll(async () => (await (await fetch(`${served.url}/v1/settings/models`, { headers: { authorization: `Bearer ${served.apiKey}` } })).json()) as { mirror: string }).toMatchObject({
       mirror: `${server.url}/mirror`,
       mirror_from: 'setting',
     });
     expect(pageErrors).toEqual([]);
   });
 });
-
-/** The page's own session key (browser mode hands it to same-origin loopback pages). */
-async function sessionKey(): Promise<string> {
-  return page.evaluate(async () => ((await (await fetch('/v1/session/bootstrap')).json()) as { api_key: string }).api_key);
-}

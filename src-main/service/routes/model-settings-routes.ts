@@ -1,5 +1,6 @@
 /**
- * GET/PUT /v1/settings/models (key required, local account only): where model downloads come from.
+ * GET/PUT /v1/settings/models (key required; local account only, like every /v1/settings route: app.ts applies
+ * auth/local-account-only.ts): where model downloads come from.
  * GET answers `{mirror, mirror_from, ca_file, ca_file_from, proxy: {https, http, no_proxy}}` — `*_from` is
  * `setting`, `environment` (VOXDESK_MODEL_MIRROR / VOXDESK_CA_FILE) or null; the proxies are the service's
  * environment variables, read only, without credentials. PUT `{mirror?, ca_file?}`: an omitted field keeps its
@@ -13,12 +14,10 @@ import { downloadSettingsView, saveDownloadSettings, SettingsInputError } from '
 import type { ModelManager } from '../../engines/models/model-manager.js';
 import type { SettingsRepo } from '../../store/settings-repo.js';
 import type { AppEnv } from '../app-env.js';
-import { localAccountOnly } from '../auth/local-account-only.js';
 import { readJsonObject } from '../http/json-body.js';
 
 export function modelSettingsRoutes(manager: ModelManager, settings: SettingsRepo): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use('/v1/settings/models', localAccountOnly('the model download settings'));
   app.get('/v1/settings/models', (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json(downloadSettingsView(manager.downloadSource()));

@@ -27,13 +27,7 @@ beforeEach(async () => {
   db = openDatabase(join(dir, 'voxdesk.db'));
   server = await startRangeServer({ '/gtcrn-simple/gtcrn_simple.onnx': { body: readFileSync(join(SHARED, 'models', 'gtcrn_simple.onnx')) } });
   manager = new ModelManager({ dataDir: dir, repos: createRepositories(db), mirror: server.url, backoffMs: 10 });
-  app = handleErrors(new Hono<AppEnv>(), () => {});
-  // What the auth middleware sets: the caller is the local account unless a test says otherwise.
-  app.use('*', async (c, next) => {
-    c.set('owner', { accountId: 'acc_test', accountName: c.req.header('x-test-account') ?? 'local' });
-    return next();
-  });
-  app.route('/', modelManagerRoutes(manager));
+  app = handleErrors(new Hono<AppEnv>(), () => {}).route('/', modelManagerRoutes(manager));
 });
 
 afterEach(async () => {
@@ -43,11 +37,11 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function call(method: string, path: string, body?: unknown, contentType = 'application/json', account = 'local') {
-  const init: RequestInit = { method, headers: { 'x-test-account': account } };
+async function call(method: string, path: string, body?: unknown, contentType = 'application/json') {
+  const init: RequestInit = { method };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    init.headers = { 'content-type': contentType, 'x-test-account': account };
+    init.headers = { 'content-type': contentType };
   }
   const res = await app.request(path, init);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -82,21 +76,6 @@ describe('model manager routes', () => {
     expect(await call('DELETE', '/v1/local/models/gtcrn-simple/download')).toMatchObject({ status: 409, body: { error: { code: 'conflict' } } });
   });
 
-  it('belongs to the local account: other accounts get 404 on every route', async () => {
-    for (const [method, path] of [
-      ['GET', '/v1/local/models'],
-      ['POST', '/v1/local/models'],
-      ['GET', '/v1/local/models/gtcrn-simple'],
-      ['POST', '/v1/local/models/gtcrn-simple/download'],
-      ['DELETE', '/v1/local/models/gtcrn-simple'],
-      ['POST', '/v1/local/models/import'],
-    ] as const) {
-      const res = await call(method, path, method === 'POST' ? {} : undefined, 'application/json', 'someone-else');
-      expect({ path, status: res.status, code: (res.body.error as { code: string }).code }).toEqual({ path, status: 404, code: 'not_found' });
-    }
-    expect(manager.isDownloading('gtcrn-simple')).toBe(false);
-  });
-
   it('answers unknown ids with 404 not_found', async () => {
     for (const [method, path] of [
       ['GET', '/v1/local/models/nope'],
@@ -110,10 +89,12 @@ describe('model manager routes', () => {
     }
   });
 
-  it('imports a folder (201) and refuses bad import bodies', async () => {
+  it('imports a folder (202, then installed) and refuses bad import bodies', async () => {
     const ok = await call('POST', '/v1/local/models/import', { path: join(SHARED, 'models', 'tiny', 'tiny-nemo-ctc'), id: 'ctc', languages: ['en'] });
-    expect(ok.status).toBe(201);
-    expect(ok.body).toMatchObject({ id: 'ctc', family: 'nemo-ctc', state: 'installed', source: 'imported', languages: ['en'] });
+    expect(ok.status).toBe(202);
+    expect(ok.body).toMatchObject({ id: 'ctc', family: 'nemo-ctc', state: 'importing', source: 'imported', languages: ['en'] });
+    await manager.whenImported('ctc');
+    expect((await call('GET', '/v1/local/models/ctc')).body).toMatchObject({ id: 'ctc', family: 'nemo-ctc', state: 'installed', installed: true });
 
     expect(await call('POST', '/v1/local/models/import', 'path=x', 'text/plain')).toMatchObject({ status: 415, body: { error: { code: 'unsupported_media_type' } } });
     expect(await call('POST', '/v1/local/models/import', '{nope')).toMatchObject({ status: 400, body: { error: { code: 'invalid_json' } } });

@@ -15,6 +15,7 @@ import { createModelsRepo, type ModelsRepo } from './models-repo.js';
 import { createRemoteBatchesRepo, type RemoteBatchesRepo } from './remote-batches-repo.js';
 import { createRemoteCatalogueRepo, type RemoteCatalogueRepo } from './remote-catalogue-repo.js';
 import { createRemoteJobsRepo, type RemoteJobsRepo } from './remote-jobs-repo.js';
+import { createSegmentsRepo, type SegmentsRepo } from './segments-repo.js';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo.js';
 
 export interface Repositories {
@@ -33,6 +34,7 @@ export interface Repositories {
   remoteJobs: RemoteJobsRepo;
   remoteBatches: RemoteBatchesRepo;
   remoteCatalogue: RemoteCatalogueRepo;
+  segments: SegmentsRepo;
 }
 
 export function createRepositories(db: Db, clock: Clock = systemClock): Repositories {
@@ -51,5 +53,6 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
     remoteJobs: createRemoteJobsRepo(db, clock),
     remoteBatches: createRemoteBatchesRepo(db, clock),
     remoteCatalogue: createRemoteCatalogueRepo(db),
+    segments: createSegmentsRepo(db),
   };
 }

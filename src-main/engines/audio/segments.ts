@@ -93,7 +93,7 @@ async function* vadSegments(blocks: AsyncIterable<Float32Array>, model: string, 
   // The detector's run: reset at `origin`, fed origin … fed. Every decision below depends on these only.
   let origin = startSample;
   let fed = startSample;
-  let pending: { start: number; end: number; parts: Float32Array[] } | null = null;
+  let pending = null as { start: number; end: number; parts: Float32Array[] } | null;
   let placed = startSample; // end of the audio already given to a segment
   const historyStart = (): number => Math.max(origin, fed - historyLength);
   const inHistory = (from: number, to: number): boolean => from >= historyStart() && to <= fed;

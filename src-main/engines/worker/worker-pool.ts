@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JobError } from '../../common/errors.js';
-import type { EngineOutput, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
+import type { EngineOutput, EngineTask, ParentMessage, RecognizedSegment, WorkerMessage } from '../engine-types.js';
 
 export interface WorkerPoolOptions {
   /** Number of worker processes (no default here: the job service decides, see job-service-options.ts). */
@@ -25,6 +25,8 @@ export interface WorkerPoolOptions {
 export interface TaskHandlers {
   progress?(fraction: number): void;
   measured?(seconds: number): void;
+  /** A recognised segment (checkpoint), in order, before the task's result. */
+  segment?(segment: RecognizedSegment, progress: number): void;
 }
 
 export interface RunOptions {
@@ -206,6 +208,9 @@ export class WorkerPool {
         break;
       case 'measured':
         task.handlers.measured?.(message.durationSeconds);
+        break;
+      case 'segment':
+        task.handlers.segment?.(message.segment, message.progress);
         break;
       case 'done':
         task.resolve(message.output);

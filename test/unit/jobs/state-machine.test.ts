@@ -93,4 +93,21 @@ describe('job state table', () => {
     expect(seen).toEqual([`${a.id}:running`]);
     expect(repos.jobs.get(b.id)?.status).toBe('queued');
   });
+
+  it('keeps the progress of a job with committed segments when it goes back to the queue and starts again', () => {
+    const plain = jobIn('running');
+    machine.tx(() => machine.patch(plain, { progress: 0.4 }));
+    machine.tx(() => machine.transition(repos.jobs.get(plain.id)!, 'queued'));
+    expect(repos.jobs.get(plain.id)?.progress).toBeNull(); // nothing to continue from: starts over
+
+    const checkpointed = jobIn('running');
+    machine.tx(() => {
+      repos.segments.append({ job_id: checkpointed.id, idx: 0, start_seconds: 0, end_seconds: 9, resume_seconds: 9, text: 'a', words_json: null, language: null, created_at: NOW });
+      machine.patch(checkpointed, { progress: 0.4, pause_requested: 1 });
+    });
+    machine.tx(() => machine.transition(repos.jobs.get(checkpointed.id)!, 'queued', { error_code: 'paused' }));
+    expect(repos.jobs.get(checkpointed.id)).toMatchObject({ progress: 0.4, error_code: 'paused', pause_requested: 0 });
+    machine.tx(() => machine.transition(repos.jobs.get(checkpointed.id)!, 'running'));
+    expect(repos.jobs.get(checkpointed.id)).toMatchObject({ progress: 0.4, error_code: null });
+  });
 });

@@ -80,7 +80,9 @@ describe('segments repository', () => {
     expect(repos.segments.resumedFrom(id, '2026-06-01T07:00:00.000Z')).toBeNull();
     const retry = job();
     expect(repos.segments.copy(id, retry, '2026-06-01T09:00:00.000Z')).toBe(5);
-    expect(repos.segments.all(retry).map(({ job_id, created_at, ...rest }) => rest)).toEqual(repos.segments.all(id).map(({ job_id, created_at, ...rest }) => rest));
+    const content = (jobId: string) => repos.segments.all(jobId).map((r) => [r.idx, r.start_seconds, r.end_seconds, r.resume_seconds, r.text]);
+    expect(content(retry)).toEqual(content(id));
+    expect(repos.segments.all(retry).every((r) => r.job_id === retry && r.created_at === '2026-06-01T09:00:00.000Z')).toBe(true);
     expect(repos.segments.append(segment(retry, 5))).toBe(true); // it continues after the copied ones
   });
 

@@ -56,7 +56,10 @@ export default tseslint.config(
     files: ['src-renderer/**/*.ts', 'src-renderer/**/*.svelte'],
     rules: restrict([
       { group: nodeBuiltins, message: 'The renderer runs in a sandbox: no node imports.' },
-      { group: ['**/src-main/!(common)/**', 'electron', 'naudiodon'], message: 'The renderer only shares src-main/common.' },
+      { group: ['electron', 'naudiodon'], message: 'The renderer only shares src-main/common.' },
+      // Shared code comes in through the $common alias (src-renderer/aliases.ts), and only from src-main/common.
+      { regex: '(^|/)src-main(/|$)', message: 'Import shared code as $common/…: the renderer only shares src-main/common.' },
+      { regex: '^\\$common/(.*/)?\\.\\.(/|$)', message: '$common/… stays inside src-main/common.' },
     ]),
   },
   {

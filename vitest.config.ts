@@ -1,6 +1,18 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
+import { RENDERER_ALIASES } from './src-renderer/aliases.js';
 
 export default defineConfig({
+  // Renderer modules under test import shared code as `$common/…`.
+  resolve: { alias: RENDERER_ALIASES },
+  plugins: [
+    svelte({
+      configFile: new URL('./src-renderer/svelte.config.js', import.meta.url).pathname,
+      // The renderer's rune modules (`*.svelte.ts`) are compiled as the page runs them, not as server-side rendering
+      // (where effects never run), though the tests run under Node.
+      dynamicCompileOptions: () => ({ generate: 'client' }),
+    }),
+  ],
   test: {
     include: ['test/**/*.test.ts', 'src-main/**/*.test.ts'],
     pool: 'forks',

@@ -1,9 +1,10 @@
-/** Renderer build: Svelte 5 + Vite. Output src-renderer/dist, relative asset paths (served by file:// in Electron and by `voxdesk serve --ui`). */
+/** Renderer build: Svelte 5 + Vite. Output src-renderer/dist, relative asset paths (served from app://voxdesk in Electron and by `voxdesk serve --ui`). */
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 // This file is build configuration run by Node, not renderer code: the sandbox import rule does not apply.
 // eslint-disable-next-line no-restricted-imports
 import { fileURLToPath } from 'node:url';
+import { RENDERER_ALIASES } from './aliases.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -11,6 +12,7 @@ export default defineConfig({
   root,
   base: './',
   plugins: [svelte()],
+  resolve: { alias: RENDERER_ALIASES },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,10 +1,11 @@
 /**
  * Electron main process (kept thin; the logic lives in plain modules beside it): single-instance lock, the
- * in-process service on 127.0.0.1:0 with the per-install key, a locked-down window on app://voxdesk, the preload
- * bridge's IPC (every sender validated), tray with queue status, a notification per finished batch, and a
- * graceful quit (running jobs return to the queue).
+ * in-process service on 127.0.0.1:0 with the per-install key and its engines in utility processes, a locked-down
+ * window on app://voxdesk (navigation, redirects, new windows and permissions refused but for the app's own needs;
+ * DevTools only in development), the preload bridge's IPC (every sender validated), tray with queue status, a
+ * notification per finished batch, and a graceful quit (running jobs return to the queue).
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, protocol, shell, Tray } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, protocol, shell, Tray, utilityProcess } from 'electron';
 import type { IpcMainInvokeEvent } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -17,9 +18,11 @@ import { APP_ORIGIN, APP_PAGE_URL, APP_SCHEME, resolveAppFile } from './app-prot
 import { BatchWatcher } from './batch-watcher.js';
 import { loadOrCreateInstallKey } from './install-key.js';
 import { modelIdArg, speedArg, textArg } from './ipc-validate.js';
+import { permissionAllowed } from './permission-policy.js';
 import { LivePlayback } from './player/live-playback.js';
 import { trayLabel } from './tray-status.js';
-import { contentSecurityPolicy, isAppPage, isExternalLink, isTrustedSender } from './window-security.js';
+import { utilityProcessLauncher } from './utility-process-launcher.js';
+import { contentSecurityPolicy, isAllowedExternalLink, isAppPage, isTrustedSender } from './window-security.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Grace for running jobs at quit before they are requeued. Default 5 s (a quit should feel quick). */
@@ -55,7 +58,15 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   const dataDir = defaultDataDir();
   const apiKey = loadOrCreateInstallKey(dataDir);
-  service = await createService({ host: '127.0.0.1', port: 0, dataDir, apiKey, allowedOrigins: [APP_ORIGIN], serveUi: null });
+  service = await createService({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    apiKey,
+    allowedOrigins: [APP_ORIGIN],
+    serveUi: null,
+    processLauncher: utilityProcessLauncher(utilityProcess),
+  });
   const csp = contentSecurityPolicy(service.url);
   const rendererDir = join(app.getAppPath(), 'src-renderer', 'dist');
 
@@ -91,18 +102,30 @@ function createWindow(): void {
       nodeIntegration: false,
       webSecurity: true,
       spellcheck: true,
+      // Middle-click would open links in new windows (refused below anyway): the feature is off altogether.
+      disableBlinkFeatures: 'Auxclick',
+      devTools: !app.isPackaged,
     },
   });
   const contents = window.webContents;
   contents.setWindowOpenHandler(({ url }) => {
-    if (isExternalLink(url)) void shell.openExternal(url);
+    if (isAllowedExternalLink(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  contents.on('will-navigate', (event, url) => {
+  const stayOnAppPage = (event: { preventDefault(): void }, url: string): void => {
     if (!isAppPage(url, APP_PAGE_URL)) event.preventDefault();
-  });
+  };
+  contents.on('will-navigate', stayOnAppPage);
+  contents.on('will-redirect', stayOnAppPage);
   contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.session.setPermissionRequestHandler((_wc, permission, callback) => callback(permission === 'clipboard-sanitized-write'));
+  contents.session.setPermissionCheckHandler((_wc, permission, requestingOrigin, details) =>
+    permissionAllowed({ permission, requester: requestingOrigin, mediaTypes: details.mediaType ? [details.mediaType] : [] }, APP_ORIGIN),
+  );
+  contents.session.setPermissionRequestHandler((_wc, permission, callback, details) => {
+    const media = 'mediaTypes' in details ? details : undefined;
+    const requester = media?.securityOrigin ?? details.requestingUrl;
+    callback(permissionAllowed({ permission, requester, mediaTypes: media?.mediaTypes ?? [] }, APP_ORIGIN));
+  });
   window.once('ready-to-show', () => window?.show());
   window.on('close', (event) => {
     // Closing the window keeps jobs running in the tray; quit from the tray menu.

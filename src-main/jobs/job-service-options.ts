@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { Clock } from '../store/clock.js';
 import type { Repositories } from '../store/repositories.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
+import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
 import type { Runners } from './job-runner.js';
 
 export interface JobServiceOptions {
@@ -43,6 +44,8 @@ export interface JobServiceOptions {
   shutdownGraceMs?: number;
   /** Environment of worker processes (default: this process's). */
   workerEnv?: NodeJS.ProcessEnv;
+  /** Starts worker processes (default child_process.fork; the Electron app passes its utilityProcess launcher). */
+  workerLauncher?: ProcessLauncher;
 }
 
 export type ResolvedOptions = Required<Omit<JobServiceOptions, 'workerEnv'>> & { workerEnv: NodeJS.ProcessEnv; clock: Clock };
@@ -77,5 +80,6 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     maintenanceIntervalMs: positive('maintenanceIntervalMs', options.maintenanceIntervalMs, 60_000),
     shutdownGraceMs: options.shutdownGraceMs ?? 10_000,
     workerEnv: options.workerEnv ?? process.env,
+    workerLauncher: options.workerLauncher ?? forkLauncher,
   };
 }

@@ -67,6 +67,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     logDir: join(options.dataDir, 'logs'),
     cancelGraceMs: options.cancelGraceMs,
     env: options.workerEnv,
+    launcher: options.workerLauncher,
   });
 
   let started = false;

@@ -6,6 +6,7 @@ import envPaths from 'env-paths';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ModelSourceFactory } from '../engines/model-sources.js';
+import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
 import { normaliseRemoteUrl } from '../engines/remote/remote-settings-store.js';
 
 export interface ServiceConfig {
@@ -39,6 +40,11 @@ export interface ServiceConfig {
   extraModelSources: ModelSourceFactory[];
   /** Logger for unexpected errors and lifecycle lines; never stdout (the first stdout line is a contract). */
   log: (message: string) => void;
+  /**
+   * Starts the engine worker and live voice processes. Default child_process.fork; the Electron app passes
+   * Electron's utilityProcess (its packaged build cannot run itself as Node).
+   */
+  processLauncher: ProcessLauncher;
 }
 
 export const DEFAULT_PORT = 8750;
@@ -69,6 +75,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     remoteUrl: partial.remoteUrl ? remoteUrlOf(partial.remoteUrl) : null,
     extraModelSources: partial.extraModelSources ?? [],
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
+    processLauncher: partial.processLauncher ?? forkLauncher,
   };
   validateConfig(config);
   return config;

@@ -100,6 +100,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       ...(config.workers !== undefined ? { workers: config.workers } : {}),
       publicBaseUrl: () => url,
       runners: { remote: remote.jobRunner },
+      workerLauncher: config.processLauncher,
     });
 
     const sessionKeys = new Map<string, KeyOwner>();
@@ -140,6 +141,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       charge: (entry) => void repos.ledger.charge(entry),
       dataDir: config.dataDir,
       log: config.log,
+      launcher: config.processLauncher,
     });
     models.start();
     remote.start();

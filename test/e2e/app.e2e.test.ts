@@ -16,6 +16,8 @@ let served: ServedUi;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 const pageErrors: string[] = [];
+/** The page carries the service's CSP header and its own meta CSP: neither may refuse anything the app does. */
+const cspViolations: string[] = [];
 
 async function openTab(name: string, key: number): Promise<void> {
   await page.keyboard.press(`Control+${key}`);
@@ -35,6 +37,9 @@ describe('desktop UI in Chromium (browser mode)', () => {
     browser = await launchChromium();
     page = await browser.context.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
     await page.goto(served.url);
     await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
   });
@@ -218,5 +223,6 @@ describe('desktop UI in Chromium (browser mode)', () => {
     await save.click();
     await expect.poll(() => panel.locator('#retention-status').innerText()).toMatch(/finished jobs are kept forever/);
     expect(pageErrors).toEqual([]);
+    expect(cspViolations).toEqual([]);
   });
 });

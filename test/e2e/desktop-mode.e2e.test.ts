@@ -1,8 +1,8 @@
 /**
  * The renderer as the Electron window runs it, without Electron (its binary cannot be downloaded here): the page
  * comes from ANOTHER origin than the service (as app://voxdesk does), so every call is cross-origin with the key
- * from `window.voxdesk`, allowed by the service's CORS list. The bridge object is the one faked boundary: its
- * dialogs return fixed paths.
+ * from `window.voxdesk`, allowed by the service's CORS list, and the page carries the app's CSP header (as app://
+ * responses do) on top of its meta tag. The bridge object is the one faked boundary: its dialogs return fixed paths.
  */
 import { cpSync, createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentSecurityPolicy } from '../../src-main/app/window-security.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { SHARED } from '../helpers/system.js';
 import { launchChromium } from './chromium.js';
@@ -25,13 +26,15 @@ let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let modelCopy: string;
 const pageErrors: string[] = [];
+const cspViolations: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(join(DIST, 'index.html'))) throw new Error('src-renderer/dist is missing: run npm run build:renderer');
   statics = createServer((req, res) => {
     const path = join(DIST, req.url === '/' ? 'index.html' : decodeURIComponent(req.url!.split('?')[0]!));
     if (!path.startsWith(DIST) || !existsSync(path)) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
+    const html = extname(path) === '.html';
+    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', ...(html ? { 'content-security-policy': contentSecurityPolicy(svc.url) } : {}) });
     createReadStream(path).pipe(res);
   });
   await new Promise<void>((resolve) => statics.listen(0, '127.0.0.1', resolve));
@@ -42,6 +45,9 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.context.newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
   const bridge = { serviceUrl: svc.url, apiKey: svc.key, dataDir: svc.dataDir, folder: join(modelCopy, 'tiny-nemo-ctc') };
   await page.addInitScript((b) => {
     (window as unknown as { voxdesk: unknown }).voxdesk = {
@@ -137,5 +143,6 @@ describe('desktop mode (page on its own origin, key from the bridge)', () => {
     expect(toast).toMatch(/Model imported/);
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'screenshots', 'models-import-desktop.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
+    expect(cspViolations).toEqual([]);
   });
 });

@@ -1,16 +1,19 @@
 /**
- * Worker process entry: runs one EngineTask at a time, caches engines across tasks, reports WorkerMessage's over
- * IPC. Diagnostics go to stderr (a log file chosen by the pool); stdout is never used.
+ * Worker process entry: runs one EngineTask at a time, caches engines across tasks, reports WorkerMessage's to the
+ * pool (over IPC when forked, over the parent port in an Electron utility process: parent-link.ts). Diagnostics go
+ * to stderr (a log file chosen by the pool); stdout is never used.
  */
 import { JobError } from '../../common/errors.js';
 import { loadEngineFactory } from '../engine-registry.js';
 import type { Engine, EngineKind, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
+import { parentLink } from './parent-link.js';
 
 const engines = new Map<EngineKind, Promise<Engine>>();
 const running = new Map<string, AbortController>();
+const parent = parentLink();
 
 function send(message: WorkerMessage): void {
-  process.send?.(message);
+  parent.send(message);
 }
 
 function engineFor(kind: EngineKind): Promise<Engine> {
@@ -47,13 +50,14 @@ async function run(task: EngineTask): Promise<void> {
   }
 }
 
-process.on('message', (message: ParentMessage) => {
+parent.onMessage((raw) => {
+  const message = raw as ParentMessage;
   if (message.type === 'run') void run(message.task);
   else if (message.type === 'cancel') running.get(message.jobId)?.abort();
 });
 
 // The service went away (even kill -9): nobody will read results, so do not linger as an orphan.
-process.on('disconnect', () => {
+parent.onParentGone(() => {
   for (const engine of engines.values()) void engine.then((e) => e.dispose?.()).catch(() => {});
   process.exit(0);
 });

@@ -1,15 +1,16 @@
 /**
- * A fixed number of worker processes (child_process.fork of worker-main), each running one task at a time.
- * A crash (signal, exit, IPC disconnect) rejects only the task that worker was running, with WorkerCrashError,
- * and the worker is restarted. Cancellation asks the worker first and kills it after `cancelGraceMs`.
+ * A fixed number of worker processes (worker-main), each running one task at a time, started by a ProcessLauncher
+ * (child_process.fork by default; Electron's utilityProcess in the app). A crash (signal, exit, IPC disconnect)
+ * rejects only the task that worker was running, with WorkerCrashError, and the worker is restarted. Cancellation
+ * asks the worker first and kills it after `cancelGraceMs`.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JobError } from '../../common/errors.js';
 import type { EngineOutput, EngineTask, ParentMessage, RecognizedSegment, WorkerMessage } from '../engine-types.js';
+import { forkLauncher, type LaunchedChild, type ProcessLauncher } from './process-launcher.js';
 
 export interface WorkerPoolOptions {
   /** Number of worker processes (no default here: the job service decides, see job-service-options.ts). */
@@ -20,6 +21,8 @@ export interface WorkerPoolOptions {
   cancelGraceMs?: number;
   /** Environment of worker processes (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** Starts the worker processes. Default forkLauncher (child_process.fork); the Electron app passes its own. */
+  launcher?: ProcessLauncher;
 }
 
 export interface TaskHandlers {
@@ -54,7 +57,7 @@ interface ActiveTask {
 
 interface Slot {
   index: number;
-  child: ChildProcess | undefined;
+  child: LaunchedChild | undefined;
   task: ActiveTask | undefined;
 }
 
@@ -73,6 +76,9 @@ export class WorkerPool {
   private readonly logFile: string;
   private readonly cancelGraceMs: number;
   private readonly env: NodeJS.ProcessEnv;
+  private readonly launcher: ProcessLauncher;
+  /** Called when a slot's process has ended (stop() waits on these). */
+  private readonly endWaiters = new Map<LaunchedChild, () => void>();
   private stopped = false;
   /** Worker processes started so far (a restart counts): lets tests see that a crashed worker came back. */
   started = 0;
@@ -85,6 +91,7 @@ export class WorkerPool {
     this.logFile = join(options.logDir, 'workers.log');
     this.cancelGraceMs = options.cancelGraceMs ?? 3000;
     this.env = options.env ?? process.env;
+    this.launcher = options.launcher ?? forkLauncher;
   }
 
   get idle(): number {
@@ -153,52 +160,39 @@ export class WorkerPool {
     const exits = this.slots.map((slot) => {
       const child = slot.child;
       slot.task?.reject(new Error('the worker pool stopped'));
-      if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      if (!child) return Promise.resolve();
       return new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGKILL');
+        this.endWaiters.set(child, resolve);
+        child.kill();
       });
     });
     await Promise.all(exits);
   }
 
   private send(slot: Slot, message: ParentMessage): void {
-    const child = slot.child ?? this.spawn(slot);
-    child.send(message, (error) => {
-      if (error && slot.child === child) this.crashed(slot, child, `could not reach the worker: ${error.message}`);
-    });
+    (slot.child ?? this.spawn(slot)).send(message);
   }
 
-  private spawn(slot: Slot): ChildProcess {
+  private spawn(slot: Slot): LaunchedChild {
     const entry = workerEntry();
-    const fd = openSync(this.logFile, 'a');
-    let child: ChildProcess;
-    try {
-      child = fork(entry.path, [], { execArgv: entry.execArgv, env: this.env, stdio: ['ignore', fd, fd, 'ipc'] });
-    } finally {
-      closeSync(fd);
-    }
+    const child: LaunchedChild = this.launcher(
+      { modulePath: entry.path, execArgv: entry.execArgv, env: this.env, output: { file: this.logFile }, name: `voxdesk worker ${slot.index}` },
+      {
+        message: (message) => this.onMessage(slot, child, message as WorkerMessage),
+        ended: (how) => {
+          this.endWaiters.get(child)?.();
+          this.endWaiters.delete(child);
+          this.crashed(slot, child, `the worker process ${how}`);
+        },
+      },
+    );
     this.started++;
     slot.child = child;
     this.log(`worker ${slot.index}: started pid ${child.pid ?? '?'}`);
-    child.on('message', (message: WorkerMessage) => this.onMessage(slot, child, message));
-    child.on('exit', (code, signal) => {
-      const how = signal ? `was killed by signal ${signal}` : `exited with code ${code}`;
-      this.crashed(slot, child, `the worker process ${how}`);
-    });
-    child.on('disconnect', () => {
-      // Usually the exit follows at once and says why (signal, code); a worker that stays alive is killed.
-      setTimeout(() => {
-        if (slot.child !== child || child.exitCode !== null || child.signalCode !== null) return;
-        this.crashed(slot, child, 'the worker process closed its IPC channel');
-        child.kill('SIGKILL');
-      }, 1000).unref();
-    });
-    child.on('error', (error) => this.crashed(slot, child, `the worker process failed: ${error.message}`));
     return child;
   }
 
-  private onMessage(slot: Slot, child: ChildProcess, message: WorkerMessage): void {
+  private onMessage(slot: Slot, child: LaunchedChild, message: WorkerMessage): void {
     if (slot.child !== child || message.type === 'ready') return;
     const task = slot.task;
     if (!task || task.jobId !== message.jobId) return;
@@ -221,7 +215,7 @@ export class WorkerPool {
     }
   }
 
-  private crashed(slot: Slot, child: ChildProcess, reason: string): void {
+  private crashed(slot: Slot, child: LaunchedChild, reason: string): void {
     if (slot.child !== child) return;
     slot.child = undefined;
     this.log(`worker ${slot.index}: ${reason}`);
@@ -236,7 +230,7 @@ export class WorkerPool {
     const child = slot.child;
     if (!child) return;
     slot.child = undefined;
-    child.kill('SIGKILL');
+    child.kill();
     if (!this.stopped) this.spawn(slot);
   }
 

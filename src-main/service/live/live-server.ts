@@ -10,6 +10,7 @@ import type { Pricing } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import { FREE_PRICING } from '../../common/pricing.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
+import type { ProcessLauncher } from '../../engines/worker/process-launcher.js';
 import { EspeakThreadPool } from './espeak-thread-pool.js';
 import { DEFAULT_LIVE_OPTIONS, LIVE_PATH, type LiveOptions } from './live-options.js';
 import { LiveSession, type LiveCharge, type LiveSessionStats } from './live-session.js';
@@ -32,6 +33,8 @@ export interface LiveDeps {
   dataDir: string;
   options?: Partial<LiveOptions>;
   log?(message: string): void;
+  /** Starts the neural voice processes. Default child_process.fork (the Electron app passes utilityProcess). */
+  launcher?: ProcessLauncher;
 }
 
 export interface LiveServer {
@@ -66,7 +69,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   const log = deps.log ?? (() => {});
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes });
   const espeak = new EspeakThreadPool(options.espeakThreads);
-  const neural = new NeuralVoicePool(log);
+  const neural = new NeuralVoicePool(log, deps.launcher);
   const sessions = new Set<LiveSession>();
   let closing = false;
 

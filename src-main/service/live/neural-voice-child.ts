@@ -5,6 +5,7 @@
  */
 import { SherpaVoice } from '../../engines/tts/sherpa-tts-runtime.js';
 import type { SherpaTtsEngineConfig } from '../../engines/tts/tts-families.js';
+import { parentLink } from '../../engines/worker/parent-link.js';
 
 export type ChildRequest =
   | { type: 'load'; config: SherpaTtsEngineConfig }
@@ -17,9 +18,8 @@ export type ChildReply =
   | { type: 'done'; id: number }
   | { type: 'error'; id: number; code: string; message: string };
 
-const send = (reply: ChildReply): void => {
-  process.send?.(reply);
-};
+const parent = parentLink();
+const send = (reply: ChildReply): void => parent.send(reply);
 
 function toInt16(samples: Float32Array): Int16Array {
   const out = new Int16Array(samples.length);
@@ -60,7 +60,8 @@ async function drain(): Promise<void> {
   busy = false;
 }
 
-process.on('message', (request: ChildRequest) => {
+parent.onMessage((raw) => {
+  const request = raw as ChildRequest;
   switch (request.type) {
     case 'load':
       SherpaVoice.load(request.config).then(
@@ -81,4 +82,4 @@ process.on('message', (request: ChildRequest) => {
       break;
   }
 });
-process.on('disconnect', () => process.exit(0));
+parent.onParentGone(() => process.exit(0));

@@ -1,12 +1,13 @@
 /**
- * One child process per neural voice model, shared by the live sessions that use it (the model loads once).
+ * One child process per neural voice model, shared by the live sessions that use it (the model loads once),
+ * started by a ProcessLauncher (child_process.fork by default; Electron's utilityProcess in the app).
  * A child that dies fails its sentences with `engine_crashed`; the next session starts a new one.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ApiError } from '../../common/errors.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
+import { forkLauncher, type LaunchedChild, type ProcessLauncher } from '../../engines/worker/process-launcher.js';
 import { sherpaConfigOf } from '../../engines/tts/sherpa-tts-engine.js';
 import { LiveEngineError } from './espeak-thread-pool.js';
 import type { LiveVoice, SentenceHandle } from './live-synth.js';
@@ -22,7 +23,9 @@ interface Pending {
 }
 
 interface Child {
-  process: ChildProcess;
+  process: LaunchedChild;
+  /** Settles when the process has ended. */
+  ended: Promise<void>;
   ready: Promise<{ sampleRate: number; numSpeakers: number }>;
   pending: Map<number, Pending>;
 }
@@ -37,7 +40,10 @@ export class NeuralVoicePool {
   private readonly children = new Map<string, Child>();
   private nextId = 1;
 
-  constructor(private readonly log: (message: string) => void) {}
+  constructor(
+    private readonly log: (message: string) => void,
+    private readonly launcher: ProcessLauncher = forkLauncher,
+  ) {}
 
   async voice(model: ModelDefinition, speaker: number): Promise<LiveVoice> {
     const child = this.childFor(model);
@@ -64,19 +70,16 @@ export class NeuralVoicePool {
   }
 
   async close(): Promise<void> {
-    const exits = [...this.children.values()].map(
-      (child) => new Promise<void>((resolve) => {
-        if (child.process.exitCode !== null || child.process.signalCode !== null) return resolve();
-        child.process.once('exit', () => resolve());
-        child.process.kill();
-      }),
-    );
+    const exits = [...this.children.values()].map((child) => {
+      child.process.kill();
+      return child.ended;
+    });
     this.children.clear();
     await Promise.all(exits);
   }
 
   private send(child: Child, request: ChildRequest): void {
-    if (child.process.connected) child.process.send(request);
+    child.process.send(request);
   }
 
   private childFor(model: ModelDefinition): Child {
@@ -85,8 +88,6 @@ export class NeuralVoicePool {
     const existing = this.children.get(key);
     if (existing) return existing;
     const entry = childEntry();
-    const proc = fork(entry.path, [], { execArgv: entry.execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    proc.stderr?.on('data', (chunk: Buffer) => this.log(`[live voice ${model.id}] ${chunk.toString().trimEnd()}`));
     const pending = new Map<number, Pending>();
     let readyResolve!: (info: { sampleRate: number; numSpeakers: number }) => void;
     let readyReject!: (error: Error) => void;
@@ -96,8 +97,9 @@ export class NeuralVoicePool {
     });
     ready.catch(() => {});
     const timer = setTimeout(() => readyReject(new Error('loading timed out')), NEURAL_LOAD_TIMEOUT_MS);
-    const child: Child = { process: proc, ready, pending };
-    proc.on('message', (reply: ChildReply) => {
+    let endedResolve!: () => void;
+    const ended = new Promise<void>((resolve) => (endedResolve = resolve));
+    const onMessage = (reply: ChildReply): void => {
       switch (reply.type) {
         case 'ready':
           clearTimeout(timer);
@@ -121,15 +123,25 @@ export class NeuralVoicePool {
           pending.delete(reply.id);
           break;
       }
-    });
-    proc.on('exit', (code, signal) => {
+    };
+    const onEnded = (how: string): void => {
       clearTimeout(timer);
-      readyReject(new Error(`voice process exited (${signal ?? code})`));
-      for (const p of pending.values()) p.reject(new LiveEngineError('engine_crashed', `the voice process stopped (${signal ?? code})`));
+      readyReject(new Error(`the voice process ${how}`));
+      for (const p of pending.values()) p.reject(new LiveEngineError('engine_crashed', `the voice process ${how}`));
       pending.clear();
       this.forget(key, child);
-    });
-    proc.on('error', (error) => this.log(`live voice ${model.id}: ${error.message}`));
+      endedResolve();
+    };
+    const proc = this.launcher(
+      {
+        modulePath: entry.path,
+        execArgv: entry.execArgv,
+        output: { text: (chunk) => this.log(`[live voice ${model.id}] ${chunk.trimEnd()}`) },
+        name: `voxdesk live voice ${model.id}`,
+      },
+      { message: (reply) => onMessage(reply as ChildReply), ended: onEnded },
+    );
+    const child: Child = { process: proc, ended, ready, pending };
     this.send(child, { type: 'load', config });
     this.children.set(key, child);
     return child;

@@ -5,9 +5,9 @@
  * mutated: each poll is merged with structural sharing, so only the objects that really changed get a new identity
  * and only their rows redraw.
  */
-import type { ApiClient, QueueSummary } from '../../../src-main/common/api-client.js';
-import type { Batch, CatalogueRecord, Job } from '../../../src-main/common/api-types.js';
-import type { DesktopBridge } from '../../../src-main/common/desktop-bridge.js';
+import type { ApiClient, QueueSummary } from '$common/api-client.js';
+import type { Batch, CatalogueRecord, Job } from '$common/api-types.js';
+import type { DesktopBridge } from '$common/desktop-bridge.js';
 import { Backoff, fingerprint } from './backoff.js';
 import { share, shareById } from './structural-share.js';
 import type { TabId } from './shortcuts.js';
@@ -18,7 +18,7 @@ export interface Toast {
   text: string;
 }
 
-class AppState {
+export class AppState {
   client = $state<ApiClient | null>(null);
   bridge = $state<DesktopBridge | null>(null);
   dataDir = $state<string | null>(null);
@@ -31,8 +31,10 @@ class AppState {
   jobsCursor = $state<string | null>(null);
   batches = $state.raw<Batch[]>([]);
   queue = $state.raw<QueueSummary | null>(null);
-  /** O(1) lookups for the per-row reads of the Transcribe and Speak tabs. */
+  /** O(1) lookups for the per-row reads of the Transcribe and Speak tabs (rebuilt with the lists, never mutated). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private jobIndex = $derived(new Map(this.jobs.map((j) => [j.id, j])));
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private batchIndex = $derived(new Map(this.batches.map((b) => [b.id, b])));
   jobsLoaded = $state(false);
   pollError = $state<string | null>(null);
@@ -43,16 +45,18 @@ class AppState {
   private backoff = new Backoff();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastPrint = '';
+  private polling = false;
   private toastSeq = 0;
 
-  get client_(): ApiClient {
+  /** The connected client, for code that runs once the page is connected (every tab: App.svelte mounts them then). */
+  get api(): ApiClient {
     if (!this.client) throw new Error('not connected');
     return this.client;
   }
 
   async loadModels(): Promise<void> {
     try {
-      this.models = await this.client_.listModels({ include_unavailable: true });
+      this.models = await this.api.listModels({ include_unavailable: true });
     } finally {
       this.modelsLoaded = true;
     }
@@ -84,10 +88,19 @@ class AppState {
   }
 
   startPolling(): void {
+    this.polling = true;
     void this.poll();
   }
 
+  /** Stops the poller (tests; the page polls for as long as it is open). */
+  stopPolling(): void {
+    this.polling = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
   refreshSoon(): void {
+    if (!this.polling) return;
     this.backoff.reset();
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.poll(), 50);
@@ -98,8 +111,8 @@ class AppState {
     let changed = false;
     try {
       const [jobs, batches] = await Promise.all([
-        this.client_.listJobs({ limit: 100 }),
-        this.client_.listBatches({ limit: 50 }),
+        this.api.listJobs({ limit: 100 }),
+        this.api.listBatches({ limit: 50 }),
       ]);
       const print = fingerprint(jobs.data) + '#' + fingerprint(batches.data.map((b) => ({ ...b, progress: b.remaining })));
       changed = print !== this.lastPrint;
@@ -110,13 +123,13 @@ class AppState {
       this.batches = shareById(this.batches, batches.data);
       this.jobsLoaded = true;
       this.pollError = null;
-      this.queue = share(this.queue, await this.client_.queue().catch(() => this.queue));
+      this.queue = share(this.queue, await this.api.queue().catch(() => this.queue));
     } catch (err) {
       this.pollError = err instanceof Error ? err.message : String(err);
     }
     const active = this.jobs.some((j) => j.status === 'queued' || j.status === 'running');
     const delay = this.backoff.next(changed || active);
-    if (!this.timer) this.timer = setTimeout(() => void this.poll(), delay);
+    if (!this.timer && this.polling) this.timer = setTimeout(() => void this.poll(), delay);
   }
 
   toast(text: string, kind: Toast['kind'] = 'info'): void {

@@ -2,8 +2,8 @@
  * How the page finds its service: in Electron the preload bridge gives the URL and key; in browser mode the page
  * is served by the local service itself, which hands out the local key at /v1/session/bootstrap (loopback only).
  */
-import { ApiClient } from '../../../src-main/common/api-client.js';
-import type { DesktopBridge } from '../../../src-main/common/desktop-bridge.js';
+import { ApiClient } from '$common/api-client.js';
+import type { DesktopBridge } from '$common/desktop-bridge.js';
 
 export function desktopBridge(): DesktopBridge | null {
   return (globalThis as { voxdesk?: DesktopBridge }).voxdesk ?? null;

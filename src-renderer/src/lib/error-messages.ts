@@ -1,5 +1,5 @@
 /** Error and waiting codes (design.md §3, common/errors.ts) in plain words for people, not programs. */
-import { MAX_BATCH_ITEMS } from '../../../src-main/common/limits.js';
+import { MAX_BATCH_ITEMS } from '$common/limits.js';
 
 const SENTENCES: Record<string, string> = {
   unauthorized: 'The service did not accept the key. Restart the app, or check the key in Settings.',

@@ -2,8 +2,8 @@
  * The Settings tab's retention form: text from number inputs → the PUT body, with the same ranges the service checks
  * (src-main/common/limits.ts) so a typo is explained in plain words before anything is sent.
  */
-import type { RetentionSettings } from '../../../src-main/common/api-client.js';
-import { JOB_HISTORY_DAYS_RANGE, RECORDINGS_HOURS_RANGE } from '../../../src-main/common/limits.js';
+import type { RetentionSettings } from '$common/api-client.js';
+import { JOB_HISTORY_DAYS_RANGE, RECORDINGS_HOURS_RANGE } from '$common/limits.js';
 
 export const RECORDINGS_HOURS = RECORDINGS_HOURS_RANGE;
 export const HISTORY_DAYS = JOB_HISTORY_DAYS_RANGE;

@@ -2,7 +2,7 @@
  * A form drawn from a model's params_schema (JSON Schema): enum → select, number with min and max → slider,
  * other numbers → number input, boolean → toggle, string → text input. Defaults come from the schema.
  */
-import type { JsonSchema } from '../../../src-main/common/api-types.js';
+import type { JsonSchema } from '$common/api-types.js';
 
 export type FieldKind = 'select' | 'slider' | 'number' | 'toggle' | 'text';
 

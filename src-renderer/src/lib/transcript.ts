@@ -1,5 +1,5 @@
 /** Transcript views: paragraphs by speaker and segment, word lookup by time, and search. */
-import type { JobResult, TranscriptWord } from '../../../src-main/common/api-types.js';
+import type { JobResult, TranscriptWord } from '$common/api-types.js';
 
 export interface TranscriptWordView extends TranscriptWord {
   index: number;

@@ -3,7 +3,7 @@
  * several → batches of up to 50 (one request each, answered at once), because a browser keeps at most ~6
  * connections per origin and held single POSTs would starve the polling that shows progress.
  */
-import { MAX_BATCH_ITEMS } from '../../../src-main/common/limits.js';
+import { MAX_BATCH_ITEMS } from '$common/limits.js';
 
 export type UploadPlan<T> = { kind: 'single'; items: [T] } | { kind: 'batch'; items: T[] };
 
@@ -23,7 +23,8 @@ export function matchJob<J extends { id: string; name: string | null; created_at
   jobs: readonly J[],
   name: string,
   sentAtMs: number,
-  claimed: ReadonlySet<string>,
+  /** Jobs already given to other rows. Default none. */
+  claimed: ReadonlySet<string> = new Set(),
 ): J | undefined {
   // 5 s of slack for clock differences between page and service (same machine, but rounding and skew).
   const since = sentAtMs - 5000;

@@ -38,6 +38,20 @@ describe('electron-builder.yml', () => {
     expect(config.npmRebuild).toBe(true);
   });
 
+  it('flips the security fuses and registers no URL scheme it does not handle', () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      onlyLoadAppFromAsar: true,
+      enableEmbeddedAsarIntegrityValidation: true,
+      grantFileProtocolExtraPrivileges: false,
+      enableCookieEncryption: true,
+    });
+    expect(config.asar).toBe(true); // onlyLoadAppFromAsar needs it
+    expect(config.protocols).toBeUndefined();
+  });
+
   it('ships the compiled main process, the built renderer and resources', () => {
     const files = config.files as string[];
     expect(files).toEqual(expect.arrayContaining(['dist/**/*', 'src-renderer/dist/**/*', 'resources/**/*']));

@@ -1,11 +1,18 @@
-// Layers (design.md §2): common ← store, engines, jobs ← service ← app. Only app imports electron; only the
-// player imports naudiodon; common imports nothing from node so the renderer can share it.
+// Floors (docs/design.md §2): common → store → engines → jobs → remote → service → app/cli, each importing only the
+// floors below it; test/unit/repo/eslint-floors.test.ts proves an upward import fails. Only app imports electron;
+// only the player imports naudiodon; common imports nothing from node so the renderer can share it.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import svelte from 'eslint-plugin-svelte';
 
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'events', 'stream', 'url'];
+// The floors of src-main, lowest first; app and cli share the top floor (two programs that do not import each other).
+const floors = [['common'], ['store'], ['engines'], ['jobs'], ['remote'], ['service'], ['app', 'cli']];
+const floorNames = floors.flat();
+const floorOrder = floors.map((floor) => floor.join('/')).join(' → ');
+/** The folders a floor may not import: every floor above it and its sibling on the same floor. */
+const notBelow = (name) => floors.slice(floors.findIndex((floor) => floor.includes(name))).flat().filter((n) => n !== name);
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'src-renderer/dist/**', 'release/**', 'test-artifacts/**', 'bench/results/**'] },
@@ -25,32 +32,23 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  {
-    files: ['src-main/common/**/*.ts'],
+  // One block per floor: it imports the floors below it, never one above (nor its sibling on the top floor).
+  ...floorNames.map((name) => ({
+    files: [`src-main/${name}/**/*.ts`],
     rules: restrict([
-      { group: nodeBuiltins, message: 'common/ is shared with the renderer: no node imports.' },
-      { group: ['**/store/**', '**/engines/**', '**/jobs/**', '**/service/**', '**/app/**', '**/cli/**'], message: 'common/ depends on nothing.' },
-      { group: ['electron', 'naudiodon'], message: 'Only app/ imports electron.' },
+      ...(name === 'common' ? [{ group: nodeBuiltins, message: 'common/ is shared with the renderer: no node imports.' }] : []),
+      ...(notBelow(name).length
+        ? [{ group: notBelow(name).map((n) => `**/${n}/**`), message: `Floors import downward only (${floorOrder}): ${name}/ does not import ${notBelow(name).join(', ')}.` }]
+        : []),
+      name === 'app'
+        ? { group: ['naudiodon'], message: 'Only the player module imports naudiodon.' }
+        : { group: ['electron', 'naudiodon'], message: 'Only app/ imports electron; only the player imports naudiodon.' },
     ]),
-  },
+  })),
   {
-    files: ['src-main/store/**/*.ts', 'src-main/engines/**/*.ts', 'src-main/jobs/**/*.ts'],
-    rules: restrict([
-      { group: ['**/service/**', '**/app/**', '**/cli/**'], message: 'Lower layers do not import service, app or cli.' },
-      { group: ['electron', 'naudiodon'], message: 'Only app/ imports electron; only the player imports naudiodon.' },
-    ]),
-  },
-  {
-    files: ['src-main/service/**/*.ts', 'src-main/cli/**/*.ts'],
-    rules: restrict([
-      { group: ['**/app/**'], message: 'service and cli do not import the Electron shell.' },
-      { group: ['electron', 'naudiodon'], message: 'Only app/ imports electron; only the player imports naudiodon.' },
-    ]),
-  },
-  {
-    files: ['src-main/app/**/*.ts'],
-    ignores: ['src-main/app/player/**'],
-    rules: restrict([{ group: ['naudiodon'], message: 'Only the player module imports naudiodon.' }]),
+    // The player is the one module that imports naudiodon; the floor rule of app/ still holds there.
+    files: ['src-main/app/player/**/*.ts'],
+    rules: restrict([{ group: notBelow('app').map((n) => `**/${n}/**`), message: `Floors import downward only (${floorOrder}): app/ does not import ${notBelow('app').join(', ')}.` }]),
   },
   {
     files: ['src-renderer/**/*.ts', 'src-renderer/**/*.svelte'],

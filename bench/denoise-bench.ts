@@ -16,8 +16,8 @@ import {
   seededNoise,
   snrDb,
   writeMono,
-} from '../test/unit/denoise/denoise-fixtures.js';
-import { DENOISERS, runDenoiser } from '../test/unit/denoise/run-denoiser.js';
+} from '../test/helpers/denoise-fixtures.js';
+import { DENOISERS, runDenoiser } from '../test/helpers/run-denoiser.js';
 
 /** Seconds of audio timed per engine (the shared noisy clip looped). Default 60. */
 const BENCH_SECONDS = Number(process.env.DENOISE_BENCH_SECONDS ?? 60);

@@ -3,7 +3,7 @@
  * the PulseAudio null sink's monitor (LivePlayback → naudiodon → PulseAudio), p50/p95 over LIVE_DEVICE_SPEAKS (20).
  * Includes the player's 60 ms jitter buffer and the device latency. JSON line `live-device`.
  */
-import { GOOD_KEY, startLive } from '../test/integration/live/live-harness.js';
+import { GOOD_KEY, startLive } from '../test/helpers/live-harness.js';
 import { REC_RATE, startPulse } from '../test/audio/pulse.js';
 import { percentile, round3 } from './_stats.js';
 

@@ -6,7 +6,7 @@
  *   real time (audio seconds received per wall second ≥ 1).
  */
 import { EspeakSynth } from '../src-main/engines/tts/espeak-synth.js';
-import { LiveClient, startLive } from '../test/integration/live/live-harness.js';
+import { LiveClient, startLive } from '../test/helpers/live-harness.js';
 import { percentile, round3 } from './_stats.js';
 
 const SPEAKS = Number(process.env.LIVE_BENCH_SPEAKS ?? 200);

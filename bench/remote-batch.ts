@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Batch } from '../src-main/common/api-types.js';
 import { startTestService, testModelSource } from '../test/helpers/service.js';
-import { startLocalInstance } from '../test/integration/remote/local-instance.js';
+import { startForwardingTo } from '../test/helpers/local-instance.js';
 
 const N = Number(process.argv[2] ?? 5);
 const ITEMS = Number(process.argv[3] ?? 50);
@@ -45,8 +45,7 @@ function median(values: number[]): number {
 }
 
 const hosted = await startTestService({ extraModelSources: [testModelSource], workers: 1 });
-const local = await startLocalInstance({ remoteUrl: hosted.url, remoteKey: hosted.key });
-await local.remote.source.refresh();
+const local = await startForwardingTo(hosted);
 try {
   await batchRun(hosted.url, hosted.key, 'test-tts');
   await batchRun(local.url, local.key, 'remote:test-tts');

@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Job } from '../src-main/common/api-types.js';
 import { startTestService, testModelSource } from '../test/helpers/service.js';
-import { startLocalInstance } from '../test/integration/remote/local-instance.js';
+import { startForwardingTo } from '../test/helpers/local-instance.js';
 
 const N = Number(process.argv[2] ?? 20);
 const M = Number(process.argv[3] ?? 40);
@@ -47,8 +47,7 @@ async function compare(direct: () => Promise<unknown>, forwarded: () => Promise<
 }
 
 const hosted = await startTestService({ extraModelSources: [testModelSource], holdSeconds: 60, workers: 1 });
-const local = await startLocalInstance({ remoteUrl: hosted.url, remoteKey: hosted.key, holdSeconds: 60 });
-await local.remote.source.refresh();
+const local = await startForwardingTo(hosted, { holdSeconds: 60 });
 try {
   const workloads: [string, string, Record<string, unknown>][] = [
     ['espeak-tts', 'espeak-ng', {}],

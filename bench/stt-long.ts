@@ -9,9 +9,9 @@ import sherpaAsrFactory from '../src-main/engines/asr/sherpa-asr-engine.js';
 import { decodeBlocks } from '../src-main/engines/audio/decode.js';
 import { segmentSpeech } from '../src-main/engines/audio/segments.js';
 import { SHARED } from '../test/helpers/system.js';
-import { makeTempDir } from '../test/unit/audio-decode/fixtures.js';
-import { recordingContext, sttTask } from '../test/integration/stt/engine-context.js';
-import { LONG_SECONDS, makeTwoHourFile } from '../test/integration/stt/long-file.js';
+import { makeTempDir } from '../test/helpers/audio-fixtures.js';
+import { recordingContext, sttTask } from '../test/helpers/engine-context.js';
+import { LONG_SECONDS, makeTwoHourFile } from '../test/helpers/long-file.js';
 
 const VAD = join(SHARED, 'models/silero_vad_v5.onnx');
 const temp = makeTempDir('voxdesk-bench-long-');

@@ -9,7 +9,7 @@ import type { Job } from '../src-main/common/api-types.js';
 import pocketsphinxFactory from '../src-main/engines/asr/pocketsphinx-engine.js';
 import { SHARED } from '../test/helpers/system.js';
 import { startTestService } from '../test/helpers/service.js';
-import { recordingContext, sttTask } from '../test/integration/stt/engine-context.js';
+import { recordingContext, sttTask } from '../test/helpers/engine-context.js';
 
 const HIFI = join(SHARED, 'audio/hifitts-6097');
 const files = readFileSync(join(HIFI, 'refs.tsv'), 'utf8')

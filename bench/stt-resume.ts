@@ -17,8 +17,8 @@ import type { Job, SegmentList } from '../src-main/common/api-types.js';
 import { isTerminal } from '../src-main/common/job-states.js';
 import { ROOT, startServeProcess, type ServeProcess } from '../test/helpers/service.js';
 import { SHARED } from '../test/helpers/system.js';
-import { ffmpeg } from '../test/unit/audio-decode/fixtures.js';
-import { makeLongRecording } from '../test/integration/stt/long-recording.js';
+import { ffmpeg } from '../test/helpers/audio-fixtures.js';
+import { makeLongRecording } from '../test/helpers/long-recording.js';
 import { round3 } from './_stats.js';
 
 const SECONDS = 7200;

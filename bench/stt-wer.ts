@@ -9,7 +9,7 @@ import pocketsphinxFactory from '../src-main/engines/asr/pocketsphinx-engine.js'
 import { findPocketsphinx } from '../src-main/engines/asr/pocketsphinx-install.js';
 import type { Engine } from '../src-main/engines/engine-types.js';
 import { SHARED } from '../test/helpers/system.js';
-import { recordingContext, sttTask, wordErrorRate } from '../test/integration/stt/engine-context.js';
+import { recordingContext, sttTask, wordErrorRate } from '../test/helpers/engine-context.js';
 
 const HIFI = join(SHARED, 'audio/hifitts-6097');
 const refs = readFileSync(join(HIFI, 'refs.tsv'), 'utf8')

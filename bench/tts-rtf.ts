@@ -13,7 +13,7 @@ import createSherpaTtsEngine from '../src-main/engines/tts/sherpa-tts-engine.js'
 import { ttsFamilyDefinition } from '../src-main/engines/tts/tts-families.js';
 import { startTestService } from '../test/helpers/service.js';
 import { SHARED } from '../test/helpers/system.js';
-import { testContext, ttsTask } from '../test/unit/tts/tts-test-context.js';
+import { testContext, ttsTask } from '../test/helpers/tts-context.js';
 import { percentile, round3 } from './_stats.js';
 
 const SHORT = 'The quick brown fox jumps over the lazy dog.';

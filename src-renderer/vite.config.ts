@@ -1,4 +1,7 @@
-/** Renderer build: Svelte 5 + Vite. Output src-renderer/dist, relative asset paths (served from app://voxdesk in Electron and by `voxdesk serve --ui`). */
+/**
+ * Renderer build: Svelte 5 + Vite. Output src-renderer/dist, relative asset paths (served from app://voxdesk in
+ * Electron and by `voxdesk serve --ui`).
+ */
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 // This file is build configuration run by Node, not renderer code: the sandbox import rule does not apply.

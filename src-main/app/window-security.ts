@@ -1,5 +1,5 @@
 /**
- * Security rules of the app window (design.md §6.2), pure so they are unit-tested without Electron: the page's
+ * Security rules of the app window (docs/design.md §6.2), pure so they are unit-tested without Electron: the page's
  * CSP, which URLs the window may show, which IPC senders are the app's own page, and which links leave the app.
  */
 

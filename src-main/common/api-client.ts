@@ -1,5 +1,5 @@
 /**
- * Typed fetch client of the Voxdesk API (spec + design.md §3 extensions). Pure: no node imports, so the renderer
+ * Typed fetch client of the Voxdesk API (spec + docs/design.md §3 extensions). Pure: no node imports, so the renderer
  * and the hosted-forwarding provider share it. Every non-2xx answer becomes an ApiClientError carrying the
  * service's `error.code`, so callers branch on codes, never on messages.
  */

@@ -1,4 +1,4 @@
-/** Wire types of the public API (spec "Resources" + design.md §3). Shared by the service, clients and the renderer. */
+/** Wire types of the public API (spec "Resources" + docs/design.md §3), shared by the service, clients and renderer. */
 import type { Capability, Product } from './products.js';
 import type { BatchStatus, ItemStatus, JobStatus } from './job-states.js';
 
@@ -76,7 +76,7 @@ export interface Job {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
-  /** Extensions (design.md): progress 0..1 where the engine can tell; the batch this job belongs to. */
+  /** Extensions (docs/design.md): progress 0..1 where the engine can tell; the batch this job belongs to. */
   progress: number | null;
   batch_id: string | null;
   /**

@@ -1,5 +1,5 @@
 /**
- * The ONE typed contract of what crosses the Electron preload bridge (`window.voxdesk`, design.md §6.2). The
+ * The ONE typed contract of what crosses the Electron preload bridge (`window.voxdesk`, docs/design.md §6.2). The
  * preload implements it; the renderer reads it. In browser mode (`voxdesk serve --ui`) it is absent and the
  * renderer falls back to /v1/session/bootstrap and Web Audio.
  */

@@ -1,6 +1,6 @@
 /**
- * Error codes and their HTTP statuses (design.md §3). One typed error carries a code, a human message and a cause;
- * the service maps it to `{"error": {"code", "message"}}` in one central handler.
+ * Error codes and their HTTP statuses (docs/design.md §3). One typed error carries a code, a human message and a
+ * cause; the service maps it to `{"error": {"code", "message"}}` in one central handler.
  */
 
 export const REQUEST_ERRORS = {

@@ -42,5 +42,5 @@ export function quote(modelId: string, pricing: Pricing, seconds: number, enable
   };
 }
 
-/** On-device models cost nothing unless an operator's pricing file says otherwise (design.md §3). */
+/** On-device models cost nothing unless an operator's pricing file says otherwise (docs/design.md §3). */
 export const FREE_PRICING: Pricing = { currency: 'USD', request_fee_usd: 0, per_minute_usd: 0, options: {} };

@@ -1,4 +1,7 @@
-/** Every source of catalogue models, in precedence order for id collisions (first wins; see README). */
+/**
+ * Every source of catalogue models, in precedence order for id collisions (first wins; docs/api-conventions.md,
+ * "Catalogue record").
+ */
 import type { ModelSource } from './model-definition.js';
 
 export interface ModelSourceContext {

@@ -22,7 +22,7 @@ export interface JobServiceOptions {
   queueWindowSeconds?: number;
   /** An engine run longer than this is killed and the job fails `engine_timeout`. Default 6 h (a 2-hour file on a slow laptop). */
   runTimeoutSeconds?: number;
-  /** How long artifact links live (default 86 400 s, one day, design.md §3). */
+  /** How long artifact links live (default 86 400 s, one day, docs/design.md §3). */
   artifactTtlSeconds?: number;
   /**
    * How long an uploaded recording is kept after its job ends (default 86 400 s): long enough to retry a failed job,

@@ -1,6 +1,6 @@
 /** What the Hono app needs from the running service; built by createService, also by tests. */
 import type { ModelManager } from '../engines/models/model-manager.js';
-import type { RemoteProvider } from '../engines/remote/remote-provider.js';
+import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/job-service-types.js';
 import type { Repositories } from '../store/repositories.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';

@@ -1,5 +1,5 @@
 /**
- * Every option of the HTTP service, each with its default, in one place (design.md §6.7). The CLI, the Electron
+ * Every option of the HTTP service, each with its default, in one place (docs/design.md §6.7). The CLI, the Electron
  * shell and tests pass a partial config; resolveConfig fills in the rest.
  */
 import envPaths from 'env-paths';
@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ModelSourceFactory } from '../engines/model-sources.js';
 import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
-import { normaliseRemoteUrl } from '../engines/remote/remote-settings-store.js';
+import { normaliseRemoteUrl } from '../remote/remote-settings-store.js';
 
 export interface ServiceConfig {
   /** Interface to listen on. Default 127.0.0.1 (loopback only: the service is personal). */

@@ -1,6 +1,6 @@
 /**
  * Starts the whole service: store, catalogue, job engine, HTTP app, listener (and the live WebSocket). `close()`
- * shuts down in the order design.md §6.8 asks: refuse new connections, release held POSTs, let the job engine
+ * shuts down in the order docs/design.md §6.8 asks: refuse new connections, release held POSTs, let the job engine
  * finish or requeue running work, then close the database.
  */
 import { createAdaptorServer } from '@hono/node-server';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { ModelSource } from '../engines/model-definition.js';
 import { ModelManager } from '../engines/models/model-manager.js';
 import { modelManagerSource } from '../engines/models/model-manager-source.js';
-import { createRemoteProvider, type RemoteProvider } from '../engines/remote/remote-provider.js';
+import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
 import { createJobService } from '../jobs/job-service.js';
 import type { JobService } from '../jobs/job-service-types.js';
 import { openDatabase, type Db } from '../store/database.js';
@@ -155,8 +155,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         closing.abort(new Error('the service is shutting down'));
         server.closeIdleConnections();
         await live.close();
-        provider.stop();
         await Promise.all([jobService.shutdown(graceMs), manager.stop()]);
+        // After the job engine: forwarded items may finish during its grace period.
+        provider.stop();
         // Held POSTs were released above; whatever is still open after the jobs stopped is cut.
         const timer = setTimeout(() => server.closeAllConnections(), 2000);
         await stopped;

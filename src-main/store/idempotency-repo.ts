@@ -11,7 +11,7 @@ export interface IdempotencyRow {
   expires_at: string;
 }
 
-/** How long a key is remembered (design.md §3: 24 h). */
+/** How long a key is remembered (docs/design.md §3: 24 h). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface IdempotencyRepo {

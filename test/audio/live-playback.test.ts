@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LivePlayback as LivePlaybackClass } from '../../src-main/app/player/live-playback.js';
 import type { LiveBridgeEvent } from '../../src-main/common/desktop-bridge.js';
-import { GOOD_KEY, startLive, type Harness } from '../integration/live/live-harness.js';
+import { GOOD_KEY, startLive, type Harness } from '../helpers/live-harness.js';
 import { REC_RATE, audibleSpan, startPulse, type Pulse } from './pulse.js';
 
 let pulse: Pulse;

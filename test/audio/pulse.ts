@@ -1,5 +1,5 @@
 /**
- * A private PulseAudio server with a null sink (design.md §7), and a recorder of what the sink plays. Missing
+ * A private PulseAudio server with a null sink (docs/design.md §7), and a recorder of what the sink plays. Missing
  * packages fail with a clear message (never a skip).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';

@@ -1,4 +1,4 @@
-/** Debian's Chromium through playwright-core, with the flags of design.md §7 and a fresh profile. */
+/** Debian's Chromium through playwright-core, with the flags of docs/design.md §7 and a fresh profile. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -10,8 +10,8 @@ import { createInterface } from 'node:readline';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED } from '../helpers/system.js';
-import { makeLongRecording } from '../integration/stt/long-recording.js';
-import { makeTempDir } from '../unit/audio-decode/fixtures.js';
+import { makeLongRecording } from '../helpers/long-recording.js';
+import { makeTempDir } from '../helpers/audio-fixtures.js';
 import { launchChromium } from './chromium.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
 

@@ -1,6 +1,6 @@
 /**
  * A real `voxdesk serve --ui` for browser tests and UI benchmarks: spawned as a child process on port 0 with a
- * temp data dir; the URL comes from the first stdout line (design.md §3 contract).
+ * temp data dir; the URL comes from the first stdout line (docs/design.md §3 contract).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

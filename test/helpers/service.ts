@@ -149,3 +149,10 @@ export function startServeProcess(dataDir: string, args: string[] = [], env: Nod
     });
   });
 }
+
+/** SIGTERM to a serve child still running (one a test killed on purpose is left as it is); resolves once it exited. */
+export async function stopServe(serve: ServeProcess | undefined): Promise<void> {
+  if (!serve || serve.child.exitCode !== null || serve.child.signalCode !== null) return;
+  serve.child.kill('SIGTERM');
+  await serve.exited;
+}

@@ -21,7 +21,7 @@ import type { Batch, Job } from '../../src-main/common/api-types.js';
 import { openDatabase } from '../../src-main/store/database.js';
 import { ROOT, startServeProcess, type ServeProcess } from '../helpers/service.js';
 import { requireCommand, SHARED } from '../helpers/system.js';
-import { makeLongRecording } from '../integration/stt/long-recording.js';
+import { makeLongRecording } from '../helpers/long-recording.js';
 
 const { values: opts } = parseArgs({
   options: {

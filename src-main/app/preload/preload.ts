@@ -1,7 +1,7 @@
 /**
  * Preload (sandboxed, CommonJS — a sandboxed preload cannot load ES modules or local files): exposes the ONE
  * typed bridge `window.voxdesk` (common/desktop-bridge.ts). Channel names are repeated here because the sandbox
- * cannot require the shared module; test/unit/app/preload-channels.test.ts keeps them equal to BRIDGE_CHANNELS.
+ * cannot require the shared module; test/unit/app/shell-logic.test.ts keeps them equal to BRIDGE_CHANNELS.
  */
 // A sandboxed preload is CommonJS; verbatimModuleSyntax spells a CommonJS import this way.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,7 +1,7 @@
 /**
  * Reads a speech-to-text job's params inside the worker. The job service has already validated them against the
  * model's schema; they are checked again here because an invalid Whisper language makes sherpa-onnx EXIT the
- * process (models/tiny/README.md) — that must never be reachable from a request.
+ * process (../shared/models/tiny/README.md) — that must never be reachable from a request.
  */
 import { JobError } from '../../common/errors.js';
 import type { ResponseFormat, TimestampGranularity } from './transcript.js';

@@ -1,5 +1,5 @@
 /**
- * Silero voice activity detection through sherpa-onnx's `Vad` (design.md §7). Speech longer than
+ * Silero voice activity detection through sherpa-onnx's `Vad` (docs/design.md §7). Speech longer than
  * `maxSpeechSeconds` is split by the detector itself, so every segment fits a recognizer's window.
  */
 import { loadSherpa, type SherpaVad } from '../asr/sherpa-native.js';

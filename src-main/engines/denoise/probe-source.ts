@@ -65,7 +65,7 @@ export function parseWavHeader(head: Uint8Array): SourceInfo | null {
   return channels > 0 && sampleRate > 0 ? { sampleRate, channels, durationSeconds: null } : null;
 }
 
-/** ffprobe's view of the first audio stream (`VOXDESK_FFPROBE` overrides, see probe.ts). */
+/** ffprobe's view of the first audio stream (`VOXDESK_FFPROBE` overrides, see audio/probe.ts). */
 function ffprobe(file: string): Promise<SourceInfo | null> {
   const program = findFfprobe();
   if (!program) return Promise.resolve(null);

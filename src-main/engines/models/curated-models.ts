@@ -7,12 +7,9 @@
  *
  * Bump CURATED_LIST_VERSION whenever a package is added, removed or re-pinned.
  */
-import type { ModelFamily } from './model-families.js';
+import type { ModelFamily, PackageCapability } from './model-families.js';
 
 export const CURATED_LIST_VERSION = 1;
-
-/** What a package is for: catalogue capabilities, or 'support' for models the ASR engines use (VAD, diarization). */
-export type PackageCapability = 'asr' | 'tts' | 'noise_reduction' | 'support';
 
 export interface PackageFile {
   url: string;

@@ -5,7 +5,6 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PackageCapability } from './curated-models.js';
 
 export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'moonshine', 'sense-voice'] as const;
 export const TTS_FAMILIES = ['vits', 'piper', 'kokoro'] as const;
@@ -16,6 +15,9 @@ export type AsrFamily = (typeof ASR_FAMILIES)[number];
 export type TtsFamily = (typeof TTS_FAMILIES)[number];
 export type SupportKind = (typeof SUPPORT_KINDS)[number];
 export type ModelFamily = AsrFamily | TtsFamily | SupportKind | (typeof DENOISE_FAMILIES)[number];
+
+/** What a package is for: catalogue capabilities, or 'support' for models the ASR engines use (VAD, diarization). */
+export type PackageCapability = 'asr' | 'tts' | 'noise_reduction' | 'support';
 
 export const MODEL_FAMILIES: readonly ModelFamily[] = [...ASR_FAMILIES, ...TTS_FAMILIES, ...DENOISE_FAMILIES, ...SUPPORT_KINDS];
 

@@ -1,6 +1,5 @@
 /** The wire shape of one package in GET /v1/local/models and `voxdesk models list` (snake_case like the API). */
-import type { PackageCapability } from './curated-models.js';
-import type { ModelFamily } from './model-families.js';
+import type { ModelFamily, PackageCapability } from './model-families.js';
 
 export type PackageState = 'not_installed' | 'downloading' | 'installing' | 'installed' | 'failed';
 

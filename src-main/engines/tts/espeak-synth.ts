@@ -1,7 +1,7 @@
 /**
  * eSpeak NG in WASM (@echogarden/espeak-ng-emscripten, GPL-3.0). One instance per thread: synthesis is synchronous
  * and streams 16-bit chunks through a callback. WASM cannot crash the process; a long sentence blocks the calling
- * thread, so the live service runs this in worker threads (espeak-thread-pool.ts).
+ * thread, so the live service runs this in worker threads (engines/live/espeak-thread-pool.ts).
  */
 import { JobError } from '../../common/errors.js';
 import { espeakVoiceCatalogue, voiceForLanguage, type EspeakVoice } from './espeak-voices.js';

@@ -1,6 +1,6 @@
 /**
  * sherpa-onnx-node neural TTS, loaded lazily (only workers that speak with a neural voice pay for it). Always
- * generateAsync: the sync generate() segfaults on text with no known word (models/tiny/README.md).
+ * generateAsync: the sync generate() segfaults on text with no known word (../shared/models/tiny/README.md).
  */
 import { createRequire } from 'node:module';
 import { JobError } from '../../common/errors.js';

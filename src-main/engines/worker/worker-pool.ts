@@ -4,12 +4,11 @@
  * rejects only the task that worker was running, with WorkerCrashError, and the worker is restarted. Cancellation
  * asks the worker first and kills it after `cancelGraceMs`.
  */
-import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JobError } from '../../common/errors.js';
 import type { EngineOutput, EngineTask, ParentMessage, RecognizedSegment, WorkerMessage } from '../engine-types.js';
+import { scriptEntry, type ScriptEntry } from '../script-entry.js';
 import { forkLauncher, type LaunchedChild, type ProcessLauncher } from './process-launcher.js';
 
 export interface WorkerPoolOptions {
@@ -62,12 +61,8 @@ interface Slot {
 }
 
 /** The compiled worker when it exists (dist/, the app); the TypeScript source under tsx in a checkout. */
-function workerEntry(): { path: string; execArgv: string[] } {
-  const js = fileURLToPath(new URL('./worker-main.js', import.meta.url));
-  if (existsSync(js)) return { path: js, execArgv: [] };
-  // An absolute loader URL: `--import tsx` alone would be resolved from the user's working directory.
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return { path: fileURLToPath(new URL('./worker-main.ts', import.meta.url)), execArgv: ['--import', tsx] };
+function workerEntry(): ScriptEntry {
+  return scriptEntry('worker-main', import.meta.url);
 }
 
 export class WorkerPool {

@@ -1,5 +1,5 @@
 /**
- * The one place where failures become HTTP answers (design.md §6.5): ApiError → its status and
+ * The one place where failures become HTTP answers (docs/design.md §6.5): ApiError → its status and
  * `{"error": {"code", "message"}}`; anything unexpected → 500 internal_error with the cause logged, never a crash.
  */
 import type { Context, Env, Hono } from 'hono';

@@ -1,4 +1,4 @@
-/** Options of the live text-to-speech WebSocket, each with its default (design.md §6.7: all defaults in one place). */
+/** Options of the live text-to-speech WebSocket, each with its default (docs/design.md §6.7: defaults in one place). */
 
 export interface LiveOptions {
   /** Samples per binary frame (every frame of a response has this size except its last). Default 1024 (46 ms at 22.05 kHz). */

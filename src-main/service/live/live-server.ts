@@ -11,11 +11,11 @@ import { ApiError } from '../../common/errors.js';
 import { FREE_PRICING } from '../../common/pricing.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { ProcessLauncher } from '../../engines/worker/process-launcher.js';
-import { EspeakThreadPool } from './espeak-thread-pool.js';
+import { EspeakThreadPool } from '../../engines/live/espeak-thread-pool.js';
 import { DEFAULT_LIVE_OPTIONS, LIVE_PATH, type LiveOptions } from './live-options.js';
 import { LiveSession, type LiveCharge, type LiveSessionStats } from './live-session.js';
-import type { LiveVoice } from './live-synth.js';
-import { NeuralVoicePool } from './neural-voice-pool.js';
+import type { LiveVoice } from '../../engines/live/live-synth.js';
+import { NeuralVoicePool } from '../../engines/live/neural-voice-pool.js';
 import { resolveEspeakVoice } from '../../engines/tts/espeak-synth.js';
 
 export interface LiveDeps {

@@ -1,7 +1,7 @@
 /**
  * One live text-to-speech WebSocket session: speaks queued in order, streamed sentence by sentence as fixed-size
- * PCM16 frames, with back-pressure on the socket's bufferedAmount. See live-protocol.ts for the messages and the
- * README section "Live text to speech" for the conventions (cancel, charging, frame sizes).
+ * PCM16 frames, with back-pressure on the socket's bufferedAmount. See live-protocol.ts for the messages and
+ * docs/engines-and-models.md, "Live text to speech", for the conventions (cancel, charging, frame sizes).
  */
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
@@ -12,7 +12,7 @@ import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { NewCharge } from '../../store/ledger-repo.js';
 import type { LiveOptions } from './live-options.js';
 import { ProtocolError, parseClientMessage, type ServerMessage, type SessionInfo } from './live-protocol.js';
-import type { LiveVoice, SentenceHandle } from './live-synth.js';
+import type { LiveVoice, SentenceHandle } from '../../engines/live/live-synth.js';
 
 /** A ledger row for live audio: no job or batch (job_id and batch_id are null). */
 export type LiveCharge = NewCharge;

@@ -7,8 +7,8 @@
  */
 import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
-import type { RemoteProvider } from '../../engines/remote/remote-provider.js';
-import { normaliseRemoteUrl } from '../../engines/remote/remote-settings-store.js';
+import type { RemoteProvider } from '../../remote/remote-provider.js';
+import { normaliseRemoteUrl } from '../../remote/remote-settings-store.js';
 import type { AppEnv } from '../app-env.js';
 import { LOCAL_ACCOUNT } from '../config.js';
 import { readJsonObject } from '../http/json-body.js';

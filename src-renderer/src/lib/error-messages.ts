@@ -1,4 +1,4 @@
-/** Error and waiting codes (design.md §3, common/errors.ts) in plain words for people, not programs. */
+/** Error and waiting codes (docs/design.md §3, common/errors.ts) in plain words for people, not programs. */
 import { MAX_BATCH_ITEMS } from '$common/limits.js';
 
 const SENTENCES: Record<string, string> = {

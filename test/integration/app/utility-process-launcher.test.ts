@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { utilityProcessLauncher } from '../../../src-main/app/utility-process-launcher.js';
 import type { ChildEvents } from '../../../src-main/engines/worker/process-launcher.js';
-import { NeuralVoicePool } from '../../../src-main/service/live/neural-voice-pool.js';
+import { NeuralVoicePool } from '../../../src-main/engines/live/neural-voice-pool.js';
 import { fakeUtilityProcess } from '../../helpers/fake-utility-process.js';
 import { createHarness, terminal, type Harness } from '../jobs/harness.js';
-import { tinyVitsModel } from '../live/live-harness.js';
+import { tinyVitsModel } from '../../helpers/live-harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'voxdesk-utility-'));
 /** Every stand-in made here: whatever a failed test left running is killed at the end. */

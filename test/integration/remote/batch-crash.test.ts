@@ -11,15 +11,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Batch } from '../../../src-main/common/api-types.js';
 import { openDatabase } from '../../../src-main/store/database.js';
-import { startServeProcess, type ServeProcess, type TestService } from '../../helpers/service.js';
-import { JFK, api, audioForm, localLedger, startHosted, waitFor } from './two-instances.js';
+import { stopServe, type ServeProcess, type TestService } from '../../helpers/service.js';
+import { JFK, api, audioForm, localLedger, startForwardingServe, startHosted, waitFor } from '../../helpers/two-instances.js';
 
 const LOCAL_KEY = 'vdk_batch_crash_test_local_key_0123456789';
 
-async function startLocalProcess(dataDir: string, remoteUrl: string, env: NodeJS.ProcessEnv): Promise<ServeProcess> {
-  const serve = await startServeProcess(dataDir, ['--hold-seconds', '1', '--workers', '1', '--remote-url', remoteUrl], { ...env, VOXDESK_API_KEY: LOCAL_KEY });
-  await waitFor('the hosted catalogue in the local one', async () => (await fetch(`${serve.url}/v1/models/remote:test-asr`)).status === 200);
-  return serve;
+function startLocalProcess(dataDir: string, remoteUrl: string, env: NodeJS.ProcessEnv): Promise<ServeProcess> {
+  return startForwardingServe(dataDir, { key: LOCAL_KEY, model: 'remote:test-asr', args: ['--remote-url', remoteUrl], env });
 }
 
 let hosted: TestService | undefined;
@@ -27,10 +25,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-batch-crash-local-'));
 let running: ServeProcess | undefined;
 
 afterAll(async () => {
-  if (running && running.child.exitCode === null && running.child.signalCode === null) {
-    running.child.kill('SIGTERM');
-    await running.exited;
-  }
+  await stopServe(running);
   await hosted?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -62,8 +57,7 @@ describe('crash between the hosted batch submission and recording the hosted bat
     const after = await hostedBatches();
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ file_count: 3, succeeded: 3 });
-    running.child.kill('SIGTERM');
-    await running.exited;
+    await stopServe(running);
 
     const check = openDatabase(join(dataDir, 'voxdesk.db'));
     expect(check.prepare('SELECT remote_batch_id, submissions FROM remote_batches').get()).toEqual({ remote_batch_id: after[0]!.id, submissions: 2 });

@@ -9,16 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch } from '../../../src-main/common/api-types.js';
 import type { LedgerEntry } from '../../../src-main/store/ledger-repo.js';
 import type { TestService } from '../../helpers/service.js';
-import { startLocalInstance, type LocalInstance } from './local-instance.js';
-import { JFK, api, audioForm, getBatch, hifiClips, localLedger, startHosted, waitFor } from './two-instances.js';
+import { startForwardingTo, type LocalInstance } from '../../helpers/local-instance.js';
+import { JFK, api, audioForm, getBatch, hifiClips, localLedger, startHosted, waitFor } from '../../helpers/two-instances.js';
 
 let hosted: TestService;
 let local: LocalInstance;
 
 beforeAll(async () => {
   hosted = await startHosted({ holdSeconds: 8 });
-  local = await startLocalInstance({ remoteUrl: hosted.url, remoteKey: hosted.key, holdSeconds: 2 });
-  await local.remote.source.refresh();
+  local = await startForwardingTo(hosted, { holdSeconds: 2 });
 });
 
 afterAll(async () => {

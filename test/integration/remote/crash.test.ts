@@ -11,17 +11,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
 import { openDatabase } from '../../../src-main/store/database.js';
-import { startServeProcess, type ServeProcess, type TestService } from '../../helpers/service.js';
-import { JFK, api, audioForm, listJobs, localLedger, startHosted, waitFor } from './two-instances.js';
+import { stopServe, type ServeProcess, type TestService } from '../../helpers/service.js';
+import { JFK, api, audioForm, listJobs, localLedger, startForwardingServe, startHosted, waitFor } from '../../helpers/two-instances.js';
 
 /** Registered by `serve` for the local account (VOXDESK_API_KEY), so the test can call the child. */
 const LOCAL_KEY = 'vdk_crash_test_local_key_0123456789abcdef';
 
 /** `node bin/voxdesk.js serve` forwarding to the hosted instance; resolves once the hosted catalogue is cached. */
-async function startLocalProcess(dataDir: string, env: NodeJS.ProcessEnv): Promise<ServeProcess> {
-  const serve = await startServeProcess(dataDir, ['--hold-seconds', '1', '--workers', '1'], { ...env, VOXDESK_API_KEY: LOCAL_KEY });
-  await waitFor('the hosted catalogue in the local one', async () => (await fetch(`${serve.url}/v1/models/remote:pocketsphinx-en-us`)).status === 200);
-  return serve;
+function startLocalProcess(dataDir: string, env: NodeJS.ProcessEnv): Promise<ServeProcess> {
+  return startForwardingServe(dataDir, { key: LOCAL_KEY, model: 'remote:pocketsphinx-en-us', env });
 }
 
 let hosted: TestService | undefined;
@@ -29,10 +27,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-crash-local-'));
 let running: ServeProcess | undefined;
 
 afterAll(async () => {
-  if (running && running.child.exitCode === null && running.child.signalCode === null) {
-    running.child.kill('SIGTERM');
-    await running.exited;
-  }
+  await stopServe(running);
   await hosted?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -69,8 +64,7 @@ describe('crash between hosted submission and recording the hosted id', () => {
     const after = await listJobs(hosted.url, hosted.key);
     expect(after).toHaveLength(1);
     expect(done.result!.text).toBe(after[0]!.result!.text);
-    running.child.kill('SIGTERM');
-    await running.exited;
+    await stopServe(running);
 
     const check = openDatabase(join(dataDir, 'voxdesk.db'));
     const row = check.prepare<[], { remote_job_id: string; submissions: number }>('SELECT * FROM remote_jobs').get()!;

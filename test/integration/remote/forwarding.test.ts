@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, CatalogueRecord, Job } from '../../../src-main/common/api-types.js';
 import type { TestService } from '../../helpers/service.js';
-import { startLocalInstance, type LocalInstance } from './local-instance.js';
-import { JFK, api, audioForm, getBatch, hifiClips, listJobs, localLedger, startHosted, waitFor, waitForJob } from './two-instances.js';
+import { startForwardingTo, startLocalInstance, type LocalInstance } from '../../helpers/local-instance.js';
+import { JFK, api, audioForm, getBatch, hifiClips, listJobs, localLedger, startHosted, waitFor, waitForJob } from '../../helpers/two-instances.js';
 
 let hosted: TestService;
 let local: LocalInstance;
@@ -15,8 +15,7 @@ let local: LocalInstance;
 beforeAll(async () => {
   // A short hosted hold (the spec's is 4 minutes) keeps the held-POST paths quick; the client's submit timeout is longer.
   hosted = await startHosted({ holdSeconds: 8 });
-  local = await startLocalInstance({ remoteUrl: hosted.url, remoteKey: hosted.key, holdSeconds: 2 });
-  await local.remote.source.refresh();
+  local = await startForwardingTo(hosted, { holdSeconds: 2 });
 });
 
 afterAll(async () => {

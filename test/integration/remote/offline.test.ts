@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Batch, Job } from '../../../src-main/common/api-types.js';
 import type { TestService } from '../../helpers/service.js';
-import { startLocalInstance, type LocalInstance } from './local-instance.js';
-import { JFK, api, audioForm, getBatch, hifiClips, listJobs, localLedger, startHosted, waitFor } from './two-instances.js';
+import { startLocalInstance, type LocalInstance } from '../../helpers/local-instance.js';
+import { JFK, api, audioForm, getBatch, hifiClips, listJobs, localLedger, startHosted, waitFor } from '../../helpers/two-instances.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -5,78 +5,31 @@
  * items wait (waiting_for_capacity, readiness holds the siblings); a cancel without the hosted batch-cancel route
  * (404) cancels the hosted items one by one.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JobError } from '../../../src-main/common/errors.js';
-import type { ModelDefinition } from '../../../src-main/engines/model-definition.js';
-import { createRemoteProvider, type RemoteProvider } from '../../../src-main/engines/remote/remote-provider.js';
 import type { RunnerContext, RunnerTask } from '../../../src-main/jobs/job-runner.js';
-import { openDatabase, type Db } from '../../../src-main/store/database.js';
-import { createRepositories } from '../../../src-main/store/repositories.js';
-import { waitFor } from './two-instances.js';
+import type { RemoteProvider } from '../../../src-main/remote/remote-provider.js';
+import type { Db } from '../../../src-main/store/database.js';
+import { AT, runnerTask, send, startScriptedHosted, type ScriptedHosted } from '../../helpers/scripted-hosted.js';
+import { waitFor } from '../../helpers/two-instances.js';
 
-interface Call {
-  method: string;
-  url: string;
-  body: string;
-  idempotencyKey: string | undefined;
-}
-type Handler = (call: Call, res: ServerResponse) => void;
-let handler: Handler;
-let calls: Call[] = [];
-let server: Server;
-let dir: string;
-let db: Db;
+let hosted: ScriptedHosted;
 let remote: RemoteProvider;
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-const CATALOGUE = { object: 'list', data: [{ id: 'tts', name: 'TTS', capability: 'tts', status: 'available', provider: 'local' }] };
-const AT = '2026-01-01T00:00:00.000Z';
+let db: Db;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'voxdesk-remote-batch-'));
-  server = createServer((req: IncomingMessage, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      if (req.url!.startsWith('/v1/models')) return send(res, 200, CATALOGUE);
-      const call = { method: req.method!, url: req.url!, body, idempotencyKey: req.headers['idempotency-key'] as string | undefined };
-      calls.push(call);
-      handler(call, res);
-    });
+  hosted = await startScriptedHosted('remote-batch', {
+    offlineInitialMs: 20,
+    offlineMaxMs: 50,
+    serverErrorRetries: 1,
+    pollInitialMs: 10,
+    pollMaxMs: 30,
+    capacityInitialMs: 60_000,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  db = openDatabase(join(dir, 'voxdesk.db'));
-  db.prepare(`INSERT INTO accounts (id, name, created_at) VALUES ('acc_1', 'local', '${AT}')`).run();
-  remote = createRemoteProvider({
-    repos: createRepositories(db),
-    env: {},
-    log: () => {},
-    initial: { url: base, key: 'vdk_hosted' },
-    options: { offlineInitialMs: 20, offlineMaxMs: 50, serverErrorRetries: 1, pollInitialMs: 10, pollMaxMs: 30, capacityInitialMs: 60_000 },
-  });
-  await remote.source.refresh();
+  ({ remote, db } = hosted);
 });
-
-beforeEach(() => {
-  calls = [];
-});
-
-afterAll(async () => {
-  remote.stop();
-  db.close();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  rmSync(dir, { recursive: true, force: true });
-});
+beforeEach(() => hosted.reset());
+afterAll(() => hosted?.close());
 
 let seq = 0;
 
@@ -85,26 +38,13 @@ function localBatch(texts: string[]): { batchId: string; runs: { task: RunnerTas
   const batchId = `bat_${++seq}`;
   db.prepare(`INSERT INTO batches (id, account_id, product, model_id, params_json, status, file_count, created_at)
     VALUES (?, 'acc_1', 'text-to-speech', 'remote:tts', '{}', 'open', ?, '${AT}')`).run(batchId, texts.length);
-  const definition = remote.source.list()[0] as ModelDefinition;
   const runs = texts.map((text, position) => {
     const jobId = `job_${seq}_${position}`;
     db.prepare(`INSERT INTO jobs (id, account_id, product, model_id, name, status, params_json, input_json, batch_id, created_at, updated_at)
       VALUES (?, 'acc_1', 'text-to-speech', 'remote:tts', ?, 'running', '{}', ?, ?, '${AT}', '${AT}')`).run(jobId, text, JSON.stringify({ text }), batchId);
     db.prepare('INSERT INTO batch_items (batch_id, position, name, job_id) VALUES (?, ?, ?, ?)').run(batchId, position, text, jobId);
     const abort = new AbortController();
-    const task: RunnerTask = {
-      jobId,
-      product: 'text-to-speech',
-      modelId: 'remote:tts',
-      engineConfig: definition.engineConfig,
-      params: {},
-      input: { text },
-      workDir: join(dir, jobId),
-      accountId: 'acc_1',
-      definition,
-      attempt: 1,
-    };
-    return { task, ctx: { signal: abort.signal, progress: () => {}, measured: () => {}, log: () => {} }, abort };
+    return { ...runnerTask(hosted, jobId, text, abort.signal), abort };
   });
   return { batchId, runs };
 }
@@ -126,7 +66,7 @@ async function errorOf(promise: Promise<unknown>): Promise<JobError> {
 describe('batch coordinator', () => {
   it('shares one hosted submission and one poller between the item runs, and maps items by position', async () => {
     let polls = 0;
-    handler = (call, res) => {
+    hosted.handler = (call, res) => {
       if (call.method === 'POST') return send(res, 200, hostedBatch('hb1', ['queued', 'queued']));
       if (call.url === '/v1/text-to-speech/batch/hb1') {
         polls++;
@@ -138,7 +78,7 @@ describe('batch coordinator', () => {
     const { batchId, runs } = localBatch(['a', 'b']);
     const outputs = await Promise.all(runs.map((r) => remote.jobRunner.run(r.task, r.ctx)));
     expect(outputs.map((o) => [o.result.text, o.durationSeconds])).toEqual([['spoken 0', 1], ['spoken 1', 2]]);
-    const posts = calls.filter((c) => c.method === 'POST');
+    const posts = hosted.calls.filter((c) => c.method === 'POST');
     expect(posts).toHaveLength(1);
     expect(posts[0]).toMatchObject({ url: '/v1/text-to-speech/batch', idempotencyKey: `voxdesk-${batchId}` });
     expect(JSON.parse(posts[0]!.body)).toEqual({ model: 'tts', params: {}, items: [{ text: 'a', name: 'a' }, { text: 'b', name: 'b' }] });
@@ -149,18 +89,18 @@ describe('batch coordinator', () => {
   });
 
   it('fails every item with the hosted rejection code and does not post the batch again', async () => {
-    handler = (_call, res) => send(res, 422, { error: { code: 'text_too_long', message: 'items[1].text is too long' } });
+    hosted.handler = (_call, res) => send(res, 422, { error: { code: 'text_too_long', message: 'items[1].text is too long' } });
     const { batchId, runs } = localBatch(['x', 'y']);
     const first = await errorOf(remote.jobRunner.run(runs[0]!.task, runs[0]!.ctx));
     const second = await errorOf(remote.jobRunner.run(runs[1]!.task, runs[1]!.ctx));
     expect([first.code, second.code]).toEqual(['text_too_long', 'text_too_long']);
     expect(second.message).toMatch(/too long/);
-    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    expect(hosted.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
     expect(remote.batchesRepo.get(batchId)).toMatchObject({ remote_status: 'rejected', rejected_code: 'text_too_long' });
   });
 
   it('waits with waiting_for_capacity on a hosted 429 and holds the other items back', async () => {
-    handler = (_call, res) => send(res, 429, { error: { code: 'too_many_open_batches', message: 'two open batches' } });
+    hosted.handler = (_call, res) => send(res, 429, { error: { code: 'too_many_open_batches', message: 'two open batches' } });
     const { batchId, runs } = localBatch(['p', 'q']);
     const error = await errorOf(remote.jobRunner.run(runs[0]!.task, runs[0]!.ctx));
     expect(error.code).toBe('waiting_for_capacity');
@@ -171,12 +111,12 @@ describe('batch coordinator', () => {
     expect(remote.jobRunner.readiness!(definition, { jobId: 'job_other', batchId: null })).toBeNull();
     // A sibling claimed during the backoff does not post again.
     expect((await errorOf(remote.jobRunner.run(runs[1]!.task, runs[1]!.ctx))).code).toBe('waiting_for_capacity');
-    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    expect(hosted.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
     expect(remote.batchesRepo.get(batchId)).toMatchObject({ remote_batch_id: null, submissions: 1 });
   });
 
   it('cancels the hosted items one by one when the hosted side has no batch-cancel route', async () => {
-    handler = (call, res) => {
+    hosted.handler = (call, res) => {
       if (call.url === '/v1/text-to-speech/batch') return send(res, 200, hostedBatch('hb2', ['running', 'queued']));
       if (call.url === '/v1/text-to-speech/batch/hb2/cancel') return send(res, 404, { error: { code: 'not_found', message: 'no such route' } });
       if (call.url.endsWith('/cancel')) return send(res, 200, { id: 'x', status: 'cancelled' });
@@ -184,12 +124,12 @@ describe('batch coordinator', () => {
     };
     const { runs } = localBatch(['c', 'd']);
     const running = runs.map((r) => remote.jobRunner.run(r.task, r.ctx).then(() => undefined, (e: unknown) => e));
-    await waitFor('the hosted batch to be polled', () => calls.some((c) => c.url === '/v1/text-to-speech/batch/hb2'));
+    await waitFor('the hosted batch to be polled', () => hosted.calls.some((c) => c.url === '/v1/text-to-speech/batch/hb2'));
     db.prepare(`UPDATE jobs SET cancel_requested = 1 WHERE id IN (?, ?)`).run(runs[0]!.task.jobId, runs[1]!.task.jobId);
     for (const r of runs) r.abort.abort();
     const errors = await Promise.all(running);
     expect(errors.map((e) => (e as JobError).code)).toEqual(['cancelled', 'cancelled']);
-    const cancels = calls.filter((c) => c.url.endsWith('/cancel')).map((c) => c.url);
+    const cancels = hosted.calls.filter((c) => c.url.endsWith('/cancel')).map((c) => c.url);
     expect(cancels).toEqual(['/v1/text-to-speech/batch/hb2/cancel', '/v1/text-to-speech/hb2_j0/cancel', '/v1/text-to-speech/hb2_j1/cancel']);
   });
 });
@@ -197,7 +137,7 @@ describe('batch coordinator', () => {
 describe('cancelling one item of a forwarded batch', () => {
   it('cancels only that hosted item; the sibling keeps following the batch', async () => {
     let done = false;
-    handler = (call, res) => {
+    hosted.handler = (call, res) => {
       if (call.url === '/v1/text-to-speech/batch') return send(res, 200, hostedBatch('hb4', ['running', 'running']));
       if (call.url.endsWith('/cancel')) return send(res, 200, { id: 'x', status: 'cancelled' });
       if (call.url === '/v1/text-to-speech/batch/hb4') return send(res, 200, hostedBatch('hb4', done ? ['cancelled', 'succeeded'] : ['running', 'running']));
@@ -206,11 +146,11 @@ describe('cancelling one item of a forwarded batch', () => {
     const { runs } = localBatch(['g', 'h']);
     const first = remote.jobRunner.run(runs[0]!.task, runs[0]!.ctx).then(() => undefined, (e: unknown) => e);
     const second = remote.jobRunner.run(runs[1]!.task, runs[1]!.ctx);
-    await waitFor('the hosted batch to be polled', () => calls.some((c) => c.url === '/v1/text-to-speech/batch/hb4'));
+    await waitFor('the hosted batch to be polled', () => hosted.calls.some((c) => c.url === '/v1/text-to-speech/batch/hb4'));
     db.prepare('UPDATE jobs SET cancel_requested = 1 WHERE id = ?').run(runs[0]!.task.jobId);
     runs[0]!.abort.abort();
     expect(((await first) as JobError).code).toBe('cancelled');
-    expect(calls.filter((c) => c.url.endsWith('/cancel')).map((c) => c.url)).toEqual(['/v1/text-to-speech/hb4_j0/cancel']);
+    expect(hosted.calls.filter((c) => c.url.endsWith('/cancel')).map((c) => c.url)).toEqual(['/v1/text-to-speech/hb4_j0/cancel']);
     done = true;
     expect((await second).result.text).toBe('kept');
   });
@@ -219,7 +159,7 @@ describe('cancelling one item of a forwarded batch', () => {
 describe('orphaned hosted batches', () => {
   it('cancels a hosted batch whose local items all ended while not running here, once', async () => {
     let open = true;
-    handler = (call, res) => {
+    hosted.handler = (call, res) => {
       if (call.url === '/v1/text-to-speech/batch') return send(res, 200, hostedBatch('hb3', ['queued', 'queued']));
       if (call.url === '/v1/text-to-speech/batch/hb3/cancel') {
         open = false;
@@ -229,18 +169,18 @@ describe('orphaned hosted batches', () => {
     };
     const { batchId, runs } = localBatch(['e', 'f']);
     const running = runs.map((r) => remote.jobRunner.run(r.task, r.ctx).then(() => undefined, (e: unknown) => e));
-    await waitFor('the hosted batch to be polled', () => calls.some((c) => c.url === '/v1/text-to-speech/batch/hb3'));
+    await waitFor('the hosted batch to be polled', () => hosted.calls.some((c) => c.url === '/v1/text-to-speech/batch/hb3'));
     // A shutdown (abort without a cancel request) leaves the hosted batch running, as it should…
     for (const r of runs) r.abort.abort();
     await Promise.all(running);
-    expect(calls.some((c) => c.url.endsWith('/cancel'))).toBe(false);
+    expect(hosted.calls.some((c) => c.url.endsWith('/cancel'))).toBe(false);
     await remote.cancelOrphanBatches();
-    expect(calls.some((c) => c.url.endsWith('/cancel'))).toBe(false);
+    expect(hosted.calls.some((c) => c.url.endsWith('/cancel'))).toBe(false);
     // …then the local items end without running (cancelled while queued): the sweep cancels the hosted batch.
     db.prepare(`UPDATE jobs SET status = 'cancelled' WHERE batch_id = ?`).run(batchId);
     await remote.cancelOrphanBatches();
     await remote.cancelOrphanBatches();
-    expect(calls.filter((c) => c.url.endsWith('/cancel')).map((c) => c.url)).toEqual(['/v1/text-to-speech/batch/hb3/cancel']);
+    expect(hosted.calls.filter((c) => c.url.endsWith('/cancel')).map((c) => c.url)).toEqual(['/v1/text-to-speech/batch/hb3/cancel']);
     expect(remote.batchesRepo.get(batchId)).toMatchObject({ remote_status: 'complete' });
   });
 });

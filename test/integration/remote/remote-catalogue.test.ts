@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueRecord } from '../../../src-main/common/api-types.js';
-import { createRemoteProvider } from '../../../src-main/engines/remote/remote-provider.js';
+import { createRemoteProvider } from '../../../src-main/remote/remote-provider.js';
 import { openDatabase } from '../../../src-main/store/database.js';
 import { createRepositories } from '../../../src-main/store/repositories.js';
 

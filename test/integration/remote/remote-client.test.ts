@@ -10,8 +10,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RemoteClient } from '../../../src-main/engines/remote/remote-client.js';
-import { RemoteError } from '../../../src-main/engines/remote/remote-errors.js';
+import { RemoteClient } from '../../../src-main/remote/remote-client.js';
+import { RemoteError } from '../../../src-main/remote/remote-errors.js';
 import { SHARED } from '../../helpers/system.js';
 
 interface Seen {

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CatalogueRecord } from '../../../src-main/common/api-types.js';
-import { startServeProcess, type ServeProcess, type TestService } from '../../helpers/service.js';
-import { api, startHosted, waitFor } from './two-instances.js';
+import { startServeProcess, stopServe, type ServeProcess, type TestService } from '../../helpers/service.js';
+import { api, startHosted, waitFor } from '../../helpers/two-instances.js';
 
 const LOCAL_KEY = 'vdk_remote_url_flag_test_key_0123456789ab';
 const dirs: string[] = [];
@@ -22,10 +22,7 @@ function tempDir(): string {
 }
 
 afterAll(async () => {
-  if (running && running.child.exitCode === null) {
-    running.child.kill('SIGTERM');
-    await running.exited;
-  }
+  await stopServe(running);
   await hosted?.stop();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });

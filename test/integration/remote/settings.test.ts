@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueRecord } from '../../../src-main/common/api-types.js';
 import { ApiKeys } from '../../../src-main/service/auth/api-keys.js';
 import type { TestService } from '../../helpers/service.js';
-import { startLocalInstance, type LocalInstance } from './local-instance.js';
-import { api, startHosted } from './two-instances.js';
+import { startLocalInstance, type LocalInstance } from '../../helpers/local-instance.js';
+import { api, startHosted } from '../../helpers/two-instances.js';
 
 let hosted: TestService;
 let local: LocalInstance;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { audio, Client, expectError, json } from './http-client.js';
+import { audio, Client, expectError, json } from '../../helpers/http-client.js';
 
 let t: TestService;
 let api: Client;

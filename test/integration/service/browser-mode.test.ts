@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { Client, expectError, json } from './http-client.js';
+import { Client, expectError, json } from '../../helpers/http-client.js';
 
 let t: TestService;
 let plain: TestService;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueRecord, Quote } from '../../../src-main/common/api-types.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { expectError, json } from './http-client.js';
+import { expectError, json } from '../../helpers/http-client.js';
 
 let t: TestService;
 let pricingDir: string;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, Job } from '../../../src-main/common/api-types.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { audio, Client, expectError, json } from './http-client.js';
+import { audio, Client, expectError, json } from '../../helpers/http-client.js';
 
 let t: TestService;
 let api: Client;

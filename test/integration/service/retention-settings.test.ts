@@ -5,7 +5,7 @@ import { openDatabase } from '../../../src-main/store/database.js';
 import { createSettingsRepo } from '../../../src-main/store/settings-repo.js';
 import { join } from 'node:path';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { Client, expectError, json } from './http-client.js';
+import { Client, expectError, json } from '../../helpers/http-client.js';
 
 let t: TestService;
 let api: Client;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { CatalogueRecord, Job } from '../../../src-main/common/api-types.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { Client, json } from './http-client.js';
+import { Client, json } from '../../helpers/http-client.js';
 
 let t: TestService;
 let api: Client;

@@ -12,8 +12,8 @@ import { LiveSegments } from '../../../src-renderer/src/lib/live-segments.svelte
 import { connectedAppState, until } from '../../helpers/renderer-host.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { TINY_CTC, tinyCtcSource } from '../../helpers/tiny-asr-model.js';
-import { makeLongRecording } from '../../integration/stt/long-recording.js';
-import { makeTempDir } from '../audio-decode/fixtures.js';
+import { makeLongRecording } from '../../helpers/long-recording.js';
+import { makeTempDir } from '../../helpers/audio-fixtures.js';
 
 const temp = makeTempDir('voxdesk-live-segments-');
 let svc: TestService;

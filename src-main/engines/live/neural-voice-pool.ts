@@ -1,0 +1,146 @@
+/**
+ * One child process per neural voice model, shared by the live sessions that use it (the model loads once),
+ * started by a ProcessLauncher (child_process.fork by default; Electron's utilityProcess in the app).
+ * A child that dies fails its sentences with `engine_crashed`; the next session starts a new one.
+ */
+import { ApiError } from '../../common/errors.js';
+import type { ModelDefinition } from '../model-definition.js';
+import { scriptEntry } from '../script-entry.js';
+import { sherpaConfigOf } from '../tts/sherpa-tts-engine.js';
+import { forkLauncher, type LaunchedChild, type ProcessLauncher } from '../worker/process-launcher.js';
+import { LiveEngineError } from './espeak-thread-pool.js';
+import type { LiveVoice, SentenceHandle } from './live-synth.js';
+import type { ChildReply, ChildRequest } from './neural-voice-child.js';
+
+/** How long a voice may take to load before the session is refused. Default 60 s. */
+export const NEURAL_LOAD_TIMEOUT_MS = 60_000;
+
+interface Pending {
+  onSamples(samples: Int16Array): void;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+interface Child {
+  process: LaunchedChild;
+  /** Settles when the process has ended. */
+  ended: Promise<void>;
+  ready: Promise<{ sampleRate: number; numSpeakers: number }>;
+  pending: Map<number, Pending>;
+}
+
+export class NeuralVoicePool {
+  private readonly children = new Map<string, Child>();
+  private nextId = 1;
+
+  constructor(
+    private readonly log: (message: string) => void,
+    private readonly launcher: ProcessLauncher = forkLauncher,
+  ) {}
+
+  async voice(model: ModelDefinition, speaker: number): Promise<LiveVoice> {
+    const child = this.childFor(model);
+    let info: { sampleRate: number; numSpeakers: number };
+    try {
+      info = await child.ready;
+    } catch (error) {
+      throw new ApiError('model_unavailable', `the voice ${model.id} could not be loaded: ${(error as Error).message}`);
+    }
+    if (speaker >= Math.max(1, info.numSpeakers)) {
+      throw new ApiError('invalid_params', `speaker must be 0–${Math.max(1, info.numSpeakers) - 1} for ${model.id}`);
+    }
+    return {
+      sampleRate: info.sampleRate,
+      speakSentence: ({ text, speed, onSamples }): SentenceHandle => {
+        const id = this.nextId++;
+        const done = new Promise<void>((resolve, reject) => {
+          child.pending.set(id, { onSamples, resolve, reject });
+        });
+        this.send(child, { type: 'speak', id, text, speaker, speed });
+        return { done, cancel: () => this.send(child, { type: 'cancel', id }) };
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    const exits = [...this.children.values()].map((child) => {
+      child.process.kill();
+      return child.ended;
+    });
+    this.children.clear();
+    await Promise.all(exits);
+  }
+
+  private send(child: Child, request: ChildRequest): void {
+    child.process.send(request);
+  }
+
+  private childFor(model: ModelDefinition): Child {
+    const config = sherpaConfigOf(model.engineConfig);
+    const key = `${model.id}\n${JSON.stringify(config.model)}`;
+    const existing = this.children.get(key);
+    if (existing) return existing;
+    const entry = scriptEntry('neural-voice-child', import.meta.url);
+    const pending = new Map<number, Pending>();
+    let readyResolve!: (info: { sampleRate: number; numSpeakers: number }) => void;
+    let readyReject!: (error: Error) => void;
+    const ready = new Promise<{ sampleRate: number; numSpeakers: number }>((resolve, reject) => {
+      readyResolve = resolve;
+      readyReject = reject;
+    });
+    ready.catch(() => {});
+    const timer = setTimeout(() => readyReject(new Error('loading timed out')), NEURAL_LOAD_TIMEOUT_MS);
+    let endedResolve!: () => void;
+    const ended = new Promise<void>((resolve) => (endedResolve = resolve));
+    const onMessage = (reply: ChildReply): void => {
+      switch (reply.type) {
+        case 'ready':
+          clearTimeout(timer);
+          readyResolve({ sampleRate: reply.sampleRate, numSpeakers: reply.numSpeakers });
+          break;
+        case 'load-failed':
+          clearTimeout(timer);
+          readyReject(new Error(reply.message));
+          this.forget(key, child);
+          proc.kill();
+          break;
+        case 'chunk':
+          pending.get(reply.id)?.onSamples(reply.samples);
+          break;
+        case 'done':
+          pending.get(reply.id)?.resolve();
+          pending.delete(reply.id);
+          break;
+        case 'error':
+          pending.get(reply.id)?.reject(new LiveEngineError(reply.code, reply.message));
+          pending.delete(reply.id);
+          break;
+      }
+    };
+    const onEnded = (how: string): void => {
+      clearTimeout(timer);
+      readyReject(new Error(`the voice process ${how}`));
+      for (const p of pending.values()) p.reject(new LiveEngineError('engine_crashed', `the voice process ${how}`));
+      pending.clear();
+      this.forget(key, child);
+      endedResolve();
+    };
+    const proc = this.launcher(
+      {
+        modulePath: entry.path,
+        execArgv: entry.execArgv,
+        output: { text: (chunk) => this.log(`[live voice ${model.id}] ${chunk.trimEnd()}`) },
+        name: `voxdesk live voice ${model.id}`,
+      },
+      { message: (reply) => onMessage(reply as ChildReply), ended: onEnded },
+    );
+    const child: Child = { process: proc, ended, ready, pending };
+    this.send(child, { type: 'load', config });
+    this.children.set(key, child);
+    return child;
+  }
+
+  private forget(key: string, child: Child): void {
+    if (this.children.get(key) === child) this.children.delete(key);
+  }
+}

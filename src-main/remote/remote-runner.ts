@@ -1,0 +1,110 @@
+/**
+ * Runs one local job on the hosted service: submit (with an Idempotency-Key derived from the local job id, the
+ * remote_jobs row written first), follow the hosted job until it is terminal (the POST hold, then GET polling
+ * with backoff), mirror progress and duration, download artifacts into the job's workDir before the hosted links
+ * expire, and pass the hosted error_code through. When the hosted service cannot be reached the run ends with
+ * JobError `waiting_for_network`: the job engine puts the job back in the queue with that code, and the runner's
+ * readiness keeps it there until the connectivity probe gets an answer; the next run resumes from remote_jobs
+ * (follows the known hosted job, or posts again with the same Idempotency-Key). Items of a local batch go through
+ * the BatchForwarder instead: the whole batch is ONE hosted batch (one request fee on each side).
+ */
+import { JobError, type WaitingCode } from '../common/errors.js';
+import { BATCH_PRODUCTS } from '../common/products.js';
+import type { EngineOutput } from '../engines/engine-types.js';
+import { RemoteClient, type RemoteEndpoint } from './remote-client.js';
+import { RemoteError } from './remote-errors.js';
+import { BatchForwarder } from './remote-batch-forwarder.js';
+import { Follower } from './remote-follower.js';
+import { remoteModelId } from './remote-models.js';
+import { idempotencyKeyFor } from './remote-options.js';
+import type { RemoteRunContext, RemoteRunnerDeps, RemoteTask } from './remote-run-types.js';
+
+export class RemoteRunner {
+  private readonly batches: BatchForwarder;
+
+  constructor(private readonly deps: RemoteRunnerDeps) {
+    this.batches = new BatchForwarder(deps);
+  }
+
+  /** Items of a local batch wait (`waiting_for_capacity`) while the hosted account has no room for their batch. */
+  batchReadiness(batchId: string): { code: WaitingCode; message: string } | null {
+    return this.batches.readiness(batchId);
+  }
+
+  /** After the job engine stopped: ends the pauses of hosted batches still submitted or polled (BatchForwarder.stop). */
+  stop(): void {
+    this.batches.stop();
+  }
+
+  /** See BatchForwarder.cancelOrphans; a no-op without a configured key. */
+  async cancelOrphanBatches(): Promise<void> {
+    const key = this.deps.endpoint()?.key;
+    if (key) await this.batches.cancelOrphans(key);
+  }
+
+  async run(task: RemoteTask, ctx: RemoteRunContext): Promise<EngineOutput> {
+    const current = this.deps.endpoint();
+    if (!current) throw new JobError('model_unavailable', 'no hosted service is configured (Settings → hosted service URL)');
+    if (!current.key) throw new JobError('model_unavailable', 'no API key is set for the hosted service (Settings)');
+    const hostedModel = task.remoteModelId ?? remoteModelId(task.modelId) ?? task.modelId;
+    const item = this.deps.batches.itemOf(task.jobId);
+    // An item already forwarded alone (before batches were forwarded whole) keeps following its own hosted job.
+    const alone = this.deps.jobs.get(task.jobId)?.idempotency_key === idempotencyKeyFor(task.jobId);
+    if (item && BATCH_PRODUCTS.includes(task.product) && !alone) {
+      const coordinator = this.batches.coordinator(item.batchId, task.product, hostedModel, current.url);
+      let follow: Follower | undefined;
+      try {
+        const output = await coordinator.runItem(task, item.position, ctx, current.key, (f) => (follow = f));
+        if (output) return output;
+      } catch (error) {
+        return this.fail(task, ctx, error, () => coordinator.cancelRemote(item.position, current.key!, follow));
+      }
+    }
+    return this.runAlone(task, ctx, hostedModel, current);
+  }
+
+  private async runAlone(task: RemoteTask, ctx: RemoteRunContext, hostedModel: string, current: RemoteEndpoint): Promise<EngineOutput> {
+    this.deps.jobs.ensure({
+      jobId: task.jobId,
+      endpointUrl: current.url,
+      product: task.product,
+      remoteModelId: hostedModel,
+      idempotencyKey: idempotencyKeyFor(task.jobId),
+    });
+    this.deps.jobs.retarget(task.jobId, current.url);
+    const row = this.deps.jobs.get(task.jobId)!;
+    const client = new RemoteClient({ url: row.endpoint_url, key: current.key }, this.deps.options);
+    const local = this.deps.jobs.localJob(task.jobId);
+    const follow = new Follower(client, { ...task, name: task.name ?? local?.name ?? null }, ctx, this.deps);
+    try {
+      let job = row.remote_job_id
+        ? await follow.withRetry('read the hosted job', (s) => client.getJob(task.product, row.remote_job_id!, s))
+        : await follow.submit(hostedModel, row.idempotency_key);
+      job = await follow.untilTerminal(job);
+      return await follow.finish(job);
+    } catch (error) {
+      return this.fail(task, ctx, error, () => follow.cancelRemote());
+    }
+  }
+
+  /** Turns a failed run into the JobError the job engine settles (cancel, waiting, hosted code, remote_failed). */
+  private async fail(task: RemoteTask, ctx: RemoteRunContext, error: unknown, cancelRemote: () => Promise<void>): Promise<never> {
+    if (ctx.signal.aborted) {
+      // A shutdown also aborts: then the hosted job goes on and the next start follows it.
+      if (this.deps.jobs.localJob(task.jobId)?.cancelRequested) await cancelRemote();
+      throw new JobError('cancelled', 'cancelled');
+    }
+    if (error instanceof RemoteError) {
+      this.deps.jobs.recordError(task.jobId, error.message);
+      if (error.kind === 'network') {
+        this.deps.connectivity.unreachable(error.message);
+        throw new JobError('waiting_for_network', `The hosted service cannot be reached: ${error.message}`, { cause: error });
+      }
+      // A hosted job that vanished (404 while following it) is a hosted failure, not a local "not found".
+      const vanished = error.status === 404 && this.deps.jobs.get(task.jobId)?.remote_job_id;
+      const code = error.kind === 'rejected' && !vanished ? error.code : 'remote_failed';
+      throw new JobError(code, `hosted service: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+}

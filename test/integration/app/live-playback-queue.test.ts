@@ -1,0 +1,110 @@
+/**
+ * LivePlayback's queue against a real live WebSocket service, with the sound device replaced by a recording player
+ * whose "played out" moment the test decides (the device is the boundary: the PulseAudio tests cover the real one).
+ * eSpeak synthesizes far faster than real time, so the service has sent a whole utterance long before it is heard:
+ * `done` must wait for the sound, and speeches must never overlap.
+ */
+import { EventEmitter } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LivePlayback } from '../../../src-main/app/player/live-playback.js';
+import type { Player, PlayerOptions } from '../../../src-main/app/player/player-types.js';
+import type { LiveBridgeEvent } from '../../../src-main/common/desktop-bridge.js';
+import { GOOD_KEY, startLive, type Harness } from '../../helpers/live-harness.js';
+
+class RecordingPlayer extends EventEmitter implements Player {
+  readonly sampleRate: number;
+  samples = 0;
+  ended = false;
+  stopped = false;
+  constructor(options: PlayerOptions) {
+    super();
+    this.sampleRate = options.sampleRate;
+  }
+  write(pcm: Int16Array | Buffer): boolean {
+    if (this.stopped) throw new Error('write after stop');
+    this.samples += pcm.length / (pcm instanceof Int16Array ? 1 : 2);
+    return true;
+  }
+  end(): void {
+    this.ended = true;
+  }
+  stop(): void {
+    this.stopped = true;
+    this.emit('ended', { stopped: true });
+  }
+  /** The device has played everything out. */
+  playedOut(): void {
+    this.emit('ended', { stopped: false });
+  }
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startLive();
+});
+afterAll(() => h?.close());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(predicate: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500 && !predicate(); i++) await sleep(10);
+  if (!predicate()) throw new Error(`timed out waiting for ${what}`);
+}
+
+async function open(): Promise<{ playback: LivePlayback; players: RecordingPlayer[]; events: LiveBridgeEvent[] }> {
+  const players: RecordingPlayer[] = [];
+  const serviceUrl = h.url('').replace(/^ws/, 'http').replace(/\/v1\/.*$/, '');
+  const playback = await LivePlayback.open({
+    serviceUrl,
+    apiKey: GOOD_KEY,
+    modelId: 'espeak-ng',
+    openPlayer: (options) => {
+      const player = new RecordingPlayer(options);
+      players.push(player);
+      return player;
+    },
+  });
+  const events: LiveBridgeEvent[] = [];
+  playback.on('event', (e) => events.push(e));
+  return { playback, players, events };
+}
+
+const dones = (events: LiveBridgeEvent[]) => events.filter((e) => e.type === 'done');
+
+describe('live playback queue', () => {
+  it('reports done when an utterance has been heard, and starts the next only then', async () => {
+    const { playback, players, events } = await open();
+    playback.speak('The first sentence is spoken here.');
+    playback.speak('And then the second one.');
+    await until(() => players[0]?.ended === true, 'the first utterance to be fully sent');
+    await sleep(300); // the second one is sent meanwhile: it must wait, unheard
+    expect(players).toHaveLength(1);
+    expect(dones(events)).toEqual([]);
+
+    players[0]!.playedOut();
+    expect(dones(events)).toEqual([{ type: 'done', cancelled: false }]);
+    await until(() => players[1]?.ended === true, 'the second utterance to be played and ended');
+    expect(players[1]!.samples).toBeGreaterThan(0);
+    players[1]!.playedOut();
+    expect(dones(events)).toHaveLength(2);
+    await playback.close();
+  });
+
+  it('cancel while the last audio is still being heard silences it and reports it cancelled once', async () => {
+    const { playback, players, events } = await open();
+    playback.speak('A sentence the service finishes sending long before it is heard.');
+    await until(() => players[0]?.ended === true, 'the utterance to be fully sent');
+    playback.cancel();
+    expect(players[0]!.stopped).toBe(true);
+    await sleep(300); // the service has nothing left to cancel: no second done may follow
+    expect(dones(events)).toEqual([{ type: 'done', cancelled: true }]);
+
+    playback.speak('The session goes on after a cancel.');
+    await until(() => players[1]?.ended === true, 'the next utterance');
+    players[1]!.playedOut();
+    expect(dones(events)).toEqual([
+      { type: 'done', cancelled: true },
+      { type: 'done', cancelled: false },
+    ]);
+    await playback.close();
+  });
+});

@@ -1,0 +1,179 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { JobError } from '../../../../src-main/common/errors.js';
+import { asrFamilyDefinition, type AsrSupportModels } from '../../../../src-main/engines/asr/asr-families.js';
+import sherpaAsrFactory from '../../../../src-main/engines/asr/sherpa-asr-engine.js';
+import type { Engine } from '../../../../src-main/engines/engine-types.js';
+import { requireFile, SHARED } from '../../../helpers/system.js';
+import { ffmpeg, makeFixture, makeTempDir } from '../../../helpers/audio-fixtures.js';
+import { recordingContext, sttTask } from '../../../helpers/engine-context.js';
+
+const TINY = requireFile(join(SHARED, 'models/tiny/README.md'), '../shared/models/tiny').replace('/README.md', '');
+const JFK = join(SHARED, 'audio/jfk.wav');
+const VAD = join(SHARED, 'models/silero_vad_v5.onnx');
+const DIARIZATION: AsrSupportModels = {
+  speakerEmbedding: join(TINY, 'tiny-speaker-embedding.onnx'),
+  pyannoteSegmentation: join(SHARED, 'models/pyannote-segmentation-3-0.int8.onnx'),
+};
+const JFK_CTC = 'cm cacuuevppmcshj y ghye tld gtdcyuubsucdzbmpof ucmcwxwwdjw oet';
+const JFK_WHISPER = 'co lhlr fc smfh lourqdrwvbdu surll';
+
+const temp = makeTempDir('voxdesk-sherpa-asr-');
+afterAll(() => temp.cleanup());
+const engine: Engine = await sherpaAsrFactory();
+
+function nemoCtc(support: AsrSupportModels = {}) {
+  return asrFamilyDefinition('nemo-ctc', {
+    id: 'tiny-nemo-ctc',
+    dir: join(TINY, 'tiny-nemo-ctc'),
+    languages: ['en'],
+    files: { model: 'model.onnx', tokens: 'tokens.txt' },
+    support,
+  }).engineConfig;
+}
+function whisper(support: AsrSupportModels = {}) {
+  return asrFamilyDefinition('whisper', {
+    id: 'tiny-whisper',
+    dir: join(TINY, 'tiny-whisper'),
+    languages: 'en zh de es ru ko fr ja pt it'.split(' '),
+    files: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', tokens: 'tokens.txt' },
+    support,
+  }).engineConfig;
+}
+
+async function failureCode(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'no error';
+  } catch (error) {
+    expect(error).toBeInstanceOf(JobError);
+    return (error as JobError).code;
+  }
+}
+
+describe('sherpa-onnx NeMo CTC (tiny random-weight model)', () => {
+  it('gives the README\'s exact text for jfk.wav, word times from token times, progress and duration', async () => {
+    const ctx = recordingContext();
+    const out = await engine.run(sttTask(JFK, 'sherpa-asr', nemoCtc()), ctx);
+    expect(out.result.text).toBe(JFK_CTC);
+    expect(out.durationSeconds).toBe(11);
+    expect(out.result.duration).toBe(11);
+    expect(out.result.language).toBe('en');
+    expect(out.result.segments).toEqual([{ id: 0, start: 0, end: 11, text: JFK_CTC }]);
+    const words = out.result.words!;
+    expect(words.map((w) => w.word).join(' ')).toBe(JFK_CTC);
+    expect(words[0]!.start).toBeCloseTo(0.36, 5);
+    for (let i = 1; i < words.length; i++) expect(words[i]!.start).toBeGreaterThanOrEqual(words[i - 1]!.end - 1e-9);
+    expect(ctx.events[0]).toEqual({ kind: 'measured', value: 11 });
+    const progress = ctx.events.filter((e) => e.kind === 'progress').map((e) => e.value);
+    expect(progress[progress.length - 1]).toBe(1);
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+  });
+
+  it('response_format json gives the text only; granularity none drops segments and words', async () => {
+    const json = await engine.run(sttTask(JFK, 'sherpa-asr', nemoCtc(), { response_format: 'json' }), recordingContext());
+    expect(json.result).toEqual({ text: JFK_CTC });
+    const none = await engine.run(sttTask(JFK, 'sherpa-asr', nemoCtc(), { timestamp_granularity: 'none' }), recordingContext());
+    expect(none.result).toEqual({ text: JFK_CTC, duration: 11, language: 'en' });
+  });
+
+  it('decodes other containers the same way (8 kHz mp3 in a temp dir)', async () => {
+    const mp3 = join(temp.dir, 'jfk-8k.mp3');
+    ffmpeg(['-i', JFK, '-ar', '8000', '-c:a', 'libmp3lame', '-b:a', '32k', mp3]);
+    const out = await engine.run(sttTask(mp3, 'sherpa-asr', nemoCtc()), recordingContext());
+    expect(out.result.words!.length).toBeGreaterThan(3);
+    const webm = makeFixture(temp.dir, 'webm');
+    const fromWebm = await engine.run(sttTask(webm, 'sherpa-asr', nemoCtc()), recordingContext());
+    expect(fromWebm.result.text!.length).toBeGreaterThan(10);
+  });
+
+  it('with Silero VAD: segments inside the speech, words inside their segments', async () => {
+    const out = await engine.run(sttTask(join(SHARED, 'audio/noisy/silero-test.wav'), 'sherpa-asr', nemoCtc({ sileroVad: VAD })), recordingContext());
+    const segments = out.result.segments!;
+    expect(segments.length).toBeGreaterThanOrEqual(2);
+    for (const s of segments) expect(s.end - s.start).toBeLessThanOrEqual(25.001);
+    for (const w of out.result.words!) {
+      expect(segments.some((s) => w.start >= s.start - 1e-6 && w.end <= s.end + 1e-6)).toBe(true);
+    }
+  });
+
+  it('zero-length audio is an empty transcript, not a crash', async () => {
+    const zero = join(temp.dir, 'zero.wav');
+    ffmpeg(['-i', JFK, '-t', '0', zero]);
+    const ctx = recordingContext();
+    const out = await engine.run(sttTask(zero, 'sherpa-asr', nemoCtc()), ctx);
+    expect(out.result).toEqual({ text: '', duration: 0, language: 'en', segments: [], words: [] });
+    expect(out.durationSeconds).toBe(0);
+    const silence = join(temp.dir, 'silence.wav');
+    ffmpeg(['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '1', silence]);
+    expect((await engine.run(sttTask(silence, 'sherpa-asr', nemoCtc()), recordingContext())).result.text).toBe('');
+  });
+
+  it('a corrupt file fails with audio_decode_failed', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const bad = join(temp.dir, 'bad.m4a');
+    writeFileSync(bad, Buffer.from('not audio at all, just some bytes pretending'.repeat(20)));
+    expect(await failureCode(engine.run(sttTask(bad, 'sherpa-asr', nemoCtc()), recordingContext()))).toBe('audio_decode_failed');
+  });
+
+  it('cancelling between segments stops with the cancelled code', async () => {
+    const ctx = recordingContext((fraction, controller) => fraction > 0 && controller.abort());
+    const long = join(SHARED, 'audio/noisy/silero-test.wav');
+    expect(await failureCode(engine.run(sttTask(long, 'sherpa-asr', nemoCtc({ sileroVad: VAD })), ctx))).toBe('cancelled');
+  });
+});
+
+describe('sherpa-onnx Whisper (tiny random-weight model)', () => {
+  it('gives the README\'s exact text for jfk.wav in English, segment timings only', async () => {
+    const out = await engine.run(sttTask(JFK, 'sherpa-asr', whisper(), { language: 'en' }), recordingContext());
+    expect(out.result).toEqual({
+      text: JFK_WHISPER,
+      duration: 11,
+      language: 'en',
+      segments: [{ id: 0, start: 0, end: 11, text: JFK_WHISPER }],
+    });
+  });
+
+  it('language auto reports the detected language', async () => {
+    const out = await engine.run(sttTask(JFK, 'sherpa-asr', whisper()), recordingContext());
+    expect(out.result.language).toBe('en');
+  });
+
+  it('translate is accepted by a multilingual model and reports English', async () => {
+    const out = await engine.run(sttTask(JFK, 'sherpa-asr', whisper(), { task: 'translate', language: 'de' }), recordingContext());
+    expect(out.result.language).toBe('en');
+    expect(typeof out.result.text).toBe('string');
+  });
+
+  it('an unknown language is invalid_params and never reaches sherpa-onnx (which would exit the process)', async () => {
+    expect(await failureCode(engine.run(sttTask(JFK, 'sherpa-asr', whisper(), { language: 'xx' }), recordingContext()))).toBe('invalid_params');
+    expect(await failureCode(engine.run(sttTask(JFK, 'sherpa-asr', whisper(), { timestamp_granularity: 'word' }), recordingContext()))).toBe(
+      'invalid_params',
+    );
+    // Still alive: the same process recognises again.
+    expect((await engine.run(sttTask(JFK, 'sherpa-asr', whisper(), { language: 'en' }), recordingContext())).result.text).toBe(JFK_WHISPER);
+  });
+});
+
+describe('speaker diarization (pyannote segmentation + tiny speaker embedding)', () => {
+  it('labels segments and words with two speakers on pyannote-2spk.wav', async () => {
+    const file = join(SHARED, 'audio/diarization/pyannote-2spk.wav');
+    const config = nemoCtc({ ...DIARIZATION, sileroVad: VAD });
+    const out = await engine.run(sttTask(file, 'sherpa-asr', config, { speaker_diarization: true, num_speakers: 2 }), recordingContext());
+    const segments = out.result.segments!;
+    const words = out.result.words!;
+    expect(new Set(segments.map((s) => s.speaker))).toEqual(new Set(['SPEAKER_0', 'SPEAKER_1']));
+    expect(words.every((w) => w.speaker === 'SPEAKER_0' || w.speaker === 'SPEAKER_1')).toBe(true);
+    // The README's turns: speaker 0 alone talks 6.73–10.59, speaker 1 most of 21.77–28.18 (the tiny model's
+    // random "words" are long, so only loose checks hold).
+    expect(words.find((w) => w.start > 7 && w.end < 10.5)?.speaker).toBe('SPEAKER_0');
+    expect(words.some((w) => w.speaker === 'SPEAKER_1' && w.start > 14)).toBe(true);
+    segments.forEach((s, i) => expect(s.id).toBe(i));
+  });
+
+  it('speaker_diarization without the models installed is invalid_params', async () => {
+    expect(await failureCode(engine.run(sttTask(JFK, 'sherpa-asr', nemoCtc(), { speaker_diarization: true }), recordingContext()))).toBe(
+      'invalid_params',
+    );
+  });
+});

@@ -1,0 +1,116 @@
+/** Family detection from sherpa-onnx folder layouts: the real tiny models in ../shared plus synthetic layouts. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { detectLayout, familyCapability, LayoutError } from '../../../../src-main/engines/models/model-families.js';
+import { SHARED } from '../../../helpers/system.js';
+
+const TINY = join(SHARED, 'models', 'tiny');
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'voxdesk-fam-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function folder(files: string[], dirs: string[] = [], tokens = 'a 0\nb 1\n'): string {
+  for (const d of dirs) mkdirSync(join(dir, d), { recursive: true });
+  for (const f of files) writeFileSync(join(dir, f), f.endsWith('tokens.txt') ? tokens : 'x');
+  return dir;
+}
+
+describe('detectLayout', () => {
+  it('detects the shared tiny NeMo CTC model', () => {
+    expect(detectLayout(join(TINY, 'tiny-nemo-ctc'))).toEqual({ family: 'nemo-ctc', files: { model: 'model.onnx', tokens: 'tokens.txt' } });
+  });
+
+  it('detects the shared tiny Whisper model', () => {
+    expect(detectLayout(join(TINY, 'tiny-whisper'))).toEqual({
+      family: 'whisper',
+      files: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', tokens: 'tokens.txt' },
+    });
+  });
+
+  it('detects the shared tiny lexicon VITS model', () => {
+    expect(detectLayout(join(TINY, 'tiny-vits'))).toEqual({
+      family: 'vits',
+      files: { model: 'model.onnx', tokens: 'tokens.txt', lexicon: 'lexicon.txt' },
+    });
+  });
+
+  it('detects a Whisper release layout and prefers the int8 files', () => {
+    folder(['tiny.en-encoder.onnx', 'tiny.en-encoder.int8.onnx', 'tiny.en-decoder.onnx', 'tiny.en-decoder.int8.onnx', 'tiny.en-tokens.txt'], ['test_wavs']);
+    expect(detectLayout(dir)).toEqual({
+      family: 'whisper',
+      files: { encoder: 'tiny.en-encoder.int8.onnx', decoder: 'tiny.en-decoder.int8.onnx', tokens: 'tiny.en-tokens.txt' },
+    });
+  });
+
+  it('detects a NeMo transducer (Parakeet) layout', () => {
+    folder(['encoder.int8.onnx', 'decoder.int8.onnx', 'joiner.int8.onnx', 'tokens.txt']);
+    expect(detectLayout(dir).family).toBe('nemo-transducer');
+    expect(detectLayout(dir).files.joiner).toBe('joiner.int8.onnx');
+  });
+
+  it('detects Moonshine', () => {
+    folder(['preprocess.onnx', 'encode.int8.onnx', 'uncached_decode.int8.onnx', 'cached_decode.int8.onnx', 'tokens.txt']);
+    expect(detectLayout(dir)).toEqual({
+      family: 'moonshine',
+      files: {
+        preprocessor: 'preprocess.onnx',
+        encoder: 'encode.int8.onnx',
+        uncachedDecoder: 'uncached_decode.int8.onnx',
+        cachedDecoder: 'cached_decode.int8.onnx',
+        tokens: 'tokens.txt',
+      },
+    });
+  });
+
+  it('tells SenseVoice from NeMo CTC by its tokens', () => {
+    folder(['model.int8.onnx', 'tokens.txt'], [], '<unk> 0\n<|zh|> 3\n<|en|> 4\n<|withitn|> 14\n');
+    expect(detectLayout(dir).family).toBe('sense-voice');
+  });
+
+  it('detects Piper (espeak-ng-data) and Kokoro (voices.bin) voices inside a single top folder', () => {
+    mkdirSync(join(dir, 'vits-piper-en_US-x', 'espeak-ng-data'), { recursive: true });
+    for (const f of ['en_US-x.onnx', 'en_US-x.onnx.json', 'tokens.txt']) writeFileSync(join(dir, 'vits-piper-en_US-x', f), 'x');
+    expect(detectLayout(dir)).toEqual({
+      family: 'piper',
+      files: { model: 'vits-piper-en_US-x/en_US-x.onnx', tokens: 'vits-piper-en_US-x/tokens.txt', dataDir: 'vits-piper-en_US-x/espeak-ng-data' },
+    });
+    writeFileSync(join(dir, 'vits-piper-en_US-x', 'voices.bin'), 'x');
+    expect(detectLayout(dir).family).toBe('kokoro');
+  });
+
+  it('detects single-file support models and the GTCRN denoiser by name', () => {
+    writeFileSync(join(dir, 'silero_vad.onnx'), 'x');
+    expect(detectLayout(dir)).toEqual({ family: 'silero-vad', files: { model: 'silero_vad.onnx' } });
+    rmSync(join(dir, 'silero_vad.onnx'));
+    writeFileSync(join(dir, 'gtcrn_simple.onnx'), 'x');
+    expect(detectLayout(dir).family).toBe('gtcrn');
+    rmSync(join(dir, 'gtcrn_simple.onnx'));
+    writeFileSync(join(dir, 'nemo_en_titanet_small.onnx'), 'x');
+    expect(detectLayout(dir).family).toBe('speaker-embedding');
+  });
+
+  it('checks a folder against the family given and names what is missing', () => {
+    folder(['model.onnx', 'tokens.txt']);
+    expect(() => detectLayout(dir, 'whisper')).toThrow(/does not hold a whisper model: needs \*encoder\*\.onnx/);
+    expect(detectLayout(dir, 'nemo-ctc').family).toBe('nemo-ctc');
+  });
+
+  it('explains an unrecognised folder and suggests --family', () => {
+    folder(['readme.md', 'weights.bin']);
+    expect(() => detectLayout(dir)).toThrow(LayoutError);
+    expect(() => detectLayout(dir)).toThrow(/cannot tell which model family .*found: .*readme\.md.*pass --family/);
+    expect(() => detectLayout(join(dir, 'nope'))).toThrow(/is not a folder/);
+  });
+
+  it('maps families to catalogue capabilities', () => {
+    expect(familyCapability('whisper')).toBe('asr');
+    expect(familyCapability('kokoro')).toBe('tts');
+    expect(familyCapability('gtcrn')).toBe('noise_reduction');
+    expect(familyCapability('pyannote-segmentation')).toBe('support');
+  });
+});

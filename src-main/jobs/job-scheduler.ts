@@ -5,6 +5,7 @@
 import type { WaitingCode } from '../common/errors.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import type { JobRow } from '../store/jobs-repo.js';
+import type { BatchHold } from './batch-hold.js';
 import { LOCAL_ENGINES, nowIso, type JobCore } from './job-core.js';
 import { DEFAULT_RUNNER_CONCURRENCY } from './job-runner.js';
 
@@ -21,6 +22,7 @@ export interface Scheduler {
 export function createScheduler(
   core: JobCore,
   launch: (row: JobRow, definition: ModelDefinition) => void,
+  hold: BatchHold,
   noticePause: (jobId: string) => void,
 ): Scheduler {
   const { options, repos, machine, pool, active, instanceId } = core;
@@ -32,6 +34,7 @@ export function createScheduler(
   }
 
   function expireOverdue(): void {
+    hold.expireOverdue();
     for (const row of repos.jobs.overdue(now())) {
       const days = options.queueWindowSeconds / 86_400;
       const window = days >= 1 ? `${+days.toFixed(2)} days` : `${options.queueWindowSeconds} s`;
@@ -41,6 +44,7 @@ export function createScheduler(
 
   function schedule(): void {
     checkCancelRequests();
+    hold.pass();
     if (repos.jobs.queued(1).length === 0) return;
     const runner = options.runners.remote;
     const capacity = {

@@ -199,6 +199,7 @@ describe('bad input', () => {
     for (const after of ['-1', 'abc', '1.5', '', '1e3', '0x10', '99999999999999999999']) {
       expect(await expectError(api.get(`/v1/speech-to-text/${reference.id}/segments?after=${encodeURIComponent(after)}`), 400, 'invalid_request')).toMatch(/after/);
     }
+    expect(await expectError(api.get(`/v1/speech-to-text/${reference.id}/segments?after=1&after=2`), 400, 'invalid_request')).toMatch(/after/);
     for (const limit of ['0', '1001', 'x']) {
       expect(await expectError(api.get(`/v1/speech-to-text/${reference.id}/segments?limit=${limit}`), 400, 'invalid_request')).toMatch(/limit/);
     }

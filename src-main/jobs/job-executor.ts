@@ -271,12 +271,12 @@ export function createExecutor(core: JobCore): Executor {
         void machine.transition(row, 'queued', { attempts: Math.max(0, row.attempts - 1), ...patch, ...paused });
       if (row.cancel_requested) {
         machine.transition(row, 'cancelled', { error_code: 'cancelled', error_message: 'The job was cancelled.' });
+      } else if (run.checkpointBroken) {
+        requeue(); // stopped because a segment could not be committed: continue from the last one that was
       } else if (code === 'cancelled' && (run.pausing || row.pause_requested)) {
         requeue(); // paused (or resumed again before the run stopped: then it is simply next in line)
       } else if (code === 'cancelled') {
         machine.transition(row, 'cancelled', { error_code: 'cancelled', error_message: 'The job was cancelled.' });
-      } else if (run.checkpointBroken) {
-        requeue();
       } else if (error instanceof WorkerCrashError) {
         if (row.attempts < MAX_CRASH_ATTEMPTS) machine.transition(row, 'queued', paused);
         else machine.transition(row, 'failed', { error_code: 'engine_crashed', error_message: `The engine crashed: ${error.message} (attempt ${row.attempts}).` });

@@ -36,8 +36,8 @@ export function formatSize(bytes: number): string {
 }
 
 function stateLabel(p: PackageStatus): string {
-  if (p.state === 'downloading' || p.state === 'installing') return `${p.state} ${Math.round((p.progress ?? 0) * 100)}%`;
-  if (p.state === 'failed') return `failed (${p.error_code}); pull again to resume`;
+  if (p.state === 'downloading' || p.state === 'installing' || p.state === 'importing') return `${p.state} ${Math.round((p.progress ?? 0) * 100)}%`;
+  if (p.state === 'failed') return p.source === 'imported' ? `failed (${p.error_code})` : `failed (${p.error_code}); pull again to resume`;
   if (p.state === 'installed') return p.verified ? 'installed' : p.source === 'imported' ? 'installed (imported)' : 'installed (unverified)';
   return p.progress !== null ? `paused ${Math.round(p.progress * 100)}%` : 'not installed';
 }

@@ -1,6 +1,7 @@
 /**
  * `voxdesk serve`: runs the service until SIGTERM/SIGINT. The first stdout line is exactly
- * `voxdesk listening on http://HOST:PORT` (scripts and tests parse it); diagnostics go to stderr.
+ * `voxdesk listening on http://HOST:PORT` (scripts and tests parse it); diagnostics go to stderr. With --ui, stderr
+ * says `browser UI: http://HOST:PORT/#token=…`: open that address once to log the browser in.
  */
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
@@ -61,9 +62,12 @@ export function registerServeCommand(program: Command): void {
         ...(opts.allowedOrigin ? { allowedOrigins: opts.allowedOrigin } : {}),
         ...(opts.remoteUrl ? { remoteUrl: opts.remoteUrl } : {}),
       };
+      // The serve process writes only into the data dir, which is private: anything it creates is 0600/0700.
+      process.umask(0o077);
       const service = await createService(config);
       process.stdout.write(`voxdesk listening on ${service.url}\n`);
-      if (ui) process.stderr.write(`browser UI: ${service.url}/\n`);
+      // The one-time login address: the page trades the token for a session; `curl` on the bootstrap gets 401.
+      if (ui) process.stderr.write(`browser UI: ${service.browserLoginUrl()}\n`);
       let stopping = false;
       const stop = (signal: NodeJS.Signals): void => {
         if (stopping) {

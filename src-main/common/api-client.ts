@@ -83,6 +83,13 @@ export interface SessionBootstrap {
   [key: string]: unknown;
 }
 
+/** GET /v1/session: the account a key belongs to (data_dir for the local account only). */
+export interface SessionInfo {
+  account_id: string;
+  account: string;
+  data_dir: string | null;
+}
+
 export interface AudioFileUpload {
   file: Blob;
   /** File name sent with the part (the Blob may be a File already carrying one). */
@@ -295,8 +302,12 @@ export class ApiClient {
   putRetentionSettings(body: { recordings_hours?: number; job_history_days?: number | null }): Promise<RetentionSettings> {
     return this.request('PUT', '/v1/settings/retention', body);
   }
-  bootstrap(): Promise<SessionBootstrap> {
-    return this.request('GET', '/v1/session/bootstrap');
+  /** Browser mode: trades the one-time login token of `serve --ui`'s address for a session key. */
+  bootstrap(token: string): Promise<SessionBootstrap> {
+    return this.request('POST', '/v1/session/bootstrap', { token });
+  }
+  session(): Promise<SessionInfo> {
+    return this.request('GET', '/v1/session');
   }
   /** Sent with this client's key, so the answer carries the queue counts (GET /v1/health). */
   health(): Promise<Health> {

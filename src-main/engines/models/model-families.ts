@@ -40,23 +40,64 @@ export interface DetectedLayout {
   files: FamilyFiles;
 }
 
+/**
+ * Why a folder is not a model of a family: `not_a_folder`, `family_mismatch` (the family given does not fit; the
+ * message says what that family needs) or `unknown_family` (no layout fits). The message never lists the folder's
+ * files: an import names what is missing, not what a folder of this machine holds. `found` summarises the files for
+ * callers that may show them (a downloaded package's own files).
+ */
 export class LayoutError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly kind: 'not_a_folder' | 'family_mismatch' | 'unknown_family' = 'unknown_family',
+    readonly family: ModelFamily | null = null,
+    readonly found: string | null = null,
+  ) {
     super(message);
     this.name = 'LayoutError';
   }
 }
 
+/**
+ * What layout detection needs to know of a folder: its regular files and sub-folders, and the start of a text file.
+ * diskListing() reads a folder; an import builds one from its copy plan (engines/models/import-plan.ts), so the
+ * layout is known before anything is copied and links are seen as the files they will become.
+ */
+export interface FolderListing {
+  /** Regular files and sub-folders directly in `rel` ('' = the top), by name. */
+  entries(rel: string): { files: string[]; dirs: string[] };
+  /** The first HEAD_CHARS characters of a file as UTF-8, or null when it cannot be read. */
+  head(rel: string): string | null;
+}
+
+/** How much of a tokens file detection reads. */
+export const HEAD_CHARS = 20_000;
+
+/** A folder on disk as a FolderListing (directory entries that are links are neither files nor folders). */
+export function diskListing(dir: string): FolderListing {
+  return {
+    entries(rel) {
+      const entries = readdirSync(join(dir, rel), { withFileTypes: true });
+      return { files: entries.filter((e) => e.isFile()).map((e) => e.name), dirs: entries.filter((e) => e.isDirectory()).map((e) => e.name) };
+    },
+    head(rel) {
+      try {
+        return readFileSync(join(dir, rel), 'utf8').slice(0, HEAD_CHARS);
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
 /** Files of a folder (relative paths), looking one level into a single sub-folder as archives often have. */
-function listFiles(dir: string): { base: string; names: string[]; dirs: string[] } {
-  const entries = readdirSync(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isFile()).map((e) => e.name);
-  const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name);
+function listFiles(listing: FolderListing, rel = ''): { base: string; names: string[]; dirs: string[] } {
+  const { files: names, dirs } = listing.entries(rel);
   if (names.length === 0 && dirs.length === 1) {
-    const inner = listFiles(join(dir, dirs[0]!));
-    return { base: join(dirs[0]!, inner.base), names: inner.names, dirs: inner.dirs };
+    const inner = listFiles(listing, rel ? join(rel, dirs[0]!) : dirs[0]!);
+    return { base: inner.base, names: inner.names, dirs: inner.dirs };
   }
-  return { base: '', names, dirs };
+  return { base: rel, names, dirs };
 }
 
 /** Among names matching `re`, the int8 variant when there is one (smaller, what sherpa-onnx's docs use). */
@@ -70,10 +111,22 @@ function tokensFile(names: string[]): string | null {
   return names.includes('tokens.txt') ? 'tokens.txt' : pick(names, /tokens\.txt$/);
 }
 
-/** Guesses the family from the files, or checks the files of the family given. */
+/** Guesses the family from a folder's files, or checks the files of the family given (a package's own folder). */
 export function detectLayout(dir: string, familyHint?: ModelFamily): DetectedLayout {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new LayoutError(`${dir} is not a folder`);
-  const { base, names, dirs } = listFiles(dir);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new LayoutError(`${dir} is not a folder`, 'not_a_folder');
+  try {
+    return detectLayoutIn(diskListing(dir), familyHint);
+  } catch (error) {
+    if (error instanceof LayoutError && error.found) {
+      throw new LayoutError(`${error.message} (found: ${error.found})`, error.kind, error.family, error.found);
+    }
+    throw error;
+  }
+}
+
+/** detectLayout over any FolderListing; its errors name what is missing, never the folder's files. */
+export function detectLayoutIn(listing: FolderListing, familyHint?: ModelFamily): DetectedLayout {
+  const { base, names, dirs } = listFiles(listing);
   const rel = (name: string) => (base ? join(base, name) : name);
   const onnx = names.filter((n) => n.endsWith('.onnx'));
   const tokens = tokensFile(names);
@@ -94,7 +147,7 @@ export function detectLayout(dir: string, familyHint?: ModelFamily): DetectedLay
     moonshine: () => make('moonshine', { preprocessor: pick(onnx, /^preprocess/), encoder: pick(onnx, /^encode/), uncachedDecoder: pick(onnx, /^uncached_decode/), cachedDecoder: pick(onnx, /^cached_decode/), tokens }, ['preprocessor', 'encoder', 'uncachedDecoder', 'cachedDecoder', 'tokens']),
     'nemo-transducer': () => make('nemo-transducer', { encoder: pick(onnx, /encoder/), decoder: pick(onnx, /decoder/), joiner: pick(onnx, /joiner/), tokens }, ['encoder', 'decoder', 'joiner', 'tokens']),
     whisper: () => (pick(onnx, /joiner/) ? null : make('whisper', { encoder: pick(onnx, /encoder/), decoder: pick(onnx, /decoder/), tokens }, ['encoder', 'decoder', 'tokens'])),
-    'sense-voice': () => (tokens && isSenseVoiceTokens(join(dir, rel(tokens))) ? make('sense-voice', { model: pick(onnx, /^model/), tokens }, ['model', 'tokens']) : null),
+    'sense-voice': () => (tokens && isSenseVoiceTokens(listing.head(rel(tokens))) ? make('sense-voice', { model: pick(onnx, /^model/), tokens }, ['model', 'tokens']) : null),
     'nemo-ctc': () => make('nemo-ctc', { model: pick(onnx, /^model/), tokens }, ['model', 'tokens']),
     gtcrn: () => make('gtcrn', { model: pick(onnx, /gtcrn/i) ?? (onnx.length === 1 && !tokens ? onnx[0]! : null) }, ['model']),
     'silero-vad': () => make('silero-vad', { model: pick(onnx, /silero|vad/i) ?? (onnx.length === 1 && !tokens ? onnx[0]! : null) }, ['model']),
@@ -104,7 +157,7 @@ export function detectLayout(dir: string, familyHint?: ModelFamily): DetectedLay
 
   if (familyHint) {
     const layout = candidates[familyHint]();
-    if (!layout) throw new LayoutError(`${dir} does not hold a ${familyHint} model: ${REQUIRED_HINT[familyHint]}`);
+    if (!layout) throw new LayoutError(`the folder does not hold a ${familyHint} model: ${REQUIRED_HINT[familyHint]}`, 'family_mismatch', familyHint);
     return layout;
   }
   // Most specific first: a TTS folder also has model.onnx + tokens.txt, a transducer also has encoder + decoder.
@@ -123,9 +176,13 @@ export function detectLayout(dir: string, familyHint?: ModelFamily): DetectedLay
     const layout = attempt();
     if (layout) return layout;
   }
-  const seen = [...names.slice(0, 12), ...dirs.map((d) => `${d}/`)].join(', ') || 'nothing';
+  const found = [...names.slice(0, 12), ...dirs.map((d) => `${d}/`)].join(', ') || 'nothing';
+  const missing = onnx.length === 0 ? 'no .onnx model file' : !tokens ? `${onnx.length} .onnx file(s) but no tokens.txt` : 'no known arrangement of .onnx files and tokens.txt';
   throw new LayoutError(
-    `cannot tell which model family ${dir} holds (found: ${seen}); pass --family (one of ${MODEL_FAMILIES.join(', ')})`,
+    `cannot tell which model family the folder holds (it has ${missing}); a sherpa-onnx model folder has .onnx files plus tokens.txt (speech recognition, voices) or one .onnx file (denoiser, VAD, speaker models); pass --family (one of ${MODEL_FAMILIES.join(', ')}) to be told what that family needs`,
+    'unknown_family',
+    null,
+    found,
   );
 }
 
@@ -144,11 +201,6 @@ const REQUIRED_HINT: Record<ModelFamily, string> = {
   'speaker-embedding': 'needs one .onnx file',
 };
 
-function isSenseVoiceTokens(path: string): boolean {
-  try {
-    const head = readFileSync(path, 'utf8').slice(0, 20_000);
-    return head.includes('<|zh|>') && head.includes('<|withitn|>');
-  } catch {
-    return false;
-  }
+function isSenseVoiceTokens(head: string | null): boolean {
+  return head !== null && head.includes('<|zh|>') && head.includes('<|withitn|>');
 }

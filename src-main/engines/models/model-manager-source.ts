@@ -11,7 +11,7 @@
  * rejects is listed unavailable with that reason rather than failing the whole catalogue.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { Capability, Product } from '../../common/products.js';
 import { asrFamilyDefinition, isAsrFamily } from '../asr/asr-families.js';
 import { gtcrnDefinition } from '../denoise/denoise-families.js';
@@ -113,6 +113,11 @@ function piperConfig(modelPath: string | undefined): { numSpeakers?: number; sam
   }
 }
 
+/** Error messages of an installed package name its files: shown relative to the models folder. */
+function withoutModelsDir(message: string, modelsDir: string): string {
+  return message.replaceAll(`${modelsDir}${sep}`, '').replaceAll(modelsDir, 'the models folder');
+}
+
 export function modelManagerSource(options: ModelManagerSourceOptions): ModelSource {
   const { manager } = options;
   const families = { ...DEFAULT_FAMILY_FUNCTIONS, ...options.families };
@@ -139,10 +144,13 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
         const dir = m?.dir ?? join(manager.modelsDir, base.id);
         const files = m ? absolute(m.dir, m.files) : absolute(dir, PROSPECTIVE_FILES[base.family] ?? {});
         const voice = { ...piperConfig(m ? files.model : undefined), ...(pkg?.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}), ...(pkg?.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}) };
+        // The catalogue is public (no key): it must not show where things are on this machine. An import's stored
+        // description named the folder it came from (older versions wrote "Imported from /home/…"), so the row says
+        // what it is instead; the local account sees the folder in GET /v1/local/models.
         const info: ModelPackageInfo = {
           id: base.id,
           name: base.name,
-          description: base.description,
+          description: m?.source === 'imported' ? `Imported ${base.family} model` : base.description,
           family: base.family,
           languages: base.languages,
           licence: base.licence,
@@ -158,7 +166,7 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
         try {
           part = families[capability]?.(base.family, info) ?? {};
         } catch (err) {
-          if (m) broken = (err as Error).message;
+          if (m) broken = withoutModelsDir((err as Error).message, manager.modelsDir);
         }
         const generic = GENERIC[capability];
         const downloading = manager.isDownloading(base.id);
@@ -166,7 +174,7 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
         out.push({
           id: base.id,
           name: part.name ?? base.name,
-          description: part.description ?? base.description,
+          description: part.description ?? info.description,
           capability: capability as Capability,
           products: part.products ?? generic.products,
           provider: 'local',

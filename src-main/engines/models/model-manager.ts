@@ -2,10 +2,13 @@
  * The model manager: downloads curated packages (progress, resume, retries, sha256 verification, atomic install
  * into dataDir/models/<id>/), imports model folders from disk, removes packages, and answers where support models
  * (VAD, speaker embedding, segmentation) are. Download state lives in SQLite, so a download interrupted by a quit
- * resumes on the next start().
+ * resumes on the next start(). Imports run in the background like downloads (state `importing` with progress, then
+ * `installed` or `failed`); their state lives in memory: an import cut by a quit is simply gone (its staging folder is
+ * deleted at the next start) and is started again by the person.
  */
 import { EventEmitter } from 'node:events';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFile, rename, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { ApiError } from '../../common/errors.js';
 import type { InstalledModel as StoredModel, ModelsRepo } from '../../store/models-repo.js';
@@ -13,7 +16,9 @@ import type { Repositories } from '../../store/repositories.js';
 import { extractTarBz2 } from './archive.js';
 import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage, type PackageFile } from './curated-models.js';
 import { DownloadError, fetchToPart, sha256File } from './http-download.js';
-import { detectLayout, familyCapability, isModelFamily, LayoutError, MODEL_FAMILIES, type ModelFamily, type PackageCapability, type SupportKind } from './model-families.js';
+import { copyPlan, ImportCopyError } from './import-copy.js';
+import { planImport, skippedNote, type ImportPlan } from './import-plan.js';
+import { detectLayout, detectLayoutIn, diskListing, familyCapability, isModelFamily, LayoutError, MODEL_FAMILIES, type DetectedLayout, type ModelFamily, type PackageCapability, type SupportKind } from './model-families.js';
 import type { PackageStatus } from './package-status.js';
 
 /** An installed package, with the engine floor's family and capability types. */
@@ -63,12 +68,26 @@ interface ActiveDownload {
   done: Promise<InstalledModel | null>;
 }
 
+interface ActiveImport {
+  controller: AbortController;
+  phase: 'importing' | 'failed';
+  name: string;
+  family: ModelFamily;
+  languages: string[];
+  bytesDone: number;
+  bytesTotal: number;
+  error: { code: string; message: string } | null;
+  /** Resolves with the installed model, null when cancelled; rejects with an ApiError when the import failed. */
+  done: Promise<InstalledModel | null>;
+}
+
 /** A download row not updated for this long is not running in any process (a crash); start() resumes it. */
 const STALE_DOWNLOAD_MS = 60_000;
 const SAVE_EVERY_MS = 1000;
 const ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 export type ModelManagerEvents = {
+  /** Download and import progress (at most every 200 ms per package). */
   progress: [PackageStatus];
   installed: [InstalledModel];
   failed: [{ id: string; code: string; message: string }];
@@ -80,6 +99,8 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   private readonly store: ModelsRepo<ModelFamily, PackageCapability>;
   private readonly curated: readonly ModelPackage[];
   private readonly active = new Map<string, ActiveDownload>();
+  /** Imports running, and failed ones until the next attempt or a remove() (in memory only). */
+  private readonly imports = new Map<string, ActiveImport>();
   /** Every download still settling, cancelled ones included: stop() waits for all of them. */
   private readonly pending = new Set<Promise<unknown>>();
   private stopped = false;
@@ -117,7 +138,9 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       a.reason = 'stop';
       a.controller.abort();
     }
-    await Promise.allSettled([...running.map((a) => a.done), ...this.pending]);
+    const importing = [...this.imports.values()].filter((i) => i.phase === 'importing');
+    for (const i of importing) i.controller.abort(new Error('the model manager is stopping'));
+    await Promise.allSettled([...running.map((a) => a.done), ...importing.map((i) => i.done), ...this.pending]);
   }
 
   curatedPackages(): readonly ModelPackage[] {
@@ -129,12 +152,15 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     const installed = new Map(this.store.installed().map((m) => [m.id, m]));
     const out = this.curated.map((pkg) => this.statusOf(pkg, installed.get(pkg.id) ?? null));
     for (const m of installed.values()) if (!this.curatedPackage(m.id)) out.push(this.statusOf(null, m));
+    for (const [id, entry] of this.imports) if (!installed.has(id)) out.push(this.importStatus(id, entry));
     return out;
   }
 
   status(id: string): PackageStatus {
     const pkg = this.curatedPackage(id);
     const installed = this.store.installedById(id);
+    const importing = this.imports.get(id);
+    if (importing && !installed) return this.importStatus(id, importing);
     if (!pkg && !installed) throw new ApiError('not_found', `no model package ${id}; voxdesk models list shows them`);
     return this.statusOf(pkg, installed);
   }
@@ -195,8 +221,14 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     return this.store.installedById(id);
   }
 
-  /** Cancels a running download and deletes its partial files. */
+  /** Cancels a running download (or import) and deletes its partial files. */
   cancel(id: string): PackageStatus {
+    const importing = this.imports.get(id);
+    if (importing?.phase === 'importing') {
+      importing.controller.abort(new Error('the import was cancelled'));
+      this.imports.delete(id);
+      return { ...this.importStatus(id, importing), state: 'not_installed', progress: null, downloaded_bytes: null };
+    }
     const a = this.active.get(id);
     const row = this.store.download(id);
     if (!a && !row) {
@@ -216,7 +248,13 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   /** Deletes an installed package's files and row. Queued jobs for it then fail model_unavailable when claimed. */
   remove(id: string): void {
     if (this.active.has(id)) throw new ApiError('conflict', `${id} is downloading; cancel the download first`);
+    const importing = this.imports.get(id);
+    if (importing?.phase === 'importing') throw new ApiError('conflict', `${id} is being imported; cancel the import first`);
     const m = this.store.installedById(id);
+    if (!m && importing) {
+      this.imports.delete(id); // a failed import: forget it
+      return;
+    }
     if (!m) {
       if (this.curatedPackage(id)) throw new ApiError('conflict', `${id} is not installed`);
       throw new ApiError('not_found', `no model package ${id}`);
@@ -227,16 +265,27 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   }
 
   /**
-   * Imports a model folder (or a single .onnx file) from disk: detects or checks the family, copies it into
-   * dataDir/models/<id>/ (a copy, so the model keeps working when the original moves or is on removable media),
-   * and registers it.
+   * Imports a model folder (or a single .onnx file) from disk and waits for it: startImport() then whenImported().
+   * The CLI's `models import`; rejects with the import's ApiError.
    */
   async importPath(path: string, options: ImportOptions = {}): Promise<InstalledModel> {
+    const started = await this.startImport(path, options);
+    const model = await this.whenImported(started.id);
+    if (!model) throw new ApiError('conflict', `the import of ${started.id} was cancelled`);
+    return model;
+  }
+
+  /**
+   * Starts importing a model folder (or a single .onnx file) from disk: checks the path, walks it without leaving
+   * it (import-plan.ts) and detects or checks the family from what the copy will hold — so a wrong folder is a 400
+   * at once, naming what is missing — then copies it in the background into dataDir/models/<id>/ (a copy, so the
+   * model keeps working when the original moves or is on removable media). Answers the `importing` state; progress
+   * and the end (installed, or failed with error_code import_failed) show in status() like a download's.
+   */
+  async startImport(path: string, options: ImportOptions = {}): Promise<PackageStatus> {
     if (typeof path !== 'string' || path.trim() === '') throw new ApiError('invalid_request', 'path is required: a model folder or .onnx file');
+    if (this.stopped) throw new ApiError('conflict', 'the model manager is shutting down');
     const source = resolve(path);
-    if (!existsSync(source)) throw new ApiError('invalid_request', `${source} does not exist`);
-    const isFile = statSync(source).isFile();
-    if (isFile && !source.endsWith('.onnx')) throw new ApiError('invalid_request', `${source} is a file but not an .onnx model; import its folder`);
     let family: ModelFamily | undefined;
     if (options.family !== undefined) {
       if (!isModelFamily(options.family)) {
@@ -250,51 +299,126 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     }
     if (this.curatedPackage(id)) throw new ApiError('conflict', `${id} is a curated model id; pass another --id`);
     if (this.store.installedById(id)) throw new ApiError('conflict', `a model ${id} is already installed; remove it first or pass another --id`);
-    if (this.isInsideModelsDir(source)) throw new ApiError('invalid_request', `${source} is already inside the models folder`);
-
-    const staging = join(this.stagingDir, `import-${id}`);
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(this.stagingDir, { recursive: true });
+    if (this.imports.get(id)?.phase === 'importing') throw new ApiError('conflict', `${id} is already being imported`);
+    const plan = await planImport(source);
+    if (this.isInsideModelsDir(plan.root)) throw new ApiError('invalid_request', `${source} is already inside the models folder`);
+    let layout: DetectedLayout;
     try {
-      if (isFile) {
-        mkdirSync(staging, { recursive: true });
-        cpSync(source, join(staging, basename(source)));
-      } else {
-        cpSync(source, staging, { recursive: true, dereference: true });
-      }
-      let layout;
-      try {
-        layout = detectLayout(staging, family);
-      } catch (err) {
-        if (err instanceof LayoutError) throw new ApiError('invalid_request', err.message.replaceAll(staging, source), { cause: err });
-        throw err;
-      }
+      layout = detectLayoutIn(plan.listing, family);
+    } catch (err) {
+      if (err instanceof LayoutError) throw new ApiError('invalid_request', `${source}: ${err.message}${skippedNote(plan)}`, { cause: err });
+      throw err;
+    }
+    if (this.imports.get(id)?.phase === 'importing' || this.store.installedById(id)) throw new ApiError('conflict', `${id} is already being imported`);
+
+    const entry: ActiveImport = {
+      controller: new AbortController(),
+      phase: 'importing',
+      name: options.name ?? id,
+      family: layout.family,
+      languages: options.languages ?? [],
+      bytesDone: 0,
+      bytesTotal: plan.bytes,
+      error: null,
+      done: Promise.resolve(null),
+    };
+    this.imports.set(id, entry);
+    entry.done = this.runImport(id, plan, layout, entry, options);
+    // Failures are kept in the entry (status shows them); whenImported() callers get the rejection.
+    const settled = entry.done.catch(() => undefined);
+    this.pending.add(settled);
+    void settled.finally(() => this.pending.delete(settled));
+    return this.importStatus(id, entry);
+  }
+
+  /** Resolves when the import of `id` ends: the installed model, or null if it was cancelled; rejects if it failed. */
+  async whenImported(id: string): Promise<InstalledModel | null> {
+    const entry = this.imports.get(id);
+    if (entry) return entry.done;
+    return this.store.installedById(id);
+  }
+
+  private async runImport(id: string, plan: ImportPlan, layout: DetectedLayout, entry: ActiveImport, options: ImportOptions): Promise<InstalledModel | null> {
+    const staging = join(this.stagingDir, `import-${id}`);
+    const signal = entry.controller.signal;
+    let lastEmit = 0;
+    try {
+      await rm(staging, { recursive: true, force: true });
+      await copyPlan(plan, staging, {
+        signal,
+        onProgress: (bytes) => {
+          entry.bytesDone = bytes;
+          const now = Date.now();
+          if (now - lastEmit >= 200) {
+            lastEmit = now;
+            this.emit('progress', this.importStatus(id, entry));
+          }
+        },
+      });
+      signal.throwIfAborted();
+      // The copy is checked again: what was detected from the walk must be what arrived.
+      const copied = detectLayoutIn(diskListing(staging), layout.family);
       const dir = join(this.modelsDir, id);
-      rmSync(dir, { recursive: true, force: true });
-      renameSync(staging, dir);
+      await rm(dir, { recursive: true, force: true });
+      await rename(staging, dir);
       const model: InstalledModel = {
         id,
         source: 'imported',
         name: options.name ?? id,
-        description: `Imported from ${source}`,
-        family: layout.family,
-        capability: familyCapability(layout.family),
+        description: `Imported ${copied.family} model`,
+        family: copied.family,
+        capability: familyCapability(copied.family),
         languages: options.languages ?? [],
         licence: 'unknown (imported)',
         version: 'imported',
         dir,
-        files: layout.files,
-        sizeBytes: diskUsage(dir),
+        files: copied.files,
+        sizeBytes: plan.bytes,
         sha256: {},
         verified: false,
         curatedListVersion: null,
         installedAt: new Date().toISOString(),
       };
       this.store.putInstalled(model);
+      if (this.imports.get(id) === entry) this.imports.delete(id);
+      this.emit('installed', model);
       return model;
-    } finally {
-      rmSync(staging, { recursive: true, force: true });
+    } catch (err) {
+      await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+      if (signal.aborted) {
+        if (this.imports.get(id) === entry) this.imports.delete(id);
+        return null;
+      }
+      const message = err instanceof ImportCopyError || err instanceof LayoutError ? err.message : `the import failed: ${(err as Error).message}`;
+      entry.phase = 'failed';
+      entry.error = { code: 'import_failed', message };
+      this.log(`import of ${id} failed: ${message}`);
+      this.emit('failed', { id, code: 'import_failed', message });
+      throw new ApiError('invalid_request', message, { cause: err });
     }
+  }
+
+  private importStatus(id: string, entry: ActiveImport): PackageStatus {
+    return {
+      id,
+      name: entry.name,
+      description: `Imported ${entry.family} model`,
+      capability: familyCapability(entry.family),
+      family: entry.family,
+      languages: entry.languages,
+      licence: 'unknown (imported)',
+      version: 'imported',
+      source: 'imported',
+      size_bytes: entry.bytesTotal,
+      installed: false,
+      state: entry.phase,
+      verified: null,
+      progress: entry.bytesTotal > 0 ? Math.min(1, entry.bytesDone / entry.bytesTotal) : entry.phase === 'importing' ? 0 : null,
+      downloaded_bytes: entry.bytesDone,
+      error_code: entry.error?.code ?? null,
+      error_message: entry.error?.message ?? null,
+      dir: null,
+    };
   }
 
   /** Staging folders no download row refers to (a crash mid-cancel or mid-import) are deleted. */
@@ -490,7 +614,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
         rmSync(out, { recursive: true, force: true });
       } else {
         mkdirSync(join(target, '..'), { recursive: true });
-        cpSync(donePath, target);
+        await copyFile(donePath, target); // async: a 600 MB model must not stall the service
       }
     }
     const layout = detectLayout(pkgDir, pkg.family);

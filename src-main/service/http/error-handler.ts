@@ -20,6 +20,7 @@ function closeIfBodyUnread(c: Context): void {
 export function errorResponse(c: Context, error: ApiError): Response {
   closeIfBodyUnread(c);
   if (error.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer realm="voxdesk"');
+  if (error.retryAfterSeconds !== null) c.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
   return c.json(error.toBody(), error.status as ContentfulStatusCode);
 }
 

@@ -126,11 +126,6 @@ export class AppState {
       this.queue = share(this.queue, await this.api.queue().catch(() => this.queue));
     } catch (err) {
       this.pollError = err instanceof Error ? err.message : String(err);
-      // Browser mode: a restarted service (a quit, a crash, kill -9) no longer knows the page's session key. Ask for
-      // a new one; the next poll then shows the jobs as the service continues them.
-      if (!this.bridge && (err as { code?: unknown }).code === 'unauthorized') {
-        await this.api.bootstrap().then((session) => (this.api.apiKey = session.api_key)).catch(() => undefined);
-      }
     }
     const active = this.jobs.some((j) => j.status === 'queued' || j.status === 'running');
     const delay = this.backoff.next(changed || active);

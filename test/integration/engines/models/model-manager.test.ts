@@ -324,7 +324,7 @@ describe('ModelManager import and remove', () => {
     await refuse(join(MODELS, 'tiny', 'tiny-nemo-ctc'), { id: 'gtcrn-simple' }, 'conflict', /curated model id/);
     mkdirSync(join(dir, 'not-a-model'));
     writeFileSync(join(dir, 'not-a-model', 'notes.txt'), 'hello');
-    await refuse(join(dir, 'not-a-model'), {}, 'invalid_request', /cannot tell which model family .*not-a-model/);
+    await refuse(join(dir, 'not-a-model'), {}, 'invalid_request', /not-a-model: cannot tell which model family the folder holds \(it has no \.onnx model file\)/);
     await m.importPath(join(MODELS, 'tiny', 'tiny-nemo-ctc'));
     await refuse(join(MODELS, 'tiny', 'tiny-nemo-ctc'), {}, 'conflict', /already installed/);
     expect(readdirSync(join(dir, 'models')).sort()).toEqual(['.staging', 'tiny-nemo-ctc']);

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { detectLayout, familyCapability, LayoutError } from '../../../../src-main/engines/models/model-families.js';
+import { detectLayout, detectLayoutIn, diskListing, familyCapability, LayoutError } from '../../../../src-main/engines/models/model-families.js';
 import { SHARED } from '../../../helpers/system.js';
 
 const TINY = join(SHARED, 'models', 'tiny');
@@ -103,8 +103,21 @@ describe('detectLayout', () => {
   it('explains an unrecognised folder and suggests --family', () => {
     folder(['readme.md', 'weights.bin']);
     expect(() => detectLayout(dir)).toThrow(LayoutError);
-    expect(() => detectLayout(dir)).toThrow(/cannot tell which model family .*found: .*readme\.md.*pass --family/);
+    expect(() => detectLayout(dir)).toThrow(/cannot tell which model family .*no \.onnx model file.*pass --family.*found: .*readme\.md/);
     expect(() => detectLayout(join(dir, 'nope'))).toThrow(/is not a folder/);
+  });
+
+  it('over a listing (an import), names what is missing and never the folder\'s files', () => {
+    folder(['private-notes.txt', 'alpha.onnx', 'beta.onnx']);
+    let message = '';
+    try {
+      detectLayoutIn(diskListing(dir));
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('2 .onnx file(s) but no tokens.txt');
+    expect(message).not.toMatch(/private-notes|alpha|beta/);
+    expect(() => detectLayoutIn(diskListing(dir), 'kokoro')).toThrow(/does not hold a kokoro model: needs \*\.onnx, voices\.bin/);
   });
 
   it('maps families to catalogue capabilities', () => {

@@ -11,11 +11,12 @@ import { ASR_SAMPLE_RATE, decodeBlocks } from '../audio/decode.js';
 import { probeDuration } from '../audio/probe.js';
 import { concatSamples, segmentSpeech } from '../audio/segments.js';
 import { skipSamples } from '../audio/skip-samples.js';
-import { LANGUAGE_AWARE_FAMILIES, WORD_TIMED_FAMILIES, type SherpaAsrEngineConfig } from './asr-families.js';
+import { LANGUAGE_AWARE_FAMILIES, STREAMING_FAMILIES, WORD_TIMED_FAMILIES, type SherpaAsrEngineConfig } from './asr-families.js';
 import { readAsrParams, type AsrParamRules } from './asr-params.js';
 import { diarize, type SpeakerTurn } from './diarization.js';
 import { noteRecognised, noteResume, segmentDelay } from './recognition-probe.js';
-import { clearRecognizers, getRecognizer, parseEngineConfig } from './sherpa-recognizers.js';
+import { clearRecognizers, getOnlineRecognizer, getRecognizer, parseEngineConfig } from './sherpa-recognizers.js';
+import { streamingUtterances } from './streaming-recognition.js';
 import { wordsFromTokens } from './token-words.js';
 import { assembleTranscript } from './transcript-assembly.js';
 import type { TranscriptOptions } from './transcript.js';
@@ -59,11 +60,6 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     return { result: assembleTranscript([], options, null), artifacts: [], durationSeconds: 0, transcript: { options, speakerTurns: null, segmentCount: index } };
   }
 
-  const recognizer = getRecognizer(config, {
-    language: params.language === 'auto' ? '' : params.language,
-    task: params.task,
-    useItn: params.useItn,
-  });
   const diarizing = params.speakerDiarization && config.diarization !== null;
   // Diarization reads the whole recording at once (64 KB per second of audio); only kept when asked for. A resumed
   // run decodes the recording from the start too (exact samples), keeping them for diarization, but hands VAD and
@@ -84,23 +80,46 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     const fraction = fractionAt(seconds - 30);
     if (fraction > reported) ctx.progress((reported = fraction));
   };
-  const segments = segmentSpeech(blocks, { vadModel: config.vadModel, signal: ctx.signal, mergeGapSeconds, onPosition, startSample });
-  for await (const segment of segments) {
-    const result = recognizeSegment(recognizer, segment.samples);
-    noteRecognised(task.jobId, index, segment.start, segment.end);
-    const words = wordsFromTokens(
-      { tokens: result.tokens ?? [], timestamps: result.timestamps ?? [], durations: result.durations },
-      segment.start,
-      segment.end,
-    );
-    const piece: RecognizedSegment = { index, start: segment.start, end: segment.end, text: result.text, language: languageOf(result.lang) };
-    if (words.length > 0) piece.words = words;
+  /** A recognised segment: recorded, committed with the progress it brings (a restart resumes after it). */
+  const recognised = async (piece: RecognizedSegment): Promise<void> => {
+    noteRecognised(task.jobId, piece.index, piece.start, piece.end);
     pieces.push(piece);
-    index++;
-    // The segment and the progress it brings are committed together: a restart resumes after it.
-    ctx.segment?.(piece, (reported = fractionAt(segment.end)));
+    index = piece.index + 1;
+    ctx.segment?.(piece, (reported = fractionAt(piece.end)));
     if (!ctx.segment) ctx.progress(reported);
     await segmentDelay(ctx.signal);
+  };
+  if (STREAMING_FAMILIES.includes(config.family)) {
+    // A streaming recognizer finds utterance ends itself and is fed the recording as it is decoded. Each utterance is a
+    // checkpoint, resumable where its endpoint was found; a fresh stream there has not the encoder state the
+    // uninterrupted one carried over, so the text after a resume point can differ a little (like PocketSphinx).
+    const recognizer = getOnlineRecognizer(config);
+    const offset = startSample / ASR_SAMPLE_RATE;
+    const report = (seconds: number): void => onPosition(offset + seconds + 30);
+    for await (const u of streamingUtterances(recognizer, blocks, { signal: ctx.signal, onPosition: report })) {
+      const start = offset + u.start;
+      const end = offset + u.end;
+      const words = wordsFromTokens({ tokens: u.tokens, timestamps: u.timestamps }, start, end);
+      await recognised({ index, start, end, text: u.text, ...(words.length > 0 ? { words } : {}) });
+    }
+  } else {
+    const recognizer = getRecognizer(config, {
+      language: params.language === 'auto' ? '' : params.language,
+      task: params.task,
+      useItn: params.useItn,
+    });
+    const segments = segmentSpeech(blocks, { vadModel: config.vadModel, signal: ctx.signal, mergeGapSeconds, onPosition, startSample });
+    for await (const segment of segments) {
+      const result = recognizeSegment(recognizer, segment.samples);
+      const words = wordsFromTokens(
+        { tokens: result.tokens ?? [], timestamps: result.timestamps ?? [], durations: result.durations },
+        segment.start,
+        segment.end,
+      );
+      const piece: RecognizedSegment = { index, start: segment.start, end: segment.end, text: result.text, language: languageOf(result.lang) };
+      if (words.length > 0) piece.words = words;
+      await recognised(piece);
+    }
   }
   let speakerTurns: SpeakerTurn[] | null = null;
   if (diarizing) {

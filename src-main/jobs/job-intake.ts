@@ -5,6 +5,7 @@ import type { ModelDefinition } from '../engines/model-definition.js';
 import { IDEMPOTENCY_TTL_MS } from '../store/idempotency-repo.js';
 import { isoAt } from '../store/clock.js';
 import { newId } from '../store/ids.js';
+import type { JobRow } from '../store/jobs-repo.js';
 import { holdsBatches } from './batch-hold.js';
 import { batchEstimate, estimatedSecondsOf, priceSnapshot } from './billing.js';
 import { nowIso, type JobCore } from './job-core.js';
@@ -12,7 +13,11 @@ import { newJobRow } from './job-rows.js';
 import type { Idempotency, NewBatch, NewJob } from './job-service-types.js';
 
 export interface Intake {
-  insertJob(job: NewJob, idem?: Idempotency): { id: string; replayed: boolean };
+  /**
+   * `continues`: a retried job whose committed segments (checkpoints) the new job starts from, with its measured
+   * duration and progress, in the same transaction.
+   */
+  insertJob(job: NewJob, idem?: Idempotency, continues?: JobRow): { id: string; replayed: boolean };
   insertBatch(batch: NewBatch, idem?: Idempotency): { id: string; replayed: boolean };
 }
 
@@ -59,13 +64,16 @@ export function createIntake(core: JobCore): Intake {
     });
   }
 
-  function insertJob(job: NewJob, idem?: Idempotency): { id: string; replayed: boolean } {
+  function insertJob(job: NewJob, idem?: Idempotency, continues?: JobRow): { id: string; replayed: boolean } {
     return machine.tx(() => {
       const replay = replayOf(job.accountId, 'job', idem);
       if (replay) return { id: replay, replayed: true };
       checkAccount(job.accountId);
       const row = newJobRow(core, job, null, priceSnapshot(checkModel(job.modelId)));
+      const checkpoint = continues && repos.segments.count(continues.id) > 0;
+      if (continues && checkpoint) Object.assign(row, { duration_seconds: continues.duration_seconds, progress: continues.progress });
       repos.jobs.insert(row);
+      if (continues && checkpoint) repos.segments.copy(continues.id, row.id, now());
       rememberKey(job.accountId, 'job', row.id, idem);
       machine.touch(row.id, null);
       return { id: row.id, replayed: false };

@@ -33,6 +33,7 @@ export function newJobRow(core: JobCore, job: NewJob, batchId: string | null, pr
     batch_id: batchId,
     attempts: 0,
     cancel_requested: 0,
+    pause_requested: 0,
     claimed_by: null,
     estimated_usd_micro: jobEstimate(price.pricing, job.params, seconds, batchId !== null),
     estimated_seconds: seconds,

@@ -115,10 +115,10 @@ describe('desktop UI in Chromium (browser mode)', () => {
     const rows = panel.locator('.list li');
     await expect.poll(() => rows.count()).toBe(before + 2);
     // Two files went as ONE batch request (one connection, answered at once), not two held POSTs.
+    // (The rows appear at the drop, before the upload ends: wait for the batch to exist.)
     const key = served.apiKey;
     type Batches = { data: { file_count: number; files: { name: string }[] }[] };
     const listBatches = async (): Promise<Batches> => (await (await fetch(`${served.url}/v1/batches`, { headers: { authorization: `Bearer ${key}` } })).json()) as Batches;
-    // The rows show at once; the upload follows a moment later (its body is built in slices).
     await expect.poll(async () => (await listBatches()).data.length, { timeout: 30_000 }).toBeGreaterThan(0);
     const batches = await listBatches();
     expect(batches.data).toHaveLength(1);

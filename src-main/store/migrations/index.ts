@@ -5,6 +5,7 @@ import { remote } from './003-remote.js';
 import { uploadRetention } from './004-upload-retention.js';
 import { remoteBatches } from './005-remote-batches.js';
 import { ledgerOutlivesJobs } from './006-ledger-outlives-jobs.js';
+import { transcriptSegments } from './007-transcript-segments.js';
 import { keysAndSecrets } from './008-keys-and-secrets.js';
 import { pendingBatchItems } from './009-pending-batch-items.js';
 import { pricesAndBudget } from './010-prices-and-budget.js';
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   uploadRetention,
   remoteBatches,
   ledgerOutlivesJobs,
+  transcriptSegments,
   keysAndSecrets,
   pendingBatchItems,
   pricesAndBudget,

@@ -140,9 +140,14 @@ describe('the monthly spending cap on hosted work', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(script.started).toHaveLength(2);
     expect(h.service.budget()).toMatchObject({ spent_usd: 0, reserved_usd: 0.1, remaining_usd: 0, waiting: 3 });
-    // A second instance on the same database sees the reservations too.
-    const other = h.newService({ schedulerIntervalMs: 50, runners: { remote: scriptedRunner().runner } });
+    // A second instance on the same database sees the reservations too, and its scheduler starts none of the rest.
+    const otherScript = scriptedRunner();
+    const other = h.newService({ schedulerIntervalMs: 50, runners: { remote: otherScript.runner } });
     expect(other.budget()).toMatchObject({ reserved_usd: 0.1, remaining_usd: 0 });
+    other.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(otherScript.started).toHaveLength(0);
+    expect(jobs.filter((j) => jobNow(other, j.id).error_code === 'waiting_for_budget')).toHaveLength(3);
     script.open();
     await until('two charged', () => hostedTotal(h.service) === 100_000);
     await new Promise((resolve) => setTimeout(resolve, 300));

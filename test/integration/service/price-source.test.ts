@@ -158,4 +158,26 @@ describe('ledger = quote for the same seconds, on every route', () => {
     expect(micro(rows)).toBe(toMicro(quotes[0]!.total_usd) + toMicro(quotes[1]!.usage_usd));
     expect(rows.map((r) => r.product)).toEqual(['text-to-speech', 'text-to-speech', 'text-to-speech']);
   });
+
+  it('the audit\'s case: an HTTP job and a batch on the on-device espeak-ng are charged the pricing file\'s price, not $0', async () => {
+    const job = await finished('text-to-speech', (await json<Job>(api.postJson('/v1/text-to-speech', { model: 'espeak-ng', text: 'Money shown and money recorded.' }))).id);
+    expect(job.status).toBe('succeeded');
+    const quote = await quoteFor('espeak-ng', Number(job.duration_seconds));
+    expect(quote.request_fee_usd).toBe(0.05);
+    const rows = ledger().filter((r) => r.job_id === job.id);
+    expect(micro(rows)).toBe(toMicro(quote.total_usd));
+    expect(micro(rows.filter((r) => r.kind === 'usage'))).toBeGreaterThan(0);
+
+    const created = await json<Batch>(api.postJson('/v1/text-to-speech/batch', { model: 'espeak-ng', items: [{ text: 'One.' }, { text: 'Two.' }] }));
+    let done = created;
+    for (let i = 0; i < 600 && done.status !== 'complete'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      done = await json<Batch>(api.get(`/v1/text-to-speech/batch/${created.id}`));
+    }
+    expect(done).toMatchObject({ status: 'complete', succeeded: 2 });
+    const items = await Promise.all(done.files.map((f) => json<Job>(api.get(`/v1/text-to-speech/${f.job_id}`))));
+    const quotes = await Promise.all(items.map((j) => quoteFor('espeak-ng', Number(j.duration_seconds))));
+    const batchRows = ledger().filter((r) => r.batch_id === created.id);
+    expect(micro(batchRows)).toBe(toMicro(0.05) + quotes.reduce((sum, q) => sum + toMicro(q.usage_usd), 0));
+  });
 });

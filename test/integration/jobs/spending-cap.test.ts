@@ -155,6 +155,27 @@ describe('the monthly spending cap on hosted work', () => {
     expect(h.service.budget()).toMatchObject({ spent_usd: 0.1, reserved_usd: 0, remaining_usd: 0, waiting: 3 });
   });
 
+  it('a job paused while it waits for the budget steps out of the line; resumed, it is checked again', async () => {
+    setUp();
+    h.service.setMonthlyCap(toMicro(0.05));
+    h.service.start();
+    const [first, paused, later] = ['first', 'paused', 'later'].map((name) => hostedJob(h.service, name));
+    await whenJob(h.service, first!.id, (j) => j.status === 'succeeded');
+    await until('both to wait', () => [paused!, later!].every((j) => jobNow(h.service, j.id).error_code === 'waiting_for_budget'));
+    h.service.pauseJob(h.accountId, 'speech-to-text', paused!.id);
+    expect(jobNow(h.service, paused!.id)).toMatchObject({ status: 'queued', error_code: 'paused' });
+    expect(h.service.budget()).toMatchObject({ waiting: 1 });
+    // Raised by one job's worth: the later job no longer waits behind the paused one.
+    h.service.setMonthlyCap(toMicro(0.1));
+    await whenJob(h.service, later!.id, (j) => j.status === 'succeeded');
+    expect(jobNow(h.service, paused!.id)).toMatchObject({ status: 'queued', error_code: 'paused' });
+    h.service.resumeJob(h.accountId, 'speech-to-text', paused!.id);
+    await until('it to wait again', () => jobNow(h.service, paused!.id).error_code === 'waiting_for_budget');
+    h.service.setMonthlyCap(toMicro(0.15));
+    await whenJob(h.service, paused!.id, (j) => j.status === 'succeeded');
+    expect(hostedTotal(h.service)).toBe(150_000);
+  });
+
   it('work waiting for the budget never expires; released, it gets a fresh queue window', async () => {
     let now = Date.parse('2026-03-10T00:00:00.000Z');
     setUp({ clock: () => new Date(now), queueWindowSeconds: 60 });

@@ -86,5 +86,5 @@ describe('watch folders in Settings (browser mode)', () => {
     const listed = (await (await fetch(`${served.url}/v1/settings/watch-folders`, { headers: { authorization: `Bearer ${served.apiKey}` } })).json()) as { folders: { path: string }[] };
     expect(listed.folders.map((f) => f.path)).toEqual([inbox]);
     expect(pageErrors).toEqual([]);
-  });
+  }, 240_000);
 });

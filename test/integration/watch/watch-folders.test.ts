@@ -109,7 +109,7 @@ describe('watch folders', () => {
     expect(names.filter((n) => n.includes('('))).toEqual([]);
     const count = t.service.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE name LIKE 'take-%'").get() as { n: number };
     expect(count.n).toBe(30);
-  });
+    }, 180_000);
 
   it('does not redo a renamed copy or a moved file, but does a file whose content changed', async () => {
     const dir = join(work, 'copies');
@@ -188,5 +188,5 @@ describe('watch folders', () => {
     expect(srt).toMatch(/^1\n00:00:\d\d,\d{3} --> /);
     expect(srt.toLowerCase()).toContain('country');
     expect((await folderStatus(api, dir)).status.files_failed).toBe(0);
-  });
+  }, 180_000);
 });

@@ -61,7 +61,7 @@ describe('watch folders across restarts and trouble', () => {
       await t.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 
   it('a missing, vanished, replaced or non-folder path shows an error and is watched again when it is back', async () => {
     const { t, api } = await start(join(work, 'data2'));

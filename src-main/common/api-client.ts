@@ -17,6 +17,7 @@ import type {
 } from './api-types.js';
 import type { Capability, Product } from './products.js';
 import type { JobStatus } from './job-states.js';
+import type { WatchFolderInput, WatchFoldersSettings } from './watch-folder-types.js';
 
 export interface ApiClientOptions {
   /** Service origin, e.g. `http://127.0.0.1:8750` (no trailing `/v1`). */
@@ -355,6 +356,14 @@ export class ApiClient {
   /** The key's charges from the ledger; `from`/`to` are days (`2026-06-01`), months or ISO times; `to` is taken in whole. */
   usage(q: { from?: string; to?: string; group_by?: UsageGroupBy } = {}): Promise<UsageReport> {
     return this.request('GET', `/v1/usage${query({ ...q })}`);
+  }
+  /** The watch folders with their status (local account only). */
+  getWatchFolders(): Promise<WatchFoldersSettings> {
+    return this.request('GET', '/v1/settings/watch-folders');
+  }
+  /** Replaces the whole list ([] stops watching); answers like getWatchFolders. */
+  putWatchFolders(folders: WatchFolderInput[]): Promise<WatchFoldersSettings> {
+    return this.request('PUT', '/v1/settings/watch-folders', { folders });
   }
   /** Browser mode: trades the one-time login token of `serve --ui`'s address for a session key. */
   bootstrap(token: string): Promise<SessionBootstrap> {

@@ -10,6 +10,7 @@ import { keysAndSecrets } from './008-keys-and-secrets.js';
 import { pendingBatchItems } from './009-pending-batch-items.js';
 import { pricesAndBudget } from './010-prices-and-budget.js';
 import { urlModelPackages } from './014-url-model-packages.js';
+import { watchFiles } from './015-watch-files.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   pendingBatchItems,
   pricesAndBudget,
   urlModelPackages,
+  watchFiles,
 ];

@@ -4,7 +4,7 @@
  * set a $0.12 monthly cap; the price and what is left show before each click; two jobs run, the third waits with
  * its reason on screen; "Raise the cap" leads to the cap, and raising it lets the third finish; the Usage page shows
  * the same money as the hosted service's own GET /v1/usage. Dropped recordings for a hosted model wait for the
- * click with their price.
+ * click with their price; a watch folder on a hosted model shows a recording's price before it is added.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -139,6 +139,18 @@ describe('money in the browser: a hosted key, a $0.12 cap, $0.05 a request', () 
     await page.screenshot({ path: join(SHOTS, 'transcribe-hosted-staged.png'), fullPage: true });
     await staged.getByRole('button', { name: /Discard/ }).click();
     expect(await panel.getByTestId('staged').count()).toBe(0);
+  });
+
+  it('a watch folder on a hosted model shows the price of a recording and what is left before it is added', async () => {
+    await openTab('settings', 7);
+    const form = page.getByTestId('watch-folders');
+    const picker = form.locator('#watch-model');
+    await expect.poll(() => picker.locator('option[value="remote:test-asr"]').count(), { timeout: 30_000 }).toBe(1);
+    await picker.selectOption('remote:test-asr');
+    // A one-minute recording: $0.05 + $0.006 = $0.0560, more than the $0.05 left.
+    await expect.poll(() => form.getByTestId('cost-line').innerText()).toMatch(/Each 1-minute recording · ≈ \$0\.0560 on the hosted service[\s\S]*\$0\.05 left of \$0\.20 this month[\s\S]*it will wait for the budget/);
+    await form.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'settings-watch-hosted.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -58,7 +58,7 @@ const PROBE_CONCURRENCY = 4;
  * job has run). Only asked when the model's price depends on the length (per-minute or priced options), so free
  * on-device models cost nothing extra here. The price itself is recorded by the job engine (jobs/billing.ts).
  */
-export async function audioSeconds(deps: AppDeps, def: ModelDefinition, params: Record<string, unknown>, paths: readonly string[]): Promise<(number | null)[]> {
+export async function audioSeconds(deps: Pick<AppDeps, 'catalogue'>, def: ModelDefinition, params: Record<string, unknown>, paths: readonly string[]): Promise<(number | null)[]> {
   const pricing = deps.catalogue.pricingFor(def);
   const perMinute = pricing.per_minute_usd + enabledOptions(pricing, params).reduce((sum, name) => sum + pricing.options[name]!.per_minute_usd, 0);
   if (perMinute <= 0) return paths.map(() => null);

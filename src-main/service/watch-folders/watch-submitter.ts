@@ -2,14 +2,15 @@
  * The watcher's way into the API: a file becomes a job through the same checks and the same job creation as
  * `POST /v1/speech-to-text` (model resolved for the product, params validated against its schema, the model's file
  * limit, the job engine's intake with its ledger), for the local account. The recording is transcribed where it is:
- * it is not copied into uploads/, so retention never deletes it and it does not count against the upload quota.
+ * it is not copied into uploads/, so retention never deletes it and it does not count against the upload quota. It
+ * is priced like an upload too: at the length its container states, recorded on the job (the spending cap's quote).
  */
 import type { Job } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import type { WatchFolderConfig } from '../../watch/watch-folder-config.js';
 import type { WatchSubmitter } from '../../watch/watch-service.js';
 import type { AppDeps } from '../app-deps.js';
-import { requestedLanguage, resolveForProduct, validateParams } from '../routes/submission.js';
+import { audioSeconds, requestedLanguage, resolveForProduct, validateParams } from '../routes/submission.js';
 import { WATCH_EXPORTS } from './watch-exports.js';
 
 export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validator' | 'jobs' | 'config'>, accountId: string): WatchSubmitter {
@@ -21,6 +22,11 @@ export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validato
     check(folder) {
       const { def } = resolve(folder);
       return { maxFileBytes: deps.catalogue.limitsFor(def).max_file_bytes ?? deps.config.maxUploadBytes };
+    },
+    async pricedSeconds(folder, path) {
+      const { def, params } = resolve(folder);
+      const [seconds] = await audioSeconds(deps, def, params, [path]);
+      return seconds ?? null;
     },
     submit(folder, file): Job {
       const { def, params } = resolve(folder);
@@ -34,6 +40,7 @@ export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validato
         language: requestedLanguage(folder.params),
         params,
         input: { filePath: file.path, fileName: file.name },
+        estimatedSeconds: file.seconds,
       });
       return job;
     },

@@ -4,7 +4,7 @@
  * quote says for the same seconds — the seconds the job shows (`duration_seconds`) or the live `response.done`
  * shows. Texts are priced before they are queued, recordings by their length, and the estimate is stored on the job.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -14,6 +14,7 @@ import { textSeconds, toMicro } from '../../../src-main/common/pricing.js';
 import { BATCH_PRODUCTS, PRODUCT_INPUT, PRODUCTS, type Product } from '../../../src-main/common/products.js';
 import { Client, json, type Part } from '../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
+import { FAST_WATCH, saveFolders } from '../../helpers/watch-folders.js';
 import { SHARED } from '../../helpers/system.js';
 
 const PRICE = { request_fee_usd: 0.05, per_minute_usd: 0.01, options: { speaker_diarization: { per_minute_usd: 0.004 } } };
@@ -38,7 +39,7 @@ beforeAll(async () => {
   const pricingFile = join(pricingDir, 'pricing.json');
   const models = Object.fromEntries([...new Set([...Object.values(MODELS), 'espeak-ng'])].map((id) => [id, PRICE]));
   writeFileSync(pricingFile, JSON.stringify({ models }));
-  t = await startTestService({ holdSeconds: 30, pricingFile, workers: 2 });
+  t = await startTestService({ holdSeconds: 30, pricingFile, workers: 2, watchTimings: FAST_WATCH });
   api = new Client(t.url, t.key);
 }, 60_000);
 afterAll(async () => {
@@ -179,5 +180,25 @@ describe('ledger = quote for the same seconds, on every route', () => {
     const quotes = await Promise.all(items.map((j) => quoteFor('espeak-ng', Number(j.duration_seconds))));
     const batchRows = ledger().filter((r) => r.batch_id === created.id);
     expect(micro(batchRows)).toBe(toMicro(0.05) + quotes.reduce((sum, q) => sum + toMicro(q.usage_usd), 0));
+  });
+
+  it('a watched folder\'s recording is priced like an upload when accepted and charged like one', async () => {
+    const dir = join(pricingDir, 'watched');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'meeting.wav'), JFK);
+    await saveFolders(api, [{ path: dir, model: 'test-asr', params: { seconds: 83.4567 }, formats: ['txt'] }]);
+    let job: Job | undefined;
+    for (let i = 0; i < 1200 && !job?.finished_at; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      job = (await json<{ data: Job[] }>(api.get('/v1/jobs?limit=100'))).data.find((j) => j.name === 'meeting.wav');
+    }
+    expect(job?.status).toBe('succeeded');
+    await saveFolders(api, []);
+    // Accepted at the length its container states (11 s), as POST /v1/speech-to-text would have priced it.
+    const row = t.service.repos.jobs.get(job!.id)!;
+    expect(row.estimated_seconds).toBe(11);
+    expect(row.estimated_usd_micro).toBe(toMicro((await quoteFor('test-asr', 11)).total_usd));
+    const rows = ledger().filter((r) => r.job_id === job!.id);
+    expect(micro(rows)).toBe(toMicro((await quoteFor('test-asr', Number(job!.duration_seconds))).total_usd));
   });
 });

@@ -21,6 +21,7 @@ import { chargeBatch, pricingOf } from './billing.js';
 import { decodeCursor, encodeCursor, pageLimit } from './cursor.js';
 import { markLive, newInstanceId } from './instance.js';
 import { guard, type JobCore } from './job-core.js';
+import { recordDictation } from './dictation-job.js';
 import { createExecutor } from './job-executor.js';
 import { createIntake } from './job-intake.js';
 import { createMaintenance } from './job-maintenance.js';
@@ -129,6 +130,10 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       const { id, replayed } = intake.insertJob(job, idem);
       kick();
       return { job: jobView(id), replayed };
+    },
+
+    recordDictation(input) {
+      return recordDictation(core, input);
     },
 
     createBatch(batch: NewBatch, idem) {

@@ -107,8 +107,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     if (config.apiKey) registerConfiguredKey(keys, config);
 
     const secrets = await openSecretStore({ dataDir: config.dataDir, repo: repos.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log });
-    const ctx = { dataDir: config.dataDir };
     models = new ModelManager({ dataDir: config.dataDir, repos, log: config.log });
+    const manager0 = models;
+    const ctx = { dataDir: config.dataDir, vadModel: () => manager0.supportModelPath('silero-vad') };
     remote = createRemoteProvider({ repos, secrets, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
     const sources: ModelSource[] = [
       ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
@@ -163,6 +164,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const port = await listen(server, config.port, config.host);
     origins.setListening(config.host, port);
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    const jobService = jobs;
     const live = attachLiveServer(server, {
       authenticate: (key, address) => {
         const owner = sessionKeys.get(key) ?? keys.find(key);
@@ -176,6 +178,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       allowedOrigins: config.allowedOrigins,
       isOriginAllowed: (origin) => origins.isAllowed(origin),
       charge: (entry) => void repos.ledger.charge(entry),
+      recordDictation: (input) => jobService.recordDictation(input),
+      hostedEndpoint: () => provider.settingsStore.endpoint(),
       dataDir: config.dataDir,
       log: config.log,
       launcher: config.processLauncher,
@@ -185,7 +189,6 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     remote.start();
     jobs.start();
 
-    const jobService = jobs;
     let closed: Promise<void> | null = null;
     const close = (graceMs = DEFAULT_SHUTDOWN_GRACE_MS): Promise<void> =>
       (closed ??= (async () => {

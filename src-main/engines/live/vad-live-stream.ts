@@ -1,0 +1,197 @@
+/**
+ * Live recognition with an offline model (Whisper, Parakeet, Moonshine, SenseVoice, PocketSphinx): Silero VAD finds
+ * where each utterance ends, and the utterance is decoded whole into one `transcript.final`. While someone speaks,
+ * the speech so far is decoded again every `partialEverySeconds` into a `transcript.partial` — only when the model is
+ * fast enough for it (its measured decode time for that much audio fits in `partialBudget` of the interval, and the
+ * process is not already busy with other sessions), so a slow model gives finals only instead of falling behind.
+ */
+import { createVad, VAD_DEFAULTS } from '../audio/vad.js';
+import type { SherpaVad } from '../asr/sherpa-native.js';
+import {
+  LIVE_SAMPLE_RATE,
+  type LiveStream,
+  type LiveStreamEvents,
+  type LiveStreamOptions,
+  type UtteranceDecoder,
+} from './live-recognition-types.js';
+
+/** Endpointing and partial settings of the VAD path, each with its default. */
+export const LIVE_VAD_SETTINGS = {
+  /** Silence that ends an utterance (s). Default 0.5: short enough to feel immediate, long enough for a comma. */
+  minSilenceSeconds: 0.5,
+  /** Speech shorter than this is ignored (s). Default 0.25 (the detector's own default). */
+  minSpeechSeconds: VAD_DEFAULTS.minSpeechSeconds,
+  /** Utterances are cut at this length (s). Default 15: a final at least this often during a long monologue. */
+  maxSpeechSeconds: 15,
+  /** Audio kept before and after each utterance so word edges are not clipped (s). Default 0.2. */
+  padSeconds: 0.2,
+  /** How often a partial is decoded during speech (s of audio). Default 0.5. */
+  partialEverySeconds: 0.5,
+  /** Share of the interval a partial decode may take (otherwise none is made). Default 0.5. */
+  partialBudget: 0.5,
+} as const;
+
+/** Whether the process has time for optional work (partials); shared by every stream of a recognizer process. */
+export interface LoadGauge {
+  /** True while decoding takes less than half of the recent wall time. */
+  hasSpareTime(): boolean;
+  /** Records ms spent decoding. */
+  spent(ms: number): void;
+}
+
+/** The process's recent decode load: ms spent decoding within a sliding 2 s window. */
+export function createLoadGauge(windowMs = 2000, now: () => number = () => performance.now()): LoadGauge {
+  const spans: { at: number; ms: number }[] = [];
+  const prune = (): void => {
+    const from = now() - windowMs;
+    while (spans.length > 0 && spans[0]!.at < from) spans.shift();
+  };
+  return {
+    hasSpareTime() {
+      prune();
+      return spans.reduce((sum, s) => sum + s.ms, 0) < windowMs / 2;
+    },
+    spent(ms) {
+      spans.push({ at: now(), ms });
+      prune();
+    },
+  };
+}
+
+export class VadLiveStream implements LiveStream {
+  private readonly vad: SherpaVad;
+  private readonly rate = LIVE_SAMPLE_RATE;
+  /** Recent input: sample index historyStart … consumed. */
+  private history = new Float32Array(0);
+  private historyStart = 0;
+  private consumed = 0;
+  private segmentId: number;
+  /** End (sample index) of audio already given to a final. */
+  private placed = 0;
+  /** Where the current speech began (sample index), while the detector is in speech. */
+  private speechFrom: number | null = null;
+  private lastPartialAt = 0;
+  private lastPartialText = '';
+  /** Measured decode cost, ms per second of audio (null until the first decode). */
+  private msPerSecond: number | null = null;
+
+  constructor(
+    private readonly decoder: UtteranceDecoder,
+    vadModel: string,
+    private readonly events: LiveStreamEvents,
+    private readonly options: LiveStreamOptions,
+    private readonly gauge: LoadGauge,
+    private readonly settings: typeof LIVE_VAD_SETTINGS = LIVE_VAD_SETTINGS,
+  ) {
+    this.segmentId = options.firstSegmentId;
+    this.vad = createVad({
+      model: vadModel,
+      minSilenceSeconds: settings.minSilenceSeconds,
+      minSpeechSeconds: settings.minSpeechSeconds,
+      maxSpeechSeconds: settings.maxSpeechSeconds,
+    });
+  }
+
+  accept(samples: Float32Array): void {
+    this.remember(samples);
+    // The detector works in 512-sample windows.
+    for (let at = 0; at < samples.length; at += 512) this.vad.acceptWaveform(samples.subarray(at, at + 512));
+    this.takeFinals();
+    if (this.vad.isDetected()) {
+      // Speech was confirmed minSpeechSeconds (plus a window or two) after it began.
+      const back = Math.round((this.settings.minSpeechSeconds + this.settings.padSeconds + 0.064) * this.rate);
+      this.speechFrom ??= Math.max(this.placed, this.historyStart, this.consumed - samples.length - back);
+      this.maybePartial();
+    } else {
+      this.speechFrom = null;
+    }
+  }
+
+  finish(): void {
+    this.vad.flush();
+    this.takeFinals();
+    this.speechFrom = null;
+  }
+
+  dispose(): void {
+    // The sherpa-onnx Vad has no explicit free; dropping the reference lets its finalizer run.
+    this.history = new Float32Array(0);
+  }
+
+  private remember(samples: Float32Array): void {
+    const keepSeconds = this.settings.maxSpeechSeconds + 2 * this.settings.padSeconds + 5;
+    const limit = Math.round(keepSeconds * this.rate);
+    const keep = Math.min(this.history.length, Math.max(0, limit - samples.length));
+    const joined = new Float32Array(keep + samples.length);
+    joined.set(this.history.subarray(this.history.length - keep));
+    joined.set(samples, keep);
+    this.history = joined;
+    this.consumed += samples.length;
+    this.historyStart = this.consumed - this.history.length;
+  }
+
+  private recent(from: number, to: number): Float32Array {
+    const a = Math.max(from, this.historyStart);
+    const b = Math.min(to, this.consumed);
+    return b > a ? this.history.slice(a - this.historyStart, b - this.historyStart) : new Float32Array(0);
+  }
+
+  private takeFinals(): void {
+    const pad = Math.round(this.settings.padSeconds * this.rate);
+    while (!this.vad.isEmpty()) {
+      const front = this.vad.front(false);
+      this.vad.pop();
+      const end = front.start + front.samples.length;
+      if (end <= this.placed) continue;
+      // Padding from the recent input around the detector's segment, never reusing audio already placed.
+      const from = Math.max(this.placed, front.start - pad, this.historyStart);
+      const to = Math.min(this.consumed, end + pad);
+      const samples = from < front.start || to > end ? this.recent(from, to) : front.samples;
+      this.placed = to;
+      this.final(from, to, samples);
+    }
+  }
+
+  private final(from: number, to: number, samples: Float32Array): void {
+    const started = performance.now();
+    const result = this.decoder.decode(samples);
+    const decodeMs = performance.now() - started;
+    this.measure(decodeMs, samples.length);
+    const text = result.text.trim();
+    const shown = this.lastPartialText !== '';
+    this.lastPartialText = '';
+    this.lastPartialAt = this.consumed;
+    // Silence or noise with no word: no final, unless partials were shown for it (an empty final clears them).
+    if (text === '' && !shown) return;
+    const id = this.segmentId++;
+    const offset = this.options.offsetSeconds;
+    const start = offset + from / this.rate;
+    const words = result.words?.map((w) => ({ word: w.word, start: start + w.start, end: start + w.end }));
+    this.events.final(id, { start, end: offset + to / this.rate, text, ...(words && words.length > 0 ? { words } : {}), decodeMs });
+  }
+
+  private maybePartial(): void {
+    const every = Math.round(this.settings.partialEverySeconds * this.rate);
+    if (this.speechFrom === null || this.consumed - this.lastPartialAt < every) return;
+    this.lastPartialAt = this.consumed;
+    const length = this.consumed - this.speechFrom;
+    const budgetMs = this.settings.partialEverySeconds * 1000 * this.settings.partialBudget;
+    if (this.msPerSecond !== null && (this.msPerSecond * length) / this.rate > budgetMs) return;
+    if (!this.gauge.hasSpareTime()) return;
+    const samples = this.recent(this.speechFrom, this.consumed);
+    const started = performance.now();
+    const result = this.decoder.decode(samples);
+    this.measure(performance.now() - started, samples.length);
+    const text = result.text.trim();
+    if (text === '' || text === this.lastPartialText) return;
+    this.lastPartialText = text;
+    this.events.partial(this.segmentId, text);
+  }
+
+  private measure(ms: number, samples: number): void {
+    this.gauge.spent(ms);
+    if (samples < this.rate / 4) return;
+    const perSecond = ms / (samples / this.rate);
+    this.msPerSecond = this.msPerSecond === null ? perSecond : 0.7 * this.msPerSecond + 0.3 * perSecond;
+  }
+}

@@ -183,6 +183,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       dataDir: config.dataDir,
       log: config.log,
       launcher: config.processLauncher,
+      options: config.live,
     });
     keys.onRevoked(() => live.recheckKeys());
     models.start();

@@ -17,6 +17,12 @@ import {
 
 /** Endpointing and partial settings of the VAD path, each with its default. */
 export const LIVE_VAD_SETTINGS = {
+  /**
+   * Speech probability above which a frame is speech. Default 0.35, below the detector's 0.5: dictation must not drop
+   * words, and Silero v5 at 0.5 misses "ask not" in jfk.wav (3.3–4.4 s) that 0.35 finds; noise it lets through
+   * decodes to nothing and sends no final.
+   */
+  threshold: 0.35,
   /** Silence that ends an utterance (s). Default 0.5: short enough to feel immediate, long enough for a comma. */
   minSilenceSeconds: 0.5,
   /** Speech shorter than this is ignored (s). Default 0.25 (the detector's own default). */
@@ -86,6 +92,7 @@ export class VadLiveStream implements LiveStream {
     this.segmentId = options.firstSegmentId;
     this.vad = createVad({
       model: vadModel,
+      threshold: settings.threshold,
       minSilenceSeconds: settings.minSilenceSeconds,
       minSpeechSeconds: settings.minSpeechSeconds,
       maxSpeechSeconds: settings.maxSpeechSeconds,

@@ -1,10 +1,11 @@
 /**
- * The microphone for dictation: getUserMedia (the chosen device, mono, echo cancellation on so that Voxdesk's own
- * speech is not transcribed; noise suppression and automatic gain off: they reshape the spectrum recognizers read and
- * cost PocketSphinx words in the browser test) into an AudioWorklet (pcm-capture-worklet.ts) that hands back 16 kHz PCM16 frames and the input level.
- * The context is asked to run at 16 kHz so the browser does the resampling; where a browser cannot connect a
- * microphone to a context of another rate, the context runs at its own rate and the worklet resamples. The same code
- * runs in the desktop app (the window grants audio capture to the app's own page only) and in a browser.
+ * The microphone for dictation: getUserMedia (the chosen device, mono; echo cancellation on so that Voxdesk's own
+ * speech is not transcribed; noise suppression and automatic gain off: they reshape the spectrum recognizers read
+ * and cost PocketSphinx words in the browser test) into an AudioWorklet (pcm-capture-worklet.ts) that hands back
+ * 16 kHz PCM16 frames and the input level. The context is asked to run at 16 kHz so the browser does the
+ * resampling; where a browser cannot connect a microphone to a context of another rate, the context runs at its own
+ * rate and the worklet resamples. The same code runs in the desktop app (the window grants audio capture to the
+ * app's own page only) and in a browser.
  */
 import workletUrl from './pcm-capture-worklet.ts?worker&url';
 import type { CaptureMessage } from './pcm-capture-worklet.js';

@@ -31,6 +31,8 @@ interface ServeOptions {
   pricingFile?: string;
   allowedOrigin?: string[];
   remoteUrl?: string;
+  modelMirror?: string;
+  caFile?: string;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -46,6 +48,8 @@ export function registerServeCommand(program: Command): void {
     .option('--pricing-file <file>', 'operator prices (default: DATA_DIR/pricing.json when it exists)')
     .option('--allowed-origin <origin>', 'a browser origin allowed by CORS (repeatable)', collect)
     .option('--remote-url <url>', 'hosted service to forward remote:<id> models to; key from $VOXDESK_REMOTE_KEY (default $VOXDESK_REMOTE_URL or Settings)')
+    .option('--model-mirror <url>', 'download curated models from this mirror (kept as the setting; default the setting, else $VOXDESK_MODEL_MIRROR)')
+    .option('--ca-file <file>', 'PEM file of extra CAs trusted for model downloads (kept as the setting; default the setting, else $VOXDESK_CA_FILE)')
     .action(async (opts: ServeOptions) => {
       const ui = opts.ui === true ? defaultUiDir() : typeof opts.ui === 'string' ? opts.ui : null;
       if (ui && !existsSync(join(ui, 'index.html'))) {
@@ -61,6 +65,8 @@ export function registerServeCommand(program: Command): void {
         ...(opts.pricingFile ? { pricingFile: opts.pricingFile } : {}),
         ...(opts.allowedOrigin ? { allowedOrigins: opts.allowedOrigin } : {}),
         ...(opts.remoteUrl ? { remoteUrl: opts.remoteUrl } : {}),
+        ...(opts.modelMirror ? { modelMirror: opts.modelMirror } : {}),
+        ...(opts.caFile ? { caFile: opts.caFile } : {}),
       };
       // The serve process writes only into the data dir, which is private: anything it creates is 0600/0700.
       process.umask(0o077);

@@ -62,6 +62,27 @@ export interface LocalModel {
   [key: string]: unknown;
 }
 
+/** POST /v1/local/models: a model added by URL (downloaded like a curated one, family detected unless given). */
+export interface AddModelRequest {
+  url: string;
+  sha256: string;
+  id?: string;
+  name?: string;
+  size_bytes?: number;
+  family?: string;
+  languages?: string[];
+}
+
+/** GET/PUT /v1/settings/models: where model downloads come from. `*_from`: setting, environment or null. */
+export interface ModelDownloadSettings {
+  mirror: string | null;
+  mirror_from: 'setting' | 'environment' | 'option' | null;
+  ca_file: string | null;
+  ca_file_from: 'setting' | 'environment' | 'option' | null;
+  /** The service's proxy variables (read only, without credentials). */
+  proxy: { https: string | null; http: string | null; no_proxy: string | null };
+}
+
 export interface RemoteSettings {
   url: string | null;
   key_set: boolean;
@@ -284,6 +305,16 @@ export class ApiClient {
   }
   importModel(path: string): Promise<LocalModel> {
     return this.request('POST', '/v1/local/models/import', { path });
+  }
+  addModelFromUrl(body: AddModelRequest): Promise<LocalModel> {
+    return this.request('POST', '/v1/local/models', body);
+  }
+  getModelSettings(): Promise<ModelDownloadSettings> {
+    return this.request('GET', '/v1/settings/models');
+  }
+  /** An omitted field keeps its value; null or '' clears it (the environment's value applies again). */
+  putModelSettings(body: { mirror?: string | null; ca_file?: string | null }): Promise<ModelDownloadSettings> {
+    return this.request('PUT', '/v1/settings/models', body);
   }
 
   // Settings and session.

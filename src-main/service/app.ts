@@ -23,6 +23,7 @@ import { jobRoutes } from './routes/job-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { modelManagerRoutes } from './routes/model-manager-routes.js';
 import { modelRoutes } from './routes/model-routes.js';
+import { modelSettingsRoutes } from './routes/model-settings-routes.js';
 import { productRoutes } from './routes/product-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
@@ -58,6 +59,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', artifactRoutes(deps));
   app.route('/', retentionSettingsRoutes(deps.repos.settings));
   app.route('/', modelManagerRoutes(deps.models));
+  app.route('/', modelSettingsRoutes(deps.models, deps.repos.settings));
   app.route('/', hostedSettingsRoutes(deps.remote));
   app.route('/', keysRoutes(deps.keys));
   app.route('/', modelRoutes(deps));

@@ -8,6 +8,9 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MAX_FILE_BYTES } from '../common/limits.js';
 import type { ModelSourceFactory } from '../engines/model-sources.js';
+import type { ModelPackage } from '../engines/models/curated-models.js';
+import { readCaFile } from '../engines/models/download-network.js';
+import { normaliseMirror } from '../engines/models/download-source.js';
 import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
 import { normaliseRemoteUrl } from '../remote/remote-settings-store.js';
 import { MIN_API_KEY_LENGTH } from '../store/accounts-repo.js';
@@ -67,6 +70,19 @@ export interface ServiceConfig {
   secretCipher: SecretCipher | null;
   /** Extra catalogue sources (tests register the job engine's test engine models). Default []. */
   extraModelSources: ModelSourceFactory[];
+  /** Packages the model manager offers for download. Default null: the curated list (tests offer tiny packages). */
+  modelPackages: readonly ModelPackage[] | null;
+  /**
+   * Base URL that curated model files are downloaded from instead of their upstream hosts (`--model-mirror`; forms
+   * in engines/models/download-source.ts). Stored as the `models.mirror` setting when given, like --remote-url.
+   * Default null: the setting as it is (else $VOXDESK_MODEL_MIRROR, else the upstream URLs).
+   */
+  modelMirror: string | null;
+  /**
+   * PEM file of extra CAs trusted for model downloads (`--ca-file`; a TLS-inspecting corporate proxy). Stored as
+   * the `models.ca_file` setting when given. Default null: the setting as it is (else $VOXDESK_CA_FILE).
+   */
+  caFile: string | null;
   /** Logger for unexpected errors and lifecycle lines; never stdout (the first stdout line is a contract). */
   log: (message: string) => void;
   /**
@@ -111,12 +127,29 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     secretStore: partial.secretStore ?? secretStoreOf(env.VOXDESK_SECRET_STORE),
     secretCipher: partial.secretCipher ?? null,
     extraModelSources: partial.extraModelSources ?? [],
+    modelPackages: partial.modelPackages ?? null,
+    modelMirror: partial.modelMirror ? checked(() => normaliseMirror(partial.modelMirror!), '--model-mirror') : null,
+    caFile: partial.caFile ? checked(() => caFileOf(partial.caFile!), '--ca-file') : null,
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
     processLauncher: partial.processLauncher ?? forkLauncher,
     live: partial.live ?? {},
   };
   validateConfig(config);
   return config;
+}
+
+function checked(fn: () => string, flag: string): string {
+  try {
+    return fn();
+  } catch (error) {
+    throw new Error(`invalid service configuration: ${flag}: ${(error as Error).message}`);
+  }
+}
+
+function caFileOf(path: string): string {
+  const absolute = resolve(path);
+  readCaFile(absolute);
+  return absolute;
 }
 
 function secretStoreOf(value: string | undefined): SecretStoreMode {

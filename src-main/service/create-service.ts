@@ -10,6 +10,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ModelSource } from '../engines/model-definition.js';
+import { CA_FILE_SETTING, MIRROR_SETTING } from '../engines/models/download-source.js';
 import { ModelManager } from '../engines/models/model-manager.js';
 import { modelManagerSource } from '../engines/models/model-manager-source.js';
 import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
@@ -107,9 +108,17 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     if (config.apiKey) registerConfiguredKey(keys, config);
 
     const secrets = await openSecretStore({ dataDir: config.dataDir, repo: repos.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log });
-    models = new ModelManager({ dataDir: config.dataDir, repos, log: config.log });
+    models = new ModelManager({
+      dataDir: config.dataDir,
+      repos,
+      log: config.log,
+      ...(config.modelPackages ? { packages: config.modelPackages } : {}),
+    });
     const manager0 = models;
     const ctx = { dataDir: config.dataDir, vadModel: () => manager0.supportModelPath('silero-vad') };
+    // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
+    if (config.modelMirror) repos.settings.set(MIRROR_SETTING, config.modelMirror);
+    if (config.caFile) repos.settings.set(CA_FILE_SETTING, config.caFile);
     remote = createRemoteProvider({ repos, secrets, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
     const sources: ModelSource[] = [
       ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),

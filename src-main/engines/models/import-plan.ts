@@ -14,7 +14,7 @@ import { constants } from 'node:fs';
 import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { ApiError } from '../../common/errors.js';
-import { HEAD_CHARS, type FolderListing } from './model-families.js';
+import { HEAD_CHARS, onnxMetadataOrNull, type FolderListing } from './model-families.js';
 
 /** Most files and folders an import may hold. Default 10 000 (model folders hold a few dozen). */
 export const MAX_IMPORT_ENTRIES = 10_000;
@@ -91,6 +91,11 @@ export async function planImport(source: string, signal?: AbortSignal): Promise<
     listing: {
       entries: (rel) => entries.get(rel) ?? { files: [], dirs: [] },
       head: (rel) => heads.get(rel) ?? null,
+      // Read from the planned file itself (a regular file inside the folder), only when detection asks.
+      metadata: (rel) => {
+        const file = plan.files.find((f) => f.rel === rel);
+        return file && rel.endsWith('.onnx') ? onnxMetadataOrNull(file.source) : null;
+      },
     },
   };
   const addFile = async (rel: string, parent: string, name: string, real: string, size: number): Promise<void> => {

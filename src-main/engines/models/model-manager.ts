@@ -13,13 +13,16 @@ import { basename, join, resolve } from 'node:path';
 import { ApiError } from '../../common/errors.js';
 import type { InstalledModel as StoredModel, ModelsRepo } from '../../store/models-repo.js';
 import type { Repositories } from '../../store/repositories.js';
-import { extractTarBz2 } from './archive.js';
-import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage, type PackageFile } from './curated-models.js';
+import { ArchiveError, extractArchive } from './archive.js';
+import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage, type OfferedPackage } from './curated-models.js';
+import { DownloadNetwork, NetworkSetupError } from './download-network.js';
+import { currentDownloadSource, downloadHint, mirroredUrl, type DownloadSource } from './download-source.js';
 import { DownloadError, fetchToPart, sha256File } from './http-download.js';
 import { copyPlan, ImportCopyError } from './import-copy.js';
 import { planImport, skippedNote, type ImportPlan } from './import-plan.js';
 import { detectLayout, detectLayoutIn, diskListing, familyCapability, isModelFamily, LayoutError, MODEL_FAMILIES, type DetectedLayout, type ModelFamily, type PackageCapability, type SupportKind } from './model-families.js';
 import type { PackageStatus } from './package-status.js';
+import { checkUrlPackage, MODEL_ID_PATTERN, offeredFromUrl, type NewUrlPackage } from './url-packages.js';
 
 /** An installed package, with the engine floor's family and capability types. */
 export type InstalledModel = StoredModel<ModelFamily, PackageCapability>;
@@ -32,11 +35,13 @@ export interface ModelManagerOptions {
   /** Packages offered for download. Default: CURATED_PACKAGES. */
   packages?: readonly ModelPackage[];
   /**
-   * Base URL replacing where curated files come from (mirror, corporate proxy, tests): a file is fetched from
-   * `${mirror}/${packageId}/${file name}`. Default: the `models.mirror` setting, else $VOXDESK_MODEL_MIRROR, else
-   * none (the upstream URLs).
+   * Base URL replacing where curated files come from, for this manager only (the models command's --model-mirror;
+   * see download-source.ts for the forms). Default: the `models.mirror` setting, else $VOXDESK_MODEL_MIRROR, else
+   * none (the upstream URLs). Read at each download, so a changed setting applies to the next one.
    */
   mirror?: string | null;
+  /** PEM file of extra CAs trusted for downloads, for this manager only. Default: `models.ca_file`, else $VOXDESK_CA_FILE. */
+  caFile?: string | null;
   /** Attempts after a transient failure without progress. Default 4. */
   retries?: number;
   /** First retry delay, doubled up to 15 s. Default 500 ms. */
@@ -47,17 +52,6 @@ export interface ModelManagerOptions {
   log?: (message: string) => void;
 }
 
-export interface ImportOptions {
-  /** Package id. Default: the folder's name, lower-cased, with unsafe characters replaced. */
-  id?: string;
-  /** Skip detection and check the folder against this family. */
-  family?: string;
-  /** Display name. Default: the id. */
-  name?: string;
-  /** Language codes. Default: [] (unknown). */
-  languages?: string[];
-}
-
 interface ActiveDownload {
   controller: AbortController;
   /** 'cancel' deletes the partial files; 'stop' keeps them for the next start. */
@@ -66,6 +60,8 @@ interface ActiveDownload {
   bytesDone: number;
   bytesTotal: number;
   done: Promise<InstalledModel | null>;
+  /** The mirror the current file comes from (null: its own URL), for failure hints. */
+  mirror: string | null;
 }
 
 interface ActiveImport {
@@ -84,7 +80,17 @@ interface ActiveImport {
 /** A download row not updated for this long is not running in any process (a crash); start() resumes it. */
 const STALE_DOWNLOAD_MS = 60_000;
 const SAVE_EVERY_MS = 1000;
-const ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+export interface ImportOptions {
+  /** Package id. Default: the folder's name, lower-cased, with unsafe characters replaced. */
+  id?: string;
+  /** Skip detection and check the folder against this family. */
+  family?: string;
+  /** Display name. Default: the id. */
+  name?: string;
+  /** Language codes. Default: those the model declares (Whisper), else [] (unknown). */
+  languages?: string[];
+}
 
 export type ModelManagerEvents = {
   /** Download and import progress (at most every 200 ms per package). */
@@ -120,7 +126,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     this.removeOrphanStaging();
     for (const row of this.store.downloads()) {
       if (row.status !== 'downloading' || this.active.has(row.modelId)) continue;
-      const pkg = this.curatedPackage(row.modelId);
+      const pkg = this.offered(row.modelId);
       if (!pkg) {
         this.store.deleteDownload(row.modelId);
         continue;
@@ -143,21 +149,24 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     await Promise.allSettled([...running.map((a) => a.done), ...importing.map((i) => i.done), ...this.pending]);
   }
 
-  curatedPackages(): readonly ModelPackage[] {
-    return this.curated;
+  /** Every downloadable package: the curated ones, then those added by URL (oldest first). */
+  offeredPackages(): OfferedPackage[] {
+    return [...this.curated.map((p) => asOffered(p)), ...this.store.urlPackages().map((row) => offeredFromUrl(row))];
   }
 
-  /** Every curated package and every import, with install state and progress. */
+  /** Every curated package, every package added by URL and every import, with install state and progress. */
   list(): PackageStatus[] {
     const installed = new Map(this.store.installed().map((m) => [m.id, m]));
-    const out = this.curated.map((pkg) => this.statusOf(pkg, installed.get(pkg.id) ?? null));
-    for (const m of installed.values()) if (!this.curatedPackage(m.id)) out.push(this.statusOf(null, m));
+    const offered = this.offeredPackages();
+    const out = offered.map((pkg) => this.statusOf(pkg, installed.get(pkg.id) ?? null));
+    const ids = new Set(offered.map((p) => p.id));
+    for (const m of installed.values()) if (!ids.has(m.id)) out.push(this.statusOf(null, m));
     for (const [id, entry] of this.imports) if (!installed.has(id)) out.push(this.importStatus(id, entry));
     return out;
   }
 
   status(id: string): PackageStatus {
-    const pkg = this.curatedPackage(id);
+    const pkg = this.offered(id);
     const installed = this.store.installedById(id);
     const importing = this.imports.get(id);
     if (importing && !installed) return this.importStatus(id, importing);
@@ -201,9 +210,24 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     return !!row && row.status === 'downloading' && Date.now() - Date.parse(row.updatedAt) < STALE_DOWNLOAD_MS;
   }
 
-  /** Starts (or joins) the download of a curated package. Answers the state at once; see whenDone(). */
+  /**
+   * Adds a package by URL and sha256 (checked by checkUrlPackage) and starts its download: it then downloads,
+   * resumes, verifies and installs like a curated one, its family detected from the files unless given.
+   */
+  addFromUrl(input: NewUrlPackage): PackageStatus {
+    const row = checkUrlPackage(input);
+    if (this.curated.some((p) => p.id === row.id)) throw new ApiError('conflict', `${row.id} is a curated model id; choose another id`);
+    if (this.store.installedById(row.id) || this.store.urlPackage(row.id)) {
+      throw new ApiError('conflict', `a model ${row.id} already exists; remove it first or choose another id`);
+    }
+    if (this.stopped) throw new ApiError('conflict', 'the model manager is shutting down');
+    if (!this.store.addUrlPackage(row)) throw new ApiError('conflict', `a model ${row.id} already exists; choose another id`);
+    return this.pull(row.id);
+  }
+
+  /** Starts (or joins) the download of a curated or added package. Answers the state at once; see whenDone(). */
   pull(id: string): PackageStatus {
-    const pkg = this.curatedPackage(id);
+    const pkg = this.offered(id);
     if (!pkg) {
       if (this.store.installedById(id)) throw new ApiError('conflict', `${id} was imported from disk; there is nothing to download`);
       throw new ApiError('not_found', `no downloadable model ${id}; voxdesk models list shows them`);
@@ -251,12 +275,19 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     const importing = this.imports.get(id);
     if (importing?.phase === 'importing') throw new ApiError('conflict', `${id} is being imported; cancel the import first`);
     const m = this.store.installedById(id);
+    if (this.store.urlPackage(id)) {
+      // A package added by URL goes entirely: its files, its partial download and the entry itself.
+      this.store.deleteUrlPackage(id);
+      rmSync(join(this.stagingDir, id), { recursive: true, force: true });
+      if (m && this.isInsideModelsDir(m.dir)) rmSync(m.dir, { recursive: true, force: true });
+      return;
+    }
     if (!m && importing) {
       this.imports.delete(id); // a failed import: forget it
       return;
     }
     if (!m) {
-      if (this.curatedPackage(id)) throw new ApiError('conflict', `${id} is not installed`);
+      if (this.offered(id)) throw new ApiError('conflict', `${id} is not installed`);
       throw new ApiError('not_found', `no model package ${id}`);
     }
     this.store.deleteInstalled(id);
@@ -294,10 +325,10 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       family = options.family;
     }
     const id = options.id ?? defaultImportId(source);
-    if (!ID_PATTERN.test(id)) {
+    if (!MODEL_ID_PATTERN.test(id)) {
       throw new ApiError('invalid_request', `model id ${JSON.stringify(id)} must be 1-64 characters of a-z, 0-9, '.', '_', '-' (pass --id)`);
     }
-    if (this.curatedPackage(id)) throw new ApiError('conflict', `${id} is a curated model id; pass another --id`);
+    if (this.offered(id)) throw new ApiError('conflict', `${id} is the id of a downloadable model; pass another --id`);
     if (this.store.installedById(id)) throw new ApiError('conflict', `a model ${id} is already installed; remove it first or pass another --id`);
     if (this.imports.get(id)?.phase === 'importing') throw new ApiError('conflict', `${id} is already being imported`);
     const plan = await planImport(source);
@@ -310,13 +341,14 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       throw err;
     }
     if (this.imports.get(id)?.phase === 'importing' || this.store.installedById(id)) throw new ApiError('conflict', `${id} is already being imported`);
+    const languages = importLanguages(options.languages, layout.languages);
 
     const entry: ActiveImport = {
       controller: new AbortController(),
       phase: 'importing',
       name: options.name ?? id,
       family: layout.family,
-      languages: options.languages ?? [],
+      languages,
       bytesDone: 0,
       bytesTotal: plan.bytes,
       error: null,
@@ -368,7 +400,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
         description: `Imported ${copied.family} model`,
         family: copied.family,
         capability: familyCapability(copied.family),
-        languages: options.languages ?? [],
+        languages: entry.languages,
         licence: 'unknown (imported)',
         version: 'imported',
         dir,
@@ -430,8 +462,11 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     }
   }
 
-  private curatedPackage(id: string): ModelPackage | null {
-    return this.curated.find((p) => p.id === id) ?? null;
+  private offered(id: string): OfferedPackage | null {
+    const curated = this.curated.find((p) => p.id === id);
+    if (curated) return asOffered(curated);
+    const row = this.store.urlPackage(id);
+    return row ? offeredFromUrl(row) : null;
   }
 
   private isInsideModelsDir(path: string): boolean {
@@ -443,7 +478,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     this.options.log?.(`[models] ${message}`);
   }
 
-  private statusOf(pkg: ModelPackage | null, installed: InstalledModel | null): PackageStatus {
+  private statusOf(pkg: OfferedPackage | null, installed: InstalledModel | null): PackageStatus {
     const base = installed ?? pkg!;
     const a = this.active.get(base.id);
     const row = this.store.download(base.id);
@@ -464,8 +499,8 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       languages: base.languages,
       licence: base.licence,
       version: base.version,
-      source: installed?.source ?? 'curated',
-      size_bytes: installed ? installed.sizeBytes : packageSize(pkg!),
+      source: installed?.source ?? pkg!.source,
+      size_bytes: installed ? installed.sizeBytes : a && a.bytesTotal > 0 ? a.bytesTotal : packageSize(pkg!),
       installed: !!installed,
       state,
       verified: installed ? installed.verified : null,
@@ -477,20 +512,16 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     };
   }
 
-  private mirrorBase(): string | null {
-    if (this.options.mirror !== undefined) return this.options.mirror;
-    const value = this.options.repos.settings.get<unknown>('models.mirror');
-    if (typeof value === 'string' && value) return value;
-    return process.env.VOXDESK_MODEL_MIRROR || null;
+  /** The mirror and CA file the next download uses, and where each comes from. */
+  downloadSource(): DownloadSource {
+    const overrides = {
+      ...(this.options.mirror !== undefined ? { mirror: this.options.mirror } : {}),
+      ...(this.options.caFile !== undefined ? { caFile: this.options.caFile } : {}),
+    };
+    return currentDownloadSource(this.options.repos.settings, overrides);
   }
 
-  private fileUrl(pkg: ModelPackage, file: PackageFile): string {
-    const mirror = this.mirrorBase();
-    if (!mirror) return file.url;
-    return `${mirror.replace(/\/+$/, '')}/${pkg.id}/${basename(new URL(file.url).pathname)}`;
-  }
-
-  private launch(pkg: ModelPackage): void {
+  private launch(pkg: OfferedPackage): void {
     const controller = new AbortController();
     const total = packageSize(pkg);
     const existing = this.store.download(pkg.id);
@@ -501,6 +532,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       bytesDone: existing?.bytesDone ?? 0,
       bytesTotal: total,
       done: Promise.resolve(null),
+      mirror: null,
     };
     this.active.set(pkg.id, entry);
     this.store.startDownload(pkg.id, total);
@@ -519,8 +551,16 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
           if (!this.active.has(pkg.id)) this.discardDownload(pkg.id);
           return null;
         }
-        const code = err instanceof DownloadError ? err.code : err instanceof LayoutError ? 'install_failed' : 'download_failed';
-        const message = err instanceof Error ? err.message : String(err);
+        const code =
+          err instanceof DownloadError
+            ? err.code
+            : err instanceof ArchiveError
+              ? err.code
+              : err instanceof LayoutError
+                ? 'install_failed'
+                : 'download_failed';
+        const hint = err instanceof DownloadError ? downloadHint(err, entry.mirror) : '';
+        const message = (err instanceof Error ? err.message : String(err)) + hint;
         this.log(`${pkg.id}: ${code}: ${message}`);
         this.store.failDownload(pkg.id, code, message);
         this.emit('failed', { id: pkg.id, code, message });
@@ -537,7 +577,28 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     rmSync(join(this.stagingDir, id), { recursive: true, force: true });
   }
 
-  private async run(pkg: ModelPackage, entry: ActiveDownload): Promise<InstalledModel> {
+  private async run(pkg: OfferedPackage, entry: ActiveDownload): Promise<InstalledModel> {
+    const source = this.downloadSource();
+    let network: DownloadNetwork;
+    try {
+      network = new DownloadNetwork(source.caFile.value);
+    } catch (err) {
+      if (err instanceof NetworkSetupError) throw new DownloadError('download_failed', err.message, false, { cause: err });
+      throw err;
+    }
+    try {
+      return await this.fetchAndInstall(pkg, entry, network, this.isMirrored(pkg) ? source.mirror.value : null);
+    } finally {
+      network.destroy();
+    }
+  }
+
+  /** Curated packages follow the mirror; a package someone added by URL is fetched from that URL. */
+  private isMirrored(pkg: OfferedPackage): boolean {
+    return pkg.source === 'curated';
+  }
+
+  private async fetchAndInstall(pkg: OfferedPackage, entry: ActiveDownload, network: DownloadNetwork, mirror: string | null): Promise<InstalledModel> {
     const staging = join(this.stagingDir, pkg.id);
     mkdirSync(staging, { recursive: true });
     const signal = entry.controller.signal;
@@ -559,18 +620,22 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       }
       const before = sizes.slice(0, i).reduce((s, n) => s + n, 0);
       const partPath = join(staging, `file-${i}.part`);
-      const url = this.fileUrl(pkg, file);
+      const url = mirror ? mirroredUrl(mirror, pkg.id, file.url) : file.url;
+      entry.mirror = mirror;
       const result = await fetchToPart({
         url,
+        network,
         partPath,
         etag: row && row.fileIndex === i ? row.etag : null,
-        expectedSize: file.sha256 ? file.sizeBytes : null,
+        expectedSize: file.sha256 && file.sizeBytes > 0 ? file.sizeBytes : null,
         signal,
         retries: this.options.retries,
         backoffMs: this.options.backoffMs,
         idleTimeoutMs: this.options.idleTimeoutMs,
-        onProgress: (fileDone, _fileTotal, etag) => {
+        onProgress: (fileDone, fileTotal, etag) => {
           entry.bytesDone = before + fileDone;
+          // A package added by URL without size_bytes learns its size from the server.
+          if (file.sizeBytes === 0 && fileTotal) entry.bytesTotal = Math.max(entry.bytesTotal, before + fileTotal);
           const now = Date.now();
           if (now - lastSave >= SAVE_EVERY_MS) {
             lastSave = now;
@@ -605,10 +670,16 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     for (const [i, file] of pkg.files.entries()) {
       const donePath = join(staging, `file-${i}.done`);
       const target = join(pkgDir, file.path);
-      if (file.extract === 'tar.bz2') {
+      if (file.extract) {
         const out = join(staging, `extract-${i}`);
         rmSync(out, { recursive: true, force: true });
-        await extractTarBz2(donePath, out, signal);
+        try {
+          await extractArchive(donePath, out, file.extract, signal);
+        } catch (err) {
+          // The archive is the problem, not the connection: a new attempt downloads it again.
+          if (err instanceof ArchiveError) rmSync(donePath, { force: true });
+          throw err;
+        }
         mkdirSync(target, { recursive: true });
         for (const name of readdirSync(out)) renameSync(join(out, name), join(target, name));
         rmSync(out, { recursive: true, force: true });
@@ -617,19 +688,28 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
         await copyFile(donePath, target); // async: a 600 MB model must not stall the service
       }
     }
-    const layout = detectLayout(pkgDir, pkg.family);
+    let layout;
+    try {
+      layout = detectLayout(pkgDir, pkg.family ?? undefined);
+    } catch (err) {
+      if (!(err instanceof LayoutError)) throw err;
+      // A downloaded package's own files may be named (found: …); the staging path is not, and the family is given
+      // with the package (POST /v1/local/models family, voxdesk models add --family).
+      const message = err.message.replaceAll(pkgDir, 'the download').replace('the folder holds', 'the download holds').replace('pass --family', 'give its family').replace(' to be told what that family needs', '');
+      throw new LayoutError(message, err.kind, err.family, err.found);
+    }
     if (signal.aborted) throw new DownloadError('cancelled', 'the download was cancelled', false);
     const dir = join(this.modelsDir, pkg.id);
     rmSync(dir, { recursive: true, force: true });
     renameSync(pkgDir, dir);
     const model: InstalledModel = {
       id: pkg.id,
-      source: 'curated',
+      source: pkg.source,
       name: pkg.name,
       description: pkg.description,
       family: layout.family,
-      capability: pkg.capability,
-      languages: pkg.languages,
+      capability: pkg.capability ?? familyCapability(layout.family),
+      languages: boundLanguages(pkg.languages, layout.languages),
       licence: pkg.licence,
       version: pkg.version,
       dir,
@@ -637,13 +717,38 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       sizeBytes: diskUsage(dir),
       sha256: hashes,
       verified,
-      curatedListVersion: CURATED_LIST_VERSION,
+      curatedListVersion: pkg.source === 'curated' ? CURATED_LIST_VERSION : null,
       installedAt: new Date().toISOString(),
     };
     this.store.putInstalled(model);
     rmSync(staging, { recursive: true, force: true });
     return model;
   }
+}
+
+function asOffered(pkg: ModelPackage): OfferedPackage {
+  return { ...pkg, source: 'curated' };
+}
+
+/**
+ * A package's languages within those its model declares (Whisper): a language the model lacks would make
+ * sherpa-onnx exit the process when asked for. Without a declaration the package's list stands.
+ */
+export function boundLanguages(listed: string[], declared: string[] | undefined): string[] {
+  if (!declared) return listed;
+  if (listed.length === 0) return declared;
+  const inside = listed.filter((l) => declared.includes(l));
+  return inside.length > 0 ? inside : declared;
+}
+
+/** Languages given to an import, checked against those the model declares (when it declares any). */
+function importLanguages(given: string[] | undefined, declared: string[] | undefined): string[] {
+  if (!given) return declared ?? [];
+  const unknown = declared ? given.filter((l) => !declared.includes(l)) : [];
+  if (unknown.length > 0) {
+    throw new ApiError('invalid_request', `the model does not know ${unknown.join(', ')}; it declares ${declared!.join(', ')}`);
+  }
+  return given;
 }
 
 function defaultImportId(source: string): string {

@@ -8,13 +8,14 @@ export interface PackageStatus {
   id: string;
   name: string;
   description: string;
-  capability: PackageCapability;
-  family: ModelFamily;
+  /** null: a package added by URL whose family is known only once its files are there. */
+  capability: PackageCapability | null;
+  family: ModelFamily | null;
   languages: string[];
   licence: string;
   version: string;
-  /** curated: from the curated list; imported: a folder imported from disk. */
-  source: 'curated' | 'imported';
+  /** curated: from the curated list; url: added by URL (POST /v1/local/models); imported: a folder imported from disk. */
+  source: 'curated' | 'url' | 'imported';
   /** Download size (curated, not installed) or size on disk (installed). */
   size_bytes: number;
   installed: boolean;
@@ -25,7 +26,7 @@ export interface PackageStatus {
   progress: number | null;
   /** Bytes downloaded (or, importing, copied) so far (same moments as progress). */
   downloaded_bytes: number | null;
-  /** The last failure (checksum_mismatch, download_failed, install_failed, import_failed), until the next attempt. */
+  /** The last failure (checksum_mismatch, download_failed, install_failed, unsafe_archive, import_failed), until the next attempt. */
   error_code: string | null;
   error_message: string | null;
   /** Installed: the package folder. */

@@ -3,6 +3,8 @@
  * /v1/local route; other accounts get 404 — they read what is installed from the public catalogue, which carries
  * no paths of this machine):
  *   GET    /v1/local/models                 packages with install state and progress  → 200 {object, curated_list_version, data}
+ *   POST   /v1/local/models                 {id?, name?, url, sha256, size_bytes?, family?, languages?}: add a
+ *                                           model by URL and start its download        → 202 PackageStatus
  *   GET    /v1/local/models/{id}            one package                               → 200 PackageStatus
  *   POST   /v1/local/models/{id}/download   start or join a download                  → 202 PackageStatus (200 when installed)
  *   DELETE /v1/local/models/{id}/download   cancel it and delete the partial files     → 200 PackageStatus
@@ -33,6 +35,7 @@ function stringList(body: Record<string, unknown>, field: string): string[] | un
 /** Mounted before the public catalogue routes, behind the auth and local-account-only middlewares. */
 export function modelManagerRoutes(manager: ModelManager): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.post('/v1/local/models', async (c) => c.json(manager.addFromUrl(await readJsonObject(c)), 202));
   app.get('/v1/local/models', (c) => c.json({ object: 'list', curated_list_version: CURATED_LIST_VERSION, data: manager.list() }));
   app.post('/v1/local/models/import', async (c) => {
     const body = await readJsonObject(c);

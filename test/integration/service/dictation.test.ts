@@ -22,6 +22,7 @@ import {
   sendPcm,
   silence,
   tinyLiveModelSource,
+  TINY,
   TINY_STREAMING_JFK_TEXT,
   wordsOf,
 } from '../../helpers/dictation-fixtures.js';
@@ -173,6 +174,22 @@ describe('dictation: streaming and offline sherpa-onnx models', () => {
     expect(words.at(-1)!.end).toBeLessThanOrEqual(11.01);
     const job = await getJob(done.job_id as string);
     expect(job.result!.text).toBe(TINY_STREAMING_JFK_TEXT);
+  });
+
+  it('a streaming model installed through the model manager (layout detected from its files) is live and dictates', { timeout: 120_000 }, async () => {
+    const headers = { ...auth(), 'content-type': 'application/json' };
+    const imported = await fetch(`${t.url}/v1/local/models/import`, { method: 'POST', headers, body: JSON.stringify({ path: join(TINY, 'tiny-streaming-zipformer') }) });
+    expect(imported.status).toBe(202);
+    const { id } = (await imported.json()) as { id: string };
+    await expect.poll(async () => ((await (await fetch(`${t.url}/v1/local/models/${id}`, { headers })).json()) as { state: string }).state, { timeout: 60_000 }).toBe('installed');
+    const row = (await (await fetch(`${t.url}/v1/models/${id}`)).json()) as { live: boolean; status: string };
+    expect(row).toMatchObject({ live: true, status: 'available' });
+    const c = await LiveClient.open(wsUrl(`model=${id}`), auth());
+    expect((await c.waitFor('session.created')).session).toMatchObject({ model: id, mode: 'streaming' });
+    await sendPcm((frame) => c.ws.send(frame), jfk.pcm, 16000, { frameSeconds: 0.1, speed: 4 });
+    c.send({ type: 'input_audio.end' });
+    await c.waitFor('session.done', 60_000);
+    expect(c.json().filter((m) => m.type === 'transcript.final').map((f) => f.text).join(' ')).toBe(TINY_STREAMING_JFK_TEXT);
   });
 
   it('the same audio at 48 kHz (a microphone\'s rate) is resampled and recognised', { timeout: 120_000 }, async () => {

@@ -17,12 +17,8 @@ import {
 
 /** Endpointing and partial settings of the VAD path, each with its default. */
 export const LIVE_VAD_SETTINGS = {
-  /**
-   * Speech probability above which a frame is speech. Default 0.35, below the detector's 0.5: dictation must not drop
-   * words, and Silero v5 at 0.5 misses "ask not" in jfk.wav (3.3–4.4 s) that 0.35 finds; noise it lets through
-   * decodes to nothing and sends no final.
-   */
-  threshold: 0.35,
+  /** Speech probability above which a frame is speech. Default 0.5 (the detector's own). */
+  threshold: VAD_DEFAULTS.threshold,
   /** Silence that ends an utterance (s). Default 0.5: short enough to feel immediate, long enough for a comma. */
   minSilenceSeconds: 0.5,
   /** Speech shorter than this is ignored (s). Default 0.25 (the detector's own default). */
@@ -31,6 +27,12 @@ export const LIVE_VAD_SETTINGS = {
   maxSpeechSeconds: 15,
   /** Audio kept before and after each utterance so word edges are not clipped (s). Default 0.2. */
   padSeconds: 0.2,
+  /**
+   * A pause shorter than this before an utterance is decoded with it (s). Default 3, as the job engine merges VAD
+   * segments (engines/audio/segments.ts): Silero v5 misses some short phrases between pauses — "ask not" in jfk.wav
+   * (3.3–4.4 s) at any threshold it is usable with — and a word the detector missed must still reach the recognizer.
+   */
+  bridgeGapSeconds: 3,
   /** How often a partial is decoded during speech (s of audio). Default 0.5. */
   partialEverySeconds: 0.5,
   /** Share of the interval a partial decode may take (otherwise none is made). Default 0.5. */
@@ -64,9 +66,14 @@ export function createLoadGauge(windowMs = 2000, now: () => number = () => perfo
   };
 }
 
+/** Silero VAD's window at 16 kHz (docs/design.md §7: windowSize 512). */
+const VAD_WINDOW = 512;
+
 export class VadLiveStream implements LiveStream {
   private readonly vad: SherpaVad;
   private readonly rate = LIVE_SAMPLE_RATE;
+  /** Samples not yet given to the detector (less than one window). */
+  private pending = new Float32Array(0);
   /** Recent input: sample index historyStart … consumed. */
   private history = new Float32Array(0);
   private historyStart = 0;
@@ -101,8 +108,7 @@ export class VadLiveStream implements LiveStream {
 
   accept(samples: Float32Array): void {
     this.remember(samples);
-    // The detector works in 512-sample windows.
-    for (let at = 0; at < samples.length; at += 512) this.vad.acceptWaveform(samples.subarray(at, at + 512));
+    this.feedDetector(samples);
     this.takeFinals();
     if (this.vad.isDetected()) {
       // Speech was confirmed minSpeechSeconds (plus a window or two) after it began.
@@ -115,6 +121,8 @@ export class VadLiveStream implements LiveStream {
   }
 
   finish(): void {
+    if (this.pending.length > 0) this.vad.acceptWaveform(this.pending);
+    this.pending = new Float32Array(0);
     this.vad.flush();
     this.takeFinals();
     this.speechFrom = null;
@@ -123,6 +131,22 @@ export class VadLiveStream implements LiveStream {
   dispose(): void {
     // The sherpa-onnx Vad has no explicit free; dropping the reference lets its finalizer run.
     this.history = new Float32Array(0);
+  }
+
+  /**
+   * The detector is given whole 512-sample windows only (its window size): frames of other sizes (100 ms = 1600
+   * samples) otherwise shift its windows and it missed "ask not" in jfk.wav. The rest waits for the next frame.
+   */
+  private feedDetector(samples: Float32Array): void {
+    let input = samples;
+    if (this.pending.length > 0) {
+      input = new Float32Array(this.pending.length + samples.length);
+      input.set(this.pending);
+      input.set(samples, this.pending.length);
+    }
+    const whole = input.length - (input.length % VAD_WINDOW);
+    for (let at = 0; at < whole; at += VAD_WINDOW) this.vad.acceptWaveform(input.subarray(at, at + VAD_WINDOW));
+    this.pending = input.slice(whole);
   }
 
   private remember(samples: Float32Array): void {
@@ -150,8 +174,10 @@ export class VadLiveStream implements LiveStream {
       this.vad.pop();
       const end = front.start + front.samples.length;
       if (end <= this.placed) continue;
-      // Padding from the recent input around the detector's segment, never reusing audio already placed.
-      const from = Math.max(this.placed, front.start - pad, this.historyStart);
+      // Padding from the recent input around the detector's segment, never reusing audio already placed; a short
+      // pause since the last utterance is decoded with this one (bridgeGapSeconds).
+      const bridge = this.placed > 0 && front.start - this.placed <= this.settings.bridgeGapSeconds * this.rate;
+      const from = Math.max(bridge ? this.placed : front.start - pad, this.placed, this.historyStart);
       const to = Math.min(this.consumed, end + pad);
       const samples = from < front.start || to > end ? this.recent(from, to) : front.samples;
       this.placed = to;

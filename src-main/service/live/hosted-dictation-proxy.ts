@@ -16,15 +16,23 @@ export interface HostedEndpoint {
 /** How long the hosted service may take to accept the session. Default 15 s. */
 export const HOSTED_CONNECT_TIMEOUT_MS = 15_000;
 
+export interface HostedSession {
+  ws: WebSocket;
+  /** Messages the hosted service sent before the client's socket was ready (session.created). */
+  early: { data: WebSocket.RawData; isBinary: boolean }[];
+}
+
 /** Opens the hosted session; rejects with an ApiError the client's upgrade is refused with. */
-export function connectHosted(endpoint: HostedEndpoint, remoteModelId: string, maxPayload: number): Promise<WebSocket> {
+export function connectHosted(endpoint: HostedEndpoint, remoteModelId: string, maxPayload: number): Promise<HostedSession> {
   const url = new URL(`${endpoint.url.replace(/\/+$/, '')}${DICTATION_PATH}`);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   url.searchParams.set('model', remoteModelId);
   const headers: Record<string, string> = endpoint.key ? { authorization: `Bearer ${endpoint.key}` } : {};
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers, maxPayload, handshakeTimeout: HOSTED_CONNECT_TIMEOUT_MS, followRedirects: false });
+    let answered = false;
     ws.on('unexpected-response', (_req, res) => {
+      answered = true;
       let body = '';
       res.on('data', (chunk: Buffer) => (body = (body + chunk.toString()).slice(0, 4000)));
       res.on('end', () => {
@@ -35,18 +43,28 @@ export function connectHosted(endpoint: HostedEndpoint, remoteModelId: string, m
         } catch {
           // not JSON: the status says enough
         }
+        // The hosted model cannot run live (or is gone): as here. Anything else (its key refused, its own failure) is
+        // the hosted service being unusable: 502.
         const code = res.statusCode === 422 || res.statusCode === 404 ? 'model_unavailable' : 'upstream_unavailable';
         reject(new ApiError(code, message));
+        ws.terminate();
       });
-      ws.terminate();
     });
-    ws.once('open', () => resolve(ws));
-    ws.once('error', (error) => reject(new ApiError('upstream_unavailable', `the hosted service cannot be reached: ${error.message}`)));
+    const early: HostedSession['early'] = [];
+    const keep = (data: WebSocket.RawData, isBinary: boolean): void => void early.push({ data, isBinary });
+    ws.on('message', keep);
+    ws.once('open', () => resolve({ ws, early }));
+    ws.on('error', (error) => {
+      if (!answered) reject(new ApiError('upstream_unavailable', `the hosted service cannot be reached: ${error.message}`));
+    });
   });
 }
 
 /** Relays one client socket to its hosted session until either side closes. */
-export function relay(client: WebSocket, hosted: WebSocket, log: (message: string) => void): { close(code: number, reason: string): void } {
+export function relay(client: WebSocket, session: HostedSession, log: (message: string) => void): { close(code: number, reason: string): void } {
+  const hosted = session.ws;
+  hosted.removeAllListeners('message');
+  for (const { data, isBinary } of session.early.splice(0)) client.send(data, { binary: isBinary });
   client.on('message', (data, isBinary) => {
     if (hosted.readyState === WebSocket.OPEN) hosted.send(data, { binary: isBinary });
   });

@@ -54,6 +54,7 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
   const pool = new RecognizerPool(deps.log, deps.launcher);
   const recordingsDir = join(deps.dataDir, 'live');
   const sessions = new Set<DictationSession>();
+  const relays = new Set<SessionHandle>();
   let prepared = false;
 
   /** Recordings of sessions a crash cut short are deleted at the first session (their job was never recorded). */
@@ -71,7 +72,10 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
     const hosted = await connectHosted(endpoint, remoteId, options.dictationHardMaxMessageBytes);
     return (ws) => {
       const link = relay(ws, hosted, deps.log);
-      return { revoke: () => link.close(1008, 'API key revoked'), close: () => link.close(1001, 'service shutting down') };
+      const handle: SessionHandle = { revoke: () => link.close(1008, 'API key revoked'), close: () => link.close(1001, 'service shutting down') };
+      relays.add(handle);
+      ws.on('close', () => relays.delete(handle));
+      return handle;
     };
   }
 
@@ -114,6 +118,8 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
     pool,
     sessions: () => [...sessions].map((s) => s.stats()),
     async close() {
+      for (const handle of relays) void handle.close();
+      relays.clear();
       await Promise.all([...sessions].map((s) => s.close()));
       sessions.clear();
       await pool.close();

@@ -28,11 +28,14 @@ export const LIVE_VAD_SETTINGS = {
   /** Audio kept before and after each utterance so word edges are not clipped (s). Default 0.2. */
   padSeconds: 0.2,
   /**
-   * A pause shorter than this before an utterance is decoded with it (s). Default 3, as the job engine merges VAD
-   * segments (engines/audio/segments.ts): Silero v5 misses some short phrases between pauses — "ask not" in jfk.wav
-   * (3.3–4.4 s) at any threshold it is usable with — and a word the detector missed must still reach the recognizer.
+   * A pause shorter than this before an utterance is decoded with it (s) when it is not quiet. Default 3, as the job
+   * engine merges VAD segments (engines/audio/segments.ts): Silero v5 misses some short phrases between pauses —
+   * "ask not" in jfk.wav (3.3–4.4 s) at any threshold it is usable with — and a word the detector missed must still
+   * reach the recognizer. The decode starts at the pause's first loud moment (bridgeLevel), so silence is not decoded.
    */
   bridgeGapSeconds: 3,
+  /** A 20 ms frame of a pause is loud when its RMS reaches this share of the utterance's RMS. Default 0.25. */
+  bridgeLevel: 0.25,
   /** How often a partial is decoded during speech (s of audio). Default 0.5. */
   partialEverySeconds: 0.5,
   /** Share of the interval a partial decode may take (otherwise none is made). Default 0.5. */
@@ -64,6 +67,15 @@ export function createLoadGauge(windowMs = 2000, now: () => number = () => perfo
       prune();
     },
   };
+}
+
+/** Below this RMS a pause frame is quiet whatever the utterance's level (about −50 dBFS). */
+const MIN_BRIDGE_RMS = 0.003;
+
+function rms(samples: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < samples.length; i++) sum += samples[i]! * samples[i]!;
+  return samples.length > 0 ? Math.sqrt(sum / samples.length) : 0;
 }
 
 /** Silero VAD's window at 16 kHz (docs/design.md §7: windowSize 512). */
@@ -175,14 +187,26 @@ export class VadLiveStream implements LiveStream {
       const end = front.start + front.samples.length;
       if (end <= this.placed) continue;
       // Padding from the recent input around the detector's segment, never reusing audio already placed; a short
-      // pause since the last utterance is decoded with this one (bridgeGapSeconds).
-      const bridge = this.placed > 0 && front.start - this.placed <= this.settings.bridgeGapSeconds * this.rate;
-      const from = Math.max(bridge ? this.placed : front.start - pad, this.placed, this.historyStart);
+      // pause since the last utterance is decoded with this one from its first loud moment (bridgeGapSeconds).
+      const loud = this.firstLoud(front.start, rms(front.samples));
+      const from = Math.max(Math.min(front.start, loud ?? front.start) - pad, this.placed, this.historyStart);
       const to = Math.min(this.consumed, end + pad);
       const samples = from < front.start || to > end ? this.recent(from, to) : front.samples;
       this.placed = to;
       this.final(from, to, samples);
     }
+  }
+
+  /** Sample index of the first loud 20 ms frame of a short pause before `start` (since the last final), or null. */
+  private firstLoud(start: number, level: number): number | null {
+    if (this.placed === 0 || start - this.placed > this.settings.bridgeGapSeconds * this.rate) return null;
+    const gap = this.recent(this.placed, start);
+    const frame = Math.round(0.02 * this.rate);
+    const threshold = Math.max(MIN_BRIDGE_RMS, level * this.settings.bridgeLevel);
+    for (let at = 0; at + frame <= gap.length; at += frame) {
+      if (rms(gap.subarray(at, at + frame)) >= threshold) return start - gap.length + at;
+    }
+    return null;
   }
 
   private final(from: number, to: number, samples: Float32Array): void {

@@ -59,6 +59,20 @@ describe('VadLiveStream (Silero VAD on jfk.wav)', () => {
     for (const [id] of partials) expect(finals.some(([fid]) => fid === id)).toBe(true);
   });
 
+  it('a quiet pause is not decoded with the next utterance', () => {
+    const phrase = jfk.subarray(0, Math.round(2.5 * 16000));
+    const audio = new Float32Array(phrase.length * 2 + 24000);
+    audio.set(phrase);
+    audio.set(phrase, phrase.length + 24000); // 1.5 s of digital silence between
+    const finals: LiveUtterance[] = [];
+    const stream = new VadLiveStream(measuring(), SILERO_V5, { partial: () => undefined, final: (_id, u) => finals.push(u) }, { offsetSeconds: 0, firstSegmentId: 0 }, createLoadGauge());
+    for (let at = 0; at < audio.length; at += 1600) stream.accept(audio.subarray(at, at + 1600));
+    stream.finish();
+    expect(finals).toHaveLength(2);
+    // The second utterance starts at its speech (0.29 s into the phrase) less the 0.2 s padding, not at the first's end.
+    expect(finals[1]!.start).toBeCloseTo(4 + 0.29 - 0.2, 1);
+  });
+
   it('a model too slow for partials gives finals only', () => {
     const { finals, partials } = run(measuring(400));
     expect(finals.length).toBeGreaterThanOrEqual(3);

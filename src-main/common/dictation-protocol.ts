@@ -23,8 +23,11 @@ export interface DictationSessionInfo {
   sample_rate: number;
   /** Null until set: the model's own default (detection where it has it). */
   language: string | null;
-  /** `streaming`: the model recognises as audio arrives (partials every chunk); `vad`: utterances cut by Silero VAD. */
-  mode: 'streaming' | 'vad' | 'hosted';
+  /**
+   * `streaming`: the model recognises as audio arrives (partials every chunk); `vad`: utterances cut by Silero VAD.
+   * A session on a hosted model shows the hosted service's own session (its mode, its id).
+   */
+  mode: 'streaming' | 'vad';
 }
 
 export interface DictationFinal {

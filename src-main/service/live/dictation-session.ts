@@ -85,12 +85,15 @@ export class DictationSession {
   private endResolve: (() => void) | null = null;
   private finished: Promise<void> | null = null;
   private readonly languages: string[];
+  /** How long the end waits for the last finals (shorter when the service shuts down). */
+  private endWaitMs: number;
 
   constructor(
     private readonly ws: WebSocket,
     private readonly init: DictationSessionInit,
   ) {
     this.languages = languagesOf(init.model);
+    this.endWaitMs = init.options.dictationEndTimeoutMs;
     ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
     ws.on('close', () => void this.finish(null));
     ws.on('error', (error) => init.log(`dictation session ${this.id}: ${error.message}`));
@@ -103,6 +106,7 @@ export class DictationSession {
 
   /** Service shutdown: the session ends as if the input ended (its job is recorded), then the socket closes (1001). */
   close(): Promise<void> {
+    this.endWaitMs = Math.min(this.endWaitMs, this.init.options.dictationShutdownWaitMs);
     return this.finish({ code: 1001, reason: 'service shutting down' });
   }
 
@@ -263,7 +267,7 @@ export class DictationSession {
       const ended = new Promise<void>((resolve) => (this.endResolve = resolve));
       this.stream.end();
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.init.options.dictationEndTimeoutMs)))]);
+      await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.endWaitMs)))]);
       clearTimeout(timer);
       this.stream.close();
       this.stream = null;

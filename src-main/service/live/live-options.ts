@@ -31,6 +31,8 @@ export interface LiveOptions {
   dictationMaxSessionSeconds: number;
   /** Dictation: how long the end of a session waits for the last finals before recording the job anyway (ms). Default 60 s. */
   dictationEndTimeoutMs: number;
+  /** Dictation: the same wait when the service shuts down (it must not hold the shutdown long). Default 5 s. */
+  dictationShutdownWaitMs: number;
   /**
    * Dictation: largest message read at all (bytes); ws closes the socket with 1009 above it. Frames between 64 KiB
    * (the protocol's limit) and this are refused with `frame_too_large` and the socket stays open. Default 1 MiB.
@@ -49,6 +51,7 @@ export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
   dictationMaxBufferedSeconds: 10,
   dictationMaxSessionSeconds: 4 * 3600,
   dictationEndTimeoutMs: 60_000,
+  dictationShutdownWaitMs: 5000,
   dictationHardMaxMessageBytes: 1024 * 1024,
 };
 

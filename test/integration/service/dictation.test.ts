@@ -324,6 +324,7 @@ describe('dictation: failures', () => {
     const c = await LiveClient.open(wsUrl('model=tiny-streaming'), { authorization: `Bearer ${key}` });
     await c.waitFor('session.created');
     await sendPcm((frame) => c.ws.send(frame), jfk.pcm.subarray(0, 3 * 32000), 16000);
+    await expect.poll(() => t.service.live.dictationSessions().some((s) => s.receivedBytes === 3 * 32000)).toBe(true);
     const keys = (await (await fetch(`${t.url}/v1/keys`, { headers: auth() })).json()) as { data: { id: string; name: string }[] };
     const id = keys.data.find((k) => k.name === 'dictation to revoke')!.id;
     const code = closed(c);
@@ -353,5 +354,28 @@ describe('dictation: failures', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(`no job for the closed session ${sessionId}`);
+  });
+});
+
+describe('dictation: service shutdown', () => {
+  it('an open session ends as if its input ended: the client gets session.done (1001) and the job is there after a restart', { timeout: 120_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-dictation-stop-'));
+    const first = await startTestService({ dataDir, extraModelSources: [tinyLiveModelSource] });
+    const c = await LiveClient.open(`${first.url.replace('http', 'ws')}/v1/speech-to-text/realtime?model=tiny-streaming`, { authorization: `Bearer ${first.key}` });
+    await c.waitFor('session.created');
+    await sendPcm((frame) => c.ws.send(frame), jfk.pcm.subarray(0, 4 * 32000), 16000);
+    await expect.poll(() => first.service.live.dictationSessions()[0]?.receivedBytes).toBe(4 * 32000);
+    const code = closed(c);
+    await first.service.close(2000);
+    const done = await c.waitFor('session.done');
+    expect(await code).toBe(1001);
+    expect(done.duration_seconds).toBe(4);
+    const second = await startTestService({ dataDir, extraModelSources: [tinyLiveModelSource] });
+    try {
+      const job = (await (await fetch(`${second.url}/v1/speech-to-text/${done.job_id as string}`, { headers: { authorization: `Bearer ${second.key}` } })).json()) as Job;
+      expect(job).toMatchObject({ status: 'succeeded', duration_seconds: '4.000' });
+    } finally {
+      await second.stop();
+    }
   });
 });

@@ -7,7 +7,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobError } from '../../common/errors.js';
-import type { EngineOutput, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
+import type { EngineOutput, EngineTask, ParentMessage, RecognizedSegment, WorkerMessage } from '../engine-types.js';
 import { scriptEntry, type ScriptEntry } from '../script-entry.js';
 import { forkLauncher, type LaunchedChild, type ProcessLauncher } from './process-launcher.js';
 
@@ -27,6 +27,8 @@ export interface WorkerPoolOptions {
 export interface TaskHandlers {
   progress?(fraction: number): void;
   measured?(seconds: number): void;
+  /** A recognised segment (checkpoint), in order, before the task's result. */
+  segment?(segment: RecognizedSegment, progress: number): void;
 }
 
 export interface RunOptions {
@@ -195,6 +197,9 @@ export class WorkerPool {
         break;
       case 'measured':
         task.handlers.measured?.(message.durationSeconds);
+        break;
+      case 'segment':
+        task.handlers.segment?.(message.segment, message.progress);
         break;
       case 'done':
         task.resolve(message.output);

@@ -3,7 +3,9 @@
  * text"): the transcript is already made, so the job is recorded as queued → running → succeeded in one transaction
  * through the state machine — it appears in Jobs like any transcription, exports the same way, and is charged like a
  * file of that length (request fee + audio minutes, at the price the catalogue shows) by the same billing code. The
- * session's recording becomes the job's audio artifact (a download link like any other, valid one day).
+ * session's recording becomes the job's audio artifact (a download link like any other, valid one day). Its finals
+ * are committed as the job's segment rows in the same transaction, so `GET /v1/speech-to-text/{id}/segments` and the
+ * transcript view read a dictation like any other transcription.
  */
 import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +18,7 @@ import { PRIVATE_DIR_MODE } from '../store/private-files.js';
 import { chargeJob, pricingOf } from './billing.js';
 import { nowIso, type JobCore } from './job-core.js';
 import { newJobRow } from './job-rows.js';
+import { rowsFromResult } from './transcript-segments.js';
 
 /** The file name of a dictation's recording (its artifact). */
 export const DICTATION_RECORDING_NAME = 'dictation.wav';
@@ -84,6 +87,9 @@ export function recordDictation(core: JobCore, input: NewDictationJob): Job {
           expires_at: isoAt(options.clock, options.artifactTtlSeconds * 1000),
           deleted_at: null,
         });
+      }
+      for (const segment of rowsFromResult(row.id, input.result, at)) {
+        if (!repos.segments.append(segment)) throw new Error(`segment ${segment.idx} of dictation ${row.id} is not the next one`);
       }
       const done = machine.transition(running, 'succeeded', { result_json: JSON.stringify(input.result), duration_seconds: shown });
       chargeJob(repos.ledger, done, pricingOf(options.resolveModel(input.modelId)), Number(shown), at);

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Job } from '../../../src-main/common/api-types.js';
+import type { Job, SegmentList } from '../../../src-main/common/api-types.js';
 import { pocketsphinxModelSource } from '../../../src-main/engines/asr/pocketsphinx-models.js';
 import { ledgerFor } from '../../../src-main/store/ledger-repo.js';
 import { LiveClient, refusedUpgrade } from '../../helpers/live-harness.js';
@@ -33,6 +33,7 @@ let t: TestService;
 const auth = (): Record<string, string> => ({ authorization: `Bearer ${t.key}` });
 const wsUrl = (query: string): string => `${t.url.replace('http', 'ws')}/v1/speech-to-text/realtime?${query}`;
 const jfk = pcmOf(JFK_WAV);
+const MAX_BUFFERED_SECONDS = 30;
 
 beforeAll(async () => {
   requireCommand('pocketsphinx_continuous', 'pocketsphinx');
@@ -47,6 +48,9 @@ beforeAll(async () => {
     dataDir,
     pricingFile: join(dataDir, 'pricing.json'),
     extraModelSources: [testModelSource, tinyLiveModelSource, pocketsphinxModelSource],
+    // Tests send faster than real time on a shared, loaded machine: a bound above any one test's audio keeps their
+    // results independent of the load; the overrun test sends more than it at once.
+    live: { dictationMaxBufferedSeconds: MAX_BUFFERED_SECONDS },
   });
   await installSileroVad(t.url, t.key);
 }, 120_000);
@@ -107,7 +111,7 @@ describe('dictation: PocketSphinx through Silero VAD', () => {
     const types = messages.map((m) => m.type);
     expect(types[0]).toBe('session.created');
     expect(types.at(-1)).toBe('session.done');
-    expect(types.filter((x) => x === 'error')).toEqual([]);
+    expect(messages.filter((m) => m.type === 'error')).toEqual([]);
     const finals = messages.filter((m) => m.type === 'transcript.final');
     expect(finals.length).toBeGreaterThanOrEqual(2);
     // Segment ids count up; every partial precedes the final of its segment; times increase.
@@ -133,6 +137,13 @@ describe('dictation: PocketSphinx through Silero VAD', () => {
     expect(job.result!.text).toBe(finals.map((f) => f.text).join(' '));
     expect(job.result!.segments).toHaveLength(finals.length);
     expect(job.result!.words!.length).toBeGreaterThan(5);
+    // The finals are the job's segment rows: the segments route pages through them like any transcription's.
+    const segments = (await (await fetch(`${t.url}/v1/speech-to-text/${job.id}/segments`, { headers: auth() })).json()) as SegmentList;
+    expect(segments.complete).toBe(true);
+    expect(segments.data.map((s) => [s.index, s.start, s.end, s.text])).toEqual(finals.map((f, i) => [i, f.start, f.end, f.text]));
+    expect(segments.data.flatMap((s) => s.words ?? []).map((w) => w.word)).toEqual(job.result!.words!.map((w) => w.word));
+    const after = (await (await fetch(`${t.url}/v1/speech-to-text/${job.id}/segments?after=0`, { headers: auth() })).json()) as { data: unknown[] };
+    expect(after.data).toHaveLength(finals.length - 1);
     // The recording: the audio received, as a WAV artifact.
     const artifact = job.result!.artifacts![0]!;
     expect(artifact.content_type).toBe('audio/wav');
@@ -280,7 +291,7 @@ describe('dictation: bad input', () => {
     let sent = 0;
     let peak = 0;
     const frame = 0.5 * 32000;
-    const long = Buffer.concat([jfk.pcm, jfk.pcm, jfk.pcm]);
+    const long = Buffer.concat([jfk.pcm, jfk.pcm, jfk.pcm, jfk.pcm]);
     for (let at = 0; at + frame <= long.length; at += frame) {
       const piece = long.subarray(at, at + frame);
       c.ws.send(piece);
@@ -291,7 +302,7 @@ describe('dictation: bad input', () => {
     const done = await c.waitFor('session.done', 120_000);
     const overruns = c.json().filter((m) => m.type === 'error' && (m.error as { code: string }).code === 'audio_overrun');
     expect(overruns.length).toBeGreaterThan(0);
-    expect(peak).toBeLessThanOrEqual(10 * 32000);
+    expect(peak).toBeLessThanOrEqual(MAX_BUFFERED_SECONDS * 32000);
     // Accepted frames are exactly the recording: what was refused is not in it, what was accepted is.
     const accepted = sent - overruns.length * frame;
     expect(done.duration_seconds).toBeCloseTo(accepted / 32000, 3);

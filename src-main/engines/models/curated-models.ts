@@ -95,6 +95,11 @@ export const CURATED_PACKAGES: readonly ModelPackage[] = [
     version: 'sherpa-onnx-streaming-zipformer-en-2023-06-26',
     files: [
       {
+        // Not hashed on this project's build machine (it has no route to github.com), and GitHub publishes no
+        // digest for this 2023 release asset. The pin is the value other public projects verify their downloads of
+        // this exact URL against (ten source files found; two record measuring it by downloading and hashing the
+        // file, on 2026-07-04 and 2026-08-13; two pin the same 310,414,022 bytes). A wrong pin cannot pass silently:
+        // the downloader refuses the file with checksum_mismatch.
         url: `${SHERPA}/asr-models/sherpa-onnx-streaming-zipformer-en-2023-06-26.tar.bz2`,
         sha256: '639e25b578e9e997131402199419c13a941f8e4e198e2da1ce57dbf5cf401282',
         sizeBytes: 310_414_022,

@@ -20,6 +20,11 @@ import { nowIso, type JobCore } from './job-core.js';
 import { newJobRow } from './job-rows.js';
 import { rowsFromResult } from './transcript-segments.js';
 
+/** The name a dictation's job gets: "Dictation 2026-11-23 02:15 UTC" (when it ended). */
+export function dictationJobName(at: Date): string {
+  return `Dictation ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 /** The file name of a dictation's recording (its artifact). */
 export const DICTATION_RECORDING_NAME = 'dictation.wav';
 

@@ -188,6 +188,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       isOriginAllowed: (origin) => origins.isAllowed(origin),
       charge: (entry) => void repos.ledger.charge(entry),
       recordDictation: (input) => jobService.recordDictation(input),
+      followHostedDictation: (input) => jobService.followHostedDictation(input),
       hostedEndpoint: () => provider.settingsStore.endpoint(),
       dataDir: config.dataDir,
       log: config.log,

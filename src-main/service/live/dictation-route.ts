@@ -13,7 +13,8 @@ import { liveModelConfig, liveUnavailableReason } from '../../engines/live/live-
 import { RecognizerPool } from '../../engines/live/recognizer-pool.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { ProcessLauncher } from '../../engines/worker/process-launcher.js';
-import type { NewDictationJob } from '../../jobs/job-service-types.js';
+import { dictationJobName } from '../../jobs/dictation-job.js';
+import type { HostedDictationJob, NewDictationJob } from '../../jobs/job-service-types.js';
 import { ensurePrivateDir } from '../../store/private-files.js';
 import { singleQuery } from '../http/query-params.js';
 import { DictationSession, type DictationSessionStats } from './dictation-session.js';
@@ -24,6 +25,8 @@ export interface DictationDeps {
   resolveModel(id: string): ModelDefinition | undefined;
   /** Records an ended session as a speech-to-text job (JobService.recordDictation). */
   recordDictation(input: NewDictationJob): Job;
+  /** Records the local job that follows a hosted session's job (JobService.followHostedDictation). */
+  followHostedDictation?(input: HostedDictationJob): Job;
   /** The hosted service's address and key, for hosted live models; undefined when none is configured. */
   hostedEndpoint?(): HostedEndpoint | undefined;
   dataDir: string;
@@ -65,13 +68,38 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
     prepared = true;
   };
 
-  async function admitHosted(model: ModelDefinition): Promise<(ws: WebSocket) => SessionHandle> {
+  /**
+   * A hosted session's `session.done` names the job the hosted service recorded; a local job that follows it is
+   * recorded here and named instead, so the dictation is in this device's Jobs like a local one. Should that fail, the
+   * hosted job's id is passed on as it is.
+   */
+  function followDone(accountId: string, model: ModelDefinition, endpoint: HostedEndpoint, remoteModelId: string) {
+    return (done: { job_id: string | null }): { job_id: string | null } => {
+      if (!deps.followHostedDictation || typeof done.job_id !== 'string') return done;
+      try {
+        const job = deps.followHostedDictation({
+          accountId,
+          modelId: model.id,
+          name: dictationJobName(new Date()),
+          endpointUrl: endpoint.url,
+          remoteModelId,
+          remoteJobId: done.job_id,
+        });
+        return { ...done, job_id: job.id };
+      } catch (error) {
+        deps.log(`hosted dictation: the local job following ${done.job_id} could not be recorded: ${(error as Error).message}`);
+        return done;
+      }
+    };
+  }
+
+  async function admitHosted(model: ModelDefinition, accountId: string): Promise<(ws: WebSocket) => SessionHandle> {
     const endpoint = deps.hostedEndpoint?.();
     if (!endpoint) throw new ApiError('model_unavailable', 'no hosted service is configured (Settings → Hosted service)');
     const remoteId = typeof model.engineConfig.remoteModelId === 'string' ? model.engineConfig.remoteModelId : model.id;
     const hosted = await connectHosted(endpoint, remoteId, options.dictationHardMaxMessageBytes);
     return (ws) => {
-      const link = relay(ws, hosted, deps.log);
+      const link = relay(ws, hosted, deps.log, followDone(accountId, model, endpoint, remoteId));
       const handle: SessionHandle = { revoke: () => link.close(1008, 'API key revoked'), close: () => link.close(1001, 'service shutting down') };
       relays.add(handle);
       ws.on('close', () => relays.delete(handle));
@@ -89,7 +117,7 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
       throw new ApiError('model_unavailable', why ?? `model ${modelId} is not a live speech-to-text model`);
     }
     if (model.status !== 'available') throw new ApiError('model_unavailable', `model ${modelId} is unavailable: ${model.reason ?? 'unknown reason'}`);
-    if (model.engine === 'remote') return admitHosted(model);
+    if (model.engine === 'remote') return admitHosted(model, accountId);
     const config = liveModelConfig(model);
     const key = poolKey(model);
     // The model loads (or is already warm) before the upgrade: a model that cannot load is refused here.

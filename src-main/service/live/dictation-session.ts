@@ -21,6 +21,7 @@ import { buildTranscript, type RecognizedPiece } from '../../engines/asr/transcr
 import type { LiveUtterance } from '../../engines/live/live-recognition-types.js';
 import type { RecognizerHandlers, RecognizerStream, RecognizerStreamOptions } from '../../engines/live/recognizer-pool.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
+import { dictationJobName } from '../../jobs/dictation-job.js';
 import type { NewDictationJob } from '../../jobs/job-service-types.js';
 import { parseDictationMessage } from './dictation-messages.js';
 import type { LiveOptions } from './live-options.js';
@@ -307,7 +308,7 @@ export class DictationSession {
       return this.init.recordJob({
         accountId: this.init.accountId,
         modelId: this.init.model.id,
-        name: `Dictation ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+        name: dictationJobName(new Date()),
         language,
         params: { response_format: 'verbose_json', timestamp_granularity: granularity, ...(this.language && this.languages.length ? { language: this.language } : {}) },
         result,

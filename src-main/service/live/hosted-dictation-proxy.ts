@@ -1,8 +1,9 @@
 /**
  * Live dictation on a hosted model: the session is relayed to the hosted service's own dictation socket (the same
  * route and protocol), opened with the hosted key BEFORE the client's upgrade completes, so a refusal there (a wrong
- * key, a model gone) refuses the client's upgrade too. Messages pass through unchanged both ways; the hosted service
- * recognises, records the job in the hosted account and charges it there (session.done carries its job id).
+ * key, a model gone) refuses the client's upgrade too. Messages pass through unchanged both ways but for
+ * `session.done`: the hosted service recognises, records the job in the hosted account and charges it there, and the
+ * relay's `onDone` may name another job in its place (the local job that follows the hosted one).
  */
 import WebSocket from 'ws';
 import { DICTATION_PATH } from '../../common/dictation-protocol.js';
@@ -60,17 +61,40 @@ export function connectHosted(endpoint: HostedEndpoint, remoteModelId: string, m
   });
 }
 
+type DoneMessage = { type: 'session.done'; job_id: string | null };
+
+/** The hosted message as the client gets it: `session.done` through `onDone`, anything else unchanged. */
+function passOn(data: WebSocket.RawData, isBinary: boolean, onDone: ((done: DoneMessage) => object) | undefined): WebSocket.RawData | string {
+  if (isBinary || !onDone) return data;
+  const text = data.toString();
+  if (!text.includes('"session.done"')) return data;
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return data;
+  }
+  const done = message as DoneMessage | null;
+  return done?.type === 'session.done' ? JSON.stringify(onDone(done)) : data;
+}
+
 /** Relays one client socket to its hosted session until either side closes. */
-export function relay(client: WebSocket, session: HostedSession, log: (message: string) => void): { close(code: number, reason: string): void } {
+export function relay(
+  client: WebSocket,
+  session: HostedSession,
+  log: (message: string) => void,
+  onDone?: (done: DoneMessage) => object,
+): { close(code: number, reason: string): void } {
   const hosted = session.ws;
   hosted.removeAllListeners('message');
-  for (const { data, isBinary } of session.early.splice(0)) client.send(data, { binary: isBinary });
+  const toClient = (data: WebSocket.RawData, isBinary: boolean): void => {
+    if (client.readyState === WebSocket.OPEN) client.send(passOn(data, isBinary, onDone), { binary: isBinary });
+  };
+  for (const { data, isBinary } of session.early.splice(0)) toClient(data, isBinary);
   client.on('message', (data, isBinary) => {
     if (hosted.readyState === WebSocket.OPEN) hosted.send(data, { binary: isBinary });
   });
-  hosted.on('message', (data, isBinary) => {
-    if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
-  });
+  hosted.on('message', toClient);
   const closeOther = (other: WebSocket, code: number, reason: Buffer): void => {
     if (other.readyState !== WebSocket.OPEN) return;
     // 1005/1006 cannot be sent: pass them on as a normal or abnormal end.

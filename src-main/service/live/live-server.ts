@@ -15,7 +15,7 @@ import { numberQuery, singleQuery } from '../http/query-params.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { ProcessLauncher } from '../../engines/worker/process-launcher.js';
 import { EspeakThreadPool } from '../../engines/live/espeak-thread-pool.js';
-import type { NewDictationJob } from '../../jobs/job-service-types.js';
+import type { HostedDictationJob, NewDictationJob } from '../../jobs/job-service-types.js';
 import { createDictationRoute, type SessionHandle } from './dictation-route.js';
 import type { DictationSessionStats } from './dictation-session.js';
 import type { HostedEndpoint } from './hosted-dictation-proxy.js';
@@ -51,6 +51,11 @@ export interface LiveDeps {
    * route refuses every session (500).
    */
   recordDictation?(input: NewDictationJob): Job;
+  /**
+   * Records the local job that follows a relayed dictation's hosted job (JobService.followHostedDictation). Without
+   * it a hosted session's `session.done` names the hosted job as it is.
+   */
+  followHostedDictation?(input: HostedDictationJob): Job;
   /** The hosted service's address and key, for hosted live dictation models. */
   hostedEndpoint?(): HostedEndpoint | undefined;
   dataDir: string;
@@ -92,6 +97,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
         if (!deps.recordDictation) throw new Error('this live server records no dictation jobs');
         return deps.recordDictation(input);
       },
+      ...(deps.followHostedDictation ? { followHostedDictation: deps.followHostedDictation } : {}),
       hostedEndpoint: () => deps.hostedEndpoint?.(),
       dataDir: deps.dataDir,
       log,

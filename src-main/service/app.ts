@@ -28,6 +28,7 @@ import { productRoutes } from './routes/product-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { transcriptRoutes } from './routes/transcript-routes.js';
+import { watchFolderRoutes } from './routes/watch-folder-routes.js';
 
 export type { AppEnv } from './app-env.js';
 
@@ -62,6 +63,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', modelManagerRoutes(deps.models));
   app.route('/', modelSettingsRoutes(deps.models, deps.repos.settings));
   app.route('/', hostedSettingsRoutes(deps.remote));
+  app.route('/', watchFolderRoutes(deps));
   app.route('/', keysRoutes(deps.keys));
   app.route('/', modelRoutes(deps));
   app.route('/', productRoutes(deps));

@@ -22,6 +22,8 @@ export const REQUEST_ERRORS = {
   idempotency_key_reused: 409,
   conflict: 409,
   file_too_large: 413,
+  /** Hosted work that cannot wait (a live dictation) and the monthly cap for hosted work leaves too little. */
+  budget_exceeded: 402,
   unsupported_media_type: 415,
   unsupported_audio: 422,
   model_unavailable: 422,

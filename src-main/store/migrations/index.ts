@@ -9,6 +9,7 @@ import { transcriptSegments } from './007-transcript-segments.js';
 import { keysAndSecrets } from './008-keys-and-secrets.js';
 import { pendingBatchItems } from './009-pending-batch-items.js';
 import { pricesAndBudget } from './010-prices-and-budget.js';
+import { transcriptRevisions } from './011-transcript-revisions.js';
 import { urlModelPackages } from './014-url-model-packages.js';
 import { watchFiles } from './015-watch-files.js';
 
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   keysAndSecrets,
   pendingBatchItems,
   pricesAndBudget,
+  transcriptRevisions,
   urlModelPackages,
   watchFiles,
 ];

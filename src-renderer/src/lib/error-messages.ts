@@ -25,6 +25,7 @@ const SENTENCES: Record<string, string> = {
   too_many_open_batches: 'Two batches are already running. The next one starts when one of them finishes.',
   rate_limited: 'Too many wrong keys came from this computer. Wait a minute, then try again.',
   too_many_uploads: 'Several uploads are already running. Try again when one of them has finished.',
+  budget_exceeded: 'The monthly cap for hosted work leaves too little for this. Raise the cap on the Usage page, or use an on-device model.',
   upload_quota_exceeded: 'Your uploaded recordings fill the space this service gives you. Wait until finished jobs’ recordings are deleted, or ask for more space.',
   request_timeout: 'The upload stopped sending data and was cut off. Check the connection and send it again.',
   internal_error: 'Something went wrong inside the service. The details are in its log.',
@@ -45,6 +46,10 @@ const SENTENCES: Record<string, string> = {
   waiting_for_budget: 'Waiting for the monthly budget for hosted work. Raise the cap on the Usage page, or it starts when the next month begins.',
   network_error: 'The Voxdesk service cannot be reached. Is it still running?',
   unknown_message_type: 'The live session did not understand a message.',
+  audio_overrun: 'The speech engine cannot keep up with the microphone; some audio was skipped.',
+  frame_too_large: 'A piece of audio was too large for the live session and was skipped.',
+  invalid_audio_frame: 'A piece of audio was damaged and was skipped.',
+  session_ended: 'The dictation has already ended.',
 };
 
 /** A sentence for a code; the service's own message is used for codes this table does not know. */

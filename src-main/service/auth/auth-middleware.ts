@@ -63,7 +63,7 @@ export function limiterKeyId(owner: KeyOwner, key: string): string {
 
 export function authMiddleware(deps: AuthDeps): MiddlewareHandler<{ Variables: AuthVariables }> {
   return async (c, next) => {
-    const path = new URL(c.req.url).pathname;
+    const path = c.req.path;
     const optional = keyOptional(c.req.method, path) && c.req.header('authorization') !== undefined;
     if (c.req.method === 'OPTIONS' || (isPublic(c.req.method, path) && !optional)) return next();
     const origin = c.req.header('origin');

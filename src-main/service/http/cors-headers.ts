@@ -5,9 +5,11 @@
  * merged into that placeholder, and once more for `Vary` afterwards. With the Node adapter each merge turns the
  * adapter's lightweight string response into a full fetch Response with a body stream, and the JSON of a job poll was
  * written through a stream reader instead of one `end(body)`: about half of what a GET of a job cost the service
- * (bench/api-overhead.ts). Here the headers are added once, to the response the route returned.
+ * (bench/api-overhead.ts). Here the headers go once onto Node's response before the route runs (Node merges them with
+ * the route's own when it writes the head), or, without node:http (app.request), onto the response the route returned.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { nodeResponse, requestHeader } from './node-request.js';
 
 export interface CorsOptions {
   /** The origin to echo back in Access-Control-Allow-Origin, or null for none (the browser then refuses). */
@@ -39,7 +41,7 @@ export function corsHeaders(options: CorsOptions): MiddlewareHandler {
   const expose = options.exposeHeaders.join(',');
   const maxAge = String(options.maxAge);
   return async (c, next) => {
-    const allowed = options.allowOrigin(c.req.header('origin') ?? '');
+    const allowed = options.allowOrigin(requestHeader(c, 'origin') ?? '');
     if (c.req.method === 'OPTIONS') {
       const headers = new Headers();
       if (allowed) headers.set('Access-Control-Allow-Origin', allowed);
@@ -52,6 +54,13 @@ export function corsHeaders(options: CorsOptions): MiddlewareHandler {
         headers.append('Vary', 'Access-Control-Request-Headers');
       }
       return new Response(null, { status: 204, statusText: 'No Content', headers });
+    }
+    const outgoing = nodeResponse(c);
+    if (outgoing) {
+      if (allowed) outgoing.setHeader('Access-Control-Allow-Origin', allowed);
+      if (expose) outgoing.setHeader('Access-Control-Expose-Headers', expose);
+      outgoing.setHeader('Vary', 'Origin');
+      return next();
     }
     await next();
     if (allowed) setHeader(c, 'Access-Control-Allow-Origin', allowed);

@@ -41,7 +41,11 @@ export interface EngineTask {
   /** Params validated against the model's schema, defaults applied. */
   params: Record<string, unknown>;
   input: EngineInput;
-  /** A directory owned by this job: engines write artifacts here. */
+  /**
+   * A directory owned by this job: engines write artifacts here. The worker process empties and creates it (0700)
+   * before the engine runs, and removes it again when the run produced no artifact (worker-main.ts), so the job
+   * engine's thread does no file-system work per job.
+   */
   workDir: string;
   /**
    * Speech to text: the last segment the job committed in an earlier run. The engine continues after it (segment

@@ -101,7 +101,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     kickPending = true;
     setImmediate(() => {
       kickPending = false;
-      if (started && !stopping) guard('scheduling', scheduler.schedule);
+      if (started && !stopping) guard('scheduling', () => scheduler.schedule());
     });
   }
 
@@ -273,7 +273,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       markLive(instanceId, true);
       maintenance.recoverInterrupted();
       maintenance.runMaintenance();
-      timers.push(setInterval(() => guard('scheduling', scheduler.schedule), options.schedulerIntervalMs).unref());
+      timers.push(setInterval(() => guard('scheduling', () => scheduler.schedule(true)), options.schedulerIntervalMs).unref());
       timers.push(setInterval(() => guard('maintenance', maintenance.runMaintenance), options.maintenanceIntervalMs).unref());
       kick();
     },

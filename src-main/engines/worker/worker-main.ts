@@ -3,6 +3,7 @@
  * pool (over IPC when forked, over the parent port in an Electron utility process: parent-link.ts). Diagnostics go
  * to stderr (a log file chosen by the pool); stdout is never used.
  */
+import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { JobError } from '../../common/errors.js';
 import { loadEngineFactory } from '../engine-registry.js';
 import type { Engine, EngineKind, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
@@ -29,11 +30,17 @@ function engineFor(kind: EngineKind): Promise<Engine> {
   return engine;
 }
 
+/** The job's folder, empty: leftovers of an interrupted attempt are removed first. */
+async function prepareWorkDir(workDir: string): Promise<void> {
+  await rm(workDir, { recursive: true, force: true });
+  await mkdir(workDir, { recursive: true, mode: 0o700 });
+}
+
 async function run(task: EngineTask): Promise<void> {
   const controller = new AbortController();
   running.set(task.jobId, controller);
   try {
-    const engine = await engineFor(task.engine);
+    const [engine] = await Promise.all([engineFor(task.engine), prepareWorkDir(task.workDir)]);
     const output = await engine.run(task, {
       signal: controller.signal,
       progress: (progress) => send({ type: 'progress', jobId: task.jobId, progress }),
@@ -42,7 +49,11 @@ async function run(task: EngineTask): Promise<void> {
       log: (message) => process.stderr.write(`[${new Date().toISOString()}] ${task.jobId}: ${message}\n`),
     });
     if (controller.signal.aborted) send({ type: 'failed', jobId: task.jobId, code: 'cancelled', message: 'cancelled' });
-    else send({ type: 'done', jobId: task.jobId, output });
+    else {
+      // Nothing to keep: no empty folder per job. An engine that left scratch files keeps them (harmless).
+      if (output.artifacts.length === 0) await rmdir(task.workDir).catch(() => undefined);
+      send({ type: 'done', jobId: task.jobId, output });
+    }
   } catch (error) {
     const code = controller.signal.aborted ? 'cancelled' : error instanceof JobError ? error.code : 'engine_failed';
     const message = error instanceof Error ? error.message : String(error);

@@ -64,10 +64,25 @@ async function run(task: EngineTask): Promise<void> {
   }
 }
 
+/** Loads and warms engines ahead of jobs; a failure is left for the first job of that engine to report. */
+async function warm(kinds: EngineKind[]): Promise<void> {
+  await Promise.all(
+    kinds.map(async (kind) => {
+      try {
+        await (await engineFor(kind)).warm?.();
+      } catch (error) {
+        process.stderr.write(`[${new Date().toISOString()}] warming ${kind} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+    }),
+  );
+  send({ type: 'warmed' });
+}
+
 parent.onMessage((raw) => {
   const message = raw as ParentMessage;
   if (message.type === 'run') void run(message.task);
   else if (message.type === 'cancel') running.get(message.jobId)?.abort();
+  else if (message.type === 'warm') void warm(message.engines);
 });
 
 // The service went away (even kill -9): nobody will read results, so do not linger as an orphan.

@@ -27,7 +27,10 @@ import { modelSettingsRoutes } from './routes/model-settings-routes.js';
 import { productRoutes } from './routes/product-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
+import { searchRoutes } from './routes/search-routes.js';
+import { transcriptRevisionRoutes } from './routes/transcript-revision-routes.js';
 import { transcriptRoutes } from './routes/transcript-routes.js';
+import { createTranscripts } from '../jobs/transcripts.js';
 
 export type { AppEnv } from './app-env.js';
 
@@ -43,7 +46,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
     '/v1/*',
     cors({
       origin: (origin) => (deps.origins.isAllowed(origin) ? origin : null),
-      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
       exposeHeaders: ['Content-Disposition', 'Content-Length'],
       maxAge: 600,
@@ -65,7 +68,10 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', keysRoutes(deps.keys));
   app.route('/', modelRoutes(deps));
   app.route('/', productRoutes(deps));
-  app.route('/', exportRoutes(deps));
+  const transcripts = createTranscripts(deps.repos, deps.repos.clock);
+  app.route('/', searchRoutes(transcripts));
+  app.route('/', exportRoutes(transcripts));
+  app.route('/', transcriptRevisionRoutes(transcripts));
   app.route('/', transcriptRoutes(deps));
   app.route('/', jobRoutes(deps));
   if (deps.config.serveUi) registerStaticUi(app, deps.config.serveUi);

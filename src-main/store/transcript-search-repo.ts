@@ -1,0 +1,88 @@
+/**
+ * The library search index (migration 011): rows for the segments of each job's latest revision and for its name,
+ * and the FTS5 queries over them. Writes run inside the caller's transaction (the edit, or the job's success);
+ * triggers carry them into the FTS index. Queries take an expression built by fts-query.ts, never raw user text.
+ */
+import type { Db } from './db.js';
+
+export interface SearchRowInput {
+  job_id: string;
+  account_id: string;
+  job_created_at: string;
+  job_name: string | null;
+  /** null: the row is the job's name. */
+  segment_idx: number | null;
+  start_seconds: number | null;
+  end_seconds: number | null;
+  body: string;
+}
+
+/** Where a page ended: the last hit's rank, job creation time, job id and row id (the sort order's four keys). */
+export interface SearchKey {
+  score: number;
+  job_created_at: string;
+  job_id: string;
+  id: number;
+}
+
+export interface SearchRowHit extends SearchKey {
+  job_name: string | null;
+  segment_idx: number | null;
+  start_seconds: number | null;
+  end_seconds: number | null;
+}
+
+export interface TranscriptSearchRepo {
+  /** Whether the job has rows in the index. */
+  hasJob(jobId: string): boolean;
+  insert(rows: readonly SearchRowInput[]): void;
+  /** Deletes the rows of segments `segmentIdxs` of the job and inserts `rows` (its name row stays). */
+  replaceSegments(jobId: string, segmentIdxs: readonly number[], rows: readonly SearchRowInput[]): void;
+  /** Rows of the job (its name row too): what the index holds for it, in row order. */
+  rowsOf(jobId: string): (SearchRowInput & { id: number })[];
+  /**
+   * The account's best `limit` hits for an FTS5 expression after `after`: best rank first (bm25, lower is better),
+   * then newest job, then job id, then row order.
+   */
+  search(accountId: string, match: string, after: SearchKey | null, limit: number): SearchRowHit[];
+  /** A hit's text around its matches: matches between \u0002 and \u0003, cuts marked with …. */
+  snippet(match: string, id: number): string;
+}
+
+export function createTranscriptSearchRepo(db: Db): TranscriptSearchRepo {
+  const has = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM transcript_search_rows WHERE job_id = ? LIMIT 1');
+  const insert = db.prepare(`INSERT INTO transcript_search_rows
+      (job_id, account_id, job_created_at, job_name, segment_idx, start_seconds, end_seconds, body)
+    VALUES (@job_id, @account_id, @job_created_at, @job_name, @segment_idx, @start_seconds, @end_seconds, @body)`);
+  const dropSegment = db.prepare<[string, number]>('DELETE FROM transcript_search_rows WHERE job_id = ? AND segment_idx = ?');
+  const rowsOf = db.prepare<[string], SearchRowInput & { id: number }>('SELECT * FROM transcript_search_rows WHERE job_id = ? ORDER BY id');
+  const hitColumns = `r.id, r.job_id, r.job_created_at, r.job_name, r.segment_idx, r.start_seconds, r.end_seconds,
+      bm25(transcript_search) AS score
+    FROM transcript_search JOIN transcript_search_rows r ON r.id = transcript_search.rowid
+    WHERE transcript_search MATCH @match AND r.account_id = @account`;
+  const order = 'ORDER BY score, r.job_created_at DESC, r.job_id DESC, r.id LIMIT @limit';
+  const first = db.prepare<{ match: string; account: string; limit: number }, SearchRowHit>(`SELECT ${hitColumns} ${order}`);
+  const next = db.prepare<{ match: string; account: string; limit: number } & SearchKey, SearchRowHit>(`SELECT ${hitColumns}
+      AND (bm25(transcript_search) > @score OR (bm25(transcript_search) = @score AND (r.job_created_at < @job_created_at
+        OR (r.job_created_at = @job_created_at AND (r.job_id < @job_id OR (r.job_id = @job_id AND r.id > @id))))))
+    ${order}`);
+  const snippet = db.prepare<[string, number], { snippet: string }>(
+    `SELECT snippet(transcript_search, 0, char(2), char(3), '…', 24) AS snippet FROM transcript_search
+     WHERE transcript_search MATCH ? AND rowid = ?`,
+  );
+  const insertAll = (rows: readonly SearchRowInput[]): void => {
+    for (const row of rows) insert.run(row);
+  };
+  return {
+    hasJob: (jobId) => has.get(jobId) !== undefined,
+    insert: insertAll,
+    replaceSegments: (jobId, segmentIdxs, rows) => {
+      for (const idx of segmentIdxs) dropSegment.run(jobId, idx);
+      insertAll(rows);
+    },
+    rowsOf: (jobId) => rowsOf.all(jobId),
+    search: (accountId, match, after, limit) =>
+      after === null ? first.all({ match, account: accountId, limit }) : next.all({ match, account: accountId, limit, ...after }),
+    snippet: (match, id) => snippet.get(match, id)?.snippet ?? '',
+  };
+}

@@ -3,6 +3,7 @@
  * (GET /v1/search), more pages on demand, and which result the keyboard is on. Typing searches after a short pause;
  * a newer query aborts the request of an older one, so results never arrive out of order.
  */
+import { MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_TERMS } from '$common/limits.js';
 import { errorText } from './error-messages.js';
 import type { ServiceHost } from './service-host.js';
 import { searchLibrary, type SearchHit } from './transcript-api.js';
@@ -39,6 +40,13 @@ export function snippetParts(snippet: string): SnippetPart[] {
     rest = rest.slice(b + 7);
   }
   return parts;
+}
+
+/** Why the service would refuse a query as too long (its limits, common/limits.ts), in plain words; null if fine. */
+export function tooLongQuery(q: string): string | null {
+  if (q.length > MAX_SEARCH_QUERY_CHARS) return `Search for at most ${MAX_SEARCH_QUERY_CHARS} characters at a time.`;
+  if (q.split(/[\s"*]+/).filter(Boolean).length > MAX_SEARCH_TERMS) return `Search for at most ${MAX_SEARCH_TERMS} words at a time.`;
+  return null;
 }
 
 export class LibrarySearch {
@@ -81,6 +89,15 @@ export class LibrarySearch {
     const q = this.query.trim();
     if (!q) return;
     this.#abort?.abort();
+    const tooLong = tooLongQuery(q);
+    if (tooLong) {
+      this.error = tooLong;
+      this.results = [];
+      this.nextCursor = null;
+      this.active = -1;
+      this.loading = false;
+      return;
+    }
     const abort = (this.#abort = new AbortController());
     this.loading = true;
     try {

@@ -107,7 +107,7 @@ export class TranscriptEditor {
     this.draft = '';
   }
 
-  /** Saves the open draft (Enter). Unchanged text just closes the editor. */
+  /** Saves the open draft (Enter). Unchanged text just closes the editor; an empty one removes the words. */
   async commit(): Promise<boolean> {
     const index = this.editing;
     const seg = index === null ? undefined : this.segment(index);
@@ -116,10 +116,6 @@ export class TranscriptEditor {
     if (text === seg.text.trim() && !this.conflict) {
       this.cancel();
       return true;
-    }
-    if (!text) {
-      this.host.toast('A segment cannot be empty. Press Esc to leave it as it was.', 'error');
-      return false;
     }
     return this.#save({ segments: [{ index, text }] }, { label: 'edit', segments: [{ index, text: seg.text }] }, { keepDraft: true });
   }
@@ -142,7 +138,8 @@ export class TranscriptEditor {
     const all = this.transcript.segments;
     return this.#save(
       { segments: all.map((s) => ({ index: s.index, speaker: FIRST_SPEAKER })), speakers: { [FIRST_SPEAKER]: trimmed } },
-      { label: 'name', segments: all.map((s) => ({ index: s.index, speaker: null })), speakers: { [FIRST_SPEAKER]: null } },
+      // Undone by taking the speaker off every segment (the service keeps a speaker with segments in its map).
+      { label: 'name', segments: all.map((s) => ({ index: s.index, speaker: null })) },
     );
   }
 

@@ -111,7 +111,7 @@ describe('transcript', () => {
     { index: 2, start: 1.2, end: 2.5, text: 'general kenobi', speaker: 'SPEAKER_1', words: [{ word: 'general', start: 1.2, end: 1.8 }, { word: 'kenobi', start: 1.9, end: 2.5 }] },
     { index: 3, start: 3, end: 4, text: 'you are a bold one', speaker: 'SPEAKER_0', words: [] },
   ];
-  const transcript = { job_id: 'j', revision: 2, speakers: { SPEAKER_1: 'Obi-Wan' }, segments };
+  const transcript = { job_id: 'j', revision: 2, latest_revision: 2, created_at: '2026-01-01T00:00:00Z', speakers: { SPEAKER_0: 'SPEAKER_0', SPEAKER_1: 'Obi-Wan' }, segments };
 
   it('groups consecutive segments of one speaker into turns', () => {
     expect(turnsOf(segments).map((t) => [t.speaker, t.start, t.segments.map((s) => s.index)])).toEqual([

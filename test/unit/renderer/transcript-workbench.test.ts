@@ -69,19 +69,20 @@ describe('TranscriptEditor', () => {
     editor.cancel();
     expect(editor.transcript!.revision).toBe(1);
 
-    // An empty segment is refused with a sentence, and the draft stays open.
+    // Emptying a segment removes its words (a filler, a false start); undo brings them back.
     editor.begin(2);
     editor.draft = '   ';
-    expect(await editor.commit()).toBe(false);
-    expect(editor.editing).toBe(2);
-    expect(toasts.at(-1)).toMatch(/cannot be empty/);
-    editor.cancel();
+    expect(await editor.commit()).toBe(true);
+    expect(texts(editor)).toEqual(['segment 0', 'segment one, fixed', '']);
+    expect(editor.transcript!.segments[2]!.words).toEqual([]);
 
     expect(await editor.undo()).toBe(true);
-    expect(editor.transcript!.revision).toBe(2);
+    expect(await editor.undo()).toBe(true);
+    expect(editor.transcript!.revision).toBe(4);
     expect(texts(editor)).toEqual(['segment 0', 'segment 1', 'segment 2']);
     expect(editor.canUndo).toBe(false);
     expect(await editor.undo()).toBe(false);
+    expect(toasts).toEqual([]);
   });
 
   it('keeps the person’s draft when the transcript was edited elsewhere, then saves it on the newer revision', async () => {
@@ -116,6 +117,9 @@ describe('TranscriptEditor', () => {
     const [alice] = speakerIds(editor.transcript);
     expect(editor.transcript!.segments.every((s) => s.speaker === alice)).toBe(true);
     expect(speakerLabel(editor.transcript, alice!)).toBe('Alice');
+    expect(await editor.undo()).toBe(true);
+    expect(speakerIds(editor.transcript)).toEqual([]);
+    expect(await editor.nameOnlySpeaker('Alice')).toBe(true);
 
     expect(await editor.renameSpeaker(alice!, 'Alice Smith')).toBe(true);
     expect(speakerLabel(editor.transcript, alice!)).toBe('Alice Smith');
@@ -167,11 +171,19 @@ describe('LibrarySearch', () => {
     expect(search.active).toBe(0);
     expect(search.current?.job_id).toBe(id);
 
-    for (const hostile of ['NEAR(', '"unbalanced', '*', 'AND OR NOT', '😀 budget', 'x'.repeat(10_000)]) {
+    for (const hostile of ['NEAR(', '"unbalanced', '*', 'AND OR NOT', 'text:budget', '😀 budget', '"budget review"', 'budg*']) {
       search.input(hostile);
       await search.run();
       expect(search.error, hostile).toBeNull();
     }
+    expect(search.results.map((r) => r.job_id)).toEqual([id]); // budg* found it
+    // Over the service's limits: said in plain words, no request sent.
+    search.input('x'.repeat(10_000));
+    await search.run();
+    expect(search.error).toBe('Search for at most 1000 characters at a time.');
+    search.input(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '));
+    await search.run();
+    expect(search.error).toBe('Search for at most 32 words at a time.');
 
     search.input('');
     expect(search.results).toEqual([]);

@@ -12,7 +12,7 @@ import { isoAt, type Clock } from '../store/clock.js';
 import { toFtsQuery } from '../store/fts-query.js';
 import type { JobRow } from '../store/jobs-repo.js';
 import type { Repositories } from '../store/repositories.js';
-import type { SearchKey, SearchRowInput } from '../store/transcript-search-repo.js';
+import type { SearchRowInput } from '../store/transcript-search-repo.js';
 import type { RevisionRow } from '../store/transcript-revisions-repo.js';
 import { writeTx } from '../store/transaction.js';
 import { applyTranscriptPatch } from './transcript-edit.js';
@@ -98,23 +98,29 @@ function view(row: RevisionRow, latest: number): TranscriptRevision {
   return { job_id: row.job_id, revision: row.revision, latest_revision: latest, created_at: row.created_at, ...bodyOf(row) };
 }
 
-/** A page's end as the opaque `next_cursor`: base64url of the sort keys. */
-function encodeCursor(key: SearchKey): string {
-  return Buffer.from(JSON.stringify([key.score, key.job_created_at, key.job_id, key.id])).toString('base64url');
+/**
+ * Where the next page starts, as the opaque `next_cursor` (base64url): how many hits came before it, and the newest
+ * index row when the search began. Later pages look at those rows only, so jobs finished (or segments edited) while
+ * a person pages through results do not shift the pages; a fresh search sees them.
+ */
+interface SearchCursor {
+  offset: number;
+  maxId: number;
 }
 
-function decodeCursor(cursor: string): SearchKey {
+function encodeCursor(cursor: SearchCursor): string {
+  return Buffer.from(JSON.stringify([cursor.offset, cursor.maxId])).toString('base64url');
+}
+
+function decodeCursor(text: string): SearchCursor {
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
     value = null;
   }
-  if (Array.isArray(value) && value.length === 4) {
-    const [score, created, job, id] = value as unknown[];
-    if (typeof score === 'number' && Number.isFinite(score) && typeof created === 'string' && typeof job === 'string' && Number.isInteger(id)) {
-      return { score, job_created_at: created, job_id: job, id: id as number };
-    }
+  if (Array.isArray(value) && value.length === 2 && value.every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) {
+    return { offset: value[0] as number, maxId: value[1] as number };
   }
   throw new ApiError('invalid_request', 'cursor is not one a search answered (pass next_cursor back unchanged)');
 }
@@ -188,9 +194,9 @@ export function createTranscripts(repos: Repositories, clock: Clock): Transcript
       if (text.length > MAX_SEARCH_QUERY_CHARS) throw new ApiError('invalid_request', `q is longer than ${MAX_SEARCH_QUERY_CHARS} characters`);
       const query = toFtsQuery(text);
       if (query.terms > MAX_SEARCH_TERMS) throw new ApiError('invalid_request', `q holds ${query.terms} words; a search takes at most ${MAX_SEARCH_TERMS}`);
-      const after = cursor === undefined || cursor === '' ? null : decodeCursor(cursor);
+      const at = cursor === undefined || cursor === '' ? { offset: 0, maxId: repos.search.maxRowId() } : decodeCursor(cursor);
       if (query.match === null) return { object: 'list', data: [], next_cursor: null };
-      const rows = repos.search.search(accountId, query.match, after, limit + 1);
+      const rows = repos.search.search(accountId, query.match, at.maxId, at.offset, limit + 1);
       const page = rows.slice(0, limit);
       const data = page.map(
         (row): SearchHit => ({
@@ -202,7 +208,7 @@ export function createTranscripts(repos: Repositories, clock: Clock): Transcript
           snippet: snippetHtml(repos.search.snippet(query.match!, row.id)),
         }),
       );
-      return { object: 'list', data, next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null };
+      return { object: 'list', data, next_cursor: rows.length > limit ? encodeCursor({ offset: at.offset + limit, maxId: at.maxId }) : null };
     },
 
     forExport(accountId, jobId) {

@@ -17,19 +17,15 @@ export interface SearchRowInput {
   body: string;
 }
 
-/** Where a page ended: the last hit's rank, job creation time, job id and row id (the sort order's four keys). */
-export interface SearchKey {
-  score: number;
-  job_created_at: string;
-  job_id: string;
+export interface SearchRowHit {
   id: number;
-}
-
-export interface SearchRowHit extends SearchKey {
+  job_id: string;
+  job_created_at: string;
   job_name: string | null;
   segment_idx: number | null;
   start_seconds: number | null;
   end_seconds: number | null;
+  score: number;
 }
 
 export interface TranscriptSearchRepo {
@@ -40,11 +36,13 @@ export interface TranscriptSearchRepo {
   replaceSegments(jobId: string, segmentIdxs: readonly number[], rows: readonly SearchRowInput[]): void;
   /** Rows of the job (its name row too): what the index holds for it, in row order. */
   rowsOf(jobId: string): (SearchRowInput & { id: number })[];
+  /** The newest row id (0 when there are none): a search's pages look only at rows up to it. */
+  maxRowId(): number;
   /**
-   * The account's best `limit` hits for an FTS5 expression after `after`: best rank first (bm25, lower is better),
-   * then newest job, then job id, then row order.
+   * The account's hits for an FTS5 expression among rows up to `maxId`, `limit` from `offset`: best rank first
+   * (bm25, lower is better), then newest job, then job id, then row order.
    */
-  search(accountId: string, match: string, after: SearchKey | null, limit: number): SearchRowHit[];
+  search(accountId: string, match: string, maxId: number, offset: number, limit: number): SearchRowHit[];
   /** A hit's text around its matches: matches between \u0002 and \u0003, cuts marked with …. */
   snippet(match: string, id: number): string;
 }
@@ -56,16 +54,13 @@ export function createTranscriptSearchRepo(db: Db): TranscriptSearchRepo {
     VALUES (@job_id, @account_id, @job_created_at, @job_name, @segment_idx, @start_seconds, @end_seconds, @body)`);
   const dropSegment = db.prepare<[string, number]>('DELETE FROM transcript_search_rows WHERE job_id = ? AND segment_idx = ?');
   const rowsOf = db.prepare<[string], SearchRowInput & { id: number }>('SELECT * FROM transcript_search_rows WHERE job_id = ? ORDER BY id');
-  const hitColumns = `r.id, r.job_id, r.job_created_at, r.job_name, r.segment_idx, r.start_seconds, r.end_seconds,
+  const maxRowId = db.prepare<[], { n: number | null }>('SELECT MAX(id) AS n FROM transcript_search_rows');
+  const search = db.prepare<{ match: string; account: string; maxId: number; offset: number; limit: number }, SearchRowHit>(`
+    SELECT r.id, r.job_id, r.job_created_at, r.job_name, r.segment_idx, r.start_seconds, r.end_seconds,
       bm25(transcript_search) AS score
     FROM transcript_search JOIN transcript_search_rows r ON r.id = transcript_search.rowid
-    WHERE transcript_search MATCH @match AND r.account_id = @account`;
-  const order = 'ORDER BY score, r.job_created_at DESC, r.job_id DESC, r.id LIMIT @limit';
-  const first = db.prepare<{ match: string; account: string; limit: number }, SearchRowHit>(`SELECT ${hitColumns} ${order}`);
-  const next = db.prepare<{ match: string; account: string; limit: number } & SearchKey, SearchRowHit>(`SELECT ${hitColumns}
-      AND (bm25(transcript_search) > @score OR (bm25(transcript_search) = @score AND (r.job_created_at < @job_created_at
-        OR (r.job_created_at = @job_created_at AND (r.job_id < @job_id OR (r.job_id = @job_id AND r.id > @id))))))
-    ${order}`);
+    WHERE transcript_search MATCH @match AND r.account_id = @account AND r.id <= @maxId
+    ORDER BY score, r.job_created_at DESC, r.job_id DESC, r.id LIMIT @limit OFFSET @offset`);
   const snippet = db.prepare<[string, number], { snippet: string }>(
     `SELECT snippet(transcript_search, 0, char(2), char(3), '…', 24) AS snippet FROM transcript_search
      WHERE transcript_search MATCH ? AND rowid = ?`,
@@ -81,8 +76,8 @@ export function createTranscriptSearchRepo(db: Db): TranscriptSearchRepo {
       insertAll(rows);
     },
     rowsOf: (jobId) => rowsOf.all(jobId),
-    search: (accountId, match, after, limit) =>
-      after === null ? first.all({ match, account: accountId, limit }) : next.all({ match, account: accountId, limit, ...after }),
+    maxRowId: () => maxRowId.get()?.n ?? 0,
+    search: (accountId, match, maxId, offset, limit) => search.all({ match, account: accountId, maxId, offset, limit }),
     snippet: (match, id) => snippet.get(match, id)?.snippet ?? '',
   };
 }

@@ -100,7 +100,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
     const srt = readFileSync((await download.path())!, 'utf8');
     expect(srt).toMatch(/^1\r?\n\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}/);
     expect(srt.toLowerCase()).toContain('country');
-  });
+  }, 240_000); // its polls wait up to 120 s for PocketSphinx on a loaded machine: more than the default 60 s
 
   it('sends a dropped pair of files as one batch, and explains a file that is not audio', async () => {
     await openTab('transcribe', 1);
@@ -144,7 +144,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
     expect(pageHeight).toBeGreaterThan(viewport!);
     expect(sidebar).toBeGreaterThanOrEqual(pageHeight! - 1);
     await page.setViewportSize(size);
-  });
+  }, 300_000);
 
   it('speaks text with a voice from the catalogue and plays it', async () => {
     await openTab('speak', 2);

@@ -146,9 +146,4 @@ export class LibrarySearch {
   get current(): SearchHit | null {
     return this.results[this.active] ?? null;
   }
-
-  /** Forgets the query and its results (the dialog closed). */
-  reset(): void {
-    this.input('');
-  }
 }

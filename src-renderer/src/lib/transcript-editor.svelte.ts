@@ -25,6 +25,8 @@ const UNDO_DEPTH = 50;
 export const FIRST_SPEAKER = 'SPEAKER_0';
 
 export const CONFLICT_NOTE = 'This transcript was edited elsewhere. It has been reloaded; your text is kept below — press Enter to save it again.';
+/** The same, for a change that was not typed text (a speaker's name, a merge): it is shown reloaded, to be redone. */
+export const CONFLICT_REDO_NOTE = 'This transcript was edited elsewhere. It has been reloaded with those changes; make yours again.';
 
 /** "SPEAKER_0" → "Speaker 1" while nobody named it (the service maps an unnamed key to itself); a name wins. */
 export function speakerLabel(transcript: Pick<Transcript, 'speakers'> | null, id: string | null): string {
@@ -76,7 +78,7 @@ export class TranscriptEditor {
     return this.#undo.length > 0 && !this.saving;
   }
 
-  /** What Ctrl+Z would take back ("Undo: edit of 0:12"), for the button's label. */
+  /** What Ctrl+Z would take back ("edit", "rename", "merge", "speaker change", "naming"), for the Undo button. */
   get undoLabel(): string | null {
     return this.#undo.at(-1)?.label ?? null;
   }
@@ -139,7 +141,7 @@ export class TranscriptEditor {
     return this.#save(
       { segments: all.map((s) => ({ index: s.index, speaker: FIRST_SPEAKER })), speakers: { [FIRST_SPEAKER]: trimmed } },
       // Undone by taking the speaker off every segment (the service keeps a speaker with segments in its map).
-      { label: 'name', segments: all.map((s) => ({ index: s.index, speaker: null })) },
+      { label: 'naming', segments: all.map((s) => ({ index: s.index, speaker: null })) },
     );
   }
 
@@ -159,7 +161,7 @@ export class TranscriptEditor {
   setSpeaker(index: number, speaker: string): Promise<boolean> {
     const seg = this.segment(index);
     if (!seg || seg.speaker === speaker) return Promise.resolve(false);
-    return this.#save({ segments: [{ index, speaker }] }, { label: 'speaker', segments: [{ index, speaker: seg.speaker }] });
+    return this.#save({ segments: [{ index, speaker }] }, { label: 'speaker change', segments: [{ index, speaker: seg.speaker }] });
   }
 
   /** Takes back the last save (Ctrl+Z) with a new revision holding the values from before it. */
@@ -192,8 +194,9 @@ export class TranscriptEditor {
         const editing = this.editing;
         await this.load();
         this.#undo = [];
-        this.conflict = CONFLICT_NOTE;
-        if (options.keepDraft && editing !== null && this.segment(editing)) {
+        const keep = options.keepDraft === true && editing !== null && this.segment(editing) !== undefined;
+        this.conflict = keep ? CONFLICT_NOTE : CONFLICT_REDO_NOTE;
+        if (keep) {
           this.editing = editing;
           this.draft = draft;
         }

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppState } from '../../../src-renderer/src/lib/app-state.svelte.js';
 import { LibrarySearch, snippetParts } from '../../../src-renderer/src/lib/library-search.svelte.js';
-import { CONFLICT_NOTE, speakerIds, speakerLabel, TranscriptEditor } from '../../../src-renderer/src/lib/transcript-editor.svelte.js';
+import { CONFLICT_NOTE, CONFLICT_REDO_NOTE, speakerIds, speakerLabel, TranscriptEditor } from '../../../src-renderer/src/lib/transcript-editor.svelte.js';
 import { patchTranscript } from '../../../src-renderer/src/lib/transcript-api.js';
 import { connectedAppState, until } from '../../helpers/renderer-host.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
@@ -105,6 +105,15 @@ describe('TranscriptEditor', () => {
     expect(editor.conflict).toBeNull();
     expect(editor.transcript!.revision).toBe(2);
     expect(texts(editor)).toEqual(['my own words', 'segment 1', 'theirs']);
+
+    // A speaker change that meets a newer revision is not applied on top blindly: reloaded, to be redone.
+    await patchTranscript(app.api, id, { base_revision: 2, speakers: { SPEAKER_0: 'Them' }, segments: [{ index: 0, speaker: 'SPEAKER_0' }] });
+    expect(await editor.renameSpeaker('SPEAKER_0', 'Me')).toBe(false);
+    expect(editor.conflict).toBe(CONFLICT_REDO_NOTE);
+    expect(speakerLabel(editor.transcript, 'SPEAKER_0')).toBe('Them');
+    expect(await editor.renameSpeaker('SPEAKER_0', 'Me')).toBe(true);
+    expect(speakerLabel(editor.transcript, 'SPEAKER_0')).toBe('Me');
+    expect(editor.undoLabel).toBe('rename');
   });
 
   it('names the only speaker, renames it everywhere, merges two speakers and moves one segment, each undoable', async () => {

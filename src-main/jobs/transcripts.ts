@@ -16,7 +16,16 @@ import type { SearchRowInput } from '../store/transcript-search-repo.js';
 import type { RevisionRow } from '../store/transcript-revisions-repo.js';
 import { writeTx } from '../store/transaction.js';
 import { applyTranscriptPatch } from './transcript-edit.js';
+import { highlight } from './transcript-snippet.js';
 import { originalRevision, type RevisionBody } from './transcript-original.js';
+
+/**
+ * The most matching segments a search ranks. bm25 costs 15–75 µs a row on the development machine (more when a
+ * query word is very common), so 400 keep a ranked page within about 20 ms. A query matching more — words said in
+ * most recordings — is too common for rank to mean much: its hits come most recently indexed first instead, as
+ * fast as any other (docs/transcripts.md).
+ */
+export const MAX_RANKED_MATCHES = 400;
 
 export interface Transcripts {
   /** A revision (null: the latest) of the account's succeeded transcription. */
@@ -125,12 +134,6 @@ function decodeCursor(text: string): SearchCursor {
   throw new ApiError('invalid_request', 'cursor is not one a search answered (pass next_cursor back unchanged)');
 }
 
-/** Snippet text as HTML: matches (between \u0002 and \u0003, from the store) in <mark>, everything else escaped. */
-export function snippetHtml(raw: string): string {
-  const escaped = raw.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
-  return escaped.replaceAll('\u0002', '<mark>').replaceAll('\u0003', '</mark>');
-}
-
 export function createTranscripts(repos: Repositories, clock: Clock): Transcripts {
   /** The account's succeeded transcription, with revision 0 recorded if it has none yet. */
   function transcription(accountId: string, jobId: string): JobRow {
@@ -196,7 +199,8 @@ export function createTranscripts(repos: Repositories, clock: Clock): Transcript
       if (query.terms > MAX_SEARCH_TERMS) throw new ApiError('invalid_request', `q holds ${query.terms} words; a search takes at most ${MAX_SEARCH_TERMS}`);
       const at = cursor === undefined || cursor === '' ? { offset: 0, maxId: repos.search.maxRowId() } : decodeCursor(cursor);
       if (query.match === null) return { object: 'list', data: [], next_cursor: null };
-      const rows = repos.search.search(accountId, query.match, at.maxId, at.offset, limit + 1);
+      const ranked = repos.search.countMatches(query.match, at.maxId, MAX_RANKED_MATCHES + 1) <= MAX_RANKED_MATCHES;
+      const rows = (ranked ? repos.search.search : repos.search.searchNewest)(accountId, query.match, at.maxId, at.offset, limit + 1);
       const page = rows.slice(0, limit);
       const data = page.map(
         (row): SearchHit => ({
@@ -205,7 +209,7 @@ export function createTranscripts(repos: Repositories, clock: Clock): Transcript
           segment_index: row.segment_idx,
           start: row.start_seconds,
           end: row.end_seconds,
-          snippet: snippetHtml(repos.search.snippet(query.match!, row.id)),
+          snippet: highlight(row.body, query.phrases),
         }),
       );
       return { object: 'list', data, next_cursor: rows.length > limit ? encodeCursor({ offset: at.offset + limit, maxId: at.maxId }) : null };

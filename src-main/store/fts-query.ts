@@ -13,24 +13,45 @@ const OPERATORS = new Set(['AND', 'OR', 'NOT', 'NEAR']);
 /** `column:` in front of a word (FTS5's column filter): the prefix is dropped, the word kept. */
 const COLUMN_FILTER = /^[\p{L}_]+:(?=.)/u;
 
+/** One part of a query: a word, or the words of a quoted phrase; `prefix` when its last word ends in `*`. */
+export interface QueryPhrase {
+  words: string[];
+  prefix: boolean;
+}
+
 export interface FtsQuery {
   /** The MATCH expression, or null when the text holds no word at all (nothing can match). */
   match: string | null;
-  /** How many words the expression holds. */
+  /** How many words the query holds. */
   terms: number;
+  /** The parts the expression was built from (at most MAX_SEARCH_TERMS), for highlighting. */
+  phrases: QueryPhrase[];
 }
 
 function words(text: string): string[] {
   return text.match(WORD) ?? [];
 }
 
+/**
+ * A prefix of one character (`a*`) would stand for a good part of the language; it is read as the word itself.
+ * Prefixes of 2 and 3 characters have an index of their own (migration 011), longer ones are few words each.
+ */
+const MIN_PREFIX_CHARS = 2;
+
 export function toFtsQuery(text: string): FtsQuery {
   const parts: string[] = [];
+  const phrases: QueryPhrase[] = [];
   let terms = 0;
+  const add = (list: string[], prefix: boolean): void => {
+    if (parts.length >= MAX_SEARCH_TERMS) return;
+    const star = prefix && [...list[list.length - 1]!].length >= MIN_PREFIX_CHARS;
+    parts.push(`"${list.join(' ')}"${star ? '*' : ''}`);
+    phrases.push({ words: list, prefix: star });
+  };
   const addWords = (list: string[], prefix: boolean): void => {
     list.forEach((word, i) => {
       terms++;
-      if (parts.length < MAX_SEARCH_TERMS) parts.push(`"${word}"${prefix && i === list.length - 1 ? '*' : ''}`);
+      add([word], prefix && i === list.length - 1);
     });
   };
   const addPlain = (chunk: string): void => {
@@ -49,10 +70,10 @@ export function toFtsQuery(text: string): FtsQuery {
     const prefix = rest[close + 1] === '*';
     if (phrase.length > 0) {
       terms += phrase.length;
-      if (parts.length < MAX_SEARCH_TERMS) parts.push(`"${phrase.join(' ')}"${prefix ? '*' : ''}`);
+      add(phrase, prefix);
     }
     rest = rest.slice(close + (prefix ? 2 : 1));
   }
   addPlain(rest.replaceAll('"', ' '));
-  return { match: parts.length > 0 ? parts.join(' ') : null, terms };
+  return { match: parts.length > 0 ? parts.join(' ') : null, terms, phrases };
 }

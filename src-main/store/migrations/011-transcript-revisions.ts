@@ -5,9 +5,10 @@ import type { Migration } from './migration.js';
  * text whole (revision 0 is the engine's original, never rewritten; an edit inserts the next number, so two editors
  * cannot both win). `transcript_search_rows` holds what library search finds — one row per segment of each job's
  * latest revision and one for the job's name (segment_idx NULL) — and `transcript_search` is the FTS5 index over it
- * (external content: the text lives once, in the rows table). Triggers keep the index in step with the rows in the
- * same transaction, so an edit, the history sweep deleting a job (it deletes every row that references the job) or
- * anything else that writes the rows cannot leave the index behind.
+ * (external content: the text lives once, in the rows table), with prefix indexes for 2 and 3 characters so `ab*`
+ * and `abc*` cost what a word costs. Triggers keep the index in step with the rows in the same transaction, so an
+ * edit, the history sweep deleting a job (it deletes every row that references the job) or anything else that
+ * writes the rows cannot leave the index behind.
  */
 export const transcriptRevisions: Migration = {
   version: 11,
@@ -36,7 +37,7 @@ export const transcriptRevisions: Migration = {
     CREATE INDEX transcript_search_rows_job ON transcript_search_rows (job_id, segment_idx);
 
     CREATE VIRTUAL TABLE transcript_search USING fts5(
-      body, content='transcript_search_rows', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+      body, content='transcript_search_rows', content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='2 3'
     );
     CREATE TRIGGER transcript_search_rows_ai AFTER INSERT ON transcript_search_rows BEGIN
       INSERT INTO transcript_search (rowid, body) VALUES (new.id, new.body);

@@ -129,6 +129,16 @@ describe('search', () => {
     expect(page2.data.map((h) => h.job_id)).toEqual(first.data.slice(3, 6).map((h) => h.job_id));
   });
 
+  it('a query matching more segments than it ranks gives the most recently indexed first, and pages the same way', async () => {
+    const texts = Array.from({ length: 450 }, (_, i) => `Line ${i} mentions the ubiquitous kumquat.`);
+    const id = job(texts);
+    const first = await search('kumquat', '&limit=100');
+    expect(first.data.map((h) => h.segment_index)).toEqual(Array.from({ length: 100 }, (_, i) => 449 - i));
+    const second = await search('kumquat', `&limit=100&cursor=${first.next_cursor}`);
+    expect(second.data.map((h) => h.segment_index)).toEqual(Array.from({ length: 100 }, (_, i) => 349 - i));
+    expect(second.data[0]).toMatchObject({ job_id: id, snippet: 'Line 349 mentions the ubiquitous <mark>kumquat</mark>.' });
+  });
+
   it('shows an account only its own transcripts', async () => {
     const otherKey = t.service.keys.createKey('another-account');
     const other = t.service.keys.find(otherKey)!.accountId;

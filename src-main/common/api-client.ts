@@ -3,9 +3,11 @@
  * and the hosted-forwarding provider share it. Every non-2xx answer becomes an ApiClientError carrying the
  * service's `error.code`, so callers branch on codes, never on messages.
  */
+import { DICTATION_PATH } from './dictation-protocol.js';
 import type { Batch, CatalogueRecord, Health, Job, ListResponse, Quote, SegmentList } from './api-types.js';
 import type { Capability, Product } from './products.js';
 import type { JobStatus } from './job-states.js';
+import type { WatchFolderInput, WatchFoldersSettings } from './watch-folder-types.js';
 
 export interface ApiClientOptions {
   /** Service origin, e.g. `http://127.0.0.1:8750` (no trailing `/v1`). */
@@ -150,7 +152,16 @@ export class ApiClient {
 
   /** ws(s) URL of the live text-to-speech socket; browsers cannot set headers, so the key rides in `api_key`. */
   realtimeUrl(modelId: string): string {
-    const http = new URL(this.url('/v1/text-to-speech/realtime'));
+    return this.socketUrl('/v1/text-to-speech/realtime', modelId);
+  }
+
+  /** ws(s) URL of the live dictation socket (common/dictation-protocol.ts), the key in `api_key` like realtimeUrl. */
+  dictationUrl(modelId: string): string {
+    return this.socketUrl(DICTATION_PATH, modelId);
+  }
+
+  private socketUrl(path: string, modelId: string): string {
+    const http = new URL(this.url(path));
     http.protocol = http.protocol === 'https:' ? 'wss:' : 'ws:';
     http.searchParams.set('model', modelId);
     if (this.apiKey) http.searchParams.set('api_key', this.apiKey);
@@ -332,6 +343,14 @@ export class ApiClient {
   /** An omitted field keeps its stored value. */
   putRetentionSettings(body: { recordings_hours?: number; job_history_days?: number | null }): Promise<RetentionSettings> {
     return this.request('PUT', '/v1/settings/retention', body);
+  }
+  /** The watch folders with their status (local account only). */
+  getWatchFolders(): Promise<WatchFoldersSettings> {
+    return this.request('GET', '/v1/settings/watch-folders');
+  }
+  /** Replaces the whole list ([] stops watching); answers like getWatchFolders. */
+  putWatchFolders(folders: WatchFolderInput[]): Promise<WatchFoldersSettings> {
+    return this.request('PUT', '/v1/settings/watch-folders', { folders });
   }
   /** Browser mode: trades the one-time login token of `serve --ui`'s address for a session key. */
   bootstrap(token: string): Promise<SessionBootstrap> {

@@ -37,3 +37,6 @@ export const MAX_SEARCH_LIMIT = 100;
 /** Subtitle exports: `max_chars_per_line` (default 42) and `max_lines` (default 2) accept these ranges. */
 export const SUBTITLE_LINE_CHARS_RANGE = { min: 10, max: 200 } as const;
 export const SUBTITLE_LINES_RANGE = { min: 1, max: 5 } as const;
+
+/** Watch folders one service keeps (PUT /v1/settings/watch-folders). */
+export const MAX_WATCH_FOLDERS = 20;

@@ -31,6 +31,7 @@ import { searchRoutes } from './routes/search-routes.js';
 import { transcriptRevisionRoutes } from './routes/transcript-revision-routes.js';
 import { transcriptRoutes } from './routes/transcript-routes.js';
 import { createTranscripts } from '../jobs/transcripts.js';
+import { watchFolderRoutes } from './routes/watch-folder-routes.js';
 
 export type { AppEnv } from './app-env.js';
 
@@ -65,6 +66,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', modelManagerRoutes(deps.models));
   app.route('/', modelSettingsRoutes(deps.models, deps.repos.settings));
   app.route('/', hostedSettingsRoutes(deps.remote));
+  app.route('/', watchFolderRoutes(deps));
   app.route('/', keysRoutes(deps.keys));
   app.route('/', modelRoutes(deps));
   app.route('/', productRoutes(deps));

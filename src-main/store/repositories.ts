@@ -20,6 +20,7 @@ import { createSegmentsRepo, type SegmentsRepo } from './segments-repo.js';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo.js';
 import { createTranscriptRevisionsRepo, type TranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import { createTranscriptSearchRepo, type TranscriptSearchRepo } from './transcript-search-repo.js';
+import { createWatchFilesRepo, type WatchFilesRepo } from './watch-files-repo.js';
 
 export interface Repositories {
   db: Db;
@@ -44,6 +45,8 @@ export interface Repositories {
   revisions: TranscriptRevisionsRepo;
   /** The library search index over the latest revisions and job names (migration 011). */
   search: TranscriptSearchRepo;
+  /** Files the watch folders have seen and the jobs they became. */
+  watchFiles: WatchFilesRepo;
 }
 
 export function createRepositories(db: Db, clock: Clock = systemClock): Repositories {
@@ -66,5 +69,6 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
     segments: createSegmentsRepo(db),
     revisions: createTranscriptRevisionsRepo(db),
     search: createTranscriptSearchRepo(db),
+    watchFiles: createWatchFilesRepo(db, clock),
   };
 }

@@ -10,6 +10,7 @@ import { keysAndSecrets } from './008-keys-and-secrets.js';
 import { pendingBatchItems } from './009-pending-batch-items.js';
 import { transcriptRevisions } from './011-transcript-revisions.js';
 import { urlModelPackages } from './014-url-model-packages.js';
+import { watchFiles } from './015-watch-files.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
-export const MIGRATIONS: readonly Migration[] = [initial, models, remote, uploadRetention, remoteBatches, ledgerOutlivesJobs, transcriptSegments, keysAndSecrets, pendingBatchItems, transcriptRevisions, urlModelPackages];
+export const MIGRATIONS: readonly Migration[] = [initial, models, remote, uploadRetention, remoteBatches, ledgerOutlivesJobs, transcriptSegments, keysAndSecrets, pendingBatchItems, transcriptRevisions, urlModelPackages, watchFiles];

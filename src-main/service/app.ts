@@ -30,7 +30,6 @@ import { sessionRoutes } from './routes/session-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
 import { transcriptRevisionRoutes } from './routes/transcript-revision-routes.js';
 import { transcriptRoutes } from './routes/transcript-routes.js';
-import { createTranscripts } from '../jobs/transcripts.js';
 import { watchFolderRoutes } from './routes/watch-folder-routes.js';
 
 export type { AppEnv } from './app-env.js';
@@ -70,10 +69,9 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', keysRoutes(deps.keys));
   app.route('/', modelRoutes(deps));
   app.route('/', productRoutes(deps));
-  const transcripts = createTranscripts(deps.repos, deps.repos.clock);
-  app.route('/', searchRoutes(transcripts));
-  app.route('/', exportRoutes(transcripts));
-  app.route('/', transcriptRevisionRoutes(transcripts));
+  app.route('/', searchRoutes(deps.transcripts));
+  app.route('/', exportRoutes(deps.transcripts));
+  app.route('/', transcriptRevisionRoutes(deps.transcripts));
   app.route('/', transcriptRoutes(deps));
   app.route('/', jobRoutes(deps));
   if (deps.config.serveUi) registerStaticUi(app, deps.config.serveUi);

@@ -1,12 +1,18 @@
 /**
- * Transcript exports (TXT, SRT, WebVTT, JSON) from a speech-to-text JobResult. Pure: shared by the service's export
- * route, the CLI and the renderer. Subtitle cues follow common broadcast guidance: at most 2 lines of 42 characters,
- * at most 7 seconds, a new cue at each speaker change or pause of 1.5 s or more.
+ * The transcript export formats and the subtitle/JSON layouts. Pure: shared by the service, the CLI and the renderer
+ * (which lists TRANSCRIPT_FORMATS as its export buttons and watch-folder checkboxes). Every export is made by
+ * renderTranscript (common/transcript-export.ts); the readable TXT and the DOCX are laid out by
+ * common/transcript-readable.ts and common/transcript-docx.ts. Subtitle cues follow common broadcast guidance: at
+ * most 2 lines of 42 characters, at most 7 seconds, a new cue at each speaker change or pause of 1.5 s or more.
  */
 import type { JobResult, TranscriptSegment, TranscriptWord } from './api-types.js';
 
-export const TRANSCRIPT_FORMATS = ['txt', 'srt', 'vtt', 'json'] as const;
+/** Every export format, in the order people are offered them: the export route's, a watch folder's, the CLI's. */
+export const TRANSCRIPT_FORMATS = ['txt', 'srt', 'vtt', 'json', 'docx'] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+
+/** The formats made of subtitle cues: the only ones max_chars_per_line and max_lines apply to. */
+export const SUBTITLE_FORMATS: readonly TranscriptFormat[] = ['srt', 'vtt'];
 
 /** Cue limits. Defaults: 42 characters per line, 2 lines, 7 s, new cue after a 1.5 s pause. */
 export const CUE_LIMITS = { lineChars: 42, lines: 2, seconds: 7, pauseSeconds: 1.5 } as const;
@@ -22,6 +28,7 @@ export const TRANSCRIPT_CONTENT_TYPES: Record<TranscriptFormat, string> = {
   srt: 'application/x-subrip; charset=utf-8',
   vtt: 'text/vtt; charset=utf-8',
   json: 'application/json; charset=utf-8',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
 
 export interface Cue {
@@ -30,38 +37,6 @@ export interface Cue {
   /** Lines of the cue (1–2), without the speaker label. */
   lines: string[];
   speaker?: string;
-}
-
-export function formatTranscript(result: JobResult, format: TranscriptFormat, cueOptions: CueOptions = {}): string {
-  switch (format) {
-    case 'txt':
-      return toTxt(result);
-    case 'srt':
-      return toSrt(result, cueOptions);
-    case 'vtt':
-      return toVtt(result, cueOptions);
-    case 'json':
-      return toJson(result);
-  }
-}
-
-/** Plain text: one line per segment (speaker turns labelled "SPEAKER_0: …"), or the whole text. */
-export function toTxt(result: JobResult): string {
-  const segments = result.segments ?? [];
-  if (segments.length === 0) return result.text ? `${result.text.trim()}\n` : '';
-  const lines: string[] = [];
-  let previous: string | undefined;
-  for (const segment of segments) {
-    const text = segment.text.trim();
-    if (!text) continue;
-    if (segment.speaker && segment.speaker === previous) {
-      lines[lines.length - 1] += ` ${text}`;
-    } else {
-      lines.push(segment.speaker ? `${segment.speaker}: ${text}` : text);
-    }
-    previous = segment.speaker;
-  }
-  return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
 export function toSrt(result: JobResult, cueOptions: CueOptions = {}): string {

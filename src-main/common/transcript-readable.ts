@@ -1,7 +1,7 @@
 /**
  * Transcripts laid out for people rather than players (the `txt` and `docx` exports): a title, then one paragraph
  * per speaker turn headed by the speaker's name and the time it starts. Without speakers each segment is its own
- * paragraph, started by its time. Pure: the DOCX writer (service) lays out the same turns.
+ * paragraph, started by its time. Pure: the DOCX writer (common/transcript-docx.ts) lays out the same turns.
  */
 import type { JobResult } from './api-types.js';
 

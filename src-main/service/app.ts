@@ -6,13 +6,13 @@
  * specific paths are mounted first and the job routes (`/v1/:product/:jobId`) last.
  */
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import type { AppDeps } from './app-deps.js';
 import type { AppEnv } from './app-env.js';
 import { authMiddleware } from './auth/auth-middleware.js';
 import type { BrowserLogin } from './auth/browser-login.js';
 import { isAdminPath, localAccountOnly } from './auth/local-account-only.js';
 import { cutIdleBodies } from './http/body-idle-timeout.js';
+import { corsHeaders } from './http/cors-headers.js';
 import { handleErrors } from './http/error-handler.js';
 import { registerStaticUi } from './http/static-ui.js';
 import { artifactRoutes } from './routes/artifact-routes.js';
@@ -32,7 +32,6 @@ import { searchRoutes } from './routes/search-routes.js';
 import { transcriptRevisionRoutes } from './routes/transcript-revision-routes.js';
 import { transcriptRoutes } from './routes/transcript-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
-import { createTranscripts } from '../jobs/transcripts.js';
 import { watchFolderRoutes } from './routes/watch-folder-routes.js';
 
 export type { AppEnv } from './app-env.js';
@@ -47,8 +46,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
 
   app.use(
     '/v1/*',
-    cors({
-      origin: (origin) => (deps.origins.isAllowed(origin) ? origin : null),
+    corsHeaders({
+      allowOrigin: (origin) => (deps.origins.isAllowed(origin) ? origin : null),
       allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
       exposeHeaders: ['Content-Disposition', 'Content-Length'],
@@ -59,7 +58,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.use('/v1/*', cutIdleBodies(deps.config.bodyIdleTimeoutMs));
   // The machine's administration (model manager, settings, keys) answers the local account only.
   const localOnly = localAccountOnly();
-  app.use('/v1/*', (c, next) => (isAdminPath(new URL(c.req.url).pathname) ? localOnly(c, next) : next()));
+  app.use('/v1/*', (c, next) => (isAdminPath(c.req.path) ? localOnly(c, next) : next()));
 
   app.route('/', healthRoutes(deps));
   app.route('/', sessionRoutes(deps, options.browserLogin ?? null));
@@ -74,10 +73,9 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', keysRoutes(deps.keys));
   app.route('/', modelRoutes(deps));
   app.route('/', productRoutes(deps));
-  const transcripts = createTranscripts(deps.repos, deps.repos.clock);
-  app.route('/', searchRoutes(transcripts));
-  app.route('/', exportRoutes(transcripts));
-  app.route('/', transcriptRevisionRoutes(transcripts));
+  app.route('/', searchRoutes(deps.transcripts));
+  app.route('/', exportRoutes(deps.transcripts));
+  app.route('/', transcriptRevisionRoutes(deps.transcripts));
   app.route('/', transcriptRoutes(deps));
   app.route('/', jobRoutes(deps));
   if (deps.config.serveUi) registerStaticUi(app, deps.config.serveUi);

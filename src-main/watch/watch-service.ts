@@ -43,7 +43,7 @@ export interface WatchSubmitter {
   pricedSeconds(folder: WatchFolderConfig, path: string): Promise<number | null>;
   /** Creates the job exactly as POST /v1/speech-to-text would, for the local account. Synchronous; throws ApiError. */
   submit(folder: WatchFolderConfig, file: { path: string; name: string; bytes: number; seconds: number | null }): Job;
-  /** The export of a succeeded job in one of the folder's formats. */
+  /** The export of a succeeded job in one of the folder's formats: the bytes the export route would answer. */
   render(job: Job, format: string): Promise<Uint8Array>;
 }
 

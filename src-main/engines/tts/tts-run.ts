@@ -77,3 +77,26 @@ export async function runTts(
     durationSeconds: encoded.durationSeconds,
   };
 }
+
+/** What warming a sentence engine speaks: two short sentences, so both the first and a following one are compiled. */
+const WARM_TEXT = ['Ready.', 'The voice is warm now.'];
+
+/**
+ * Engine.warm for sentence engines: speaks WARM_TEXT and encodes it in the default output format, in memory, `rounds`
+ * times — the same code a job runs, so the first job after start does not pay for compiling it (WebAssembly and the
+ * encoders start on a baseline tier and are optimised as they run). One round: workers warm while the person may
+ * already be starting a transcription, and more rounds did not make the next jobs measurably faster on a loaded machine.
+ */
+export async function warmTts(synth: SentenceSynthesizer, rounds = 1): Promise<void> {
+  const output = outputOptionsFromParams({});
+  for (let round = 0; round < rounds; round++) {
+    const pieces = await Promise.all(WARM_TEXT.map((sentence) => synth.synthesize(sentence)));
+    const all = new Float32Array(pieces.reduce((n, p) => n + p.length, 0));
+    let offset = 0;
+    for (const piece of pieces) {
+      all.set(piece, offset);
+      offset += piece.length;
+    }
+    await encodeOutput(all, synth.sampleRate, output);
+  }
+}

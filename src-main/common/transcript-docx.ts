@@ -1,15 +1,14 @@
 /**
- * The Word export (`export?format=docx`), written with the `docx` package: the job's name as the title, then one
- * paragraph per speaker turn — the speaker's name in bold and the time it starts, then what was said — laid out
- * from the same turns as the readable text export (common/transcript-readable.ts).
+ * The Word export, written with the `docx` package (Node and browser, so it lives with the other layouts): the
+ * title, then one paragraph per speaker turn — the speaker's name in bold and the time it starts, then what was
+ * said — laid out from the same turns as the readable text export (common/transcript-readable.ts). Bytes, not a
+ * Buffer, so nothing here needs node.
  */
 import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
-import type { JobResult } from '../../common/api-types.js';
-import { clockTime, speakerTurns } from '../../common/transcript-readable.js';
+import type { JobResult } from './api-types.js';
+import { clockTime, speakerTurns } from './transcript-readable.js';
 
-export const DOCX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-
-export async function transcriptDocx(result: JobResult, title: string): Promise<Buffer> {
+export async function transcriptDocx(result: JobResult, title: string): Promise<Uint8Array<ArrayBuffer>> {
   const turns = speakerTurns(result);
   const paragraphs = turns.map(
     (turn) =>
@@ -27,5 +26,5 @@ export async function transcriptDocx(result: JobResult, title: string): Promise<
     creator: 'Voxdesk',
     sections: [{ children: [new Paragraph({ text: title, heading: HeadingLevel.TITLE }), ...paragraphs] }],
   });
-  return Packer.toBuffer(doc);
+  return new Uint8Array(await Packer.toArrayBuffer(doc));
 }

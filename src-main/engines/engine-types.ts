@@ -41,6 +41,11 @@ export interface EngineTask {
   input: EngineInput;
   /** A directory owned by this job: engines write artifacts here. */
   workDir: string;
+  /**
+   * Someone is listening to this job's audio as it is made (a streamed HTTP answer): engines that can stream send
+   * their encoded output through EngineContext.audio. Unset = nobody listens; engines skip the messages.
+   */
+  streamAudio?: boolean;
 }
 
 export interface ArtifactFile {
@@ -69,6 +74,11 @@ export interface EngineContext {
   measured(seconds: number): void;
   /** Diagnostic line for the worker log (never stdout). */
   log(message: string): void;
+  /**
+   * Only when the task has streamAudio: the artifact's bytes in order, as they are encoded (the same bytes the file
+   * gets, without late header fix-ups).
+   */
+  audio?(bytes: Uint8Array): void;
 }
 
 export interface Engine {
@@ -88,5 +98,6 @@ export type WorkerMessage =
   | { type: 'ready'; pid: number }
   | { type: 'progress'; jobId: string; progress: number }
   | { type: 'measured'; jobId: string; durationSeconds: number }
+  | { type: 'audio'; jobId: string; bytes: Uint8Array }
   | { type: 'done'; jobId: string; output: EngineOutput }
   | { type: 'failed'; jobId: string; code: string; message: string };

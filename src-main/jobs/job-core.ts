@@ -6,6 +6,7 @@ import type { EngineKind } from '../engines/engine-types.js';
 import type { WorkerPool } from '../engines/worker/worker-pool.js';
 import { isoAt } from '../store/clock.js';
 import type { Repositories } from '../store/repositories.js';
+import type { AudioChunk } from './job-service-types.js';
 import type { ResolvedOptions } from './job-service-options.js';
 import type { StateMachine } from './state-machine.js';
 import type { Views } from './views.js';
@@ -33,6 +34,8 @@ export interface JobCore {
   active: Map<string, ActiveRun>;
   /** Asks for a scheduling pass soon (coalesced). */
   kick(): void;
+  /** Who listens to which job's audio as it is made (JobService.listenToAudio). */
+  audioListeners: Map<string, Set<(chunk: AudioChunk) => void>>;
 }
 
 /** Engine kinds served by worker processes (everything but 'remote'). */

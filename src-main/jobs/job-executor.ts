@@ -61,9 +61,15 @@ export function createExecutor(core: JobCore): Executor {
       input: JSON.parse(row.input_json) as EngineInput,
       workDir,
     };
+    let audioOffset = 0;
     const handlers = {
       progress: (fraction: number) => guard(`progress of ${row.id}`, () => onProgress(row.id, run, fraction)),
       measured: (seconds: number) => guard(`duration of ${row.id}`, () => onMeasured(row.id, run, seconds)),
+      audio: (bytes: Uint8Array) => {
+        const chunk = { attempt: row.attempts, offset: audioOffset, bytes };
+        audioOffset += bytes.length;
+        for (const listener of core.audioListeners.get(row.id) ?? []) guard(`audio of ${row.id}`, () => listener(chunk));
+      },
     };
     let output: EngineOutput;
     try {
@@ -78,7 +84,7 @@ export function createExecutor(core: JobCore): Executor {
           run.controller.signal,
         );
       } else {
-        const task: EngineTask = { ...base, engine: definition.engine as EngineKind };
+        const task: EngineTask = { ...base, engine: definition.engine as EngineKind, ...(core.audioListeners.has(row.id) ? { streamAudio: true } : {}) };
         output = await pool.run(task, handlers, { signal: run.controller.signal, timeoutMs: options.runTimeoutSeconds * 1000 });
       }
     } catch (error) {

@@ -85,6 +85,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     artifactsDir: join(options.dataDir, 'artifacts'),
     active: new Map(),
     kick,
+    audioListeners: new Map(),
   };
   const { instanceId, artifactsDir, active } = core;
   const intake = createIntake(core);
@@ -133,6 +134,16 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       const result = intake.insertBatch(batch, idem);
       kick();
       return { batch: batchView(result.id), replayed: result.replayed };
+    },
+
+    listenToAudio(jobId, listener) {
+      let set = core.audioListeners.get(jobId);
+      if (!set) core.audioListeners.set(jobId, (set = new Set()));
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && core.audioListeners.get(jobId) === set) core.audioListeners.delete(jobId);
+      };
     },
 
     getJob(accountId, product, jobId) {

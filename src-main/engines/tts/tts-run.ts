@@ -1,13 +1,15 @@
 /**
  * Sentence-by-sentence synthesis shared by the TTS engines: progress = sentences done / total, cancellation
- * between sentences, then one encoded artifact in the job's workDir. durationSeconds (the billing basis) is the
- * generated audio's length.
+ * between sentences, and each sentence's audio encoded into the job's artifact as soon as it is made — and, when
+ * someone listens (task.streamAudio, a streamed HTTP answer), sent to the parent as encoded bytes at the same
+ * moment. durationSeconds (the billing basis) is the generated audio's length.
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JobError } from '../../common/errors.js';
-import { checkOutputOptions, encodeOutput, outputOptionsFromParams } from '../audio/encode.js';
+import { checkOutputOptions, outputOptionsFromParams, resolvedOutput } from '../audio/encode.js';
+import { EncodedFileWriter, inOrderOnly } from '../audio/encoded-sink.js';
 import { splitSentences } from '../audio/sentences.js';
+import { createSpeechEncoder, OUTPUT_EXTENSIONS } from '../audio/stream-encoder.js';
 import type { EngineContext, EngineOutput, EngineTask } from '../engine-types.js';
 
 export interface SentenceSynthesizer {
@@ -36,38 +38,37 @@ export async function runTts(
   const sentences = sentencesOf(task.input.text, maxTextChars);
   const output = outputOptionsFromParams(task.params);
   checkOutputOptions(output, synth.sampleRate);
-  const pieces: Float32Array[] = [];
-  let total = 0;
-  for (let i = 0; i < sentences.length; i++) {
-    // Yield so that a cancel message (an event on this process) can abort the signal between sentences.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (ctx.signal.aborted) throw new JobError('cancelled', 'the job was cancelled');
-    const samples = await synth.synthesize(sentences[i]!);
-    pieces.push(samples);
-    total += samples.length;
-    ctx.progress((i + 1) / sentences.length);
+  const resolved = resolvedOutput(output, synth.sampleRate);
+  const path = join(task.workDir, `speech.${OUTPUT_EXTENSIONS[resolved.format]}`);
+  const file = await EncodedFileWriter.create(path);
+  const stream = task.streamAudio && ctx.audio ? inOrderOnly(ctx.audio) : null;
+  let encoder: Awaited<ReturnType<typeof createSpeechEncoder>> | null = null;
+  try {
+    encoder = await createSpeechEncoder(resolved, synth.sampleRate, (bytes, position) => {
+      file.sink(bytes, position);
+      stream?.(bytes, position);
+    });
+    let total = 0;
+    for (let i = 0; i < sentences.length; i++) {
+      // Yield so that a cancel message (an event on this process) can abort the signal between sentences.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (ctx.signal.aborted) throw new JobError('cancelled', 'the job was cancelled');
+      const samples = await synth.synthesize(sentences[i]!);
+      total += samples.length;
+      await encoder.push(samples);
+      ctx.progress((i + 1) / sentences.length);
+    }
+    if (total === 0) throw new JobError('engine_failed', 'the voice produced no audio for this text');
+    const { durationSeconds } = await encoder.finish();
+    await file.close();
+    return {
+      result: {},
+      artifacts: [{ path, contentType: encoder.contentType, durationSeconds, sampleRate: encoder.sampleRate, channels: encoder.channels }],
+      durationSeconds,
+    };
+  } catch (error) {
+    encoder?.abort();
+    await file.close().catch(() => undefined);
+    throw error;
   }
-  if (total === 0) throw new JobError('engine_failed', 'the voice produced no audio for this text');
-  const all = new Float32Array(total);
-  let offset = 0;
-  for (const piece of pieces) {
-    all.set(piece, offset);
-    offset += piece.length;
-  }
-  const encoded = await encodeOutput(all, synth.sampleRate, output);
-  const path = join(task.workDir, `speech.${encoded.extension}`);
-  await writeFile(path, encoded.bytes);
-  return {
-    result: {},
-    artifacts: [
-      {
-        path,
-        contentType: encoded.contentType,
-        durationSeconds: encoded.durationSeconds,
-        sampleRate: encoded.sampleRate,
-        channels: encoded.channels,
-      },
-    ],
-    durationSeconds: encoded.durationSeconds,
-  };
 }

@@ -36,6 +36,7 @@ async function run(task: EngineTask): Promise<void> {
       progress: (progress) => send({ type: 'progress', jobId: task.jobId, progress }),
       measured: (durationSeconds) => send({ type: 'measured', jobId: task.jobId, durationSeconds }),
       log: (message) => process.stderr.write(`[${new Date().toISOString()}] ${task.jobId}: ${message}\n`),
+      ...(task.streamAudio ? { audio: (bytes: Uint8Array) => send({ type: 'audio', jobId: task.jobId, bytes }) } : {}),
     });
     if (controller.signal.aborted) send({ type: 'failed', jobId: task.jobId, code: 'cancelled', message: 'cancelled' });
     else send({ type: 'done', jobId: task.jobId, output });

@@ -27,6 +27,8 @@ export interface WorkerPoolOptions {
 export interface TaskHandlers {
   progress?(fraction: number): void;
   measured?(seconds: number): void;
+  /** Encoded audio of a task run with streamAudio, in order. */
+  audio?(bytes: Uint8Array): void;
 }
 
 export interface RunOptions {
@@ -195,6 +197,9 @@ export class WorkerPool {
         break;
       case 'measured':
         task.handlers.measured?.(message.durationSeconds);
+        break;
+      case 'audio':
+        task.handlers.audio?.(message.bytes);
         break;
       case 'done':
         task.resolve(message.output);

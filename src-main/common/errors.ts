@@ -58,11 +58,14 @@ export interface ErrorBody {
 export class ApiError extends Error {
   readonly code: RequestErrorCode;
   readonly status: number;
-  constructor(code: RequestErrorCode, message: string, options?: { cause?: unknown }) {
+  /** The request field at fault, where one is (OpenAI-compatible routes report it as `error.param`). */
+  readonly param: string | null;
+  constructor(code: RequestErrorCode, message: string, options?: { cause?: unknown; param?: string }) {
     super(message, options);
     this.name = 'ApiError';
     this.code = code;
     this.status = REQUEST_ERRORS[code];
+    this.param = options?.param ?? null;
   }
   toBody(): ErrorBody {
     return { error: { code: this.code, message: this.message } };

@@ -2,6 +2,8 @@
 export interface QueueCounts {
   queued: number;
   running: number;
+  /** Batch items not yet jobs (absent from older services). */
+  pending?: number;
   waiting: Record<string, number>;
 }
 
@@ -12,6 +14,7 @@ export function trayLabel(q: QueueCounts | null): string {
   if (q.running) parts.push(`${q.running} running`);
   const plainQueued = q.queued - offline;
   if (plainQueued > 0) parts.push(`${plainQueued} queued`);
+  if (q.pending) parts.push(`${q.pending} pending`);
   if (offline) parts.push(`offline — ${offline} waiting`);
   return parts.length ? `Voxdesk — ${parts.join(', ')}` : 'Voxdesk — idle';
 }

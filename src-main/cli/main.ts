@@ -5,6 +5,7 @@ import { registerModelsCommand } from './models-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerSpeakCommand } from './speak-command.js';
 import { registerTranscribeCommand } from './transcribe-command.js';
+import { registerVoicesCommand } from './voices-command.js';
 
 export function buildProgram(): Command {
   const program = new Command('voxdesk')
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerKeysCommand(program);
   registerSpeakCommand(program);
+  registerVoicesCommand(program);
   registerTranscribeCommand(program);
   registerModelsCommand(program);
   return program;

@@ -3,7 +3,7 @@
  * and the hosted-forwarding provider share it. Every non-2xx answer becomes an ApiClientError carrying the
  * service's `error.code`, so callers branch on codes, never on messages.
  */
-import type { Batch, CatalogueRecord, Job, ListResponse, Quote } from './api-types.js';
+import type { Batch, CatalogueRecord, Health, Job, ListResponse, Quote } from './api-types.js';
 import type { Capability, Product } from './products.js';
 import type { JobStatus } from './job-states.js';
 
@@ -39,6 +39,8 @@ export interface ListJobsQuery {
 export interface QueueSummary {
   queued: number;
   running: number;
+  /** Batch items accepted but not yet jobs (a hosted batch not yet accepted by the hosted service). */
+  pending: number;
   waiting: Record<string, number>;
 }
 
@@ -285,7 +287,8 @@ export class ApiClient {
   bootstrap(): Promise<SessionBootstrap> {
     return this.request('GET', '/v1/session/bootstrap');
   }
-  health(): Promise<unknown> {
+  /** Sent with this client's key, so the answer carries the queue counts (GET /v1/health). */
+  health(): Promise<Health> {
     return this.request('GET', '/v1/health');
   }
 }

@@ -92,9 +92,12 @@ export interface Pricing {
   options: Record<string, { per_minute_usd: number }>;
 }
 
+/** As a catalogue record publishes them (Catalogue.limitsFor); a model definition's own null means "no limit of its own". */
 export interface ModelLimits {
+  /** Largest accepted upload in bytes, inclusive (499,999,999 for the spec's "under 500 MB"); null: takes no file. */
   max_file_bytes: number | null;
   max_audio_seconds: number | null;
+  /** Longest text in Unicode code points (common/text-length.ts textLength); null: takes no text. */
   max_text_chars: number | null;
 }
 
@@ -131,6 +134,14 @@ export interface Quote {
   options_usd: number;
   total_usd: number;
   currency: 'USD';
+}
+
+/** GET /v1/health: `{status}` alone without a key; the counts only for a request with a valid key. */
+export interface Health {
+  status: 'ok';
+  uptime_seconds?: number;
+  queued?: number;
+  running?: number;
 }
 
 export interface ListResponse<T> {

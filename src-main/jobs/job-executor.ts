@@ -6,6 +6,7 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative } from 'node:path';
 import { JobError, WAITING_CODES } from '../common/errors.js';
+import { durationString } from '../common/duration.js';
 import type { EngineInput, EngineKind, EngineOutput, EngineTask } from '../engines/engine-types.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import { WorkerCrashError } from '../engines/worker/worker-pool.js';
@@ -144,7 +145,7 @@ export function createExecutor(core: JobCore): Executor {
     if (!Number.isFinite(seconds) || seconds < 0) return;
     machine.tx(() => {
       const row = stillOurs(jobId, run);
-      if (row) machine.patch(row, { duration_seconds: seconds.toFixed(3) });
+      if (row) machine.patch(row, { duration_seconds: durationString(seconds) });
     });
   }
 
@@ -193,7 +194,7 @@ export function createExecutor(core: JobCore): Executor {
           path,
           content_type: file.contentType,
           bytes,
-          duration_seconds: file.durationSeconds === null ? null : file.durationSeconds.toFixed(3),
+          duration_seconds: file.durationSeconds === null ? null : durationString(file.durationSeconds),
           sample_rate: file.sampleRate,
           channels: file.channels,
           created_at: at,
@@ -201,12 +202,13 @@ export function createExecutor(core: JobCore): Executor {
           deleted_at: null,
         });
       }
-      const seconds = Math.max(0, output.durationSeconds);
+      // Billed from the value the job shows (3 decimals), so the bill can be recomputed from duration_seconds.
+      const shown = durationString(output.durationSeconds);
       const done = machine.transition(row, 'succeeded', {
         result_json: JSON.stringify(output.result ?? {}),
-        duration_seconds: seconds.toFixed(3),
+        duration_seconds: shown,
       });
-      chargeJob(repos.ledger, done, pricingOf(definition), seconds, at);
+      chargeJob(repos.ledger, done, pricingOf(definition), Number(shown), at);
     });
   }
 

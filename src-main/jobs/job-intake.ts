@@ -4,8 +4,9 @@ import { MAX_BATCH_ITEMS, MAX_OPEN_BATCHES } from '../common/limits.js';
 import { IDEMPOTENCY_TTL_MS } from '../store/idempotency-repo.js';
 import { isoAt } from '../store/clock.js';
 import { newId } from '../store/ids.js';
-import type { JobRow } from '../store/jobs-repo.js';
+import { holdsBatches } from './batch-hold.js';
 import { nowIso, type JobCore } from './job-core.js';
+import { newJobRow } from './job-rows.js';
 import type { Idempotency, NewBatch, NewJob } from './job-service-types.js';
 
 export interface Intake {
@@ -24,37 +25,6 @@ export function createIntake(core: JobCore): Intake {
 
   function checkModel(modelId: string): void {
     if (!resolveModel(modelId)) throw new ApiError('model_unavailable', `model ${modelId} is not in the catalogue`);
-  }
-
-  function newJobRow(job: Omit<NewJob, 'estimatedUsdMicro'> & { estimatedUsdMicro?: number | null }, batchId: string | null): JobRow {
-    const at = clock();
-    const created = at.toISOString();
-    return {
-      id: newId('job', at.getTime()),
-      account_id: job.accountId,
-      product: job.product,
-      model_id: job.modelId,
-      name: job.name,
-      language: job.language,
-      status: 'queued',
-      error_code: null,
-      error_message: null,
-      params_json: JSON.stringify(job.params),
-      input_json: JSON.stringify(job.input),
-      duration_seconds: null,
-      result_json: null,
-      progress: null,
-      batch_id: batchId,
-      attempts: 0,
-      cancel_requested: 0,
-      claimed_by: null,
-      estimated_usd_micro: job.estimatedUsdMicro ?? null,
-      deadline_at: isoAt(clock, options.queueWindowSeconds * 1000),
-      created_at: created,
-      started_at: null,
-      finished_at: null,
-      updated_at: created,
-    };
   }
 
   /** Inside a tx: the resource an idempotency key already names, or undefined; throws 409 on a different request. */
@@ -90,7 +60,7 @@ export function createIntake(core: JobCore): Intake {
       if (replay) return { id: replay, replayed: true };
       checkAccount(job.accountId);
       checkModel(job.modelId);
-      const row = newJobRow(job, null);
+      const row = newJobRow(core, job, null);
       repos.jobs.insert(row);
       rememberKey(job.accountId, 'job', row.id, idem);
       machine.touch(row.id, null);
@@ -121,16 +91,26 @@ export function createIntake(core: JobCore): Intake {
         params_json: JSON.stringify(batch.params),
         status: 'open',
         file_count: batch.items.length,
+        language: batch.language,
+        pending_code: null,
+        pending_message: null,
         created_at: at.toISOString(),
         finished_at: null,
       });
+      // A batch the runner places as a whole (a hosted batch) keeps its items pending until then (batch-hold.ts).
+      const held = holdsBatches(options, resolveModel(batch.modelId));
       batch.items.forEach((item, position) => {
+        if (held) {
+          repos.batches.insertItem({ batch_id: id, position, name: item.name, job_id: null, pending_input_json: JSON.stringify(item.input) });
+          return;
+        }
         const row = newJobRow(
+          core,
           { accountId: batch.accountId, product: batch.product, modelId: batch.modelId, name: item.name, language: batch.language, params: batch.params, input: item.input },
           id,
         );
         repos.jobs.insert(row);
-        repos.batches.insertItem({ batch_id: id, position, name: item.name, job_id: row.id });
+        repos.batches.insertItem({ batch_id: id, position, name: item.name, job_id: row.id, pending_input_json: null });
         machine.touch(row.id, null);
       });
       machine.touch(null, id);

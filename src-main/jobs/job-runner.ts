@@ -4,6 +4,7 @@
  * written by the remote provider). Without one, remote models fail `model_unavailable`.
  */
 import type { WaitingCode } from '../common/errors.js';
+import type { Product } from '../common/products.js';
 import type { EngineContext, EngineOutput, EngineTask } from '../engines/engine-types.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 
@@ -30,12 +31,36 @@ export interface ReadinessJob {
 /** A waiting code, optionally with the message stored on the job (default: the scheduler's generic one). */
 export type Readiness = WaitingCode | { code: WaitingCode; message: string } | null;
 
+/** A batch whose items are held pending until the runner has placed it as a whole (jobs/batch-hold.ts). */
+export interface HeldBatch {
+  batchId: string;
+  accountId: string;
+  product: Product;
+  definition: ModelDefinition;
+  params: Record<string, unknown>;
+}
+
+/**
+ * What placing a held batch came to: `accepted` (its items become queued jobs), `waiting` (they stay pending with
+ * that reason; the batch is offered again on a later scheduling pass) or `refused` (they fail with that code).
+ */
+export type HoldOutcome =
+  | { kind: 'accepted' }
+  | { kind: 'waiting'; code: WaitingCode; message: string }
+  | { kind: 'refused'; code: string; message: string };
+
 export interface JobRunner {
   /** Jobs run at the same time through this runner (default 4). */
   readonly concurrency?: number;
   /** Checked before claiming a job: a waiting code keeps it queued with that error_code (default: ready). */
   readiness?(definition: ModelDefinition, job?: ReadinessJob): Readiness;
   run(task: RunnerTask, ctx: RunnerContext): Promise<EngineOutput>;
+  /**
+   * When given, batches on this runner's models are held: their items stay pending (no jobs) until this places the
+   * batch. It must answer `waiting` quickly while it knows it cannot place the batch yet (offline, a backoff), since
+   * it is asked again on every scheduling pass; `signal` aborts on shutdown and when the batch is cancelled.
+   */
+  placeBatch?(batch: HeldBatch, signal: AbortSignal): Promise<HoldOutcome>;
 }
 
 export interface Runners {

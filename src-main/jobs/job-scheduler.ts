@@ -5,6 +5,7 @@
 import type { WaitingCode } from '../common/errors.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import type { JobRow } from '../store/jobs-repo.js';
+import type { BatchHold } from './batch-hold.js';
 import { LOCAL_ENGINES, nowIso, type JobCore } from './job-core.js';
 import { DEFAULT_RUNNER_CONCURRENCY } from './job-runner.js';
 
@@ -18,7 +19,7 @@ export interface Scheduler {
   expireOverdue(): void;
 }
 
-export function createScheduler(core: JobCore, launch: (row: JobRow, definition: ModelDefinition) => void): Scheduler {
+export function createScheduler(core: JobCore, launch: (row: JobRow, definition: ModelDefinition) => void, hold: BatchHold): Scheduler {
   const { options, repos, machine, pool, active, instanceId } = core;
   const { resolveModel } = options;
   const now = (): string => nowIso(core);
@@ -28,6 +29,7 @@ export function createScheduler(core: JobCore, launch: (row: JobRow, definition:
   }
 
   function expireOverdue(): void {
+    hold.expireOverdue();
     for (const row of repos.jobs.overdue(now())) {
       const days = options.queueWindowSeconds / 86_400;
       const window = days >= 1 ? `${+days.toFixed(2)} days` : `${options.queueWindowSeconds} s`;
@@ -37,6 +39,7 @@ export function createScheduler(core: JobCore, launch: (row: JobRow, definition:
 
   function schedule(): void {
     checkCancelRequests();
+    hold.pass();
     if (repos.jobs.queued(1).length === 0) return;
     const runner = options.runners.remote;
     const capacity = {

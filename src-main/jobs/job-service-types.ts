@@ -78,7 +78,8 @@ export interface JobService {
   listJobs(accountId: string, query: ListQuery): { data: Job[]; next_cursor: string | null };
   listBatches(accountId: string, query: ListQuery): { data: Batch[]; next_cursor: string | null };
   /** Queue summary for the tray and the UI: counts by status and by waiting code. */
-  queueSummary(accountId?: string): { queued: number; running: number; waiting: Record<string, number> };
+  /** Queued and running jobs, batch items still pending (not jobs yet), and queued jobs by waiting code. */
+  queueSummary(accountId?: string): { queued: number; running: number; pending: number; waiting: Record<string, number> };
   readonly events: EventEmitter<JobEvents>;
   /**
    * Receives a job's encoded audio while it runs (text-to-speech on a worker): register right after createJob, before

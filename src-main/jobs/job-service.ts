@@ -17,6 +17,7 @@ import { toFound, type FoundArtifact } from '../store/artifacts-repo.js';
 import type { JobRow } from '../store/jobs-repo.js';
 import type { LedgerEntry } from '../store/ledger-repo.js';
 import type { Repositories } from '../store/repositories.js';
+import { createBatchHold } from './batch-hold.js';
 import { chargeBatch, pricingOf } from './billing.js';
 import { decodeCursor, encodeCursor, pageLimit } from './cursor.js';
 import { markLive, newInstanceId } from './instance.js';
@@ -90,7 +91,8 @@ export function createJobService(input: JobServiceOptions): JobEngine {
   const { instanceId, artifactsDir, active } = core;
   const intake = createIntake(core);
   const executor = createExecutor(core);
-  const scheduler = createScheduler(core, executor.launch);
+  const hold = createBatchHold(core);
+  const scheduler = createScheduler(core, executor.launch, hold);
   const maintenance = createMaintenance(core, scheduler.expireOverdue);
 
   function kick(): void {
@@ -185,6 +187,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     cancelBatch(accountId, product, batchId) {
       const batch = repos.batches.get(batchId);
       if (!batch || batch.account_id !== accountId || batch.product !== product) return undefined;
+      machine.tx(() => hold.cancel(batchId));
       cancelRows(repos.jobs.ofBatch(batchId));
       return batchView(batchId);
     },
@@ -229,7 +232,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     },
 
     queueSummary(accountId) {
-      const summary = { queued: 0, running: 0, waiting: {} as Record<string, number> };
+      const summary = { queued: 0, running: 0, pending: repos.batches.countPending(accountId ?? null), waiting: {} as Record<string, number> };
       for (const { status, error_code, n } of repos.jobs.countByStatus(accountId ?? null)) {
         if (status === 'running') summary.running += n;
         else {
@@ -255,6 +258,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     shutdown(graceMs = options.shutdownGraceMs) {
       shutdownPromise ??= (async () => {
         stopping = true;
+        hold.stop();
         for (const t of timers) clearInterval(t);
         const runs = [...active.values()];
         if (runs.length > 0 && graceMs > 0) {

@@ -64,14 +64,18 @@ export class Views {
     const items = this.repos.batches.items(row.id);
     const files: BatchFile[] = items.map((item) => {
       const job = item.job_id ? this.repos.jobs.get(item.job_id) : undefined;
+      if (!job) {
+        // Pending (jobs/batch-hold.ts): no job id yet; error_code says why it waits, as for a queued job.
+        return { job_id: null, name: item.name, status: 'pending', result: null, error_code: row.pending_code, error_message: row.pending_message, progress: null };
+      }
       return {
         job_id: item.job_id,
         name: item.name,
-        status: job?.status ?? 'pending',
-        result: job ? this.result(job) : null,
-        error_code: job?.error_code ?? null,
-        error_message: job?.error_message ?? null,
-        progress: job?.progress ?? null,
+        status: job.status,
+        result: this.result(job),
+        error_code: job.error_code,
+        error_message: job.error_message,
+        progress: job.progress,
       };
     });
     const counts = countItems(files.map((f) => f.status));

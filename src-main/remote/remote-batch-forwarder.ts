@@ -115,6 +115,16 @@ export class BatchCoordinator {
   }
 
   /**
+   * Places the batch while its local items are still pending (jobs/batch-hold.ts): the ONE submission (the same one
+   * an item run would make), resolving with the hosted batch id once the hosted service has accepted it. Throws what
+   * a submission throws: JobError waiting_for_capacity during a 429 backoff, RemoteError otherwise.
+   */
+  async place(key: string, signal: AbortSignal): Promise<string> {
+    const row = this.ensureRow();
+    return this.submitted(new RemoteClient({ url: row.endpoint_url, key }, this.deps.options), signal);
+  }
+
+  /**
    * Runs one item: makes sure the hosted batch exists, waits for the item's hosted outcome and mirrors it.
    * Undefined when the item was not part of the hosted batch (it was already finished when the batch was sent).
    */

@@ -105,6 +105,8 @@ export class RemoteProvider {
         const hosted = task.definition.engineConfig.remoteModelId;
         return this.runner.run({ ...task, name: null, remoteModelId: typeof hosted === 'string' ? hosted : undefined }, ctx);
       },
+      // Batches on hosted models are held pending until the hosted service accepts them as one batch.
+      placeBatch: (batch, signal) => this.runner.placeBatch(batch, signal),
     };
   }
 

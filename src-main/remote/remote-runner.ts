@@ -8,9 +8,10 @@
  * (follows the known hosted job, or posts again with the same Idempotency-Key). Items of a local batch go through
  * the BatchForwarder instead: the whole batch is ONE hosted batch (one request fee on each side).
  */
-import { JobError, type WaitingCode } from '../common/errors.js';
+import { JobError, WAITING_CODES, type WaitingCode } from '../common/errors.js';
 import { BATCH_PRODUCTS } from '../common/products.js';
 import type { EngineOutput } from '../engines/engine-types.js';
+import type { HeldBatch, HoldOutcome } from '../jobs/job-runner.js';
 import { RemoteClient, type RemoteEndpoint } from './remote-client.js';
 import { RemoteError } from './remote-errors.js';
 import { BatchForwarder } from './remote-batch-forwarder.js';
@@ -40,6 +41,44 @@ export class RemoteRunner {
   async cancelOrphanBatches(): Promise<void> {
     const key = this.deps.endpoint()?.key;
     if (key) await this.batches.cancelOrphans(key);
+  }
+
+  /**
+   * Places a local batch whose items are pending as ONE hosted batch (the same submission, Idempotency-Key and
+   * remote_batches row an item run would use): accepted once the hosted service has it; waiting while offline or
+   * while the hosted account has no room (429, with backoff); refused with the hosted code when it rejects the batch
+   * or no hosted service is configured.
+   */
+  async placeBatch(batch: HeldBatch, signal: AbortSignal): Promise<HoldOutcome> {
+    const current = this.deps.endpoint();
+    if (!current) return { kind: 'refused', code: 'model_unavailable', message: 'no hosted service is configured (Settings → hosted service URL)' };
+    if (!current.key) return { kind: 'refused', code: 'model_unavailable', message: 'no API key is set for the hosted service (Settings)' };
+    if (this.deps.connectivity.state().reachable === false) {
+      return { kind: 'waiting', code: 'waiting_for_network', message: 'Waiting for the network to reach the hosted service.' };
+    }
+    const configured = batch.definition.engineConfig.remoteModelId;
+    const hostedModel = typeof configured === 'string' ? configured : (remoteModelId(batch.definition.id) ?? batch.definition.id);
+    const coordinator = this.batches.coordinator(batch.batchId, batch.product, hostedModel, current.url);
+    try {
+      await coordinator.place(current.key, signal);
+      return { kind: 'accepted' };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (error instanceof JobError) {
+        const code = String(error.code);
+        return (WAITING_CODES as readonly string[]).includes(code)
+          ? { kind: 'waiting', code: code as WaitingCode, message: error.message }
+          : { kind: 'refused', code, message: error.message };
+      }
+      if (error instanceof RemoteError) {
+        if (error.kind === 'network') {
+          this.deps.connectivity.unreachable(error.message);
+          return { kind: 'waiting', code: 'waiting_for_network', message: `The hosted service cannot be reached: ${error.message}` };
+        }
+        return { kind: 'refused', code: error.kind === 'rejected' ? error.code : 'remote_failed', message: `hosted service: ${error.message}` };
+      }
+      throw error;
+    }
   }
 
   async run(task: RemoteTask, ctx: RemoteRunContext): Promise<EngineOutput> {

@@ -5,6 +5,7 @@
 import envPaths from 'env-paths';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { MAX_FILE_BYTES } from '../common/limits.js';
 import type { ModelSourceFactory } from '../engines/model-sources.js';
 import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
 import { normaliseRemoteUrl } from '../remote/remote-settings-store.js';
@@ -18,7 +19,10 @@ export interface ServiceConfig {
   dataDir: string;
   /** How long a single-item POST holds the connection waiting for a terminal job. Default 240 s (spec: 4 minutes). */
   holdSeconds: number;
-  /** Largest accepted upload per file. Default 500 MB (spec: "under 500 MB"); a model's limit may be lower. */
+  /**
+   * Largest accepted upload per file, in bytes, inclusive. Default MAX_FILE_BYTES = 499,999,999 (spec: "under 500 MB",
+   * common/limits.ts); a model's limit may be lower. The catalogue's limits.max_file_bytes reports the smaller of the two.
+   */
   maxUploadBytes: number;
   /** Operator prices (JSON). Default: dataDir/pricing.json when that file exists, else none (on-device is free). */
   pricingFile: string | null;
@@ -49,7 +53,7 @@ export interface ServiceConfig {
 
 export const DEFAULT_PORT = 8750;
 export const DEFAULT_HOLD_SECONDS = 240;
-export const DEFAULT_MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
+export const DEFAULT_MAX_UPLOAD_BYTES = MAX_FILE_BYTES;
 /** Name of the account that owns the local machine's keys (CLI, desktop app, browser UI bootstrap). */
 export const LOCAL_ACCOUNT = 'local';
 

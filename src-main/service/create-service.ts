@@ -90,13 +90,13 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       remote.source,
       ...FALLBACK_MODEL_SOURCES.map((factory) => factory(ctx)),
     ];
-    const catalogue = new Catalogue(sources, loadPricingFile(config.pricingFile), config.log);
+    const catalogue = new Catalogue(sources, loadPricingFile(config.pricingFile), config.log, { maxUploadBytes: config.maxUploadBytes });
 
     let url = `http://${config.host}:${config.port}`;
     jobs = createJobService({
       repos,
       dataDir: config.dataDir,
-      resolveModel: (id) => catalogue.resolveModel(id),
+      resolveModel: (id) => catalogue.resolveForJobs(id),
       ...(config.workers !== undefined ? { workers: config.workers } : {}),
       publicBaseUrl: () => url,
       runners: { remote: remote.jobRunner },

@@ -1,4 +1,7 @@
-/** Batches and their items. Counts are never stored: they are computed from item statuses (common countItems). */
+/**
+ * Batches and their items. Counts are never stored: they are computed from item statuses (common countItems). An
+ * item is `pending` while it has no job (job_id NULL, migration 009): it keeps its input until its job is created.
+ */
 import type { BatchStatus } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
 import type { Db } from './db.js';
@@ -12,6 +15,11 @@ export interface BatchRow {
   params_json: string;
   status: BatchStatus;
   file_count: number;
+  /** The language sent with the batch: every item's job gets it. */
+  language: string | null;
+  /** Why the batch's pending items wait (a waiting code), and in words; null when nothing holds them. */
+  pending_code: string | null;
+  pending_message: string | null;
   created_at: string;
   finished_at: string | null;
 }
@@ -20,7 +28,10 @@ export interface BatchItemRow {
   batch_id: string;
   position: number;
   name: string | null;
+  /** Null while the item is pending. */
   job_id: string | null;
+  /** The pending item's input (EngineInput as JSON); null once its job exists. */
+  pending_input_json: string | null;
 }
 
 export interface BatchesRepo {
@@ -28,6 +39,16 @@ export interface BatchesRepo {
   insertItem(item: BatchItemRow): void;
   get(id: string): BatchRow | undefined;
   items(batchId: string): BatchItemRow[];
+  /** The batch's items that have no job yet, in position order. */
+  pendingItems(batchId: string): BatchItemRow[];
+  /** Ids of open batches with pending items, oldest first. */
+  withPendingItems(limit: number): string[];
+  /** Pending items of every batch of the account, or of all accounts (null). */
+  countPending(accountId: string | null): number;
+  /** Links a pending item to the job just created for it; false when the item was not pending. */
+  attachJob(batchId: string, position: number, jobId: string): boolean;
+  /** Why the pending items wait (null, null: nothing holds them). */
+  setPendingReason(batchId: string, code: string | null, message: string | null): void;
   countOpen(accountId: string): number;
   complete(id: string, finishedAt: string): boolean;
   page(accountId: string, product: Product | null, after: PageKey | null, limit: number): BatchRow[];
@@ -35,18 +56,30 @@ export interface BatchesRepo {
 
 export function createBatchesRepo(db: Db): BatchesRepo {
   const insert = db.prepare(`INSERT INTO batches (id, account_id, product, model_id, params_json, status, file_count,
-      created_at, finished_at)
-    VALUES (@id, @account_id, @product, @model_id, @params_json, @status, @file_count, @created_at, @finished_at)`);
-  const insertItem = db.prepare(
-    'INSERT INTO batch_items (batch_id, position, name, job_id) VALUES (@batch_id, @position, @name, @job_id)',
-  );
+      language, pending_code, pending_message, created_at, finished_at)
+    VALUES (@id, @account_id, @product, @model_id, @params_json, @status, @file_count, @language, @pending_code,
+      @pending_message, @created_at, @finished_at)`);
+  const insertItem = db.prepare(`INSERT INTO batch_items (batch_id, position, name, job_id, pending_input_json)
+    VALUES (@batch_id, @position, @name, @job_id, @pending_input_json)`);
   const get = db.prepare<[string], BatchRow>('SELECT * FROM batches WHERE id = ?');
   const items = db.prepare<[string], BatchItemRow>('SELECT * FROM batch_items WHERE batch_id = ? ORDER BY position');
+  const pendingItems = db.prepare<[string], BatchItemRow>(
+    'SELECT * FROM batch_items WHERE batch_id = ? AND job_id IS NULL ORDER BY position',
+  );
+  const withPending = db.prepare<[number], { id: string }>(`SELECT b.id FROM batches b
+    WHERE b.status = 'open' AND EXISTS (SELECT 1 FROM batch_items bi WHERE bi.batch_id = b.id AND bi.job_id IS NULL)
+    ORDER BY b.created_at, b.id LIMIT ?`);
+  const countPending = db.prepare<{ accountId: string | null }, { n: number }>(`SELECT COUNT(*) AS n FROM batch_items bi
+    JOIN batches b ON b.id = bi.batch_id WHERE bi.job_id IS NULL AND (@accountId IS NULL OR b.account_id = @accountId)`);
+  const attach = db.prepare<[string, string, number]>(
+    'UPDATE batch_items SET job_id = ?, pending_input_json = NULL WHERE batch_id = ? AND position = ? AND job_id IS NULL',
+  );
+  const setReason = db.prepare<[string | null, string | null, string]>('UPDATE batches SET pending_code = ?, pending_message = ? WHERE id = ?');
   const countOpen = db.prepare<[string], { n: number }>(
     "SELECT COUNT(*) AS n FROM batches WHERE account_id = ? AND status = 'open'",
   );
   const complete = db.prepare(
-    "UPDATE batches SET status = 'complete', finished_at = ? WHERE id = ? AND status = 'open'",
+    "UPDATE batches SET status = 'complete', finished_at = ?, pending_code = NULL, pending_message = NULL WHERE id = ? AND status = 'open'",
   );
   const page = db.prepare<Record<string, unknown>, BatchRow>(`SELECT * FROM batches
     WHERE account_id = @accountId
@@ -58,6 +91,11 @@ export function createBatchesRepo(db: Db): BatchesRepo {
     insertItem: (item) => void insertItem.run(item),
     get: (id) => get.get(id),
     items: (batchId) => items.all(batchId),
+    pendingItems: (batchId) => pendingItems.all(batchId),
+    withPendingItems: (limit) => withPending.all(limit).map((r) => r.id),
+    countPending: (accountId) => countPending.get({ accountId })?.n ?? 0,
+    attachJob: (batchId, position, jobId) => attach.run(jobId, batchId, position).changes === 1,
+    setPendingReason: (batchId, code, message) => void setReason.run(code, message, batchId),
     countOpen: (accountId) => countOpen.get(accountId)?.n ?? 0,
     complete: (id, finishedAt) => complete.run(finishedAt, id).changes === 1,
     page: (accountId, product, after, limit) =>

@@ -22,10 +22,13 @@ export interface RemoteBatchRow {
   updated_at: string;
 }
 
-/** One item of a local batch as the job engine stored it (migration 001's batch_items + jobs, read only). */
+/**
+ * One item of a local batch as the job engine stored it (batch_items + jobs, read only). A pending item (no job yet,
+ * migration 009) reads as status 'pending' with the input it keeps until its job is created.
+ */
 export interface LocalBatchItemRow {
   position: number;
-  job_id: string;
+  job_id: string | null;
   name: string | null;
   status: string;
   cancel_requested: number;
@@ -45,7 +48,7 @@ export interface RemoteBatchesRepo {
   retarget(batchId: string, endpointUrl: string): void;
   /** The local batch and item position of a job; undefined for a job outside any batch. */
   itemOf(jobId: string): { batchId: string; position: number } | undefined;
-  /** The local batch's items in position order, with their jobs' status and input. */
+  /** The local batch's items in position order, with their jobs' status and input (pending items included). */
   items(batchId: string): LocalBatchItemRow[];
   /** Hosted batches still open although every local item has finished (cancelled or expired while queued here). */
   orphans(): RemoteBatchRow[];
@@ -75,15 +78,16 @@ export function createRemoteBatchesRepo(db: Db, clock: Clock = systemClock): Rem
     'SELECT batch_id, position FROM batch_items WHERE job_id = ?',
   );
   const selectItems = db.prepare<[string], LocalBatchItemRow>(
-    `SELECT bi.position, bi.job_id, bi.name, j.status, j.cancel_requested, j.input_json
-     FROM batch_items bi JOIN jobs j ON j.id = bi.job_id WHERE bi.batch_id = ? ORDER BY bi.position`,
+    `SELECT bi.position, bi.job_id, bi.name, COALESCE(j.status, 'pending') AS status,
+            COALESCE(j.cancel_requested, 0) AS cancel_requested, COALESCE(j.input_json, bi.pending_input_json) AS input_json
+     FROM batch_items bi LEFT JOIN jobs j ON j.id = bi.job_id WHERE bi.batch_id = ? ORDER BY bi.position`,
   );
   const selectParams = db.prepare<[string], { params_json: string }>('SELECT params_json FROM batches WHERE id = ?');
   const selectOrphans = db.prepare<[], RemoteBatchRow>(
     `SELECT rb.* FROM remote_batches rb
      WHERE rb.remote_batch_id IS NOT NULL AND (rb.remote_status IS NULL OR rb.remote_status = 'open')
-       AND NOT EXISTS (SELECT 1 FROM batch_items bi JOIN jobs j ON j.id = bi.job_id
-                       WHERE bi.batch_id = rb.batch_id AND j.status IN ('queued', 'running'))`,
+       AND NOT EXISTS (SELECT 1 FROM batch_items bi LEFT JOIN jobs j ON j.id = bi.job_id
+                       WHERE bi.batch_id = rb.batch_id AND (bi.job_id IS NULL OR j.status IN ('queued', 'running')))`,
   );
   const get = (batchId: string): RemoteBatchRow | undefined => selectOne.get(batchId);
   return {

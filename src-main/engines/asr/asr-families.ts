@@ -6,6 +6,7 @@
 import type { JsonSchema } from '../../common/api-types.js';
 import type { ModelDefinition } from '../model-definition.js';
 import { NO_LIMITS } from '../model-definition.js';
+import { MAX_FILE_BYTES } from '../../common/limits.js';
 
 export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'moonshine', 'sense-voice'] as const;
 export type AsrFamily = (typeof ASR_FAMILIES)[number];
@@ -91,7 +92,7 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     engine: 'sherpa-asr',
     engineConfig: { ...engineConfig },
     paramsSchema: asrParamsSchema(family, engineConfig.languages, diarization !== null),
-    limits: { ...NO_LIMITS, max_file_bytes: 500 * 1024 * 1024 },
+    limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },
     live: false,
     acceptsSpeed: false,
   };
@@ -129,8 +130,13 @@ export function asrParamsSchema(family: AsrFamily, languages: string[], diarizat
     properties.use_itn = { type: 'boolean', default: true, description: 'Inverse text normalization (punctuation, numbers).' };
   }
   Object.assign(properties, diarizationParams(diarization));
-  return { type: 'object', properties, additionalProperties: false };
+  return { type: 'object', properties, additionalProperties: false, ...(diarization ? DIARIZATION_RULES : {}) };
 }
+
+/** num_speakers means something only with speaker_diarization on: a cross-field rule the schema itself states. */
+export const DIARIZATION_RULES: JsonSchema = {
+  dependentSchemas: { num_speakers: { required: ['speaker_diarization'], properties: { speaker_diarization: { const: true } } } },
+};
 
 /** speaker_diarization / num_speakers, only when the diarization models are installed. */
 export function diarizationParams(available: boolean): Record<string, JsonSchema> {

@@ -3,6 +3,7 @@ import type { ModelSourceContext } from '../model-sources.js';
 import type { ModelDefinition, ModelSource } from '../model-definition.js';
 import { NO_LIMITS } from '../model-definition.js';
 import { findPocketsphinx, POCKETSPHINX_MISSING } from './pocketsphinx-install.js';
+import { MAX_FILE_BYTES } from '../../common/limits.js';
 
 export const POCKETSPHINX_MODEL_ID = 'pocketsphinx-en-us';
 
@@ -43,7 +44,7 @@ export function pocketsphinxDefinition(): ModelDefinition {
     languages: ['en'],
     live: false,
     acceptsSpeed: false,
-    limits: { ...NO_LIMITS, max_file_bytes: 500 * 1024 * 1024 },
+    limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },
     paramsSchema: structuredClone(POCKETSPHINX_PARAMS_SCHEMA) as unknown as ModelDefinition['paramsSchema'],
     status: install ? 'available' : 'unavailable',
     reason: install ? null : POCKETSPHINX_MISSING,

@@ -9,6 +9,13 @@
 export const MAX_SENTENCE_CHARS = 300;
 
 const END = /[.!?;:…。！？；：]+["'”’)\]]*(?=\s|$)|[。！？；]+|\n\s*\n/gu;
+/** A piece carries speech only with a letter or a digit in it (punctuation, symbols and emoji alone say nothing). */
+const SPEAKABLE = /[\p{L}\p{N}]/u;
+
+/** Whether splitSentences finds anything to speak in `text` (checked before a TTS job is created). */
+export function hasSpeech(text: string): boolean {
+  return SPEAKABLE.test(text);
+}
 
 export function splitSentences(text: string, maxChars = MAX_SENTENCE_CHARS): string[] {
   const out: string[] = [];
@@ -33,5 +40,5 @@ function pushPiece(out: string[], piece: string, maxChars: number): void {
     rest = rest.slice(cut + 1).trim();
   }
   // A piece of only punctuation carries no speech.
-  if (/[\p{L}\p{N}]/u.test(rest)) out.push(rest);
+  if (SPEAKABLE.test(rest)) out.push(rest);
 }

@@ -8,6 +8,7 @@ import type { ModelDefinition, ModelSource } from '../model-definition.js';
 import { NO_LIMITS } from '../model-definition.js';
 import type { ModelSourceFactory } from '../model-sources.js';
 import { productParamsSchema, UNSERVED_PRODUCTS, type UnservedProduct } from './product-params-schemas.js';
+import { MAX_FILE_BYTES } from '../../common/limits.js';
 
 const ROWS: Record<UnservedProduct, { capability: Capability; name: string; summary: string; audioIn: boolean }> = {
   'voice-cloning': { capability: 'voice_cloning', name: 'Voice cloning', summary: 'Speaks text in the voice of a reference recording.', audioIn: true },
@@ -41,7 +42,7 @@ export function unavailableProductDefinition(product: UnservedProduct): ModelDef
     languages: [],
     live: false,
     acceptsSpeed: false,
-    limits: row.audioIn ? { ...NO_LIMITS, max_file_bytes: 500 * 1024 * 1024 } : NO_LIMITS,
+    limits: row.audioIn ? { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES } : NO_LIMITS,
     paramsSchema: productParamsSchema(product),
     status: 'unavailable',
     reason: unservedReason(product),

@@ -2,9 +2,9 @@
 import type { JsonSchema, ModelLimits } from '../../common/api-types.js';
 import type { ModelDefinition, ModelSource } from '../model-definition.js';
 import type { ModelSourceContext } from '../model-sources.js';
-import { DEFAULT_ESPEAK_VOICE } from './espeak-synth.js';
-import { espeakVoiceCatalogue } from './espeak-voices.js';
-import { OUTPUT_PARAMS_SCHEMA, SPEED_SCHEMA } from './output-params.js';
+import { DEFAULT_ESPEAK_VOICE, ESPEAK_SAMPLE_RATE } from './espeak-synth.js';
+import { espeakLanguagePattern, espeakVoiceCatalogue } from './espeak-voices.js';
+import { OUTPUT_PARAMS_SCHEMA, outputFormatRules, SPEED_SCHEMA } from './output-params.js';
 
 export const ESPEAK_MODEL_ID = 'espeak-ng';
 export const ESPEAK_LIMITS: ModelLimits = { max_file_bytes: null, max_audio_seconds: null, max_text_chars: 5000 };
@@ -26,15 +26,18 @@ export function espeakParamsSchema(): JsonSchema {
         type: 'string',
         minLength: 2,
         maxLength: 35,
+        pattern: espeakLanguagePattern(),
         description:
-          'Language code (BCP 47, e.g. fr, pt-BR, en-IN). When given it picks the voice and takes precedence over voice: ' +
-          'an exact voice id, else the voice that declares the language with the best priority, else the same for the code without its last subtag.',
+          'A language some voice speaks (BCP 47, any case, e.g. fr, pt-BR, en-IN; the model lists them in languages). When given it picks the voice and ' +
+          'takes precedence over voice: an exact voice id, else the voice that declares the language with the best priority, else the same for the code ' +
+          'without its last subtag (en-IN speaks with en).',
       },
       speaker: { type: 'string', enum: variants, description: 'Voice variant (f1–f5, m1–m8, whisper, klatt, …).' },
       speed: SPEED_SCHEMA,
       pitch: { type: 'integer', minimum: 0, maximum: 100, default: 50, description: 'Base pitch, 0–100 (50 is normal).' },
       ...OUTPUT_PARAMS_SCHEMA,
     },
+    allOf: [outputFormatRules(ESPEAK_SAMPLE_RATE)],
   };
 }
 

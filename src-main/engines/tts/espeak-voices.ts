@@ -48,7 +48,8 @@ export function espeakVoiceCatalogue(): EspeakVoiceCatalogue {
       const length = Number(end) - Number(start);
       const buf = Buffer.alloc(length);
       readSync(fd, buf, 0, length, Number(start));
-      const text = buf.toString('latin1');
+      // Voice files are UTF-8 ("Māori", "Norwegian Bokmål"); the offsets above are byte offsets, so decode after slicing.
+      const text = buf.toString('utf8');
       if (path!.startsWith(VARIANT_DIR)) {
         variants.push(path!.slice(VARIANT_DIR.length));
         continue;
@@ -94,4 +95,25 @@ export function voiceForLanguage(language: string): EspeakVoice | undefined {
     code = dash > 0 ? code.slice(0, dash) : '';
   }
   return undefined;
+}
+
+/**
+ * A JSON Schema `pattern` that matches exactly the language values voiceForLanguage resolves: a voice id or a
+ * declared code (any letter case, `-` or `_` between subtags), optionally followed by more subtags that are dropped
+ * one by one (`en-IN` → `en`). The schema refuses `xx-YY` before a job exists; the engine resolves what it accepts.
+ */
+export function espeakLanguagePattern(): string {
+  const { voices } = espeakVoiceCatalogue();
+  const codes = new Set<string>();
+  for (const voice of voices) {
+    codes.add(voice.id);
+    for (const l of voice.languages) codes.add(l.code);
+  }
+  const anyCase = (code: string): string =>
+    [...code]
+      .map((ch) => (/[a-z]/.test(ch) ? `[${ch}${ch.toUpperCase()}]` : ch === '-' || ch === '_' ? '[-_]' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
+  // Longest first, so that an alternation never stops at a shorter code that is a prefix of a longer one.
+  const alternatives = [...codes].sort((a, b) => b.length - a.length || a.localeCompare(b)).map(anyCase);
+  return `^(?:${alternatives.join('|')})(?:[-_][A-Za-z0-9]+)*$`;
 }

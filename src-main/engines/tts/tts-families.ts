@@ -5,7 +5,7 @@
 import { isAbsolute, join } from 'node:path';
 import type { ModelLimits } from '../../common/api-types.js';
 import type { ModelDefinition } from '../model-definition.js';
-import { OUTPUT_PARAMS_SCHEMA, SPEED_SCHEMA } from './output-params.js';
+import { OUTPUT_PARAMS_SCHEMA, outputFormatRules, SPEED_SCHEMA } from './output-params.js';
 
 export const TTS_FAMILIES = ['vits', 'piper', 'kokoro', 'matcha'] as const;
 export type TtsFamily = (typeof TTS_FAMILIES)[number];
@@ -94,6 +94,7 @@ export function ttsFamilyDefinition(
         speed: SPEED_SCHEMA,
         ...OUTPUT_PARAMS_SCHEMA,
       },
+      allOf: [outputFormatRules(engineConfig.sampleRate)],
     },
     limits: SHERPA_TTS_LIMITS,
     live: true,

@@ -6,11 +6,15 @@
  */
 import { join } from 'node:path';
 import { JobError } from '../../common/errors.js';
+import { textLength, textTooLongMessage } from '../../common/text-length.js';
 import { checkOutputOptions, outputOptionsFromParams, resolvedOutput } from '../audio/encode.js';
 import { EncodedFileWriter, inOrderOnly } from '../audio/encoded-sink.js';
 import { splitSentences } from '../audio/sentences.js';
 import { createSpeechEncoder, OUTPUT_EXTENSIONS } from '../audio/stream-encoder.js';
 import type { EngineContext, EngineOutput, EngineTask } from '../engine-types.js';
+
+/** Engines that speak through runTts: a text with no words (audio/sentences.ts hasSpeech) gives them nothing to say. */
+export const SENTENCE_TTS_ENGINES: ReadonlySet<string> = new Set(['espeak', 'sherpa-tts']);
 
 export interface SentenceSynthesizer {
   readonly sampleRate: number;
@@ -18,12 +22,14 @@ export interface SentenceSynthesizer {
   synthesize(sentence: string): Promise<Float32Array>;
 }
 
-/** Checks the text before any work: present, speakable, within the model's limit. */
+/**
+ * Checks the text before any work: present, speakable, within the model's limit (counted in code points, as the
+ * request check counts: common/text-length.ts — the service refuses a long text before it becomes a job).
+ */
 export function sentencesOf(text: unknown, maxChars: number | null): string[] {
   if (typeof text !== 'string' || text.trim() === '') throw new JobError('text_required', 'text is required');
-  if (maxChars !== null && text.length > maxChars) {
-    throw new JobError('text_too_long', `text has ${text.length} characters; this model accepts at most ${maxChars}`);
-  }
+  const length = textLength(text);
+  if (maxChars !== null && length > maxChars) throw new JobError('text_too_long', textTooLongMessage('text', length, maxChars));
   const sentences = splitSentences(text);
   if (sentences.length === 0) throw new JobError('text_required', 'text has no words to speak');
   return sentences;

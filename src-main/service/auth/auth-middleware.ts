@@ -1,7 +1,9 @@
 /**
  * Bearer-key authentication and the Origin policy for /v1. Public (no key): the catalogue GETs, artifact download
  * links, health and the UI session bootstrap (which has its own loopback + Origin checks). A browser Origin that is
- * neither the service's own nor configured gets 403 forbidden_origin on keyed routes.
+ * neither the service's own nor configured gets 403 forbidden_origin on keyed routes. Health is public but shows
+ * more to a key: when a request to it carries an Authorization header, the key is checked like anywhere else (a
+ * wrong key is 401) and the route sees its owner.
  */
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../common/errors.js';
@@ -11,6 +13,13 @@ import type { Origins } from './origins.js';
 export type AuthVariables = { owner: KeyOwner };
 
 const PUBLIC_GET = [/^\/v1\/models(\/[^/]+(\/quote)?)?\/?$/, /^\/v1\/artifacts\/[^/]+\/[^/]+$/, /^\/v1\/health\/?$/, /^\/v1\/session\/bootstrap$/];
+
+/** Public routes that answer more when a valid key is sent (GET /v1/health adds the queue counts). */
+const KEY_OPTIONAL_GET = [/^\/v1\/health\/?$/];
+
+function keyOptional(method: string, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && KEY_OPTIONAL_GET.some((re) => re.test(path));
+}
 
 export function isPublic(method: string, path: string): boolean {
   return (method === 'GET' || method === 'HEAD') && PUBLIC_GET.some((re) => re.test(path));
@@ -26,7 +35,8 @@ export interface AuthDeps {
 export function authMiddleware(deps: AuthDeps): MiddlewareHandler<{ Variables: AuthVariables }> {
   return async (c, next) => {
     const path = new URL(c.req.url).pathname;
-    if (c.req.method === 'OPTIONS' || isPublic(c.req.method, path)) return next();
+    const optional = keyOptional(c.req.method, path) && c.req.header('authorization') !== undefined;
+    if (c.req.method === 'OPTIONS' || (isPublic(c.req.method, path) && !optional)) return next();
     const origin = c.req.header('origin');
     if (origin && !deps.origins.isAllowed(origin)) {
       throw new ApiError('forbidden_origin', `origin ${origin} is not allowed; add it to allowedOrigins`);

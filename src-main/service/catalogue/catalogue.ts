@@ -3,10 +3,13 @@
  * the pricing file, and answers GET /v1/models. Sources are asked on every call so that availability is live
  * (a finished download, an uninstalled package).
  */
-import type { CatalogueRecord, Pricing } from '../../common/api-types.js';
+import type { CatalogueRecord, ModelLimits, Pricing } from '../../common/api-types.js';
+import { MAX_FILE_BYTES } from '../../common/limits.js';
 import { FREE_PRICING } from '../../common/pricing.js';
-import type { Capability } from '../../common/products.js';
+import { PRODUCT_INPUT, type Capability } from '../../common/products.js';
+import { DEFAULT_MAX_TEXT_CHARS } from '../../common/text-length.js';
 import type { ModelDefinition, ModelSource } from '../../engines/model-definition.js';
+import { publishedParamsSchema } from '../params/published-schema.js';
 import type { PricingFile } from './pricing-file.js';
 
 export interface ListOptions {
@@ -14,12 +17,22 @@ export interface ListOptions {
   includeUnavailable?: boolean;
 }
 
+export interface CatalogueOptions {
+  /** The service's own per-file upload limit (inclusive bytes). Default MAX_FILE_BYTES (common/limits.ts). */
+  maxUploadBytes?: number;
+}
+
 export class Catalogue {
+  private readonly maxUploadBytes: number;
+
   constructor(
     private readonly sources: readonly ModelSource[],
     private readonly pricingFile: PricingFile,
     private readonly log: (message: string) => void = () => {},
-  ) {}
+    options: CatalogueOptions = {},
+  ) {
+    this.maxUploadBytes = options.maxUploadBytes ?? MAX_FILE_BYTES;
+  }
 
   /** Every definition, merged; a source that throws is logged and skipped (one broken engine must not hide all). */
   definitions(): ModelDefinition[] {
@@ -42,8 +55,34 @@ export class Catalogue {
     return this.definitions().find((d) => d.id === id);
   }
 
+  /**
+   * The definition the job engine runs and bills: its `pricing` is the price this catalogue publishes (the pricing
+   * file applied), so the ledger charges what a client reads in GET /v1/models.
+   */
+  resolveForJobs(id: string): ModelDefinition | undefined {
+    const def = this.resolveModel(id);
+    return def ? { ...def, pricing: this.pricingFor(def) } : undefined;
+  }
+
   pricingFor(def: ModelDefinition): Pricing {
     return this.pricingFile.models[def.id] ?? def.pricing ?? (def.provider === 'local' ? this.pricingFile.default : null) ?? FREE_PRICING;
+  }
+
+  /**
+   * The limits a request meets, which the record publishes and the routes enforce: a model that takes files gets
+   * the smaller of its own max_file_bytes and the service's upload limit (both inclusive maxima); a model that takes
+   * text gets its max_text_chars or DEFAULT_MAX_TEXT_CHARS (counted in Unicode code points, common/text-length.ts).
+   */
+  limitsFor(d: ModelDefinition): ModelLimits {
+    const kinds = d.products.map((p) => PRODUCT_INPUT[p]);
+    const takesFiles = kinds.some((k) => k === 'audio' || k === 'audio+text');
+    const takesText = kinds.some((k) => k !== 'audio');
+    const own = d.limits.max_file_bytes;
+    return {
+      max_file_bytes: takesFiles ? Math.min(own ?? Infinity, this.maxUploadBytes) : own,
+      max_audio_seconds: d.limits.max_audio_seconds,
+      max_text_chars: takesText ? (d.limits.max_text_chars ?? DEFAULT_MAX_TEXT_CHARS) : d.limits.max_text_chars,
+    };
   }
 
   list(options: ListOptions = {}): CatalogueRecord[] {
@@ -74,8 +113,8 @@ export class Catalogue {
       live: d.live,
       accepts_speed: d.acceptsSpeed,
       pricing: this.pricingFor(d),
-      limits: { ...d.limits },
-      params_schema: d.paramsSchema,
+      limits: this.limitsFor(d),
+      params_schema: publishedParamsSchema(d.paramsSchema),
       download: d.download ? { size_bytes: d.download.sizeBytes, installed: d.download.installed, licence: d.download.licence } : null,
     };
   }

@@ -1,8 +1,9 @@
 /**
  * Connects the model manager's packages to the engine areas' family functions (asrFamilyDefinition,
- * ttsFamilyDefinition): an installed package gets the engine config and params schema of its family. A package
- * that is not installed (or whose files do not fit its family) keeps the manager's generic row; the problem is
- * logged instead of hiding the whole catalogue.
+ * ttsFamilyDefinition): every package, installed or not, gets the engine config and params schema of its family, so a
+ * client sees what a model accepts before pulling it (a package not yet installed is described with the files it will
+ * have). An installed package whose files do not fit its family keeps the manager's generic row; the problem is logged
+ * instead of hiding the whole catalogue.
  */
 import { asrFamilyDefinition, isAsrFamily } from '../../engines/asr/asr-families.js';
 import type { FamilyDefinitionFn, ModelManagerSourceOptions } from '../../engines/models/model-manager-source.js';
@@ -12,11 +13,11 @@ export function engineFamilies(log: (message: string) => void): NonNullable<Mode
   const guarded =
     (fn: FamilyDefinitionFn): FamilyDefinitionFn =>
     (family, pkg) => {
-      if (!pkg.installed || !pkg.dir) return null;
+      if (!pkg.dir) return null;
       try {
         return fn(family, pkg);
       } catch (error) {
-        log(`model ${pkg.id} (${family}) cannot be served: ${(error as Error).message}`);
+        if (pkg.installed) log(`model ${pkg.id} (${family}) cannot be served: ${(error as Error).message}`);
         return null;
       }
     };
@@ -25,7 +26,16 @@ export function engineFamilies(log: (message: string) => void): NonNullable<Mode
       isAsrFamily(family) ? asrFamilyDefinition(family, { id: pkg.id, dir: pkg.dir!, languages: pkg.languages, files: pkg.files, support: pkg.support }) : null,
     ),
     tts: guarded((family, pkg) =>
-      isTtsFamily(family) ? ttsFamilyDefinition(family, { id: pkg.id, dir: pkg.dir!, languages: pkg.languages, files: pkg.files }) : null,
+      isTtsFamily(family)
+        ? ttsFamilyDefinition(family, {
+            id: pkg.id,
+            dir: pkg.dir!,
+            languages: pkg.languages,
+            files: pkg.files,
+            ...(pkg.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}),
+            ...(pkg.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}),
+          })
+        : null,
     ),
   };
 }

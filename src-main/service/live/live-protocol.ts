@@ -3,6 +3,7 @@
  * Client → server: session.update, speak, cancel. Server → client: session.created, response.created, binary PCM16
  * frames, response.done, error.
  */
+import { unknownFieldMessage } from '../http/unknown-fields.js';
 
 export interface SessionInfo {
   id: string;
@@ -42,7 +43,23 @@ export class ProtocolError extends Error {
   }
 }
 
-/** Parses and checks one text message; throws ProtocolError with the code the client gets. */
+/** Fields each client message takes; any other field is refused with unsupported_param (the API's one rule). */
+const MESSAGE_FIELDS: Record<ClientMessage['type'], readonly string[]> = {
+  'session.update': ['type', 'session'],
+  speak: ['type', 'text'],
+  cancel: ['type'],
+};
+const SESSION_FIELDS = ['speed'] as const;
+
+function refuseUnknown(object: Record<string, unknown>, allowed: readonly string[], prefix: string, owner: string): void {
+  const message = unknownFieldMessage(object, allowed, prefix, owner);
+  if (message !== null) throw new ProtocolError('unsupported_param', message);
+}
+
+/**
+ * Parses and checks one text message; throws ProtocolError with the code the client gets (as an `error` message:
+ * the socket stays open). Unknown fields, top-level or in `session`, are 400-style unsupported_param errors.
+ */
 export function parseClientMessage(raw: string, acceptsSpeed: boolean): ClientMessage {
   let value: unknown;
   try {
@@ -56,10 +73,12 @@ export function parseClientMessage(raw: string, acceptsSpeed: boolean): ClientMe
   const msg = value as Record<string, unknown>;
   switch (msg.type) {
     case 'session.update': {
+      refuseUnknown(msg, MESSAGE_FIELDS['session.update'], '', 'session.update');
       const session = msg.session;
       if (typeof session !== 'object' || session === null || Array.isArray(session)) {
         throw new ProtocolError('invalid_params', 'session.update needs a session object');
       }
+      refuseUnknown(session as Record<string, unknown>, SESSION_FIELDS, 'session.', 'session');
       const speed = (session as Record<string, unknown>).speed;
       if (speed === undefined) return { type: 'session.update', session: {} };
       if (!acceptsSpeed) throw new ProtocolError('unsupported_param', 'this model does not accept speed');
@@ -69,10 +88,12 @@ export function parseClientMessage(raw: string, acceptsSpeed: boolean): ClientMe
       return { type: 'session.update', session: { speed } };
     }
     case 'speak': {
+      refuseUnknown(msg, MESSAGE_FIELDS.speak, '', 'speak');
       if (typeof msg.text !== 'string' || msg.text.trim() === '') throw new ProtocolError('text_required', 'speak needs non-empty text');
       return { type: 'speak', text: msg.text };
     }
     case 'cancel':
+      refuseUnknown(msg, MESSAGE_FIELDS.cancel, '', 'cancel');
       return { type: 'cancel' };
     default:
       throw new ProtocolError(

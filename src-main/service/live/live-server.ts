@@ -9,6 +9,7 @@ import { WebSocketServer } from 'ws';
 import type { Pricing } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import { FREE_PRICING } from '../../common/pricing.js';
+import { numberQuery, singleQuery } from '../http/query-params.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { ProcessLauncher } from '../../engines/worker/process-launcher.js';
 import { EspeakThreadPool } from '../../engines/live/espeak-thread-pool.js';
@@ -61,7 +62,7 @@ function keyOf(req: IncomingMessage, url: URL): string | undefined {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     return match?.[1];
   }
-  return url.searchParams.get('api_key') ?? undefined;
+  return singleQuery(url.searchParams, 'api_key');
 }
 
 export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
@@ -79,25 +80,23 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   async function voiceFor(model: ModelDefinition, url: URL): Promise<LiveVoice> {
     if (model.engine === 'espeak') {
       const settings = {
-        voice: url.searchParams.get('voice') ?? undefined,
-        language: url.searchParams.get('language') ?? undefined,
-        speaker: url.searchParams.get('speaker') ?? undefined,
+        voice: singleQuery(url.searchParams, 'voice', 'invalid_params'),
+        language: singleQuery(url.searchParams, 'language', 'invalid_params'),
+        speaker: singleQuery(url.searchParams, 'speaker', 'invalid_params'),
       };
-      const pitch = url.searchParams.get('pitch');
+      const pitch = numberQuery(url.searchParams, 'pitch', { min: 0, max: 100, integer: true, code: 'invalid_params' });
       try {
         resolveEspeakVoice(settings);
       } catch (error) {
         throw new ApiError('invalid_params', (error as Error).message);
       }
-      if (pitch !== null && !(/^\d+$/.test(pitch) && Number(pitch) <= 100)) throw new ApiError('invalid_params', 'pitch must be an integer 0–100');
       // A session opens when the user opens the Live tab: the threads load while they type the first sentence.
       espeak.warm();
-      return espeak.voice({ ...settings, ...(pitch !== null ? { pitch: Number(pitch) } : {}) });
+      return espeak.voice({ ...settings, ...(pitch !== undefined ? { pitch } : {}) });
     }
     if (model.engine === 'sherpa-tts') {
-      const speaker = url.searchParams.get('speaker');
-      if (speaker !== null && !/^\d+$/.test(speaker)) throw new ApiError('invalid_params', 'speaker must be a non-negative integer');
-      return neural.voice(model, speaker === null ? 0 : Number(speaker));
+      const speaker = numberQuery(url.searchParams, 'speaker', { min: 0, integer: true, code: 'invalid_params' });
+      return neural.voice(model, speaker ?? 0);
     }
     throw new ApiError('model_unavailable', `model ${model.id} cannot stream live on this device`);
   }
@@ -110,7 +109,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     if (!accountId) throw new ApiError('unauthorized', 'the API key is not valid');
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin)) throw new ApiError('forbidden_origin', `origin ${origin} is not allowed`);
-    const modelId = url.searchParams.get('model');
+    const modelId = singleQuery(url.searchParams, 'model');
     if (!modelId) throw new ApiError('model_required', 'the model query parameter is required');
     const model = deps.resolveModel(modelId);
     if (!model) throw new ApiError('not_found', `no model ${modelId}`);

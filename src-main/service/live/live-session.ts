@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import type { Pricing } from '../../common/api-types.js';
 import { toMicro, usageMicro } from '../../common/pricing.js';
+import { DEFAULT_MAX_TEXT_CHARS, textLength, textTooLongMessage } from '../../common/text-length.js';
 import { splitSentences } from '../../engines/audio/sentences.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { NewCharge } from '../../store/ledger-repo.js';
@@ -134,16 +135,15 @@ export class LiveSession {
   }
 
   private enqueueSpeak(text: string): void {
-    const max = this.init.model.limits.max_text_chars;
-    if (max !== null && text.length > max) {
-      throw new ProtocolError('text_too_long', `text has ${text.length} characters; this model accepts at most ${max}`);
-    }
+    const max = this.init.model.limits.max_text_chars ?? DEFAULT_MAX_TEXT_CHARS;
+    const length = textLength(text);
+    if (length > max) throw new ProtocolError('text_too_long', textTooLongMessage('text', length, max, this.init.model.id));
     if (this.queue.length >= this.init.options.maxQueuedSpeaks) {
       throw new ProtocolError('queue_full', `at most ${this.init.options.maxQueuedSpeaks} speaks may wait; send cancel or wait for response.done`);
     }
     const speak: Speak = { id: newId('resp'), text, cancelled: false, samplesSent: 0, handle: null };
     this.queue.push(speak);
-    this.sendNow({ type: 'response.created', response_id: speak.id, text_chars: text.length });
+    this.sendNow({ type: 'response.created', response_id: speak.id, text_chars: length });
     void this.processQueue();
   }
 
@@ -274,12 +274,13 @@ export class LiveSession {
 
   /** response.done counts what was actually sent (a cancelled speak's dropped frames are not billed). */
   private doneMessage(speak: Speak): ServerMessage {
-    const seconds = speak.samplesSent / this.init.voice.sampleRate;
+    // Charged from the value response.done shows, so a client can recompute the charge from what it received.
+    const seconds = Math.round((speak.samplesSent / this.init.voice.sampleRate) * 1e6) / 1e6;
     this.chargeSpeak(seconds);
     return {
       type: 'response.done',
       response_id: speak.id,
-      audio_seconds: Math.round(seconds * 1e6) / 1e6,
+      audio_seconds: seconds,
       samples: speak.samplesSent,
       cancelled: speak.cancelled,
     };

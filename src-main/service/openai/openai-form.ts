@@ -55,8 +55,8 @@ export function single(form: OpenAiForm, name: string): string | undefined {
 }
 
 /** The model's own file limit, checked after the upload (the model part may have come after the file). */
-export function checkFileLimit(form: OpenAiForm, def: ModelDefinition): void {
-  const max = def.limits.max_file_bytes;
+export function checkFileLimit(form: OpenAiForm, deps: AppDeps, def: ModelDefinition): void {
+  const max = deps.catalogue.limitsFor(def).max_file_bytes;
   if (max !== null && form.file.bytes > max) {
     throw new ApiError('file_too_large', `${form.file.originalName || 'the file'} has ${form.file.bytes} bytes; model ${def.id} takes at most ${max}`, { param: 'file' });
   }

@@ -132,7 +132,7 @@ async function speak(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels): P
   const def = models.resolve('speech', body.model);
   let text: string;
   try {
-    text = checkText(def, body.input, 'input');
+    text = checkText(deps, def, body.input, 'input');
   } catch (error) {
     throw error instanceof ApiError ? new ApiError(error.code, error.message, { param: 'input' }) : error;
   }

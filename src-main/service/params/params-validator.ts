@@ -1,7 +1,9 @@
 /**
- * Validates a request's `params` against the model's params_schema with Ajv (JSON Schema 2020-12): defaults are
- * filled in, unknown params are refused (400 unsupported_param, named), wrong types or ranges are refused
- * (400 invalid_params with the path and Ajv's message). Each schema is compiled once, cached by model id + hash.
+ * Validates a request's `params` against the model's params_schema with Ajv (JSON Schema 2020-12) before any job
+ * exists: defaults are filled in, unknown params are refused (400 unsupported_param, named), wrong types, ranges
+ * and cross-field rules are refused (400 invalid_params with the path, e.g. `params.output_sample_rate must be
+ * equal to one of the allowed values: […] when params.output_format is "mp3"`). The schema compiled is the one the
+ * catalogue publishes (published-schema.ts). Each schema is compiled once, cached by model id + hash.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -9,6 +11,7 @@ import addFormatsModule from 'ajv-formats';
 import { createHash } from 'node:crypto';
 import type { JsonSchema } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
+import { publishedParamsSchema } from './published-schema.js';
 
 // ajv-formats is CommonJS: under NodeNext its default export arrives as the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
@@ -18,7 +21,7 @@ export const MAX_CACHED_SCHEMAS = 500;
 
 export class ParamsValidator {
   private readonly ajv: Ajv2020;
-  private readonly cache = new Map<string, ValidateFunction>();
+  private readonly cache = new Map<string, { schema: JsonSchema; validate: ValidateFunction }>();
 
   constructor() {
     this.ajv = new Ajv2020({ useDefaults: true, removeAdditional: false, allErrors: true, strict: false, coerceTypes: false });
@@ -27,53 +30,139 @@ export class ParamsValidator {
 
   /** Returns a copy of `params` with defaults applied, or throws ApiError. */
   validate(modelId: string, schema: JsonSchema, params: Record<string, unknown>): Record<string, unknown> {
-    const validate = this.compiled(modelId, schema);
+    const { schema: published, validate } = this.compiled(modelId, schema);
     const copy = structuredClone(params);
     if (validate(copy)) return copy;
-    throw toApiError(modelId, validate.errors ?? []);
+    throw toApiError(modelId, published, validate.errors ?? []);
   }
 
-  private compiled(modelId: string, schema: JsonSchema): ValidateFunction {
+  private compiled(modelId: string, schema: JsonSchema): { schema: JsonSchema; validate: ValidateFunction } {
     const json = JSON.stringify(schema);
     const key = `${modelId}:${createHash('sha256').update(json).digest('hex')}`;
-    let fn = this.cache.get(key);
-    if (!fn) {
+    let entry = this.cache.get(key);
+    if (!entry) {
       if (this.cache.size >= MAX_CACHED_SCHEMAS) this.cache.clear();
-      fn = this.ajv.compile(strictObject(schema));
-      this.cache.set(key, fn);
+      const published = publishedParamsSchema(schema);
+      entry = { schema: published, validate: this.ajv.compile(published) };
+      this.cache.set(key, entry);
     }
-    return fn;
+    return entry;
   }
 }
 
-/** Params are a closed object: a schema that does not say otherwise refuses unknown keys. `$schema` is dropped so
- * that a draft-07 tag does not stop the 2020 compiler (the subset we use reads the same). */
-function strictObject(schema: JsonSchema): JsonSchema {
-  const { $schema: _ignored, ...rest } = schema;
-  if (rest.type === undefined) rest.type = 'object';
-  if (rest.type === 'object' && rest.additionalProperties === undefined && rest.unevaluatedProperties === undefined) {
-    rest.additionalProperties = false;
-  }
-  return rest;
+/** Keywords whose own error only says "a sub-schema failed": the sub-schema's error is the one worth reporting. */
+const WRAPPERS = new Set(['if', 'anyOf', 'oneOf', 'allOf', 'not']);
+
+function pathOf(error: ErrorObject): string {
+  return error.instancePath ? `params${error.instancePath.replaceAll('/', '.')}` : 'params';
 }
 
-function toApiError(modelId: string, errors: ErrorObject[]): ApiError {
+/** The sub-schema an error's schemaPath (`#/allOf/0/if`) points at, or undefined. */
+function schemaAt(root: JsonSchema, schemaPath: string): JsonSchema | undefined {
+  let node: unknown = root;
+  for (const raw of schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean)) {
+    const part = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node !== null && typeof node === 'object' ? (node as JsonSchema) : undefined;
+}
+
+/** "output_format is "mp3"" for an `if` of consts, so a cross-field refusal says which other field caused it. */
+function describeCondition(condition: JsonSchema | undefined): string | null {
+  const properties = condition?.properties as Record<string, { const?: unknown; enum?: unknown[] }> | undefined;
+  if (!properties) return null;
+  const parts = Object.entries(properties).flatMap(([name, rule]) =>
+    'const' in rule ? [`params.${name} is ${JSON.stringify(rule.const)}`] : Array.isArray(rule.enum) ? [`params.${name} is one of ${JSON.stringify(rule.enum)}`] : [],
+  );
+  return parts.length ? parts.join(' and ') : null;
+}
+
+/** A short reading of a simple schema ("an integer from 8000 to 48000", ""source""), for anyOf alternatives. */
+function describeSchema(schema: JsonSchema): string {
+  if ('const' in schema) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return `one of ${JSON.stringify(schema.enum)}`;
+  const type = typeof schema.type === 'string' ? schema.type : 'value';
+  const article = /^[aeiou]/.test(type) ? 'an' : 'a';
+  if (typeof schema.minimum === 'number' && typeof schema.maximum === 'number') return `${article} ${type} from ${schema.minimum} to ${schema.maximum}`;
+  if (typeof schema.pattern === 'string') return `${article} ${type} matching ${schema.pattern.length > 60 ? 'its pattern' : schema.pattern}`;
+  return `${article} ${type}`;
+}
+
+function toApiError(modelId: string, schema: JsonSchema, errors: ErrorObject[]): ApiError {
   const unknown = errors.find((e) => e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties');
   if (unknown) {
     const name = String((unknown.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ?? (unknown.params as { unevaluatedProperty?: string }).unevaluatedProperty);
     const where = unknown.instancePath ? ` in ${unknown.instancePath}` : '';
     return new ApiError('unsupported_param', `model ${modelId} does not accept the param "${name}"${where}`);
   }
-  const first = errors[0];
-  if (!first) return new ApiError('invalid_params', `params rejected by the schema of model ${modelId}`);
-  const path = first.instancePath ? `params${first.instancePath.replaceAll('/', '.')}` : 'params';
-  const allowed = first.keyword === 'enum' ? `: ${JSON.stringify((first.params as { allowedValues: unknown[] }).allowedValues)}` : '';
-  return new ApiError('invalid_params', `${path} ${first.message ?? 'is invalid'}${allowed}`);
+  const alternatives = errors.find((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const inAlternatives = (e: ErrorObject): boolean => alternatives !== undefined && e.schemaPath.startsWith(`${alternatives.schemaPath}/`);
+  const specific = errors.find((e) => !WRAPPERS.has(e.keyword) && !inAlternatives(e));
+  if (specific) return new ApiError('invalid_params', describeError(schema, specific));
+  if (alternatives) {
+    // A value that matches none of a field's alternatives: name them all, not the first one's complaint.
+    const options = schemaAt(schema, alternatives.schemaPath);
+    const list = Array.isArray(options) ? (options as JsonSchema[]).map(describeSchema).join(' or ') : '';
+    return new ApiError('invalid_params', `${pathOf(alternatives)} must be ${list || 'one of its allowed forms'}`);
+  }
+  return new ApiError('invalid_params', `params rejected by the schema of model ${modelId}`);
 }
 
-/** Parses the multipart `params` part: empty = {}, otherwise a JSON object, else 400 invalid_params. */
+/** One failed keyword in words: the field's path, what it must be, and the other field that made the rule apply. */
+function describeError(schema: JsonSchema, error: ErrorObject): string {
+  let field = pathOf(error);
+  let what: string;
+  switch (error.keyword) {
+    case 'required': {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      field = `${field}.${missing}`;
+      const rule = schemaAt(schema, error.schemaPath.replace(/\/required$/, `/properties/${missing}`));
+      what = `is required${typeof rule?.description === 'string' ? ` (${rule.description})` : ''}`;
+      break;
+    }
+    case 'const':
+      what = `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
+      break;
+    case 'enum':
+      what = `${error.message ?? 'is invalid'}: ${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)}`;
+      break;
+    case 'pattern':
+      what = describePattern(schema, error) ?? error.message ?? 'is invalid';
+      break;
+    default:
+      what = error.message ?? 'is invalid';
+  }
+  const because = conditionOf(schema, error.schemaPath);
+  return `${field} ${what}${because ? ` when ${because}` : ''}`;
+}
+
+/**
+ * The condition under which a rule applies, read from where it sits in the schema: inside an `if`'s `then`
+ * ("params.output_format is "mp3"") or inside `dependentSchemas.NAME` ("params.NAME is given"); null otherwise.
+ */
+function conditionOf(schema: JsonSchema, schemaPath: string): string | null {
+  const then = /^(.*)\/then\//.exec(schemaPath);
+  if (then) return describeCondition(schemaAt(schema, `${then[1]}/if`));
+  const dependent = /\/dependentSchemas\/([^/]+)\//.exec(schemaPath);
+  if (dependent) return `params.${dependent[1]!.replaceAll('~1', '/').replaceAll('~0', '~')} is given`;
+  return null;
+}
+
+/** A pattern failure reads badly as a regex; the field's description says what the values are. */
+function describePattern(schema: JsonSchema, error: ErrorObject): string | null {
+  const field = schemaAt(schema, error.schemaPath.replace(/\/pattern$/, ''));
+  const description = typeof field?.description === 'string' ? field.description : null;
+  return description ? `is not accepted: ${description}` : null;
+}
+
+/**
+ * Parses the multipart `params` part (spec: "Omitted or empty string means defaults. A value that is not a JSON
+ * object is invalid"): absent or exactly '' = {}; anything else must parse to a JSON object, else 400
+ * invalid_params — whitespace alone included, since it is neither empty nor an object.
+ */
 export function parseParamsPart(raw: string | null): Record<string, unknown> {
-  if (raw === null || raw.trim() === '') return {};
+  if (raw === null || raw === '') return {};
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -7,12 +7,13 @@ import { ApiError } from '../../common/errors.js';
 import { formatTranscript, TRANSCRIPT_CONTENT_TYPES, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../common/transcript-formats.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
+import { queryOf, singleQuery } from '../http/query-params.js';
 import { contentDisposition } from './artifact-routes.js';
 
 export function exportRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/v1/speech-to-text/:jobId/export', (c) => {
-    const format = c.req.query('format') ?? 'txt';
+    const format = singleQuery(queryOf(c.req.url), 'format') ?? 'txt';
     if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
       throw new ApiError('invalid_request', `format must be one of ${TRANSCRIPT_FORMATS.join(', ')}`);
     }

@@ -1,4 +1,8 @@
-/** GET /v1/health (no key): liveness for scripts, the tray and load balancers, plus the queue summary. */
+/**
+ * GET /v1/health: liveness for scripts and load balancers. Without a key it answers `{"status":"ok"}` and nothing
+ * else (no data for anonymous callers); with a valid key (Authorization: Bearer, checked by the auth middleware) it
+ * adds `uptime_seconds` and the service-wide `queued` and `running` counts.
+ */
 import { Hono } from 'hono';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
@@ -8,6 +12,7 @@ const STARTED = Date.now();
 export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/v1/health', (c) => {
+    if (!c.get('owner')) return c.json({ status: 'ok' });
     const queue = deps.jobs.queueSummary();
     return c.json({ status: 'ok', uptime_seconds: Math.round((Date.now() - STARTED) / 1000), queued: queue.queued, running: queue.running });
   });

@@ -10,6 +10,7 @@ import { isProduct, type Product } from '../../common/products.js';
 import type { ListQuery } from '../../jobs/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
+import { numberQuery, queryOf, singleQuery } from '../http/query-params.js';
 
 /** Page size of GET /v1/jobs and /v1/batches when no limit is given; most a page may hold. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -27,21 +28,16 @@ function found<T>(value: T | undefined, what: string, id: string): T {
 }
 
 export function listQuery(c: Context<AppEnv>): ListQuery {
-  const query: ListQuery = { limit: DEFAULT_PAGE_SIZE };
-  const limit = c.req.query('limit');
-  if (limit !== undefined) {
-    const n = Number(limit);
-    if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE_SIZE) throw new ApiError('invalid_request', `limit must be an integer 1..${MAX_PAGE_SIZE}`);
-    query.limit = n;
-  }
-  const cursor = c.req.query('cursor');
+  const params = queryOf(c.req.url);
+  const query: ListQuery = { limit: numberQuery(params, 'limit', { min: 1, max: MAX_PAGE_SIZE, integer: true }) ?? DEFAULT_PAGE_SIZE };
+  const cursor = singleQuery(params, 'cursor');
   if (cursor) query.cursor = cursor;
-  const product = c.req.query('product');
+  const product = singleQuery(params, 'product');
   if (product !== undefined && product !== '') {
     if (!isProduct(product)) throw new ApiError('invalid_request', `unknown product "${product}"`);
     query.product = product;
   }
-  const status = c.req.query('status');
+  const status = singleQuery(params, 'status');
   if (status !== undefined && status !== '') {
     if (!(JOB_STATUSES as readonly string[]).includes(status)) throw new ApiError('invalid_request', `status must be one of ${JOB_STATUSES.join(', ')}`);
     query.status = status as JobStatus;

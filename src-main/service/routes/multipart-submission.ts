@@ -2,8 +2,8 @@
  * Reads the multipart body of an audio product POST (speech-to-text, voice-isolator, audio-enhancement,
  * stem-separation, voice-conversion, voice-cloning, voice-continuation; single or batch), applying the rules as
  * parts arrive: the model before any file (400 model_required), the model resolved at once (unknown/unavailable
- * refused before a byte of audio is read), the per-file limit (413), at most 50 items (400 too_many_items at the
- * 51st, unread).
+ * refused before a byte of audio is read), a part the route does not take refused (400 unsupported_param naming it),
+ * the per-file limit (413), at most 50 items (400 too_many_items at the 51st, unread).
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -43,6 +43,11 @@ function shapeOf(product: Product, batch: boolean) {
   return { fileField: 'file', maxFiles: batch ? MAX_BATCH_ITEMS : 1, texts: 'none', textRequired: false } as const;
 }
 
+/** The parts a route takes, for the unsupported_param message. */
+function partsOf(shape: ReturnType<typeof shapeOf>, batch: boolean): string {
+  return ['model', 'params', ...(batch ? [] : ['name']), shape.fileField, ...(shape.texts === 'none' ? [] : ['text'])].join(', ');
+}
+
 export async function readMultipartSubmission(request: Request, deps: AppDeps, product: Product, batch: boolean): Promise<MultipartSubmission> {
   const shape = shapeOf(product, batch);
   const dir = join(deps.uploadsDir, `up_${randomUUID().replaceAll('-', '')}`);
@@ -73,31 +78,31 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, p
           else parseParamsPart(value);
           return;
         case 'name':
-          if (batch) throw new ApiError('invalid_request', 'a batch takes no name part; files[].name are the file names');
+          if (batch) throw new ApiError('unsupported_param', 'unknown part "name": a batch takes no name part (files[].name are the file names)');
           once(field);
           name = value;
           return;
         case 'text':
-          if (shape.texts === 'none') throw new ApiError('invalid_request', `${product} takes no text part`);
+          if (shape.texts === 'none') throw new ApiError('unsupported_param', `unknown part "text": ${product} takes no text part`);
           if (shape.texts === 'one') once(field);
           if (texts.length >= MAX_BATCH_ITEMS) throw new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} texts`);
           texts.push(value);
           return;
         default:
-          throw new ApiError('invalid_request', `unexpected part "${field}" (this route takes model, params, ${batch ? '' : 'name, '}${shape.fileField}${shape.texts === 'none' ? '' : ', text'})`);
+          throw new ApiError('unsupported_param', `unknown part "${field}"; this route takes ${partsOf(shape, batch)}`);
       }
     },
     beforeFile(field) {
       if (!def) throw new ApiError('model_required', `the model part must come before the ${field} part`);
-      if (field !== shape.fileField) throw new ApiError('invalid_request', `unexpected file part "${field}" (this route takes ${shape.fileField})`);
+      if (field !== shape.fileField) throw new ApiError('unsupported_param', `unknown file part "${field}"; this route takes ${partsOf(shape, batch)}`);
       if (fileCount >= shape.maxFiles) {
         throw shape.maxFiles > 1
           ? new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} files`)
           : new ApiError('invalid_request', `this route takes one ${field} part`);
       }
       fileCount++;
-      const modelMax = def.limits.max_file_bytes;
-      return { maxBytes: modelMax !== null && modelMax < deps.config.maxUploadBytes ? modelMax : deps.config.maxUploadBytes };
+      // The catalogue's limits.max_file_bytes: the smaller of the model's and the service's (inclusive) limit.
+      return { maxBytes: deps.catalogue.limitsFor(def).max_file_bytes ?? deps.config.maxUploadBytes };
     },
   });
 
@@ -109,7 +114,7 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, p
     if (empty) throw new ApiError('file_required', `the ${empty.field} part ${empty.originalName ? `"${empty.originalName}" ` : ''}is empty`);
     if (files.length === 0) throw new ApiError('file_required', `the ${shape.fileField} part (an audio file) is required`);
     if (shape.textRequired && texts.length === 0) throw new ApiError('text_required', 'the text part is required');
-    texts.forEach((t, i) => checkText(model, t, texts.length > 1 ? `text #${i + 1}` : 'text'));
+    texts.forEach((t, i) => checkText(deps, model, t, texts.length > 1 ? `text #${i + 1}` : 'text'));
     const rawParams = parseParamsPart(rawParamsText);
     const params = validateParams(deps, model, rawParams);
     const reference = shape.fileField === 'reference' ? files[0]! : null;

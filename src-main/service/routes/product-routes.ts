@@ -11,7 +11,7 @@ import { BATCH_PRODUCTS, PRODUCTS, PRODUCT_INPUT, type Product } from '../../com
 import type { EngineInput } from '../../engines/engine-types.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
-import { optionalString, readJsonObject } from '../http/json-body.js';
+import { optionalString, readJsonObject, refuseUnknownFields } from '../http/json-body.js';
 import { paramsField } from '../params/params-validator.js';
 import { readMultipartSubmission } from './multipart-submission.js';
 import {
@@ -101,11 +101,19 @@ function descriptionField(body: Record<string, unknown>, where = 'description'):
   return d;
 }
 
+/** The fields of the JSON routes (text-to-speech, voice-design); anything else is 400 unsupported_param. */
+function jsonFields(product: Product, batch: boolean): { body: string[]; item: string[] } {
+  const design = product === 'voice-design';
+  const item = design ? ['text', 'description', 'name'] : ['text', 'name'];
+  return { body: batch ? ['model', 'params', 'items'] : ['model', ...item, 'params'], item };
+}
+
 async function postJsonSingle(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {
   const owner = c.get('owner');
   const body = await readJsonObject(c);
+  refuseUnknownFields(body, jsonFields(product, false).body);
   const def = resolveForProduct(deps, modelField(body), product);
-  const text = checkText(def, body.text);
+  const text = checkText(deps, def, body.text);
   const description = product === 'voice-design' ? descriptionField(body) : null;
   const name = optionalString(body, 'name');
   const rawParams = paramsField(body.params);
@@ -131,6 +139,8 @@ async function postJsonSingle(c: Context<AppEnv>, deps: AppDeps, product: Produc
 async function postJsonBatch(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {
   const owner = c.get('owner');
   const body = await readJsonObject(c);
+  const fields = jsonFields(product, true);
+  refuseUnknownFields(body, fields.body);
   const def = resolveForProduct(deps, modelField(body), product);
   const rawItems = body.items;
   if (!Array.isArray(rawItems) || rawItems.length === 0) throw new ApiError('invalid_request', 'items must be a non-empty array of {text, name}');
@@ -140,7 +150,8 @@ async function postJsonBatch(c: Context<AppEnv>, deps: AppDeps, product: Product
   const items = rawItems.map((raw: unknown, i) => {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError('invalid_request', `items[${i}] must be an object {text, name}`);
     const item = raw as Record<string, unknown>;
-    const text = checkText(def, item.text, `items[${i}].text`);
+    refuseUnknownFields(item, fields.item, `items[${i}].`, 'a batch item');
+    const text = checkText(deps, def, item.text, `items[${i}].text`);
     const name = optionalString(item, 'name');
     const description = product === 'voice-design' ? descriptionField(item, `items[${i}].description`) : null;
     return { name, text, description };

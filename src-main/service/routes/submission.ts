@@ -8,13 +8,14 @@ import type { Job } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import { isTerminal } from '../../common/job-states.js';
 import { quote, toMicro } from '../../common/pricing.js';
+import { textLength, textTooLongMessage } from '../../common/text-length.js';
 import type { Product } from '../../common/products.js';
+import { hasSpeech } from '../../engines/audio/sentences.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
+import { SENTENCE_TTS_ENGINES } from '../../engines/tts/tts-run.js';
 import type { Idempotency } from '../../jobs/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 
-/** Default longest text when a model sets no limits.max_text_chars. */
-export const DEFAULT_MAX_TEXT_CHARS = 5000;
 /** Speaking rate used to price a text before it is spoken (characters per second of audio). */
 export const CHARS_PER_SECOND = 15;
 /** Longest Idempotency-Key accepted. */
@@ -60,20 +61,27 @@ export function estimateTextUsdMicro(deps: AppDeps, def: ModelDefinition, params
   const options = enabledOptions(deps, def, params);
   let total = toMicro(pricing.request_fee_usd);
   for (const text of texts) {
-    const q = quote(def.id, { ...pricing, request_fee_usd: 0 }, text.length / CHARS_PER_SECOND, options);
+    const q = quote(def.id, { ...pricing, request_fee_usd: 0 }, textLength(text) / CHARS_PER_SECOND, options);
     total += toMicro(q.total_usd);
   }
   return total;
 }
 
-/** Refuses a missing, empty or too long text (limits.max_text_chars, default 5000). */
-export function checkText(def: ModelDefinition, text: unknown, field = 'text'): string {
+/**
+ * Refuses a missing, empty or too long text. The limit is the catalogue's `limits.max_text_chars` (the effective
+ * one, default 5000), counted in Unicode code points like everywhere else (common/text-length.ts).
+ */
+export function checkText(deps: AppDeps, def: ModelDefinition, text: unknown, field = 'text'): string {
   if (text === undefined || text === null || (typeof text === 'string' && text.trim() === '')) {
     throw new ApiError('text_required', `${field} is required and must not be empty`);
   }
   if (typeof text !== 'string') throw new ApiError('invalid_request', `${field} must be a string`);
-  const max = def.limits.max_text_chars ?? DEFAULT_MAX_TEXT_CHARS;
-  if ([...text].length > max) throw new ApiError('text_too_long', `${field} has ${[...text].length} characters; model ${def.id} accepts at most ${max}`);
+  const max = deps.catalogue.limitsFor(def).max_text_chars;
+  const length = textLength(text);
+  if (max !== null && length > max) throw new ApiError('text_too_long', textTooLongMessage(field, length, max, def.id));
+  if (SENTENCE_TTS_ENGINES.has(def.engine) && !hasSpeech(text)) {
+    throw new ApiError('text_required', `${field} has no words to speak (only punctuation, symbols or emoji)`);
+  }
   return text;
 }
 

@@ -100,6 +100,20 @@ describe('voxdesk speak', () => {
   });
 });
 
+describe('voxdesk voices', () => {
+  it("lists eSpeak's voices with their names in UTF-8 (Māori, Norwegian Bokmål)", async () => {
+    const dataDir = tempDir();
+    const r = await voxdesk(['voices', '--data-dir', dataDir]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(100);
+    expect(lines.find((l) => /^en-us\s/.test(l))).toMatch(/English \(America\)$/);
+    expect(lines.find((l) => /^mi\s/.test(l))).toMatch(/Māori$/);
+    expect(lines.find((l) => /^nb\s/.test(l))).toMatch(/Norwegian Bokmål$/);
+    expect(r.stdout).not.toMatch(/Ã|Ä\u0081/);
+  });
+});
+
 describe('voxdesk transcribe', () => {
   it('transcribes a real recording with PocketSphinx into DIR/<name>.srt', async () => {
     requireFile('/usr/share/pocketsphinx/model/en-us', 'pocketsphinx-en-us');

@@ -16,7 +16,7 @@ describe('queue', () => {
     const waiting = await whenJob(h.service, second.id, (j) => j.error_code === 'waiting_for_capacity');
     expect(waiting.status).toBe('queued');
     expect(waiting.started_at).toBeNull();
-    expect(h.service.queueSummary(h.accountId)).toEqual({ queued: 1, running: 1, waiting: { waiting_for_capacity: 1 } });
+    expect(h.service.queueSummary(h.accountId)).toEqual({ queued: 1, running: 1, pending: 0, waiting: { waiting_for_capacity: 1 } });
     const running = await whenJob(h.service, second.id, (j) => j.status === 'running');
     expect(running.error_code).toBeNull();
     expect(running.error_message).toBeNull();

@@ -2,8 +2,10 @@
  * A local batch on a hosted model is forwarded as ONE hosted batch: two real services on loopback (espeak-ng TTS,
  * PocketSphinx STT, the test engine on the hosted side). The hosted side holds exactly one batch with one job per
  * item; both ledgers show one request fee for the batch and one usage row per succeeded item, with equal amounts.
- * The hosted account's two-open-batches limit (429 too_many_open_batches) makes the items wait queued with
- * waiting_for_capacity until the hosted side has room; a local batch cancel cancels the hosted batch.
+ * Until the hosted service has accepted the batch its items are `pending` (spec: accepted, not yet queued; no
+ * job_id yet, counted in remaining): the hosted account's two-open-batches limit (429 too_many_open_batches) keeps
+ * them pending with waiting_for_capacity until the hosted side has room, and a cancel then ends them without any
+ * hosted batch; a local batch cancel after acceptance cancels the hosted batch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch } from '../../../src-main/common/api-types.js';
@@ -101,7 +103,7 @@ describe('local batches forwarded as one hosted batch', () => {
     expect((await hostedBatches()).length).toBe(before + 1);
   }, 240_000);
 
-  it('waits with waiting_for_capacity while the hosted account has two open batches, then goes through', async () => {
+  it('items stay pending (no job_id, waiting_for_capacity) while the hosted account has two open batches, then go through', async () => {
     const sleepy = JSON.stringify({ behaviour: 'sleep', ms: 120_000 });
     const open: Batch[] = [];
     for (let i = 0; i < 2; i++) {
@@ -115,19 +117,31 @@ describe('local batches forwarded as one hosted batch', () => {
     const form = audioForm('remote:test-asr', [JFK, JFK], { params: JSON.stringify({ behaviour: 'succeed', seconds: 2 }) });
     const { status, body: batch } = await api<Batch>(local.url, local.key, 'POST', '/v1/speech-to-text/batch', form);
     expect(status).toBe(200);
+    expect(batch.files.map((f) => [f.status, f.job_id])).toEqual([['pending', null], ['pending', null]]);
+    expect(batch).toMatchObject({ status: 'open', file_count: 2, remaining: 2, succeeded: 0, failed: 0 });
     const waiting = await waitFor('the items to wait for hosted capacity', async () => {
       const b = await getBatch(local.url, local.key, 'speech-to-text', batch.id);
-      return b.files.every((f) => f.status === 'queued' && f.error_code === 'waiting_for_capacity') ? b : undefined;
+      return b.files.every((f) => f.status === 'pending' && f.error_code === 'waiting_for_capacity') ? b : undefined;
     });
+    expect(waiting.files.map((f) => f.job_id)).toEqual([null, null]);
+    expect(waiting.remaining).toBe(2);
     expect(waiting.files[0]!.error_message).toMatch(/hosted account/);
     expect(local.remote.batchesRepo.get(batch.id)).toMatchObject({ remote_batch_id: null });
-    await waitFor('the queue summary to count them', async () =>
-      ((await api<{ waiting: Record<string, number> }>(local.url, local.key, 'GET', '/v1/queue')).body.waiting.waiting_for_capacity ?? 0) >= 1);
+    // Pending items are not jobs yet: no job lists them, the queue summary counts them apart.
+    const jobs = (await api<{ data: { batch_id: string | null }[] }>(local.url, local.key, 'GET', '/v1/jobs?limit=100')).body.data;
+    expect(jobs.filter((j) => j.batch_id === batch.id)).toEqual([]);
+    expect((await api<{ pending: number }>(local.url, local.key, 'GET', '/v1/queue')).body.pending).toBeGreaterThanOrEqual(2);
 
     // One hosted batch completes (cancelled): the forwarded batch is accepted on a later try.
     expect((await api(hosted.url, hosted.key, 'POST', `/v1/speech-to-text/batch/${open[0]!.id}/cancel`)).status).toBe(200);
     const remoteId = await waitFor('the forwarded batch to be accepted', () => local.remote.batchesRepo.get(batch.id)?.remote_batch_id ?? undefined, 90_000);
     expect(local.remote.batchesRepo.get(batch.id)!.submissions).toBeGreaterThanOrEqual(2);
+    // Accepted: every item is now a queued (or running) job with its id.
+    const queued = await waitFor('the items to be queued', async () => {
+      const b = await getBatch(local.url, local.key, 'speech-to-text', batch.id);
+      return b.files.every((f) => f.job_id !== null && f.status !== 'pending') ? b : undefined;
+    });
+    expect(queued.files.every((f) => f.error_code !== 'waiting_for_capacity' || f.status === 'queued')).toBe(true);
     // Free the hosted worker (the other sleeping batch) so the forwarded items run.
     await api(hosted.url, hosted.key, 'POST', `/v1/speech-to-text/batch/${open[1]!.id}/cancel`);
     const done = await untilComplete(local.url, local.key, 'speech-to-text', batch.id);
@@ -137,6 +151,25 @@ describe('local batches forwarded as one hosted batch', () => {
     // Refused submissions created nothing: the hosted side holds this one batch for it, and one fee each side.
     expect(rowsOf(localLedger(local.db), batch.id)).toEqual(rowsOf(localLedger(hosted.service.db), remoteId));
     expect(rowsOf(localLedger(local.db), batch.id).filter((e) => e.kind === 'request_fee')).toHaveLength(1);
+  }, 240_000);
+
+  it('a batch cancelled while its items are pending ends them cancelled and posts nothing more to the hosted side', async () => {
+    const sleepy = JSON.stringify({ behaviour: 'sleep', ms: 120_000 });
+    const open: Batch[] = [];
+    for (let i = 0; i < 2; i++) open.push((await api<Batch>(hosted.url, hosted.key, 'POST', '/v1/speech-to-text/batch', audioForm('test-asr', [JFK], { params: sleepy }))).body);
+    const before = (await hostedBatches()).length;
+    const { body: batch } = await api<Batch>(local.url, local.key, 'POST', '/v1/speech-to-text/batch', audioForm('remote:test-asr', [JFK, JFK]));
+    await waitFor('the items to wait for hosted capacity', async () =>
+      (await getBatch(local.url, local.key, 'speech-to-text', batch.id)).files.every((f) => f.error_code === 'waiting_for_capacity') || undefined);
+    const cancelled = (await api<Batch>(local.url, local.key, 'POST', `/v1/speech-to-text/batch/${batch.id}/cancel`)).body;
+    expect(cancelled).toMatchObject({ status: 'complete', failed: 2, remaining: 0 });
+    expect(cancelled.files.map((f) => f.status)).toEqual(['cancelled', 'cancelled']);
+    for (const b of open) await api(hosted.url, hosted.key, 'POST', `/v1/speech-to-text/batch/${b.id}/cancel`);
+    const submissions = local.remote.batchesRepo.get(batch.id)?.submissions ?? 0;
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(local.remote.batchesRepo.get(batch.id)?.submissions ?? 0).toBe(submissions);
+    expect((await hostedBatches()).length).toBe(before);
+    expect(rowsOf(localLedger(local.db), batch.id)).toEqual([]);
   }, 240_000);
 
   it('cancelling the local batch cancels the hosted batch; nothing is charged on either side', async () => {

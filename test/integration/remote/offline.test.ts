@@ -89,6 +89,30 @@ describe('offline queue', () => {
     expect(me.remote.view()).toMatchObject({ reachable: true });
   }, 240_000);
 
+  it('a batch sent while the hosted service is down stays pending (waiting_for_network, no job ids), then runs as one hosted batch', async () => {
+    const h = await hostedThatRestarts();
+    const { key: hostedKey, url: hostedUrl } = h.first;
+    const me = await local(h.first);
+    await stopHosted(h);
+
+    const { status, body: batch } = await api<Batch>(me.url, me.key, 'POST', '/v1/speech-to-text/batch', audioForm('remote:test-asr', [JFK, JFK]));
+    expect(status).toBe(200);
+    const waiting = await waitFor('the items to wait for the network', async () => {
+      const b = await getBatch(me.url, me.key, 'speech-to-text', batch.id);
+      return b.files.every((f) => f.status === 'pending' && f.error_code === 'waiting_for_network') ? b : undefined;
+    });
+    expect(waiting).toMatchObject({ status: 'open', remaining: 2 });
+    expect(waiting.files.map((f) => f.job_id)).toEqual([null, null]);
+
+    await h.restart();
+    const done = await waitFor('the batch to complete', async () => {
+      const b = await getBatch(me.url, me.key, 'speech-to-text', batch.id);
+      return b.status === 'complete' ? b : undefined;
+    }, 180_000);
+    expect(done).toMatchObject({ succeeded: 2, failed: 0, remaining: 0 });
+    expect((await api<{ data: Batch[] }>(hostedUrl, hostedKey, 'GET', '/v1/batches')).body.data).toHaveLength(1);
+  }, 240_000);
+
   it('survives the hosted service stopping during a held POST: one hosted job, finished after the restart', async () => {
     const h = await hostedThatRestarts();
     const { key: hostedKey, url: hostedUrl } = h.first;

@@ -68,7 +68,7 @@ describe('routing and bodies', () => {
     await expectError(api.post('/v1/speech-to-text', { 'content-type': 'multipart/form-data' }, 'x'), 400, 'invalid_request');
     const truncated = '--b\r\nContent-Disposition: form-data; name="model"\r\n\r\ntest-asr\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF';
     await expectError(api.post('/v1/speech-to-text', { 'content-type': 'multipart/form-data; boundary=b' }, truncated), 400, 'invalid_request');
-    await expectError(api.postForm('/v1/speech-to-text', [{ name: 'model', value: 'test-asr' }, { name: 'colour', value: 'red' }, file()]), 400, 'invalid_request');
+    await expectError(api.postForm('/v1/speech-to-text', [{ name: 'model', value: 'test-asr' }, { name: 'colour', value: 'red' }, file()]), 400, 'unsupported_param');
   });
 });
 

@@ -105,7 +105,7 @@ describe('batches of every shape', () => {
     const cloned = await json<Job>(api.postForm('/v1/voice-cloning', [model('test-cloning'), { name: 'name', value: 'me' }, file('ref.wav', 'reference'), { name: 'text', value: 'say this' }]));
     expect(cloned.status).toBe('succeeded');
     await expectError(api.postForm('/v1/voice-cloning', [model('test-cloning'), file('ref.wav', 'reference')]), 400, 'text_required');
-    await expectError(api.postForm('/v1/voice-cloning', [model('test-cloning'), file('ref.wav', 'file'), { name: 'text', value: 'x' }]), 400, 'invalid_request');
+    await expectError(api.postForm('/v1/voice-cloning', [model('test-cloning'), file('ref.wav', 'file'), { name: 'text', value: 'x' }]), 400, 'unsupported_param');
     const cloneBatch = await json<Batch>(api.postForm('/v1/voice-cloning/batch', [model('test-cloning'), file('ref.wav', 'reference'), { name: 'text', value: 'one' }, { name: 'text', value: 'two' }]));
     expect(cloneBatch.file_count).toBe(2);
     await poll<Batch>(`/v1/voice-cloning/batch/${cloneBatch.id}`, (b) => b.status === 'complete');

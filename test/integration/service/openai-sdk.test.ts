@@ -139,7 +139,7 @@ describe('audio.transcriptions', () => {
 
   it('every call is a speech-to-text job in the history', async () => {
     const jobs = await jobsOf('speech-to-text');
-    expect(jobs.length).toBeGreaterThanOrEqual(9);
+    expect(jobs.length).toBeGreaterThanOrEqual(8);
     expect(jobs.every((j) => j.status === 'succeeded' && j.model_id === 'pocketsphinx-en-us')).toBe(true);
     expect(jobs.some((j) => j.name === 'jfk.wav')).toBe(true);
   });
@@ -203,7 +203,8 @@ describe('audio.speech', () => {
     // The streamed bytes are the job's artifact, byte for byte.
     const artifact = await fetch(finished.result!.artifacts![0]!.url);
     expect(Buffer.from(await artifact.arrayBuffer()).length).toBe(total);
-    expect(total).toBe(Math.round(Number(finished.duration_seconds) * 24000) * 2);
+    // duration_seconds is rounded to the millisecond.
+    expect(Math.abs(total / 2 - Number(finished.duration_seconds) * 24000)).toBeLessThanOrEqual(24);
   }, 120_000);
 
   it('stream_format sse: speech.audio.delta events carry the audio, speech.audio.done ends it', async () => {
@@ -269,17 +270,18 @@ describe('errors raise the SDK’s usual classes, in OpenAI’s shape', () => {
   });
 
   it('BadRequestError for what the request gets wrong, naming the parameter', async () => {
-    const cases: [Promise<unknown>, string][] = [
-      [client.audio.speech.create({ model: 'tts-1', voice: 'nova', input: '' }), 'input'],
-      [client.audio.speech.create({ model: 'tts-1', voice: 'robot', input: 'Hi' }), 'voice'],
-      [client.audio.speech.create({ model: 'tts-1', voice: 'nova', input: 'Hi', response_format: 'ogg' as 'mp3' }), 'response_format'],
-      [client.audio.speech.create({ model: 'tts-1', voice: 'nova', input: 'Hi', speed: 3 }), 'speed'],
-      [client.audio.speech.create({ model: 'whisper-1', voice: 'nova', input: 'Hi' }), 'model'],
-      [client.audio.transcriptions.create({ file: await speechFile(), model: 'whisper-1', response_format: 'json', timestamp_granularities: ['word'] }), 'timestamp_granularities'],
-      [client.audio.transcriptions.create({ file: await speechFile(), model: 'whisper-1', response_format: 'yaml' as 'json' }), 'response_format'],
+    const cases: [() => Promise<unknown>, string][] = [
+      [() => client.audio.speech.create({ model: 'tts-1', voice: 'nova', input: '' }), 'input'],
+      [() => client.audio.speech.create({ model: 'tts-1', voice: 'nova', input: '…!?' }), 'input'],
+      [() => client.audio.speech.create({ model: 'tts-1', voice: 'robot', input: 'Hi' }), 'voice'],
+      [() => client.audio.speech.create({ model: 'tts-1', voice: 'nova', input: 'Hi', response_format: 'ogg' as 'mp3' }), 'response_format'],
+      [() => client.audio.speech.create({ model: 'tts-1', voice: 'nova', input: 'Hi', speed: 3 }), 'speed'],
+      [() => client.audio.speech.create({ model: 'whisper-1', voice: 'nova', input: 'Hi' }), 'model'],
+      [async () => client.audio.transcriptions.create({ file: await speechFile(), model: 'whisper-1', response_format: 'json', timestamp_granularities: ['word'] }), 'timestamp_granularities'],
+      [async () => client.audio.transcriptions.create({ file: await speechFile(), model: 'whisper-1', response_format: 'yaml' as 'json' }), 'response_format'],
     ];
     for (const [call, param] of cases) {
-      const error = await call.catch((e: unknown) => e);
+      const error = await call().catch((e: unknown) => e);
       expect(error, param).toBeInstanceOf(BadRequestError);
       expect((error as BadRequestError).param).toBe(param);
       expect((error as BadRequestError).type).toBe('invalid_request_error');

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src-main/common/errors.js';
+import { asrParamsSchema } from '../../../src-main/engines/asr/asr-families.js';
+import { espeakParamsSchema } from '../../../src-main/engines/tts/espeak-models.js';
+import { OUTPUT_PARAMS_SCHEMA, outputFormatRules } from '../../../src-main/engines/tts/output-params.js';
 import { parseParamsPart, ParamsValidator } from '../../../src-main/service/params/params-validator.js';
+import { publishedParamsSchema } from '../../../src-main/service/params/published-schema.js';
 
 const schema = {
   type: 'object',
@@ -42,10 +46,47 @@ describe('ParamsValidator', () => {
 });
 
 describe('parseParamsPart', () => {
-  it('empty means defaults; a JSON object passes; anything else is invalid_params', () => {
+  it('absent or the empty string means defaults; a JSON object passes; anything else (whitespace too) is invalid_params', () => {
     expect(parseParamsPart(null)).toEqual({});
-    expect(parseParamsPart('  ')).toEqual({});
+    expect(parseParamsPart('')).toEqual({});
+    for (const blank of [' ', '\n', '\t ']) expect(codeOf(() => parseParamsPart(blank))).toMatch(/^invalid_params/);
     expect(parseParamsPart('{"a":1}')).toEqual({ a: 1 });
     for (const bad of ['[]', '1', '"s"', 'null', '{']) expect(codeOf(() => parseParamsPart(bad))).toMatch(/^invalid_params/);
+  });
+});
+
+describe('cross-field rules stated in the schema itself', () => {
+  const v = new ParamsValidator();
+  const tts = espeakParamsSchema();
+  it('mp3 needs an MPEG sample rate: refused naming the field and the condition', () => {
+    const message = codeOf(() => v.validate('espeak-ng', tts, { output_format: 'mp3', output_sample_rate: 11000 }));
+    expect(message).toMatch(/^invalid_params: params\.output_sample_rate must be equal to one of the allowed values.*11025.*when params\.output_format is "mp3"/);
+    expect(v.validate('espeak-ng', tts, { output_format: 'mp3', output_sample_rate: 11025 })).toMatchObject({ output_format: 'mp3' });
+    expect(v.validate('espeak-ng', tts, { output_format: 'mp3' })).toMatchObject({ output_sample_rate: 'source' });
+    expect(v.validate('espeak-ng', tts, { output_format: 'wav', output_sample_rate: 11000 })).toMatchObject({ output_sample_rate: 11000 });
+  });
+  it("a voice whose own rate MPEG cannot carry must name a rate for mp3 ('source' is refused)", () => {
+    const v2 = new ParamsValidator();
+    const schema = { type: 'object', properties: { ...OUTPUT_PARAMS_SCHEMA }, allOf: [outputFormatRules(37_000)] };
+    expect(codeOf(() => v2.validate('odd', schema, { output_format: 'mp3' }))).toMatch(/^invalid_params: params\.output_sample_rate .*when params\.output_format is "mp3"/);
+    expect(v2.validate('odd', schema, { output_format: 'mp3', output_sample_rate: 32000 })).toMatchObject({ output_sample_rate: 32000 });
+  });
+  it('a value matching none of its alternatives names them all', () => {
+    expect(codeOf(() => v.validate('espeak-ng', tts, { output_sample_rate: 100 }))).toBe(
+      'invalid_params: params.output_sample_rate must be an integer from 8000 to 48000 or "source"',
+    );
+  });
+  it('num_speakers only with speaker_diarization on', () => {
+    const asr = asrParamsSchema('nemo-ctc', ['en'], true);
+    expect(codeOf(() => v.validate('asr', asr, { num_speakers: 2 }))).toMatch(/^invalid_params: params\.speaker_diarization .*when params\.num_speakers is given/);
+    expect(v.validate('asr', asr, { speaker_diarization: true, num_speakers: 2 })).toMatchObject({ num_speakers: 2 });
+  });
+  it('an eSpeak language no voice speaks is refused by the pattern, with the field description', () => {
+    expect(codeOf(() => v.validate('espeak-ng', tts, { language: 'xx-YY' }))).toMatch(/^invalid_params: params\.language is not accepted: A language some voice speaks/);
+    for (const ok of ['en', 'EN-gb', 'en_IN', 'pt-BR', 'cmn', 'yue']) expect(v.validate('espeak-ng', tts, { language: ok }), ok).toMatchObject({ language: ok });
+  });
+  it('the catalogue publishes the very schema the validator compiles: closed, dialect 2020-12', () => {
+    const published = publishedParamsSchema({ $schema: 'http://json-schema.org/draft-07/schema#', properties: { a: { type: 'string' } } });
+    expect(published).toEqual({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false });
   });
 });

@@ -1,0 +1,151 @@
+/**
+ * Pending batch items (spec: a batch item is `pending` before it is queued, and its job_id is available once it is
+ * queued). A batch on a model whose runner places batches as a whole (the hosted service: one hosted batch per local
+ * batch) is held: its items are stored without jobs, and only once the runner has placed the batch do they become
+ * queued jobs that run one by one. Until then they are pending, counted in `remaining`, with the reason they wait
+ * (the hosted account's open batches, the network) as their error_code. A held batch whose placement is refused
+ * (the hosted service rejects it, no hosted service is configured) has its items fail with that code; a batch
+ * cancelled or left waiting past the queue window has them cancelled or expired. Every item becomes a job in the
+ * same transaction, so a batch is never half pending.
+ */
+import type { WaitingCode } from '../common/errors.js';
+import type { JobStatus } from '../common/job-states.js';
+import type { EngineInput } from '../engines/engine-types.js';
+import type { ModelDefinition } from '../engines/model-definition.js';
+import type { BatchRow } from '../store/batches-repo.js';
+import { guard, nowIso, type JobCore } from './job-core.js';
+import { newJobRow } from './job-rows.js';
+import type { HoldOutcome } from './job-runner.js';
+import type { ResolvedOptions } from './job-service-options.js';
+
+/** Held batches looked at per scheduling pass. */
+const PASS_LIMIT = 100;
+
+/** Whether a new batch on this model is held (its items stored pending) rather than queued at once. */
+export function holdsBatches(options: ResolvedOptions, definition: ModelDefinition | undefined): boolean {
+  return definition?.engine === 'remote' && options.runners.remote?.placeBatch !== undefined;
+}
+
+type Ending = { status: Extract<JobStatus, 'failed' | 'cancelled' | 'expired'>; code: string; message: string };
+
+export interface BatchHold {
+  /** Places held batches (at most one placement per batch at a time); called by every scheduling pass. */
+  pass(): void;
+  /** Inside a tx: the batch's pending items become jobs and end cancelled (a batch cancel). */
+  cancel(batchId: string): void;
+  /** Inside a tx: pending items of batches older than the queue window end expired. */
+  expireOverdue(): void;
+  /** Stops placing (shutdown): placements under way are aborted and their outcome ignored. */
+  stop(): void;
+}
+
+export function createBatchHold(core: JobCore): BatchHold {
+  const { options, repos, machine } = core;
+  const placing = new Map<string, AbortController>();
+  let stopped = false;
+
+  /** Inside a tx: every pending item of the batch becomes a queued job, then ends as `ending` says (if given). */
+  function release(batch: BatchRow, ending?: Ending): void {
+    const items = repos.batches.pendingItems(batch.id);
+    const params = JSON.parse(batch.params_json) as Record<string, unknown>;
+    for (const item of items) {
+      const input = JSON.parse(item.pending_input_json ?? '{}') as EngineInput;
+      const row = newJobRow(
+        core,
+        { accountId: batch.account_id, product: batch.product, modelId: batch.model_id, name: item.name, language: batch.language, params, input },
+        batch.id,
+      );
+      repos.jobs.insert(row);
+      if (!repos.batches.attachJob(batch.id, item.position, row.id)) throw new Error(`batch ${batch.id} item ${item.position} is no longer pending`);
+      machine.touch(row.id, batch.id);
+      if (ending) machine.transition(row, ending.status, { error_code: ending.code, error_message: ending.message });
+    }
+    repos.batches.setPendingReason(batch.id, null, null);
+    machine.touch(null, batch.id);
+  }
+
+  function apply(batchId: string, outcome: HoldOutcome): void {
+    machine.tx(() => {
+      const batch = repos.batches.get(batchId);
+      if (!batch || batch.status !== 'open') return;
+      if (outcome.kind === 'accepted') release(batch);
+      else if (outcome.kind === 'refused') release(batch, { status: 'failed', code: outcome.code, message: outcome.message });
+      else wait(batch, outcome.code, outcome.message);
+    });
+  }
+
+  function wait(batch: BatchRow, code: WaitingCode, message: string): void {
+    if (batch.pending_code === code && batch.pending_message === message) return;
+    repos.batches.setPendingReason(batch.id, code, message);
+    machine.touch(null, batch.id);
+  }
+
+  function place(batch: BatchRow, definition: ModelDefinition): void {
+    const runner = options.runners.remote!;
+    const controller = new AbortController();
+    placing.set(batch.id, controller);
+    const held = { batchId: batch.id, accountId: batch.account_id, product: batch.product, definition, params: JSON.parse(batch.params_json) as Record<string, unknown> };
+    runner.placeBatch!(held, controller.signal)
+      .then(
+        (outcome) => {
+          if (stopped || controller.signal.aborted) return;
+          guard(`placing batch ${batch.id}`, () => apply(batch.id, outcome));
+          // A placed or refused batch has jobs to schedule; a waiting one is asked again on a later pass.
+          if (outcome.kind !== 'waiting') core.kick();
+        },
+        (error: unknown) => {
+          if (stopped || controller.signal.aborted) return;
+          process.emitWarning(`job engine: placing batch ${batch.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+        },
+      )
+      .finally(() => placing.delete(batch.id));
+  }
+
+  function pass(): void {
+    if (stopped) return;
+    for (const batchId of repos.batches.withPendingItems(PASS_LIMIT)) {
+      if (placing.has(batchId)) continue;
+      const batch = repos.batches.get(batchId);
+      if (!batch) continue;
+      const definition = options.resolveModel(batch.model_id);
+      if (holdsBatches(options, definition) && definition!.status === 'available') {
+        place(batch, definition!);
+        continue;
+      }
+      // Nothing to hold for any more (the model changed, or it is gone): the items become jobs and the scheduler
+      // runs, fails or parks them as it does any queued job.
+      machine.tx(() => {
+        const fresh = repos.batches.get(batchId);
+        if (fresh?.status === 'open') release(fresh);
+      });
+      core.kick();
+    }
+  }
+
+  function cancel(batchId: string): void {
+    const batch = repos.batches.get(batchId);
+    if (!batch || batch.status !== 'open') return;
+    placing.get(batchId)?.abort();
+    release(batch, { status: 'cancelled', code: 'cancelled', message: 'The job was cancelled.' });
+  }
+
+  function expireOverdue(): void {
+    const limitMs = options.queueWindowSeconds * 1000;
+    const now = new Date(nowIso(core)).getTime();
+    for (const batchId of repos.batches.withPendingItems(PASS_LIMIT)) {
+      const batch = repos.batches.get(batchId);
+      if (!batch || now - new Date(batch.created_at).getTime() < limitMs) continue;
+      placing.get(batchId)?.abort();
+      const days = options.queueWindowSeconds / 86_400;
+      const window = days >= 1 ? `${+days.toFixed(2)} days` : `${options.queueWindowSeconds} s`;
+      release(batch, { status: 'expired', code: 'expired', message: `The batch waited longer than ${window} to be accepted.` });
+    }
+  }
+
+  function stop(): void {
+    stopped = true;
+    for (const controller of placing.values()) controller.abort();
+  }
+
+  return { pass, cancel, expireOverdue, stop };
+}

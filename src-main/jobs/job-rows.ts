@@ -1,0 +1,38 @@
+/** The row of a new queued job: one shape whether it comes from a request, a batch item or a pending item released. */
+import { isoAt } from '../store/clock.js';
+import { newId } from '../store/ids.js';
+import type { JobRow } from '../store/jobs-repo.js';
+import type { JobCore } from './job-core.js';
+import type { NewJob } from './job-service-types.js';
+
+export function newJobRow(core: JobCore, job: Omit<NewJob, 'estimatedUsdMicro'> & { estimatedUsdMicro?: number | null }, batchId: string | null): JobRow {
+  const { clock, queueWindowSeconds } = core.options;
+  const at = clock();
+  const created = at.toISOString();
+  return {
+    id: newId('job', at.getTime()),
+    account_id: job.accountId,
+    product: job.product,
+    model_id: job.modelId,
+    name: job.name,
+    language: job.language,
+    status: 'queued',
+    error_code: null,
+    error_message: null,
+    params_json: JSON.stringify(job.params),
+    input_json: JSON.stringify(job.input),
+    duration_seconds: null,
+    result_json: null,
+    progress: null,
+    batch_id: batchId,
+    attempts: 0,
+    cancel_requested: 0,
+    claimed_by: null,
+    estimated_usd_micro: job.estimatedUsdMicro ?? null,
+    deadline_at: isoAt(clock, queueWindowSeconds * 1000),
+    created_at: created,
+    started_at: null,
+    finished_at: null,
+    updated_at: created,
+  };
+}

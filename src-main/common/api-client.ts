@@ -3,6 +3,7 @@
  * and the hosted-forwarding provider share it. Every non-2xx answer becomes an ApiClientError carrying the
  * service's `error.code`, so callers branch on codes, never on messages.
  */
+import type { OpenAiSettingsUpdate, OpenAiSettingsView } from './openai-names.js';
 import type { Batch, CatalogueRecord, Health, Job, ListResponse, Quote } from './api-types.js';
 import type { Capability, Product } from './products.js';
 import type { JobStatus } from './job-states.js';
@@ -281,6 +282,15 @@ export class ApiClient {
     return this.request('GET', '/v1/settings/retention');
   }
   /** An omitted field keeps its stored value. */
+  /** GET /v1/settings/openai: what OpenAI's model and voice names mean here (local account only). */
+  getOpenAiSettings(): Promise<OpenAiSettingsView> {
+    return this.request('GET', '/v1/settings/openai');
+  }
+
+  putOpenAiSettings(body: OpenAiSettingsUpdate): Promise<OpenAiSettingsView> {
+    return this.request('PUT', '/v1/settings/openai', body);
+  }
+
   putRetentionSettings(body: { recordings_hours?: number; job_history_days?: number | null }): Promise<RetentionSettings> {
     return this.request('PUT', '/v1/settings/retention', body);
   }

@@ -34,6 +34,14 @@ export interface ModelChoice {
   name: string;
 }
 
+/** PUT /v1/settings/openai: omitted fields keep their value; null = automatic / back to the default voice. */
+export interface OpenAiSettingsUpdate {
+  transcription_model?: string | null;
+  translation_model?: string | null;
+  speech_model?: string | null;
+  voices?: Record<string, Partial<Record<OpenAiVoice, string | null>>>;
+}
+
 /** GET /v1/settings/openai: what is stored, what it resolves to now, and what can be chosen. */
 export interface OpenAiSettingsView extends OpenAiSettings {
   resolved: {

@@ -15,6 +15,12 @@ export function espeakSettingsFromParams(params: Record<string, unknown>): Espea
   };
 }
 
+function int16ToFloat(chunk: Int16Array): Float32Array {
+  const out = new Float32Array(chunk.length);
+  for (let i = 0; i < chunk.length; i++) out[i] = chunk[i]! / 32768;
+  return out;
+}
+
 const createEspeakEngine: EngineFactory = async (): Promise<Engine> => {
   const synth = await EspeakSynth.create();
   return {
@@ -22,7 +28,9 @@ const createEspeakEngine: EngineFactory = async (): Promise<Engine> => {
       synth.configure(espeakSettingsFromParams(task.params));
       const configured = task.engineConfig.maxTextChars;
       const maxChars = typeof configured === 'number' ? configured : ESPEAK_LIMITS.max_text_chars;
-      return runTts(task, ctx, { sampleRate: synth.sampleRate, synthesize: async (s) => synth.synthesize(s) }, maxChars);
+      const synthesize = async (sentence: string, onChunk?: (samples: Float32Array) => void): Promise<Float32Array> =>
+        synth.synthesize(sentence, onChunk && ((chunk) => void (chunk.length > 0 && onChunk(int16ToFloat(chunk)))));
+      return runTts(task, ctx, { sampleRate: synth.sampleRate, synthesize }, maxChars);
     },
   };
 };

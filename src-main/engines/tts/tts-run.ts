@@ -18,8 +18,11 @@ export const SENTENCE_TTS_ENGINES: ReadonlySet<string> = new Set(['espeak', 'she
 
 export interface SentenceSynthesizer {
   readonly sampleRate: number;
-  /** Speaks one sentence; an empty result is allowed (punctuation only). */
-  synthesize(sentence: string): Promise<Float32Array>;
+  /**
+   * Speaks one sentence; an empty result is allowed (punctuation only). Engines that make audio in pieces (eSpeak)
+   * also hand each piece to `onChunk` as it is made, so a streamed answer need not wait for the sentence's end.
+   */
+  synthesize(sentence: string, onChunk?: (samples: Float32Array) => void): Promise<Float32Array>;
 }
 
 /**
@@ -59,9 +62,13 @@ export async function runTts(
       // Yield so that a cancel message (an event on this process) can abort the signal between sentences.
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (ctx.signal.aborted) throw new JobError('cancelled', 'the job was cancelled');
-      const samples = await synth.synthesize(sentences[i]!);
+      // Pieces are encoded (and streamed) as the engine makes them; engines without pieces give the whole sentence.
+      const pushed: Promise<void>[] = [];
+      const into = encoder;
+      const samples = await synth.synthesize(sentences[i]!, (chunk) => pushed.push(into.push(chunk)));
       total += samples.length;
-      await encoder.push(samples);
+      if (pushed.length > 0) await Promise.all(pushed);
+      else await encoder.push(samples);
       ctx.progress((i + 1) / sentences.length);
     }
     if (total === 0) throw new JobError('engine_failed', 'the voice produced no audio for this text');

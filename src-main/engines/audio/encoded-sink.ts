@@ -8,17 +8,22 @@ import { open, type FileHandle } from 'node:fs/promises';
 /** Receives encoded bytes; `position` is the byte offset in the finished file. */
 export type EncodedSink = (bytes: Uint8Array, position: number) => void;
 
-/** Appends in-order writes to a file and applies late writes (header fix-ups) at their position. */
+/**
+ * Appends in-order writes to a file and applies late writes (header fix-ups) at their position. The file opens in
+ * the background: the first audio need not wait for the disk.
+ */
 export class EncodedFileWriter {
-  private pending: Promise<unknown> = Promise.resolve();
+  private readonly handle: Promise<FileHandle>;
+  private pending: Promise<unknown>;
   private failed: Error | null = null;
   /** Bytes written in order so far. */
   length = 0;
 
-  private constructor(private readonly handle: FileHandle) {}
-
-  static async create(path: string): Promise<EncodedFileWriter> {
-    return new EncodedFileWriter(await open(path, 'w'));
+  constructor(path: string) {
+    this.handle = open(path, 'w');
+    this.pending = this.handle.catch((error: Error) => {
+      this.failed = error;
+    });
   }
 
   /** The sink to hand to an encoder: writes are queued in call order. */
@@ -28,7 +33,7 @@ export class EncodedFileWriter {
     this.pending = this.pending.then(async () => {
       if (this.failed) return;
       try {
-        await this.handle.write(copy, 0, copy.length, position);
+        await (await this.handle).write(copy, 0, copy.length, position);
       } catch (error) {
         this.failed = error as Error;
       }
@@ -38,7 +43,8 @@ export class EncodedFileWriter {
   /** Waits for the queued writes and closes the file; rejects with the first write error. */
   async close(): Promise<void> {
     await this.pending;
-    await this.handle.close();
+    if (!this.failed) await (await this.handle).close();
+    else await this.handle.then((h) => h.close()).catch(() => undefined);
     if (this.failed) throw this.failed;
   }
 }

@@ -49,7 +49,7 @@ export async function runTts(
   checkOutputOptions(output, synth.sampleRate);
   const resolved = resolvedOutput(output, synth.sampleRate);
   const path = join(task.workDir, `speech.${OUTPUT_EXTENSIONS[resolved.format]}`);
-  const file = await EncodedFileWriter.create(path);
+  const file = new EncodedFileWriter(path);
   const stream = task.streamAudio && ctx.audio ? inOrderOnly(ctx.audio) : null;
   let encoder: Awaited<ReturnType<typeof createSpeechEncoder>> | null = null;
   try {

@@ -1,13 +1,13 @@
 /**
  * The voices of a text-to-speech model as named choices, and the params each one sets: what the OpenAI-compatible
- * speech route's `voice` (an OpenAI name or the model's own voice id) becomes. eSpeak NG's voices are its voice ids
- * with an optional variant (`en-gb-x-rp+f4`, eSpeak's own notation); a neural model's are its speakers (`0`…`n-1`,
- * and Kokoro v0.19's names); a hosted model's come from its params schema (a `voice` enum or a `speaker` range).
- * Each OpenAI voice gets a distinct default voice where the model has enough of them.
+ * speech route's `voice` (an OpenAI name or the model's own voice id) becomes. Everything is read from the model's
+ * params schema, so a hosted model is treated like the same model on device: eSpeak NG-style models (a `voice` enum
+ * with `en-us` and a `speaker` enum of variants) take voice ids with an optional variant (`en-gb-x-rp+f4`, eSpeak's
+ * own notation); neural models take their speakers (`0`…`n-1`, and Kokoro v0.19's names); other models their
+ * `voice` enum. Each OpenAI voice gets a distinct default voice where the model has enough of them.
  */
 import { OPENAI_VOICES, type OpenAiVoice } from '../../common/openai-names.js';
 import type { ModelDefinition } from '../model-definition.js';
-import { espeakVoiceCatalogue } from './espeak-voices.js';
 
 export interface TtsVoice {
   /** What a client sends as `voice`. */
@@ -43,16 +43,39 @@ const KOKORO_DEFAULTS: Record<OpenAiVoice, number> = {
 /** English variants offered for each English eSpeak voice. */
 const ESPEAK_CHOICE_VARIANTS = ['f1', 'f2', 'f3', 'f4', 'f5', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8'];
 
-function espeakVoice(id: string): TtsVoice | undefined {
+type Property = { type?: string; maximum?: number; enum?: unknown[]; 'x-labels'?: Record<string, string> };
+
+function property(def: ModelDefinition, name: string): Property | undefined {
+  return (def.paramsSchema.properties as Record<string, Property> | undefined)?.[name];
+}
+
+function strings(values: unknown[] | undefined): string[] | null {
+  return values?.every((v) => typeof v === 'string') ? (values as string[]) : null;
+}
+
+interface EspeakStyle {
+  voices: string[];
+  variants: string[];
+  labels: Record<string, string>;
+}
+
+/** eSpeak NG's voices as its schema lists them (on device or hosted), or null for another kind of model. */
+function espeakStyle(def: ModelDefinition): EspeakStyle | null {
+  const voice = property(def, 'voice');
+  const voices = strings(voice?.enum);
+  const variants = strings(property(def, 'speaker')?.enum);
+  if (!voices?.includes('en-us') || !variants) return null;
+  return { voices, variants, labels: voice?.['x-labels'] ?? {} };
+}
+
+function espeakVoice(style: EspeakStyle, id: string): TtsVoice | undefined {
   const [voiceId, variant, extra] = id.toLowerCase().split('+');
-  if (extra !== undefined) return undefined;
-  const { voices, variants } = espeakVoiceCatalogue();
-  const voice = voices.find((v) => v.id === voiceId);
-  if (!voice) return undefined;
-  if (variant === undefined) return { id: voice.id, name: voice.name, params: { voice: voice.id } };
-  const named = variants.find((v) => v.toLowerCase() === variant);
+  if (extra !== undefined || !voiceId || !style.voices.includes(voiceId)) return undefined;
+  const name = style.labels[voiceId] ?? voiceId;
+  if (variant === undefined) return { id: voiceId, name, params: { voice: voiceId } };
+  const named = style.variants.find((v) => v.toLowerCase() === variant);
   if (!named) return undefined;
-  return { id: `${voice.id}+${named}`, name: `${voice.name}, ${named}`, params: { voice: voice.id, speaker: named } };
+  return { id: `${voiceId}+${named}`, name: `${name}, ${named}`, params: { voice: voiceId, speaker: named } };
 }
 
 interface SpeakerModel {
@@ -61,7 +84,7 @@ interface SpeakerModel {
 }
 
 function speakersOf(def: ModelDefinition): SpeakerModel | null {
-  const speaker = (def.paramsSchema.properties as Record<string, { type?: string; maximum?: number; enum?: unknown[] }> | undefined)?.speaker;
+  const speaker = property(def, 'speaker');
   if (!speaker) return def.engine === 'sherpa-tts' ? { count: 1, names: null } : null;
   if (speaker.type !== 'integer' || typeof speaker.maximum !== 'number') return null;
   const count = speaker.maximum + 1;
@@ -69,19 +92,15 @@ function speakersOf(def: ModelDefinition): SpeakerModel | null {
   return { count, names: family === 'kokoro' && count === KOKORO_V019_SPEAKERS.length ? KOKORO_V019_SPEAKERS : null };
 }
 
-function voiceEnum(def: ModelDefinition): string[] | null {
-  const voice = (def.paramsSchema.properties as Record<string, { enum?: unknown[] }> | undefined)?.voice;
-  return voice?.enum?.every((v) => typeof v === 'string') ? (voice.enum as string[]) : null;
-}
 
 /** Every voice a client may name for this model (for the Settings page). */
 export function modelVoices(def: ModelDefinition): TtsVoice[] {
-  if (def.engine === 'espeak') {
-    const { voices } = espeakVoiceCatalogue();
-    const english = voices.filter((v) => v.id === 'en' || v.id.startsWith('en-'));
+  const espeak = espeakStyle(def);
+  if (espeak) {
+    const english = espeak.voices.filter((v) => v === 'en' || v.startsWith('en-'));
     return [
-      ...voices.map((v) => espeakVoice(v.id)!),
-      ...english.flatMap((v) => ESPEAK_CHOICE_VARIANTS.map((variant) => espeakVoice(`${v.id}+${variant}`)).filter((x): x is TtsVoice => !!x)),
+      ...espeak.voices.map((v) => espeakVoice(espeak, v)!),
+      ...english.flatMap((v) => ESPEAK_CHOICE_VARIANTS.map((variant) => espeakVoice(espeak, `${v}+${variant}`)).filter((x): x is TtsVoice => !!x)),
     ];
   }
   const speakers = speakersOf(def);
@@ -92,21 +111,24 @@ export function modelVoices(def: ModelDefinition): TtsVoice[] {
       params: speakers.count > 1 ? { speaker: i } : {},
     }));
   }
-  const ids = voiceEnum(def);
+  const ids = strings(property(def, 'voice')?.enum);
   if (ids) return ids.map((id) => ({ id, name: id, params: { voice: id } }));
   return [{ id: 'default', name: 'The model’s voice', params: {} }];
 }
 
 /** The model's voice with this id (its own ids; speakers also by number), or undefined. */
 export function findModelVoice(def: ModelDefinition, id: string): TtsVoice | undefined {
-  if (def.engine === 'espeak') return espeakVoice(id);
+  const espeak = espeakStyle(def);
+  if (espeak) return espeakVoice(espeak, id);
   const voices = modelVoices(def);
   return voices.find((v) => v.id === id) ?? (/^\d+$/.test(id) ? voices[Number(id)] : undefined);
 }
 
 /** The voice an OpenAI voice name speaks with by default on this model. */
 export function defaultVoiceFor(def: ModelDefinition, name: OpenAiVoice): TtsVoice {
-  if (def.engine === 'espeak') return espeakVoice(ESPEAK_DEFAULTS[name])!;
+  const espeak = espeakStyle(def);
+  const preset = espeak && espeakVoice(espeak, ESPEAK_DEFAULTS[name]);
+  if (preset) return preset;
   const voices = modelVoices(def);
   const speakers = speakersOf(def);
   const index = speakers?.names ? KOKORO_DEFAULTS[name] : OPENAI_VOICES.indexOf(name);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Debian packages the tests need: a browser for the UI tests, PocketSphinx for real recognition,
+# Debian packages the tests need: a browser for the UI tests, PocketSphinx for real recognition, curl and a secret
+# service (GNOME Keyring in a private D-Bus session) for the security tests,
 # PulseAudio for the virtual sound device, ffmpeg for video containers, ALSA headers to build naudiodon.
 set -euo pipefail
 packages=(chromium pocketsphinx pocketsphinx-en-us libpocketsphinx3 pulseaudio pulseaudio-utils libasound2-plugins
-  libasound2-dev ffmpeg sox)
+  libasound2-dev ffmpeg sox curl gnome-keyring dbus-daemon)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -25,7 +25,7 @@ try {
       for (const entry of list.getEntries()) w.__longtasks.push(entry.duration);
     }).observe({ type: 'longtask', buffered: true });
   });
-  await page.goto(served.url);
+  await page.goto(served.loginUrl);
   const picker = page.locator('#asr-model');
   await picker.waitFor();
   const value = await picker.locator('option', { hasText: /PocketSphinx/i }).first().getAttribute('value');

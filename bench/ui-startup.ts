@@ -17,7 +17,7 @@ try {
     serveMs.push(served.startupMs);
     try {
       const page = await browser.context.newPage();
-      await page.goto(served.url);
+      await page.goto(served.loginUrl);
       await page.locator('.status', { hasText: 'Ready' }).waitFor({ timeout: 60_000 });
       await page.locator('#asr-model').waitFor({ timeout: 60_000 });
       usableMs.push(performance.now() - t0);

@@ -11,6 +11,8 @@ const needs = [
   { what: 'PulseAudio with parec (virtual sound device)', ok: () => has('pulseaudio') && has('parec') },
   { what: 'ffmpeg and ffprobe (decoding)', ok: () => has('ffmpeg') && has('ffprobe') },
   { what: 'sox (audio fixtures)', ok: () => has('sox') },
+  { what: 'curl (the browser-login test calls the service as a script would)', ok: () => has('curl') },
+  { what: 'GNOME Keyring and dbus-run-session (the OS-keyring secrets test)', ok: () => has('gnome-keyring-daemon') && has('dbus-run-session') },
 ];
 
 function has(command) {

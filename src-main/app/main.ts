@@ -5,20 +5,21 @@
  * DevTools only in development), the preload bridge's IPC (every sender validated), tray with queue status, a
  * notification per finished batch, and a graceful quit (running jobs return to the queue).
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, protocol, shell, Tray, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, protocol, safeStorage, shell, Tray, utilityProcess } from 'electron';
 import type { IpcMainInvokeEvent } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Batch } from '../common/api-types.js';
 import { BRIDGE_CHANNELS, type LiveBridgeEvent } from '../common/desktop-bridge.js';
-import { createService, type Service } from '../service/create-service.js';
+import type { Service } from '../service/create-service.js';
 import { defaultDataDir } from '../service/config.js';
 import { APP_ORIGIN, APP_PAGE_URL, APP_SCHEME, resolveAppFile } from './app-protocol.js';
 import { BatchWatcher } from './batch-watcher.js';
-import { loadOrCreateInstallKey } from './install-key.js';
+import { startDesktopService } from './desktop-service.js';
 import { modelIdArg, speedArg, textArg } from './ipc-validate.js';
 import { permissionAllowed } from './permission-policy.js';
+import { safeStorageCipher } from './safe-storage-cipher.js';
 import { LivePlayback } from './player/live-playback.js';
 import { trayLabel } from './tray-status.js';
 import { utilityProcessLauncher } from './utility-process-launcher.js';
@@ -57,16 +58,14 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   const dataDir = defaultDataDir();
-  const apiKey = loadOrCreateInstallKey(dataDir);
-  service = await createService({
-    host: '127.0.0.1',
-    port: 0,
+  const started = await startDesktopService({
     dataDir,
-    apiKey,
     allowedOrigins: [APP_ORIGIN],
-    serveUi: null,
+    secretCipher: safeStorageCipher(safeStorage),
     processLauncher: utilityProcessLauncher(utilityProcess),
   });
+  service = started.service;
+  const apiKey = started.apiKey;
   const csp = contentSecurityPolicy(service.url);
   const rendererDir = join(app.getAppPath(), 'src-renderer', 'dist');
 

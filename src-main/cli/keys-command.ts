@@ -1,10 +1,33 @@
-/** `voxdesk keys create [--account NAME] [--data-dir DIR]`: prints one new API key, and nothing else, on stdout. */
+/**
+ * `voxdesk keys create|list|revoke` on the data dir's database (the service may be running: SQLite in WAL mode lets
+ * both write). `create` prints one new API key, and nothing else, on stdout. `list` never prints a key (only ids,
+ * accounts, names and times). `revoke` takes effect at the running service's next request with that key; its open
+ * live sessions end within a few seconds (the live server re-checks keys, live-options.ts keyRecheckMs).
+ */
 import type { Command } from 'commander';
 import { join } from 'node:path';
 import { ApiKeys } from '../service/auth/api-keys.js';
 import { defaultDataDir, LOCAL_ACCOUNT } from '../service/config.js';
+import { apiKeyView } from '../service/routes/keys-routes.js';
 import { createAccountsRepo } from '../store/accounts-repo.js';
 import { openDatabase } from '../store/database.js';
+
+const DATA_DIR_HELP = 'data dir of the service (default $VOXDESK_DATA_DIR or the OS app-data dir)';
+
+function withKeys<T>(dataDir: string | undefined, action: (keys: ApiKeys) => T): T {
+  const db = openDatabase(join(dataDir ?? defaultDataDir(), 'voxdesk.db'));
+  try {
+    return action(new ApiKeys(createAccountsRepo(db)));
+  } finally {
+    db.close();
+  }
+}
+
+/** A plain table: columns padded to their widest cell. */
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
 
 export function registerKeysCommand(program: Command): void {
   const keys = program.command('keys').description('manage API keys');
@@ -12,14 +35,46 @@ export function registerKeysCommand(program: Command): void {
     .command('create')
     .description('create an API key (printed once; only its hash is stored)')
     .option('--account <name>', 'account the key belongs to', LOCAL_ACCOUNT)
-    .option('--data-dir <dir>', 'data dir of the service (default $VOXDESK_DATA_DIR or the OS app-data dir)')
-    .action((opts: { account: string; dataDir?: string }) => {
+    .option('--name <name>', 'what the key is for, shown by keys list')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action((opts: { account: string; name?: string; dataDir?: string }) => {
       if (!opts.account.trim()) throw new Error('--account must not be empty');
-      const db = openDatabase(join(opts.dataDir ?? defaultDataDir(), 'voxdesk.db'));
-      try {
-        process.stdout.write(`${new ApiKeys(createAccountsRepo(db)).createKey(opts.account.trim())}\n`);
-      } finally {
-        db.close();
+      const key = withKeys(opts.dataDir, (k) => k.createKey(opts.account.trim(), opts.name?.trim() || null));
+      process.stdout.write(`${key}\n`);
+    });
+
+  keys
+    .command('list')
+    .description('list the keys: id, account, name, created, last used, revoked (never the keys themselves)')
+    .option('--json', 'print JSON (the shape of GET /v1/keys)')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action((opts: { json?: boolean; dataDir?: string }) => {
+      const views = withKeys(opts.dataDir, (k) => k.list().map(apiKeyView));
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify({ object: 'list', data: views }, null, 2)}\n`);
+        return;
       }
+      if (views.length === 0) {
+        process.stdout.write('no keys (voxdesk keys create makes one)\n');
+        return;
+      }
+      const rows = [['ID', 'ACCOUNT', 'NAME', 'CREATED', 'LAST USED', 'REVOKED']];
+      for (const v of views) rows.push([v.id, v.account, v.name ?? '-', v.created_at, v.last_used_at ?? 'never', v.revoked_at ?? '-']);
+      process.stdout.write(`${table(rows)}\n`);
+    });
+
+  keys
+    .command('revoke')
+    .description('revoke a key: refused from its next request on; its open live sessions end')
+    .argument('<id>', 'the key id (keys list shows it)')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action((id: string, opts: { dataDir?: string }) => {
+      const message = withKeys(opts.dataDir, (k) => {
+        const info = k.get(id);
+        if (!info) throw new Error(`no API key ${id} (voxdesk keys list shows the ids)`);
+        if (!k.revoke(id)) return `${id} was already revoked at ${info.revoked_at}`;
+        return `${id} revoked (account ${info.account}${info.name ? `, ${info.name}` : ''})`;
+      });
+      process.stdout.write(`${message}\n`);
     });
 }

@@ -1,14 +1,19 @@
 /**
- * `voxdesk models list|pull ID|cancel ID|import PATH|remove ID [--data-dir DIR]`: the model manager on the data dir's
- * database directly (no running service needed; a running service sees the result on its next catalogue read).
+ * `voxdesk models list|pull ID|add URL|cancel ID|import PATH|remove ID|test ID [--data-dir DIR]`: the model manager
+ * on the data dir's database directly (no running service needed; a running service sees the result on its next
+ * catalogue read); `test` runs an in-process service (model-test-command.ts).
  * Tables and results on stdout; the download progress bar on stderr. Ctrl-C during a pull keeps the partial file:
  * the next `pull` (or the service's next start) resumes it.
  */
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ApiError } from '../common/errors.js';
+import { normaliseMirror } from '../engines/models/download-source.js';
+import { MODEL_FAMILIES } from '../engines/models/model-families.js';
 import { ModelManager } from '../engines/models/model-manager.js';
+import { integerOption } from './options.js';
+import { runModelTest, type ModelTestOptions } from './model-test-command.js';
 import type { PackageStatus } from '../engines/models/package-status.js';
 import { defaultDataDir } from '../service/config.js';
 import { openDatabase } from '../store/database.js';
@@ -16,12 +21,19 @@ import { createRepositories } from '../store/repositories.js';
 
 interface DataDirOption {
   dataDir?: string;
+  /** This run only (not stored): where curated files come from, and extra CAs (see download-source.ts). */
+  modelMirror?: string;
+  caFile?: string;
 }
 
 function withManager<T>(opts: DataDirOption, fn: (manager: ModelManager) => Promise<T>): Promise<T> {
   const dataDir = opts.dataDir ?? defaultDataDir();
+  const source = {
+    ...(opts.modelMirror ? { mirror: normaliseMirror(opts.modelMirror) } : {}),
+    ...(opts.caFile ? { caFile: resolve(opts.caFile) } : {}),
+  };
   const db = openDatabase(join(dataDir, 'voxdesk.db'));
-  const manager = new ModelManager({ dataDir, repos: createRepositories(db), log: (m) => process.stderr.write(`${m}\n`) });
+  const manager = new ModelManager({ dataDir, repos: createRepositories(db), log: (m) => process.stderr.write(`${m}\n`), ...source });
   return fn(manager).finally(async () => {
     await manager.stop();
     db.close();
@@ -36,8 +48,8 @@ export function formatSize(bytes: number): string {
 }
 
 function stateLabel(p: PackageStatus): string {
-  if (p.state === 'downloading' || p.state === 'installing') return `${p.state} ${Math.round((p.progress ?? 0) * 100)}%`;
-  if (p.state === 'failed') return `failed (${p.error_code}); pull again to resume`;
+  if (p.state === 'downloading' || p.state === 'installing' || p.state === 'importing') return `${p.state} ${Math.round((p.progress ?? 0) * 100)}%`;
+  if (p.state === 'failed') return p.source === 'imported' ? `failed (${p.error_code})` : `failed (${p.error_code}); pull again to resume`;
   if (p.state === 'installed') return p.verified ? 'installed' : p.source === 'imported' ? 'installed (imported)' : 'installed (unverified)';
   return p.progress !== null ? `paused ${Math.round(p.progress * 100)}%` : 'not installed';
 }
@@ -47,7 +59,7 @@ export function formatTable(packages: PackageStatus[]): string {
     ['ID', 'CAPABILITY', 'LANGUAGES', 'SIZE', 'STATE'],
     ...packages.map((p) => {
       const langs = p.languages.length > 4 ? `${p.languages.slice(0, 3).join(',')},+${p.languages.length - 3}` : p.languages.join(',') || '-';
-      return [p.id, p.capability, langs, formatSize(p.size_bytes), stateLabel(p)];
+      return [p.id, p.capability ?? 'unknown', langs, formatSize(p.size_bytes), stateLabel(p)];
     }),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -111,6 +123,8 @@ function cliError(err: unknown): never {
 export function registerModelsCommand(program: Command): void {
   const models = program.command('models').description('download, import and remove on-device models');
   const dataDirFlag = ['--data-dir <dir>', 'data dir (default $VOXDESK_DATA_DIR or the OS app-data dir)'] as const;
+  const mirrorFlag = ['--model-mirror <url>', 'this run: fetch curated files from this mirror (default the models.mirror setting, else $VOXDESK_MODEL_MIRROR)'] as const;
+  const caFileFlag = ['--ca-file <file>', 'this run: PEM file of extra CAs to trust (default the models.ca_file setting, else $VOXDESK_CA_FILE)'] as const;
 
   models
     .command('list')
@@ -129,7 +143,40 @@ export function registerModelsCommand(program: Command): void {
     .description('download, verify and install a curated model (resumes an interrupted download)')
     .argument('<id>', 'model id (see voxdesk models list)')
     .option(...dataDirFlag)
+    .option(...mirrorFlag)
+    .option(...caFileFlag)
     .action((id: string, opts: DataDirOption) => withManager(opts, (manager) => pull(manager, id).catch(cliError)));
+
+  models
+    .command('add')
+    .description('add a model from any URL (a .tar.bz2/.tar.gz sherpa-onnx archive or an .onnx file) and download it like a curated one')
+    .argument('<url>', 'where the file is downloaded from')
+    .requiredOption('--sha256 <hex>', 'sha256 of the file (sha256sum FILE): a different download is refused and deleted')
+    .option('--id <id>', 'model id (default: the file name without its extensions)')
+    .option('--name <name>', 'display name (default: the id)')
+    .option('--family <family>', `skip detection: ${MODEL_FAMILIES.join(', ')}`)
+    .option('--size <bytes>', 'size of the file when known (progress before the server says)', integerOption(1, Number.MAX_SAFE_INTEGER))
+    .option('--language <code...>', 'language codes the model speaks')
+    .option(...dataDirFlag)
+    .option(...caFileFlag)
+    .action((url: string, opts: DataDirOption & { sha256: string; id?: string; name?: string; family?: string; size?: number; language?: string[] }) =>
+      withManager(opts, async (manager) => {
+        try {
+          const added = manager.addFromUrl({
+            url,
+            sha256: opts.sha256,
+            ...(opts.id ? { id: opts.id } : {}),
+            ...(opts.name ? { name: opts.name } : {}),
+            ...(opts.family ? { family: opts.family } : {}),
+            ...(opts.size ? { size_bytes: opts.size } : {}),
+            ...(opts.language ? { languages: opts.language } : {}),
+          });
+          await pull(manager, added.id);
+        } catch (err) {
+          cliError(err);
+        }
+      }),
+    );
 
   models
     .command('cancel')
@@ -152,7 +199,7 @@ export function registerModelsCommand(program: Command): void {
     .description('import a sherpa-onnx model folder (or .onnx file) from disk; the family is detected from its files')
     .argument('<path>', 'model folder or .onnx file')
     .option('--id <id>', 'model id (default: the folder name)')
-    .option('--family <family>', 'skip detection: whisper, nemo-ctc, nemo-transducer, moonshine, sense-voice, vits, piper, kokoro, gtcrn, silero-vad, speaker-embedding, pyannote-segmentation')
+    .option('--family <family>', `skip detection: ${MODEL_FAMILIES.join(', ')}`)
     .option('--name <name>', 'display name (default: the id)')
     .option('--language <code...>', 'language codes the model speaks')
     .option(...dataDirFlag)
@@ -171,6 +218,15 @@ export function registerModelsCommand(program: Command): void {
         }
       }),
     );
+
+  models
+    .command('test')
+    .description('check a model: transcribe the built-in sample recording, or speak the built-in sentence; prints the result and the real-time factor')
+    .argument('<id>', 'model id (an installed one, or any available catalogue model)')
+    .option('--out <file>', 'voices and denoisers: save the audio made here')
+    .option('--json', 'print the report as JSON')
+    .option(...dataDirFlag)
+    .action((id: string, opts: ModelTestOptions) => runModelTest(id, opts));
 
   models
     .command('remove')

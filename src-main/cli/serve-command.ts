@@ -1,6 +1,7 @@
 /**
  * `voxdesk serve`: runs the service until SIGTERM/SIGINT. The first stdout line is exactly
- * `voxdesk listening on http://HOST:PORT` (scripts and tests parse it); diagnostics go to stderr.
+ * `voxdesk listening on http://HOST:PORT` (scripts and tests parse it); diagnostics go to stderr. With --ui, stderr
+ * says `browser UI: http://HOST:PORT/#token=…`: open that address once to log the browser in.
  */
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
@@ -30,6 +31,8 @@ interface ServeOptions {
   pricingFile?: string;
   allowedOrigin?: string[];
   remoteUrl?: string;
+  modelMirror?: string;
+  caFile?: string;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -45,6 +48,8 @@ export function registerServeCommand(program: Command): void {
     .option('--pricing-file <file>', 'operator prices (default: DATA_DIR/pricing.json when it exists)')
     .option('--allowed-origin <origin>', 'a browser origin allowed by CORS (repeatable)', collect)
     .option('--remote-url <url>', 'hosted service to forward remote:<id> models to; key from $VOXDESK_REMOTE_KEY (default $VOXDESK_REMOTE_URL or Settings)')
+    .option('--model-mirror <url>', 'download curated models from this mirror (kept as the setting; default the setting, else $VOXDESK_MODEL_MIRROR)')
+    .option('--ca-file <file>', 'PEM file of extra CAs trusted for model downloads (kept as the setting; default the setting, else $VOXDESK_CA_FILE)')
     .action(async (opts: ServeOptions) => {
       const ui = opts.ui === true ? defaultUiDir() : typeof opts.ui === 'string' ? opts.ui : null;
       if (ui && !existsSync(join(ui, 'index.html'))) {
@@ -60,10 +65,15 @@ export function registerServeCommand(program: Command): void {
         ...(opts.pricingFile ? { pricingFile: opts.pricingFile } : {}),
         ...(opts.allowedOrigin ? { allowedOrigins: opts.allowedOrigin } : {}),
         ...(opts.remoteUrl ? { remoteUrl: opts.remoteUrl } : {}),
+        ...(opts.modelMirror ? { modelMirror: opts.modelMirror } : {}),
+        ...(opts.caFile ? { caFile: opts.caFile } : {}),
       };
+      // The serve process writes only into the data dir, which is private: anything it creates is 0600/0700.
+      process.umask(0o077);
       const service = await createService(config);
       process.stdout.write(`voxdesk listening on ${service.url}\n`);
-      if (ui) process.stderr.write(`browser UI: ${service.url}/\n`);
+      // The one-time login address: the page trades the token for a session; `curl` on the bootstrap gets 401.
+      if (ui) process.stderr.write(`browser UI: ${service.browserLoginUrl()}\n`);
       let stopping = false;
       const stop = (signal: NodeJS.Signals): void => {
         if (stopping) {

@@ -62,6 +62,27 @@ export interface LocalModel {
   [key: string]: unknown;
 }
 
+/** POST /v1/local/models: a model added by URL (downloaded like a curated one, family detected unless given). */
+export interface AddModelRequest {
+  url: string;
+  sha256: string;
+  id?: string;
+  name?: string;
+  size_bytes?: number;
+  family?: string;
+  languages?: string[];
+}
+
+/** GET/PUT /v1/settings/models: where model downloads come from. `*_from`: setting, environment or null. */
+export interface ModelDownloadSettings {
+  mirror: string | null;
+  mirror_from: 'setting' | 'environment' | 'option' | null;
+  ca_file: string | null;
+  ca_file_from: 'setting' | 'environment' | 'option' | null;
+  /** The service's proxy variables (read only, without credentials). */
+  proxy: { https: string | null; http: string | null; no_proxy: string | null };
+}
+
 export interface RemoteSettings {
   url: string | null;
   key_set: boolean;
@@ -82,6 +103,13 @@ export interface SessionBootstrap {
   account_id?: string;
   data_dir?: string;
   [key: string]: unknown;
+}
+
+/** GET /v1/session: the account a key belongs to (data_dir for the local account only). */
+export interface SessionInfo {
+  account_id: string;
+  account: string;
+  data_dir: string | null;
 }
 
 export interface AudioFileUpload {
@@ -269,6 +297,16 @@ export class ApiClient {
   importModel(path: string): Promise<LocalModel> {
     return this.request('POST', '/v1/local/models/import', { path });
   }
+  addModelFromUrl(body: AddModelRequest): Promise<LocalModel> {
+    return this.request('POST', '/v1/local/models', body);
+  }
+  getModelSettings(): Promise<ModelDownloadSettings> {
+    return this.request('GET', '/v1/settings/models');
+  }
+  /** An omitted field keeps its value; null or '' clears it (the environment's value applies again). */
+  putModelSettings(body: { mirror?: string | null; ca_file?: string | null }): Promise<ModelDownloadSettings> {
+    return this.request('PUT', '/v1/settings/models', body);
+  }
 
   // Settings and session.
   getRemoteSettings(): Promise<RemoteSettings> {
@@ -294,8 +332,12 @@ export class ApiClient {
   putRetentionSettings(body: { recordings_hours?: number; job_history_days?: number | null }): Promise<RetentionSettings> {
     return this.request('PUT', '/v1/settings/retention', body);
   }
-  bootstrap(): Promise<SessionBootstrap> {
-    return this.request('GET', '/v1/session/bootstrap');
+  /** Browser mode: trades the one-time login token of `serve --ui`'s address for a session key. */
+  bootstrap(token: string): Promise<SessionBootstrap> {
+    return this.request('POST', '/v1/session/bootstrap', { token });
+  }
+  session(): Promise<SessionInfo> {
+    return this.request('GET', '/v1/session');
   }
   /** Sent with this client's key, so the answer carries the queue counts (GET /v1/health). */
   health(): Promise<Health> {

@@ -1,7 +1,7 @@
 /**
  * The ONE typed contract of what crosses the Electron preload bridge (`window.voxdesk`, docs/design.md §6.2). The
  * preload implements it; the renderer reads it. In browser mode (`voxdesk serve --ui`) it is absent and the
- * renderer falls back to /v1/session/bootstrap and Web Audio.
+ * renderer logs in with the one-time token of the printed address (/v1/session/bootstrap) and plays through Web Audio.
  */
 
 /** IPC channel names; the main process validates the sender of each. */

@@ -9,6 +9,7 @@ export const REQUEST_ERRORS = {
   not_found: 404,
   artifact_expired: 410,
   method_not_allowed: 405,
+  request_timeout: 408,
   model_required: 400,
   invalid_params: 400,
   unsupported_param: 400,
@@ -26,8 +27,11 @@ export const REQUEST_ERRORS = {
   model_unavailable: 422,
   audio_too_long: 422,
   too_many_open_batches: 429,
+  rate_limited: 429,
+  too_many_uploads: 429,
   internal_error: 500,
   upstream_unavailable: 502,
+  upload_quota_exceeded: 507,
 } as const;
 export type RequestErrorCode = keyof typeof REQUEST_ERRORS;
 
@@ -58,13 +62,16 @@ export interface ErrorBody {
 export class ApiError extends Error {
   readonly code: RequestErrorCode;
   readonly status: number;
+  /** Sent as Retry-After (429, 503): when asking again can succeed. */
+  readonly retryAfterSeconds: number | null;
   /** The request field at fault, where one is (OpenAI-compatible routes report it as `error.param`). */
   readonly param: string | null;
-  constructor(code: RequestErrorCode, message: string, options?: { cause?: unknown; param?: string }) {
+  constructor(code: RequestErrorCode, message: string, options?: { cause?: unknown; retryAfterSeconds?: number; param?: string }) {
     super(message, options);
     this.name = 'ApiError';
     this.code = code;
     this.status = REQUEST_ERRORS[code];
+    this.retryAfterSeconds = options?.retryAfterSeconds ?? null;
     this.param = options?.param ?? null;
   }
   toBody(): ErrorBody {

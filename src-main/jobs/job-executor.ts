@@ -13,6 +13,7 @@ import { WorkerCrashError } from '../engines/worker/worker-pool.js';
 import { isoAt } from '../store/clock.js';
 import { newId, newToken } from '../store/ids.js';
 import type { JobRow } from '../store/jobs-repo.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files.js';
 import { chargeJob, pricingOf } from './billing.js';
 import { guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
 
@@ -52,7 +53,7 @@ export function createExecutor(core: JobCore): Executor {
   async function execute(row: JobRow, definition: ModelDefinition, run: ActiveRun): Promise<void> {
     const workDir = join(artifactsDir, row.id);
     if (existsSync(workDir)) rmSync(workDir, { recursive: true, force: true }); // leftovers of an interrupted attempt
-    mkdirSync(workDir, { recursive: true });
+    mkdirSync(workDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const base = {
       jobId: row.id,
       product: row.product,
@@ -104,8 +105,8 @@ export function createExecutor(core: JobCore): Executor {
 
   function remoteLog(jobId: string, message: string): void {
     guard('remote log', () => {
-      mkdirSync(join(options.dataDir, 'logs'), { recursive: true });
-      appendFileSync(join(options.dataDir, 'logs', 'remote.log'), `[${now()}] ${jobId}: ${message}\n`);
+      mkdirSync(join(options.dataDir, 'logs'), { recursive: true, mode: PRIVATE_DIR_MODE });
+      appendFileSync(join(options.dataDir, 'logs', 'remote.log'), `[${now()}] ${jobId}: ${message}\n`, { mode: PRIVATE_FILE_MODE });
     });
   }
 

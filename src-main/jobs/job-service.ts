@@ -5,7 +5,6 @@
  * job-intake.ts, job-scheduler.ts, job-executor.ts and job-maintenance.ts; this module wires them and answers the
  * JobService contract.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Batch, Job } from '../common/api-types.js';
 import { ApiError } from '../common/errors.js';
@@ -28,6 +27,7 @@ import { createMaintenance } from './job-maintenance.js';
 import { createScheduler } from './job-scheduler.js';
 import { resolveOptions, type JobServiceOptions } from './job-service-options.js';
 import type { JobService, ListQuery, NewBatch } from './job-service-types.js';
+import { ensurePrivateDir } from '../store/private-files.js';
 import { StateMachine } from './state-machine.js';
 import { Views } from './views.js';
 
@@ -245,7 +245,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
 
     start() {
       if (started || shutdownPromise) return;
-      mkdirSync(artifactsDir, { recursive: true });
+      ensurePrivateDir(artifactsDir);
       started = true;
       markLive(instanceId, true);
       maintenance.recoverInterrupted();

@@ -7,12 +7,14 @@
 import { createWriteStream } from 'node:fs';
 import { openAsBlob } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ApiClient, ApiClientError } from '../common/api-client.js';
 import type { Batch, CatalogueRecord, Job } from '../common/api-types.js';
 import type { Product } from '../common/products.js';
+import { PRIVATE_FILE_MODE } from '../store/private-files.js';
+import { SNIFF_BYTES } from './hosted-artifact.js';
 import { RemoteError, kindOfStatus } from './remote-errors.js';
 import type { RemoteOptions } from './remote-options.js';
 
@@ -131,26 +133,45 @@ export class RemoteClient {
     }
   }
 
-  /** Streams an artifact link (no key needed) to `destPath` through a temporary file; returns its size. */
-  download(url: string, destPath: string, signal?: AbortSignal): Promise<number> {
+  /**
+   * Streams an artifact link (no key needed) to `destPath` through a temporary file: no redirect is followed and at
+   * most `maxBytes` are taken (hosted-artifact.ts). Returns its size and first bytes (to choose its content type).
+   */
+  download(url: string, destPath: string, maxBytes: number, signal?: AbortSignal): Promise<{ bytes: number; head: Buffer }> {
     return this.call(this.timeouts.submitTimeoutMs, signal, async (s) => {
-      // Artifact links need no key (docs/design.md §3) and may point at another host: never send the key along.
-      const response = await fetch(url, { signal: s });
+      // Artifact links need no key (docs/design.md §3): never send the key along.
+      const response = await fetch(url, { signal: s, redirect: 'manual' });
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel();
+        throw new RemoteError('rejected', 'remote_failed', `the hosted artifact ${url} redirects elsewhere (${response.status}); redirects are not followed`, response.status);
+      }
       if (!response.ok) throw await ApiClient.errorFrom(response);
       if (!response.body) throw new RemoteError('server', 'empty_artifact', `the hosted artifact ${url} has no body`, response.status);
+      const tooLarge = (): RemoteError =>
+        new RemoteError('rejected', 'remote_failed', `the hosted artifact ${url} is larger than ${maxBytes} bytes, the most Voxdesk downloads`, response.status);
+      if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+        await response.body.cancel();
+        throw tooLarge();
+      }
       const partial = `${destPath}.part`;
       let bytes = 0;
-      const counted = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>).on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
+      const heads: Buffer[] = [];
+      const counted = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          bytes += chunk.length;
+          if (bytes > maxBytes) return done(tooLarge());
+          if (bytes - chunk.length < SNIFF_BYTES) heads.push(chunk.subarray(0, SNIFF_BYTES));
+          done(null, chunk);
+        },
       });
       try {
-        await pipeline(counted, createWriteStream(partial));
+        await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), counted, createWriteStream(partial, { mode: PRIVATE_FILE_MODE }));
         await rename(partial, destPath);
       } catch (error) {
         await rm(partial, { force: true });
         throw error;
       }
-      return bytes;
+      return { bytes, head: Buffer.concat(heads).subarray(0, SNIFF_BYTES) };
     });
   }
 

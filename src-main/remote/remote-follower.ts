@@ -10,7 +10,9 @@ import type { Artifact, Job } from '../common/api-types.js';
 import { JobError } from '../common/errors.js';
 import { isTerminal } from '../common/job-states.js';
 import type { ArtifactFile, EngineOutput } from '../engines/engine-types.js';
+import { PRIVATE_DIR_MODE } from '../store/private-files.js';
 import { sleep } from './abortable-sleep.js';
+import { hostedArtifactType, hostedArtifactUrl } from './hosted-artifact.js';
 import type { RemoteClient, RemoteSubmission } from './remote-client.js';
 import { CRASH_AFTER_SUBMIT, type RemoteRunContext, type RemoteRunnerDeps, type RemoteTask } from './remote-run-types.js';
 import { withServerRetry } from './server-retry.js';
@@ -82,7 +84,7 @@ export class Follower {
     const { artifacts: remoteArtifacts, ...result } = job.result ?? {};
     const artifacts: ArtifactFile[] = [];
     if (remoteArtifacts?.length) {
-      await mkdir(this.task.workDir, { recursive: true });
+      await mkdir(this.task.workDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       for (const [index, artifact] of remoteArtifacts.entries()) artifacts.push(await this.download(artifact, index));
     }
     return { result, artifacts, durationSeconds: seconds(job.duration_seconds) ?? 0 };
@@ -141,13 +143,14 @@ export class Follower {
     if (typeof job.progress === 'number' && job.progress >= 0 && job.progress <= 1) this.ctx.progress(job.progress);
   }
 
+  /** Downloads one hosted artifact into the job's folder: only from the hosted origin, size-capped, typed here. */
   private async download(artifact: Artifact, index: number): Promise<ArtifactFile> {
-    const url = new URL(artifact.url, `${this.client.endpoint.url}/`).href;
+    const url = hostedArtifactUrl(artifact.url, this.client.endpoint.url);
     const path = join(this.task.workDir, artifactFileName(url, index));
-    await this.withRetry('download an artifact', (s) => this.client.download(url, path, s));
+    const { head } = await this.withRetry('download an artifact', (s) => this.client.download(url, path, this.deps.options.maxArtifactBytes, s));
     return {
       path,
-      contentType: artifact.content_type || 'application/octet-stream',
+      contentType: hostedArtifactType(artifact.content_type, head),
       durationSeconds: seconds(artifact.duration_seconds),
       sampleRate: typeof artifact.sample_rate === 'number' ? artifact.sample_rate : null,
       channels: typeof artifact.channels === 'number' ? artifact.channels : null,

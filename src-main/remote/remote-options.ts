@@ -39,6 +39,11 @@ export interface RemoteOptions {
   orphanSweepMs: number;
   /** Local jobs forwarded at the same time (each holds one hosted POST or poll loop). Default 4. */
   concurrency: number;
+  /**
+   * Largest hosted artifact downloaded; a larger one fails the job remote_failed (the partial file deleted).
+   * Default 4 GiB (two hours of 48 kHz stereo WAV is 1.4 GB).
+   */
+  maxArtifactBytes: number;
 }
 
 export const DEFAULT_REMOTE_OPTIONS: RemoteOptions = {
@@ -55,6 +60,7 @@ export const DEFAULT_REMOTE_OPTIONS: RemoteOptions = {
   capacityMaxMs: 30_000,
   orphanSweepMs: 15_000,
   concurrency: 4,
+  maxArtifactBytes: 4 * 1024 ** 3,
 };
 
 export function resolveRemoteOptions(partial: Partial<RemoteOptions> = {}): RemoteOptions {

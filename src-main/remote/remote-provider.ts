@@ -2,7 +2,7 @@
  * Hosted-service forwarding as one object the service wires in: the remote ModelSource (cached hosted catalogue),
  * the remote runner for the job engine, and the endpoint settings (GET/PUT /v1/settings/remote).
  *
- *   const remote = createRemoteProvider({ repos, initial: { url: cliRemoteUrl, key: process.env.VOXDESK_REMOTE_KEY } });
+ *   const remote = createRemoteProvider({ repos, secrets, initial: { url: cliRemoteUrl, key: process.env.VOXDESK_REMOTE_KEY } });
  *   catalogue sources: [..., remote.source]; createJobService({..., runners: { remote: remote.jobRunner } });
  *   remote.start();
  *   the service's hosted-settings routes call view() and update(); on close, after the job engine: remote.stop().
@@ -10,6 +10,7 @@
 import type { JobRunner, Readiness } from '../jobs/job-runner.js';
 import type { RemoteBatchesRepo } from '../store/remote-batches-repo.js';
 import type { RemoteJobsRepo } from '../store/remote-jobs-repo.js';
+import type { SecretStore } from '../store/secrets/secret-store.js';
 import type { Repositories } from '../store/repositories.js';
 import { Connectivity, type ConnectivityState } from './connectivity.js';
 import { isNetworkError } from './remote-errors.js';
@@ -24,6 +25,8 @@ export const SETTINGS_FETCH_WAIT_MS = 5_000;
 export interface RemoteProviderOptions {
   /** The store's repositories (built once by the service): forwarding state, the cached catalogue, the endpoint. */
   repos: Pick<Repositories, 'settings' | 'remoteJobs' | 'remoteBatches' | 'remoteCatalogue'>;
+  /** Where the hosted key is kept, sealed (store/secrets/open-secret-store.ts). */
+  secrets: SecretStore;
   /**
    * Endpoint given at start-up (`voxdesk serve --remote-url URL` with VOXDESK_REMOTE_KEY). Stored in the settings
    * when given, so it also holds for later starts. Default: $VOXDESK_REMOTE_URL / $VOXDESK_REMOTE_KEY when set,
@@ -49,8 +52,17 @@ export interface RemoteSettingsView {
 
 export interface RemoteSettingsUpdate {
   url: string | null;
-  /** Omitted keeps the stored key; '' or null clears it. */
+  /**
+   * Omitted keeps the stored key while the URL stays the same, and clears it when the URL changes: the key was given
+   * for one service and is never sent to another without being given again. '' or null clears it.
+   */
   key?: string | null;
+}
+
+/** The key to keep after a change of endpoint: a key given now, else the stored one only for the same URL. */
+export function keyAfterChange(stored: { url: string | null; key: string | null }, url: string | null, given: string | null | undefined): string | null {
+  if (given !== undefined) return given || null;
+  return url === stored.url ? stored.key : null;
 }
 
 export class RemoteProvider {
@@ -70,13 +82,14 @@ export class RemoteProvider {
     const env = opts.env ?? process.env;
     const log = opts.log ?? ((message: string) => process.stderr.write(`remote: ${message}\n`));
     this.options = resolveRemoteOptions(opts.options);
-    this.settingsStore = new RemoteSettingsStore(opts.repos.settings);
+    this.settingsStore = new RemoteSettingsStore(opts.repos.settings, opts.secrets, log);
     this.jobsRepo = opts.repos.remoteJobs;
     const url = opts.initial?.url ?? env.VOXDESK_REMOTE_URL ?? null;
     const key = opts.initial?.key ?? env.VOXDESK_REMOTE_KEY ?? null;
     if (url || key) {
       const stored = this.settingsStore.read();
-      this.settingsStore.write({ url: url ? normaliseRemoteUrl(url) : stored.url, key: key || stored.key });
+      const next = url ? normaliseRemoteUrl(url) : stored.url;
+      this.settingsStore.write({ url: next, key: keyAfterChange(stored, next, key || undefined) });
     }
     this.connectivity = new Connectivity(() => this.source.probe(), this.options);
     this.source = new RemoteCatalogue(this.settingsStore, opts.repos.remoteCatalogue, this.options, log, (error) => {
@@ -144,7 +157,7 @@ export class RemoteProvider {
       url,
       key_set: Boolean(key),
       reachable: reach.reachable,
-      last_error: reach.lastError,
+      last_error: this.settingsStore.keyProblem ?? reach.lastError,
       catalogue: { fetched_at: catalogue.fetchedAt, models: catalogue.models, last_error: catalogue.lastError },
     };
   }
@@ -153,7 +166,7 @@ export class RemoteProvider {
   async update(update: RemoteSettingsUpdate): Promise<RemoteSettingsView> {
     const stored = this.settingsStore.read();
     const url = update.url ? normaliseRemoteUrl(update.url) : null;
-    const key = update.key === undefined ? stored.key : update.key || null;
+    const key = keyAfterChange(stored, url, update.key);
     this.settingsStore.write({ url, key });
     if (url !== stored.url) this.connectivity.reset();
     // Wait a little for the new catalogue so the answer can show it; a slow endpoint keeps loading in the background.

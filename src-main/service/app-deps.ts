@@ -4,10 +4,12 @@ import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/job-service-types.js';
 import type { Repositories } from '../store/repositories.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
+import type { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import type { Origins } from './auth/origins.js';
 import type { Catalogue } from './catalogue/catalogue.js';
 import type { ServiceConfig } from './config.js';
 import type { ParamsValidator } from './params/params-validator.js';
+import type { UploadBudget } from './uploads/upload-budget.js';
 
 export interface AppDeps {
   config: ServiceConfig;
@@ -24,8 +26,12 @@ export interface AppDeps {
   origins: Origins;
   /** Keys valid only for this process: the browser UI's session key (see routes/session-routes.ts). */
   sessionKeys: Map<string, KeyOwner>;
+  /** Failed key and login-token checks per client address (auth/failed-auth-limiter.ts). */
+  limiter: FailedAuthLimiter;
   /** dataDir/uploads: each request's files go to a fresh directory under it. */
   uploadsDir: string;
+  /** Per-account upload limits; uploads go to uploadsDir/<account id>/ (uploads/upload-budget.ts). */
+  uploads: UploadBudget;
   /** Aborted when the service shuts down: held POSTs answer at once with the job as it stands. */
   closing: AbortSignal;
 }

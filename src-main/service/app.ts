@@ -10,6 +10,9 @@ import { cors } from 'hono/cors';
 import type { AppDeps } from './app-deps.js';
 import type { AppEnv } from './app-env.js';
 import { authMiddleware } from './auth/auth-middleware.js';
+import type { BrowserLogin } from './auth/browser-login.js';
+import { isAdminPath, localAccountOnly } from './auth/local-account-only.js';
+import { cutIdleBodies } from './http/body-idle-timeout.js';
 import { handleErrors } from './http/error-handler.js';
 import { OpenAiModels } from './openai/openai-models.js';
 import { openAiSettingsRoutes } from './openai/openai-settings-routes.js';
@@ -21,8 +24,10 @@ import { exportRoutes } from './routes/export-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { hostedSettingsRoutes } from './routes/hosted-settings-routes.js';
 import { jobRoutes } from './routes/job-routes.js';
+import { keysRoutes } from './routes/keys-routes.js';
 import { modelManagerRoutes } from './routes/model-manager-routes.js';
 import { modelRoutes } from './routes/model-routes.js';
+import { modelSettingsRoutes } from './routes/model-settings-routes.js';
 import { productRoutes } from './routes/product-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
@@ -30,8 +35,8 @@ import { sessionRoutes } from './routes/session-routes.js';
 export type { AppEnv } from './app-env.js';
 
 export interface BuildAppOptions {
-  /** The browser UI's session key (only with serveUi). */
-  sessionKey?: string | null;
+  /** The browser UI's one-time-token login (only with serveUi). */
+  browserLogin?: BrowserLogin | null;
 }
 
 export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<AppEnv> {
@@ -48,13 +53,19 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
     }),
   );
   app.use('/v1/*', authMiddleware(deps));
+  app.use('/v1/*', cutIdleBodies(deps.config.bodyIdleTimeoutMs));
+  // The machine's administration (model manager, settings, keys) answers the local account only.
+  const localOnly = localAccountOnly();
+  app.use('/v1/*', (c, next) => (isAdminPath(new URL(c.req.url).pathname) ? localOnly(c, next) : next()));
 
   app.route('/', healthRoutes(deps));
-  app.route('/', sessionRoutes(deps, options.sessionKey ?? null));
+  app.route('/', sessionRoutes(deps, options.browserLogin ?? null));
   app.route('/', artifactRoutes(deps));
   app.route('/', retentionSettingsRoutes(deps.repos.settings));
   app.route('/', modelManagerRoutes(deps.models));
+  app.route('/', modelSettingsRoutes(deps.models, deps.repos.settings));
   app.route('/', hostedSettingsRoutes(deps.remote));
+  app.route('/', keysRoutes(deps.keys));
   const openAiModels = new OpenAiModels(deps.catalogue, deps.repos.settings);
   app.route('/', openAiSettingsRoutes(openAiModels));
   app.route('/', transcriptionRoutes(deps, openAiModels));

@@ -7,8 +7,16 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MAX_FILE_BYTES } from '../common/limits.js';
 import type { ModelSourceFactory } from '../engines/model-sources.js';
+import type { ModelPackage } from '../engines/models/curated-models.js';
+import { readCaFile } from '../engines/models/download-network.js';
+import { normaliseMirror } from '../engines/models/download-source.js';
 import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
 import { normaliseRemoteUrl } from '../remote/remote-settings-store.js';
+import { MIN_API_KEY_LENGTH } from '../store/accounts-repo.js';
+import { SECRET_STORE_MODES, type SecretStoreMode } from '../store/secrets/open-secret-store.js';
+import type { SecretCipher } from '../store/secrets/secret-cipher.js';
+import { DEFAULT_BODY_IDLE_MS } from './http/body-idle-timeout.js';
+import { DEFAULT_MAX_CONCURRENT_UPLOADS, DEFAULT_MAX_STORED_UPLOAD_BYTES } from './uploads/upload-budget.js';
 
 export interface ServiceConfig {
   /** Interface to listen on. Default 127.0.0.1 (loopback only: the service is personal). */
@@ -24,6 +32,12 @@ export interface ServiceConfig {
    * common/limits.ts); a model's limit may be lower. The catalogue's limits.max_file_bytes reports the smaller of the two.
    */
   maxUploadBytes: number;
+  /** A request body that sends nothing this long is cut with 408 (http/body-idle-timeout.ts). Default 30 s. */
+  bodyIdleTimeoutMs: number;
+  /** Uploads one account may run at once; more → 429 too_many_uploads. Default 4 (uploads/upload-budget.ts). */
+  maxConcurrentUploads: number;
+  /** Bytes of uploaded recordings one account may keep on disk; more → 507 upload_quota_exceeded. Default 50 GiB. */
+  maxStoredUploadBytes: number;
   /** Operator prices (JSON). Default: dataDir/pricing.json when that file exists, else none (on-device is free). */
   pricingFile: string | null;
   /** Worker processes running engines. Default: undefined = the job engine's own default. */
@@ -32,16 +46,42 @@ export interface ServiceConfig {
   allowedOrigins: string[];
   /** Directory of the built renderer served at `/`. Default null: no UI (API only). */
   serveUi: string | null;
-  /** A key to register for the local account (VOXDESK_API_KEY). Default: $VOXDESK_API_KEY or none. */
+  /**
+   * A key to register for the local account (VOXDESK_API_KEY), at least 24 characters (MIN_API_KEY_LENGTH); a key
+   * revoked with `voxdesk keys revoke` is refused. Default: $VOXDESK_API_KEY or none.
+   */
   apiKey: string | null;
+  /** The name `keys list` shows for apiKey. Default 'VOXDESK_API_KEY' (the desktop app says 'desktop app'). */
+  apiKeyName: string;
   /**
    * Hosted service to forward remote models to (`voxdesk serve --remote-url URL`; its key comes from
    * $VOXDESK_REMOTE_KEY). Stored in the remote settings when given. Default null: $VOXDESK_REMOTE_URL when set,
    * else whatever Settings hold.
    */
   remoteUrl: string | null;
+  /**
+   * Where secrets (the hosted key) are sealed when no `secretCipher` is given: `auto` (the OS keyring when one
+   * answers, else a 0600 key file in the data dir), `keyring` (required: start-up fails without one) or `key-file`.
+   * Default: $VOXDESK_SECRET_STORE, else `auto`.
+   */
+  secretStore: SecretStoreMode;
+  /** The desktop app's cipher (Electron safeStorage, app/safe-storage-cipher.ts); wins over secretStore. Default null. */
+  secretCipher: SecretCipher | null;
   /** Extra catalogue sources (tests register the job engine's test engine models). Default []. */
   extraModelSources: ModelSourceFactory[];
+  /** Packages the model manager offers for download. Default null: the curated list (tests offer tiny packages). */
+  modelPackages: readonly ModelPackage[] | null;
+  /**
+   * Base URL that curated model files are downloaded from instead of their upstream hosts (`--model-mirror`; forms
+   * in engines/models/download-source.ts). Stored as the `models.mirror` setting when given, like --remote-url.
+   * Default null: the setting as it is (else $VOXDESK_MODEL_MIRROR, else the upstream URLs).
+   */
+  modelMirror: string | null;
+  /**
+   * PEM file of extra CAs trusted for model downloads (`--ca-file`; a TLS-inspecting corporate proxy). Stored as
+   * the `models.ca_file` setting when given. Default null: the setting as it is (else $VOXDESK_CA_FILE).
+   */
+  caFile: string | null;
   /** Logger for unexpected errors and lifecycle lines; never stdout (the first stdout line is a contract). */
   log: (message: string) => void;
   /**
@@ -71,18 +111,49 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     dataDir,
     holdSeconds: partial.holdSeconds ?? DEFAULT_HOLD_SECONDS,
     maxUploadBytes: partial.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+    bodyIdleTimeoutMs: partial.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_MS,
+    maxConcurrentUploads: partial.maxConcurrentUploads ?? DEFAULT_MAX_CONCURRENT_UPLOADS,
+    maxStoredUploadBytes: partial.maxStoredUploadBytes ?? DEFAULT_MAX_STORED_UPLOAD_BYTES,
     pricingFile: partial.pricingFile !== undefined ? partial.pricingFile : existsSync(defaultPricing) ? defaultPricing : null,
     workers: partial.workers,
     allowedOrigins: partial.allowedOrigins ?? [],
     serveUi: partial.serveUi ? resolve(partial.serveUi) : null,
     apiKey: partial.apiKey !== undefined ? partial.apiKey : (env.VOXDESK_API_KEY || null),
+    apiKeyName: partial.apiKeyName ?? 'VOXDESK_API_KEY',
     remoteUrl: partial.remoteUrl ? remoteUrlOf(partial.remoteUrl) : null,
+    secretStore: partial.secretStore ?? secretStoreOf(env.VOXDESK_SECRET_STORE),
+    secretCipher: partial.secretCipher ?? null,
     extraModelSources: partial.extraModelSources ?? [],
+    modelPackages: partial.modelPackages ?? null,
+    modelMirror: partial.modelMirror ? checked(() => normaliseMirror(partial.modelMirror!), '--model-mirror') : null,
+    caFile: partial.caFile ? checked(() => caFileOf(partial.caFile!), '--ca-file') : null,
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
     processLauncher: partial.processLauncher ?? forkLauncher,
   };
   validateConfig(config);
   return config;
+}
+
+function checked(fn: () => string, flag: string): string {
+  try {
+    return fn();
+  } catch (error) {
+    throw new Error(`invalid service configuration: ${flag}: ${(error as Error).message}`);
+  }
+}
+
+function caFileOf(path: string): string {
+  const absolute = resolve(path);
+  readCaFile(absolute);
+  return absolute;
+}
+
+function secretStoreOf(value: string | undefined): SecretStoreMode {
+  if (!value) return 'auto';
+  if (!(SECRET_STORE_MODES as readonly string[]).includes(value)) {
+    throw new Error(`invalid service configuration: VOXDESK_SECRET_STORE must be one of ${SECRET_STORE_MODES.join(', ')}, got ${value}`);
+  }
+  return value as SecretStoreMode;
 }
 
 function remoteUrlOf(input: string): string {
@@ -98,8 +169,18 @@ function validateConfig(config: ServiceConfig): void {
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) problems.push(`port ${config.port} is not 0..65535`);
   if (!(config.holdSeconds >= 0) || !Number.isFinite(config.holdSeconds)) problems.push(`holdSeconds ${config.holdSeconds} is not a number ≥ 0`);
   if (!Number.isInteger(config.maxUploadBytes) || config.maxUploadBytes <= 0) problems.push('maxUploadBytes must be a positive integer');
+  if (!(config.bodyIdleTimeoutMs > 0)) problems.push('bodyIdleTimeoutMs must be a positive number of milliseconds');
+  if (!Number.isInteger(config.maxConcurrentUploads) || config.maxConcurrentUploads < 1) problems.push('maxConcurrentUploads must be an integer ≥ 1');
+  if (!(config.maxStoredUploadBytes > 0)) problems.push('maxStoredUploadBytes must be a positive number of bytes');
   if (config.workers !== undefined && (!Number.isInteger(config.workers) || config.workers < 1)) problems.push(`workers ${config.workers} must be an integer ≥ 1`);
   if (config.serveUi && !existsSync(join(config.serveUi, 'index.html'))) problems.push(`--ui directory ${config.serveUi} has no index.html (run npm run build:renderer)`);
   if (config.pricingFile && !existsSync(config.pricingFile)) problems.push(`pricing file ${config.pricingFile} does not exist`);
+  if (config.apiKey !== null && config.apiKey.length < MIN_API_KEY_LENGTH) {
+    problems.push(
+      `${config.apiKeyName} is ${config.apiKey.length} characters long; a key must have at least ${MIN_API_KEY_LENGTH} ` +
+        '(`voxdesk keys create` prints a strong one)',
+    );
+  }
+  if (config.apiKey !== null && /\s/.test(config.apiKey)) problems.push(`${config.apiKeyName} must not contain spaces`);
   if (problems.length) throw new Error(`invalid service configuration: ${problems.join('; ')}`);
 }

@@ -6,29 +6,37 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ModelSource } from '../engines/model-definition.js';
+import { CA_FILE_SETTING, MIRROR_SETTING } from '../engines/models/download-source.js';
 import { ModelManager } from '../engines/models/model-manager.js';
 import { modelManagerSource } from '../engines/models/model-manager-source.js';
 import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
 import { createJobService } from '../jobs/job-service.js';
 import type { JobService } from '../jobs/job-service-types.js';
+import { RevokedKeyError } from '../store/accounts-repo.js';
 import { openDatabase, type Db } from '../store/database.js';
+import { ensurePrivateDir } from '../store/private-files.js';
+import { openSecretStore } from '../store/secrets/open-secret-store.js';
 import { createRepositories, type Repositories } from '../store/repositories.js';
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
 import { ApiKeys, type KeyOwner } from './auth/api-keys.js';
+import { limiterKeyId, rateLimited } from './auth/auth-middleware.js';
+import { BrowserLogin } from './auth/browser-login.js';
+import { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import { Origins } from './auth/origins.js';
 import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { engineFamilies } from './catalogue/engine-families.js';
 import { loadPricingFile } from './catalogue/pricing-file.js';
+import { allowWholeBodies } from './http/body-idle-timeout.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
 import { attachLiveServer, type LiveServer } from './live/live-server.js';
 import { ParamsValidator } from './params/params-validator.js';
+import { UploadBudget } from './uploads/upload-budget.js';
 
 export interface Service {
   /** `http://HOST:PORT` as listened on. */
@@ -48,6 +56,11 @@ export interface Service {
   readonly live: LiveServer;
   /** A key valid until this process stops, for an account (default the local one): the CLI and the browser UI. */
   sessionKey(accountName?: string): string;
+  /**
+   * Browser mode only (serveUi): the UI's address with a fresh one-time login token, `URL/#token=…` (the previous
+   * token stops working). Null without serveUi.
+   */
+  browserLoginUrl(): string | null;
   /** Graceful shutdown; resolves once the database is closed. Safe to call twice. */
   close(graceMs?: number): Promise<void>;
 }
@@ -66,11 +79,24 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/** Registers VOXDESK_API_KEY (or the desktop app's key); a revoked one stops the start with a message naming it. */
+function registerConfiguredKey(keys: ApiKeys, config: ServiceConfig): void {
+  try {
+    keys.registerKey(LOCAL_ACCOUNT, config.apiKey!, config.apiKeyName);
+  } catch (error) {
+    if (error instanceof RevokedKeyError) {
+      throw new RevokedKeyError(error.keyId, `${config.apiKeyName} was revoked (${error.keyId}, voxdesk keys list shows it); use another key`);
+    }
+    throw error;
+  }
+}
+
 export async function createService(partial: Partial<ServiceConfig> = {}): Promise<Service> {
   const config = resolveConfig(partial);
-  mkdirSync(config.dataDir, { recursive: true });
+  // The data dir and what is in it are private to the person (0700 folders, 0600 files; store/private-files.ts).
+  ensurePrivateDir(config.dataDir);
   const uploadsDir = join(config.dataDir, 'uploads');
-  mkdirSync(uploadsDir, { recursive: true });
+  ensurePrivateDir(uploadsDir);
   const db = openDatabase(join(config.dataDir, 'voxdesk.db'));
   const repos = createRepositories(db);
   let jobs: JobService | null = null;
@@ -79,11 +105,20 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
   try {
     const keys = new ApiKeys(repos.accounts);
     const localAccountId = keys.ensureAccount(LOCAL_ACCOUNT);
-    if (config.apiKey) keys.registerKey(LOCAL_ACCOUNT, config.apiKey);
+    if (config.apiKey) registerConfiguredKey(keys, config);
 
+    const secrets = await openSecretStore({ dataDir: config.dataDir, repo: repos.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log });
     const ctx = { dataDir: config.dataDir };
-    models = new ModelManager({ dataDir: config.dataDir, repos, log: config.log });
-    remote = createRemoteProvider({ repos, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
+    models = new ModelManager({
+      dataDir: config.dataDir,
+      repos,
+      log: config.log,
+      ...(config.modelPackages ? { packages: config.modelPackages } : {}),
+    });
+    // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
+    if (config.modelMirror) repos.settings.set(MIRROR_SETTING, config.modelMirror);
+    if (config.caFile) repos.settings.set(CA_FILE_SETTING, config.caFile);
+    remote = createRemoteProvider({ repos, secrets, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
     const sources: ModelSource[] = [
       ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
       modelManagerSource({ ...ctx, manager: models, families: engineFamilies(config.log) }),
@@ -106,11 +141,12 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const sessionKeys = new Map<string, KeyOwner>();
     const sessionKey = (accountName = LOCAL_ACCOUNT): string => {
       const key = `vdk_session_${randomBytes(24).toString('base64url')}`;
-      sessionKeys.set(key, { accountId: accountName === LOCAL_ACCOUNT ? localAccountId : keys.ensureAccount(accountName), accountName });
+      sessionKeys.set(key, { accountId: accountName === LOCAL_ACCOUNT ? localAccountId : keys.ensureAccount(accountName), accountName, keyId: null });
       return key;
     };
     const closing = new AbortController();
     const origins = new Origins(config.allowedOrigins);
+    const limiter = new FailedAuthLimiter();
     const deps: AppDeps = {
       config,
       repos,
@@ -122,18 +158,28 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       keys,
       origins,
       sessionKeys,
+      limiter,
       uploadsDir,
+      uploads: new UploadBudget(uploadsDir, { maxConcurrent: config.maxConcurrentUploads, maxStoredBytes: config.maxStoredUploadBytes }),
       closing: closing.signal,
     };
     const manager = models;
     const provider = remote;
-    const app = buildApp(deps, { sessionKey: config.serveUi ? sessionKey() : null });
+    const browserLogin = config.serveUi ? new BrowserLogin(() => sessionKey()) : null;
+    const app = buildApp(deps, { browserLogin });
     const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+    allowWholeBodies(server);
     const port = await listen(server, config.port, config.host);
     origins.setListening(config.host, port);
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const live = attachLiveServer(server, {
-      authenticate: (key) => (sessionKeys.get(key) ?? keys.find(key))?.accountId,
+      authenticate: (key, address) => {
+        const owner = sessionKeys.get(key) ?? keys.find(key);
+        const limited = rateLimited(limiter, address, owner ? limiterKeyId(owner, key) : null);
+        if (limited) throw limited;
+        return owner?.accountId;
+      },
+      isKeyValid: (key) => sessionKeys.has(key) || keys.find(key) !== undefined,
       resolveModel: (id) => catalogue.resolveModel(id),
       pricingFor: (def) => catalogue.pricingFor(def),
       allowedOrigins: config.allowedOrigins,
@@ -143,6 +189,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       log: config.log,
       launcher: config.processLauncher,
     });
+    keys.onRevoked(() => live.recheckKeys());
     models.start();
     remote.start();
     jobs.start();
@@ -165,7 +212,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         db.close();
       })());
 
-    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, sessionKey, close };
+    const browserLoginUrl = (): string | null => (browserLogin ? `${url}/#token=${browserLogin.issue()}` : null);
+    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, sessionKey, browserLoginUrl, close };
   } catch (error) {
     if (jobs) await jobs.shutdown(0).catch(() => undefined);
     remote?.stop();

@@ -1,4 +1,8 @@
-/** Accounts and API keys. Keys are `vdk_` + 32 base62 chars, shown once; only their sha256 is stored. */
+/**
+ * Accounts and API keys. Keys are `vdk_` + 32 base62 chars, shown once; only their sha256 is stored. A key chosen
+ * elsewhere (VOXDESK_API_KEY, the desktop app's install key) must be at least MIN_API_KEY_LENGTH characters. A
+ * revoked key stays revoked: registering it again is refused rather than silently bringing it back.
+ */
 import { createHash } from 'node:crypto';
 import type { Db } from './db.js';
 import { isoAt, systemClock, type Clock } from './clock.js';
@@ -13,10 +17,36 @@ export interface Account {
 export interface ApiKeyInfo {
   id: string;
   account_id: string;
+  /** The owning account's name. */
+  account: string;
+  /** What the person called the key (keys create --name); null when unnamed. */
+  name: string | null;
   prefix: string;
   created_at: string;
+  /** When the key last authenticated a request, to within a minute; null if never. */
+  last_used_at: string | null;
   revoked_at: string | null;
 }
+
+/** An active key's row id and owner. */
+export interface KeyMatch {
+  keyId: string;
+  account: Account;
+}
+
+/** Registering a key that was revoked: it must not come back to life. */
+export class RevokedKeyError extends Error {
+  constructor(
+    readonly keyId: string,
+    message = `this API key was revoked (${keyId}); choose another one`,
+  ) {
+    super(message);
+    this.name = 'RevokedKeyError';
+  }
+}
+
+/** Shortest key accepted from outside (VOXDESK_API_KEY): 24 characters, enough that guessing is hopeless. */
+export const MIN_API_KEY_LENGTH = 24;
 
 export interface CreatedKey {
   id: string;
@@ -40,11 +70,23 @@ export interface AccountsRepo {
   /** The account with this name, created if missing. */
   ensureAccount(name: string): Account;
   getAccount(id: string): Account | undefined;
-  createApiKey(accountId: string): CreatedKey;
-  /** Registers a key chosen elsewhere (VOXDESK_API_KEY); idempotent for the same account. */
-  registerApiKey(accountId: string, key: string): void;
+  createApiKey(accountId: string, name?: string | null): CreatedKey;
+  /**
+   * Registers a key chosen elsewhere (VOXDESK_API_KEY, the desktop app's key); idempotent for the same account.
+   * Throws RevokedKeyError for a key that was revoked, and an Error for one shorter than MIN_API_KEY_LENGTH.
+   */
+  registerApiKey(accountId: string, key: string, name?: string | null): void;
   findAccountByKey(key: string): Account | undefined;
+  /** The active (not revoked) key matching `key`, with its owner. */
+  findKey(key: string): KeyMatch | undefined;
+  /** True while the key row exists and is not revoked (open sessions re-check their key with it). */
+  isKeyActive(keyId: string): boolean;
+  /** Records a use of the key (callers throttle it: see service/auth/api-keys.ts). */
+  touchKey(keyId: string, at: string): void;
   listApiKeys(accountId: string): ApiKeyInfo[];
+  /** Every key of every account, oldest first. */
+  listAllApiKeys(): ApiKeyInfo[];
+  getApiKey(keyId: string): ApiKeyInfo | undefined;
   revokeApiKey(keyId: string): boolean;
 }
 
@@ -53,24 +95,28 @@ export function createAccountsRepo(db: Db, clock: Clock = systemClock): Accounts
   const byName = db.prepare<[string], Account>('SELECT id, name, created_at FROM accounts WHERE name = ?');
   const byId = db.prepare<[string], Account>('SELECT id, name, created_at FROM accounts WHERE id = ?');
   const insertKey = db.prepare(
-    'INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at, name) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  const keyByHash = db.prepare<[string], { account_id: string; revoked_at: string | null }>(
-    'SELECT account_id, revoked_at FROM api_keys WHERE key_hash = ?',
+  const keyByHash = db.prepare<[string], { id: string; account_id: string; revoked_at: string | null }>(
+    'SELECT id, account_id, revoked_at FROM api_keys WHERE key_hash = ?',
   );
-  const byKey = db.prepare<[string], Account>(
-    `SELECT a.id, a.name, a.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id
+  const byKey = db.prepare<[string], Account & { key_id: string }>(
+    `SELECT a.id, a.name, a.created_at, k.id AS key_id FROM api_keys k JOIN accounts a ON a.id = k.account_id
      WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
   );
-  const keysOf = db.prepare<[string], ApiKeyInfo>(
-    'SELECT id, account_id, prefix, created_at, revoked_at FROM api_keys WHERE account_id = ? ORDER BY created_at',
-  );
+  const activeById = db.prepare<[string], { id: string }>('SELECT id FROM api_keys WHERE id = ? AND revoked_at IS NULL');
+  const touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+  const KEY_COLUMNS = `k.id, k.account_id, a.name AS account, k.name, k.prefix, k.created_at, k.last_used_at, k.revoked_at
+     FROM api_keys k JOIN accounts a ON a.id = k.account_id`;
+  const keysOf = db.prepare<[string], ApiKeyInfo>(`SELECT ${KEY_COLUMNS} WHERE k.account_id = ? ORDER BY k.created_at, k.id`);
+  const allKeys = db.prepare<[], ApiKeyInfo>(`SELECT ${KEY_COLUMNS} ORDER BY k.created_at, k.id`);
+  const keyById = db.prepare<[string], ApiKeyInfo>(`SELECT ${KEY_COLUMNS} WHERE k.id = ?`);
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
 
-  function storeKey(accountId: string, key: string): CreatedKey {
+  function storeKey(accountId: string, key: string, name: string | null): CreatedKey {
     const id = newId('key', clock().getTime());
     const prefix = key.slice(0, 8);
-    insertKey.run(id, accountId, hashKey(key), prefix, isoAt(clock));
+    insertKey.run(id, accountId, hashKey(key), prefix, isoAt(clock), name);
     return { id, key, prefix };
   }
 
@@ -86,23 +132,36 @@ export function createAccountsRepo(db: Db, clock: Clock = systemClock): Accounts
       return db.transaction(() => byName.get(name.trim()) ?? this.createAccount(name)).immediate();
     },
     getAccount: (id) => byId.get(id),
-    createApiKey(accountId) {
+    createApiKey(accountId, name = null) {
       if (!byId.get(accountId)) throw new Error(`unknown account ${accountId}`);
-      return storeKey(accountId, newApiKey());
+      return storeKey(accountId, newApiKey(), name);
     },
-    registerApiKey(accountId, key) {
-      if (key.length < 8) throw new Error('an API key must be at least 8 characters long');
+    registerApiKey(accountId, key, name = null) {
+      if (key.length < MIN_API_KEY_LENGTH) throw new Error(`an API key must be at least ${MIN_API_KEY_LENGTH} characters long`);
       db.transaction(() => {
         const existing = keyByHash.get(hashKey(key));
         if (existing) {
           if (existing.account_id !== accountId) throw new Error('this API key already belongs to another account');
+          if (existing.revoked_at) throw new RevokedKeyError(existing.id);
           return;
         }
-        storeKey(accountId, key);
+        storeKey(accountId, key, name);
       }).immediate();
     },
-    findAccountByKey: (key) => (key ? byKey.get(hashKey(key)) : undefined),
+    findAccountByKey(key) {
+      const match = this.findKey(key);
+      return match?.account;
+    },
+    findKey(key) {
+      if (!key) return undefined;
+      const row = byKey.get(hashKey(key));
+      return row ? { keyId: row.key_id, account: { id: row.id, name: row.name, created_at: row.created_at } } : undefined;
+    },
+    isKeyActive: (keyId) => activeById.get(keyId) !== undefined,
+    touchKey: (keyId, at) => void touch.run(at, keyId),
     listApiKeys: (accountId) => keysOf.all(accountId),
+    listAllApiKeys: () => allKeys.all(),
+    getApiKey: (keyId) => keyById.get(keyId),
     revokeApiKey: (keyId) => revoke.run(isoAt(clock), keyId).changes > 0,
   };
 }

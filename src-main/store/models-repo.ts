@@ -1,4 +1,7 @@
-/** The model manager's tables (migration 002): installed packages and downloads in progress. */
+/**
+ * The model manager's tables: installed packages and downloads in progress (migration 002), and the packages people
+ * added by URL (migration 014).
+ */
 import { isoAt, systemClock, type Clock } from './clock.js';
 import type { Db } from './db.js';
 
@@ -8,7 +11,7 @@ import type { Db } from './db.js';
  */
 export interface InstalledModel<Family extends string = string, Capability extends string = string> {
   id: string;
-  source: 'curated' | 'imported';
+  source: 'curated' | 'imported' | 'url';
   name: string;
   description: string;
   family: Family;
@@ -40,9 +43,35 @@ export interface DownloadRow {
   updatedAt: string;
 }
 
+/** A package added by URL, to be downloaded (and resumed) like a curated one. */
+export interface UrlPackageRow<Family extends string = string> {
+  id: string;
+  name: string;
+  url: string;
+  /** Lower-case hex. */
+  sha256: string;
+  /** When given at add time; null: learnt from the server's Content-Length. */
+  sizeBytes: number | null;
+  /** null: detected from the files once downloaded. */
+  family: Family | null;
+  languages: string[];
+  addedAt: string;
+}
+
+interface UrlPackageSqlRow {
+  id: string;
+  name: string;
+  url: string;
+  sha256: string;
+  size_bytes: number | null;
+  family: string | null;
+  languages_json: string;
+  added_at: string;
+}
+
 interface InstalledSqlRow {
   id: string;
-  source: 'curated' | 'imported';
+  source: 'curated' | 'imported' | 'url';
   name: string;
   description: string;
   family: string;
@@ -123,6 +152,12 @@ export interface ModelsRepo<Family extends string = string, Capability extends s
   saveProgress(id: string, p: { fileIndex: number; fileBytesDone: number; bytesDone: number; etag: string | null }): void;
   failDownload(id: string, code: string, message: string): void;
   deleteDownload(id: string): void;
+  urlPackages(): UrlPackageRow<Family>[];
+  urlPackage(id: string): UrlPackageRow<Family> | null;
+  /** Adds a package; false when the id is taken. */
+  addUrlPackage(p: Omit<UrlPackageRow<Family>, 'addedAt'>): boolean;
+  /** Forgets a package added by URL with its download row and installed row, in one transaction. */
+  deleteUrlPackage(id: string): void;
 }
 
 export function createModelsRepo(db: Db, clock: Clock = systemClock): ModelsRepo {
@@ -145,6 +180,26 @@ export function createModelsRepo(db: Db, clock: Clock = systemClock): ModelsRepo
   const downloadFail = db.prepare(`UPDATE downloads SET status = 'failed', error_code = @code, error_message = @message,
     updated_at = @now WHERE model_id = @model_id`);
   const downloadDelete = db.prepare<[string]>('DELETE FROM downloads WHERE model_id = ?');
+  const urlAll = db.prepare<[], UrlPackageSqlRow>('SELECT * FROM url_model_packages ORDER BY added_at, id');
+  const urlOne = db.prepare<[string], UrlPackageSqlRow>('SELECT * FROM url_model_packages WHERE id = ?');
+  const urlInsert = db.prepare(`INSERT OR IGNORE INTO url_model_packages (id, name, url, sha256, size_bytes, family, languages_json, added_at)
+    VALUES (@id, @name, @url, @sha256, @size_bytes, @family, @languages_json, @added_at)`);
+  const urlDelete = db.prepare<[string]>('DELETE FROM url_model_packages WHERE id = ?');
+  const toUrlPackage = (r: UrlPackageSqlRow): UrlPackageRow => ({
+    id: r.id,
+    name: r.name,
+    url: r.url,
+    sha256: r.sha256,
+    sizeBytes: r.size_bytes,
+    family: r.family,
+    languages: JSON.parse(r.languages_json) as string[],
+    addedAt: r.added_at,
+  });
+  const deleteUrlPackage = db.transaction((id: string) => {
+    urlDelete.run(id);
+    downloadDelete.run(id);
+    installedDelete.run(id);
+  });
 
   const putInstalled = db.transaction((m: InstalledModel) => {
     installedPut.run({
@@ -193,5 +248,22 @@ export function createModelsRepo(db: Db, clock: Clock = systemClock): ModelsRepo
       }),
     failDownload: (id, code, message) => void downloadFail.run({ model_id: id, code, message, now: isoAt(clock) }),
     deleteDownload: (id) => void downloadDelete.run(id),
+    urlPackages: () => urlAll.all().map(toUrlPackage),
+    urlPackage: (id) => {
+      const row = urlOne.get(id);
+      return row ? toUrlPackage(row) : null;
+    },
+    addUrlPackage: (p) =>
+      urlInsert.run({
+        id: p.id,
+        name: p.name,
+        url: p.url,
+        sha256: p.sha256,
+        size_bytes: p.sizeBytes,
+        family: p.family,
+        languages_json: JSON.stringify(p.languages),
+        added_at: isoAt(clock),
+      }).changes === 1,
+    deleteUrlPackage: (id) => deleteUrlPackage(id),
   };
 }

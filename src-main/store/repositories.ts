@@ -15,6 +15,7 @@ import { createModelsRepo, type ModelsRepo } from './models-repo.js';
 import { createRemoteBatchesRepo, type RemoteBatchesRepo } from './remote-batches-repo.js';
 import { createRemoteCatalogueRepo, type RemoteCatalogueRepo } from './remote-catalogue-repo.js';
 import { createRemoteJobsRepo, type RemoteJobsRepo } from './remote-jobs-repo.js';
+import { createSecretsRepo, type SecretsRepo } from './secrets-repo.js';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo.js';
 
 export interface Repositories {
@@ -28,6 +29,8 @@ export interface Repositories {
   idempotency: IdempotencyRepo;
   ledger: LedgerRepo;
   settings: SettingsRepo;
+  /** Sealed secrets (the hosted key); read and written through store/secrets/secret-store.ts, never directly. */
+  secrets: SecretsRepo;
   history: HistoryRepo;
   models: ModelsRepo;
   remoteJobs: RemoteJobsRepo;
@@ -46,6 +49,7 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
     idempotency: createIdempotencyRepo(db),
     ledger: createLedgerRepo(db),
     settings: createSettingsRepo(db, clock),
+    secrets: createSecretsRepo(db, clock),
     history: createHistoryRepo(db),
     models: createModelsRepo(db, clock),
     remoteJobs: createRemoteJobsRepo(db, clock),

@@ -40,13 +40,30 @@ describe('desktop UI in Chromium (browser mode)', () => {
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
     });
-    await page.goto(served.url);
+    await page.goto(served.loginUrl);
     await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
   });
 
   afterAll(async () => {
     await browser?.close();
     await served?.stop();
+  });
+
+  it('logs in from the printed address: the token leaves the address bar, a reload stays in, another browser is asked for it', async () => {
+    expect(page.url()).toBe(`${served.url}/`);
+    await page.reload();
+    await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
+    const other = await launchChromium();
+    try {
+      const stranger = await other.context.newPage();
+      for (const address of [served.url, served.loginUrl]) {
+        await stranger.goto(address);
+        await expect.poll(() => stranger.getByRole('alert').innerText()).toMatch(/not logged in.*voxdesk serve --ui/s);
+      }
+      await stranger.screenshot({ path: join(SHOTS, 'login-required.png') });
+    } finally {
+      await other.close();
+    }
   });
 
   it('lists the catalogue with availability and prices on Models', async () => {
@@ -98,7 +115,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
     const rows = panel.locator('.list li');
     await expect.poll(() => rows.count()).toBe(before + 2);
     // Two files went as ONE batch request (one connection, answered at once), not two held POSTs.
-    const { api_key: key } = (await (await fetch(`${served.url}/v1/session/bootstrap`)).json()) as { api_key: string };
+    const key = served.apiKey;
     const batches = (await (await fetch(`${served.url}/v1/batches`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { file_count: number; files: { name: string }[] }[] };
     expect(batches.data).toHaveLength(1);
     expect(batches.data[0]!.files.map((f) => f.name)).toEqual(names);

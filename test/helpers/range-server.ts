@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface ServedFile {
@@ -35,11 +36,12 @@ function etagOf(body: Buffer): string {
   return `"${createHash('sha1').update(body).digest('hex').slice(0, 16)}"`;
 }
 
-export async function startRangeServer(files: Record<string, ServedFile> = {}): Promise<RangeServer> {
+/** `tls`: serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
+export async function startRangeServer(files: Record<string, ServedFile> = {}, tls?: { key: string; cert: string }): Promise<RangeServer> {
   const map = new Map(Object.entries(files));
   const requests: RequestLog[] = [];
   const drops = new Map<string, number>();
-  const server = http.createServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const range = req.headers.range ?? null;
     const ifRange = (req.headers['if-range'] as string | undefined) ?? null;
@@ -95,11 +97,12 @@ export async function startRangeServer(files: Record<string, ServedFile> = {}): 
       return;
     }
     res.end(body);
-  });
+  };
+  const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     files: map,
     requests,
     close: () =>

@@ -8,7 +8,12 @@ import type { ModelDefinition } from '../model-definition.js';
 import { NO_LIMITS } from '../model-definition.js';
 import { MAX_FILE_BYTES } from '../../common/limits.js';
 
-export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'moonshine', 'sense-voice'] as const;
+/**
+ * nemo-transducer: offline transducers (NeMo Parakeet TDT/RNN-T; sherpa-onnx tells the kind from the encoder's
+ * metadata). streaming-transducer: online transducers (streaming Zipformer…), run with sherpa-onnx's
+ * OnlineRecognizer: they transcribe files too and are the models for live dictation (`live: true`).
+ */
+export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'streaming-transducer', 'moonshine', 'sense-voice'] as const;
 export type AsrFamily = (typeof ASR_FAMILIES)[number];
 
 /** Files each family needs, by role (keys of `pkg.files`; values are paths relative to `pkg.dir` or absolute). */
@@ -16,12 +21,15 @@ export const ASR_FAMILY_FILES: Record<AsrFamily, readonly string[]> = {
   whisper: ['encoder', 'decoder', 'tokens'],
   'nemo-ctc': ['model', 'tokens'],
   'nemo-transducer': ['encoder', 'decoder', 'joiner', 'tokens'],
+  'streaming-transducer': ['encoder', 'decoder', 'joiner', 'tokens'],
   moonshine: ['preprocessor', 'encoder', 'uncachedDecoder', 'cachedDecoder', 'tokens'],
   'sense-voice': ['model', 'tokens'],
 };
 
 /** Families whose results carry token timestamps, hence word timings. */
-export const WORD_TIMED_FAMILIES: readonly AsrFamily[] = ['nemo-ctc', 'nemo-transducer', 'sense-voice'];
+export const WORD_TIMED_FAMILIES: readonly AsrFamily[] = ['nemo-ctc', 'nemo-transducer', 'streaming-transducer', 'sense-voice'];
+/** Families recognised as a stream (OnlineRecognizer): they find their own utterance ends, so no VAD is used. */
+export const STREAMING_FAMILIES: readonly AsrFamily[] = ['streaming-transducer'];
 /** Families with a language setting ('auto' detects). */
 export const LANGUAGE_AWARE_FAMILIES: readonly AsrFamily[] = ['whisper', 'sense-voice'];
 /** SenseVoice's language codes (sherpa-onnx accepts these or '' for auto). */
@@ -87,13 +95,15 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     vadModel: support.sileroVad ?? null,
     diarization,
   };
+  const streaming = STREAMING_FAMILIES.includes(family);
+  const note = streaming ? 'A streaming model: it finds pauses itself and can transcribe live.' : segmentationNote(support);
   return {
-    ...(pkg.description ? { description: `${pkg.description.trim()} ${segmentationNote(support)}` } : {}),
+    ...(pkg.description ? { description: `${pkg.description.trim()} ${note}` } : {}),
     engine: 'sherpa-asr',
     engineConfig: { ...engineConfig },
     paramsSchema: asrParamsSchema(family, engineConfig.languages, diarization !== null),
     limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },
-    live: false,
+    live: streaming,
     acceptsSpeed: false,
   };
 }

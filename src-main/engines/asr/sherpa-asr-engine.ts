@@ -8,10 +8,11 @@ import { JobError } from '../../common/errors.js';
 import { decodeBlocks } from '../audio/decode.js';
 import { probeDuration } from '../audio/probe.js';
 import { concatSamples, segmentSpeech } from '../audio/segments.js';
-import { LANGUAGE_AWARE_FAMILIES, WORD_TIMED_FAMILIES, type SherpaAsrEngineConfig } from './asr-families.js';
+import { LANGUAGE_AWARE_FAMILIES, STREAMING_FAMILIES, WORD_TIMED_FAMILIES, type SherpaAsrEngineConfig } from './asr-families.js';
 import { readAsrParams, type AsrParamRules } from './asr-params.js';
 import { diarize, labelSpeakers, splitSegmentsBySpeaker } from './diarization.js';
-import { clearRecognizers, getRecognizer, parseEngineConfig } from './sherpa-recognizers.js';
+import { clearRecognizers, getOnlineRecognizer, getRecognizer, parseEngineConfig } from './sherpa-recognizers.js';
+import { streamingUtterances } from './streaming-recognition.js';
 import { wordsFromTokens } from './token-words.js';
 import { buildTranscript, emptyTranscript, type RecognizedPiece, type TranscriptOptions } from './transcript.js';
 import type { SherpaOfflineRecognizer, SherpaOfflineResult } from './sherpa-native.js';
@@ -50,11 +51,6 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
   };
   if (duration === 0) return { result: emptyTranscript(options), artifacts: [], durationSeconds: 0 };
 
-  const recognizer = getRecognizer(config, {
-    language: params.language === 'auto' ? '' : params.language,
-    task: params.task,
-    useItn: params.useItn,
-  });
   // Diarization reads the whole recording at once (64 KB per second of audio); only kept when asked for.
   const kept: Float32Array[] = [];
   const blocks = keepBlocks(decodeBlocks(file, { signal: ctx.signal }), params.speakerDiarization ? kept : null);
@@ -68,24 +64,37 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     const fraction = Math.min(share, (seconds / duration) * share);
     if (fraction > reported) ctx.progress((reported = fraction));
   };
-  // Input position minus the longest segment: keeps progress moving through long silences, never ahead of recognition.
-  const onPosition = (seconds: number): void => report(seconds - 30);
-  const segments = segmentSpeech(blocks, { vadModel: config.vadModel, signal: ctx.signal, mergeGapSeconds, onPosition });
-  for await (const segment of segments) {
-    const result = recognizeSegment(recognizer, segment.samples);
-    const lang = languageOf(result.lang);
-    if (lang && result.text.trim()) detected.set(lang, (detected.get(lang) ?? 0) + (segment.end - segment.start));
-    pieces.push({
-      start: segment.start,
-      end: segment.end,
-      text: result.text,
-      words: wordsFromTokens(
-        { tokens: result.tokens ?? [], timestamps: result.timestamps ?? [], durations: result.durations },
-        segment.start,
-        segment.end,
-      ),
+  if (STREAMING_FAMILIES.includes(config.family)) {
+    // A streaming recognizer finds utterance ends itself and is fed the recording as it is decoded.
+    const recognizer = getOnlineRecognizer(config);
+    for await (const u of streamingUtterances(recognizer, blocks, { signal: ctx.signal, onPosition: report })) {
+      pieces.push({ start: u.start, end: u.end, text: u.text, words: wordsFromTokens({ tokens: u.tokens, timestamps: u.timestamps }, u.start, u.end) });
+    }
+  } else {
+    const recognizer = getRecognizer(config, {
+      language: params.language === 'auto' ? '' : params.language,
+      task: params.task,
+      useItn: params.useItn,
     });
-    report(segment.end);
+    // Input position minus the longest segment: keeps progress moving through long silences, never ahead of recognition.
+    const onPosition = (seconds: number): void => report(seconds - 30);
+    const segments = segmentSpeech(blocks, { vadModel: config.vadModel, signal: ctx.signal, mergeGapSeconds, onPosition });
+    for await (const segment of segments) {
+      const result = recognizeSegment(recognizer, segment.samples);
+      const lang = languageOf(result.lang);
+      if (lang && result.text.trim()) detected.set(lang, (detected.get(lang) ?? 0) + (segment.end - segment.start));
+      pieces.push({
+        start: segment.start,
+        end: segment.end,
+        text: result.text,
+        words: wordsFromTokens(
+          { tokens: result.tokens ?? [], timestamps: result.timestamps ?? [], durations: result.durations },
+          segment.start,
+          segment.end,
+        ),
+      });
+      report(segment.end);
+    }
   }
   if (!options.language && detected.size > 0) options.language = [...detected].sort((a, b) => b[1] - a[1])[0]![0];
   const result = buildTranscript(pieces, options);

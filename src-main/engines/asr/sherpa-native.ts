@@ -27,6 +27,29 @@ export interface SherpaOfflineRecognizer {
   getResult(stream: SherpaOfflineStream): SherpaOfflineResult;
 }
 
+export interface SherpaOnlineResult {
+  text: string;
+  tokens: string[];
+  /** Seconds from start_time. */
+  timestamps: number[];
+  /** Seconds from the start of the stream where this utterance began (after the last reset). */
+  start_time: number;
+}
+
+export interface SherpaOnlineStream {
+  acceptWaveform(wave: SherpaWaveform): void;
+  inputFinished(): void;
+}
+
+export interface SherpaOnlineRecognizer {
+  createStream(): SherpaOnlineStream;
+  isReady(stream: SherpaOnlineStream): boolean;
+  decode(stream: SherpaOnlineStream): void;
+  isEndpoint(stream: SherpaOnlineStream): boolean;
+  reset(stream: SherpaOnlineStream): void;
+  getResult(stream: SherpaOnlineStream): SherpaOnlineResult;
+}
+
 export interface SherpaVadSegment {
   /** First sample index of the segment, counted from the first sample the detector accepted. */
   start: number;
@@ -56,6 +79,7 @@ export interface SherpaSpeakerDiarization {
 
 export interface SherpaModule {
   OfflineRecognizer: new (config: Record<string, unknown>) => SherpaOfflineRecognizer;
+  OnlineRecognizer: new (config: Record<string, unknown>) => SherpaOnlineRecognizer;
   Vad: new (config: Record<string, unknown>, bufferSizeInSeconds: number) => SherpaVad;
   OfflineSpeakerDiarization: new (config: Record<string, unknown>) => SherpaSpeakerDiarization;
 }

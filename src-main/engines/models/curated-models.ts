@@ -21,7 +21,7 @@ export interface PackageFile {
    * extracted into ('' = the package folder itself); the archive's single top-level folder is stripped.
    */
   path: string;
-  extract?: 'tar.bz2';
+  extract?: 'tar.bz2' | 'tar.gz';
 }
 
 export interface ModelPackage {
@@ -274,6 +274,16 @@ export const CURATED_PACKAGES: readonly ModelPackage[] = [
   },
 ];
 
-export function packageSize(pkg: ModelPackage): number {
+/**
+ * A package the manager can download: a curated one, or one someone added by URL (whose family, hence capability,
+ * may be known only once its files are there).
+ */
+export interface OfferedPackage extends Omit<ModelPackage, 'family' | 'capability'> {
+  source: 'curated' | 'url';
+  family: ModelFamily | null;
+  capability: PackageCapability | null;
+}
+
+export function packageSize(pkg: Pick<ModelPackage, 'files'>): number {
   return pkg.files.reduce((sum, f) => sum + f.sizeBytes, 0);
 }

@@ -1,28 +1,55 @@
 /**
  * Downloads one file into a `.part` file over HTTP(S), resuming with `Range` after a dropped connection or a restart
  * (If-Range with the ETag when the server gave one; a 200 answer to a range request restarts the file cleanly),
- * following redirects and retrying transient failures with exponential backoff.
+ * following redirects and retrying transient failures with exponential backoff. Requests go through the proxy the
+ * environment names and trust the extra CA file of a DownloadNetwork; every error names the host that failed (and
+ * the proxy used), so the caller can suggest a mirror, a proxy or a CA file.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, statSync, truncateSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { DownloadNetwork } from './download-network.js';
 
 export type DownloadErrorCode = 'download_failed' | 'checksum_mismatch' | 'cancelled';
+
+/** What went wrong, for the hints a caller adds: the network path, TLS trust, the proxy, or the server's answer. */
+export type DownloadProblem = 'unreachable' | 'tls' | 'proxy_auth' | 'http' | 'other';
 
 export class DownloadError extends Error {
   readonly code: DownloadErrorCode;
   /** Worth another attempt (connection dropped, server down, 5xx) rather than final (404, checksum). */
   readonly retryable: boolean;
-  constructor(code: DownloadErrorCode, message: string, retryable: boolean, options?: { cause?: unknown }) {
+  /** The host that failed (of the URL being fetched), when the failure is about one. */
+  readonly host: string | null;
+  readonly problem: DownloadProblem;
+  constructor(
+    code: DownloadErrorCode,
+    message: string,
+    retryable: boolean,
+    options?: { cause?: unknown; host?: string | null; problem?: DownloadProblem },
+  ) {
     super(message, options);
     this.name = 'DownloadError';
     this.code = code;
     this.retryable = retryable;
+    this.host = options?.host ?? null;
+    this.problem = options?.problem ?? 'other';
   }
 }
+
+/** Node's codes for a certificate that cannot be verified (a TLS-inspecting proxy, a private CA): not transient. */
+const TLS_TRUST_CODES = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 export interface FetchOptions {
   url: string;
@@ -40,6 +67,8 @@ export interface FetchOptions {
   backoffMs?: number;
   /** A connection silent this long is dropped and resumed. Default 30 s. */
   idleTimeoutMs?: number;
+  /** Proxy and CA settings. Default: a direct connection trusting Node's roots. */
+  network?: DownloadNetwork;
 }
 
 const MAX_REDIRECTS = 5;
@@ -70,9 +99,14 @@ function partSize(path: string): number {
 interface OpenResult {
   res: http.IncomingMessage;
   url: string;
+  host: string;
+  /** ' through the proxy …' or ''. */
+  via: string;
 }
 
-function open(url: string, headers: Record<string, string>, signal: AbortSignal, idleTimeoutMs: number, redirects = 0): Promise<OpenResult> {
+function open(url: string, headers: Record<string, string>, opts: FetchOptions, redirects = 0): Promise<OpenResult> {
+  const { signal } = opts;
+  const idleTimeoutMs = opts.idleTimeoutMs ?? 30_000;
   return new Promise((resolve, reject) => {
     let parsed: URL;
     try {
@@ -82,21 +116,53 @@ function open(url: string, headers: Record<string, string>, signal: AbortSignal,
     }
     const client = parsed.protocol === 'https:' ? https : parsed.protocol === 'http:' ? http : null;
     if (!client) return reject(new DownloadError('download_failed', `unsupported URL scheme ${parsed.protocol} (${url})`, false));
-    const req = client.get(parsed, { headers: { 'user-agent': 'voxdesk-model-manager', ...headers }, signal }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400 && res.headers.location) {
-        res.resume();
-        if (redirects >= MAX_REDIRECTS) return reject(new DownloadError('download_failed', `too many redirects from ${url}`, false));
-        const next = new URL(res.headers.location, parsed).toString();
-        open(next, headers, signal, idleTimeoutMs, redirects + 1).then(resolve, reject);
-        return;
-      }
-      resolve({ res, url });
-    });
-    req.setTimeout(idleTimeoutMs, () => req.destroy(new Error(`no data from ${parsed.host} for ${idleTimeoutMs} ms`)));
-    req.on('error', (err) => {
+    const network = opts.network?.requestOptions(parsed) ?? { proxy: null };
+    const via = network.proxy ? ` through the proxy ${network.proxy}` : '';
+    const host = parsed.host;
+    const req = client.get(
+      parsed,
+      {
+        headers: { 'user-agent': 'voxdesk-model-manager', ...headers },
+        signal,
+        ...(network.agent ? { agent: network.agent } : {}),
+        ...(network.ca ? { ca: network.ca } : {}),
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.resume();
+          if (redirects >= MAX_REDIRECTS) return reject(new DownloadError('download_failed', `too many redirects from ${url}`, false, { host }));
+          const next = new URL(res.headers.location, parsed).toString();
+          open(next, headers, opts, redirects + 1).then(resolve, reject);
+          return;
+        }
+        if (status === 407) {
+          res.resume();
+          return reject(
+            new DownloadError(
+              'download_failed',
+              `the proxy ${network.proxy ?? ''} asks for credentials (HTTP 407) to reach ${host}: put them in the proxy URL (http://user:password@proxy:port)`,
+              false,
+              { host, problem: 'proxy_auth' },
+            ),
+          );
+        }
+        resolve({ res, url, host, via });
+      },
+    );
+    req.setTimeout(idleTimeoutMs, () => req.destroy(new Error(`no data from ${host} for ${idleTimeoutMs} ms`)));
+    req.on('error', (err: NodeJS.ErrnoException) => {
       if (signal.aborted) return reject(cancelled());
-      reject(new DownloadError('download_failed', `cannot reach ${parsed.host}: ${err.message}`, true, { cause: err }));
+      if (err.code && TLS_TRUST_CODES.has(err.code)) {
+        return reject(
+          new DownloadError('download_failed', `cannot verify the TLS certificate of ${host}${via}: ${err.message} (${err.code})`, false, {
+            cause: err,
+            host,
+            problem: 'tls',
+          }),
+        );
+      }
+      reject(new DownloadError('download_failed', `cannot reach ${host}${via}: ${err.message}`, true, { cause: err, host, problem: 'unreachable' }));
     });
   });
 }
@@ -110,19 +176,19 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
     // A weak validator may not be used with If-Range (RFC 9110 §13.1.5).
     if (state.etag && !state.etag.startsWith('W/')) headers['if-range'] = state.etag;
   }
-  const { res, url } = await open(opts.url, headers, opts.signal, opts.idleTimeoutMs ?? 30_000);
+  const { res, url, host, via } = await open(opts.url, headers, opts);
   const status = res.statusCode ?? 0;
   if (status === 416 && have > 0) {
     res.resume();
     const total = /\/(\d+)$/.exec(res.headers['content-range'] ?? '')?.[1];
     if (total !== undefined && Number(total) === have) return; // the part file is already complete
     truncateSync(opts.partPath, 0);
-    throw new DownloadError('download_failed', `${url} refused the resume range; restarting the file`, true);
+    throw new DownloadError('download_failed', `${url} refused the resume range; restarting the file`, true, { host });
   }
   if (status !== 200 && status !== 206) {
     res.resume();
     const retryable = status >= 500 || status === 408 || status === 429;
-    throw new DownloadError('download_failed', `HTTP ${status} from ${url}`, retryable);
+    throw new DownloadError('download_failed', `HTTP ${status} from ${host}${via} (${url})`, retryable, { host, problem: 'http' });
   }
   let start = 0;
   let total: number | null = null;
@@ -131,7 +197,7 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
     if (!m || Number(m[1]) !== have) {
       res.resume();
       truncateSync(opts.partPath, 0);
-      throw new DownloadError('download_failed', `${url} answered a different range than asked; restarting the file`, true);
+      throw new DownloadError('download_failed', `${url} answered a different range than asked; restarting the file`, true, { host });
     }
     start = have;
     total = m[3] === '*' ? null : Number(m[3]);
@@ -144,21 +210,43 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
   state.etag = etag;
   let done = start;
   opts.onProgress(done, total, etag);
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      done += chunk.length;
-      opts.onProgress(done, total, etag);
-      cb(null, chunk);
-    },
-  });
+  // Each chunk is written as it arrives, synchronously: every byte received before a dropped connection is on disk,
+  // so the resume asks for exactly the rest (a stream pipeline would discard what it still buffered).
+  const fd = openSync(opts.partPath, status === 206 ? 'a' : 'w');
   try {
-    await pipeline(res, counter, createWriteStream(opts.partPath, { flags: status === 206 ? 'a' : 'w' }), { signal: opts.signal });
+    await new Promise<void>((resolvePromise, reject) => {
+      let ended = false;
+      res.on('data', (chunk: Buffer) => {
+        try {
+          writeSync(fd, chunk);
+        } catch (err) {
+          res.destroy(err as Error);
+          return;
+        }
+        done += chunk.length;
+        opts.onProgress(done, total, etag);
+      });
+      res.on('end', () => {
+        ended = true;
+        resolvePromise();
+      });
+      res.on('error', reject);
+      res.on('close', () => {
+        if (!ended) reject(new Error('the connection closed early'));
+      });
+    });
   } catch (err) {
     if (opts.signal.aborted) throw cancelled();
-    throw new DownloadError('download_failed', `the connection to ${new URL(url).host} dropped after ${done} bytes`, true, { cause: err });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EACCES' || code === 'EROFS') {
+      throw new DownloadError('download_failed', `cannot write ${opts.partPath}: ${(err as Error).message}`, false, { cause: err });
+    }
+    throw new DownloadError('download_failed', `the connection to ${host}${via} dropped after ${done} bytes`, true, { cause: err, host, problem: 'unreachable' });
+  } finally {
+    closeSync(fd);
   }
   if (total !== null && done < total) {
-    throw new DownloadError('download_failed', `the connection to ${new URL(url).host} ended after ${done} of ${total} bytes`, true);
+    throw new DownloadError('download_failed', `the connection to ${host}${via} ended after ${done} of ${total} bytes`, true, { host, problem: 'unreachable' });
   }
 }
 

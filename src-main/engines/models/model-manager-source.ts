@@ -11,7 +11,7 @@
  * rejects is listed unavailable with that reason rather than failing the whole catalogue.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { Capability, Product } from '../../common/products.js';
 import { asrFamilyDefinition, isAsrFamily } from '../asr/asr-families.js';
 import { gtcrnDefinition } from '../denoise/denoise-families.js';
@@ -19,8 +19,9 @@ import type { EngineKind } from '../engine-types.js';
 import { NO_LIMITS, type ModelDefinition, type ModelSource } from '../model-definition.js';
 import type { ModelSourceContext } from '../model-sources.js';
 import { isTtsFamily, ttsFamilyDefinition } from '../tts/tts-families.js';
-import { packageSize, type ModelPackage } from './curated-models.js';
+import { packageSize, type OfferedPackage } from './curated-models.js';
 import type { FamilyFiles, ModelFamily } from './model-families.js';
+import { onnxMetadataOrEmpty } from './onnx-metadata.js';
 import type { InstalledModel, ModelManager } from './model-manager.js';
 
 /** What a family function is told about one package. Paths are absolute. */
@@ -83,6 +84,7 @@ const PROSPECTIVE_FILES: Partial<Record<ModelFamily, FamilyFiles>> = {
   whisper: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', tokens: 'tokens.txt' },
   'nemo-ctc': { model: 'model.onnx', tokens: 'tokens.txt' },
   'nemo-transducer': { encoder: 'encoder.onnx', decoder: 'decoder.onnx', joiner: 'joiner.onnx', tokens: 'tokens.txt' },
+  'streaming-transducer': { encoder: 'encoder.onnx', decoder: 'decoder.onnx', joiner: 'joiner.onnx', tokens: 'tokens.txt' },
   moonshine: { preprocessor: 'preprocess.onnx', encoder: 'encode.onnx', uncachedDecoder: 'uncached_decode.onnx', cachedDecoder: 'cached_decode.onnx', tokens: 'tokens.txt' },
   'sense-voice': { model: 'model.onnx', tokens: 'tokens.txt' },
   vits: { model: 'model.onnx', tokens: 'tokens.txt', lexicon: 'lexicon.txt' },
@@ -99,18 +101,44 @@ function absolute(dir: string, files: FamilyFiles): FamilyFiles {
   return out;
 }
 
-/** Piper voices ship `<model>.onnx.json` with the speaker count and sample rate. */
-function piperConfig(modelPath: string | undefined): { numSpeakers?: number; sampleRate?: number } {
-  if (!modelPath || !existsSync(`${modelPath}.json`)) return {};
-  try {
-    const json = JSON.parse(readFileSync(`${modelPath}.json`, 'utf8')) as { num_speakers?: unknown; audio?: { sample_rate?: unknown } };
-    return {
-      ...(typeof json.num_speakers === 'number' ? { numSpeakers: json.num_speakers } : {}),
-      ...(typeof json.audio?.sample_rate === 'number' ? { sampleRate: json.audio.sample_rate } : {}),
-    };
-  } catch {
-    return {};
+/** Voice facts per model file, read once per process (the file of an installed package does not change). */
+const voiceFacts = new Map<string, { numSpeakers?: number; sampleRate?: number }>();
+
+/**
+ * Speakers and sample rate of an installed voice: Piper voices ship `<model>.onnx.json`; sherpa-onnx exports (VITS,
+ * Kokoro, Matcha) carry `n_speakers` and `sample_rate` in their ONNX metadata. Unknown fields are left out.
+ */
+function voiceConfig(modelPath: string | undefined): { numSpeakers?: number; sampleRate?: number } {
+  if (!modelPath) return {};
+  const known = voiceFacts.get(modelPath);
+  if (known) return known;
+  let numSpeakers: unknown;
+  let sampleRate: unknown;
+  if (existsSync(`${modelPath}.json`)) {
+    try {
+      const json = JSON.parse(readFileSync(`${modelPath}.json`, 'utf8')) as { num_speakers?: unknown; audio?: { sample_rate?: unknown } };
+      numSpeakers = json.num_speakers;
+      sampleRate = json.audio?.sample_rate;
+    } catch {
+      // a broken .onnx.json: fall back to the model's metadata
+    }
   }
+  if (typeof numSpeakers !== 'number' || typeof sampleRate !== 'number') {
+    const meta = onnxMetadataOrEmpty(modelPath);
+    if (typeof numSpeakers !== 'number' && /^\d+$/.test(meta.n_speakers ?? '')) numSpeakers = Number(meta.n_speakers);
+    if (typeof sampleRate !== 'number' && /^\d+$/.test(meta.sample_rate ?? '')) sampleRate = Number(meta.sample_rate);
+  }
+  const facts = {
+    ...(typeof numSpeakers === 'number' && numSpeakers >= 1 ? { numSpeakers } : {}),
+    ...(typeof sampleRate === 'number' && sampleRate > 0 ? { sampleRate } : {}),
+  };
+  if (existsSync(modelPath)) voiceFacts.set(modelPath, facts);
+  return facts;
+}
+
+/** Error messages of an installed package name its files: shown relative to the models folder. */
+function withoutModelsDir(message: string, modelsDir: string): string {
+  return message.replaceAll(`${modelsDir}${sep}`, '').replaceAll(modelsDir, 'the models folder');
 }
 
 export function modelManagerSource(options: ModelManagerSourceOptions): ModelSource {
@@ -125,24 +153,34 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
         speakerEmbedding: manager.supportModelPath('speaker-embedding'),
         pyannoteSegmentation: manager.supportModelPath('pyannote-segmentation'),
       };
-      const rows: Array<{ pkg: ModelPackage | null; installed: InstalledModel | null }> = manager
-        .curatedPackages()
+      const rows: Array<{ pkg: OfferedPackage | null; installed: InstalledModel | null }> = manager
+        .offeredPackages()
         .map((pkg) => ({ pkg, installed: installed.get(pkg.id) ?? null }));
-      const curatedIds = new Set(rows.map((r) => r.pkg!.id));
-      for (const m of installed.values()) if (!curatedIds.has(m.id)) rows.push({ pkg: null, installed: m });
+      const offeredIds = new Set(rows.map((r) => r.pkg!.id));
+      for (const m of installed.values()) if (!offeredIds.has(m.id)) rows.push({ pkg: null, installed: m });
 
       const out: ModelDefinition[] = [];
       for (const { pkg, installed: m } of rows) {
         const capability = m?.capability ?? pkg!.capability;
-        if (capability === 'support') continue;
-        const base = (m ?? pkg)!;
+        const family = m?.family ?? pkg!.family;
+        // A package added by URL whose family is not known yet serves no product until it is installed.
+        if (capability === 'support' || capability === null || family === null) continue;
+        const base = { ...(m ?? pkg)!, family };
         const dir = m?.dir ?? join(manager.modelsDir, base.id);
         const files = m ? absolute(m.dir, m.files) : absolute(dir, PROSPECTIVE_FILES[base.family] ?? {});
-        const voice = { ...piperConfig(m ? files.model : undefined), ...(pkg?.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}), ...(pkg?.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}) };
+        // What the installed model says of itself wins over the curated list's expectation.
+        const voice = {
+          ...(pkg?.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}),
+          ...(pkg?.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}),
+          ...(capability === 'tts' && m ? voiceConfig(files.model) : {}),
+        };
+        // The catalogue is public (no key): it must not show where things are on this machine. An import's stored
+        // description named the folder it came from (older versions wrote "Imported from /home/…"), so the row says
+        // what it is instead; the local account sees the folder in GET /v1/local/models.
         const info: ModelPackageInfo = {
           id: base.id,
           name: base.name,
-          description: base.description,
+          description: m?.source === 'imported' ? `Imported ${base.family} model` : base.description,
           family: base.family,
           languages: base.languages,
           licence: base.licence,
@@ -158,7 +196,7 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
         try {
           part = families[capability]?.(base.family, info) ?? {};
         } catch (err) {
-          if (m) broken = (err as Error).message;
+          if (m) broken = withoutModelsDir((err as Error).message, manager.modelsDir);
         }
         const generic = GENERIC[capability];
         const downloading = manager.isDownloading(base.id);
@@ -166,7 +204,7 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
         out.push({
           id: base.id,
           name: part.name ?? base.name,
-          description: part.description ?? base.description,
+          description: part.description ?? info.description,
           capability: capability as Capability,
           products: part.products ?? generic.products,
           provider: 'local',

@@ -2,19 +2,27 @@
  * The model manager: downloads curated packages (progress, resume, retries, sha256 verification, atomic install
  * into dataDir/models/<id>/), imports model folders from disk, removes packages, and answers where support models
  * (VAD, speaker embedding, segmentation) are. Download state lives in SQLite, so a download interrupted by a quit
- * resumes on the next start().
+ * resumes on the next start(). Imports run in the background like downloads (state `importing` with progress, then
+ * `installed` or `failed`); their state lives in memory: an import cut by a quit is simply gone (its staging folder is
+ * deleted at the next start) and is started again by the person.
  */
 import { EventEmitter } from 'node:events';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFile, rename, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { ApiError } from '../../common/errors.js';
 import type { InstalledModel as StoredModel, ModelsRepo } from '../../store/models-repo.js';
 import type { Repositories } from '../../store/repositories.js';
-import { extractTarBz2 } from './archive.js';
-import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage, type PackageFile } from './curated-models.js';
+import { ArchiveError, extractArchive } from './archive.js';
+import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage, type OfferedPackage } from './curated-models.js';
+import { DownloadNetwork, NetworkSetupError } from './download-network.js';
+import { currentDownloadSource, downloadHint, mirroredUrl, type DownloadSource } from './download-source.js';
 import { DownloadError, fetchToPart, sha256File } from './http-download.js';
-import { detectLayout, familyCapability, isModelFamily, LayoutError, MODEL_FAMILIES, type ModelFamily, type PackageCapability, type SupportKind } from './model-families.js';
+import { copyPlan, ImportCopyError } from './import-copy.js';
+import { planImport, skippedNote, type ImportPlan } from './import-plan.js';
+import { detectLayout, detectLayoutIn, diskListing, familyCapability, isModelFamily, LayoutError, MODEL_FAMILIES, type DetectedLayout, type ModelFamily, type PackageCapability, type SupportKind } from './model-families.js';
 import type { PackageStatus } from './package-status.js';
+import { checkUrlPackage, MODEL_ID_PATTERN, offeredFromUrl, type NewUrlPackage } from './url-packages.js';
 
 /** An installed package, with the engine floor's family and capability types. */
 export type InstalledModel = StoredModel<ModelFamily, PackageCapability>;
@@ -27,11 +35,13 @@ export interface ModelManagerOptions {
   /** Packages offered for download. Default: CURATED_PACKAGES. */
   packages?: readonly ModelPackage[];
   /**
-   * Base URL replacing where curated files come from (mirror, corporate proxy, tests): a file is fetched from
-   * `${mirror}/${packageId}/${file name}`. Default: the `models.mirror` setting, else $VOXDESK_MODEL_MIRROR, else
-   * none (the upstream URLs).
+   * Base URL replacing where curated files come from, for this manager only (the models command's --model-mirror;
+   * see download-source.ts for the forms). Default: the `models.mirror` setting, else $VOXDESK_MODEL_MIRROR, else
+   * none (the upstream URLs). Read at each download, so a changed setting applies to the next one.
    */
   mirror?: string | null;
+  /** PEM file of extra CAs trusted for downloads, for this manager only. Default: `models.ca_file`, else $VOXDESK_CA_FILE. */
+  caFile?: string | null;
   /** Attempts after a transient failure without progress. Default 4. */
   retries?: number;
   /** First retry delay, doubled up to 15 s. Default 500 ms. */
@@ -42,17 +52,6 @@ export interface ModelManagerOptions {
   log?: (message: string) => void;
 }
 
-export interface ImportOptions {
-  /** Package id. Default: the folder's name, lower-cased, with unsafe characters replaced. */
-  id?: string;
-  /** Skip detection and check the folder against this family. */
-  family?: string;
-  /** Display name. Default: the id. */
-  name?: string;
-  /** Language codes. Default: [] (unknown). */
-  languages?: string[];
-}
-
 interface ActiveDownload {
   controller: AbortController;
   /** 'cancel' deletes the partial files; 'stop' keeps them for the next start. */
@@ -61,14 +60,40 @@ interface ActiveDownload {
   bytesDone: number;
   bytesTotal: number;
   done: Promise<InstalledModel | null>;
+  /** The mirror the current file comes from (null: its own URL), for failure hints. */
+  mirror: string | null;
+}
+
+interface ActiveImport {
+  controller: AbortController;
+  phase: 'importing' | 'failed';
+  name: string;
+  family: ModelFamily;
+  languages: string[];
+  bytesDone: number;
+  bytesTotal: number;
+  error: { code: string; message: string } | null;
+  /** Resolves with the installed model, null when cancelled; rejects with an ApiError when the import failed. */
+  done: Promise<InstalledModel | null>;
 }
 
 /** A download row not updated for this long is not running in any process (a crash); start() resumes it. */
 const STALE_DOWNLOAD_MS = 60_000;
 const SAVE_EVERY_MS = 1000;
-const ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+export interface ImportOptions {
+  /** Package id. Default: the folder's name, lower-cased, with unsafe characters replaced. */
+  id?: string;
+  /** Skip detection and check the folder against this family. */
+  family?: string;
+  /** Display name. Default: the id. */
+  name?: string;
+  /** Language codes. Default: those the model declares (Whisper), else [] (unknown). */
+  languages?: string[];
+}
 
 export type ModelManagerEvents = {
+  /** Download and import progress (at most every 200 ms per package). */
   progress: [PackageStatus];
   installed: [InstalledModel];
   failed: [{ id: string; code: string; message: string }];
@@ -80,6 +105,8 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   private readonly store: ModelsRepo<ModelFamily, PackageCapability>;
   private readonly curated: readonly ModelPackage[];
   private readonly active = new Map<string, ActiveDownload>();
+  /** Imports running, and failed ones until the next attempt or a remove() (in memory only). */
+  private readonly imports = new Map<string, ActiveImport>();
   /** Every download still settling, cancelled ones included: stop() waits for all of them. */
   private readonly pending = new Set<Promise<unknown>>();
   private stopped = false;
@@ -99,7 +126,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     this.removeOrphanStaging();
     for (const row of this.store.downloads()) {
       if (row.status !== 'downloading' || this.active.has(row.modelId)) continue;
-      const pkg = this.curatedPackage(row.modelId);
+      const pkg = this.offered(row.modelId);
       if (!pkg) {
         this.store.deleteDownload(row.modelId);
         continue;
@@ -117,24 +144,32 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       a.reason = 'stop';
       a.controller.abort();
     }
-    await Promise.allSettled([...running.map((a) => a.done), ...this.pending]);
+    const importing = [...this.imports.values()].filter((i) => i.phase === 'importing');
+    for (const i of importing) i.controller.abort(new Error('the model manager is stopping'));
+    await Promise.allSettled([...running.map((a) => a.done), ...importing.map((i) => i.done), ...this.pending]);
   }
 
-  curatedPackages(): readonly ModelPackage[] {
-    return this.curated;
+  /** Every downloadable package: the curated ones, then those added by URL (oldest first). */
+  offeredPackages(): OfferedPackage[] {
+    return [...this.curated.map((p) => asOffered(p)), ...this.store.urlPackages().map((row) => offeredFromUrl(row))];
   }
 
-  /** Every curated package and every import, with install state and progress. */
+  /** Every curated package, every package added by URL and every import, with install state and progress. */
   list(): PackageStatus[] {
     const installed = new Map(this.store.installed().map((m) => [m.id, m]));
-    const out = this.curated.map((pkg) => this.statusOf(pkg, installed.get(pkg.id) ?? null));
-    for (const m of installed.values()) if (!this.curatedPackage(m.id)) out.push(this.statusOf(null, m));
+    const offered = this.offeredPackages();
+    const out = offered.map((pkg) => this.statusOf(pkg, installed.get(pkg.id) ?? null));
+    const ids = new Set(offered.map((p) => p.id));
+    for (const m of installed.values()) if (!ids.has(m.id)) out.push(this.statusOf(null, m));
+    for (const [id, entry] of this.imports) if (!installed.has(id)) out.push(this.importStatus(id, entry));
     return out;
   }
 
   status(id: string): PackageStatus {
-    const pkg = this.curatedPackage(id);
+    const pkg = this.offered(id);
     const installed = this.store.installedById(id);
+    const importing = this.imports.get(id);
+    if (importing && !installed) return this.importStatus(id, importing);
     if (!pkg && !installed) throw new ApiError('not_found', `no model package ${id}; voxdesk models list shows them`);
     return this.statusOf(pkg, installed);
   }
@@ -175,9 +210,24 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     return !!row && row.status === 'downloading' && Date.now() - Date.parse(row.updatedAt) < STALE_DOWNLOAD_MS;
   }
 
-  /** Starts (or joins) the download of a curated package. Answers the state at once; see whenDone(). */
+  /**
+   * Adds a package by URL and sha256 (checked by checkUrlPackage) and starts its download: it then downloads,
+   * resumes, verifies and installs like a curated one, its family detected from the files unless given.
+   */
+  addFromUrl(input: NewUrlPackage): PackageStatus {
+    const row = checkUrlPackage(input);
+    if (this.curated.some((p) => p.id === row.id)) throw new ApiError('conflict', `${row.id} is a curated model id; choose another id`);
+    if (this.store.installedById(row.id) || this.store.urlPackage(row.id)) {
+      throw new ApiError('conflict', `a model ${row.id} already exists; remove it first or choose another id`);
+    }
+    if (this.stopped) throw new ApiError('conflict', 'the model manager is shutting down');
+    if (!this.store.addUrlPackage(row)) throw new ApiError('conflict', `a model ${row.id} already exists; choose another id`);
+    return this.pull(row.id);
+  }
+
+  /** Starts (or joins) the download of a curated or added package. Answers the state at once; see whenDone(). */
   pull(id: string): PackageStatus {
-    const pkg = this.curatedPackage(id);
+    const pkg = this.offered(id);
     if (!pkg) {
       if (this.store.installedById(id)) throw new ApiError('conflict', `${id} was imported from disk; there is nothing to download`);
       throw new ApiError('not_found', `no downloadable model ${id}; voxdesk models list shows them`);
@@ -195,8 +245,14 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     return this.store.installedById(id);
   }
 
-  /** Cancels a running download and deletes its partial files. */
+  /** Cancels a running download (or import) and deletes its partial files. */
   cancel(id: string): PackageStatus {
+    const importing = this.imports.get(id);
+    if (importing?.phase === 'importing') {
+      importing.controller.abort(new Error('the import was cancelled'));
+      this.imports.delete(id);
+      return { ...this.importStatus(id, importing), state: 'not_installed', progress: null, downloaded_bytes: null };
+    }
     const a = this.active.get(id);
     const row = this.store.download(id);
     if (!a && !row) {
@@ -216,9 +272,22 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   /** Deletes an installed package's files and row. Queued jobs for it then fail model_unavailable when claimed. */
   remove(id: string): void {
     if (this.active.has(id)) throw new ApiError('conflict', `${id} is downloading; cancel the download first`);
+    const importing = this.imports.get(id);
+    if (importing?.phase === 'importing') throw new ApiError('conflict', `${id} is being imported; cancel the import first`);
     const m = this.store.installedById(id);
+    if (this.store.urlPackage(id)) {
+      // A package added by URL goes entirely: its files, its partial download and the entry itself.
+      this.store.deleteUrlPackage(id);
+      rmSync(join(this.stagingDir, id), { recursive: true, force: true });
+      if (m && this.isInsideModelsDir(m.dir)) rmSync(m.dir, { recursive: true, force: true });
+      return;
+    }
+    if (!m && importing) {
+      this.imports.delete(id); // a failed import: forget it
+      return;
+    }
     if (!m) {
-      if (this.curatedPackage(id)) throw new ApiError('conflict', `${id} is not installed`);
+      if (this.offered(id)) throw new ApiError('conflict', `${id} is not installed`);
       throw new ApiError('not_found', `no model package ${id}`);
     }
     this.store.deleteInstalled(id);
@@ -227,16 +296,27 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   }
 
   /**
-   * Imports a model folder (or a single .onnx file) from disk: detects or checks the family, copies it into
-   * dataDir/models/<id>/ (a copy, so the model keeps working when the original moves or is on removable media),
-   * and registers it.
+   * Imports a model folder (or a single .onnx file) from disk and waits for it: startImport() then whenImported().
+   * The CLI's `models import`; rejects with the import's ApiError.
    */
   async importPath(path: string, options: ImportOptions = {}): Promise<InstalledModel> {
+    const started = await this.startImport(path, options);
+    const model = await this.whenImported(started.id);
+    if (!model) throw new ApiError('conflict', `the import of ${started.id} was cancelled`);
+    return model;
+  }
+
+  /**
+   * Starts importing a model folder (or a single .onnx file) from disk: checks the path, walks it without leaving
+   * it (import-plan.ts) and detects or checks the family from what the copy will hold — so a wrong folder is a 400
+   * at once, naming what is missing — then copies it in the background into dataDir/models/<id>/ (a copy, so the
+   * model keeps working when the original moves or is on removable media). Answers the `importing` state; progress
+   * and the end (installed, or failed with error_code import_failed) show in status() like a download's.
+   */
+  async startImport(path: string, options: ImportOptions = {}): Promise<PackageStatus> {
     if (typeof path !== 'string' || path.trim() === '') throw new ApiError('invalid_request', 'path is required: a model folder or .onnx file');
+    if (this.stopped) throw new ApiError('conflict', 'the model manager is shutting down');
     const source = resolve(path);
-    if (!existsSync(source)) throw new ApiError('invalid_request', `${source} does not exist`);
-    const isFile = statSync(source).isFile();
-    if (isFile && !source.endsWith('.onnx')) throw new ApiError('invalid_request', `${source} is a file but not an .onnx model; import its folder`);
     let family: ModelFamily | undefined;
     if (options.family !== undefined) {
       if (!isModelFamily(options.family)) {
@@ -245,56 +325,132 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       family = options.family;
     }
     const id = options.id ?? defaultImportId(source);
-    if (!ID_PATTERN.test(id)) {
+    if (!MODEL_ID_PATTERN.test(id)) {
       throw new ApiError('invalid_request', `model id ${JSON.stringify(id)} must be 1-64 characters of a-z, 0-9, '.', '_', '-' (pass --id)`);
     }
-    if (this.curatedPackage(id)) throw new ApiError('conflict', `${id} is a curated model id; pass another --id`);
+    if (this.offered(id)) throw new ApiError('conflict', `${id} is the id of a downloadable model; pass another --id`);
     if (this.store.installedById(id)) throw new ApiError('conflict', `a model ${id} is already installed; remove it first or pass another --id`);
-    if (this.isInsideModelsDir(source)) throw new ApiError('invalid_request', `${source} is already inside the models folder`);
-
-    const staging = join(this.stagingDir, `import-${id}`);
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(this.stagingDir, { recursive: true });
+    if (this.imports.get(id)?.phase === 'importing') throw new ApiError('conflict', `${id} is already being imported`);
+    const plan = await planImport(source);
+    if (this.isInsideModelsDir(plan.root)) throw new ApiError('invalid_request', `${source} is already inside the models folder`);
+    let layout: DetectedLayout;
     try {
-      if (isFile) {
-        mkdirSync(staging, { recursive: true });
-        cpSync(source, join(staging, basename(source)));
-      } else {
-        cpSync(source, staging, { recursive: true, dereference: true });
-      }
-      let layout;
-      try {
-        layout = detectLayout(staging, family);
-      } catch (err) {
-        if (err instanceof LayoutError) throw new ApiError('invalid_request', err.message.replaceAll(staging, source), { cause: err });
-        throw err;
-      }
+      layout = detectLayoutIn(plan.listing, family);
+    } catch (err) {
+      if (err instanceof LayoutError) throw new ApiError('invalid_request', `${source}: ${err.message}${skippedNote(plan)}`, { cause: err });
+      throw err;
+    }
+    if (this.imports.get(id)?.phase === 'importing' || this.store.installedById(id)) throw new ApiError('conflict', `${id} is already being imported`);
+    const languages = importLanguages(options.languages, layout.languages);
+
+    const entry: ActiveImport = {
+      controller: new AbortController(),
+      phase: 'importing',
+      name: options.name ?? id,
+      family: layout.family,
+      languages,
+      bytesDone: 0,
+      bytesTotal: plan.bytes,
+      error: null,
+      done: Promise.resolve(null),
+    };
+    this.imports.set(id, entry);
+    entry.done = this.runImport(id, plan, layout, entry, options);
+    // Failures are kept in the entry (status shows them); whenImported() callers get the rejection.
+    const settled = entry.done.catch(() => undefined);
+    this.pending.add(settled);
+    void settled.finally(() => this.pending.delete(settled));
+    return this.importStatus(id, entry);
+  }
+
+  /** Resolves when the import of `id` ends: the installed model, or null if it was cancelled; rejects if it failed. */
+  async whenImported(id: string): Promise<InstalledModel | null> {
+    const entry = this.imports.get(id);
+    if (entry) return entry.done;
+    return this.store.installedById(id);
+  }
+
+  private async runImport(id: string, plan: ImportPlan, layout: DetectedLayout, entry: ActiveImport, options: ImportOptions): Promise<InstalledModel | null> {
+    const staging = join(this.stagingDir, `import-${id}`);
+    const signal = entry.controller.signal;
+    let lastEmit = 0;
+    try {
+      await rm(staging, { recursive: true, force: true });
+      await copyPlan(plan, staging, {
+        signal,
+        onProgress: (bytes) => {
+          entry.bytesDone = bytes;
+          const now = Date.now();
+          if (now - lastEmit >= 200) {
+            lastEmit = now;
+            this.emit('progress', this.importStatus(id, entry));
+          }
+        },
+      });
+      signal.throwIfAborted();
+      // The copy is checked again: what was detected from the walk must be what arrived.
+      const copied = detectLayoutIn(diskListing(staging), layout.family);
       const dir = join(this.modelsDir, id);
-      rmSync(dir, { recursive: true, force: true });
-      renameSync(staging, dir);
+      await rm(dir, { recursive: true, force: true });
+      await rename(staging, dir);
       const model: InstalledModel = {
         id,
         source: 'imported',
         name: options.name ?? id,
-        description: `Imported from ${source}`,
-        family: layout.family,
-        capability: familyCapability(layout.family),
-        languages: options.languages ?? [],
+        description: `Imported ${copied.family} model`,
+        family: copied.family,
+        capability: familyCapability(copied.family),
+        languages: entry.languages,
         licence: 'unknown (imported)',
         version: 'imported',
         dir,
-        files: layout.files,
-        sizeBytes: diskUsage(dir),
+        files: copied.files,
+        sizeBytes: plan.bytes,
         sha256: {},
         verified: false,
         curatedListVersion: null,
         installedAt: new Date().toISOString(),
       };
       this.store.putInstalled(model);
+      if (this.imports.get(id) === entry) this.imports.delete(id);
+      this.emit('installed', model);
       return model;
-    } finally {
-      rmSync(staging, { recursive: true, force: true });
+    } catch (err) {
+      await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+      if (signal.aborted) {
+        if (this.imports.get(id) === entry) this.imports.delete(id);
+        return null;
+      }
+      const message = err instanceof ImportCopyError || err instanceof LayoutError ? err.message : `the import failed: ${(err as Error).message}`;
+      entry.phase = 'failed';
+      entry.error = { code: 'import_failed', message };
+      this.log(`import of ${id} failed: ${message}`);
+      this.emit('failed', { id, code: 'import_failed', message });
+      throw new ApiError('invalid_request', message, { cause: err });
     }
+  }
+
+  private importStatus(id: string, entry: ActiveImport): PackageStatus {
+    return {
+      id,
+      name: entry.name,
+      description: `Imported ${entry.family} model`,
+      capability: familyCapability(entry.family),
+      family: entry.family,
+      languages: entry.languages,
+      licence: 'unknown (imported)',
+      version: 'imported',
+      source: 'imported',
+      size_bytes: entry.bytesTotal,
+      installed: false,
+      state: entry.phase,
+      verified: null,
+      progress: entry.bytesTotal > 0 ? Math.min(1, entry.bytesDone / entry.bytesTotal) : entry.phase === 'importing' ? 0 : null,
+      downloaded_bytes: entry.bytesDone,
+      error_code: entry.error?.code ?? null,
+      error_message: entry.error?.message ?? null,
+      dir: null,
+    };
   }
 
   /** Staging folders no download row refers to (a crash mid-cancel or mid-import) are deleted. */
@@ -306,8 +462,11 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     }
   }
 
-  private curatedPackage(id: string): ModelPackage | null {
-    return this.curated.find((p) => p.id === id) ?? null;
+  private offered(id: string): OfferedPackage | null {
+    const curated = this.curated.find((p) => p.id === id);
+    if (curated) return asOffered(curated);
+    const row = this.store.urlPackage(id);
+    return row ? offeredFromUrl(row) : null;
   }
 
   private isInsideModelsDir(path: string): boolean {
@@ -319,7 +478,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     this.options.log?.(`[models] ${message}`);
   }
 
-  private statusOf(pkg: ModelPackage | null, installed: InstalledModel | null): PackageStatus {
+  private statusOf(pkg: OfferedPackage | null, installed: InstalledModel | null): PackageStatus {
     const base = installed ?? pkg!;
     const a = this.active.get(base.id);
     const row = this.store.download(base.id);
@@ -340,8 +499,8 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       languages: base.languages,
       licence: base.licence,
       version: base.version,
-      source: installed?.source ?? 'curated',
-      size_bytes: installed ? installed.sizeBytes : packageSize(pkg!),
+      source: installed?.source ?? pkg!.source,
+      size_bytes: installed ? installed.sizeBytes : a && a.bytesTotal > 0 ? a.bytesTotal : packageSize(pkg!),
       installed: !!installed,
       state,
       verified: installed ? installed.verified : null,
@@ -353,20 +512,16 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     };
   }
 
-  private mirrorBase(): string | null {
-    if (this.options.mirror !== undefined) return this.options.mirror;
-    const value = this.options.repos.settings.get<unknown>('models.mirror');
-    if (typeof value === 'string' && value) return value;
-    return process.env.VOXDESK_MODEL_MIRROR || null;
+  /** The mirror and CA file the next download uses, and where each comes from. */
+  downloadSource(): DownloadSource {
+    const overrides = {
+      ...(this.options.mirror !== undefined ? { mirror: this.options.mirror } : {}),
+      ...(this.options.caFile !== undefined ? { caFile: this.options.caFile } : {}),
+    };
+    return currentDownloadSource(this.options.repos.settings, overrides);
   }
 
-  private fileUrl(pkg: ModelPackage, file: PackageFile): string {
-    const mirror = this.mirrorBase();
-    if (!mirror) return file.url;
-    return `${mirror.replace(/\/+$/, '')}/${pkg.id}/${basename(new URL(file.url).pathname)}`;
-  }
-
-  private launch(pkg: ModelPackage): void {
+  private launch(pkg: OfferedPackage): void {
     const controller = new AbortController();
     const total = packageSize(pkg);
     const existing = this.store.download(pkg.id);
@@ -377,6 +532,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       bytesDone: existing?.bytesDone ?? 0,
       bytesTotal: total,
       done: Promise.resolve(null),
+      mirror: null,
     };
     this.active.set(pkg.id, entry);
     this.store.startDownload(pkg.id, total);
@@ -395,8 +551,16 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
           if (!this.active.has(pkg.id)) this.discardDownload(pkg.id);
           return null;
         }
-        const code = err instanceof DownloadError ? err.code : err instanceof LayoutError ? 'install_failed' : 'download_failed';
-        const message = err instanceof Error ? err.message : String(err);
+        const code =
+          err instanceof DownloadError
+            ? err.code
+            : err instanceof ArchiveError
+              ? err.code
+              : err instanceof LayoutError
+                ? 'install_failed'
+                : 'download_failed';
+        const hint = err instanceof DownloadError ? downloadHint(err, entry.mirror) : '';
+        const message = (err instanceof Error ? err.message : String(err)) + hint;
         this.log(`${pkg.id}: ${code}: ${message}`);
         this.store.failDownload(pkg.id, code, message);
         this.emit('failed', { id: pkg.id, code, message });
@@ -413,7 +577,28 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     rmSync(join(this.stagingDir, id), { recursive: true, force: true });
   }
 
-  private async run(pkg: ModelPackage, entry: ActiveDownload): Promise<InstalledModel> {
+  private async run(pkg: OfferedPackage, entry: ActiveDownload): Promise<InstalledModel> {
+    const source = this.downloadSource();
+    let network: DownloadNetwork;
+    try {
+      network = new DownloadNetwork(source.caFile.value);
+    } catch (err) {
+      if (err instanceof NetworkSetupError) throw new DownloadError('download_failed', err.message, false, { cause: err });
+      throw err;
+    }
+    try {
+      return await this.fetchAndInstall(pkg, entry, network, this.isMirrored(pkg) ? source.mirror.value : null);
+    } finally {
+      network.destroy();
+    }
+  }
+
+  /** Curated packages follow the mirror; a package someone added by URL is fetched from that URL. */
+  private isMirrored(pkg: OfferedPackage): boolean {
+    return pkg.source === 'curated';
+  }
+
+  private async fetchAndInstall(pkg: OfferedPackage, entry: ActiveDownload, network: DownloadNetwork, mirror: string | null): Promise<InstalledModel> {
     const staging = join(this.stagingDir, pkg.id);
     mkdirSync(staging, { recursive: true });
     const signal = entry.controller.signal;
@@ -435,18 +620,22 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       }
       const before = sizes.slice(0, i).reduce((s, n) => s + n, 0);
       const partPath = join(staging, `file-${i}.part`);
-      const url = this.fileUrl(pkg, file);
+      const url = mirror ? mirroredUrl(mirror, pkg.id, file.url) : file.url;
+      entry.mirror = mirror;
       const result = await fetchToPart({
         url,
+        network,
         partPath,
         etag: row && row.fileIndex === i ? row.etag : null,
-        expectedSize: file.sha256 ? file.sizeBytes : null,
+        expectedSize: file.sha256 && file.sizeBytes > 0 ? file.sizeBytes : null,
         signal,
         retries: this.options.retries,
         backoffMs: this.options.backoffMs,
         idleTimeoutMs: this.options.idleTimeoutMs,
-        onProgress: (fileDone, _fileTotal, etag) => {
+        onProgress: (fileDone, fileTotal, etag) => {
           entry.bytesDone = before + fileDone;
+          // A package added by URL without size_bytes learns its size from the server.
+          if (file.sizeBytes === 0 && fileTotal) entry.bytesTotal = Math.max(entry.bytesTotal, before + fileTotal);
           const now = Date.now();
           if (now - lastSave >= SAVE_EVERY_MS) {
             lastSave = now;
@@ -481,31 +670,46 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     for (const [i, file] of pkg.files.entries()) {
       const donePath = join(staging, `file-${i}.done`);
       const target = join(pkgDir, file.path);
-      if (file.extract === 'tar.bz2') {
+      if (file.extract) {
         const out = join(staging, `extract-${i}`);
         rmSync(out, { recursive: true, force: true });
-        await extractTarBz2(donePath, out, signal);
+        try {
+          await extractArchive(donePath, out, file.extract, signal);
+        } catch (err) {
+          // The archive is the problem, not the connection: a new attempt downloads it again.
+          if (err instanceof ArchiveError) rmSync(donePath, { force: true });
+          throw err;
+        }
         mkdirSync(target, { recursive: true });
         for (const name of readdirSync(out)) renameSync(join(out, name), join(target, name));
         rmSync(out, { recursive: true, force: true });
       } else {
         mkdirSync(join(target, '..'), { recursive: true });
-        cpSync(donePath, target);
+        await copyFile(donePath, target); // async: a 600 MB model must not stall the service
       }
     }
-    const layout = detectLayout(pkgDir, pkg.family);
+    let layout;
+    try {
+      layout = detectLayout(pkgDir, pkg.family ?? undefined);
+    } catch (err) {
+      if (!(err instanceof LayoutError)) throw err;
+      // A downloaded package's own files may be named (found: …); the staging path is not, and the family is given
+      // with the package (POST /v1/local/models family, voxdesk models add --family).
+      const message = err.message.replaceAll(pkgDir, 'the download').replace('the folder holds', 'the download holds').replace('pass --family', 'give its family').replace(' to be told what that family needs', '');
+      throw new LayoutError(message, err.kind, err.family, err.found);
+    }
     if (signal.aborted) throw new DownloadError('cancelled', 'the download was cancelled', false);
     const dir = join(this.modelsDir, pkg.id);
     rmSync(dir, { recursive: true, force: true });
     renameSync(pkgDir, dir);
     const model: InstalledModel = {
       id: pkg.id,
-      source: 'curated',
+      source: pkg.source,
       name: pkg.name,
       description: pkg.description,
       family: layout.family,
-      capability: pkg.capability,
-      languages: pkg.languages,
+      capability: pkg.capability ?? familyCapability(layout.family),
+      languages: boundLanguages(pkg.languages, layout.languages),
       licence: pkg.licence,
       version: pkg.version,
       dir,
@@ -513,13 +717,38 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       sizeBytes: diskUsage(dir),
       sha256: hashes,
       verified,
-      curatedListVersion: CURATED_LIST_VERSION,
+      curatedListVersion: pkg.source === 'curated' ? CURATED_LIST_VERSION : null,
       installedAt: new Date().toISOString(),
     };
     this.store.putInstalled(model);
     rmSync(staging, { recursive: true, force: true });
     return model;
   }
+}
+
+function asOffered(pkg: ModelPackage): OfferedPackage {
+  return { ...pkg, source: 'curated' };
+}
+
+/**
+ * A package's languages within those its model declares (Whisper): a language the model lacks would make
+ * sherpa-onnx exit the process when asked for. Without a declaration the package's list stands.
+ */
+export function boundLanguages(listed: string[], declared: string[] | undefined): string[] {
+  if (!declared) return listed;
+  if (listed.length === 0) return declared;
+  const inside = listed.filter((l) => declared.includes(l));
+  return inside.length > 0 ? inside : declared;
+}
+
+/** Languages given to an import, checked against those the model declares (when it declares any). */
+function importLanguages(given: string[] | undefined, declared: string[] | undefined): string[] {
+  if (!given) return declared ?? [];
+  const unknown = declared ? given.filter((l) => !declared.includes(l)) : [];
+  if (unknown.length > 0) {
+    throw new ApiError('invalid_request', `the model does not know ${unknown.join(', ')}; it declares ${declared!.join(', ')}`);
+  }
+  return given;
 }
 
 function defaultImportId(source: string): string {

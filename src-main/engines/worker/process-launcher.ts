@@ -63,7 +63,8 @@ const DISCONNECT_GRACE_MS = 1000;
 /** `child_process.fork`: the launcher of `voxdesk serve`, the CLI and the tests. */
 export const forkLauncher: ProcessLauncher = (spec, events) => {
   const output = spec.output ?? 'ignore';
-  const fd = typeof output === 'object' && 'file' in output ? openSync(output.file, 'a') : null;
+  // Logs live in the private data dir: created 0600 (store/private-files.ts).
+  const fd = typeof output === 'object' && 'file' in output ? openSync(output.file, 'a', 0o600) : null;
   const stdio = fd !== null ? fd : typeof output === 'object' ? 'pipe' : 'ignore';
   let child: ChildProcess;
   try {

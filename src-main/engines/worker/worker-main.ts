@@ -8,6 +8,9 @@ import { loadEngineFactory } from '../engine-registry.js';
 import type { Engine, EngineKind, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
 import { parentLink } from './parent-link.js';
 
+// Engines write artifacts into the private data dir: files 0600, folders 0700 (store/private-files.ts).
+process.umask(0o077);
+
 const engines = new Map<EngineKind, Promise<Engine>>();
 const running = new Map<string, AbortController>();
 const parent = parentLink();

@@ -82,7 +82,7 @@ export class WorkerPool {
     if (!Number.isInteger(options.size) || options.size < 1) throw new Error(`worker pool size must be ≥ 1, got ${options.size}`);
     this.size = options.size;
     this.slots = Array.from({ length: options.size }, (_, index) => ({ index, child: undefined, task: undefined }));
-    mkdirSync(options.logDir, { recursive: true });
+    mkdirSync(options.logDir, { recursive: true, mode: 0o700 });
     this.logFile = join(options.logDir, 'workers.log');
     this.cancelGraceMs = options.cancelGraceMs ?? 3000;
     this.env = options.env ?? process.env;
@@ -231,7 +231,7 @@ export class WorkerPool {
 
   private log(line: string): void {
     try {
-      const fd = openSync(this.logFile, 'a');
+      const fd = openSync(this.logFile, 'a', 0o600);
       writeSync(fd, `[${new Date().toISOString()}] ${line}\n`);
       closeSync(fd);
     } catch {

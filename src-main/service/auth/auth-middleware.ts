@@ -1,18 +1,21 @@
 /**
  * Bearer-key authentication and the Origin policy for /v1. Public (no key): the catalogue GETs, artifact download
- * links, health and the UI session bootstrap (which has its own loopback + Origin checks). A browser Origin that is
- * neither the service's own nor configured gets 403 forbidden_origin on keyed routes. Health is public but shows
- * more to a key: when a request to it carries an Authorization header, the key is checked like anywhere else (a
- * wrong key is 401) and the route sees its owner.
+ * links, health and the UI session bootstrap (which has its own loopback, Origin and one-time-token checks). A browser
+ * Origin that is neither the service's own nor configured gets 403 forbidden_origin on keyed routes. Health is public
+ * but shows more to a key: when a request to it carries an Authorization header, the key is checked like anywhere else
+ * (a wrong key is 401) and the route sees its owner.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { ApiError } from '../../common/errors.js';
 import type { ApiKeys, KeyOwner } from './api-keys.js';
+import type { FailedAuthLimiter } from './failed-auth-limiter.js';
 import type { Origins } from './origins.js';
 
 export type AuthVariables = { owner: KeyOwner };
 
 const PUBLIC_GET = [/^\/v1\/models(\/[^/]+(\/quote)?)?\/?$/, /^\/v1\/artifacts\/[^/]+\/[^/]+$/, /^\/v1\/health\/?$/, /^\/v1\/session\/bootstrap$/];
+const BOOTSTRAP = '/v1/session/bootstrap';
 
 /** Public routes that answer more when a valid key is sent (GET /v1/health adds the queue counts). */
 const KEY_OPTIONAL_GET = [/^\/v1\/health\/?$/];
@@ -22,6 +25,7 @@ function keyOptional(method: string, path: string): boolean {
 }
 
 export function isPublic(method: string, path: string): boolean {
+  if (method === 'POST' && path === BOOTSTRAP) return true;
   return (method === 'GET' || method === 'HEAD') && PUBLIC_GET.some((re) => re.test(path));
 }
 
@@ -30,6 +34,31 @@ export interface AuthDeps {
   origins: Origins;
   /** Keys that live only for this process (the browser UI session), mapped to their owner. */
   sessionKeys: Map<string, KeyOwner>;
+  /** Failed key checks per client address (429 rate_limited past the limit). */
+  limiter: FailedAuthLimiter;
+}
+
+/** The TCP peer's address ('unknown' when there is no socket, as in app.request tests). */
+export function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The limiter's verdict as an error to throw, or null when the check may go on. */
+export function rateLimited(limiter: FailedAuthLimiter, address: string, keyId: string | null): ApiError | null {
+  const verdict = limiter.check(address, keyId);
+  if (verdict.allowed) return null;
+  return new ApiError('rate_limited', `too many failed key checks from ${address}; try again in ${verdict.retryAfterSeconds} s`, {
+    retryAfterSeconds: verdict.retryAfterSeconds,
+  });
+}
+
+/** The stable id a key is remembered by in the limiter (session keys have no row). */
+export function limiterKeyId(owner: KeyOwner, key: string): string {
+  return owner.keyId ?? `session:${key}`;
 }
 
 export function authMiddleware(deps: AuthDeps): MiddlewareHandler<{ Variables: AuthVariables }> {
@@ -47,6 +76,8 @@ export function authMiddleware(deps: AuthDeps): MiddlewareHandler<{ Variables: A
     if (!match) throw new ApiError('unauthorized', 'the Authorization header must be "Bearer <API key>"');
     const key = match[1]!;
     const owner = deps.sessionKeys.get(key) ?? deps.keys.find(key);
+    const limited = rateLimited(deps.limiter, clientAddress(c), owner ? limiterKeyId(owner, key) : null);
+    if (limited) throw limited;
     if (!owner) throw new ApiError('unauthorized', 'invalid or revoked API key');
     c.set('owner', owner);
     return next();

@@ -23,6 +23,7 @@ function closeIfBodyUnread(c: Context): void {
 export function errorResponse(c: Context, error: ApiError): Response {
   closeIfBodyUnread(c);
   if (error.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer realm="voxdesk"');
+  if (error.retryAfterSeconds !== null) c.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
   const body = isOpenAiPath(new URL(c.req.url).pathname) ? openAiErrorBody(error) : error.toBody();
   return c.json(body, error.status as ContentfulStatusCode);
 }

@@ -17,6 +17,11 @@ export interface LiveOptions {
   espeakThreads: number;
   /** How often a blocked session re-checks bufferedAmount (ms). Default 10. */
   drainPollMs: number;
+  /**
+   * How often open sessions re-check that their API key is still valid (ms), to end the sessions of a key revoked
+   * by another process (`voxdesk keys revoke`); a revocation through the service ends them at once. Default 2000.
+   */
+  keyRecheckMs: number;
 }
 
 export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
@@ -26,6 +31,7 @@ export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
   maxMessageBytes: 64 * 1024,
   espeakThreads: 2,
   drainPollMs: 10,
+  keyRecheckMs: 2000,
 };
 
 /** The live route's path. */

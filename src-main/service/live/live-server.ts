@@ -20,8 +20,16 @@ import { NeuralVoicePool } from '../../engines/live/neural-voice-pool.js';
 import { resolveEspeakVoice } from '../../engines/tts/espeak-synth.js';
 
 export interface LiveDeps {
-  /** The account that owns an API key, or undefined for an unknown key. */
-  authenticate(key: string): string | undefined | Promise<string | undefined>;
+  /**
+   * The account that owns an API key, or undefined for an unknown key; may throw an ApiError (429 rate_limited for
+   * an address that failed too many key checks). `address` is the client's.
+   */
+  authenticate(key: string, address: string): string | undefined | Promise<string | undefined>;
+  /**
+   * Whether a session's key is still valid (re-checked every keyRecheckMs and on recheckKeys()); a session whose key
+   * was revoked ends with an `unauthorized` error. Default: keys stay valid for the session's life.
+   */
+  isKeyValid?(key: string): boolean;
   resolveModel(id: string): ModelDefinition | undefined;
   /** The model's live price (catalogue + pricing file). Default: the definition's pricing, else free. */
   pricingFor?(model: ModelDefinition): Pricing;
@@ -41,6 +49,8 @@ export interface LiveDeps {
 export interface LiveServer {
   readonly options: LiveOptions;
   sessions(): LiveSessionStats[];
+  /** Ends at once every session whose key isValid() no longer accepts (called after a revocation). */
+  recheckKeys(): void;
   /** Closes every session (1001) and stops the speech threads and voice processes. */
   close(): Promise<void>;
 }
@@ -48,10 +58,11 @@ export interface LiveServer {
 function refuse(socket: Duplex, error: ApiError): void {
   const status = error.status;
   const body = JSON.stringify({ error: { code: error.code, message: error.message } });
-  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity', 500: 'Internal Server Error' }[status] ?? 'Error';
+  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error' }[status] ?? 'Error';
+  const retryAfter = error.retryAfterSeconds !== null ? `Retry-After: ${Math.max(1, Math.ceil(error.retryAfterSeconds))}\r\n` : '';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}Connection: close\r\n\r\n${body}`,
+      `${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}${retryAfter}Connection: close\r\n\r\n${body}`,
   );
   socket.once('finish', () => socket.destroy());
 }
@@ -72,7 +83,20 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   const espeak = new EspeakThreadPool(options.espeakThreads);
   const neural = new NeuralVoicePool(log, deps.launcher);
   const sessions = new Set<LiveSession>();
+  const keys = new Map<LiveSession, string>();
   let closing = false;
+
+  const recheckKeys = (): void => {
+    if (!deps.isKeyValid) return;
+    for (const [session, key] of keys) {
+      if (deps.isKeyValid(key)) continue;
+      keys.delete(session);
+      sessions.delete(session);
+      session.revoke('the API key of this session was revoked');
+    }
+  };
+  const recheckTimer = deps.isKeyValid ? setInterval(() => sessions.size > 0 && recheckKeys(), options.keyRecheckMs) : undefined;
+  recheckTimer?.unref();
 
   const originAllowed = (origin: string): boolean =>
     deps.isOriginAllowed ? deps.isOriginAllowed(origin) : deps.allowedOrigins.includes(origin);
@@ -101,11 +125,11 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     throw new ApiError('model_unavailable', `model ${model.id} cannot stream live on this device`);
   }
 
-  async function admit(req: IncomingMessage, url: URL): Promise<{ accountId: string; model: ModelDefinition; voice: LiveVoice }> {
+  async function admit(req: IncomingMessage, url: URL): Promise<{ key: string; accountId: string; model: ModelDefinition; voice: LiveVoice }> {
     if (closing) throw new ApiError('internal_error', 'the service is shutting down');
     const key = keyOf(req, url);
     if (!key) throw new ApiError('unauthorized', 'an API key is required (Authorization: Bearer or the api_key query parameter)');
-    const accountId = await deps.authenticate(key);
+    const accountId = await deps.authenticate(key, req.socket.remoteAddress ?? 'unknown');
     if (!accountId) throw new ApiError('unauthorized', 'the API key is not valid');
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin)) throw new ApiError('forbidden_origin', `origin ${origin} is not allowed`);
@@ -115,7 +139,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     if (!model) throw new ApiError('not_found', `no model ${modelId}`);
     if (model.capability !== 'tts' || !model.live) throw new ApiError('model_unavailable', `model ${modelId} is not a live text-to-speech model`);
     if (model.status !== 'available') throw new ApiError('model_unavailable', `model ${modelId} is unavailable: ${model.reason ?? 'unknown reason'}`);
-    return { accountId, model, voice: await voiceFor(model, url) };
+    return { key, accountId, model, voice: await voiceFor(model, url) };
   }
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -127,7 +151,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     }
     socket.on('error', () => socket.destroy());
     admit(req, url).then(
-      ({ accountId, model, voice }) => {
+      ({ key, accountId, model, voice }) => {
         wss.handleUpgrade(req, socket, head, (ws) => {
           const session = new LiveSession(ws, {
             accountId,
@@ -139,7 +163,11 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
             log,
           });
           sessions.add(session);
-          ws.on('close', () => sessions.delete(session));
+          keys.set(session, key);
+          ws.on('close', () => {
+            sessions.delete(session);
+            keys.delete(session);
+          });
         });
       },
       (error: unknown) => {
@@ -156,8 +184,10 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   return {
     options,
     sessions: () => [...sessions].map((s) => s.stats()),
+    recheckKeys,
     async close() {
       closing = true;
+      if (recheckTimer) clearInterval(recheckTimer);
       server.off('upgrade', onUpgrade);
       for (const session of sessions) session.close();
       sessions.clear();

@@ -96,6 +96,17 @@ export class LiveSession {
     if (this.ws.readyState === WebSocket.OPEN) this.ws.close(1001, 'service shutting down');
   }
 
+  /**
+   * Ends the session because its key is no longer valid (revoked): an `error` message says why, synthesis stops,
+   * and the socket closes with 1008 (policy violation). Audio not yet sent is dropped.
+   */
+  revoke(message: string): void {
+    if (this.closed) return;
+    this.shutdown();
+    this.sendError('unauthorized', message);
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.close(1008, 'API key revoked');
+  }
+
   private info(): SessionInfo {
     return {
       id: this.id,

@@ -2,15 +2,15 @@
  * GET/PUT /v1/settings/remote (key required): the hosted service this desktop forwards jobs to. The key is write
  * only: answers carry `key_set`, never the key. PUT body `{url: string|null, key?: string|null}` — `key` omitted
  * keeps the stored key, '' or null clears it; `url` null turns forwarding off (hosted rows leave the catalogue).
- * Only the local account may change where jobs are forwarded: on a service shared by several accounts another
- * account must not redirect the owner's work.
+ * Only the local account may read or change where jobs are forwarded (auth/local-account-only.ts, applied by
+ * app.ts to every /v1/settings route): on a service shared by several accounts another account must not redirect the
+ * owner's work.
  */
 import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import type { RemoteProvider } from '../../remote/remote-provider.js';
 import { normaliseRemoteUrl } from '../../remote/remote-settings-store.js';
 import type { AppEnv } from '../app-env.js';
-import { LOCAL_ACCOUNT } from '../config.js';
 import { readJsonObject } from '../http/json-body.js';
 
 export function hostedSettingsRoutes(remote: RemoteProvider): Hono<AppEnv> {
@@ -21,9 +21,6 @@ export function hostedSettingsRoutes(remote: RemoteProvider): Hono<AppEnv> {
   });
 
   app.put('/v1/settings/remote', async (c) => {
-    if (c.get('owner').accountName !== LOCAL_ACCOUNT) {
-      throw new ApiError('not_found', 'the hosted-service settings belong to the local account');
-    }
     const body = await readJsonObject(c);
     for (const field of Object.keys(body)) {
       if (field !== 'url' && field !== 'key') throw new ApiError('invalid_request', `unknown field ${field} (expected url, key)`);

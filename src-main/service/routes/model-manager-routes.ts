@@ -1,12 +1,20 @@
 /**
- * The model manager's routes (local service only; a key is required like every non-catalogue route):
+ * The model manager's routes, for the local account only (auth/local-account-only.ts, applied by app.ts to every
+ * /v1/local route; other accounts get 404 — they read what is installed from the public catalogue, which carries
+ * no paths of this machine):
  *   GET    /v1/local/models                 packages with install state and progress  → 200 {object, curated_list_version, data}
+ *   POST   /v1/local/models                 {id?, name?, url, sha256, size_bytes?, family?, languages?}: add a
+ *                                           model by URL and start its download        → 202 PackageStatus
  *   GET    /v1/local/models/{id}            one package                               → 200 PackageStatus
  *   POST   /v1/local/models/{id}/download   start or join a download                  → 202 PackageStatus (200 when installed)
  *   DELETE /v1/local/models/{id}/download   cancel it and delete the partial files     → 200 PackageStatus
  *   DELETE /v1/local/models/{id}            remove an installed package                → 200 {id, object, deleted}
- *   POST   /v1/local/models/import          {path, id?, family?, name?, languages?}    → 201 PackageStatus
- * The service runs on the user's machine, so `path` is a path on that machine (the desktop app's folder dialog).
+ *   POST   /v1/local/models/import          {path, id?, family?, name?, languages?}    → 202 PackageStatus (importing)
+ * The service runs on the user's machine, so `path` is a path on that machine (the desktop app's folder dialog). An
+ * import is checked at once (the path, the id, the family: a wrong folder is 400 naming what is missing) and then
+ * copied in the background like a download: GET shows `importing` with progress, then `installed` or `failed`;
+ * DELETE …/download cancels it, DELETE on a failed import forgets it. Links pointing outside the folder are not
+ * followed (engines/models/import-plan.ts).
  */
 import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
@@ -24,9 +32,10 @@ function stringList(body: Record<string, unknown>, field: string): string[] | un
   return value as string[];
 }
 
-/** Mounted before the public catalogue routes, behind the auth middleware (a key is required). */
+/** Mounted before the public catalogue routes, behind the auth and local-account-only middlewares. */
 export function modelManagerRoutes(manager: ModelManager): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.post('/v1/local/models', async (c) => c.json(manager.addFromUrl(await readJsonObject(c)), 202));
   app.get('/v1/local/models', (c) => c.json({ object: 'list', curated_list_version: CURATED_LIST_VERSION, data: manager.list() }));
   app.post('/v1/local/models/import', async (c) => {
     const body = await readJsonObject(c);
@@ -36,13 +45,13 @@ export function modelManagerRoutes(manager: ModelManager): Hono<AppEnv> {
     const family = optionalString(body, 'family');
     const name = optionalString(body, 'name');
     const languages = stringList(body, 'languages');
-    const model = await manager.importPath(path, {
+    const status = await manager.startImport(path, {
       ...(id !== null ? { id } : {}),
       ...(family !== null ? { family } : {}),
       ...(name !== null ? { name } : {}),
       ...(languages ? { languages } : {}),
     });
-    return c.json(manager.status(model.id), 201);
+    return c.json(status, 202);
   });
   app.get('/v1/local/models/:id', (c) => c.json(manager.status(c.req.param('id')!)));
   app.post('/v1/local/models/:id/download', (c) => {

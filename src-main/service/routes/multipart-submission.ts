@@ -48,9 +48,28 @@ function partsOf(shape: ReturnType<typeof shapeOf>, batch: boolean): string {
   return ['model', 'params', ...(batch ? [] : ['name']), shape.fileField, ...(shape.texts === 'none' ? [] : ['text'])].join(', ');
 }
 
-export async function readMultipartSubmission(request: Request, deps: AppDeps, product: Product, batch: boolean): Promise<MultipartSubmission> {
+export async function readMultipartSubmission(request: Request, deps: AppDeps, accountId: string, product: Product, batch: boolean): Promise<MultipartSubmission> {
   const shape = shapeOf(product, batch);
-  const dir = join(deps.uploadsDir, `up_${randomUUID().replaceAll('-', '')}`);
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  // At most a few uploads per account at once, and a bounded amount kept on disk (uploads/upload-budget.ts).
+  const ticket = await deps.uploads.open(accountId, Number.isFinite(declared) ? declared : null);
+  try {
+    return await readWithin(ticket.dir, ticket.add, request, deps, product, batch, shape);
+  } finally {
+    ticket.close();
+  }
+}
+
+async function readWithin(
+  accountDir: string,
+  onBytes: (bytes: number) => void,
+  request: Request,
+  deps: AppDeps,
+  product: Product,
+  batch: boolean,
+  shape: ReturnType<typeof shapeOf>,
+): Promise<MultipartSubmission> {
+  const dir = join(accountDir, `up_${randomUUID().replaceAll('-', '')}`);
   let def: ModelDefinition | null = null;
   let rawParamsText: string | null = null;
   let name: string | null = null;
@@ -64,6 +83,7 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, p
   };
 
   const files = await receiveMultipart(request, dir, {
+    onBytes,
     onField(field, value) {
       switch (field) {
         case 'model':

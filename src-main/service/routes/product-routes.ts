@@ -26,7 +26,7 @@ import {
 
 async function postMultipartSingle(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {
   const owner = c.get('owner');
-  const sub = await readMultipartSubmission(c.req.raw, deps, product, false);
+  const sub = await readMultipartSubmission(c.req.raw, deps, owner.accountId, product, false);
   try {
     const file = sub.reference ?? sub.files[0]!;
     const input: EngineInput = sub.reference
@@ -56,7 +56,7 @@ async function postMultipartSingle(c: Context<AppEnv>, deps: AppDeps, product: P
 
 async function postMultipartBatch(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {
   const owner = c.get('owner');
-  const sub = await readMultipartSubmission(c.req.raw, deps, product, true);
+  const sub = await readMultipartSubmission(c.req.raw, deps, owner.accountId, product, true);
   try {
     const items: { name: string | null; input: EngineInput }[] = sub.reference
       ? sub.texts.map((text) => ({ name: null, input: { referencePath: sub.reference!.path, fileName: sub.reference!.originalName, text } }))

@@ -2,15 +2,14 @@
  * GET/PUT /v1/settings/retention (key required): how long uploaded recordings and the job history are kept.
  * Answers `{recordings_hours, job_history_days, artifact_link_hours}`; artifact links are fixed at one day by the
  * spec and cannot be set. PUT takes `{recordings_hours?, job_history_days?}` (an omitted field keeps its value,
- * job_history_days null = keep forever); the job engine reads the policy at its next maintenance sweep. Like the
- * hosted-service settings, only the local account may change it: the policy deletes every account's data.
+ * job_history_days null = keep forever); the job engine reads the policy at its next maintenance sweep. Like every
+ * /v1/settings route, only the local account may read or change it (auth/local-account-only.ts, applied by app.ts):
+ * the policy deletes every account's data.
  */
 import { Hono } from 'hono';
-import { ApiError } from '../../common/errors.js';
 import { mergeRetentionUpdate, readRetention, retentionSettings, saveRetention } from '../../jobs/retention-policy.js';
 import type { SettingsRepo } from '../../store/settings-repo.js';
 import type { AppEnv } from '../app-env.js';
-import { LOCAL_ACCOUNT } from '../config.js';
 import { readJsonObject } from '../http/json-body.js';
 
 export function retentionSettingsRoutes(settings: SettingsRepo): Hono<AppEnv> {
@@ -21,9 +20,6 @@ export function retentionSettingsRoutes(settings: SettingsRepo): Hono<AppEnv> {
   });
 
   app.put('/v1/settings/retention', async (c) => {
-    if (c.get('owner').accountName !== LOCAL_ACCOUNT) {
-      throw new ApiError('not_found', 'the retention settings belong to the local account');
-    }
     const body = await readJsonObject(c);
     const next = mergeRetentionUpdate(readRetention(settings), body);
     saveRetention(settings, next);

@@ -13,6 +13,7 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ApiError } from '../../common/errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../store/private-files.js';
 
 export interface UploadedFile {
   field: string;
@@ -29,6 +30,8 @@ export interface MultipartHooks {
   onField(name: string, value: string): void;
   /** A file part is about to be read. Throw to refuse it unread; return the byte limit for this file. */
   beforeFile(field: string, fileName: string, index: number): { maxBytes: number };
+  /** Bytes of a file arrived (before they are written). Throw an ApiError to stop the upload (quota). */
+  onBytes?(bytes: number): void;
 }
 
 export interface MultipartLimits {
@@ -50,13 +53,23 @@ export function sanitiseFileName(name: string): string {
 class LimitedHash extends Transform {
   bytes = 0;
   readonly hash = createHash('sha256');
-  constructor(private readonly maxBytes: number, private readonly fileName: string) {
+  constructor(
+    private readonly maxBytes: number,
+    private readonly fileName: string,
+    private readonly onBytes: ((bytes: number) => void) | undefined,
+  ) {
     super();
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) {
       done(new ApiError('file_too_large', `${this.fileName} is larger than the limit of ${this.maxBytes} bytes`));
+      return;
+    }
+    try {
+      this.onBytes?.(chunk.length);
+    } catch (error) {
+      done(error as Error);
       return;
     }
     this.hash.update(chunk);
@@ -90,7 +103,7 @@ export async function receiveMultipart(
   } catch (cause) {
     throw new ApiError('invalid_request', `malformed multipart header: ${(cause as Error).message}`, { cause });
   }
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const source = Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>);
   const files: UploadedFile[] = [];
   const writes: Promise<void>[] = [];
@@ -136,10 +149,10 @@ export async function receiveMultipart(
       }
       const path = join(dir, `${String(index).padStart(2, '0')}-${sanitiseFileName(originalName)}`);
       index++;
-      const meter = new LimitedHash(maxBytes, originalName || field);
+      const meter = new LimitedHash(maxBytes, originalName || field, hooks.onBytes?.bind(hooks));
       active.add(stream);
       stream.once('close', () => active.delete(stream));
-      const write = pipeline(stream, meter, createWriteStream(path)).then(
+      const write = pipeline(stream, meter, createWriteStream(path, { mode: PRIVATE_FILE_MODE })).then(
         () => {
           files.push({ field, originalName, path, bytes: meter.bytes, sha256: meter.hash.digest('hex'), mimeType: info.mimeType });
         },
@@ -155,7 +168,7 @@ export async function receiveMultipart(
     parser.on('close', () => {
       void Promise.all(writes).then(() => (failed ? undefined : resolve()));
     });
-    source.on('error', (error) => fail(new ApiError('invalid_request', `the upload was interrupted: ${error.message}`, { cause: error })));
+    source.on('error', (error) => fail(error instanceof ApiError ? error : new ApiError('invalid_request', `the upload was interrupted: ${error.message}`, { cause: error })));
     source.pipe(parser);
   });
 

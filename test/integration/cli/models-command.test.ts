@@ -1,5 +1,6 @@
 /** `voxdesk models list|pull|import|remove|cancel` in a real child process, on a temp data dir. */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,9 +23,13 @@ afterEach(async () => {
 });
 
 function run(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runWith({ VOXDESK_MODEL_MIRROR: server.url }, ...args);
+}
+
+function runWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, 'models', ...args, '--data-dir', dir], {
-      env: { ...process.env, VOXDESK_MODEL_MIRROR: server.url },
+      env: { ...process.env, ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -68,5 +73,31 @@ describe('voxdesk models', () => {
     const failed = await run('pull', 'gtcrn-simple');
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('gtcrn-simple: download_failed: HTTP 404');
+  });
+
+  it('pull --model-mirror takes this run\'s files from that mirror, over the environment\'s', async () => {
+    const pull = await runWith({ VOXDESK_MODEL_MIRROR: 'http://127.0.0.1:9' }, 'pull', 'gtcrn-simple', '--model-mirror', `${server.url}/`);
+    expect(pull).toMatchObject({ code: 0, stdout: `gtcrn-simple installed in ${join(dir, 'models', 'gtcrn-simple')}\n` });
+    expect(server.requests.map((r) => r.path)).toContain('/gtcrn-simple/gtcrn_simple.onnx');
+    const bad = await runWith({}, 'pull', 'gtcrn-simple', '--model-mirror', 'not a url');
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringContaining('the model mirror must be an http(s) URL') });
+  });
+
+  it('add URL --sha256 downloads a model from any URL; a wrong checksum fails and deletes the file', async () => {
+    const archive = readFileSync(join(SHARED, 'models', 'tiny', 'archives', 'sherpa-onnx-moonshine-tiny-en-int8.tar.bz2'));
+    server.files.set('/any/sherpa-onnx-moonshine-tiny-en-int8.tar.bz2', { body: archive });
+    const url = `${server.url}/any/sherpa-onnx-moonshine-tiny-en-int8.tar.bz2`;
+    const sha = createHash('sha256').update(archive).digest('hex');
+    const added = await run('add', url, '--sha256', sha);
+    expect(added.stderr + added.stdout).toContain('sherpa-onnx-moonshine-tiny-en-int8');
+    expect(added).toMatchObject({ code: 0, stdout: `sherpa-onnx-moonshine-tiny-en-int8 installed in ${join(dir, 'models', 'sherpa-onnx-moonshine-tiny-en-int8')}\n` });
+    const list = JSON.parse((await run('list', '--json')).stdout) as Array<{ id: string; state: string; family: string; source: string }>;
+    expect(list.find((p) => p.id === 'sherpa-onnx-moonshine-tiny-en-int8')).toMatchObject({ state: 'installed', family: 'moonshine', source: 'url' });
+
+    const wrong = await run('add', url, '--sha256', '0'.repeat(64), '--id', 'tampered');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('tampered: checksum_mismatch:');
+    expect(wrong.stderr).toContain('the file was deleted');
+    expect(await run('add', url)).toMatchObject({ code: 1, stderr: expect.stringContaining("required option '--sha256 <hex>' not specified") });
   });
 });

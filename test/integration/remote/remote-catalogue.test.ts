@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueRecord } from '../../../src-main/common/api-types.js';
+import { withSecrets } from '../../helpers/secrets.js';
 import { createRemoteProvider } from '../../../src-main/remote/remote-provider.js';
 import { openDatabase } from '../../../src-main/store/database.js';
 import { createRepositories } from '../../../src-main/store/repositories.js';
@@ -56,7 +57,7 @@ const quiet = () => {};
 describe('remote model source', () => {
   it('lists nothing until a hosted service is configured', () => {
     const db = openDatabase(join(dir, 'none.db'));
-    const remote = createRemoteProvider({ repos: createRepositories(db), env: {}, log: quiet });
+    const remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: quiet });
     expect(remote.source.list()).toEqual([]);
     expect(remote.view()).toMatchObject({ url: null, key_set: false });
     db.close();
@@ -65,7 +66,7 @@ describe('remote model source', () => {
   it('maps hosted rows to remote:<id> with hosted prices, keeps them offline, and follows settings', async () => {
     const file = join(dir, 'cache.db');
     let db = openDatabase(file);
-    let remote = createRemoteProvider({ repos: createRepositories(db), env: {}, log: quiet, initial: { url: `${base}/v1/`, key: 'vdk_hosted' } });
+    let remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: quiet, initial: { url: `${base}/v1/`, key: 'vdk_hosted' } });
     await remote.source.refresh();
     const rows = remote.source.list();
     expect(rows.map((r) => r.id)).toEqual(['remote:big-tts', 'remote:whisper-turbo']);
@@ -90,7 +91,7 @@ describe('remote model source', () => {
     // Restart with the hosted service unreachable: the cached rows are still there.
     const fetches = hits;
     db = openDatabase(file);
-    remote = createRemoteProvider({ repos: createRepositories(db), env: {}, log: quiet });
+    remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: quiet });
     expect(remote.source.list().map((r) => r.id)).toEqual(['remote:big-tts', 'remote:whisper-turbo']);
     expect(hits).toBe(fetches);
 
@@ -102,14 +103,15 @@ describe('remote model source', () => {
     expect(view).toMatchObject({ url: 'http://127.0.0.1:1', key_set: true, catalogue: { models: 0 } });
     expect(view.catalogue.last_error).toMatch(/cannot be reached/);
     expect(remote.source.list()).toEqual([]);
+    // Turning forwarding off is a change of URL too: the key given for the old one is not kept.
     await remote.update({ url: null });
-    expect(remote.view()).toMatchObject({ url: null, key_set: true });
+    expect(remote.view()).toMatchObject({ url: null, key_set: false });
     db.close();
   });
 
   it('refuses URLs that are not http(s) origins', async () => {
     const db = openDatabase(join(dir, 'bad.db'));
-    const remote = createRemoteProvider({ repos: createRepositories(db), env: {}, log: quiet });
+    const remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: quiet });
     await expect(remote.update({ url: 'ftp://example.com' })).rejects.toThrow(/http/);
     await expect(remote.update({ url: 'not a url' })).rejects.toThrow(/not a URL/);
     await expect(remote.update({ url: 'https://user:pw@example.com' })).rejects.toThrow(/credentials/);

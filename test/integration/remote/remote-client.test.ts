@@ -169,7 +169,9 @@ describe('RemoteClient', () => {
     };
     const client = new RemoteClient({ url: base, key: 'k' }, timeouts);
     const target = join(dir, 'out.wav');
-    expect(await client.download(`${base}/v1/artifacts/tok/out.wav`, target)).toBe(wav.length);
+    const got = await client.download(`${base}/v1/artifacts/tok/out.wav`, target, 10 * 1024 * 1024);
+    expect(got.bytes).toBe(wav.length);
+    expect(got.head.equals(wav.subarray(0, 16))).toBe(true);
     expect(readFileSync(target).equals(wav)).toBe(true);
     expect(seen.at(-1)!.headers.authorization).toBeUndefined(); // links need no key: it is never sent along
     expect(await client.cancelJob('text-to-speech', 'job_1')).toBeUndefined();

@@ -1,13 +1,15 @@
 /**
  * Browser mode (--ui): the built renderer served at / under a strict CSP with the single-page fallback, the
- * loopback-only session bootstrap with its Host/Origin checks, and CORS for configured origins only.
+ * loopback-only session bootstrap with its Host/Origin checks and one-time login token, and CORS for configured
+ * origins only.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startServeProcess, startTestService, type TestService } from '../../helpers/service.js';
 import { Client, expectError, json } from '../../helpers/http-client.js';
 
 let t: TestService;
@@ -65,19 +67,76 @@ describe('static UI', () => {
 });
 
 describe('session bootstrap', () => {
-  it('gives a same-origin loopback page a working key', async () => {
-    const boot = await json<{ api_key: string; account_id: string }>(fetch(`${t.url}/v1/session/bootstrap`, { headers: { origin: t.url } }));
-    expect(boot.api_key).toMatch(/^vdk_session_/);
-    expect((boot as { data_dir?: string }).data_dir).toBe(t.dataDir);
-    expect((await new Client(t.url, boot.api_key).get('/v1/jobs')).status).toBe(200);
+  const tokenOf = (loginUrl: string | null): string => /#token=([A-Za-z0-9_-]{43})$/.exec(loginUrl ?? '')![1]!;
+  const post = (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
+    fetch(`${t.url}/v1/session/bootstrap`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+  it('refuses a plain loopback client without the token (the hole: curl got the local key)', async () => {
+    // Right Host, no Origin, from loopback: everything the old bootstrap asked for.
+    await expectError(fetch(`${t.url}/v1/session/bootstrap`), 401, 'unauthorized');
+    await expectError(post({}), 401, 'unauthorized');
+    await expectError(post({ token: 'guessed-token' }), 401, 'unauthorized');
+    // Another account's key does not open a local session either.
+    const otherKey = t.service.keys.createKey('other');
+    await expectError(fetch(`${t.url}/v1/session/bootstrap`, { headers: { authorization: `Bearer ${otherKey}` } }), 401, 'unauthorized');
   });
-  it('refuses a foreign Origin, a cross-site fetch and a Host that is not the service (DNS rebinding)', async () => {
-    await expectError(fetch(`${t.url}/v1/session/bootstrap`, { headers: { origin: 'http://evil.example' } }), 403, 'forbidden_origin');
-    await expectError(fetch(`${t.url}/v1/session/bootstrap`, { headers: { origin: DEV_ORIGIN } }), 403, 'forbidden_origin');
-    await expectError(fetch(`${t.url}/v1/session/bootstrap`, { headers: { 'sec-fetch-site': 'cross-site' } }), 403, 'forbidden_origin');
+
+  it('trades the printed one-time token for a working local session, once', async () => {
+    const token = tokenOf(t.service.browserLoginUrl());
+    const boot = await json<{ api_key: string; account: string }>(post({ token }, { origin: t.url }));
+    expect(boot.api_key).toMatch(/^vdk_session_/);
+    expect(boot.account).toBe('local');
+    expect((boot as { data_dir?: string }).data_dir).toBe(t.dataDir);
+    const session = new Client(t.url, boot.api_key);
+    expect((await session.get('/v1/jobs')).status).toBe(200);
+    expect(await json(session.get('/v1/session'))).toEqual({ account_id: expect.stringMatching(/^acc_/), account: 'local', data_dir: t.dataDir });
+    await expectError(post({ token }, { origin: t.url }), 401, 'unauthorized');
+    // A new address replaces the old token.
+    const first = tokenOf(t.service.browserLoginUrl());
+    const second = tokenOf(t.service.browserLoginUrl());
+    await expectError(post({ token: first }), 401, 'unauthorized');
+    expect((await post({ token: second })).status).toBe(200);
+  });
+
+  it('GET /v1/session shows other accounts no data dir', async () => {
+    const other = new Client(t.url, t.service.keys.createKey('other'));
+    expect(await json(other.get('/v1/session'))).toMatchObject({ account: 'other', data_dir: null });
+  });
+
+  it('refuses a foreign Origin, a cross-site fetch and a Host that is not the service (DNS rebinding), token or not', async () => {
+    const token = tokenOf(t.service.browserLoginUrl());
+    await expectError(post({ token }, { origin: 'http://evil.example' }), 403, 'forbidden_origin');
+    await expectError(post({ token }, { origin: DEV_ORIGIN }), 403, 'forbidden_origin');
+    await expectError(post({ token }, { 'sec-fetch-site': 'cross-site' }), 403, 'forbidden_origin');
     const rebound = await rawGet(`${t.url}/v1/session/bootstrap`, { host: `evil.example:${t.service.port}` });
     expect(rebound.status).toBe(403);
     expect(JSON.parse(rebound.body).error.code).toBe('forbidden_origin');
+    // The refusals did not spend the token.
+    expect((await post({ token }, { origin: t.url })).status).toBe(200);
+  });
+});
+
+describe('voxdesk serve --ui', () => {
+  it('prints the UI address with a one-time token; curl on the bootstrap gets 401, the token logs in once', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-ui-serve-'));
+    const serve = await startServeProcess(dataDir, ['--ui', ui]);
+    try {
+      await expect.poll(() => serve.stderr(), { timeout: 30_000 }).toMatch(/browser UI: http:\/\/127\.0\.0\.1:\d+\/#token=/);
+      const loginUrl = /browser UI: (\S+)/.exec(serve.stderr())![1]!;
+      expect(loginUrl.startsWith(`${serve.url}/#token=`)).toBe(true);
+      const curl = execFileSync('curl', ['-s', '-w', '\n%{http_code}', `${serve.url}/v1/session/bootstrap`], { encoding: 'utf8' });
+      expect(curl.trim().split('\n').pop()).toBe('401');
+      const token = new URL(loginUrl).hash.slice('#token='.length);
+      const login = (): Promise<Response> =>
+        fetch(`${serve.url}/v1/session/bootstrap`, { method: 'POST', headers: { 'content-type': 'application/json', origin: serve.url }, body: JSON.stringify({ token }) });
+      const { api_key: key } = await json<{ api_key: string }>(login());
+      expect((await new Client(serve.url, key).get('/v1/local/models')).status).toBe(200);
+      await expectError(login(), 401, 'unauthorized');
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -89,10 +89,12 @@ describe('model manager routes', () => {
     }
   });
 
-  it('imports a folder (201) and refuses bad import bodies', async () => {
+  it('imports a folder (202, then installed) and refuses bad import bodies', async () => {
     const ok = await call('POST', '/v1/local/models/import', { path: join(SHARED, 'models', 'tiny', 'tiny-nemo-ctc'), id: 'ctc', languages: ['en'] });
-    expect(ok.status).toBe(201);
-    expect(ok.body).toMatchObject({ id: 'ctc', family: 'nemo-ctc', state: 'installed', source: 'imported', languages: ['en'] });
+    expect(ok.status).toBe(202);
+    expect(ok.body).toMatchObject({ id: 'ctc', family: 'nemo-ctc', state: 'importing', source: 'imported', languages: ['en'] });
+    await manager.whenImported('ctc');
+    expect((await call('GET', '/v1/local/models/ctc')).body).toMatchObject({ id: 'ctc', family: 'nemo-ctc', state: 'installed', installed: true });
 
     expect(await call('POST', '/v1/local/models/import', 'path=x', 'text/plain')).toMatchObject({ status: 415, body: { error: { code: 'unsupported_media_type' } } });
     expect(await call('POST', '/v1/local/models/import', '{nope')).toMatchObject({ status: 400, body: { error: { code: 'invalid_json' } } });

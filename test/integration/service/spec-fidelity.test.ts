@@ -3,7 +3,7 @@
  * a client would send over real HTTP (or a real WebSocket) on loopback and checks what the spec, or the documented
  * convention where the spec is silent, says comes back.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,7 +144,9 @@ function streamUpload(bytes: number): Promise<{ status: number; body: string }> 
 
 describe('3. "under 500 MB" is under 500,000,000 bytes', () => {
   it('a file of exactly 500,000,000 bytes is 413 file_too_large and nothing is kept; 499,999,999 bytes are accepted', async () => {
-    const uploads = (): string[] => readdirSync(join(t.dataDir, 'uploads')).sort();
+    // Every uploaded file (uploads/<account>/up_…/NN-name): none may be kept.
+    const root = join(t.dataDir, 'uploads');
+    const uploads = (): string[] => readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((rel) => statSync(join(root, rel)).isFile()).sort();
     const before = uploads();
     const refused = await streamUpload(500_000_000);
     expect(refused.status, refused.body).toBe(413);

@@ -3,7 +3,7 @@
  * the partial file is deleted, and memory does not grow with the body; a large accepted upload arrives intact.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -65,8 +65,17 @@ function upload(model: string, bytes: number, onChunk?: () => void, params: stri
   });
 }
 
+/** Every uploaded file (uploads/<account>/up_…/NN-name), as absolute paths. */
+function uploadedFiles(): string[] {
+  const root = join(t.dataDir, 'uploads');
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .map((rel) => join(root, rel))
+    .filter((path) => statSync(path).isFile())
+    .sort();
+}
+
 it('413 file_too_large while streaming 100 MB over a 1 MiB limit; nothing kept, memory flat', async () => {
-  const before = readdirSync(join(t.dataDir, 'uploads'));
+  const before = uploadedFiles();
   global.gc?.();
   const base = process.memoryUsage();
   let peak = 0;
@@ -79,7 +88,7 @@ it('413 file_too_large while streaming 100 MB over a 1 MiB limit; nothing kept, 
   expect(JSON.parse(result.body).error.code).toBe('file_too_large');
   // The refusal came long before the 100 MB were sent.
   expect(result.sentBytes).toBeLessThan(90 * 1024 * 1024);
-  expect(readdirSync(join(t.dataDir, 'uploads'))).toEqual(before);
+  expect(uploadedFiles()).toEqual(before);
   expect(peak).toBeLessThan(48 * 1024 * 1024);
   const health = await fetch(`${t.url}/v1/health`);
   expect(health.status).toBe(200);
@@ -91,8 +100,7 @@ it('an accepted upload is written to disk intact (streamed, hashed, not buffered
   expect(result.status, result.body).toBe(200);
   const job = JSON.parse(result.body) as Job;
   expect(job.status).toBe('succeeded');
-  const dirs = readdirSync(join(t.dataDir, 'uploads'));
-  const files = dirs.flatMap((d) => readdirSync(join(t.dataDir, 'uploads', d)).map((f) => join(t.dataDir, 'uploads', d, f)));
+  const files = uploadedFiles();
   const written = files.map((f) => readFileSync(f)).find((b) => b.length === size);
   expect(written).toBeDefined();
   const expected = createHash('sha256');

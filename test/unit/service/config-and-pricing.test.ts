@@ -11,8 +11,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('resolveConfig', () => {
   it('fills every default; VOXDESK_DATA_DIR and VOXDESK_API_KEY are read from the environment', () => {
-    const c = resolveConfig({}, { VOXDESK_DATA_DIR: dir, VOXDESK_API_KEY: 'vdk_from_env_123' });
-    expect(c).toMatchObject({ host: '127.0.0.1', port: 8750, dataDir: dir, holdSeconds: 240, maxUploadBytes: 499_999_999, pricingFile: null, allowedOrigins: [], serveUi: null, apiKey: 'vdk_from_env_123' });
+    const c = resolveConfig({}, { VOXDESK_DATA_DIR: dir, VOXDESK_API_KEY: 'vdk_from_env_0123456789abcdef' });
+    expect(c).toMatchObject({ host: '127.0.0.1', port: 8750, dataDir: dir, holdSeconds: 240, maxUploadBytes: 499_999_999, pricingFile: null, allowedOrigins: [], serveUi: null, apiKey: 'vdk_from_env_0123456789abcdef' });
   });
   it('uses dataDir/pricing.json when it exists', () => {
     writeFileSync(join(dir, 'pricing.json'), '{}');

@@ -53,12 +53,12 @@ describe('accounts and keys', () => {
   it('ensureAccount is idempotent; registerApiKey accepts a chosen key once per account', () => {
     const a = repos.accounts.ensureAccount('local');
     expect(repos.accounts.ensureAccount('local')).toEqual(a);
-    repos.accounts.registerApiKey(a.id, 'test-key-123');
-    repos.accounts.registerApiKey(a.id, 'test-key-123');
+    repos.accounts.registerApiKey(a.id, 'test-key-0123456789abcdefgh');
+    repos.accounts.registerApiKey(a.id, 'test-key-0123456789abcdefgh');
     expect(repos.accounts.listApiKeys(a.id)).toHaveLength(1);
     const b = repos.accounts.createAccount('bob');
-    expect(() => repos.accounts.registerApiKey(b.id, 'test-key-123')).toThrow(/another account/);
-    expect(() => repos.accounts.registerApiKey(b.id, 'short')).toThrow(/at least 8/);
+    expect(() => repos.accounts.registerApiKey(b.id, 'test-key-0123456789abcdefgh')).toThrow(/another account/);
+    expect(() => repos.accounts.registerApiKey(b.id, 'short')).toThrow(/at least 24/);
     expect(() => repos.accounts.createAccount('  ')).toThrow(/non-empty/);
     expect(() => repos.accounts.createApiKey('acc_missing')).toThrow(/unknown account/);
   });

@@ -177,3 +177,57 @@ describe('speaker diarization (pyannote segmentation + tiny speaker embedding)',
     );
   });
 });
+
+describe('sherpa-onnx streaming transducer (tiny streaming Zipformer2)', () => {
+  const dir = join(TINY, 'tiny-streaming-zipformer');
+  const streaming = () =>
+    asrFamilyDefinition('streaming-transducer', {
+      id: 'tiny-streaming',
+      dir,
+      languages: ['en'],
+      files: {
+        encoder: 'encoder-epoch-99-avg-1-chunk-16-left-128.onnx',
+        decoder: 'decoder-epoch-99-avg-1-chunk-16-left-128.onnx',
+        joiner: 'joiner-epoch-99-avg-1-chunk-16-left-128.onnx',
+        tokens: 'tokens.txt',
+      },
+      // A VAD model is installed, but a streaming model finds utterance ends itself.
+      support: { sileroVad: VAD },
+    });
+  const JFK_STREAMING = 'TOZHHH ARPSRO THEYOY YHPYSCOLSFEP ANDF THEAHMU THESASPYHY';
+
+  it('is a live model; jfk.wav gives the README\'s text (with the flushing tail), word times from token times', async () => {
+    const def = streaming();
+    expect(def.live).toBe(true);
+    const ctx = recordingContext();
+    const out = await engine.run(sttTask(JFK, 'sherpa-asr', def.engineConfig), ctx);
+    expect(out.result.text).toBe(JFK_STREAMING);
+    expect(out.result.segments).toEqual([{ id: 0, start: 0, end: 11, text: JFK_STREAMING }]);
+    expect(out.result.words!.map((w) => w.word).join(' ')).toBe(JFK_STREAMING);
+    expect(out.result.words![0]!.start).toBeCloseTo(0.36, 5);
+    const progress = ctx.events.filter((e) => e.kind === 'progress').map((e) => e.value);
+    expect(progress[progress.length - 1]).toBe(1);
+  });
+
+  it('ends an utterance at a pause (endpoint rules) and times the next from the start of the recording', async () => {
+    const twice = join(temp.dir, 'jfk-pause-jfk.wav');
+    ffmpeg(['-i', JFK, '-f', 'lavfi', '-t', '3', '-i', 'anullsrc=r=16000:cl=mono', '-i', JFK, '-filter_complex', '[0][1][2]concat=n=3:v=0:a=1', '-ar', '16000', '-ac', '1', twice]);
+    const out = await engine.run(sttTask(twice, 'sherpa-asr', streaming().engineConfig), recordingContext());
+    const segments = out.result.segments!;
+    expect(segments).toHaveLength(2);
+    expect(segments[0]).toMatchObject({ start: 0, text: JFK_STREAMING });
+    expect(segments[0]!.end).toBeGreaterThan(11);
+    expect(segments[0]!.end).toBeLessThan(14);
+    expect(segments[1]!.start).toBeGreaterThan(11);
+    expect(segments[1]!.end).toBe(25);
+    for (const w of out.result.words!) {
+      expect(segments.some((s) => w.start >= s.start - 1e-6 && w.end <= s.end + 1e-6)).toBe(true);
+    }
+    expect(out.result.words!.find((w) => w.start > 14)).toBeDefined();
+  });
+
+  it('cancelling stops with the cancelled code', async () => {
+    const ctx = recordingContext((fraction, controller) => fraction > 0 && controller.abort());
+    expect(await failureCode(engine.run(sttTask(join(SHARED, 'audio/noisy/silero-test.wav'), 'sherpa-asr', streaming().engineConfig), ctx))).toBe('cancelled');
+  });
+});

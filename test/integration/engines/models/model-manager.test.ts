@@ -321,10 +321,10 @@ describe('ModelManager import and remove', () => {
     await refuse(join(MODELS, 'tiny', 'tiny-nemo-ctc'), { family: 'banana' }, 'invalid_request', /unknown family banana/);
     await refuse(join(MODELS, 'tiny', 'tiny-nemo-ctc'), { family: 'whisper' }, 'invalid_request', /does not hold a whisper model/);
     await refuse(join(MODELS, 'tiny', 'tiny-nemo-ctc'), { id: 'Bad Id!' }, 'invalid_request', /must be 1-64 characters/);
-    await refuse(join(MODELS, 'tiny', 'tiny-nemo-ctc'), { id: 'gtcrn-simple' }, 'conflict', /curated model id/);
+    await refuse(join(MODELS, 'tiny', 'tiny-nemo-ctc'), { id: 'gtcrn-simple' }, 'conflict', /is the id of a downloadable model; pass another --id/);
     mkdirSync(join(dir, 'not-a-model'));
     writeFileSync(join(dir, 'not-a-model', 'notes.txt'), 'hello');
-    await refuse(join(dir, 'not-a-model'), {}, 'invalid_request', /cannot tell which model family .*not-a-model/);
+    await refuse(join(dir, 'not-a-model'), {}, 'invalid_request', /not-a-model: cannot tell which model family the folder holds \(it has no \.onnx model file\)/);
     await m.importPath(join(MODELS, 'tiny', 'tiny-nemo-ctc'));
     await refuse(join(MODELS, 'tiny', 'tiny-nemo-ctc'), {}, 'conflict', /already installed/);
     expect(readdirSync(join(dir, 'models')).sort()).toEqual(['.staging', 'tiny-nemo-ctc']);

@@ -1,12 +1,18 @@
-/** .tar.bz2 extraction: archives made by the system tar/bzip2, the top folder stripped, unsafe names refused. */
+/**
+ * Archive extraction: archives made by the system tar/bzip2/gzip, the top folder stripped, and crafted archives that
+ * reach outside their folder (`..`, absolute names, links pointing out) refused with nothing written outside.
+ */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tarStream from 'tar-stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ArchiveError, extractTarBz2 } from '../../../../src-main/engines/models/archive.js';
+import { ArchiveError, extractArchive, extractTarBz2, safeEntryPath } from '../../../../src-main/engines/models/archive.js';
 import { requireCommand } from '../../../helpers/system.js';
+
+/** A crafted entry: a file (holding its own name), a symbolic link or a hard link. */
+type Entry = { name: string; type?: 'symlink' | 'link'; linkname?: string };
 
 let dir: string;
 beforeEach(() => {
@@ -16,7 +22,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.each(['system', 'js'] as const)('extractTarBz2 (%s)', (method) => {
+describe.each(['stream', 'system', 'js'] as const)('extractTarBz2 (%s)', (method) => {
   it('extracts a sherpa-style archive and strips its single top folder', async () => {
     const src = join(dir, 'src', 'sherpa-onnx-thing');
     mkdirSync(join(src, 'test_wavs'), { recursive: true });
@@ -31,15 +37,6 @@ describe.each(['system', 'js'] as const)('extractTarBz2 (%s)', (method) => {
     expect(existsSync(join(dir, 'out.extracting'))).toBe(false);
   });
 
-  it('drops symbolic links', async () => {
-    mkdirSync(join(dir, 'src', 'pkg'), { recursive: true });
-    writeFileSync(join(dir, 'src', 'pkg', 'model.onnx'), 'm');
-    symlinkSync('/etc/passwd', join(dir, 'src', 'pkg', 'link'));
-    execFileSync('tar', ['cjf', join(dir, 'a.tar.bz2'), '-C', join(dir, 'src'), 'pkg']);
-    await extractTarBz2(join(dir, 'a.tar.bz2'), join(dir, 'out'), undefined, method);
-    expect(readdirSync(join(dir, 'out'))).toEqual(['model.onnx']);
-  });
-
   it('keeps several top-level entries as they are', async () => {
     mkdirSync(join(dir, 'src'));
     writeFileSync(join(dir, 'src', 'a.onnx'), 'a');
@@ -50,30 +47,89 @@ describe.each(['system', 'js'] as const)('extractTarBz2 (%s)', (method) => {
     expect(readFileSync(join(dir, 'out', 'b.txt'), 'utf8')).toBe('b');
   });
 
-  it('refuses an entry that climbs out of the target folder', async () => {
-    const pack = tarStream.pack();
-    pack.entry({ name: '../evil.txt' }, 'gotcha');
-    pack.finalize();
-    const chunks: Buffer[] = [];
-    for await (const chunk of pack) chunks.push(chunk as Buffer);
-    writeFileSync(join(dir, 'evil.tar'), Buffer.concat(chunks));
-    execFileSync('bzip2', [join(dir, 'evil.tar')]);
-    mkdirSync(join(dir, 'out'));
-    const err = await extractTarBz2(join(dir, 'evil.tar.bz2'), join(dir, 'out', 'x'), undefined, method).catch((e: unknown) => e);
-    if (method === 'js') {
-      expect(err).toBeInstanceOf(ArchiveError);
-      expect((err as Error).message).toContain('unsafe path: ../evil.txt');
+  it('refuses entries that reach outside the folder, and writes nothing outside it', async () => {
+    const outside = join(dir, 'outside');
+    mkdirSync(outside);
+    const crafted: Array<[string, Entry[]]> = [
+      ['dot-dot', [{ name: 'pkg/model.onnx' }, { name: 'pkg/../../evil.txt' }]],
+      ['absolute', [{ name: 'pkg/model.onnx' }, { name: join(outside, 'evil.txt') }]],
+      ['symlink-out', [{ name: 'pkg/model.onnx' }, { name: 'pkg/escape', type: 'symlink', linkname: outside }, { name: 'pkg/escape/evil.txt' }]],
+      ['symlink-up', [{ name: 'pkg/up', type: 'symlink', linkname: '../../outside' }, { name: 'pkg/up/evil.txt' }]],
+      ['hardlink-out', [{ name: 'pkg/model.onnx' }, { name: 'pkg/passwd', type: 'link', linkname: '../../outside/secret.txt' }]],
+    ];
+    writeFileSync(join(outside, 'secret.txt'), 'secret');
+    for (const [name, entries] of crafted) {
+      const archive = await tarBz2(join(dir, `${name}.tar`), entries);
+      const err = await extractTarBz2(archive, join(dir, 'out', name), undefined, method).catch((e: unknown) => e);
+      expect(err, name).toBeInstanceOf(ArchiveError);
+      if (method !== 'system') {
+        expect({ name, code: (err as ArchiveError).code }).toEqual({ name, code: 'unsafe_archive' });
+        expect((err as Error).message).toMatch(/^the archive is refused: .*(outside its folder|absolute path).*; nothing was installed$/);
+      }
+      expect(readdirSync(outside).sort(), name).toEqual(['secret.txt']);
+      expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
+      expect(existsSync(join(dir, 'evil.txt'))).toBe(false);
+      expect(existsSync(join(dir, 'out', name)), name).toBe(false);
+      expect(existsSync(join(dir, 'out', `${name}.extracting`)), name).toBe(false);
     }
-    // Whatever the extractor does with the name (refuse it, or strip the '../'), nothing lands outside the target.
-    expect(existsSync(join(dir, 'out', 'evil.txt'))).toBe(false);
-    expect(existsSync(join(dir, 'evil.txt'))).toBe(false);
+  });
+
+  it('keeps links that stay inside as files (a hard link becomes a copy) and drops inner symbolic links', async () => {
+    const archive = await tarBz2(join(dir, 'inner.tar'), [
+      { name: 'pkg/model.onnx' },
+      { name: 'pkg/copy.onnx', type: 'link', linkname: 'pkg/model.onnx' },
+      { name: 'pkg/alias.onnx', type: 'symlink', linkname: 'model.onnx' },
+    ]);
+    await extractTarBz2(archive, join(dir, 'out'), undefined, method);
+    expect(readFileSync(join(dir, 'out', 'model.onnx'), 'utf8')).toBe('pkg/model.onnx');
+    if (method !== 'system') expect(readFileSync(join(dir, 'out', 'copy.onnx'), 'utf8')).toBe('pkg/model.onnx');
+    expect(existsSync(join(dir, 'out', 'alias.onnx'))).toBe(false);
   });
 
   it('fails clearly on a file that is not bzip2', async () => {
     writeFileSync(join(dir, 'bad.tar.bz2'), 'this is not an archive');
     const err = await extractTarBz2(join(dir, 'bad.tar.bz2'), join(dir, 'out'), undefined, method).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ArchiveError);
+    expect((err as ArchiveError).code).toBe('install_failed');
     expect((err as Error).message).toMatch(/cannot extract .*bad\.tar\.bz2/);
     expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+});
+
+/** A .tar.bz2 of `entries` (files hold their own name), made with tar-stream so that names can be anything. */
+async function tarBz2(tarPath: string, entries: Entry[]): Promise<string> {
+  const pack = tarStream.pack();
+  for (const header of entries) {
+    if (header.type === 'symlink' || header.type === 'link') pack.entry(header);
+    else pack.entry(header, header.name);
+  }
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pack) chunks.push(chunk as Buffer);
+  writeFileSync(tarPath, Buffer.concat(chunks));
+  rmSync(`${tarPath}.bz2`, { force: true });
+  execFileSync('bzip2', [tarPath]);
+  return `${tarPath}.bz2`;
+}
+
+describe('.tar.gz archives and entry names', () => {
+  it('extracts a .tar.gz the same way (stream and system)', async () => {
+    const src = join(dir, 'src', 'voice');
+    mkdirSync(src, { recursive: true });
+    writeFileSync(join(src, 'model.onnx'), 'm');
+    execFileSync('tar', ['czf', join(dir, 'a.tar.gz'), '-C', join(dir, 'src'), 'voice']);
+    await extractArchive(join(dir, 'a.tar.gz'), join(dir, 'out1'), 'tar.gz', undefined, 'stream');
+    await extractArchive(join(dir, 'a.tar.gz'), join(dir, 'out2'), 'tar.gz', undefined, 'system');
+    expect(readFileSync(join(dir, 'out1', 'model.onnx'), 'utf8')).toBe('m');
+    expect(readFileSync(join(dir, 'out2', 'model.onnx'), 'utf8')).toBe('m');
+  });
+
+  it('normalises safe names and refuses the rest', () => {
+    expect(safeEntryPath('./pkg/model.onnx')).toBe('pkg/model.onnx');
+    expect(safeEntryPath('pkg/')).toBe('pkg');
+    expect(() => safeEntryPath('pkg/../../x')).toThrow(/outside its folder/);
+    expect(() => safeEntryPath('pkg/a/../b')).toThrow(/outside its folder/);
+    expect(() => safeEntryPath('/etc/passwd')).toThrow(/absolute path/);
+    expect(() => safeEntryPath('C:\\Windows\\x')).toThrow(/absolute path/);
   });
 });

@@ -1,9 +1,9 @@
 /** Family detection from sherpa-onnx folder layouts: the real tiny models in ../shared plus synthetic layouts. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { detectLayout, familyCapability, LayoutError } from '../../../../src-main/engines/models/model-families.js';
+import { detectLayout, detectLayoutIn, diskListing, familyCapability, LayoutError } from '../../../../src-main/engines/models/model-families.js';
 import { SHARED } from '../../../helpers/system.js';
 
 const TINY = join(SHARED, 'models', 'tiny');
@@ -29,6 +29,7 @@ describe('detectLayout', () => {
     expect(detectLayout(join(TINY, 'tiny-whisper'))).toEqual({
       family: 'whisper',
       files: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', tokens: 'tokens.txt' },
+      languages: ['en', 'zh', 'de', 'es', 'ru', 'ko', 'fr', 'ja', 'pt', 'it'],
     });
   });
 
@@ -103,8 +104,67 @@ describe('detectLayout', () => {
   it('explains an unrecognised folder and suggests --family', () => {
     folder(['readme.md', 'weights.bin']);
     expect(() => detectLayout(dir)).toThrow(LayoutError);
-    expect(() => detectLayout(dir)).toThrow(/cannot tell which model family .*found: .*readme\.md.*pass --family/);
+    expect(() => detectLayout(dir)).toThrow(/cannot tell which model family .*no \.onnx model file.*pass --family.*found: .*readme\.md/);
     expect(() => detectLayout(join(dir, 'nope'))).toThrow(/is not a folder/);
+  });
+
+  it('tells a streaming transducer from an offline one by its encoder\'s metadata', () => {
+    expect(detectLayout(join(TINY, 'tiny-streaming-zipformer'))).toEqual({
+      family: 'streaming-transducer',
+      files: {
+        encoder: 'encoder-epoch-99-avg-1-chunk-16-left-128.onnx',
+        decoder: 'decoder-epoch-99-avg-1-chunk-16-left-128.onnx',
+        joiner: 'joiner-epoch-99-avg-1-chunk-16-left-128.onnx',
+        tokens: 'tokens.txt',
+      },
+    });
+    expect(detectLayout(join(TINY, 'tiny-nemo-tdt')).family).toBe('nemo-transducer');
+    expect(() => detectLayout(join(TINY, 'tiny-streaming-zipformer'), 'nemo-transducer')).toThrow(/offline \(non-streaming\) encoder/);
+    expect(() => detectLayout(join(TINY, 'tiny-nemo-tdt'), 'streaming-transducer')).toThrow(/streaming encoder/);
+    // Without readable metadata the release names decide.
+    folder(['encoder-epoch-99-avg-1-chunk-16-left-128.onnx', 'decoder-epoch-99-avg-1-chunk-16-left-128.onnx', 'joiner-epoch-99-avg-1-chunk-16-left-128.onnx', 'tokens.txt']);
+    expect(detectLayout(dir).family).toBe('streaming-transducer');
+  });
+
+  it('takes a Whisper model\'s languages from its metadata', () => {
+    expect(detectLayout(join(TINY, 'tiny-whisper')).languages).toEqual(['en', 'zh', 'de', 'es', 'ru', 'ko', 'fr', 'ja', 'pt', 'it']);
+  });
+
+  it('refuses a Piper layout whose model is not a Piper export (sherpa-onnx would exit the process)', () => {
+    mkdirSync(join(dir, 'espeak-ng-data'));
+    cpSync(join(TINY, 'tiny-vits', 'model.onnx'), join(dir, 'voice.onnx'));
+    cpSync(join(TINY, 'tiny-vits', 'tokens.txt'), join(dir, 'tokens.txt'));
+    expect(() => detectLayout(dir)).toThrow(/voice\.onnx has espeak-ng-data but no lexicon\.txt.*comment: "tiny random-weight test model"/);
+    const model = readFileSync(join(TINY, 'tiny-vits', 'model.onnx'));
+    writeFileSync(join(dir, 'voice.onnx'), Buffer.from(model.toString('latin1').replace('tiny random-weight test model', 'tiny random-weight piper tts.'), 'latin1'));
+    expect(detectLayout(dir)).toEqual({ family: 'piper', files: { model: 'voice.onnx', tokens: 'tokens.txt', dataDir: 'espeak-ng-data' } });
+    // With a lexicon it is a lexicon VITS voice that also has espeak data.
+    cpSync(join(TINY, 'tiny-vits', 'model.onnx'), join(dir, 'voice.onnx'));
+    cpSync(join(TINY, 'tiny-vits', 'lexicon.txt'), join(dir, 'lexicon.txt'));
+    expect(detectLayout(dir)).toEqual({ family: 'vits', files: { model: 'voice.onnx', tokens: 'tokens.txt', lexicon: 'lexicon.txt', dataDir: 'espeak-ng-data' } });
+    expect(() => detectLayout(dir, 'piper')).toThrow(/does not hold a piper model/);
+  });
+
+  it('recognises a single-file model by its metadata whatever its name', () => {
+    cpSync(join(TINY, 'tiny-speaker-embedding.onnx'), join(dir, 'model.onnx'));
+    expect(detectLayout(dir)).toEqual({ family: 'speaker-embedding', files: { model: 'model.onnx' } });
+    rmSync(join(dir, 'model.onnx'));
+    cpSync(join(SHARED, 'models', 'pyannote-segmentation-3-0.int8.onnx'), join(dir, 'speaker-model.onnx'));
+    expect(detectLayout(dir).family).toBe('pyannote-segmentation');
+    expect(() => detectLayout(dir, 'speaker-embedding')).toThrow(LayoutError);
+  });
+
+  it('over a listing (an import), names what is missing and never the folder\'s files', () => {
+    folder(['private-notes.txt', 'alpha.onnx', 'beta.onnx']);
+    let message = '';
+    try {
+      detectLayoutIn(diskListing(dir));
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('2 .onnx file(s) but no tokens.txt');
+    expect(message).not.toMatch(/private-notes|alpha|beta/);
+    expect(() => detectLayoutIn(diskListing(dir), 'kokoro')).toThrow(/does not hold a kokoro model: needs \*\.onnx, voices\.bin/);
   });
 
   it('maps families to catalogue capabilities', () => {

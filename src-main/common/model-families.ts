@@ -1,0 +1,37 @@
+/**
+ * The model families the on-device model manager knows (sherpa-onnx folder layouts), with names for people. Here in
+ * common so that the renderer's "Add from URL" form offers exactly the families the service accepts.
+ */
+
+/** `streaming-transducer`: sherpa-onnx online (streaming) transducers such as streaming Zipformer, for live dictation. */
+export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'streaming-transducer', 'moonshine', 'sense-voice'] as const;
+export const TTS_FAMILIES = ['vits', 'piper', 'kokoro'] as const;
+export const SUPPORT_KINDS = ['silero-vad', 'speaker-embedding', 'pyannote-segmentation'] as const;
+export const DENOISE_FAMILIES = ['gtcrn'] as const;
+
+export type AsrFamily = (typeof ASR_FAMILIES)[number];
+export type TtsFamily = (typeof TTS_FAMILIES)[number];
+export type SupportKind = (typeof SUPPORT_KINDS)[number];
+export type ModelFamily = AsrFamily | TtsFamily | SupportKind | (typeof DENOISE_FAMILIES)[number];
+
+export const MODEL_FAMILIES: readonly ModelFamily[] = [...ASR_FAMILIES, ...TTS_FAMILIES, ...DENOISE_FAMILIES, ...SUPPORT_KINDS];
+
+export const MODEL_FAMILY_LABELS: Record<ModelFamily, string> = {
+  whisper: 'Whisper',
+  'nemo-ctc': 'NeMo CTC',
+  'nemo-transducer': 'NeMo transducer (Parakeet)',
+  'streaming-transducer': 'Streaming transducer (Zipformer)',
+  moonshine: 'Moonshine',
+  'sense-voice': 'SenseVoice',
+  vits: 'VITS voice (lexicon)',
+  piper: 'Piper voice',
+  kokoro: 'Kokoro voice',
+  gtcrn: 'GTCRN denoiser',
+  'silero-vad': 'Silero VAD',
+  'speaker-embedding': 'Speaker embedding',
+  'pyannote-segmentation': 'pyannote segmentation',
+};
+
+export function isModelFamily(value: string): value is ModelFamily {
+  return (MODEL_FAMILIES as readonly string[]).includes(value);
+}

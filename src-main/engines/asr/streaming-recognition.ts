@@ -1,0 +1,78 @@
+/**
+ * Transcribes a recording with a streaming (online) recognizer: the audio is fed in small chunks, as a microphone
+ * would feed it, and every time the recognizer's endpoint rules see the end of an utterance the utterance becomes
+ * one transcript piece. No VAD is needed and memory stays flat whatever the length. At the end a short tail of
+ * silence flushes the last partial chunk, which a streaming encoder only decodes once it is complete.
+ */
+import { JobError } from '../../common/errors.js';
+import type { SherpaOnlineRecognizer, SherpaOnlineResult } from './sherpa-native.js';
+
+export const STREAMING_SAMPLE_RATE = 16_000;
+/** Samples fed per call: 320 ms, one streaming Zipformer chunk. Endpoints are checked this often. */
+export const STREAMING_FEED_SAMPLES = 5_120;
+/** Silence appended at the end so the last partial chunk is decoded (models/tiny/README.md: 0.66 s). */
+export const STREAMING_TAIL_SECONDS = 0.66;
+
+export interface StreamedUtterance {
+  /** Seconds from the start of the recording. */
+  start: number;
+  end: number;
+  text: string;
+  tokens: string[];
+  /** Seconds from `start`. */
+  timestamps: number[];
+}
+
+export interface StreamingOptions {
+  signal?: AbortSignal;
+  /** Seconds of input consumed so far (for progress). */
+  onPosition?: (seconds: number) => void;
+}
+
+function utterance(result: SherpaOnlineResult, end: number): StreamedUtterance {
+  const start = result.start_time ?? 0;
+  return { start, end: Math.max(end, start), text: result.text ?? '', tokens: result.tokens ?? [], timestamps: result.timestamps ?? [] };
+}
+
+export async function* streamingUtterances(
+  recognizer: SherpaOnlineRecognizer,
+  blocks: AsyncIterable<Float32Array>,
+  options: StreamingOptions = {},
+): AsyncGenerator<StreamedUtterance> {
+  const stream = recognizer.createStream();
+  let consumed = 0;
+  let duration = 0; // samples of the recording received so far (the tail is not part of it)
+  const seconds = () => consumed / STREAMING_SAMPLE_RATE;
+  const feed = function* (samples: Float32Array): Generator<StreamedUtterance> {
+    for (let offset = 0; offset < samples.length; offset += STREAMING_FEED_SAMPLES) {
+      const piece = samples.subarray(offset, offset + STREAMING_FEED_SAMPLES);
+      try {
+        stream.acceptWaveform({ samples: piece, sampleRate: STREAMING_SAMPLE_RATE });
+        consumed += piece.length;
+        while (recognizer.isReady(stream)) recognizer.decode(stream);
+        if (recognizer.isEndpoint(stream)) {
+          const result = recognizer.getResult(stream);
+          recognizer.reset(stream);
+          if (result.text.trim() !== '') yield utterance(result, Math.min(seconds(), duration / STREAMING_SAMPLE_RATE));
+        }
+      } catch (cause) {
+        throw new JobError('engine_failed', `streaming recognition failed: ${(cause as Error).message}`, { cause });
+      }
+    }
+  };
+  for await (const block of blocks) {
+    if (options.signal?.aborted) throw new JobError('cancelled', 'the job was cancelled');
+    duration += block.length;
+    yield* feed(block);
+    options.onPosition?.(seconds());
+  }
+  yield* feed(new Float32Array(Math.round(STREAMING_TAIL_SECONDS * STREAMING_SAMPLE_RATE)));
+  try {
+    stream.inputFinished();
+    while (recognizer.isReady(stream)) recognizer.decode(stream);
+    const last = recognizer.getResult(stream);
+    if (last.text.trim() !== '') yield utterance(last, duration / STREAMING_SAMPLE_RATE);
+  } catch (cause) {
+    throw new JobError('engine_failed', `streaming recognition failed: ${(cause as Error).message}`, { cause });
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Local-account-only administration. Routes that change or reveal the machine itself — the model manager (it copies
+ * folders of this computer, downloads and deletes files, adds models every account then runs), every setting (the
+ * hosted service jobs are forwarded to, retention, and whatever settings come next: watch folders, budget, mirrors)
+ * and the API keys — belong to the person who owns the computer: the `local` account (its CLI, desktop app and
+ * browser-UI keys). On a service shared with other accounts (`keys create --account NAME`), those accounts get
+ * 404 not_found, the answer an unknown route gets, so they learn nothing of the machine.
+ *
+ * The app applies it by path prefix (ADMIN_PATH_PREFIXES), so a route added later under one of these prefixes is
+ * covered without anyone remembering to; the test over every registered route keeps that true.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { ApiError } from '../../common/errors.js';
+import type { AppEnv } from '../app-env.js';
+import { LOCAL_ACCOUNT } from '../config.js';
+
+/** Path prefixes of the machine's administration routes: everything at or under them is local-account only. */
+export const ADMIN_PATH_PREFIXES = ['/v1/local', '/v1/settings', '/v1/keys'] as const;
+
+/** True when `path` is one of the administration routes. */
+export function isAdminPath(path: string): boolean {
+  return ADMIN_PATH_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/** Runs after the auth middleware (it needs the key's owner): any account but the local one gets 404. */
+export function localAccountOnly(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.req.method === 'OPTIONS') return next();
+    if (c.get('owner').accountName !== LOCAL_ACCOUNT) {
+      throw new ApiError('not_found', `no route ${c.req.method} ${new URL(c.req.url).pathname} for this key (the machine's settings, models and keys answer the local account only)`);
+    }
+    return next();
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * GET/PUT /v1/settings/models (key required; local account only, like every /v1/settings route: app.ts applies
+ * auth/local-account-only.ts): where model downloads come from.
+ * GET answers `{mirror, mirror_from, ca_file, ca_file_from, proxy: {https, http, no_proxy}}` — `*_from` is
+ * `setting`, `environment` (VOXDESK_MODEL_MIRROR / VOXDESK_CA_FILE) or null; the proxies are the service's
+ * environment variables, read only, without credentials. PUT `{mirror?, ca_file?}`: an omitted field keeps its
+ * value, null or '' clears the setting (the environment's value applies again); a bad mirror URL or an unreadable
+ * or certificate-less CA file is 400 `invalid_request`, an unknown field 400 `unsupported_param`. The next download
+ * uses the new values; running ones keep theirs.
+ */
+import { Hono } from 'hono';
+import { ApiError } from '../../common/errors.js';
+import { downloadSettingsView, saveDownloadSettings, SettingsInputError } from '../../engines/models/download-source.js';
+import type { ModelManager } from '../../engines/models/model-manager.js';
+import type { SettingsRepo } from '../../store/settings-repo.js';
+import type { AppEnv } from '../app-env.js';
+import { readJsonObject } from '../http/json-body.js';
+
+export function modelSettingsRoutes(manager: ModelManager, settings: SettingsRepo): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get('/v1/settings/models', (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json(downloadSettingsView(manager.downloadSource()));
+  });
+  app.put('/v1/settings/models', async (c) => {
+    const body = await readJsonObject(c);
+    try {
+      saveDownloadSettings(settings, body);
+    } catch (error) {
+      if (error instanceof SettingsInputError) throw new ApiError(error.code, error.message);
+      throw error;
+    }
+    c.header('Cache-Control', 'no-store');
+    return c.json(downloadSettingsView(manager.downloadSource()));
+  });
+  return app;
+}

@@ -1,0 +1,104 @@
+/**
+ * What one account may upload: at most maxConcurrent uploads at a time (more → 429 too_many_uploads, with
+ * Retry-After), and at most maxStoredBytes of recordings kept on disk (the account's uploads not yet deleted by
+ * retention, plus those arriving now; more → 507 upload_quota_exceeded, checked against Content-Length before a byte
+ * is read and again as bytes arrive, the partial file then deleted). Each account's uploads live in
+ * uploads/<account id>/, so what it keeps is measured on disk — whatever retention has deleted no longer counts.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ApiError } from '../../common/errors.js';
+
+/** Uploads one account may run at once. Default 4 (the browser UI uses at most 3). */
+export const DEFAULT_MAX_CONCURRENT_UPLOADS = 4;
+/** Bytes of uploaded recordings one account may keep. Default 50 GiB (two open 50-file batches of 500 MB files). */
+export const DEFAULT_MAX_STORED_UPLOAD_BYTES = 50 * 1024 ** 3;
+/** What a refused concurrent upload is told to wait. */
+const RETRY_UPLOAD_SECONDS = 10;
+
+export interface UploadLimits {
+  maxConcurrent: number;
+  maxStoredBytes: number;
+}
+
+/** One upload in progress: count its bytes with add() (throws 507 past the quota), close() when it ends. */
+export interface UploadTicket {
+  /** The folder this account's uploads go to. */
+  readonly dir: string;
+  add(bytes: number): void;
+  close(): void;
+}
+
+async function diskUsage(path: string): Promise<number> {
+  let entries;
+  try {
+    entries = await readdir(path, { withFileTypes: true });
+  } catch {
+    return 0; // nothing uploaded yet
+  }
+  let total = 0;
+  for (const entry of entries) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) total += await diskUsage(child);
+    else if (entry.isFile()) total += await stat(child).then((s) => s.size, () => 0);
+  }
+  return total;
+}
+
+function gib(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+}
+
+export class UploadBudget {
+  private readonly active = new Map<string, Set<{ bytes: number }>>();
+
+  constructor(
+    private readonly uploadsDir: string,
+    private readonly limits: UploadLimits,
+  ) {}
+
+  /** Starts an upload for an account (`declaredBytes`: the request's Content-Length when known). */
+  async open(accountId: string, declaredBytes: number | null): Promise<UploadTicket> {
+    const running = this.active.get(accountId) ?? new Set();
+    if (running.size >= this.limits.maxConcurrent) {
+      throw new ApiError('too_many_uploads', `${running.size} uploads of this account are already running (at most ${this.limits.maxConcurrent} at a time); send this one when one of them has finished`, {
+        retryAfterSeconds: RETRY_UPLOAD_SECONDS,
+      });
+    }
+    const mine = { bytes: 0 };
+    running.add(mine);
+    this.active.set(accountId, running);
+    const close = (): void => {
+      running.delete(mine);
+      if (running.size === 0 && this.active.get(accountId) === running) this.active.delete(accountId);
+    };
+    const dir = join(this.uploadsDir, accountId);
+    let stored: number;
+    try {
+      stored = await diskUsage(dir);
+    } catch (error) {
+      close();
+      throw error;
+    }
+    const arriving = (): number => [...running].reduce((sum, u) => sum + u.bytes, 0);
+    const refuse = (extra: number): ApiError =>
+      new ApiError(
+        'upload_quota_exceeded',
+        `this account's uploaded recordings would take ${gib(stored + arriving() + extra)}, more than the ${gib(this.limits.maxStoredBytes)} it may keep; ` +
+          'recordings are deleted some hours after their job ends (Settings → Retention)',
+      );
+    if (declaredBytes !== null && stored + arriving() + declaredBytes > this.limits.maxStoredBytes) {
+      const error = refuse(declaredBytes);
+      close();
+      throw error;
+    }
+    return {
+      dir,
+      add: (bytes) => {
+        mine.bytes += bytes;
+        if (stored + arriving() > this.limits.maxStoredBytes) throw refuse(0);
+      },
+      close,
+    };
+  }
+}

@@ -14,6 +14,7 @@ import type { BrowserLogin } from './auth/browser-login.js';
 import { isAdminPath, localAccountOnly } from './auth/local-account-only.js';
 import { cutIdleBodies } from './http/body-idle-timeout.js';
 import { handleErrors } from './http/error-handler.js';
+import { JOB_ID_HEADER } from './openai/openai-job.js';
 import { OpenAiModels } from './openai/openai-models.js';
 import { openAiSettingsRoutes } from './openai/openai-settings-routes.js';
 import { speechRoutes } from './openai/speech-route.js';
@@ -48,7 +49,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
       origin: (origin) => (deps.origins.isAllowed(origin) ? origin : null),
       allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
-      exposeHeaders: ['Content-Disposition', 'Content-Length'],
+      exposeHeaders: ['Content-Disposition', 'Content-Length', JOB_ID_HEADER],
       maxAge: 600,
     }),
   );

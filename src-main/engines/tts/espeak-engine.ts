@@ -23,11 +23,19 @@ function int16ToFloat(chunk: Int16Array): Float32Array {
 
 const createEspeakEngine: EngineFactory = async (): Promise<Engine> => {
   const synth = await EspeakSynth.create();
+  let voiceKey: string | null = null;
   return {
     async run(task, ctx) {
-      synth.configure(espeakSettingsFromParams(task.params));
-      const configured = task.engineConfig.maxTextChars;
-      const maxChars = typeof configured === 'number' ? configured : ESPEAK_LIMITS.max_text_chars;
+      // Loading a voice costs about a millisecond: a worker speaking with the same settings again skips it.
+      const settings = espeakSettingsFromParams(task.params);
+      const key = JSON.stringify(settings);
+      if (key !== voiceKey) {
+        voiceKey = null;
+        synth.configure(settings);
+        voiceKey = key;
+      }
+      const limit = task.engineConfig.maxTextChars;
+      const maxChars = typeof limit === 'number' ? limit : ESPEAK_LIMITS.max_text_chars;
       const synthesize = async (sentence: string, onChunk?: (samples: Float32Array) => void): Promise<Float32Array> =>
         synth.synthesize(sentence, onChunk && ((chunk) => void (chunk.length > 0 && onChunk(int16ToFloat(chunk)))));
       return runTts(task, ctx, { sampleRate: synth.sampleRate, synthesize }, maxChars);

@@ -59,8 +59,9 @@ export async function runTts(
     });
     let total = 0;
     for (let i = 0; i < sentences.length; i++) {
-      // Yield so that a cancel message (an event on this process) can abort the signal between sentences.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      // Yield so that a cancel message (an event on this process) can abort the signal between sentences (not before
+      // the first: nothing could have arrived, and the first audio should not wait).
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       if (ctx.signal.aborted) throw new JobError('cancelled', 'the job was cancelled');
       // Pieces are encoded (and streamed) as the engine makes them; engines without pieces give the whole sentence.
       const pushed: Promise<void>[] = [];

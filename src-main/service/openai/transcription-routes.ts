@@ -10,6 +10,7 @@
  * model that can neither translate nor only hears English, speaker labels from a model without diarization.
  */
 import { Hono, type Context } from 'hono';
+import type { Job } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import {
   OPENAI_CONTENT_TYPES,
@@ -44,14 +45,14 @@ const TRANSCRIPTION_FIELDS = [
 ] as const;
 const TRANSLATION_FIELDS = ['model', 'prompt', 'response_format', 'temperature'] as const;
 
-interface Request {
+interface TranscriptionRequest {
   format: OpenAiResponseFormat;
   granularities: OpenAiGranularity[];
   language: string | null;
   stream: boolean;
 }
 
-function readRequest(form: OpenAiForm, task: OpenAiTask): Request {
+function readRequest(form: OpenAiForm, task: OpenAiTask): TranscriptionRequest {
   const format = (single(form, 'response_format') ?? 'json') as OpenAiResponseFormat;
   if (!OPENAI_RESPONSE_FORMATS.includes(format) || (task === 'translate' && format === 'diarized_json')) {
     const allowed = OPENAI_RESPONSE_FORMATS.filter((f) => task === 'transcribe' || f !== 'diarized_json');
@@ -83,7 +84,7 @@ function readRequest(form: OpenAiForm, task: OpenAiTask): Request {
 }
 
 /** The native params that make the model answer this request, or a 400 naming what it cannot do. */
-function nativeParams(def: ModelDefinition, request: Request, task: OpenAiTask): Record<string, unknown> {
+function nativeParams(def: ModelDefinition, request: TranscriptionRequest, task: OpenAiTask): Record<string, unknown> {
   const abilities = recognizerAbilities(def);
   const schema = (def.paramsSchema.properties as Record<string, unknown> | undefined) ?? {};
   const params: Record<string, unknown> = {};
@@ -124,8 +125,8 @@ function nativeParams(def: ModelDefinition, request: Request, task: OpenAiTask):
 async function transcribe(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels, task: OpenAiTask): Promise<Response> {
   const owner = c.get('owner');
   const form = await readOpenAiForm(c.req.raw, deps, task === 'transcribe' ? TRANSCRIPTION_FIELDS : TRANSLATION_FIELDS);
-  let job;
-  let request: Request;
+  let job: Job;
+  let request: TranscriptionRequest;
   try {
     request = readRequest(form, task);
     const def = models.resolve(task === 'transcribe' ? 'transcription' : 'translation', single(form, 'model'));

@@ -4,7 +4,7 @@
  * service's `error.code`, so callers branch on codes, never on messages.
  */
 import type { OpenAiSettingsUpdate, OpenAiSettingsView } from './openai-names.js';
-import type { Batch, CatalogueRecord, Health, Job, ListResponse, Quote } from './api-types.js';
+import type { Batch, CatalogueRecord, Health, Job, ListResponse, Quote, SegmentList } from './api-types.js';
 import type { Capability, Product } from './products.js';
 import type { JobStatus } from './job-states.js';
 
@@ -266,6 +266,17 @@ export class ApiClient {
   }
   retryJob(product: Product, id: string): Promise<Job> {
     return this.request('POST', `/v1/${product}/${encodeURIComponent(id)}/retry`);
+  }
+  /** A transcription's segments committed after index `after` (omitted: from the first), as they are recognised. */
+  listSegments(id: string, after?: number | null, limit?: number): Promise<SegmentList> {
+    return this.request('GET', `/v1/speech-to-text/${encodeURIComponent(id)}/segments${query({ after, limit })}`);
+  }
+  /** Stops a queued or running transcription after its current segment; it waits queued with error_code `paused`. */
+  pauseJob(id: string): Promise<Job> {
+    return this.request('POST', `/v1/speech-to-text/${encodeURIComponent(id)}/pause`);
+  }
+  resumeJob(id: string): Promise<Job> {
+    return this.request('POST', `/v1/speech-to-text/${encodeURIComponent(id)}/resume`);
   }
   cancelBatch(product: Product, id: string): Promise<Batch> {
     return this.request('POST', `/v1/${product}/batch/${encodeURIComponent(id)}/cancel`);

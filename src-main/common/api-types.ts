@@ -29,6 +29,28 @@ export interface TranscriptWord {
   speaker?: string;
 }
 
+/**
+ * One committed segment of a transcription (GET /v1/speech-to-text/{id}/segments, an extension): indexes count from
+ * 0 over the recording and never change; a segment that held no words is left out of the list.
+ */
+export interface SegmentView {
+  index: number;
+  start: number;
+  end: number;
+  text: string;
+  /** When the engine gives word timings. */
+  words?: TranscriptWord[];
+}
+
+export interface SegmentList {
+  object: 'list';
+  data: SegmentView[];
+  /** Pass as `after` to get the segments committed since; null while there are none yet. */
+  next_after: number | null;
+  /** True once the job succeeded and this page reaches its last segment. */
+  complete: boolean;
+}
+
 /** `result` of a succeeded job: transcript fields for speech to text, artifacts for audio products. */
 export interface JobResult {
   text?: string;
@@ -57,6 +79,11 @@ export interface Job {
   /** Extensions (docs/design.md): progress 0..1 where the engine can tell; the batch this job belongs to. */
   progress: number | null;
   batch_id: string | null;
+  /**
+   * Extension, speech to text: seconds into the recording where the current (or last) run continued from the job's
+   * checkpoint, after a restart, a pause or a retry; null when it started from the beginning.
+   */
+  resumed_from?: number | null;
 }
 
 export interface BatchFile {

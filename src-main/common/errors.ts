@@ -46,7 +46,7 @@ export const JOB_ERROR_CODES = [
   'invalid_params',
   'cancelled',
   'expired',
-  'interrupted',
+  'interrupted', // only in jobs written by earlier builds: a service restart no longer fails a job
   'remote_failed',
   'remote_rejected',
 ] as const;
@@ -54,6 +54,12 @@ export type JobErrorCode = (typeof JOB_ERROR_CODES)[number] | string;
 
 export const WAITING_CODES = ['waiting_for_capacity', 'waiting_for_network', 'waiting_for_model'] as const;
 export type WaitingCode = (typeof WAITING_CODES)[number];
+
+/**
+ * The `error_code` of a queued job the user paused (POST /v1/speech-to-text/{id}/pause): it keeps its place and its
+ * committed segments, is not started, and does not expire, until resumed.
+ */
+export const PAUSED = 'paused';
 
 export interface ErrorBody {
   error: { code: string; message: string };

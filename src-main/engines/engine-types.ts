@@ -1,10 +1,12 @@
 /**
  * The typed boundary between the job engine and the engines. Engines run in worker processes (native inference can
- * crash its process); the job engine sends an EngineTask and receives progress, the measured duration and an
- * EngineOutput or a typed failure.
+ * crash its process); the job engine sends an EngineTask and receives progress, the measured duration, recognised
+ * segments (checkpoints, committed as they arrive) and an EngineOutput or a typed failure.
  */
 import type { JobResult } from '../common/api-types.js';
 import type { Product } from '../common/products.js';
+import type { TranscriptPlan } from './asr/transcript-assembly.js';
+import type { RecognizedPiece } from './asr/transcript.js';
 
 /** Every engine a worker can load. Each kind maps to one module in engine-registry.ts. */
 export type EngineKind =
@@ -46,6 +48,30 @@ export interface EngineTask {
    * their encoded output through EngineContext.audio. Unset = nobody listens; engines skip the messages.
    */
   streamAudio?: boolean;
+  /**
+   * Speech to text: the last segment the job committed in an earlier run. The engine continues after it (segment
+   * index + 1, audio from `seconds`), recognising nothing before it again. Absent or null: from the start.
+   */
+  resumeAfter?: ResumePoint | null;
+}
+
+/** Where a checkpointed transcription continues: after segment `index`, from `seconds` into the recording. */
+export interface ResumePoint {
+  index: number;
+  seconds: number;
+}
+
+/**
+ * One recognised segment, sent to the job engine as soon as it is recognised and committed there with the job's
+ * progress (a checkpoint). Indexes count from 0 over the whole recording and are the same in every run.
+ */
+export interface RecognizedSegment extends RecognizedPiece {
+  index: number;
+  /**
+   * Seconds into the recording where a later run resumes after this segment (its ResumePoint.seconds). Default `end`;
+   * PocketSphinx resumes after the silence that closed the utterance, past its last word.
+   */
+  resumeAt?: number;
 }
 
 export interface ArtifactFile {
@@ -63,6 +89,11 @@ export interface EngineOutput {
   artifacts: ArtifactFile[];
   /** The billing basis: input audio length (STT, audio products) or generated audio length (TTS). */
   durationSeconds: number;
+  /**
+   * Speech to text that committed its segments (ctx.segment): the job engine builds the job's `result` from every
+   * committed segment with this plan (a resumed run's own `result` holds only what it recognised).
+   */
+  transcript?: TranscriptPlan;
 }
 
 export interface EngineContext {
@@ -72,6 +103,12 @@ export interface EngineContext {
   progress(fraction: number): void;
   /** Audio length measured before heavy work (STT: before recognition) — sets duration_seconds early. */
   measured(seconds: number): void;
+  /**
+   * A recognised segment and the progress it brings, committed together by the job engine (the worker relays it).
+   * Speech-to-text engines call it when present; callers that keep no checkpoints (tests, the remote runner, other
+   * products) leave it out.
+   */
+  segment?(segment: RecognizedSegment, progress: number): void;
   /** Diagnostic line for the worker log (never stdout). */
   log(message: string): void;
   /**
@@ -99,5 +136,6 @@ export type WorkerMessage =
   | { type: 'progress'; jobId: string; progress: number }
   | { type: 'measured'; jobId: string; durationSeconds: number }
   | { type: 'audio'; jobId: string; bytes: Uint8Array }
+  | { type: 'segment'; jobId: string; segment: RecognizedSegment; progress: number }
   | { type: 'done'; jobId: string; output: EngineOutput }
   | { type: 'failed'; jobId: string; code: string; message: string };

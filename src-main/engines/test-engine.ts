@@ -1,13 +1,17 @@
 /**
  * The test engine (registered only with VOXDESK_TEST_ENGINES=1): params choose what a worker does, so tests can
- * crash, kill, hang or slow a real worker process. `{"behaviour": "succeed"|"sleep"|"crash"|"exit"|"hang"|"fail",
- * "ms": N (sleep length, default 1000), "seconds": S (billed audio length, default 1), "artifact": true (write a tiny
- * WAV), "code"/"message" (the failure of "fail", default engine_failed)}`.
+ * crash, kill, hang or slow a real worker process. `{"behaviour": "succeed"|"sleep"|"crash"|"exit"|"hang"|"fail"|
+ * "segments", "ms": N (sleep length, default 1000), "seconds": S (billed audio length, default 1), "artifact": true
+ * (write a tiny WAV), "code"/"message" (the failure of "fail", default engine_failed)}`. "segments" is a
+ * checkpointing transcription: `count` segments (default 5) of 10 s each, `ms` apart, continuing after `resumeAfter`;
+ * `bad_index_at: K` makes a run that starts from the beginning send its segment K with a wrong index (once).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobError } from '../common/errors.js';
-import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask } from './engine-types.js';
+import { assembleTranscript } from './asr/transcript-assembly.js';
+import type { TranscriptOptions } from './asr/transcript.js';
+import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask, RecognizedSegment } from './engine-types.js';
 
 const SAMPLE_RATE = 16_000;
 
@@ -80,6 +84,8 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     case 'hang':
       // Ignores cancellation on purpose: the pool must kill the worker.
       return new Promise<never>(() => {});
+    case 'segments':
+      return segments(task, ctx, ms);
     case 'fail':
       throw new JobError(
         typeof task.params.code === 'string' ? task.params.code : 'engine_failed',
@@ -87,6 +93,23 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
       );
   }
   throw new JobError('invalid_params', `unknown test behaviour ${behaviour}`);
+}
+
+/** A transcription that checkpoints like the speech-to-text engines do (see the file's docblock). */
+async function segments(task: EngineTask, ctx: EngineContext, ms: number): Promise<EngineOutput> {
+  const count = typeof task.params.count === 'number' ? task.params.count : 5;
+  const badAt = typeof task.params.bad_index_at === 'number' && !task.resumeAfter ? task.params.bad_index_at : -1;
+  const duration = count * 10;
+  ctx.measured(duration);
+  const pieces: RecognizedSegment[] = [];
+  for (let index = task.resumeAfter ? task.resumeAfter.index + 1 : 0; index < count; index++) {
+    await sleep(ms, ctx.signal);
+    const piece: RecognizedSegment = { index: index === badAt ? index + 1 : index, start: index * 10, end: index * 10 + 9, text: `segment ${index}` };
+    pieces.push(piece);
+    ctx.segment?.(piece, ((index + 1) / count) * 0.99);
+  }
+  const options: TranscriptOptions = { duration, language: 'en', responseFormat: 'verbose_json', granularity: 'segment' };
+  return { result: assembleTranscript(pieces, options, null), artifacts: [], durationSeconds: duration, transcript: { options, speakerTurns: null, segmentCount: count } };
 }
 
 const factory: EngineFactory = (): Engine => ({ run });

@@ -18,6 +18,12 @@ export interface ActiveRun {
   abandoned: boolean;
   done: Promise<void>;
   lastProgress: number | null;
+  /** Progress the job had when this run started (kept from its checkpoint): reports below it are raised to it. */
+  progressFloor: number;
+  /** Aborted to pause: a `cancelled` ending puts the job back in the queue instead. */
+  pausing: boolean;
+  /** A segment could not be committed: the run is stopped and the job resumes from its last good checkpoint. */
+  checkpointBroken: boolean;
 }
 
 export interface JobCore {

@@ -1,13 +1,15 @@
 /**
  * Runs a claimed job on the worker pool (on-device engines) or the remote runner, relays progress and the measured
- * duration, and settles the outcome: success with artifacts and charges in one transaction, or the right failure
- * (crash retried once, cancellation, timeout, waiting again, engine error).
+ * duration, commits each recognised segment with the progress it brings (one transaction: a checkpoint), and settles
+ * the outcome: success with artifacts and charges in one transaction (a transcription's result built from its
+ * committed segments), or the right failure (crash retried once, cancellation, pause, timeout, waiting again, engine
+ * error). A run resumes after the job's last committed segment, so committed work is never done twice.
  */
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative } from 'node:path';
-import { JobError, WAITING_CODES } from '../common/errors.js';
+import { JobError, PAUSED, WAITING_CODES } from '../common/errors.js';
 import { durationString } from '../common/duration.js';
-import type { EngineInput, EngineKind, EngineOutput, EngineTask } from '../engines/engine-types.js';
+import type { EngineInput, EngineKind, EngineOutput, EngineTask, RecognizedSegment } from '../engines/engine-types.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import { WorkerCrashError } from '../engines/worker/worker-pool.js';
 import { isoAt } from '../store/clock.js';
@@ -16,6 +18,8 @@ import type { JobRow } from '../store/jobs-repo.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files.js';
 import { chargeJob, pricingOf } from './billing.js';
 import { guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
+import { PAUSED_MESSAGE } from './job-pause.js';
+import { resumePointOf, rowsFromResult, segmentRow, transcriptFromRows } from './transcript-segments.js';
 
 /** A worker crash is retried once: a job whose run crashed with attempts ≥ this fails `engine_crashed`. */
 export const MAX_CRASH_ATTEMPTS = 2;
@@ -35,7 +39,16 @@ export function createExecutor(core: JobCore): Executor {
   const kick = (): void => core.kick();
 
   function launch(row: JobRow, definition: ModelDefinition): void {
-    const run: ActiveRun = { controller: new AbortController(), remote: definition.engine === 'remote', abandoned: false, done: Promise.resolve(), lastProgress: null };
+    const run: ActiveRun = {
+      controller: new AbortController(),
+      remote: definition.engine === 'remote',
+      abandoned: false,
+      done: Promise.resolve(),
+      lastProgress: row.progress,
+      progressFloor: row.progress ?? 0,
+      pausing: false,
+      checkpointBroken: false,
+    };
     active.set(row.id, run);
     run.done = execute(row, definition, run)
       .catch((error: unknown) => {
@@ -72,6 +85,7 @@ export function createExecutor(core: JobCore): Executor {
         audioOffset += bytes.length;
         for (const listener of core.audioListeners.get(row.id) ?? []) guard(`audio of ${row.id}`, () => listener(chunk));
       },
+      segment: (segment: RecognizedSegment, fraction: number) => onSegment(row.id, run, segment, fraction),
     };
     let output: EngineOutput;
     try {
@@ -86,7 +100,13 @@ export function createExecutor(core: JobCore): Executor {
           run.controller.signal,
         );
       } else {
-        const task: EngineTask = { ...base, engine: definition.engine as EngineKind, ...(core.audioListeners.has(row.id) ? { streamAudio: true } : {}) };
+        // Continue after the last committed segment (none: from the start).
+        const task: EngineTask = {
+          ...base,
+          engine: definition.engine as EngineKind,
+          resumeAfter: resumePointOf(repos.segments.last(row.id)),
+          ...(core.audioListeners.has(row.id) ? { streamAudio: true } : {}),
+        };
         output = await pool.run(task, handlers, { signal: run.controller.signal, timeoutMs: options.runTimeoutSeconds * 1000 });
       }
     } catch (error) {
@@ -133,13 +153,38 @@ export function createExecutor(core: JobCore): Executor {
 
   function onProgress(jobId: string, run: ActiveRun, fraction: number): void {
     if (!Number.isFinite(fraction)) return;
-    const progress = Math.min(1, Math.max(0, fraction));
+    const progress = Math.min(1, Math.max(run.progressFloor, fraction));
     if (run.lastProgress !== null && Math.abs(progress - run.lastProgress) < PROGRESS_STEP && progress < 1) return;
     run.lastProgress = progress;
     machine.tx(() => {
       const row = stillOurs(jobId, run);
       if (row) machine.patch(row, { progress });
     });
+  }
+
+  /**
+   * A checkpoint: the segment and the job's progress in one transaction. A segment that cannot be committed (not the
+   * next index, a broken database) stops the run; the job resumes from its last committed segment, so nothing is
+   * lost or committed twice. A run this instance no longer owns commits nothing.
+   */
+  function onSegment(jobId: string, run: ActiveRun, segment: RecognizedSegment, fraction: number): void {
+    if (run.checkpointBroken || run.abandoned) return;
+    try {
+      machine.tx(() => {
+        const row = stillOurs(jobId, run);
+        if (!row) return;
+        if (!repos.segments.append(segmentRow(jobId, segment, now()))) {
+          throw new Error(`segment ${segment.index} is not the next one (${repos.segments.count(jobId)} committed)`);
+        }
+        const progress = Number.isFinite(fraction) ? Math.min(1, Math.max(run.progressFloor, fraction)) : row.progress;
+        run.lastProgress = progress;
+        machine.patch(row, { progress });
+      });
+    } catch (error) {
+      run.checkpointBroken = true;
+      process.emitWarning(`job engine: the checkpoint of ${jobId} failed, the job resumes from its last one: ${error instanceof Error ? error.message : String(error)}`);
+      run.controller.abort();
+    }
   }
 
   function onMeasured(jobId: string, run: ActiveRun, seconds: number): void {
@@ -186,6 +231,19 @@ export function createExecutor(core: JobCore): Executor {
         return;
       }
       const at = now();
+      let result: EngineOutput['result'] = output.result ?? {};
+      if (output.transcript) {
+        const rows = repos.segments.all(jobId);
+        if (rows.length !== output.transcript.segmentCount) {
+          // Segments the engine sent are missing (a commit failed): run again from the last one committed.
+          process.emitWarning(`job engine: ${jobId} finished with ${rows.length} of ${output.transcript.segmentCount} segments committed; resuming it`);
+          machine.transition(row, 'queued', { attempts: Math.max(0, row.attempts - 1) });
+          return;
+        }
+        result = transcriptFromRows(rows, output.transcript);
+      } else if (row.product === 'speech-to-text' && repos.segments.count(jobId) === 0) {
+        for (const segment of rowsFromResult(jobId, result, at)) repos.segments.append(segment);
+      }
       for (const { path, bytes, file } of files) {
         repos.artifacts.insert({
           id: newId('art', clock().getTime()),
@@ -206,7 +264,7 @@ export function createExecutor(core: JobCore): Executor {
       // Billed from the value the job shows (3 decimals), so the bill can be recomputed from duration_seconds.
       const shown = durationString(output.durationSeconds);
       const done = machine.transition(row, 'succeeded', {
-        result_json: JSON.stringify(output.result ?? {}),
+        result_json: JSON.stringify(result),
         duration_seconds: shown,
       });
       chargeJob(repos.ledger, done, pricingOf(definition), Number(shown), at);
@@ -218,13 +276,24 @@ export function createExecutor(core: JobCore): Executor {
       const row = stillOurs(jobId, run);
       if (!row) return;
       const code = error instanceof JobError ? String(error.code) : null;
-      if (row.cancel_requested || code === 'cancelled') {
+      // A job asked to pause waits in the queue with its checkpoint instead of whatever else it would have done.
+      const paused = row.pause_requested ? { error_code: PAUSED, error_message: PAUSED_MESSAGE } : {};
+      // Not the job's fault: the run does not count as an attempt.
+      const requeue = (patch: Parameters<typeof machine.transition>[2] = {}): void =>
+        void machine.transition(row, 'queued', { attempts: Math.max(0, row.attempts - 1), ...patch, ...paused });
+      if (row.cancel_requested) {
+        machine.transition(row, 'cancelled', { error_code: 'cancelled', error_message: 'The job was cancelled.' });
+      } else if (run.checkpointBroken) {
+        requeue(); // stopped because a segment could not be committed: continue from the last one that was
+      } else if (code === 'cancelled' && (run.pausing || row.pause_requested)) {
+        requeue(); // paused (or resumed again before the run stopped: then it is simply next in line)
+      } else if (code === 'cancelled') {
         machine.transition(row, 'cancelled', { error_code: 'cancelled', error_message: 'The job was cancelled.' });
       } else if (error instanceof WorkerCrashError) {
-        if (row.attempts < MAX_CRASH_ATTEMPTS) machine.transition(row, 'queued');
+        if (row.attempts < MAX_CRASH_ATTEMPTS) machine.transition(row, 'queued', paused);
         else machine.transition(row, 'failed', { error_code: 'engine_crashed', error_message: `The engine crashed: ${error.message} (attempt ${row.attempts}).` });
       } else if (code && (WAITING_CODES as readonly string[]).includes(code)) {
-        machine.transition(row, 'queued', { error_code: code, error_message: (error as Error).message, attempts: Math.max(0, row.attempts - 1) });
+        requeue({ error_code: code, error_message: (error as Error).message });
       } else if (error instanceof JobError) {
         machine.transition(row, 'failed', { error_code: String(error.code), error_message: error.message });
       } else {

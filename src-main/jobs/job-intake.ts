@@ -4,13 +4,18 @@ import { MAX_BATCH_ITEMS, MAX_OPEN_BATCHES } from '../common/limits.js';
 import { IDEMPOTENCY_TTL_MS } from '../store/idempotency-repo.js';
 import { isoAt } from '../store/clock.js';
 import { newId } from '../store/ids.js';
+import type { JobRow } from '../store/jobs-repo.js';
 import { holdsBatches } from './batch-hold.js';
 import { nowIso, type JobCore } from './job-core.js';
 import { newJobRow } from './job-rows.js';
 import type { Idempotency, NewBatch, NewJob } from './job-service-types.js';
 
 export interface Intake {
-  insertJob(job: NewJob, idem?: Idempotency): { id: string; replayed: boolean };
+  /**
+   * `continues`: a retried job whose committed segments (checkpoints) the new job starts from, with its measured
+   * duration and progress, in the same transaction.
+   */
+  insertJob(job: NewJob, idem?: Idempotency, continues?: JobRow): { id: string; replayed: boolean };
   insertBatch(batch: NewBatch, idem?: Idempotency): { id: string; replayed: boolean };
 }
 
@@ -54,14 +59,17 @@ export function createIntake(core: JobCore): Intake {
     });
   }
 
-  function insertJob(job: NewJob, idem?: Idempotency): { id: string; replayed: boolean } {
+  function insertJob(job: NewJob, idem?: Idempotency, continues?: JobRow): { id: string; replayed: boolean } {
     return machine.tx(() => {
       const replay = replayOf(job.accountId, 'job', idem);
       if (replay) return { id: replay, replayed: true };
       checkAccount(job.accountId);
       checkModel(job.modelId);
       const row = newJobRow(core, job, null);
+      const checkpoint = continues && repos.segments.count(continues.id) > 0;
+      if (continues && checkpoint) Object.assign(row, { duration_seconds: continues.duration_seconds, progress: continues.progress });
       repos.jobs.insert(row);
+      if (continues && checkpoint) repos.segments.copy(continues.id, row.id, now());
       rememberKey(job.accountId, 'job', row.id, idem);
       machine.touch(row.id, null);
       return { id: row.id, replayed: false };

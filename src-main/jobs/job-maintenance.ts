@@ -6,13 +6,12 @@ import { dirname, join, relative, isAbsolute } from 'node:path';
 import { rmdirSync, unlinkSync } from 'node:fs';
 import type { EngineInput } from '../engines/engine-types.js';
 import { isoAt } from '../store/clock.js';
+import { PAUSED } from '../common/errors.js';
 import { ownerAlive } from './instance.js';
+import { PAUSED_MESSAGE } from './job-pause.js';
 import { nowIso, type JobCore } from './job-core.js';
 import { createHistorySweep } from './history-sweep.js';
 import { storedRetention } from './retention-policy.js';
-
-/** A job interrupted by service crashes this many times fails `interrupted` instead of being requeued again. */
-export const MAX_RECOVERY_ATTEMPTS = 5;
 
 export interface Maintenance {
   recoverInterrupted(): void;
@@ -23,15 +22,18 @@ export function createMaintenance(core: JobCore, expireOverdue: () => void): Mai
   const { repos, machine } = core;
   const now = (): string => nowIso(core);
 
+  /**
+   * Jobs left running by a service that stopped (quit, crash, kill -9, power loss) go back to the queue. That is never
+   * the job's fault (engines run in their own processes), so the run does not count as an attempt and no number of
+   * restarts fails a job; a transcription continues after its last committed segment. A job that was being paused
+   * waits paused.
+   */
   function recoverInterrupted(): void {
     machine.tx(() => {
       for (const row of repos.jobs.running()) {
         if (ownerAlive(row.claimed_by)) continue;
-        if (row.attempts >= MAX_RECOVERY_ATTEMPTS) {
-          machine.transition(row, 'failed', { error_code: 'interrupted', error_message: `The job was interrupted ${row.attempts} times (the service stopped while it ran).` });
-        } else {
-          machine.transition(row, 'queued');
-        }
+        const paused = row.pause_requested ? { error_code: PAUSED, error_message: PAUSED_MESSAGE } : {};
+        machine.transition(row, 'queued', { attempts: Math.max(0, row.attempts - 1), ...paused });
       }
     });
   }

@@ -27,6 +27,7 @@ export function newJobRow(core: JobCore, job: Omit<NewJob, 'estimatedUsdMicro'> 
     batch_id: batchId,
     attempts: 0,
     cancel_requested: 0,
+    pause_requested: 0,
     claimed_by: null,
     estimated_usd_micro: job.estimatedUsdMicro ?? null,
     deadline_at: isoAt(clock, queueWindowSeconds * 1000),

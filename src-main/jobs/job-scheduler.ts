@@ -19,7 +19,12 @@ export interface Scheduler {
   expireOverdue(): void;
 }
 
-export function createScheduler(core: JobCore, launch: (row: JobRow, definition: ModelDefinition) => void, hold: BatchHold): Scheduler {
+export function createScheduler(
+  core: JobCore,
+  launch: (row: JobRow, definition: ModelDefinition) => void,
+  hold: BatchHold,
+  noticePause: (jobId: string) => void,
+): Scheduler {
   const { options, repos, machine, pool, active, instanceId } = core;
   const { resolveModel } = options;
   const now = (): string => nowIso(core);
@@ -121,10 +126,12 @@ export function createScheduler(core: JobCore, launch: (row: JobRow, definition:
     return 'Waiting for a free worker.';
   }
 
-  /** Cancel requests written by another instance (same database) reach the runs of this one. */
+  /** Cancel and pause requests written by another instance (same database) reach the runs of this one. */
   function checkCancelRequests(): void {
     for (const [id, run] of active) {
-      if (!run.controller.signal.aborted && repos.jobs.get(id)?.cancel_requested) run.controller.abort();
+      if (run.controller.signal.aborted) continue;
+      if (repos.jobs.get(id)?.cancel_requested) run.controller.abort();
+      else noticePause(id);
     }
   }
 

@@ -4,7 +4,7 @@
  * disk); the job engine owns statuses, queueing, workers, batches, billing and retention.
  */
 import type { EventEmitter } from 'node:events';
-import type { Batch, Job } from '../common/api-types.js';
+import type { Batch, Job, SegmentList } from '../common/api-types.js';
 import type { JobStatus } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
 import type { EngineInput } from '../engines/engine-types.js';
@@ -73,8 +73,20 @@ export interface JobService {
   waitForTerminal(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<void>;
   cancelJob(accountId: string, product: Product, jobId: string): Job | undefined;
   cancelBatch(accountId: string, product: Product, batchId: string): Batch | undefined;
-  /** Retry a failed/cancelled/expired job as a new job with the same input (extension for the desktop app). */
+  /**
+   * Retry a failed/cancelled/expired job as a new job with the same input (extension for the desktop app). A
+   * transcription's new job starts with the old one's committed segments and continues after them.
+   */
   retryJob(accountId: string, product: Product, jobId: string): Job | undefined;
+  /**
+   * Pause a queued or running job: it stops after its current segment and waits queued with error_code `paused`.
+   * Undefined when not found; throws ApiError conflict for a finished job.
+   */
+  pauseJob(accountId: string, product: Product, jobId: string): Job | undefined;
+  /** Put a paused job back in line (a running job whose pause has not landed carries on). Conflict when finished. */
+  resumeJob(accountId: string, product: Product, jobId: string): Job | undefined;
+  /** The committed segments of a transcription after index `after` (null: from the first), at most `limit`. */
+  listSegments(accountId: string, jobId: string, after: number | null, limit: number): SegmentList | undefined;
   listJobs(accountId: string, query: ListQuery): { data: Job[]; next_cursor: string | null };
   listBatches(accountId: string, query: ListQuery): { data: Batch[]; next_cursor: string | null };
   /** Queue summary for the tray and the UI: counts by status and by waiting code. */

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import type { Batch, Job } from '../common/api-types.js';
-import { ApiError } from '../common/errors.js';
+import { ApiError, PAUSED } from '../common/errors.js';
 import { isTerminal } from '../common/job-states.js';
 import type { EngineInput } from '../engines/engine-types.js';
 import { WorkerPool } from '../engines/worker/worker-pool.js';
@@ -24,17 +24,18 @@ import { guard, type JobCore } from './job-core.js';
 import { createExecutor } from './job-executor.js';
 import { createIntake } from './job-intake.js';
 import { createMaintenance } from './job-maintenance.js';
+import { createPauseControl, PAUSED_MESSAGE } from './job-pause.js';
 import { createScheduler } from './job-scheduler.js';
 import { resolveOptions, type JobServiceOptions } from './job-service-options.js';
 import type { JobService, ListQuery, NewBatch } from './job-service-types.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { StateMachine } from './state-machine.js';
+import { segmentView } from './transcript-segments.js';
 import { Views } from './views.js';
 
 export type { JobServiceOptions } from './job-service-options.js';
 export { MAX_BATCH_ITEMS, MAX_OPEN_BATCHES } from '../common/limits.js';
 export { MAX_CRASH_ATTEMPTS } from './job-executor.js';
-export { MAX_RECOVERY_ATTEMPTS } from './job-maintenance.js';
 
 /** What the job engine offers beyond the JobService contract (HTTP artifact route, CLI keys, tests, UI). */
 export interface JobEngine extends JobService {
@@ -92,7 +93,8 @@ export function createJobService(input: JobServiceOptions): JobEngine {
   const intake = createIntake(core);
   const executor = createExecutor(core);
   const hold = createBatchHold(core);
-  const scheduler = createScheduler(core, executor.launch, hold);
+  const pauses = createPauseControl(core);
+  const scheduler = createScheduler(core, executor.launch, hold, pauses.notice);
   const maintenance = createMaintenance(core, scheduler.expireOverdue);
 
   function kick(): void {
@@ -201,18 +203,50 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       if (row.input_purged_at) {
         throw new ApiError('conflict', 'the recording of this job was deleted after its retention window; upload it again');
       }
-      const { id } = intake.insertJob({
-        accountId,
-        product: row.product,
-        modelId: row.model_id,
-        name: row.name,
-        language: row.language,
-        params: JSON.parse(row.params_json) as Record<string, unknown>,
-        input: JSON.parse(row.input_json) as EngineInput,
-        estimatedUsdMicro: row.estimated_usd_micro,
-      });
+      const { id } = intake.insertJob(
+        {
+          accountId,
+          product: row.product,
+          modelId: row.model_id,
+          name: row.name,
+          language: row.language,
+          params: JSON.parse(row.params_json) as Record<string, unknown>,
+          input: JSON.parse(row.input_json) as EngineInput,
+          estimatedUsdMicro: row.estimated_usd_micro,
+        },
+        undefined,
+        row,
+      );
       kick();
       return jobView(id);
+    },
+
+    pauseJob(accountId, product, jobId) {
+      if (!ownRow(accountId, product, jobId)) return undefined;
+      pauses.pause(jobId);
+      return jobView(jobId);
+    },
+
+    resumeJob(accountId, product, jobId) {
+      if (!ownRow(accountId, product, jobId)) return undefined;
+      pauses.resume(jobId);
+      return jobView(jobId);
+    },
+
+    listSegments(accountId, jobId, after, limit) {
+      const row = ownRow(accountId, 'speech-to-text', jobId);
+      if (!row) return undefined;
+      const rows = repos.segments.page(jobId, after ?? -1, limit);
+      const last = rows[rows.length - 1];
+      const next_after = last ? last.idx : after;
+      const more = last ? repos.segments.hasAfter(jobId, last.idx) : false;
+      return {
+        object: 'list',
+        // A segment that held no words moves the cursor but is not shown.
+        data: rows.filter((r) => r.text.trim() !== '').map(segmentView),
+        next_after,
+        complete: row.status === 'succeeded' && !more,
+      };
     },
 
     listJobs(accountId, query: ListQuery) {
@@ -275,8 +309,10 @@ export function createJobService(input: JobServiceOptions): JobEngine {
             for (const [id, run] of left) {
               const row = executor.stillOurs(id, run);
               run.abandoned = true;
-              // Not the job's fault: the interrupted run does not count as an attempt.
-              if (row) machine.transition(row, 'queued', { attempts: Math.max(0, row.attempts - 1) });
+              // Not the job's fault: the interrupted run does not count as an attempt. A transcription continues
+              // from its checkpoint on the next start; one being paused waits paused.
+              const paused = row?.pause_requested ? { error_code: PAUSED, error_message: PAUSED_MESSAGE } : {};
+              if (row) machine.transition(row, 'queued', { attempts: Math.max(0, row.attempts - 1), ...paused });
             }
           });
           for (const [, run] of left) run.controller.abort();

@@ -1,8 +1,11 @@
 /**
  * The one place a job's status changes. Every change is checked against common/job-states.ts's table inside the
  * caller's write transaction, applies the field rules of each status (started_at only when running, finished_at
- * only when terminal, error_code cleared on start), completes the job's batch when its last item finishes, and
- * notes what changed so events are emitted after the commit.
+ * only when terminal, error_code cleared on start, a pause request ends with the run), completes the job's batch
+ * when its last item finishes, and notes what changed so events are emitted after the commit.
+ *
+ * Progress is null when a job starts or goes back to the queue, except for a job with committed segments
+ * (checkpoints): it continues from them, so its progress is kept.
  */
 import { EventEmitter } from 'node:events';
 import { canTransition, countItems, isTerminal, type JobStatus } from '../common/job-states.js';
@@ -27,8 +30,8 @@ export class TransitionError extends Error {
 }
 
 function mutable(row: JobRow): JobMutable {
-  const { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, claimed_by, started_at, finished_at, updated_at } = row;
-  return { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, claimed_by, started_at, finished_at, updated_at };
+  const { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, pause_requested, claimed_by, deadline_at, started_at, finished_at, updated_at } = row;
+  return { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, pause_requested, claimed_by, deadline_at, started_at, finished_at, updated_at };
 }
 
 export class StateMachine {
@@ -66,17 +69,19 @@ export class StateMachine {
     if (!canTransition(row.status, to)) throw new TransitionError(row.id, row.status, to);
     const now = this.clock().toISOString();
     const next: JobMutable = { ...mutable(row), ...patch, status: to, updated_at: now };
+    next.pause_requested = 0;
+    const kept = (): number | null => ('progress' in patch ? (patch.progress ?? null) : this.repos.segments.count(row.id) > 0 ? row.progress : null);
     if (to === 'running') {
       next.started_at = now;
       next.finished_at = null;
       next.error_code = null;
       next.error_message = null;
-      next.progress = patch.progress ?? null;
+      next.progress = kept();
       next.attempts = row.attempts + 1;
     } else if (to === 'queued') {
       next.started_at = null;
       next.finished_at = null;
-      next.progress = null;
+      next.progress = kept();
       next.claimed_by = null;
       next.error_code = patch.error_code ?? null;
       next.error_message = patch.error_message ?? null;

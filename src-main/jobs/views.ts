@@ -57,7 +57,15 @@ export class Views {
       finished_at: row.finished_at,
       progress: row.progress,
       batch_id: row.batch_id,
+      ...(row.product === 'speech-to-text' ? { resumed_from: this.resumedFrom(row) } : {}),
     };
+  }
+
+  /** Where the current (or last) run of a transcription continued from its checkpoint; null from the beginning. */
+  private resumedFrom(row: JobRow): number | null {
+    if (!row.started_at) return null;
+    const seconds = this.repos.segments.resumedFrom(row.id, row.started_at);
+    return seconds === null ? null : Math.round(seconds * 1000) / 1000;
   }
 
   batch(row: BatchRow): Batch {

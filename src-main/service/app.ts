@@ -32,6 +32,7 @@ import { modelSettingsRoutes } from './routes/model-settings-routes.js';
 import { productRoutes } from './routes/product-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
+import { transcriptRoutes } from './routes/transcript-routes.js';
 
 export type { AppEnv } from './app-env.js';
 
@@ -74,6 +75,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', modelRoutes(deps));
   app.route('/', productRoutes(deps));
   app.route('/', exportRoutes(deps));
+  app.route('/', transcriptRoutes(deps));
   app.route('/', jobRoutes(deps));
   if (deps.config.serveUi) registerStaticUi(app, deps.config.serveUi);
   return app;

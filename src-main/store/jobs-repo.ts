@@ -1,4 +1,5 @@
 /** The jobs table: one row type, statements prepared once. Status rules live in jobs/state-machine.ts. */
+import { PAUSED } from '../common/errors.js';
 import type { JobStatus } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
 import type { Db } from './db.js';
@@ -21,6 +22,8 @@ export interface JobRow {
   batch_id: string | null;
   attempts: number;
   cancel_requested: number;
+  /** 1 while a running job is asked to stop after its current segment and wait, paused (migration 007). */
+  pause_requested: number;
   claimed_by: string | null;
   estimated_usd_micro: number | null;
   deadline_at: string | null;
@@ -43,7 +46,9 @@ export type JobMutable = Pick<
   | 'progress'
   | 'attempts'
   | 'cancel_requested'
+  | 'pause_requested'
   | 'claimed_by'
+  | 'deadline_at'
   | 'started_at'
   | 'finished_at'
   | 'updated_at'
@@ -67,12 +72,14 @@ export interface JobsRepo {
   get(id: string): JobRow | undefined;
   /** Writes every mutable column when the row still has `expectedStatus`; false when it changed meanwhile. */
   write(id: string, expectedStatus: JobStatus, values: JobMutable): boolean;
+  /** Queued jobs in queue order, paused ones left out. */
   queued(limit: number): JobRow[];
-  /** Queued jobs after `after` in queue order (created_at, id), `limit` at a time. */
+  /** Queued jobs after `after` in queue order (created_at, id), `limit` at a time; paused ones left out. */
   queuedAfter(after: PageKey | null, limit: number): JobRow[];
   /** Queued jobs that carry no waiting code yet (just created or requeued). */
   queuedUnmarked(limit: number): JobRow[];
   running(): JobRow[];
+  /** Queued jobs past their deadline (paused ones never are). */
   overdue(nowIso: string): JobRow[];
   ofBatch(batchId: string): JobRow[];
   page(query: JobPageQuery): JobRow[];
@@ -85,31 +92,36 @@ export interface JobsRepo {
 export function createJobsRepo(db: Db): JobsRepo {
   const insert = db.prepare(`INSERT INTO jobs (id, account_id, product, model_id, name, language, status, error_code,
       error_message, params_json, input_json, duration_seconds, result_json, progress, batch_id, attempts,
-      cancel_requested, claimed_by, estimated_usd_micro, deadline_at, created_at, started_at, finished_at, updated_at)
+      cancel_requested, pause_requested, claimed_by, estimated_usd_micro, deadline_at, created_at, started_at,
+      finished_at, updated_at)
     VALUES (@id, @account_id, @product, @model_id, @name, @language, @status, @error_code, @error_message,
       @params_json, @input_json, @duration_seconds, @result_json, @progress, @batch_id, @attempts, @cancel_requested,
-      @claimed_by, @estimated_usd_micro, @deadline_at, @created_at, @started_at, @finished_at, @updated_at)`);
+      @pause_requested, @claimed_by, @estimated_usd_micro, @deadline_at, @created_at, @started_at, @finished_at,
+      @updated_at)`);
   const get = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
   const inputsToPurge = db.prepare<[string, number], Pick<JobRow, 'id' | 'input_json'>>(`SELECT id, input_json FROM jobs
     WHERE input_purged_at IS NULL AND finished_at IS NOT NULL AND finished_at < ? ORDER BY finished_at LIMIT ?`);
   const markInputPurged = db.prepare('UPDATE jobs SET input_purged_at = ? WHERE id = ?');
   const write = db.prepare(`UPDATE jobs SET status = @status, error_code = @error_code, error_message = @error_message,
       duration_seconds = @duration_seconds, result_json = @result_json, progress = @progress, attempts = @attempts,
-      cancel_requested = @cancel_requested, claimed_by = @claimed_by, started_at = @started_at,
-      finished_at = @finished_at, updated_at = @updated_at
+      cancel_requested = @cancel_requested, pause_requested = @pause_requested, claimed_by = @claimed_by,
+      deadline_at = @deadline_at, started_at = @started_at, finished_at = @finished_at, updated_at = @updated_at
     WHERE id = @id AND status = @expected`);
+  // A paused job is queued but not waiting for anything the scheduler can give: it is left alone until resumed.
   const queued = db.prepare<[number], JobRow>(
-    "SELECT * FROM jobs WHERE status = 'queued' ORDER BY created_at, id LIMIT ?",
+    `SELECT * FROM jobs WHERE status = 'queued' AND error_code IS NOT '${PAUSED}' ORDER BY created_at, id LIMIT ?`,
   );
   const queuedAfter = db.prepare<Record<string, unknown>, JobRow>(`SELECT * FROM jobs WHERE status = 'queued'
+      AND error_code IS NOT '${PAUSED}'
       AND (@afterAt IS NULL OR created_at > @afterAt OR (created_at = @afterAt AND id > @afterId))
     ORDER BY created_at, id LIMIT @limit`);
   const queuedUnmarked = db.prepare<[number], JobRow>(
     "SELECT * FROM jobs WHERE status = 'queued' AND error_code IS NULL ORDER BY created_at, id LIMIT ?",
   );
   const running = db.prepare<[], JobRow>("SELECT * FROM jobs WHERE status = 'running' ORDER BY created_at, id");
+  // Paused jobs do not expire (resuming starts a new queue window).
   const overdue = db.prepare<[string], JobRow>(
-    "SELECT * FROM jobs WHERE status = 'queued' AND deadline_at IS NOT NULL AND deadline_at <= ?",
+    `SELECT * FROM jobs WHERE status = 'queued' AND error_code IS NOT '${PAUSED}' AND deadline_at IS NOT NULL AND deadline_at <= ?`,
   );
   const ofBatch = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE batch_id = ? ORDER BY created_at, id');
   const page = db.prepare<Record<string, unknown>, JobRow>(`SELECT * FROM jobs

@@ -16,6 +16,7 @@ import { createRemoteBatchesRepo, type RemoteBatchesRepo } from './remote-batche
 import { createRemoteCatalogueRepo, type RemoteCatalogueRepo } from './remote-catalogue-repo.js';
 import { createRemoteJobsRepo, type RemoteJobsRepo } from './remote-jobs-repo.js';
 import { createSecretsRepo, type SecretsRepo } from './secrets-repo.js';
+import { createSegmentsRepo, type SegmentsRepo } from './segments-repo.js';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo.js';
 
 export interface Repositories {
@@ -36,6 +37,7 @@ export interface Repositories {
   remoteJobs: RemoteJobsRepo;
   remoteBatches: RemoteBatchesRepo;
   remoteCatalogue: RemoteCatalogueRepo;
+  segments: SegmentsRepo;
 }
 
 export function createRepositories(db: Db, clock: Clock = systemClock): Repositories {
@@ -55,5 +57,6 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
     remoteJobs: createRemoteJobsRepo(db, clock),
     remoteBatches: createRemoteBatchesRepo(db, clock),
     remoteCatalogue: createRemoteCatalogueRepo(db),
+    segments: createSegmentsRepo(db),
   };
 }

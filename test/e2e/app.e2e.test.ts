@@ -115,8 +115,11 @@ describe('desktop UI in Chromium (browser mode)', () => {
     const rows = panel.locator('.list li');
     await expect.poll(() => rows.count()).toBe(before + 2);
     // Two files went as ONE batch request (one connection, answered at once), not two held POSTs.
+    // (The rows appear at the drop, before the upload ends: wait for the batch to exist.)
     const key = served.apiKey;
-    const batches = (await (await fetch(`${served.url}/v1/batches`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { file_count: number; files: { name: string }[] }[] };
+    const listBatches = async () => (await (await fetch(`${served.url}/v1/batches`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { file_count: number; files: { name: string }[] }[] };
+    await expect.poll(async () => (await listBatches()).data.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    const batches = await listBatches();
     expect(batches.data).toHaveLength(1);
     expect(batches.data[0]!.files.map((f) => f.name)).toEqual(names);
     for (const i of [before, before + 1]) {

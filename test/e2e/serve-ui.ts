@@ -74,7 +74,8 @@ export async function startServeUi(options: { env?: NodeJS.ProcessEnv } = {}): P
     child,
     startupMs,
     async stop() {
-      if (child.exitCode === null) {
+      // Not yet exited (a process killed by a signal has exitCode null and a signalCode).
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

@@ -1,20 +1,25 @@
 /**
  * Speech to text with sherpa-onnx offline recognizers (Whisper, NeMo CTC, NeMo transducer, Moonshine, SenseVoice).
  * The recording is decoded in blocks, cut by VAD (or fixed windows) into segments recognised one by one: progress,
- * cancellation and memory stay under control on long files. Runs inside a worker process.
+ * cancellation and memory stay under control on long files. Each segment is sent to the job engine as it is
+ * recognised (a checkpoint); a run given `resumeAfter` continues after the last committed segment with the same
+ * segments an uninterrupted run would make (see segments.ts). Runs inside a worker process.
  */
-import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask } from '../engine-types.js';
+import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask, RecognizedSegment } from '../engine-types.js';
 import { JobError } from '../../common/errors.js';
-import { decodeBlocks } from '../audio/decode.js';
+import { ASR_SAMPLE_RATE, decodeBlocks } from '../audio/decode.js';
 import { probeDuration } from '../audio/probe.js';
 import { concatSamples, segmentSpeech } from '../audio/segments.js';
+import { skipSamples } from '../audio/skip-samples.js';
 import { LANGUAGE_AWARE_FAMILIES, STREAMING_FAMILIES, WORD_TIMED_FAMILIES, type SherpaAsrEngineConfig } from './asr-families.js';
 import { readAsrParams, type AsrParamRules } from './asr-params.js';
-import { diarize, labelSpeakers, splitSegmentsBySpeaker } from './diarization.js';
+import { diarize, type SpeakerTurn } from './diarization.js';
+import { noteRecognised, noteResume, segmentDelay } from './recognition-probe.js';
 import { clearRecognizers, getOnlineRecognizer, getRecognizer, parseEngineConfig } from './sherpa-recognizers.js';
 import { streamingUtterances } from './streaming-recognition.js';
 import { wordsFromTokens } from './token-words.js';
-import { buildTranscript, emptyTranscript, type RecognizedPiece, type TranscriptOptions } from './transcript.js';
+import { assembleTranscript } from './transcript-assembly.js';
+import type { TranscriptOptions } from './transcript.js';
 import type { SherpaOfflineRecognizer, SherpaOfflineResult } from './sherpa-native.js';
 
 /** VAD segments closer than this are merged when diarizing (default merging bridges 3 s). */
@@ -49,26 +54,53 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     responseFormat: params.responseFormat,
     granularity: params.granularity,
   };
-  if (duration === 0) return { result: emptyTranscript(options), artifacts: [], durationSeconds: 0 };
+  const resume = task.resumeAfter ?? null;
+  let index = resume ? resume.index + 1 : 0;
+  if (duration === 0) {
+    return { result: assembleTranscript([], options, null), artifacts: [], durationSeconds: 0, transcript: { options, speakerTurns: null, segmentCount: index } };
+  }
 
-  // Diarization reads the whole recording at once (64 KB per second of audio); only kept when asked for.
+  const diarizing = params.speakerDiarization && config.diarization !== null;
+  // Diarization reads the whole recording at once (64 KB per second of audio); only kept when asked for. A resumed
+  // run decodes the recording from the start too (exact samples), keeping them for diarization, but hands VAD and
+  // the recognizer only the audio after its checkpoint.
   const kept: Float32Array[] = [];
-  const blocks = keepBlocks(decodeBlocks(file, { signal: ctx.signal }), params.speakerDiarization ? kept : null);
-  const pieces: RecognizedPiece[] = [];
-  const detected = new Map<string, number>();
-  const share = params.speakerDiarization ? 0.8 : 0.99;
+  const startSample = resume ? Math.round(resume.seconds * ASR_SAMPLE_RATE) : 0;
+  if (resume) noteResume(task.jobId, resume.seconds);
+  const decoded = keepBlocks(decodeBlocks(file, { signal: ctx.signal }), diarizing ? kept : null);
+  const blocks = startSample > 0 ? skipSamples(decoded, startSample) : decoded;
+  const pieces: RecognizedSegment[] = [];
+  const share = diarizing ? 0.8 : 0.99;
   // With speakers asked for, only short pauses are bridged: fewer segments spanning two speakers.
-  const mergeGapSeconds = params.speakerDiarization ? DIARIZATION_MERGE_GAP_SECONDS : undefined;
+  const mergeGapSeconds = diarizing ? DIARIZATION_MERGE_GAP_SECONDS : undefined;
   let reported = 0;
-  const report = (seconds: number): void => {
-    const fraction = Math.min(share, (seconds / duration) * share);
+  const fractionAt = (seconds: number): number => Math.max(reported, Math.min(share, (seconds / duration) * share));
+  // Input position minus the longest segment: keeps progress moving through long silences, never ahead of recognition.
+  const onPosition = (seconds: number): void => {
+    const fraction = fractionAt(seconds - 30);
     if (fraction > reported) ctx.progress((reported = fraction));
   };
+  /** A recognised segment: recorded, committed with the progress it brings (a restart resumes after it). */
+  const recognised = async (piece: RecognizedSegment): Promise<void> => {
+    noteRecognised(task.jobId, piece.index, piece.start, piece.end);
+    pieces.push(piece);
+    index = piece.index + 1;
+    ctx.segment?.(piece, (reported = fractionAt(piece.end)));
+    if (!ctx.segment) ctx.progress(reported);
+    await segmentDelay(ctx.signal);
+  };
   if (STREAMING_FAMILIES.includes(config.family)) {
-    // A streaming recognizer finds utterance ends itself and is fed the recording as it is decoded.
+    // A streaming recognizer finds utterance ends itself and is fed the recording as it is decoded. Each utterance is a
+    // checkpoint, resumable where its endpoint was found; a fresh stream there has not the encoder state the
+    // uninterrupted one carried over, so the text after a resume point can differ a little (like PocketSphinx).
     const recognizer = getOnlineRecognizer(config);
+    const offset = startSample / ASR_SAMPLE_RATE;
+    const report = (seconds: number): void => onPosition(offset + seconds + 30);
     for await (const u of streamingUtterances(recognizer, blocks, { signal: ctx.signal, onPosition: report })) {
-      pieces.push({ start: u.start, end: u.end, text: u.text, words: wordsFromTokens({ tokens: u.tokens, timestamps: u.timestamps }, u.start, u.end) });
+      const start = offset + u.start;
+      const end = offset + u.end;
+      const words = wordsFromTokens({ tokens: u.tokens, timestamps: u.timestamps }, start, end);
+      await recognised({ index, start, end, text: u.text, ...(words.length > 0 ? { words } : {}) });
     }
   } else {
     const recognizer = getRecognizer(config, {
@@ -76,37 +108,31 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
       task: params.task,
       useItn: params.useItn,
     });
-    // Input position minus the longest segment: keeps progress moving through long silences, never ahead of recognition.
-    const onPosition = (seconds: number): void => report(seconds - 30);
-    const segments = segmentSpeech(blocks, { vadModel: config.vadModel, signal: ctx.signal, mergeGapSeconds, onPosition });
+    const segments = segmentSpeech(blocks, { vadModel: config.vadModel, signal: ctx.signal, mergeGapSeconds, onPosition, startSample });
     for await (const segment of segments) {
       const result = recognizeSegment(recognizer, segment.samples);
-      const lang = languageOf(result.lang);
-      if (lang && result.text.trim()) detected.set(lang, (detected.get(lang) ?? 0) + (segment.end - segment.start));
-      pieces.push({
-        start: segment.start,
-        end: segment.end,
-        text: result.text,
-        words: wordsFromTokens(
-          { tokens: result.tokens ?? [], timestamps: result.timestamps ?? [], durations: result.durations },
-          segment.start,
-          segment.end,
-        ),
-      });
-      report(segment.end);
+      const words = wordsFromTokens(
+        { tokens: result.tokens ?? [], timestamps: result.timestamps ?? [], durations: result.durations },
+        segment.start,
+        segment.end,
+      );
+      const piece: RecognizedSegment = { index, start: segment.start, end: segment.end, text: result.text, language: languageOf(result.lang) };
+      if (words.length > 0) piece.words = words;
+      await recognised(piece);
     }
   }
-  if (!options.language && detected.size > 0) options.language = [...detected].sort((a, b) => b[1] - a[1])[0]![0];
-  const result = buildTranscript(pieces, options);
-  if (params.speakerDiarization && config.diarization) {
+  let speakerTurns: SpeakerTurn[] | null = null;
+  if (diarizing) {
     ctx.log(`diarizing ${duration.toFixed(1)} s`);
-    const turns = diarize(config.diarization, concatSamples(kept), params.numSpeakers);
-    labelSpeakers(result.words, turns);
-    labelSpeakers(result.segments, turns);
-    if (result.segments) result.segments = splitSegmentsBySpeaker(result.segments, result.words);
+    speakerTurns = diarize(config.diarization!, concatSamples(kept), params.numSpeakers);
   }
   ctx.progress(1);
-  return { result, artifacts: [], durationSeconds: duration };
+  return {
+    result: assembleTranscript(pieces, options, speakerTurns),
+    artifacts: [],
+    durationSeconds: duration,
+    transcript: { options, speakerTurns, segmentCount: index },
+  };
 }
 
 function recognizeSegment(recognizer: SherpaOfflineRecognizer, samples: Float32Array): SherpaOfflineResult {

@@ -64,6 +64,8 @@ export interface SherpaVad {
   front(enableExternalBuffer?: boolean): SherpaVadSegment;
   pop(): void;
   flush(): void;
+  /** Back to the state of a new detector: model state, buffer and segments cleared, sample counting from 0 again. */
+  reset(): void;
 }
 
 export interface SherpaDiarizationSegment {

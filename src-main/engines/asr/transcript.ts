@@ -14,10 +14,13 @@ export interface RecognizedPiece {
   text: string;
   /** Absent when the engine gives no word times. */
   words?: TranscriptWord[];
+  /** The language the recognizer detected in this piece, when it tells (Whisper, SenseVoice). */
+  language?: string | null;
 }
 
 export interface TranscriptOptions {
   duration: number;
+  /** Null: the language detected in most of the spoken audio, if the recognizer tells (see voteLanguage). */
   language: string | null;
   responseFormat: ResponseFormat;
   granularity: TimestampGranularity;

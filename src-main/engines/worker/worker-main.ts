@@ -38,6 +38,7 @@ async function run(task: EngineTask): Promise<void> {
       signal: controller.signal,
       progress: (progress) => send({ type: 'progress', jobId: task.jobId, progress }),
       measured: (durationSeconds) => send({ type: 'measured', jobId: task.jobId, durationSeconds }),
+      segment: (segment, progress) => send({ type: 'segment', jobId: task.jobId, segment, progress }),
       log: (message) => process.stderr.write(`[${new Date().toISOString()}] ${task.jobId}: ${message}\n`),
       ...(task.streamAudio ? { audio: (bytes: Uint8Array) => send({ type: 'audio', jobId: task.jobId, bytes }) } : {}),
     });

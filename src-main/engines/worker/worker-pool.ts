@@ -7,7 +7,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobError } from '../../common/errors.js';
-import type { EngineOutput, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
+import type { EngineOutput, EngineTask, ParentMessage, RecognizedSegment, WorkerMessage } from '../engine-types.js';
 import { scriptEntry, type ScriptEntry } from '../script-entry.js';
 import { forkLauncher, type LaunchedChild, type ProcessLauncher } from './process-launcher.js';
 
@@ -29,6 +29,8 @@ export interface TaskHandlers {
   measured?(seconds: number): void;
   /** Encoded audio of a task run with streamAudio, in order. */
   audio?(bytes: Uint8Array): void;
+  /** A recognised segment (checkpoint), in order, before the task's result. */
+  segment?(segment: RecognizedSegment, progress: number): void;
 }
 
 export interface RunOptions {
@@ -200,6 +202,9 @@ export class WorkerPool {
         break;
       case 'audio':
         task.handlers.audio?.(message.bytes);
+        break;
+      case 'segment':
+        task.handlers.segment?.(message.segment, message.progress);
         break;
       case 'done':
         task.resolve(message.output);

@@ -5,9 +5,10 @@ import { remote } from './003-remote.js';
 import { uploadRetention } from './004-upload-retention.js';
 import { remoteBatches } from './005-remote-batches.js';
 import { ledgerOutlivesJobs } from './006-ledger-outlives-jobs.js';
+import { transcriptSegments } from './007-transcript-segments.js';
 import { keysAndSecrets } from './008-keys-and-secrets.js';
 import { pendingBatchItems } from './009-pending-batch-items.js';
 import { urlModelPackages } from './014-url-model-packages.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
-export const MIGRATIONS: readonly Migration[] = [initial, models, remote, uploadRetention, remoteBatches, ledgerOutlivesJobs, keysAndSecrets, pendingBatchItems, urlModelPackages];
+export const MIGRATIONS: readonly Migration[] = [initial, models, remote, uploadRetention, remoteBatches, ledgerOutlivesJobs, transcriptSegments, keysAndSecrets, pendingBatchItems, urlModelPackages];

@@ -36,6 +36,7 @@ const SENTENCES: Record<string, string> = {
   cancelled: 'Cancelled.',
   expired: 'The job waited too long and expired.',
   interrupted: 'The app closed while this item was running.',
+  paused: 'Paused. Resume it to continue where it stopped; nothing transcribed so far is lost.',
   remote_failed: 'The hosted service could not finish this item.',
   remote_rejected: 'The hosted service refused this item.',
   waiting_for_capacity: 'Waiting for a free worker.',

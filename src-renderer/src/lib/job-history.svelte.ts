@@ -1,9 +1,11 @@
 /**
  * The Jobs tab's work, apart from its view: the polled newest jobs plus older pages fetched on demand (they rarely
- * change, so they are not polled), the filters, and the actions on a job (cancel, retry, open with its full result).
+ * change, so they are not polled), the filters, and the actions on a job (cancel, retry, pause, resume, open with its
+ * full result; a transcription still running opens on its transcript so far).
  */
 import type { Job } from '$common/api-types.js';
 import { errorText } from './error-messages.js';
+import { pauseOrResume } from './job-actions.js';
 import type { ServiceHost } from './service-host.js';
 
 export type JobFilter = 'all' | 'active' | 'succeeded' | 'failed';
@@ -65,7 +67,8 @@ export class JobHistory {
     }
   }
 
-  async act(kind: 'cancel' | 'retry', job: Job): Promise<void> {
+  async act(kind: 'cancel' | 'retry' | 'pause' | 'resume', job: Job): Promise<void> {
+    if (kind === 'pause' || kind === 'resume') return pauseOrResume(this.host, job, kind);
     try {
       const next = kind === 'cancel' ? await this.host.api.cancelJob(job.product, job.id) : await this.host.api.retryJob(job.product, job.id);
       this.host.upsertJob(next);
@@ -77,6 +80,10 @@ export class JobHistory {
   }
 
   async open(job: Job): Promise<void> {
+    if (job.status === 'queued' || job.status === 'running') {
+      this.opened = job; // the view follows the polled job and its segments
+      return;
+    }
     try {
       this.opened = await this.host.api.getJob(job.product, job.id);
     } catch (err) {

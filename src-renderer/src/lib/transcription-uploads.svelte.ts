@@ -9,6 +9,7 @@
  */
 import type { Batch, BatchFile, Job } from '$common/api-types.js';
 import { errorText } from './error-messages.js';
+import { pauseOrResume } from './job-actions.js';
 import { multipartBody } from './multipart-body.js';
 import type { ServiceHost } from './service-host.js';
 import { matchJob, planUploads } from './upload-plan.js';
@@ -115,6 +116,19 @@ export class TranscriptionUploads {
     } catch (err) {
       this.#host.toast(errorText(err), 'error');
     }
+  }
+
+  /** Pauses the row's transcription after its current segment, or puts a paused one back in line. */
+  async pauseOrResume(item: UploadItem, action: 'pause' | 'resume'): Promise<void> {
+    const job = this.jobOf(item);
+    if (job) await pauseOrResume(this.#host, job, action);
+  }
+
+  /** Job ids of this session's rows (the tab lists other running transcriptions apart). */
+  get jobIds(): Set<string> {
+    // A scratch set, never rendered.
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity
+    return new Set(this.items.map((i) => i.jobId).filter((id): id is string => !!id));
   }
 
   /** Aborts the uploads in flight and those not started yet, and cancels every unfinished job of the session. */

@@ -35,6 +35,7 @@ function jobIn(status: JobStatus) {
     id, account_id: accountId, product: 'speech-to-text', model_id: 'm', name: null, language: null, status,
     error_code: status === 'queued' ? 'waiting_for_capacity' : null, error_message: null, params_json: '{}', input_json: '{}',
     duration_seconds: null, result_json: null, progress: null, batch_id: null, attempts: 0, cancel_requested: 0,
+    pause_requested: 0,
     claimed_by: status === 'running' ? 'me' : null, estimated_usd_micro: null, deadline_at: null,
     created_at: '2026-06-01T07:00:00.000Z', started_at: status === 'running' ? '2026-06-01T07:30:00.000Z' : null,
     finished_at: terminal ? '2026-06-01T07:45:00.000Z' : null, updated_at: '2026-06-01T07:00:00.000Z',
@@ -91,5 +92,22 @@ describe('job state table', () => {
     ).toThrow('rollback');
     expect(seen).toEqual([`${a.id}:running`]);
     expect(repos.jobs.get(b.id)?.status).toBe('queued');
+  });
+
+  it('keeps the progress of a job with committed segments when it goes back to the queue and starts again', () => {
+    const plain = jobIn('running');
+    machine.tx(() => machine.patch(plain, { progress: 0.4 }));
+    machine.tx(() => machine.transition(repos.jobs.get(plain.id)!, 'queued'));
+    expect(repos.jobs.get(plain.id)?.progress).toBeNull(); // nothing to continue from: starts over
+
+    const checkpointed = jobIn('running');
+    machine.tx(() => {
+      repos.segments.append({ job_id: checkpointed.id, idx: 0, start_seconds: 0, end_seconds: 9, resume_seconds: 9, text: 'a', words_json: null, language: null, created_at: NOW });
+      machine.patch(checkpointed, { progress: 0.4, pause_requested: 1 });
+    });
+    machine.tx(() => machine.transition(repos.jobs.get(checkpointed.id)!, 'queued', { error_code: 'paused' }));
+    expect(repos.jobs.get(checkpointed.id)).toMatchObject({ progress: 0.4, error_code: 'paused', pause_requested: 0 });
+    machine.tx(() => machine.transition(repos.jobs.get(checkpointed.id)!, 'running'));
+    expect(repos.jobs.get(checkpointed.id)).toMatchObject({ progress: 0.4, error_code: null });
   });
 });

@@ -19,7 +19,8 @@ your 5.610 5.850 0.709042`;
 describe('PocketsphinxOutputParser', () => {
   it('turns utterances into pieces with word times, dropping fillers and alternate markers', () => {
     const parser = new PocketsphinxOutputParser();
-    for (const line of OUTPUT.split('\n')) parser.line(line);
+    const closed = OUTPUT.split('\n').flatMap((line) => parser.line(line) ?? []);
+    expect(closed.map((u) => u.text)).toEqual(['and not']); // reported as soon as </s> closes it
     const pieces = parser.finish();
     expect(pieces).toEqual([
       {
@@ -30,6 +31,7 @@ describe('PocketsphinxOutputParser', () => {
           { word: 'and', start: 3.29, end: 3.82 },
           { word: 'not', start: 3.99, end: 4.3 },
         ],
+        until: 4.76, // where </s> closed it: a resume point past the silence
       },
       {
         start: 5.35,
@@ -39,6 +41,7 @@ describe('PocketsphinxOutputParser', () => {
           { word: 'what', start: 5.35, end: 5.6 },
           { word: 'your', start: 5.61, end: 5.85 },
         ],
+        until: 5.85, // cut stream: no </s>
       },
     ]);
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { JobError } from '../../../../src-main/common/errors.js';
 import { decodeBlocks } from '../../../../src-main/engines/audio/decode.js';
 import { segmentSpeech, type SegmentOptions, type SpeechSegment } from '../../../../src-main/engines/audio/segments.js';
+import { skipSamples } from '../../../../src-main/engines/audio/skip-samples.js';
 import { requireFile, SHARED } from '../../../helpers/system.js';
 import { JFK } from '../../../helpers/audio-fixtures.js';
 
@@ -101,5 +102,47 @@ describe('segmentSpeech with fixed windows (no VAD model)', () => {
     const out: SpeechSegment[] = [];
     for await (const s of segmentSpeech(silence(), {})) out.push(s);
     expect(out).toEqual([]);
+  });
+});
+
+describe('resuming segmentation after a segment', () => {
+  /** Segments of a run that starts at `startSample`, fed in blocks of `blockSamples`. */
+  async function from(file: string, startSample: number, options: SegmentOptions, blockSamples: number): Promise<SpeechSegment[]> {
+    const out: SpeechSegment[] = [];
+    const blocks = skipSamples(decodeBlocks(file, { blockSamples }), startSample);
+    for await (const segment of segmentSpeech(blocks, { ...options, startSample })) out.push(segment);
+    return out;
+  }
+  const same = (a: SpeechSegment[], b: SpeechSegment[]): void => {
+    expect(b.map((s) => [s.start, s.end])).toEqual(a.map((s) => [s.start, s.end]));
+    b.forEach((s, i) => expect(s.samples).toEqual(a[i]!.samples));
+  };
+
+  it.each([
+    ['Silero VAD, merged', { vadModel: VAD }],
+    ['Silero VAD, no merging', { vadModel: VAD, mergeGapSeconds: 0 }],
+    ['Silero VAD, 6 s maximum (cut inside speech)', { vadModel: VAD, vad: { maxSpeechSeconds: 6 } }],
+    ['fixed windows', { windowSeconds: 10 }],
+  ] as const)('%s: a run started at any segment end gives exactly the later segments of an uninterrupted run', async (_name, options) => {
+    const whole = await from(PAUSES, 0, options, 5 * 16000);
+    expect(whole.length).toBeGreaterThanOrEqual(3);
+    expectOrdered(whole, (options as SegmentOptions).vad?.maxSpeechSeconds ?? (options as SegmentOptions).windowSeconds ?? 25);
+    // Other block sizes than the uninterrupted run's: the decoder's blocks must not matter. Segment ends spread over
+    // the recording (about four), and the last but one.
+    const step = Math.max(1, Math.floor(whole.length / 4));
+    for (const [i, segment] of whole.entries()) {
+      if (i % step !== 0 && i !== whole.length - 2) continue;
+      const resumed = await from(PAUSES, Math.round(segment.end * 16000), options, i % 2 ? 7777 : 16000);
+      same(whole.slice(i + 1), resumed);
+    }
+  }, 300_000);
+
+  it('skipSamples drops exactly the samples before the checkpoint', async () => {
+    async function* blocks(): AsyncGenerator<Float32Array> {
+      for (let b = 0; b < 4; b++) yield Float32Array.from({ length: 10 }, (_, i) => b * 10 + i);
+    }
+    const out: number[] = [];
+    for await (const block of skipSamples(blocks(), 15)) out.push(...block);
+    expect(out).toEqual(Array.from({ length: 25 }, (_, i) => 15 + i));
   });
 });

@@ -1,0 +1,43 @@
+/**
+ * The one way a speech-to-text result is put together from recognised segments: the engine does it for what it
+ * recognised, and the job engine does it from the segments committed to the store (a transcription that resumed
+ * after a restart recognised only its tail; its result is built from every committed segment). Speakers, when
+ * diarization ran, are labelled here too, so both give the same result for the same segments.
+ */
+import { labelSpeakers, splitSegmentsBySpeaker, type SpeakerTurn } from './diarization.js';
+import { buildTranscript, type RecognizedPiece, type TranscriptOptions, type TranscriptResult } from './transcript.js';
+
+/**
+ * How the engine wants its committed segments assembled (EngineOutput.transcript): the transcript options it
+ * derived from the params and the recording, and the speaker turns when diarization ran.
+ */
+export interface TranscriptPlan {
+  options: TranscriptOptions;
+  speakerTurns: SpeakerTurn[] | null;
+  /** Segments this job committed in all (indexes 0 … segmentCount − 1): the job engine checks it has them all. */
+  segmentCount: number;
+}
+
+/** The language detected in most of the spoken audio (seconds per language), or null when none was detected. */
+export function voteLanguage(pieces: readonly RecognizedPiece[]): string | null {
+  const seconds = new Map<string, number>();
+  for (const piece of pieces) {
+    if (piece.language && piece.text.trim()) seconds.set(piece.language, (seconds.get(piece.language) ?? 0) + (piece.end - piece.start));
+  }
+  let best: string | null = null;
+  let most = -1;
+  for (const [language, total] of seconds) {
+    if (total > most) [best, most] = [language, total];
+  }
+  return best;
+}
+
+export function assembleTranscript(pieces: readonly RecognizedPiece[], options: TranscriptOptions, speakerTurns: SpeakerTurn[] | null): TranscriptResult {
+  const result = buildTranscript([...pieces], { ...options, language: options.language ?? voteLanguage(pieces) });
+  if (speakerTurns) {
+    labelSpeakers(result.words, speakerTurns);
+    labelSpeakers(result.segments, speakerTurns);
+    if (result.segments) result.segments = splitSegmentsBySpeaker(result.segments, result.words);
+  }
+  return result;
+}

@@ -1,7 +1,7 @@
 /**
  * POST /v1/audio/transcriptions and POST /v1/audio/translations, OpenAI-compatible (docs/openai-compatible.md).
  * Each call is a speech-to-text job; the answer is the transcript in the requested response_format, or with
- * `stream=true` Server-Sent Events `transcript.text.delta` … `transcript.text.done`.
+ * `stream=true` Server-Sent Events `transcript.text.delta` as segments are committed … `transcript.text.done`.
  *
  * Parameters follow OpenAI's documented handling: `prompt`, `temperature`, `chunking_strategy` and
  * `include[]=logprobs` are accepted and ignored (on-device recognisers here have no such knobs; OpenAI ignores them
@@ -16,7 +16,6 @@ import {
   OPENAI_CONTENT_TYPES,
   OPENAI_RESPONSE_FORMATS,
   openAiTranscript,
-  transcriptDeltas,
   type OpenAiGranularity,
   type OpenAiResponseFormat,
   type OpenAiTask,
@@ -29,6 +28,7 @@ import { eventStreamResponse } from './event-stream.js';
 import { checkFileLimit, readOpenAiForm, single, type OpenAiForm } from './openai-form.js';
 import { awaitJob, JOB_ID_HEADER, jobFailure } from './openai-job.js';
 import { recognizerAbilities, type OpenAiModels } from './openai-models.js';
+import { streamTranscript } from './transcript-stream.js';
 
 const TRANSCRIPTION_FIELDS = [
   'model',
@@ -156,14 +156,7 @@ async function transcribe(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModel
   if (request.stream) {
     return eventStreamResponse(
       headers,
-      async (send) => {
-        const done = await awaitJob(c, deps, owner.accountId, 'speech-to-text', job);
-        if (!done) return;
-        if (done.status !== 'succeeded') throw jobFailure(done);
-        const result = done.result ?? {};
-        for (const delta of transcriptDeltas(result)) send({ type: 'transcript.text.delta', delta });
-        send({ type: 'transcript.text.done', text: result.text ?? '' });
-      },
+      (send, gone) => streamTranscript(deps, owner.accountId, job, send, AbortSignal.any([gone, c.req.raw.signal])),
       deps.config.log,
     );
   }

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI, {
+  APIError,
   AuthenticationError,
   BadRequestError,
   ConflictError,
@@ -38,6 +39,21 @@ const BROKEN_TTS: ModelDefinition = {
   paramsSchema: { type: 'object', additionalProperties: false, properties: { behaviour: { type: 'string', default: 'fail' } } },
 };
 
+/**
+ * A transcription model on the test engine that commits 8 segments ("segment 0" …) 1.5 s apart, as the
+ * speech-to-text engines checkpoint: the stream must deliver each while the job is still recognising the rest.
+ */
+const SEGMENTED_ASR: ModelDefinition = {
+  ...TEST_MODELS[0]!,
+  id: 'test-asr-segmented',
+  pricing: undefined,
+  paramsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { behaviour: { type: 'string', default: 'segments' }, count: { type: 'integer', default: 8 }, ms: { type: 'integer', default: 1500 } },
+  },
+};
+
 let svc: TestService;
 let client: OpenAI;
 
@@ -47,7 +63,7 @@ beforeAll(async () => {
   svc = await startTestService({
     holdSeconds: 120,
     pricingFile: pricing,
-    extraModelSources: [() => ({ name: 'test-models', list: () => [...TEST_MODELS] }), () => ({ name: 'broken', list: () => [BROKEN_TTS] })],
+    extraModelSources: [() => ({ name: 'test-models', list: () => [...TEST_MODELS] }), () => ({ name: 'broken', list: () => [BROKEN_TTS, SEGMENTED_ASR] })],
   });
   client = new OpenAI({ baseURL: `${svc.url}/v1`, apiKey: svc.key, maxRetries: 0, timeout: 120_000 });
 });
@@ -124,6 +140,46 @@ describe('audio.transcriptions', () => {
     expect(deltas.map((e) => e.delta).join('')).toBe(done.text);
   }, 180_000);
 
+  it('stream=true delivers each segment as the job commits it, while the rest is still being recognised', async () => {
+    const { data: stream, response } = await client.audio.transcriptions.create({ file: await speechFile(), model: 'test-asr-segmented', stream: true }).withResponse();
+    const jobId = response.headers.get('x-voxdesk-job-id')!;
+    const events: { type: string; delta?: string; text?: string }[] = [];
+    let whileRunning: { status: string; committed: number } | null = null;
+    for await (const event of stream) {
+      events.push(event as (typeof events)[number]);
+      if (events.length === 1) {
+        // The first segment is here; seven more are 1.5 s apart: the job is still at work.
+        const job = (await (await fetch(`${svc.url}/v1/speech-to-text/${jobId}`, { headers: { authorization: `Bearer ${svc.key}` } })).json()) as Job;
+        const segments = (await (await fetch(`${svc.url}/v1/speech-to-text/${jobId}/segments`, { headers: { authorization: `Bearer ${svc.key}` } })).json()) as {
+          data: unknown[];
+        };
+        whileRunning = { status: job.status, committed: segments.data.length };
+      }
+    }
+    expect(events[0]).toEqual({ type: 'transcript.text.delta', delta: 'segment 0' });
+    expect(whileRunning!.status).toBe('running');
+    expect(whileRunning!.committed).toBeLessThan(8);
+    expect(events.map((e) => e.delta ?? null)).toEqual([...Array.from({ length: 8 }, (_, i) => (i === 0 ? 'segment 0' : ` segment ${i}`)), null]);
+    expect(events.at(-1)).toEqual({ type: 'transcript.text.done', text: Array.from({ length: 8 }, (_, i) => `segment ${i}`).join(' ') });
+  }, 120_000);
+
+  it('stream=true: a job cancelled mid-stream ends the stream with an APIError after the deltas already sent', async () => {
+    const { data: stream, response } = await client.audio.transcriptions.create({ file: await speechFile(), model: 'test-asr-segmented', stream: true }).withResponse();
+    const jobId = response.headers.get('x-voxdesk-job-id')!;
+    const deltas: string[] = [];
+    const failure = await (async () => {
+      for await (const event of stream) {
+        if (event.type === 'transcript.text.delta') deltas.push(event.delta);
+        if (deltas.length === 1) await fetch(`${svc.url}/v1/speech-to-text/${jobId}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` } });
+      }
+      return null;
+    })().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(APIError);
+    expect((failure as APIError).message).toMatch(/cancelled before it finished/);
+    expect(deltas[0]).toBe('segment 0');
+    expect(deltas.length).toBeLessThan(8);
+  }, 120_000);
+
   it('translations: an English-only recogniser answers in English; a language it does not know is refused clearly', async () => {
     const english = await client.audio.translations.create({ file: await speechFile(), model: 'whisper-1' });
     expect(english.text).toMatch(/\w/);
@@ -139,8 +195,11 @@ describe('audio.transcriptions', () => {
 
   it('every call is a speech-to-text job in the history', async () => {
     const jobs = await jobsOf('speech-to-text');
-    expect(jobs.length).toBeGreaterThanOrEqual(8);
-    expect(jobs.every((j) => j.status === 'succeeded' && j.model_id === 'pocketsphinx-en-us')).toBe(true);
+    const recognised = jobs.filter((j) => j.model_id !== SEGMENTED_ASR.id);
+    expect(recognised.length).toBeGreaterThanOrEqual(8);
+    // The two streamed test-engine jobs: one finished, one cancelled mid-stream.
+    expect(jobs.filter((j) => j.model_id === SEGMENTED_ASR.id).map((j) => j.status).sort()).toEqual(['cancelled', 'succeeded']);
+    expect(recognised.every((j) => j.status === 'succeeded' && j.model_id === 'pocketsphinx-en-us')).toBe(true);
     expect(jobs.some((j) => j.name === 'jfk.wav')).toBe(true);
   });
 });

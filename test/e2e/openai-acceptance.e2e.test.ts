@@ -1,7 +1,7 @@
 /**
  * Issue 13's acceptance, as a new user would try it: nothing but the official `openai` SDK pointed at a real
  * `voxdesk serve --ui` (a key from `voxdesk keys create`) transcribes jfk.wav as verbose_json with word timestamps,
- * translates, speaks "Hello" as mp3 with voice nova and as streamed pcm, and lists the models — then every one of
+ * translates (English, and German with no translating model installed), speaks "Hello" as mp3 with voice nova and as streamed pcm, and lists the models — then every one of
  * those calls is found in the Jobs tab in Chromium, and Settings shows where to point such tools.
  */
 import { execFileSync } from 'node:child_process';
@@ -49,6 +49,15 @@ describe('the official SDK against voxdesk serve, then the Jobs tab', () => {
 
     const translation = await client.audio.translations.create({ file: await toFile(jfk, 'jfk-translated.wav'), model: 'whisper-1' });
     expect(translation.text).toMatch(/\w/);
+    // Not English: with no translating model installed, whisper-1 on /translations is the English-only recogniser,
+    // which answers in English (never an error page, never another language).
+    const german = await client.audio.translations.create({
+      file: await toFile(readFileSync(join(SHARED, 'audio/multilingual/test_de.wav')), 'german.wav'),
+      model: 'whisper-1',
+      response_format: 'verbose_json',
+    });
+    expect(german).toMatchObject({ task: 'translate', language: 'english' });
+    expect(german.text).toMatch(/^[\x20-\x7e]*$/);
 
     const mp3 = await client.audio.speech.create({ model: 'tts-1', voice: 'nova', input: 'Hello' });
     expect(mp3.headers.get('content-type')).toBe('audio/mpeg');
@@ -62,13 +71,14 @@ describe('the official SDK against voxdesk serve, then the Jobs tab', () => {
     const models = await client.models.list();
     expect(models.data.map((m) => m.id)).toEqual(expect.arrayContaining(['espeak-ng', 'pocketsphinx-en-us']));
 
-    await page.goto(served.url);
+    await page.goto(served.loginUrl);
     await page.getByRole('tab', { name: /Jobs/ }).click();
     const panel = page.locator('#panel-jobs');
-    await expect.poll(() => panel.locator('tbody tr').count(), { timeout: 30_000 }).toBe(4);
+    await expect.poll(() => panel.locator('tbody tr').count(), { timeout: 30_000 }).toBe(5);
     const rows = await panel.locator('tbody tr').allInnerTexts();
     expect(rows.filter((r) => /jfk\.wav/.test(r) && /Transcri/i.test(r))).toHaveLength(1);
     expect(rows.filter((r) => /jfk-translated\.wav/.test(r))).toHaveLength(1);
+    expect(rows.filter((r) => /german\.wav/.test(r))).toHaveLength(1);
     expect(rows.filter((r) => /^Hello\t/.test(r))).toHaveLength(1);
     expect(rows.filter((r) => /Hello, streamed\./.test(r))).toHaveLength(1);
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'screenshots', 'jobs-openai.png'), fullPage: true });

@@ -347,6 +347,20 @@ describe('errors raise the SDK’s usual classes, in OpenAI’s shape', () => {
     }
   });
 
+  it('BadRequestError naming the formats this machine can make when ffmpeg is missing', async () => {
+    const saved = process.env.VOXDESK_FFMPEG;
+    process.env.VOXDESK_FFMPEG = 'none';
+    try {
+      const error = await client.audio.speech.create({ model: 'tts-1', voice: 'nova', input: 'Hi', response_format: 'aac' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(BadRequestError);
+      expect(error).toMatchObject({ status: 400, param: 'response_format' });
+      expect((error as BadRequestError).message).toContain('aac needs ffmpeg, which is not installed on this machine; it can make wav, pcm, mp3, opus, flac');
+    } finally {
+      if (saved === undefined) delete process.env.VOXDESK_FFMPEG;
+      else process.env.VOXDESK_FFMPEG = saved;
+    }
+  });
+
   it('UnprocessableEntityError for a model that is not installed', async () => {
     const error = await client.audio.transcriptions.create({ file: await speechFile(), model: 'test-missing' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnprocessableEntityError);

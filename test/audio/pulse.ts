@@ -90,6 +90,26 @@ export function audibleSpan(x: Float32Array, threshold = 0.02): { first: number;
   return first < 0 ? null : { first, last };
 }
 
+/**
+ * Seconds of sound in `x`: the number of 10 ms windows with a sample above `threshold`, in seconds. Unlike the
+ * audible span it does not grow when a loaded machine makes the device underrun (a gap of silence inside the sound)
+ * and it still shrinks when the end of the sound is cut, which is what the player tests are about.
+ */
+export function audibleSeconds(x: Float32Array, rate: number, threshold = 0.02): number {
+  const window = Math.round(rate / 100);
+  let loud = 0;
+  for (let from = 0; from < x.length; from += window) {
+    const to = Math.min(x.length, from + window);
+    for (let i = from; i < to; i++) {
+      if (Math.abs(x[i]!) > threshold) {
+        loud++;
+        break;
+      }
+    }
+  }
+  return loud / 100;
+}
+
 export function rms(x: Float32Array, from: number, to: number): number {
   let s = 0;
   for (let i = from; i < to; i++) s += x[i]! * x[i]!;

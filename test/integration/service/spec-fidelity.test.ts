@@ -244,6 +244,10 @@ describe('8. GET /v1/health', () => {
     expect(body).toMatchObject({ status: 'ok', queued: expect.any(Number), running: expect.any(Number), uptime_seconds: expect.any(Number) });
     await expectError(new Client(t.url, 'vdk_wrong').get('/v1/health'), 401, 'unauthorized');
   });
+  it('keeps the machine-wide counts from the other accounts of a shared service', async () => {
+    const other = new Client(t.url, t.service.keys.createKey('health-other'));
+    expect(await json<Record<string, unknown>>(other.get('/v1/health'))).toEqual({ status: 'ok' });
+  });
 });
 
 describe('9. eSpeak language names are read as UTF-8', () => {

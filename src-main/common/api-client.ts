@@ -7,6 +7,7 @@ import type { OpenAiSettingsUpdate, OpenAiSettingsView } from './openai-names.js
 import type { Batch, CatalogueRecord, Health, Job, ListResponse, Quote, SegmentList } from './api-types.js';
 import type { Capability, Product } from './products.js';
 import type { JobStatus } from './job-states.js';
+import type { WatchFolderInput, WatchFoldersSettings } from './watch-folder-types.js';
 
 export interface ApiClientOptions {
   /** Service origin, e.g. `http://127.0.0.1:8750` (no trailing `/v1`). */
@@ -342,6 +343,14 @@ export class ApiClient {
 
   putRetentionSettings(body: { recordings_hours?: number; job_history_days?: number | null }): Promise<RetentionSettings> {
     return this.request('PUT', '/v1/settings/retention', body);
+  }
+  /** The watch folders with their status (local account only). */
+  getWatchFolders(): Promise<WatchFoldersSettings> {
+    return this.request('GET', '/v1/settings/watch-folders');
+  }
+  /** Replaces the whole list ([] stops watching); answers like getWatchFolders. */
+  putWatchFolders(folders: WatchFolderInput[]): Promise<WatchFoldersSettings> {
+    return this.request('PUT', '/v1/settings/watch-folders', { folders });
   }
   /** Browser mode: trades the one-time login token of `serve --ui`'s address for a session key. */
   bootstrap(token: string): Promise<SessionBootstrap> {

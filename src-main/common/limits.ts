@@ -21,3 +21,5 @@ export const UPLOAD_BYTES_EXCLUSIVE = 500_000_000;
  * such an inclusive maximum ("a file of at most this many bytes"), here and for models with a smaller limit of their own.
  */
 export const MAX_FILE_BYTES = UPLOAD_BYTES_EXCLUSIVE - 1;
+/** Watch folders one service keeps (PUT /v1/settings/watch-folders). */
+export const MAX_WATCH_FOLDERS = 20;

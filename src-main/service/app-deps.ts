@@ -3,6 +3,7 @@ import type { ModelManager } from '../engines/models/model-manager.js';
 import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/job-service-types.js';
 import type { Repositories } from '../store/repositories.js';
+import type { WatchService } from '../watch/watch-service.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
 import type { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import type { Origins } from './auth/origins.js';
@@ -21,6 +22,8 @@ export interface AppDeps {
   models: ModelManager;
   /** Hosted-service forwarding (/v1/settings/remote). */
   remote: RemoteProvider;
+  /** Watch folders (/v1/settings/watch-folders). */
+  watch: WatchService;
   validator: ParamsValidator;
   keys: ApiKeys;
   origins: Origins;

@@ -33,6 +33,7 @@ import { productRoutes } from './routes/product-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { transcriptRoutes } from './routes/transcript-routes.js';
+import { watchFolderRoutes } from './routes/watch-folder-routes.js';
 
 export type { AppEnv } from './app-env.js';
 
@@ -67,6 +68,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', modelManagerRoutes(deps.models));
   app.route('/', modelSettingsRoutes(deps.models, deps.repos.settings));
   app.route('/', hostedSettingsRoutes(deps.remote));
+  app.route('/', watchFolderRoutes(deps));
   app.route('/', keysRoutes(deps.keys));
   const openAiModels = new OpenAiModels(deps.catalogue, deps.repos.settings);
   app.route('/', openAiSettingsRoutes(openAiModels));

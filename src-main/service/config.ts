@@ -16,6 +16,7 @@ import { MIN_API_KEY_LENGTH } from '../store/accounts-repo.js';
 import { SECRET_STORE_MODES, type SecretStoreMode } from '../store/secrets/open-secret-store.js';
 import type { SecretCipher } from '../store/secrets/secret-cipher.js';
 import { DEFAULT_BODY_IDLE_MS } from './http/body-idle-timeout.js';
+import type { WatchTimings } from '../watch/watch-folder-config.js';
 import { DEFAULT_MAX_CONCURRENT_UPLOADS, DEFAULT_MAX_STORED_UPLOAD_BYTES } from './uploads/upload-budget.js';
 
 export interface ServiceConfig {
@@ -89,6 +90,8 @@ export interface ServiceConfig {
    * Electron's utilityProcess (its packaged build cannot run itself as Node).
    */
   processLauncher: ProcessLauncher;
+  /** Watch-folder timings (stability, health checks, retries). Default {}: DEFAULT_WATCH_TIMINGS (watch/watch-folder-config.ts). */
+  watchTimings: Partial<WatchTimings>;
 }
 
 export const DEFAULT_PORT = 8750;
@@ -129,6 +132,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     caFile: partial.caFile ? checked(() => caFileOf(partial.caFile!), '--ca-file') : null,
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
     processLauncher: partial.processLauncher ?? forkLauncher,
+    watchTimings: partial.watchTimings ?? {},
   };
   validateConfig(config);
   return config;

@@ -21,6 +21,7 @@ import { openDatabase, type Db } from '../store/database.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
 import { createRepositories, type Repositories } from '../store/repositories.js';
+import { WatchService } from '../watch/watch-service.js';
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
 import { ApiKeys, type KeyOwner } from './auth/api-keys.js';
@@ -37,6 +38,7 @@ import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
 import { attachLiveServer, type LiveServer } from './live/live-server.js';
 import { ParamsValidator } from './params/params-validator.js';
 import { UploadBudget } from './uploads/upload-budget.js';
+import { createWatchSubmitter } from './watch-folders/watch-submitter.js';
 
 export interface Service {
   /** `http://HOST:PORT` as listened on. */
@@ -54,6 +56,8 @@ export interface Service {
   readonly models: ModelManager;
   readonly remote: RemoteProvider;
   readonly live: LiveServer;
+  /** The watch folders (started with the service, stopped first when it closes). */
+  readonly watch: WatchService;
   /** A key valid until this process stops, for an account (default the local one): the CLI and the browser UI. */
   sessionKey(accountName?: string): string;
   /**
@@ -102,6 +106,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
   let jobs: JobService | null = null;
   let models: ModelManager | null = null;
   let remote: RemoteProvider | null = null;
+  let watch: WatchService | null = null;
   try {
     const keys = new ApiKeys(repos.accounts);
     const localAccountId = keys.ensureAccount(LOCAL_ACCOUNT);
@@ -147,6 +152,15 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const closing = new AbortController();
     const origins = new Origins(config.allowedOrigins);
     const limiter = new FailedAuthLimiter();
+    const validator = new ParamsValidator();
+    watch = new WatchService({
+      repos,
+      jobs,
+      accountId: localAccountId,
+      submitter: createWatchSubmitter({ catalogue, validator, jobs, config }, localAccountId),
+      timings: config.watchTimings,
+      log: config.log,
+    });
     const deps: AppDeps = {
       config,
       repos,
@@ -154,7 +168,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       catalogue,
       models,
       remote,
-      validator: new ParamsValidator(),
+      watch,
+      validator,
       keys,
       origins,
       sessionKeys,
@@ -193,6 +208,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     models.start();
     remote.start();
     jobs.start();
+    const watchFolders = watch;
+    await watchFolders.start();
 
     const jobService = jobs;
     let closed: Promise<void> | null = null;
@@ -201,6 +218,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         closing.abort(new Error('the service is shutting down'));
         server.closeIdleConnections();
+        // First: no file becomes a job while the job engine stops; exports being written are finished.
+        await watchFolders.stop();
         await live.close();
         await Promise.all([jobService.shutdown(graceMs), manager.stop()]);
         // After the job engine: forwarded items may finish during its grace period.
@@ -213,8 +232,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       })());
 
     const browserLoginUrl = (): string | null => (browserLogin ? `${url}/#token=${browserLogin.issue()}` : null);
-    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, sessionKey, browserLoginUrl, close };
+    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, sessionKey, browserLoginUrl, close };
   } catch (error) {
+    await watch?.stop().catch(() => undefined);
     if (jobs) await jobs.shutdown(0).catch(() => undefined);
     remote?.stop();
     await models?.stop().catch(() => undefined);

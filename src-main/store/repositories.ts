@@ -18,6 +18,7 @@ import { createRemoteJobsRepo, type RemoteJobsRepo } from './remote-jobs-repo.js
 import { createSecretsRepo, type SecretsRepo } from './secrets-repo.js';
 import { createSegmentsRepo, type SegmentsRepo } from './segments-repo.js';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo.js';
+import { createWatchFilesRepo, type WatchFilesRepo } from './watch-files-repo.js';
 
 export interface Repositories {
   db: Db;
@@ -38,6 +39,8 @@ export interface Repositories {
   remoteBatches: RemoteBatchesRepo;
   remoteCatalogue: RemoteCatalogueRepo;
   segments: SegmentsRepo;
+  /** Files the watch folders have seen and the jobs they became. */
+  watchFiles: WatchFilesRepo;
 }
 
 export function createRepositories(db: Db, clock: Clock = systemClock): Repositories {
@@ -58,5 +61,6 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
     remoteBatches: createRemoteBatchesRepo(db, clock),
     remoteCatalogue: createRemoteCatalogueRepo(db),
     segments: createSegmentsRepo(db),
+    watchFiles: createWatchFilesRepo(db, clock),
   };
 }

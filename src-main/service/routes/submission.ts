@@ -26,7 +26,7 @@ export const MAX_IDEMPOTENCY_KEY_CHARS = 255;
  * product → 400 invalid_params; unavailable and not downloading → 422 model_unavailable with the reason. A model
  * being downloaded is accepted: its job waits with waiting_for_model.
  */
-export function resolveForProduct(deps: AppDeps, modelId: string, product: Product): ModelDefinition {
+export function resolveForProduct(deps: Pick<AppDeps, 'catalogue'>, modelId: string, product: Product): ModelDefinition {
   if (!modelId.trim()) throw new ApiError('model_required', 'the model is required (a catalogue id from GET /v1/models)');
   const def = deps.catalogue.resolveModel(modelId);
   if (!def) throw new ApiError('invalid_request', `unknown model "${modelId}"; GET /v1/models lists the catalogue`);
@@ -39,7 +39,7 @@ export function resolveForProduct(deps: AppDeps, modelId: string, product: Produ
   return def;
 }
 
-export function validateParams(deps: AppDeps, def: ModelDefinition, raw: Record<string, unknown>): Record<string, unknown> {
+export function validateParams(deps: Pick<AppDeps, 'validator'>, def: ModelDefinition, raw: Record<string, unknown>): Record<string, unknown> {
   return deps.validator.validate(def.id, def.paramsSchema, raw);
 }
 

@@ -9,6 +9,7 @@ import { transcriptSegments } from './007-transcript-segments.js';
 import { keysAndSecrets } from './008-keys-and-secrets.js';
 import { pendingBatchItems } from './009-pending-batch-items.js';
 import { urlModelPackages } from './014-url-model-packages.js';
+import { watchFiles } from './015-watch-files.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
-export const MIGRATIONS: readonly Migration[] = [initial, models, remote, uploadRetention, remoteBatches, ledgerOutlivesJobs, transcriptSegments, keysAndSecrets, pendingBatchItems, urlModelPackages];
+export const MIGRATIONS: readonly Migration[] = [initial, models, remote, uploadRetention, remoteBatches, ledgerOutlivesJobs, transcriptSegments, keysAndSecrets, pendingBatchItems, urlModelPackages, watchFiles];

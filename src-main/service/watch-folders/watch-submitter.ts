@@ -1,0 +1,47 @@
+/**
+ * The watcher's way into the API: a file becomes a job through the same checks and the same job creation as
+ * `POST /v1/speech-to-text` (model resolved for the product, params validated against its schema, the model's file
+ * limit, the job engine's intake with its ledger), for the local account. The recording is transcribed where it is:
+ * it is not copied into uploads/, so retention never deletes it and it does not count against the upload quota.
+ */
+import type { Job } from '../../common/api-types.js';
+import { ApiError } from '../../common/errors.js';
+import type { WatchFolderConfig } from '../../watch/watch-folder-config.js';
+import type { WatchSubmitter } from '../../watch/watch-service.js';
+import type { AppDeps } from '../app-deps.js';
+import { requestedLanguage, resolveForProduct, validateParams } from '../routes/submission.js';
+import { WATCH_EXPORTS } from './watch-exports.js';
+
+export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validator' | 'jobs' | 'config'>, accountId: string): WatchSubmitter {
+  const resolve = (folder: WatchFolderConfig) => {
+    const def = resolveForProduct(deps, folder.model, 'speech-to-text');
+    return { def, params: validateParams(deps, def, folder.params) };
+  };
+  return {
+    check(folder) {
+      const { def } = resolve(folder);
+      return { maxFileBytes: deps.catalogue.limitsFor(def).max_file_bytes ?? deps.config.maxUploadBytes };
+    },
+    submit(folder, file): Job {
+      const { def, params } = resolve(folder);
+      const max = deps.catalogue.limitsFor(def).max_file_bytes ?? deps.config.maxUploadBytes;
+      if (file.bytes > max) throw new ApiError('file_too_large', `${file.name} is ${file.bytes} bytes; model ${def.id} takes files of at most ${max} bytes`);
+      const { job } = deps.jobs.createJob({
+        accountId,
+        product: 'speech-to-text',
+        modelId: def.id,
+        name: file.name,
+        language: requestedLanguage(folder.params),
+        params,
+        input: { filePath: file.path, fileName: file.name },
+      });
+      return job;
+    },
+    render(job, format) {
+      const render = WATCH_EXPORTS[format];
+      if (!render) return Promise.reject(new Error(`no export format ${format}`));
+      if (!job.result) return Promise.reject(new Error(`job ${job.id} has no transcript`));
+      return render(job);
+    },
+  };
+}

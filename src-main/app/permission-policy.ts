@@ -1,6 +1,6 @@
 /**
  * Which web permissions the app's window gets (docs/design.md §6.2: grant only what the app needs, to its own page).
- * The page copies transcripts to the clipboard, and will record from the microphone for live dictation: those two,
+ * The page copies transcripts to the clipboard and records from the microphone for live dictation: those two,
  * audio only, to the app's own origin. Everything else (camera, screen capture, notifications from the page,
  * geolocation, MIDI, HID, USB, serial, file system, …) is refused, and so is any other origin. Pure, so it is
  * unit-tested without Electron; main.ts feeds it from both the permission check and the permission request handler.

@@ -3,6 +3,7 @@
  * and the hosted-forwarding provider share it. Every non-2xx answer becomes an ApiClientError carrying the
  * service's `error.code`, so callers branch on codes, never on messages.
  */
+import { DICTATION_PATH } from './dictation-protocol.js';
 import type { OpenAiSettingsUpdate, OpenAiSettingsView } from './openai-names.js';
 import type { Batch, CatalogueRecord, Health, Job, ListResponse, Quote, SegmentList } from './api-types.js';
 import type { Capability, Product } from './products.js';
@@ -152,7 +153,16 @@ export class ApiClient {
 
   /** ws(s) URL of the live text-to-speech socket; browsers cannot set headers, so the key rides in `api_key`. */
   realtimeUrl(modelId: string): string {
-    const http = new URL(this.url('/v1/text-to-speech/realtime'));
+    return this.socketUrl('/v1/text-to-speech/realtime', modelId);
+  }
+
+  /** ws(s) URL of the live dictation socket (common/dictation-protocol.ts), the key in `api_key` like realtimeUrl. */
+  dictationUrl(modelId: string): string {
+    return this.socketUrl(DICTATION_PATH, modelId);
+  }
+
+  private socketUrl(path: string, modelId: string): string {
+    const http = new URL(this.url(path));
     http.protocol = http.protocol === 'https:' ? 'wss:' : 'ws:';
     http.searchParams.set('model', modelId);
     if (this.apiKey) http.searchParams.set('api_key', this.apiKey);

@@ -7,6 +7,11 @@ import type { ModelSource } from './model-definition.js';
 export interface ModelSourceContext {
   /** The data dir: models/, uploads/, artifacts/ and the database live under it. */
   dataDir: string;
+  /**
+   * The installed Silero VAD model's path, or null: offline recognizers need it to run live (engines/live/live-models.ts).
+   * Default: none.
+   */
+  vadModel?: () => string | null;
 }
 
 /** Registered by each engine area; the catalogue calls list() on each. */

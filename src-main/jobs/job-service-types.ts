@@ -8,6 +8,11 @@ import type { Batch, Job, SegmentList } from '../common/api-types.js';
 import type { JobStatus } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
 import type { EngineInput } from '../engines/engine-types.js';
+import type { NewDictationJob } from './dictation-job.js';
+import type { HostedDictationJob } from './hosted-dictation-job.js';
+
+export type { NewDictationJob } from './dictation-job.js';
+export type { HostedDictationJob } from './hosted-dictation-job.js';
 
 export interface NewJob {
   accountId: string;
@@ -64,6 +69,16 @@ export interface JobEvents {
 export interface JobService {
   /** Creates a queued job (or returns the job a replayed Idempotency-Key names; throws 409 on a different request). */
   createJob(job: NewJob, idempotency?: Idempotency): { job: Job; replayed: boolean };
+  /**
+   * Records an ended live dictation session as a succeeded speech-to-text job with its transcript and recording,
+   * charged like a file of that length (jobs/dictation-job.ts).
+   */
+  recordDictation(input: NewDictationJob): Job;
+  /**
+   * Records a local job that follows the job a hosted service recorded for a relayed dictation (queued; the remote
+   * runner settles it from the hosted job: jobs/hosted-dictation-job.ts).
+   */
+  followHostedDictation(input: HostedDictationJob): Job;
   /** Throws ApiError too_many_open_batches when the account already has two open batches. */
   createBatch(batch: NewBatch, idempotency?: Idempotency): { batch: Batch; replayed: boolean };
   /** Undefined for an unknown id, another account's job, or a job created on another product route. */

@@ -21,6 +21,8 @@ import { chargeBatch, pricingOf } from './billing.js';
 import { decodeCursor, encodeCursor, pageLimit } from './cursor.js';
 import { markLive, newInstanceId } from './instance.js';
 import { guard, type JobCore } from './job-core.js';
+import { recordDictation } from './dictation-job.js';
+import { followHostedDictation } from './hosted-dictation-job.js';
 import { createExecutor } from './job-executor.js';
 import { createIntake } from './job-intake.js';
 import { createMaintenance } from './job-maintenance.js';
@@ -132,6 +134,16 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       const { id, replayed } = intake.insertJob(job, idem);
       kick();
       return { job: jobView(id), replayed };
+    },
+
+    recordDictation(input) {
+      return recordDictation(core, input);
+    },
+
+    followHostedDictation(input) {
+      const job = followHostedDictation(core, input);
+      kick();
+      return job;
     },
 
     createBatch(batch: NewBatch, idem) {

@@ -2,7 +2,9 @@
  * Turns hosted catalogue records into local ModelDefinitions. Ids are always `remote:<hosted id>`: stable (a later
  * on-device model of the same name never renames a queued job's model) and never colliding with on-device ids.
  * Rows the hosted service itself forwards (provider `remote`) are left out, so two instances pointed at each other
- * cannot forward a job in a circle. The live WebSocket is not forwarded, so hosted rows are never `live` here.
+ * cannot forward a job in a circle. Live dictation on a hosted model is relayed to the hosted service's dictation
+ * socket (service/live/hosted-dictation-proxy.ts), so hosted speech-to-text rows keep their `live`; live text to speech
+ * is not forwarded, so hosted voices are never `live` here.
  */
 import type { CatalogueRecord, ModelLimits, Pricing } from '../common/api-types.js';
 import { PRODUCTS, PRODUCT_CAPABILITIES, isCapability } from '../common/products.js';
@@ -49,7 +51,7 @@ export function toRemoteDefinition(record: CatalogueRecord, availability: Remote
     engine: 'remote',
     engineConfig,
     languages: Array.isArray(record.languages) ? record.languages.filter((l): l is string => typeof l === 'string') : [],
-    live: false,
+    live: record.capability === 'asr' && record.live === true,
     acceptsSpeed: false,
     limits: limitsOf(record.limits),
     paramsSchema: record.params_schema && typeof record.params_schema === 'object' ? record.params_schema : { type: 'object' },

@@ -2,6 +2,7 @@
  * Every option of the HTTP service, each with its default, in one place (docs/design.md §6.7). The CLI, the Electron
  * shell and tests pass a partial config; resolveConfig fills in the rest.
  */
+import type { LiveOptions } from './live/live-options.js';
 import envPaths from 'env-paths';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -90,6 +91,8 @@ export interface ServiceConfig {
    * Electron's utilityProcess (its packaged build cannot run itself as Node).
    */
   processLauncher: ProcessLauncher;
+  /** Overrides of the live WebSockets' options (service/live/live-options.ts has each default). Default none. */
+  live: Partial<LiveOptions>;
   /** Watch-folder timings (stability, health checks, retries). Default {}: DEFAULT_WATCH_TIMINGS (watch/watch-folder-config.ts). */
   watchTimings: Partial<WatchTimings>;
 }
@@ -132,6 +135,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     caFile: partial.caFile ? checked(() => caFileOf(partial.caFile!), '--ca-file') : null,
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
     processLauncher: partial.processLauncher ?? forkLauncher,
+    live: partial.live ?? {},
     watchTimings: partial.watchTimings ?? {},
   };
   validateConfig(config);

@@ -113,13 +113,14 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     if (config.apiKey) registerConfiguredKey(keys, config);
 
     const secrets = await openSecretStore({ dataDir: config.dataDir, repo: repos.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log });
-    const ctx = { dataDir: config.dataDir };
     models = new ModelManager({
       dataDir: config.dataDir,
       repos,
       log: config.log,
       ...(config.modelPackages ? { packages: config.modelPackages } : {}),
     });
+    const manager0 = models;
+    const ctx = { dataDir: config.dataDir, vadModel: () => manager0.supportModelPath('silero-vad') };
     // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
     if (config.modelMirror) repos.settings.set(MIRROR_SETTING, config.modelMirror);
     if (config.caFile) repos.settings.set(CA_FILE_SETTING, config.caFile);
@@ -187,6 +188,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const port = await listen(server, config.port, config.host);
     origins.setListening(config.host, port);
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    const jobService = jobs;
     const live = attachLiveServer(server, {
       authenticate: (key, address) => {
         const owner = sessionKeys.get(key) ?? keys.find(key);
@@ -200,9 +202,13 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       allowedOrigins: config.allowedOrigins,
       isOriginAllowed: (origin) => origins.isAllowed(origin),
       charge: (entry) => void repos.ledger.charge(entry),
+      recordDictation: (input) => jobService.recordDictation(input),
+      followHostedDictation: (input) => jobService.followHostedDictation(input),
+      hostedEndpoint: () => provider.settingsStore.endpoint(),
       dataDir: config.dataDir,
       log: config.log,
       launcher: config.processLauncher,
+      options: config.live,
     });
     keys.onRevoked(() => live.recheckKeys());
     models.start();
@@ -211,7 +217,6 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const watchFolders = watch;
     await watchFolders.start();
 
-    const jobService = jobs;
     let closed: Promise<void> | null = null;
     const close = (graceMs = DEFAULT_SHUTDOWN_GRACE_MS): Promise<void> =>
       (closed ??= (async () => {

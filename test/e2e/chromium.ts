@@ -17,13 +17,21 @@ export const CHROMIUM_FLAGS = [
   '--autoplay-policy=no-user-gesture-required',
 ];
 
-export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+/**
+ * A fake microphone playing `file` once (docs/design.md §7): getUserMedia gets "Fake Default Audio Input" without a
+ * prompt. The page must be on http://127.0.0.1 (a secure context).
+ */
+export function fakeMicrophoneFlags(file: string): string[] {
+  return ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${file}%noloop`];
+}
+
+export async function launchChromium(extraArgs: string[] = []): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   requireFile(CHROMIUM, 'chromium');
   const profile = mkdtempSync(join(tmpdir(), 'voxdesk-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_FLAGS,
+    args: [...CHROMIUM_FLAGS, ...extraArgs],
     acceptDownloads: true,
     viewport: { width: 1280, height: 860 },
   });

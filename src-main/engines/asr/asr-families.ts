@@ -103,7 +103,9 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     engineConfig: { ...engineConfig },
     paramsSchema: asrParamsSchema(family, engineConfig.languages, diarization !== null),
     limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },
-    live: streaming,
+    // Live dictation (docs/engines-and-models.md): streaming models find utterance ends themselves; offline models
+    // need Silero VAD to find them.
+    live: streaming || Boolean(support.sileroVad),
     acceptsSpeed: false,
   };
 }

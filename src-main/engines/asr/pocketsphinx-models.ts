@@ -28,7 +28,8 @@ export const POCKETSPHINX_PARAMS_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-export function pocketsphinxDefinition(): ModelDefinition {
+/** `vadModel`: the Silero VAD model's path when installed; with it the model can run live (VAD endpointing). */
+export function pocketsphinxDefinition(vadModel: string | null = null): ModelDefinition {
   const install = findPocketsphinx();
   return {
     id: POCKETSPHINX_MODEL_ID,
@@ -40,9 +41,9 @@ export function pocketsphinxDefinition(): ModelDefinition {
     products: ['speech-to-text'],
     provider: 'local',
     engine: 'pocketsphinx',
-    engineConfig: install ? { ...install } : {},
+    engineConfig: install ? { ...install, ...(vadModel ? { vadModel } : {}) } : {},
     languages: ['en'],
-    live: false,
+    live: install !== null && vadModel !== null,
     acceptsSpeed: false,
     limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },
     paramsSchema: structuredClone(POCKETSPHINX_PARAMS_SCHEMA) as unknown as ModelDefinition['paramsSchema'],
@@ -52,6 +53,6 @@ export function pocketsphinxDefinition(): ModelDefinition {
   };
 }
 
-export function pocketsphinxModelSource(_ctx: ModelSourceContext): ModelSource {
-  return { name: 'pocketsphinx', list: () => [pocketsphinxDefinition()] };
+export function pocketsphinxModelSource(ctx: ModelSourceContext): ModelSource {
+  return { name: 'pocketsphinx', list: () => [pocketsphinxDefinition(ctx.vadModel?.() ?? null)] };
 }

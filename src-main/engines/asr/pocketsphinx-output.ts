@@ -12,7 +12,12 @@ export interface SphinxUtterance extends RecognizedPiece {
 
 const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?)$/;
 /** Silence, noise and filler tokens of the CMU dictionary: timed, but not words. */
-const NON_WORD = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+|\+.*\+)$/i;
+export const NON_WORD = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+|\+.*\+)$/i;
+
+/** The word of a dictionary entry: alternative pronunciations are numbered (`read(2)` → `read`). */
+export function dictionaryWord(token: string): string {
+  return token.replace(/\(\d+\)$/, '');
+}
 
 export class PocketsphinxOutputParser {
   private words: TranscriptWord[] = [];
@@ -33,7 +38,7 @@ export class PocketsphinxOutputParser {
     }
     if (token === '</s>') return this.close(end);
     this.start ??= start;
-    if (!NON_WORD.test(token)) this.words.push({ word: token.replace(/\(\d+\)$/, ''), start, end });
+    if (!NON_WORD.test(token)) this.words.push({ word: dictionaryWord(token), start, end });
     return null;
   }
 

@@ -1,4 +1,4 @@
-/** Options of the live text-to-speech WebSocket, each with its default (docs/design.md §6.7: defaults in one place). */
+/** Options of the live WebSockets (text to speech and dictation), each with its default (docs/design.md §6.7: defaults in one place). */
 
 export interface LiveOptions {
   /** Samples per binary frame (every frame of a response has this size except its last). Default 1024 (46 ms at 22.05 kHz). */
@@ -22,6 +22,22 @@ export interface LiveOptions {
    * by another process (`voxdesk keys revoke`); a revocation through the service ends them at once. Default 2000.
    */
   keyRecheckMs: number;
+  /**
+   * Dictation: seconds of received audio that may wait for the recognizer; a frame beyond that is refused with
+   * `audio_overrun` (a client sending faster than real time for long). Default 10 s (320 KB at 16 kHz).
+   */
+  dictationMaxBufferedSeconds: number;
+  /** Dictation: longest session (seconds of audio); then `audio_too_long` and the session ends. Default 4 h. */
+  dictationMaxSessionSeconds: number;
+  /** Dictation: how long the end of a session waits for the last finals before recording the job anyway (ms). Default 60 s. */
+  dictationEndTimeoutMs: number;
+  /** Dictation: the same wait when the service shuts down (it must not hold the shutdown long). Default 5 s. */
+  dictationShutdownWaitMs: number;
+  /**
+   * Dictation: largest message read at all (bytes); ws closes the socket with 1009 above it. Frames between 64 KiB
+   * (the protocol's limit) and this are refused with `frame_too_large` and the socket stays open. Default 1 MiB.
+   */
+  dictationHardMaxMessageBytes: number;
 }
 
 export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
@@ -32,7 +48,13 @@ export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
   espeakThreads: 2,
   drainPollMs: 10,
   keyRecheckMs: 2000,
+  dictationMaxBufferedSeconds: 10,
+  dictationMaxSessionSeconds: 4 * 3600,
+  dictationEndTimeoutMs: 60_000,
+  dictationShutdownWaitMs: 5000,
+  dictationHardMaxMessageBytes: 1024 * 1024,
 };
 
-/** The live route's path. */
+/** The live text-to-speech route's path. */
 export const LIVE_PATH = '/v1/text-to-speech/realtime';
+export { DICTATION_PATH } from '../../common/dictation-protocol.js';

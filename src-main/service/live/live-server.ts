@@ -1,19 +1,26 @@
 /**
- * The live text-to-speech WebSocket route (`/v1/text-to-speech/realtime?model=…`), attached to the service's HTTP
- * server in noServer mode. Key, origin and model are checked BEFORE the upgrade completes: a refusal is a plain
- * HTTP response with the JSON error body, and the socket is closed.
+ * The live WebSocket routes, attached to the service's HTTP server in noServer mode: text to speech
+ * (`/v1/text-to-speech/realtime?model=…`, here) and dictation (`/v1/speech-to-text/realtime?model=…`,
+ * dictation-route.ts). Key, origin and model are checked BEFORE the upgrade completes, the same way for both
+ * (live-admission.ts): a refusal is a plain HTTP response with the JSON error body, and the socket is closed. Open
+ * sessions of a revoked key end at once (or within keyRecheckMs).
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
-import type { Pricing } from '../../common/api-types.js';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Job, Pricing } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import { FREE_PRICING } from '../../common/pricing.js';
 import { numberQuery, singleQuery } from '../http/query-params.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { ProcessLauncher } from '../../engines/worker/process-launcher.js';
 import { EspeakThreadPool } from '../../engines/live/espeak-thread-pool.js';
-import { DEFAULT_LIVE_OPTIONS, LIVE_PATH, type LiveOptions } from './live-options.js';
+import type { HostedDictationJob, NewDictationJob } from '../../jobs/job-service-types.js';
+import { createDictationRoute, type SessionHandle } from './dictation-route.js';
+import type { DictationSessionStats } from './dictation-session.js';
+import type { HostedEndpoint } from './hosted-dictation-proxy.js';
+import { admitClient, refuseUpgrade } from './live-admission.js';
+import { DEFAULT_LIVE_OPTIONS, DICTATION_PATH, LIVE_PATH, type LiveOptions } from './live-options.js';
 import { LiveSession, type LiveCharge, type LiveSessionStats } from './live-session.js';
 import type { LiveVoice } from '../../engines/live/live-synth.js';
 import { NeuralVoicePool } from '../../engines/live/neural-voice-pool.js';
@@ -39,51 +46,65 @@ export interface LiveDeps {
   isOriginAllowed?(origin: string): boolean;
   /** Writes one ledger row (request fee once per session, usage per speak). */
   charge(entry: LiveCharge): void;
+  /**
+   * Records an ended dictation session as a speech-to-text job (JobService.recordDictation). Without it the dictation
+   * route refuses every session (500).
+   */
+  recordDictation?(input: NewDictationJob): Job;
+  /**
+   * Records the local job that follows a relayed dictation's hosted job (JobService.followHostedDictation). Without
+   * it a hosted session's `session.done` names the hosted job as it is.
+   */
+  followHostedDictation?(input: HostedDictationJob): Job;
+  /** The hosted service's address and key, for hosted live dictation models. */
+  hostedEndpoint?(): HostedEndpoint | undefined;
   dataDir: string;
   options?: Partial<LiveOptions>;
   log?(message: string): void;
-  /** Starts the neural voice processes. Default child_process.fork (the Electron app passes utilityProcess). */
+  /** Starts the neural voice and recognizer processes. Default child_process.fork (the Electron app passes utilityProcess). */
   launcher?: ProcessLauncher;
 }
 
 export interface LiveServer {
   readonly options: LiveOptions;
+  /** Open live text-to-speech sessions. */
   sessions(): LiveSessionStats[];
+  /** Open dictation sessions. */
+  dictationSessions(): DictationSessionStats[];
+  /** Recognizer processes running (for diagnostics and tests). */
+  recognizers(): { key: string; pid: number | undefined; streams: number }[];
   /** Ends at once every session whose key isValid() no longer accepts (called after a revocation). */
   recheckKeys(): void;
   /** Closes every session (1001) and stops the speech threads and voice processes. */
   close(): Promise<void>;
 }
 
-function refuse(socket: Duplex, error: ApiError): void {
-  const status = error.status;
-  const body = JSON.stringify({ error: { code: error.code, message: error.message } });
-  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error' }[status] ?? 'Error';
-  const retryAfter = error.retryAfterSeconds !== null ? `Retry-After: ${Math.max(1, Math.ceil(error.retryAfterSeconds))}\r\n` : '';
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}${retryAfter}Connection: close\r\n\r\n${body}`,
-  );
-  socket.once('finish', () => socket.destroy());
-}
-
-function keyOf(req: IncomingMessage, url: URL): string | undefined {
-  const header = req.headers.authorization;
-  if (header) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return match?.[1];
-  }
-  return singleQuery(url.searchParams, 'api_key');
-}
-
 export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   const options: LiveOptions = { ...DEFAULT_LIVE_OPTIONS, ...deps.options };
   const log = deps.log ?? (() => {});
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes });
+  // Dictation reads larger frames so that one past the protocol's 64 KiB is answered (frame_too_large), not cut.
+  const dictationWss = new WebSocketServer({ noServer: true, maxPayload: options.dictationHardMaxMessageBytes });
   const espeak = new EspeakThreadPool(options.espeakThreads);
   const neural = new NeuralVoicePool(log, deps.launcher);
   const sessions = new Set<LiveSession>();
-  const keys = new Map<LiveSession, string>();
+  /** Every open session of either route, with its key. */
+  const keys = new Map<SessionHandle, string>();
+  const dictation = createDictationRoute(
+    {
+      resolveModel: deps.resolveModel,
+      recordDictation: (input) => {
+        if (!deps.recordDictation) throw new Error('this live server records no dictation jobs');
+        return deps.recordDictation(input);
+      },
+      ...(deps.followHostedDictation ? { followHostedDictation: deps.followHostedDictation } : {}),
+      hostedEndpoint: () => deps.hostedEndpoint?.(),
+      dataDir: deps.dataDir,
+      log,
+      ...(deps.launcher ? { launcher: deps.launcher } : {}),
+    },
+    options,
+  );
   let closing = false;
 
   const recheckKeys = (): void => {
@@ -91,11 +112,11 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     for (const [session, key] of keys) {
       if (deps.isKeyValid(key)) continue;
       keys.delete(session);
-      sessions.delete(session);
-      session.revoke('the API key of this session was revoked');
+      if (session instanceof LiveSession) sessions.delete(session);
+      void session.revoke('the API key of this session was revoked');
     }
   };
-  const recheckTimer = deps.isKeyValid ? setInterval(() => sessions.size > 0 && recheckKeys(), options.keyRecheckMs) : undefined;
+  const recheckTimer = deps.isKeyValid ? setInterval(() => keys.size > 0 && recheckKeys(), options.keyRecheckMs) : undefined;
   recheckTimer?.unref();
 
   const originAllowed = (origin: string): boolean =>
@@ -125,56 +146,67 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     throw new ApiError('model_unavailable', `model ${model.id} cannot stream live on this device`);
   }
 
-  async function admit(req: IncomingMessage, url: URL): Promise<{ key: string; accountId: string; model: ModelDefinition; voice: LiveVoice }> {
-    if (closing) throw new ApiError('internal_error', 'the service is shutting down');
-    const key = keyOf(req, url);
-    if (!key) throw new ApiError('unauthorized', 'an API key is required (Authorization: Bearer or the api_key query parameter)');
-    const accountId = await deps.authenticate(key, req.socket.remoteAddress ?? 'unknown');
-    if (!accountId) throw new ApiError('unauthorized', 'the API key is not valid');
-    const origin = req.headers.origin;
-    if (origin !== undefined && !originAllowed(origin)) throw new ApiError('forbidden_origin', `origin ${origin} is not allowed`);
+  /** The TTS route's own checks, after the client's: the model, then its voice (loaded before the upgrade). */
+  async function admitSpeech(url: URL): Promise<{ model: ModelDefinition; voice: LiveVoice }> {
     const modelId = singleQuery(url.searchParams, 'model');
     if (!modelId) throw new ApiError('model_required', 'the model query parameter is required');
     const model = deps.resolveModel(modelId);
     if (!model) throw new ApiError('not_found', `no model ${modelId}`);
     if (model.capability !== 'tts' || !model.live) throw new ApiError('model_unavailable', `model ${modelId} is not a live text-to-speech model`);
     if (model.status !== 'available') throw new ApiError('model_unavailable', `model ${modelId} is unavailable: ${model.reason ?? 'unknown reason'}`);
-    return { key, accountId, model, voice: await voiceFor(model, url) };
+    return { model, voice: await voiceFor(model, url) };
+  }
+
+  const startSpeech = (accountId: string, model: ModelDefinition, voice: LiveVoice) => (ws: WebSocket): SessionHandle => {
+    const session = new LiveSession(ws, {
+      accountId,
+      model,
+      voice,
+      pricing: deps.pricingFor?.(model) ?? model.pricing ?? FREE_PRICING,
+      options,
+      charge: deps.charge,
+      log,
+    });
+    sessions.add(session);
+    ws.on('close', () => sessions.delete(session));
+    return session;
+  };
+
+  /** Both routes: the client first (key, origin), then the route's own checks; resolves to the session's starter. */
+  async function admit(req: IncomingMessage, url: URL): Promise<{ key: string; start: (ws: WebSocket) => SessionHandle }> {
+    if (closing) throw new ApiError('internal_error', 'the service is shutting down');
+    const client = await admitClient(req, url, { authenticate: deps.authenticate, isOriginAllowed: originAllowed });
+    if (url.pathname === DICTATION_PATH) {
+      if (!deps.recordDictation) throw new ApiError('internal_error', 'live dictation is not available in this service');
+      return { key: client.key, start: await dictation.admit(url, client.accountId) };
+    }
+    const { model, voice } = await admitSpeech(url);
+    return { key: client.key, start: startSpeech(client.accountId, model, voice) };
   }
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== LIVE_PATH) {
+    if (url.pathname !== LIVE_PATH && url.pathname !== DICTATION_PATH) {
       // Another upgrade handler may own this path; answer 404 only when there is none.
-      if (server.listenerCount('upgrade') === 1) refuse(socket, new ApiError('not_found', `no WebSocket route at ${url.pathname}`));
+      if (server.listenerCount('upgrade') === 1) refuseUpgrade(socket, new ApiError('not_found', `no WebSocket route at ${url.pathname}`));
       return;
     }
     socket.on('error', () => socket.destroy());
     admit(req, url).then(
-      ({ key, accountId, model, voice }) => {
-        wss.handleUpgrade(req, socket, head, (ws) => {
-          const session = new LiveSession(ws, {
-            accountId,
-            model,
-            voice,
-            pricing: deps.pricingFor?.(model) ?? model.pricing ?? FREE_PRICING,
-            options,
-            charge: deps.charge,
-            log,
-          });
-          sessions.add(session);
+      ({ key, start }) => {
+        const target = url.pathname === DICTATION_PATH ? dictationWss : wss;
+        target.handleUpgrade(req, socket, head, (ws) => {
+          if (closing) return void ws.close(1001, 'service shutting down');
+          const session = start(ws);
           keys.set(session, key);
-          ws.on('close', () => {
-            sessions.delete(session);
-            keys.delete(session);
-          });
+          ws.on('close', () => keys.delete(session));
         });
       },
       (error: unknown) => {
-        if (error instanceof ApiError) refuse(socket, error);
+        if (error instanceof ApiError) refuseUpgrade(socket, error);
         else {
           log(`live upgrade failed: ${(error as Error).stack ?? String(error)}`);
-          refuse(socket, new ApiError('internal_error', 'the live session could not be opened'));
+          refuseUpgrade(socket, new ApiError('internal_error', 'the live session could not be opened'));
         }
       },
     );
@@ -184,6 +216,8 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   return {
     options,
     sessions: () => [...sessions].map((s) => s.stats()),
+    dictationSessions: () => dictation.sessions(),
+    recognizers: () => dictation.pool.running(),
     recheckKeys,
     async close() {
       closing = true;
@@ -191,7 +225,11 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
       server.off('upgrade', onUpgrade);
       for (const session of sessions) session.close();
       sessions.clear();
+      // Dictation sessions end like an ended input: their last finals are awaited and their jobs recorded.
+      await dictation.close();
+      keys.clear();
       wss.close();
+      dictationWss.close();
       await Promise.all([espeak.close(), neural.close()]);
     },
   };

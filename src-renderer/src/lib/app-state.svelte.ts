@@ -24,6 +24,8 @@ export class AppState {
   dataDir = $state<string | null>(null);
   connectError = $state<string | null>(null);
   tab = $state<TabId>('transcribe');
+  /** The Live tab's mode: speak text as it is typed, or dictate into the microphone. */
+  liveMode = $state<'speak' | 'dictate'>('speak');
   models = $state<CatalogueRecord[]>([]);
   modelsLoaded = $state(false);
   jobs = $state.raw<Job[]>([]);
@@ -143,3 +145,9 @@ export const app = new AppState();
 
 /** Per-tab hooks for the global shortcuts (Ctrl+Enter submit, Esc cancel). */
 export const tabActions: Partial<Record<TabId, { submit?: () => void; cancel?: () => void }>> = {};
+
+/**
+ * The dictation hotkey (Ctrl/Cmd+Shift+Space) from any tab: the Dictate panel registers `toggle` while it is shown;
+ * otherwise the hotkey opens it with `startPending` set, and the panel starts dictating as soon as it is mounted.
+ */
+export const dictateHotkey: { toggle: (() => void) | null; startPending: boolean } = { toggle: null, startPending: false };

@@ -44,6 +44,10 @@ const SENTENCES: Record<string, string> = {
   waiting_for_model: 'Waiting for the model download to finish.',
   network_error: 'The Voxdesk service cannot be reached. Is it still running?',
   unknown_message_type: 'The live session did not understand a message.',
+  audio_overrun: 'The speech engine cannot keep up with the microphone; some audio was skipped.',
+  frame_too_large: 'A piece of audio was too large for the live session and was skipped.',
+  invalid_audio_frame: 'A piece of audio was damaged and was skipped.',
+  session_ended: 'The dictation has already ended.',
 };
 
 /** A sentence for a code; the service's own message is used for codes this table does not know. */

@@ -106,13 +106,15 @@ describe('wrong keys', () => {
     // The person's key keeps working; a right guess during the block looks like a wrong one.
     expect((await working.get('/v1/jobs')).status).toBe(200);
     await expectError(new Client(t.url, unseen).get('/v1/jobs'), 429, 'rate_limited');
-    // The live WebSocket counts the same way.
-    const refused = await new Promise<number>((resolve) => {
-      const ws = new WebSocket(`${t.url.replace('http', 'ws')}/v1/text-to-speech/realtime?model=espeak-ng`, { headers: { authorization: 'Bearer vdk_another_wrong_guess_0000000000' } });
-      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-      ws.on('error', () => undefined);
-    });
-    expect(refused).toBe(429);
+    // The live WebSockets (speech and dictation) count the same way.
+    for (const path of ['/v1/text-to-speech/realtime?model=espeak-ng', '/v1/speech-to-text/realtime?model=pocketsphinx-en-us']) {
+      const refused = await new Promise<number>((resolve) => {
+        const ws = new WebSocket(`${t.url.replace('http', 'ws')}${path}`, { headers: { authorization: 'Bearer vdk_another_wrong_guess_0000000000' } });
+        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on('error', () => undefined);
+      });
+      expect(refused, path).toBe(429);
+    }
   });
 });
 

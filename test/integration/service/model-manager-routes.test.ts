@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelManager } from '../../../src-main/engines/models/model-manager.js';
+import { CURATED_LIST_VERSION } from '../../../src-main/engines/models/curated-models.js';
 import type { AppEnv } from '../../../src-main/service/app-env.js';
 import { handleErrors } from '../../../src-main/service/http/error-handler.js';
 import { modelManagerRoutes } from '../../../src-main/service/routes/model-manager-routes.js';
@@ -51,7 +52,7 @@ describe('model manager routes', () => {
   it('lists packages, downloads one (202), shows it installed, and removes it', async () => {
     const list = await call('GET', '/v1/local/models');
     expect(list.status).toBe(200);
-    expect(list.body).toMatchObject({ object: 'list', curated_list_version: 1 });
+    expect(list.body).toMatchObject({ object: 'list', curated_list_version: CURATED_LIST_VERSION });
     const gtcrn = (list.body.data as Array<Record<string, unknown>>).find((p) => p.id === 'gtcrn-simple');
     expect(gtcrn).toMatchObject({ state: 'not_installed', installed: false, size_bytes: 535_638, capability: 'noise_reduction', licence: 'MIT' });
 

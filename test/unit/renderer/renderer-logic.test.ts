@@ -27,6 +27,13 @@ describe('shortcuts', () => {
     expect(shortcutFor(key('1'))).toBeNull();
     expect(shortcutFor(key('1', { ctrlKey: true, altKey: true }))).toBeNull();
   });
+
+  it('maps Ctrl/Cmd+Shift+Space to dictation; Space alone or with Ctrl only is typing', () => {
+    expect(shortcutFor(key(' ', { ctrlKey: true, shiftKey: true }))).toEqual({ kind: 'dictate' });
+    expect(shortcutFor(key(' ', { metaKey: true, shiftKey: true }))).toEqual({ kind: 'dictate' });
+    expect(shortcutFor(key(' ', { ctrlKey: true }))).toBeNull();
+    expect(shortcutFor(key(' ', { shiftKey: true }))).toBeNull();
+  });
 });
 
 describe('schema form', () => {

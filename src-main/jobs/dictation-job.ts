@@ -1,0 +1,109 @@
+/**
+ * A live dictation session becomes a speech-to-text job when it ends (docs/engines-and-models.md, "Live speech to
+ * text"): the transcript is already made, so the job is recorded as queued → running → succeeded in one transaction
+ * through the state machine — it appears in Jobs like any transcription, exports the same way, and is charged like a
+ * file of that length (request fee + audio minutes, at the price the catalogue shows) by the same billing code. The
+ * session's recording becomes the job's audio artifact (a download link like any other, valid one day). Its finals
+ * are committed as the job's segment rows in the same transaction, so `GET /v1/speech-to-text/{id}/segments` and the
+ * transcript view read a dictation like any other transcription.
+ */
+import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Job, JobResult } from '../common/api-types.js';
+import { ApiError } from '../common/errors.js';
+import { durationString } from '../common/duration.js';
+import { isoAt } from '../store/clock.js';
+import { newId, newToken } from '../store/ids.js';
+import { PRIVATE_DIR_MODE } from '../store/private-files.js';
+import { chargeJob, pricingOf } from './billing.js';
+import { nowIso, type JobCore } from './job-core.js';
+import { newJobRow } from './job-rows.js';
+import { rowsFromResult } from './transcript-segments.js';
+
+/** The name a dictation's job gets: "Dictation 2026-11-23 02:15 UTC" (when it ended). */
+export function dictationJobName(at: Date): string {
+  return `Dictation ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** The file name of a dictation's recording (its artifact). */
+export const DICTATION_RECORDING_NAME = 'dictation.wav';
+
+export interface NewDictationJob {
+  accountId: string;
+  modelId: string;
+  name: string | null;
+  language: string | null;
+  /** The params the result follows (response_format, timestamp_granularity). */
+  params: Record<string, unknown>;
+  /** The transcript made live (no artifacts yet). */
+  result: Omit<JobResult, 'artifacts'>;
+  /** Seconds of audio received: duration_seconds, the billing basis. */
+  durationSeconds: number;
+  /** A WAV file of the session's audio, moved into the job's folder; null when there is none. */
+  recording: { path: string; sampleRate: number } | null;
+}
+
+export function recordDictation(core: JobCore, input: NewDictationJob): Job {
+  const { repos, machine, options } = core;
+  if (!repos.accounts.getAccount(input.accountId)) throw new ApiError('unauthorized', `account ${input.accountId} does not exist`);
+  const row = newJobRow(
+    core,
+    {
+      accountId: input.accountId,
+      product: 'speech-to-text',
+      modelId: input.modelId,
+      name: input.name,
+      language: input.language,
+      params: input.params,
+      input: input.recording ? { fileName: DICTATION_RECORDING_NAME } : {},
+    },
+    null,
+  );
+  // The recording moves into the job's folder first (a file operation cannot be part of the transaction).
+  let recording: { path: string; bytes: number; sampleRate: number } | null = null;
+  if (input.recording) {
+    const dir = join(core.artifactsDir, row.id);
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    const path = join(dir, DICTATION_RECORDING_NAME);
+    renameSync(input.recording.path, path);
+    recording = { path, bytes: statSync(path).size, sampleRate: input.recording.sampleRate };
+    row.input_json = JSON.stringify({ filePath: path, fileName: DICTATION_RECORDING_NAME });
+  }
+  const shown = durationString(input.durationSeconds);
+  try {
+    machine.tx(() => {
+      repos.jobs.insert(row);
+      machine.touch(row.id, null);
+      const running = machine.transition(row, 'running');
+      const at = nowIso(core);
+      if (recording) {
+        repos.artifacts.insert({
+          id: newId('art', options.clock().getTime()),
+          job_id: row.id,
+          token: newToken(),
+          file_name: DICTATION_RECORDING_NAME,
+          path: recording.path,
+          content_type: 'audio/wav',
+          bytes: recording.bytes,
+          duration_seconds: shown,
+          sample_rate: recording.sampleRate,
+          channels: 1,
+          created_at: at,
+          expires_at: isoAt(options.clock, options.artifactTtlSeconds * 1000),
+          deleted_at: null,
+        });
+      }
+      for (const segment of rowsFromResult(row.id, input.result, at)) {
+        if (!repos.segments.append(segment)) throw new Error(`segment ${segment.idx} of dictation ${row.id} is not the next one`);
+      }
+      const done = machine.transition(running, 'succeeded', { result_json: JSON.stringify(input.result), duration_seconds: shown });
+      chargeJob(repos.ledger, done, pricingOf(options.resolveModel(input.modelId)), Number(shown), at);
+    });
+  } catch (error) {
+    if (recording) rmSync(join(core.artifactsDir, row.id), { recursive: true, force: true });
+    throw error;
+  }
+  const written = repos.jobs.get(row.id);
+  if (!written) throw new Error(`job ${row.id} vanished`);
+  return core.views.job(written);
+}

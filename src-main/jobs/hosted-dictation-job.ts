@@ -1,0 +1,56 @@
+/**
+ * A live dictation on a hosted model is recognised, recorded and charged by the hosted service (its job, in the
+ * hosted account). So that it is in this device's Jobs too — with its transcript, its recording and its exports, like
+ * any hosted transcription — a local job follows the hosted one: it is queued with its remote_jobs row already naming
+ * the hosted job, in one transaction, so the remote runner only reads that job (it never submits anything) and settles
+ * the local job from it the way it settles every hosted job (result, recording downloaded, segment rows, charge).
+ */
+import type { Job } from '../common/api-types.js';
+import { ApiError } from '../common/errors.js';
+import type { JobCore } from './job-core.js';
+import { newJobRow } from './job-rows.js';
+
+export interface HostedDictationJob {
+  accountId: string;
+  /** The local catalogue id of the hosted model (`remote:<hosted id>`). */
+  modelId: string;
+  name: string;
+  /** The hosted service's address the session went to, its model id, and the job it recorded. */
+  endpointUrl: string;
+  remoteModelId: string;
+  remoteJobId: string;
+}
+
+export function followHostedDictation(core: JobCore, input: HostedDictationJob): Job {
+  const { repos, machine } = core;
+  if (!repos.accounts.getAccount(input.accountId)) throw new ApiError('unauthorized', `account ${input.accountId} does not exist`);
+  const row = newJobRow(
+    core,
+    {
+      accountId: input.accountId,
+      product: 'speech-to-text',
+      modelId: input.modelId,
+      name: input.name,
+      language: null,
+      params: { response_format: 'verbose_json' },
+      input: {},
+    },
+    null,
+  );
+  machine.tx(() => {
+    repos.jobs.insert(row);
+    repos.remoteJobs.ensure({
+      jobId: row.id,
+      endpointUrl: input.endpointUrl,
+      product: 'speech-to-text',
+      remoteModelId: input.remoteModelId,
+      // Never sent: the hosted job exists already, so nothing is submitted with it.
+      idempotencyKey: `voxdesk-dictation-${input.remoteJobId}`,
+    });
+    repos.remoteJobs.recordRemoteJob(row.id, input.remoteJobId, 'succeeded');
+    machine.touch(row.id, null);
+  });
+  const written = repos.jobs.get(row.id);
+  if (!written) throw new Error(`job ${row.id} vanished`);
+  return core.views.job(written);
+}

@@ -1,0 +1,76 @@
+/**
+ * Parsing and checking the dictation socket's client messages (common/dictation-protocol.ts). Every refusal is a
+ * ProtocolError whose code the client gets in an `error` message; the socket stays open. Unknown fields, top-level
+ * or in `session`, are unsupported_param (the API's one rule).
+ */
+import {
+  DICTATION_MAX_SAMPLE_RATE,
+  DICTATION_MIN_SAMPLE_RATE,
+  type DictationClientMessage,
+} from '../../common/dictation-protocol.js';
+import { unknownFieldMessage } from '../http/unknown-fields.js';
+import { ProtocolError } from './live-protocol.js';
+
+const MESSAGE_FIELDS: Record<DictationClientMessage['type'], readonly string[]> = {
+  'session.update': ['type', 'session'],
+  'input_audio.end': ['type'],
+};
+const SESSION_FIELDS = ['sample_rate', 'language'] as const;
+
+function refuseUnknown(object: Record<string, unknown>, allowed: readonly string[], prefix: string, owner: string): void {
+  const message = unknownFieldMessage(object, allowed, prefix, owner);
+  if (message !== null) throw new ProtocolError('unsupported_param', message);
+}
+
+/**
+ * `languages`: the codes the model takes for `language` ('auto' = its default); an empty list means the model takes
+ * no language setting, and any value is refused.
+ */
+export function parseDictationMessage(raw: string, languages: readonly string[]): DictationClientMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ProtocolError('invalid_json', 'message is not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProtocolError('invalid_json', 'message must be a JSON object');
+  const msg = value as Record<string, unknown>;
+  switch (msg.type) {
+    case 'session.update': {
+      refuseUnknown(msg, MESSAGE_FIELDS['session.update'], '', 'session.update');
+      const session = msg.session;
+      if (typeof session !== 'object' || session === null || Array.isArray(session)) {
+        throw new ProtocolError('invalid_params', 'session.update needs a session object');
+      }
+      const fields = session as Record<string, unknown>;
+      refuseUnknown(fields, SESSION_FIELDS, 'session.', 'session');
+      const out: { sample_rate?: number; language?: string } = {};
+      if (fields.sample_rate !== undefined) {
+        const rate = fields.sample_rate;
+        if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < DICTATION_MIN_SAMPLE_RATE || rate > DICTATION_MAX_SAMPLE_RATE) {
+          throw new ProtocolError(
+            'invalid_params',
+            `session.sample_rate must be a whole number of Hz from ${DICTATION_MIN_SAMPLE_RATE} to ${DICTATION_MAX_SAMPLE_RATE}, got ${JSON.stringify(rate)}`,
+          );
+        }
+        out.sample_rate = rate;
+      }
+      if (fields.language !== undefined) {
+        if (languages.length === 0) throw new ProtocolError('unsupported_param', 'this model takes no language setting');
+        if (typeof fields.language !== 'string' || !languages.includes(fields.language)) {
+          throw new ProtocolError('invalid_params', `session.language must be one of ${languages.join(', ')}, got ${JSON.stringify(fields.language)}`);
+        }
+        out.language = fields.language;
+      }
+      return { type: 'session.update', session: out };
+    }
+    case 'input_audio.end':
+      refuseUnknown(msg, MESSAGE_FIELDS['input_audio.end'], '', 'input_audio.end');
+      return { type: 'input_audio.end' };
+    default:
+      throw new ProtocolError(
+        'unknown_message_type',
+        `unknown message type ${JSON.stringify(msg.type)} (expected session.update or input_audio.end, or binary PCM16 audio)`,
+      );
+  }
+}

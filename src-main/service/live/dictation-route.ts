@@ -1,0 +1,156 @@
+/**
+ * The dictation route's part of the live server: which models may open a session (before the upgrade: a model that
+ * cannot run live is refused with 422 before any audio is sent), the recognizer processes, and the sessions. On-device
+ * models run in the recognizer pool (engines/live/recognizer-pool.ts); hosted live models are relayed to the hosted
+ * service's own route.
+ */
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type WebSocket from 'ws';
+import type { Job } from '../../common/api-types.js';
+import { ApiError } from '../../common/errors.js';
+import { liveModelConfig, liveUnavailableReason } from '../../engines/live/live-models.js';
+import { RecognizerPool } from '../../engines/live/recognizer-pool.js';
+import type { ModelDefinition } from '../../engines/model-definition.js';
+import type { ProcessLauncher } from '../../engines/worker/process-launcher.js';
+import { dictationJobName } from '../../jobs/dictation-job.js';
+import type { HostedDictationJob, NewDictationJob } from '../../jobs/job-service-types.js';
+import { ensurePrivateDir } from '../../store/private-files.js';
+import { singleQuery } from '../http/query-params.js';
+import { DictationSession, type DictationSessionStats } from './dictation-session.js';
+import { connectHosted, relay, type HostedEndpoint } from './hosted-dictation-proxy.js';
+import type { LiveOptions } from './live-options.js';
+
+export interface DictationDeps {
+  resolveModel(id: string): ModelDefinition | undefined;
+  /** Records an ended session as a speech-to-text job (JobService.recordDictation). */
+  recordDictation(input: NewDictationJob): Job;
+  /** Records the local job that follows a hosted session's job (JobService.followHostedDictation). */
+  followHostedDictation?(input: HostedDictationJob): Job;
+  /** The hosted service's address and key, for hosted live models; undefined when none is configured. */
+  hostedEndpoint?(): HostedEndpoint | undefined;
+  dataDir: string;
+  log(message: string): void;
+  launcher?: ProcessLauncher;
+}
+
+/** What the live server keeps of an open session, whichever route opened it. */
+export interface SessionHandle {
+  revoke(message: string): void | Promise<void>;
+  close(): void | Promise<void>;
+}
+
+export interface DictationRoute {
+  /** Checks the model (and loads it warm, or connects to the hosted service); resolves to the session's starter. */
+  admit(url: URL, accountId: string): Promise<(ws: WebSocket) => SessionHandle>;
+  sessions(): DictationSessionStats[];
+  readonly pool: RecognizerPool;
+  close(): Promise<void>;
+}
+
+/** A stable key for a model's recognizer process: the same files and settings share one warm child. */
+function poolKey(model: ModelDefinition): string {
+  return `${model.id}\n${JSON.stringify(model.engineConfig)}`;
+}
+
+export function createDictationRoute(deps: DictationDeps, options: LiveOptions): DictationRoute {
+  const pool = new RecognizerPool(deps.log, deps.launcher);
+  const recordingsDir = join(deps.dataDir, 'live');
+  const sessions = new Set<DictationSession>();
+  const relays = new Set<SessionHandle>();
+  let prepared = false;
+
+  /** Recordings of sessions a crash cut short are deleted at the first session (their job was never recorded). */
+  const prepare = (): void => {
+    if (prepared) return;
+    ensurePrivateDir(recordingsDir);
+    for (const name of readdirSync(recordingsDir)) rmSync(join(recordingsDir, name), { force: true, recursive: true });
+    prepared = true;
+  };
+
+  /**
+   * A hosted session's `session.done` names the job the hosted service recorded; a local job that follows it is
+   * recorded here and named instead, so the dictation is in this device's Jobs like a local one. Should that fail, the
+   * hosted job's id is passed on as it is.
+   */
+  function followDone(accountId: string, model: ModelDefinition, endpoint: HostedEndpoint, remoteModelId: string) {
+    return (done: { job_id: string | null }): { job_id: string | null } => {
+      if (!deps.followHostedDictation || typeof done.job_id !== 'string') return done;
+      try {
+        const job = deps.followHostedDictation({
+          accountId,
+          modelId: model.id,
+          name: dictationJobName(new Date()),
+          endpointUrl: endpoint.url,
+          remoteModelId,
+          remoteJobId: done.job_id,
+        });
+        return { ...done, job_id: job.id };
+      } catch (error) {
+        deps.log(`hosted dictation: the local job following ${done.job_id} could not be recorded: ${(error as Error).message}`);
+        return done;
+      }
+    };
+  }
+
+  async function admitHosted(model: ModelDefinition, accountId: string): Promise<(ws: WebSocket) => SessionHandle> {
+    const endpoint = deps.hostedEndpoint?.();
+    if (!endpoint) throw new ApiError('model_unavailable', 'no hosted service is configured (Settings → Hosted service)');
+    const remoteId = typeof model.engineConfig.remoteModelId === 'string' ? model.engineConfig.remoteModelId : model.id;
+    const hosted = await connectHosted(endpoint, remoteId, options.dictationHardMaxMessageBytes);
+    return (ws) => {
+      const link = relay(ws, hosted, deps.log, followDone(accountId, model, endpoint, remoteId));
+      const handle: SessionHandle = { revoke: () => link.close(1008, 'API key revoked'), close: () => link.close(1001, 'service shutting down') };
+      relays.add(handle);
+      ws.on('close', () => relays.delete(handle));
+      return handle;
+    };
+  }
+
+  async function admit(url: URL, accountId: string): Promise<(ws: WebSocket) => SessionHandle> {
+    const modelId = singleQuery(url.searchParams, 'model');
+    if (!modelId) throw new ApiError('model_required', 'the model query parameter is required');
+    const model = deps.resolveModel(modelId);
+    if (!model) throw new ApiError('not_found', `no model ${modelId}`);
+    if (model.capability !== 'asr' || !model.live) {
+      const why = model.engine !== 'remote' && model.capability === 'asr' ? liveUnavailableReason(model) : null;
+      throw new ApiError('model_unavailable', why ?? `model ${modelId} is not a live speech-to-text model`);
+    }
+    if (model.status !== 'available') throw new ApiError('model_unavailable', `model ${modelId} is unavailable: ${model.reason ?? 'unknown reason'}`);
+    if (model.engine === 'remote') return admitHosted(model, accountId);
+    const config = liveModelConfig(model);
+    const key = poolKey(model);
+    // The model loads (or is already warm) before the upgrade: a model that cannot load is refused here.
+    await pool.warm(key, config);
+    prepare();
+    const mode = config.kind === 'sherpa-online' ? 'streaming' : 'vad';
+    return (ws) => {
+      const session = new DictationSession(ws, {
+        accountId,
+        model,
+        mode,
+        options,
+        recordingsDir,
+        openRecognizer: (streamOptions, handlers) => pool.open(key, config, streamOptions, handlers),
+        recordJob: (input) => deps.recordDictation(input),
+        log: deps.log,
+      });
+      sessions.add(session);
+      ws.on('close', () => sessions.delete(session));
+      return session;
+    };
+  }
+
+  return {
+    admit,
+    pool,
+    sessions: () => [...sessions].map((s) => s.stats()),
+    async close() {
+      for (const handle of relays) void handle.close();
+      relays.clear();
+      await Promise.all([...sessions].map((s) => s.close()));
+      sessions.clear();
+      await pool.close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Live dictation on a hosted model: the session is relayed to the hosted service's own dictation socket (the same
+ * route and protocol), opened with the hosted key BEFORE the client's upgrade completes, so a refusal there (a wrong
+ * key, a model gone) refuses the client's upgrade too. Messages pass through unchanged both ways but for
+ * `session.done`: the hosted service recognises, records the job in the hosted account and charges it there, and the
+ * relay's `onDone` may name another job in its place (the local job that follows the hosted one).
+ */
+import WebSocket from 'ws';
+import { DICTATION_PATH } from '../../common/dictation-protocol.js';
+import { ApiError } from '../../common/errors.js';
+
+export interface HostedEndpoint {
+  url: string;
+  key: string | null;
+}
+
+/** How long the hosted service may take to accept the session. Default 15 s. */
+export const HOSTED_CONNECT_TIMEOUT_MS = 15_000;
+
+export interface HostedSession {
+  ws: WebSocket;
+  /** Messages the hosted service sent before the client's socket was ready (session.created). */
+  early: { data: WebSocket.RawData; isBinary: boolean }[];
+}
+
+/** Opens the hosted session; rejects with an ApiError the client's upgrade is refused with. */
+export function connectHosted(endpoint: HostedEndpoint, remoteModelId: string, maxPayload: number): Promise<HostedSession> {
+  const url = new URL(`${endpoint.url.replace(/\/+$/, '')}${DICTATION_PATH}`);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.searchParams.set('model', remoteModelId);
+  const headers: Record<string, string> = endpoint.key ? { authorization: `Bearer ${endpoint.key}` } : {};
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers, maxPayload, handshakeTimeout: HOSTED_CONNECT_TIMEOUT_MS, followRedirects: false });
+    let answered = false;
+    ws.on('unexpected-response', (_req, res) => {
+      answered = true;
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body = (body + chunk.toString()).slice(0, 4000)));
+      res.on('end', () => {
+        let message = `the hosted service refused the session (HTTP ${res.statusCode})`;
+        try {
+          const parsed = JSON.parse(body) as { error?: { message?: string } };
+          if (parsed.error?.message) message = `the hosted service refused the session: ${parsed.error.message}`;
+        } catch {
+          // not JSON: the status says enough
+        }
+        // The hosted model cannot run live (or is gone): as here. Anything else (its key refused, its own failure) is
+        // the hosted service being unusable: 502.
+        const code = res.statusCode === 422 || res.statusCode === 404 ? 'model_unavailable' : 'upstream_unavailable';
+        reject(new ApiError(code, message));
+        ws.terminate();
+      });
+    });
+    const early: HostedSession['early'] = [];
+    const keep = (data: WebSocket.RawData, isBinary: boolean): void => void early.push({ data, isBinary });
+    ws.on('message', keep);
+    ws.once('open', () => resolve({ ws, early }));
+    ws.on('error', (error) => {
+      if (!answered) reject(new ApiError('upstream_unavailable', `the hosted service cannot be reached: ${error.message}`));
+    });
+  });
+}
+
+type DoneMessage = { type: 'session.done'; job_id: string | null };
+
+/** The hosted message as the client gets it: `session.done` through `onDone`, anything else unchanged. */
+function passOn(data: WebSocket.RawData, isBinary: boolean, onDone: ((done: DoneMessage) => object) | undefined): WebSocket.RawData | string {
+  if (isBinary || !onDone) return data;
+  const text = data.toString();
+  if (!text.includes('"session.done"')) return data;
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return data;
+  }
+  const done = message as DoneMessage | null;
+  return done?.type === 'session.done' ? JSON.stringify(onDone(done)) : data;
+}
+
+/** Relays one client socket to its hosted session until either side closes. */
+export function relay(
+  client: WebSocket,
+  session: HostedSession,
+  log: (message: string) => void,
+  onDone?: (done: DoneMessage) => object,
+): { close(code: number, reason: string): void } {
+  const hosted = session.ws;
+  hosted.removeAllListeners('message');
+  const toClient = (data: WebSocket.RawData, isBinary: boolean): void => {
+    if (client.readyState === WebSocket.OPEN) client.send(passOn(data, isBinary, onDone), { binary: isBinary });
+  };
+  for (const { data, isBinary } of session.early.splice(0)) toClient(data, isBinary);
+  client.on('message', (data, isBinary) => {
+    if (hosted.readyState === WebSocket.OPEN) hosted.send(data, { binary: isBinary });
+  });
+  hosted.on('message', toClient);
+  const closeOther = (other: WebSocket, code: number, reason: Buffer): void => {
+    if (other.readyState !== WebSocket.OPEN) return;
+    // 1005/1006 cannot be sent: pass them on as a normal or abnormal end.
+    other.close(code === 1005 ? 1000 : code === 1006 ? 1011 : code, reason.toString());
+  };
+  client.on('close', (code, reason) => closeOther(hosted, code, reason));
+  hosted.on('close', (code, reason) => closeOther(client, code, reason));
+  hosted.on('error', (error) => log(`hosted dictation: ${error.message}`));
+  client.on('error', (error) => log(`dictation client: ${error.message}`));
+  return {
+    close(code, reason) {
+      if (client.readyState === WebSocket.OPEN) client.close(code, reason);
+      if (hosted.readyState === WebSocket.OPEN) hosted.close(1000, reason);
+    },
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Live dictation on a hosted model: the local service relays the session to the hosted service's own dictation socket
+ * (two real services on loopback). The hosted row is `live` locally as `remote:<id>`; messages pass through both ways;
+ * the hosted service records and charges the job in the hosted account, and a local job follows it (in this device's
+ * Jobs with transcript, recording, segments and export); a refusal there refuses the local upgrade.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Job } from '../../../src-main/common/api-types.js';
+import { LiveClient, refusedUpgrade } from '../../helpers/live-harness.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
+import { JFK_WAV, pcmOf, sendPcm, tinyLiveModelSource, TINY_STREAMING_JFK_TEXT } from '../../helpers/dictation-fixtures.js';
+
+let hosted: TestService;
+let local: TestService;
+const jfk = pcmOf(JFK_WAV);
+
+beforeAll(async () => {
+  hosted = await startTestService({ extraModelSources: [tinyLiveModelSource] });
+  local = await startTestService();
+  const put = await fetch(`${local.url}/v1/settings/remote`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${local.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: hosted.url, key: hosted.key }),
+  });
+  expect(put.status).toBe(200);
+}, 60_000);
+afterAll(async () => {
+  await local?.stop();
+  await hosted?.stop();
+});
+
+const localUrl = (model: string): string => `${local.url.replace('http', 'ws')}/v1/speech-to-text/realtime?model=${model}`;
+
+describe('hosted live dictation', () => {
+  it('a hosted streaming model is live locally and its session is relayed; a local job follows the hosted one', { timeout: 120_000 }, async () => {
+    await expect
+      .poll(async () => ((await (await fetch(`${local.url}/v1/models/remote:tiny-streaming`)).json()) as { live?: boolean }).live, { timeout: 30_000 })
+      .toBe(true);
+    const c = await LiveClient.open(localUrl('remote:tiny-streaming'), { authorization: `Bearer ${local.key}` });
+    const created = await c.waitFor('session.created');
+    expect(created.session).toMatchObject({ model: 'tiny-streaming', mode: 'streaming' });
+    await sendPcm((frame) => c.ws.send(frame), jfk.pcm, 16000, { frameSeconds: 0.1, speed: 4 });
+    c.send({ type: 'input_audio.end' });
+    const done = await c.waitFor('session.done', 60_000);
+    expect(c.json().filter((m) => m.type === 'transcript.final').map((f) => f.text).join(' ')).toBe(TINY_STREAMING_JFK_TEXT);
+    // The hosted service recorded (and charged) the job in the hosted account…
+    const hostedJobs = (await (await fetch(`${hosted.url}/v1/jobs?product=speech-to-text`, { headers: { authorization: `Bearer ${hosted.key}` } })).json()) as { data: Job[] };
+    const hostedJob = hostedJobs.data.find((j) => j.name?.startsWith('Dictation'))!;
+    expect(hostedJob).toMatchObject({ status: 'succeeded', model_id: 'tiny-streaming', duration_seconds: '11.000' });
+    // …and session.done names the local job that follows it: in this device's Jobs with the transcript, the recording
+    // (downloaded from the hosted service), its segments and an export, like any hosted transcription.
+    const localHeaders = { authorization: `Bearer ${local.key}` };
+    expect(done.job_id).not.toBe(hostedJob.id);
+    await expect
+      .poll(async () => ((await (await fetch(`${local.url}/v1/speech-to-text/${done.job_id as string}`, { headers: localHeaders })).json()) as Job).status, { timeout: 60_000 })
+      .toBe('succeeded');
+    const job = (await (await fetch(`${local.url}/v1/speech-to-text/${done.job_id as string}`, { headers: localHeaders })).json()) as Job;
+    expect(job).toMatchObject({ model_id: 'remote:tiny-streaming', duration_seconds: '11.000' });
+    expect(job.name).toMatch(/^Dictation /);
+    expect(job.result!.text).toBe(TINY_STREAMING_JFK_TEXT);
+    const artifact = job.result!.artifacts![0]!;
+    expect(artifact).toMatchObject({ content_type: 'audio/wav' });
+    const wav = Buffer.from(await (await fetch(new URL(artifact.url, local.url))).arrayBuffer());
+    expect(wav.length).toBe(44 + jfk.pcm.length);
+    expect(wav.subarray(44).equals(jfk.pcm)).toBe(true);
+    const segments = (await (await fetch(`${local.url}/v1/speech-to-text/${job.id}/segments`, { headers: localHeaders })).json()) as { data: { text: string }[] };
+    expect(segments.data.map((x) => x.text).join(' ')).toBe(TINY_STREAMING_JFK_TEXT);
+    const srt = await (await fetch(`${local.url}/v1/speech-to-text/${job.id}/export?format=srt`, { headers: localHeaders })).text();
+    expect(srt).toMatch(/^1\n00:00:0\d,\d{3} --> /);
+    const list = (await (await fetch(`${local.url}/v1/jobs?product=speech-to-text`, { headers: localHeaders })).json()) as { data: Job[] };
+    expect(list.data.map((j) => j.id)).toContain(job.id);
+  });
+
+  it('bad input reaches the hosted session and its errors come back; the local checks still come first', { timeout: 60_000 }, async () => {
+    expect(await refusedUpgrade(localUrl('remote:tiny-streaming'))).toMatchObject({ status: 401 });
+    // A hosted model that is not live is refused here, before the hosted service is asked.
+    expect(await refusedUpgrade(localUrl('remote:tiny-whisper-novad'), { authorization: `Bearer ${local.key}` })).toMatchObject({ status: 422 });
+    const c = await LiveClient.open(localUrl('remote:tiny-streaming'), { authorization: `Bearer ${local.key}` });
+    await c.waitFor('session.created');
+    c.ws.send(Buffer.alloc(3));
+    expect((await c.waitFor('error')).error).toMatchObject({ code: 'invalid_audio_frame' });
+    c.send({ type: 'input_audio.end' });
+    expect(await c.waitFor('session.done')).toMatchObject({ job_id: null });
+  });
+
+  it('the hosted service refusing the session (its key is wrong) refuses the local upgrade with 502 and the reason', async () => {
+    const put = await fetch(`${local.url}/v1/settings/remote`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${local.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: hosted.url, key: 'vdk_wrong_hosted_key_123456789' }),
+    });
+    expect(put.status).toBe(200);
+    const refused = await refusedUpgrade(localUrl('remote:tiny-streaming'), { authorization: `Bearer ${local.key}` });
+    expect(refused).toMatchObject({ status: 502, body: { error: { code: 'upstream_unavailable' } } });
+    expect(JSON.stringify(refused.body)).toContain('the API key is not valid');
+  });
+});

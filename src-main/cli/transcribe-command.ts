@@ -1,7 +1,9 @@
 /**
- * `voxdesk transcribe FILE... [--model ID] [--format txt|srt|vtt|json] [--out DIR]`: transcribes files as batches of
- * up to 50, then prints each transcript on stdout (one after another, each headed by `==> FILE <==` when there are
- * several) or writes DIR/<file name>.<format>. Exit code 1 when any file failed.
+ * `voxdesk transcribe FILE... [--model ID] [--format txt|srt|vtt|json|docx] [--out DIR]`: transcribes files as
+ * batches of up to 50, then prints each transcript on stdout (one after another, each headed by `==> FILE <==` when
+ * there are several) or writes DIR/<file name>.<format>. Each file is the service's export
+ * (`GET /v1/speech-to-text/{id}/export`), so it is laid out exactly as the app's and the watch folders' are; docx is
+ * binary and so needs --out. Exit code 1 when any file failed.
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
@@ -41,7 +43,7 @@ export function registerTranscribeCommand(program: Command): void {
     .description('transcribe audio files')
     .argument('<files...>', 'audio or video files')
     .option('--model <id>', 'speech-to-text model (default: the first available on-device one)')
-    .option('--format <format>', 'txt, srt, vtt or json', (v: string) => {
+    .option('--format <format>', `${FORMATS.join(', ')} (docx needs --out)`, (v: string) => {
       if (!(FORMATS as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected one of ${FORMATS.join(', ')}`);
       return v as TranscriptFormat;
     }, 'txt')
@@ -51,6 +53,7 @@ export function registerTranscribeCommand(program: Command): void {
     .option('--data-dir <dir>', 'data dir of the in-process service')
     .option('--workers <n>', 'engine workers of the in-process service', integerOption(1, 64))
     .action(async (files: string[], opts: TranscribeOptions) => {
+      if (opts.format === 'docx' && !opts.out) throw new Error('--format docx writes Word files: give --out DIR to write them into');
       for (const f of files) {
         const stat = statSync(f, { throwIfNoEntry: false });
         if (!stat) throw new Error(`${f}: no such file`);
@@ -75,12 +78,13 @@ export function registerTranscribeCommand(program: Command): void {
               process.stderr.write(`${source}: ${item.error_code ?? item.status}: ${item.error_message ?? ''}\n`);
               continue;
             }
-            const text = await (await client.exportTranscript(item.job_id, opts.format)).text();
+            const file = new Uint8Array(await (await client.exportTranscript(item.job_id, opts.format)).arrayBuffer());
             if (opts.out) {
               const target = join(resolve(opts.out), `${basename(source, extname(source))}.${opts.format}`);
-              await writeFile(target, text);
+              await writeFile(target, file);
               process.stderr.write(`${source} → ${target}\n`);
             } else {
+              const text = new TextDecoder().decode(file);
               if (files.length > 1) process.stdout.write(`==> ${source} <==\n`);
               process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
             }

@@ -8,6 +8,7 @@ import type { OpenAiSettingsUpdate, OpenAiSettingsView } from './openai-names.js
 import type { Batch, CatalogueRecord, Health, Job, ListResponse, Quote, SegmentList } from './api-types.js';
 import type { Capability, Product } from './products.js';
 import type { JobStatus } from './job-states.js';
+import type { TranscriptFormat } from './transcript-formats.js';
 import type { WatchFolderInput, WatchFoldersSettings } from './watch-folder-types.js';
 
 export interface ApiClientOptions {
@@ -30,7 +31,7 @@ export class ApiClientError extends Error {
   }
 }
 
-export type TranscriptFormat = 'txt' | 'srt' | 'vtt' | 'json';
+export type { TranscriptFormat };
 
 export interface ListJobsQuery {
   product?: Product;

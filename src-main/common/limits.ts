@@ -21,5 +21,22 @@ export const UPLOAD_BYTES_EXCLUSIVE = 500_000_000;
  * such an inclusive maximum ("a file of at most this many bytes"), here and for models with a smaller limit of their own.
  */
 export const MAX_FILE_BYTES = UPLOAD_BYTES_EXCLUSIVE - 1;
+
+/** Longest text one transcript segment may be given by an edit (PATCH …/transcript), in characters. */
+export const MAX_SEGMENT_TEXT_CHARS = 10_000;
+/** Longest speaker name, in characters (after trimming); a name is at least one character. */
+export const MAX_SPEAKER_NAME_CHARS = 200;
+/** Most segment changes, speaker names or merges one transcript edit may carry. */
+export const MAX_TRANSCRIPT_CHANGES = 10_000;
+/** Longest search query (`q` of GET /v1/search), in characters, and the most words (terms and phrase words) it may hold. */
+export const MAX_SEARCH_QUERY_CHARS = 1_000;
+export const MAX_SEARCH_TERMS = 32;
+/** Search results per page: 20 when no limit is given, at most 100. */
+export const DEFAULT_SEARCH_LIMIT = 20;
+export const MAX_SEARCH_LIMIT = 100;
+/** Subtitle exports: `max_chars_per_line` (default 42) and `max_lines` (default 2) accept these ranges. */
+export const SUBTITLE_LINE_CHARS_RANGE = { min: 10, max: 200 } as const;
+export const SUBTITLE_LINES_RANGE = { min: 1, max: 5 } as const;
+
 /** Watch folders one service keeps (PUT /v1/settings/watch-folders). */
 export const MAX_WATCH_FOLDERS = 20;

@@ -1,21 +1,34 @@
 /**
- * Transcript exports (TXT, SRT, WebVTT, JSON) from a speech-to-text JobResult. Pure: shared by the service's export
- * route, the CLI and the renderer. Subtitle cues follow common broadcast guidance: at most 2 lines of 42 characters,
- * at most 7 seconds, a new cue at each speaker change or pause of 1.5 s or more.
+ * The transcript export formats and the subtitle/JSON layouts. Pure: shared by the service, the CLI and the renderer
+ * (which lists TRANSCRIPT_FORMATS as its export buttons and watch-folder checkboxes). Every export is made by
+ * renderTranscript (common/transcript-export.ts); the readable TXT and the DOCX are laid out by
+ * common/transcript-readable.ts and common/transcript-docx.ts. Subtitle cues follow common broadcast guidance: at
+ * most 2 lines of 42 characters, at most 7 seconds, a new cue at each speaker change or pause of 1.5 s or more.
  */
 import type { JobResult, TranscriptSegment, TranscriptWord } from './api-types.js';
 
-export const TRANSCRIPT_FORMATS = ['txt', 'srt', 'vtt', 'json'] as const;
+/** Every export format, in the order people are offered them: the export route's, a watch folder's, the CLI's. */
+export const TRANSCRIPT_FORMATS = ['txt', 'srt', 'vtt', 'json', 'docx'] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+
+/** The formats made of subtitle cues: the only ones max_chars_per_line and max_lines apply to. */
+export const SUBTITLE_FORMATS: readonly TranscriptFormat[] = ['srt', 'vtt'];
 
 /** Cue limits. Defaults: 42 characters per line, 2 lines, 7 s, new cue after a 1.5 s pause. */
 export const CUE_LIMITS = { lineChars: 42, lines: 2, seconds: 7, pauseSeconds: 1.5 } as const;
+
+/** What a subtitle export may change (the export route's max_chars_per_line and max_lines). */
+export interface CueOptions {
+  lineChars?: number;
+  lines?: number;
+}
 
 export const TRANSCRIPT_CONTENT_TYPES: Record<TranscriptFormat, string> = {
   txt: 'text/plain; charset=utf-8',
   srt: 'application/x-subrip; charset=utf-8',
   vtt: 'text/vtt; charset=utf-8',
   json: 'application/json; charset=utf-8',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
 
 export interface Cue {
@@ -26,40 +39,8 @@ export interface Cue {
   speaker?: string;
 }
 
-export function formatTranscript(result: JobResult, format: TranscriptFormat): string {
-  switch (format) {
-    case 'txt':
-      return toTxt(result);
-    case 'srt':
-      return toSrt(result);
-    case 'vtt':
-      return toVtt(result);
-    case 'json':
-      return toJson(result);
-  }
-}
-
-/** Plain text: one line per segment (speaker turns labelled "SPEAKER_0: …"), or the whole text. */
-export function toTxt(result: JobResult): string {
-  const segments = result.segments ?? [];
-  if (segments.length === 0) return result.text ? `${result.text.trim()}\n` : '';
-  const lines: string[] = [];
-  let previous: string | undefined;
-  for (const segment of segments) {
-    const text = segment.text.trim();
-    if (!text) continue;
-    if (segment.speaker && segment.speaker === previous) {
-      lines[lines.length - 1] += ` ${text}`;
-    } else {
-      lines.push(segment.speaker ? `${segment.speaker}: ${text}` : text);
-    }
-    previous = segment.speaker;
-  }
-  return lines.length ? `${lines.join('\n')}\n` : '';
-}
-
-export function toSrt(result: JobResult): string {
-  return buildCues(result)
+export function toSrt(result: JobResult, cueOptions: CueOptions = {}): string {
+  return buildCues(result, cueOptions)
     .map((cue, i) => {
       const lines = cue.speaker ? [`[${cue.speaker}] ${cue.lines[0]}`, ...cue.lines.slice(1)] : cue.lines;
       return `${i + 1}\n${timestamp(cue.start, ',')} --> ${timestamp(cue.end, ',')}\n${lines.join('\n')}\n`;
@@ -67,8 +48,8 @@ export function toSrt(result: JobResult): string {
     .join('\n');
 }
 
-export function toVtt(result: JobResult): string {
-  const cues = buildCues(result).map((cue) => {
+export function toVtt(result: JobResult, cueOptions: CueOptions = {}): string {
+  const cues = buildCues(result, cueOptions).map((cue) => {
     const text = cue.lines.map(escapeVtt).join('\n');
     return `${timestamp(cue.start, '.')} --> ${timestamp(cue.end, '.')}\n${cue.speaker ? `<v ${cue.speaker}>${text}` : text}\n`;
   });
@@ -99,15 +80,16 @@ interface TimedWord {
 }
 
 /** Subtitle cues from word timings when present, else from segments (times shared by character count). */
-export function buildCues(result: JobResult): Cue[] {
+export function buildCues(result: JobResult, cueOptions: CueOptions = {}): Cue[] {
+  const limits = { lineChars: cueOptions.lineChars ?? CUE_LIMITS.lineChars, lines: cueOptions.lines ?? CUE_LIMITS.lines };
   const words = result.words?.length ? result.words.map(cleanWord) : wordsFromSegments(result);
   const cues: Cue[] = [];
   let group: TimedWord[] = [];
-  const maxChars = CUE_LIMITS.lineChars * CUE_LIMITS.lines;
+  const maxChars = limits.lineChars * limits.lines;
   const flush = (): void => {
     if (group.length === 0) return;
     const first = group[0]!;
-    const cue: Cue = { start: first.start, end: group[group.length - 1]!.end, lines: wrapLines(group.map((w) => w.word)) };
+    const cue: Cue = { start: first.start, end: group[group.length - 1]!.end, lines: wrapLines(group.map((w) => w.word), limits) };
     if (first.speaker) cue.speaker = first.speaker;
     cues.push(cue);
     group = [];
@@ -123,7 +105,7 @@ export function buildCues(result: JobResult): Cue[] {
         word.end - first.start > CUE_LIMITS.seconds ||
         word.start - last.end >= CUE_LIMITS.pauseSeconds ||
         chars > maxChars ||
-        wrapLines([...group, word].map((w) => w.word)).length > CUE_LIMITS.lines;
+        wrapLines([...group, word].map((w) => w.word), limits).length > limits.lines;
       if (breakHere) flush();
     }
     group.push(word);
@@ -173,30 +155,42 @@ function estimateSeconds(text: string): number {
 }
 
 /**
- * Breaks words into at most CUE_LIMITS.lines lines of CUE_LIMITS.lineChars; two lines are balanced (the break
- * nearest the middle that fits). Returns more lines than allowed only when the words cannot fit (the caller splits).
+ * Breaks words into at most `limits.lines` lines of `limits.lineChars` (default CUE_LIMITS): lines are balanced
+ * (the breaks that make the longest line shortest). Returns more lines than allowed only when the words cannot fit
+ * (the caller splits); a single word longer than a line stands on a line of its own.
  */
-export function wrapLines(words: string[]): string[] {
+export function wrapLines(words: string[], limits: Required<CueOptions> = CUE_LIMITS): string[] {
+  const { lineChars, lines: maxLines } = limits;
   const text = words.join(' ');
-  if (text.length <= CUE_LIMITS.lineChars) return [text];
-  let best: string[] | null = null;
-  let bestDiff = Infinity;
-  for (let i = 1; i < words.length; i++) {
-    const a = words.slice(0, i).join(' ');
-    const b = words.slice(i).join(' ');
-    if (a.length > CUE_LIMITS.lineChars || b.length > CUE_LIMITS.lineChars) continue;
-    const diff = Math.abs(a.length - b.length);
-    if (diff < bestDiff) [best, bestDiff] = [[a, b], diff];
-  }
-  if (best) return best;
-  // A single overlong word (or words that do not fit in two lines): greedy lines, caller decides.
-  const lines: string[] = [];
+  if (text.length <= lineChars) return [text];
+  const greedy: string[] = [];
   for (const word of words) {
-    const last = lines[lines.length - 1];
-    if (last !== undefined && last.length + 1 + word.length <= CUE_LIMITS.lineChars) lines[lines.length - 1] = `${last} ${word}`;
-    else lines.push(word);
+    const last = greedy[greedy.length - 1];
+    if (last !== undefined && last.length + 1 + word.length <= lineChars) greedy[greedy.length - 1] = `${last} ${word}`;
+    else greedy.push(word);
   }
-  return lines;
+  if (greedy.length > maxLines || greedy.length < 2) return greedy;
+  // As many lines as greedy needs, with the breaks chosen so the longest line is as short as it can be.
+  const count = greedy.length;
+  let best: string[] = greedy;
+  let bestLongest = Math.max(...greedy.map((l) => l.length));
+  const place = (from: number, left: number, acc: string[]): void => {
+    if (left === 1) {
+      const line = words.slice(from).join(' ');
+      if (line.length > lineChars) return;
+      const candidate = [...acc, line];
+      const longest = Math.max(...candidate.map((l) => l.length));
+      if (longest < bestLongest) [best, bestLongest] = [candidate, longest];
+      return;
+    }
+    for (let i = from + 1; i <= words.length - left + 1; i++) {
+      const line = words.slice(from, i).join(' ');
+      if (line.length > lineChars) break;
+      place(i, left - 1, [...acc, line]);
+    }
+  };
+  if (words.length <= 64) place(0, count, []);
+  return best;
 }
 
 function escapeVtt(text: string): string {

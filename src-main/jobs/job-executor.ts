@@ -20,6 +20,7 @@ import { chargeJob, pricingOf } from './billing.js';
 import { guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
 import { PAUSED_MESSAGE } from './job-pause.js';
 import { resumePointOf, rowsFromResult, segmentRow, transcriptFromRows } from './transcript-segments.js';
+import { recordOriginal } from './transcripts.js';
 
 /** A worker crash is retried once: a job whose run crashed with attempts ≥ this fails `engine_crashed`. */
 export const MAX_CRASH_ATTEMPTS = 2;
@@ -232,6 +233,8 @@ export function createExecutor(core: JobCore): Executor {
       }
       const at = now();
       let result: EngineOutput['result'] = output.result ?? {};
+      // Revision 0 of the transcript (transcripts.ts) keeps words and speakers whatever response_format asked for.
+      let original: EngineOutput['result'] | null = row.product === 'speech-to-text' ? result : null;
       if (output.transcript) {
         const rows = repos.segments.all(jobId);
         if (rows.length !== output.transcript.segmentCount) {
@@ -241,6 +244,8 @@ export function createExecutor(core: JobCore): Executor {
           return;
         }
         result = transcriptFromRows(rows, output.transcript);
+        const detailed = { ...output.transcript.options, responseFormat: 'verbose_json' as const, granularity: 'word' as const };
+        original = transcriptFromRows(rows, { ...output.transcript, options: detailed });
       } else if (row.product === 'speech-to-text' && repos.segments.count(jobId) === 0) {
         for (const segment of rowsFromResult(jobId, result, at)) repos.segments.append(segment);
       }
@@ -268,6 +273,7 @@ export function createExecutor(core: JobCore): Executor {
         duration_seconds: shown,
       });
       chargeJob(repos.ledger, done, pricingOf(definition), Number(shown), at);
+      if (original) recordOriginal(repos, done, original, at);
     });
   }
 

@@ -1,6 +1,7 @@
 /**
  * Start-up recovery of interrupted jobs, and the periodic maintenance: expiry, artifact retention, recording
- * retention, job-history retention (retention-policy.ts, read at every sweep) and key purge.
+ * retention, job-history retention (retention-policy.ts, read at every sweep), key purge, and revision 0 for
+ * transcriptions that succeeded before transcript revisions existed (so library search finds them too).
  */
 import { dirname, join, relative, isAbsolute } from 'node:path';
 import { rmdirSync, unlinkSync } from 'node:fs';
@@ -12,6 +13,10 @@ import { PAUSED_MESSAGE } from './job-pause.js';
 import { nowIso, type JobCore } from './job-core.js';
 import { createHistorySweep } from './history-sweep.js';
 import { storedRetention } from './retention-policy.js';
+import { backfillOriginals } from './transcripts.js';
+
+/** Transcriptions given their revision 0 per maintenance pass (a few ms each), until none is left without one. */
+export const ORIGINALS_PER_SWEEP = 200;
 
 export interface Maintenance {
   recoverInterrupted(): void;
@@ -96,6 +101,7 @@ export function createMaintenance(core: JobCore, expireOverdue: () => void): Mai
     const days = storedRetention(repos.settings).job_history_days;
     if (days) sweepHistory(isoAt(core.options.clock, -days * 86_400_000));
     repos.idempotency.purgeExpired(now());
+    backfillOriginals(repos, now(), ORIGINALS_PER_SWEEP);
   }
 
   return { recoverInterrupted, runMaintenance };

@@ -32,6 +32,8 @@ import { modelSettingsRoutes } from './routes/model-settings-routes.js';
 import { productRoutes } from './routes/product-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
+import { searchRoutes } from './routes/search-routes.js';
+import { transcriptRevisionRoutes } from './routes/transcript-revision-routes.js';
 import { transcriptRoutes } from './routes/transcript-routes.js';
 import { watchFolderRoutes } from './routes/watch-folder-routes.js';
 
@@ -49,7 +51,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
     '/v1/*',
     cors({
       origin: (origin) => (deps.origins.isAllowed(origin) ? origin : null),
-      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
       exposeHeaders: ['Content-Disposition', 'Content-Length', JOB_ID_HEADER],
       maxAge: 600,
@@ -76,7 +78,9 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', speechRoutes(deps, openAiModels));
   app.route('/', modelRoutes(deps));
   app.route('/', productRoutes(deps));
-  app.route('/', exportRoutes(deps));
+  app.route('/', searchRoutes(deps.transcripts));
+  app.route('/', exportRoutes(deps.transcripts));
+  app.route('/', transcriptRevisionRoutes(deps.transcripts));
   app.route('/', transcriptRoutes(deps));
   app.route('/', jobRoutes(deps));
   if (deps.config.serveUi) registerStaticUi(app, deps.config.serveUi);

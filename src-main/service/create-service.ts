@@ -16,6 +16,7 @@ import { modelManagerSource } from '../engines/models/model-manager-source.js';
 import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
 import { createJobService } from '../jobs/job-service.js';
 import type { JobService } from '../jobs/job-service-types.js';
+import { createTranscripts } from '../jobs/transcripts.js';
 import { RevokedKeyError } from '../store/accounts-repo.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { ensurePrivateDir } from '../store/private-files.js';
@@ -154,11 +155,12 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const origins = new Origins(config.allowedOrigins);
     const limiter = new FailedAuthLimiter();
     const validator = new ParamsValidator();
+    const transcripts = createTranscripts(repos, repos.clock);
     watch = new WatchService({
       repos,
       jobs,
       accountId: localAccountId,
-      submitter: createWatchSubmitter({ catalogue, validator, jobs, config }, localAccountId),
+      submitter: createWatchSubmitter({ catalogue, validator, jobs, config, transcripts }, localAccountId),
       timings: config.watchTimings,
       log: config.log,
     });
@@ -166,6 +168,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       config,
       repos,
       jobs,
+      transcripts,
       catalogue,
       models,
       remote,

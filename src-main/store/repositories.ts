@@ -18,6 +18,8 @@ import { createRemoteJobsRepo, type RemoteJobsRepo } from './remote-jobs-repo.js
 import { createSecretsRepo, type SecretsRepo } from './secrets-repo.js';
 import { createSegmentsRepo, type SegmentsRepo } from './segments-repo.js';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo.js';
+import { createTranscriptRevisionsRepo, type TranscriptRevisionsRepo } from './transcript-revisions-repo.js';
+import { createTranscriptSearchRepo, type TranscriptSearchRepo } from './transcript-search-repo.js';
 import { createWatchFilesRepo, type WatchFilesRepo } from './watch-files-repo.js';
 
 export interface Repositories {
@@ -39,6 +41,10 @@ export interface Repositories {
   remoteBatches: RemoteBatchesRepo;
   remoteCatalogue: RemoteCatalogueRepo;
   segments: SegmentsRepo;
+  /** Edited transcripts (migration 011): revision 0 is the engine's original. */
+  revisions: TranscriptRevisionsRepo;
+  /** The library search index over the latest revisions and job names (migration 011). */
+  search: TranscriptSearchRepo;
   /** Files the watch folders have seen and the jobs they became. */
   watchFiles: WatchFilesRepo;
 }
@@ -61,6 +67,8 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
     remoteBatches: createRemoteBatchesRepo(db, clock),
     remoteCatalogue: createRemoteCatalogueRepo(db),
     segments: createSegmentsRepo(db),
+    revisions: createTranscriptRevisionsRepo(db),
+    search: createTranscriptSearchRepo(db),
     watchFiles: createWatchFilesRepo(db, clock),
   };
 }

@@ -38,7 +38,7 @@ export interface WatchSubmitter {
   check(folder: WatchFolderConfig): { maxFileBytes: number };
   /** Creates the job exactly as POST /v1/speech-to-text would, for the local account. Synchronous; throws ApiError. */
   submit(folder: WatchFolderConfig, file: { path: string; name: string; bytes: number }): Job;
-  /** The export of a succeeded job in one of the folder's formats. */
+  /** The export of a succeeded job in one of the folder's formats: the bytes the export route would answer. */
   render(job: Job, format: string): Promise<Uint8Array>;
 }
 

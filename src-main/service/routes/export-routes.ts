@@ -1,31 +1,38 @@
 /**
- * GET /v1/speech-to-text/{job_id}/export?format=txt|srt|vtt|json (extension): the transcript of a succeeded job as
- * a file, with Content-Disposition naming it after the job. Not succeeded yet → 409 conflict; bad format → 400.
+ * GET /v1/speech-to-text/{job_id}/export?format=txt|srt|vtt|json|docx (extension, docs/transcripts.md): the latest
+ * revision of a succeeded transcription as a file, with its speakers' names, and Content-Disposition naming it after
+ * the job. Rendered by common/transcript-export.ts, as the watch folders' files are. `srt` and `vtt` take
+ * `max_chars_per_line` (default 42) and `max_lines` (default 2). Not succeeded yet → 409 conflict; bad format or
+ * subtitle option → 400 invalid_request; another account's job → 404.
  */
 import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
-import { formatTranscript, TRANSCRIPT_CONTENT_TYPES, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../common/transcript-formats.js';
-import type { AppDeps } from '../app-deps.js';
+import { SUBTITLE_LINE_CHARS_RANGE, SUBTITLE_LINES_RANGE } from '../../common/limits.js';
+import { exportTitle, renderTranscript } from '../../common/transcript-export.js';
+import { SUBTITLE_FORMATS, TRANSCRIPT_FORMATS, type CueOptions, type TranscriptFormat } from '../../common/transcript-formats.js';
+import type { Transcripts } from '../../jobs/transcripts.js';
 import type { AppEnv } from '../app-env.js';
-import { queryOf, singleQuery } from '../http/query-params.js';
+import { numberQuery, queryOf, singleQuery } from '../http/query-params.js';
 import { contentDisposition } from './artifact-routes.js';
 
-export function exportRoutes(deps: AppDeps): Hono<AppEnv> {
+export function exportRoutes(transcripts: Transcripts): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/speech-to-text/:jobId/export', (c) => {
-    const format = singleQuery(queryOf(c.req.url), 'format') ?? 'txt';
-    if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
-      throw new ApiError('invalid_request', `format must be one of ${TRANSCRIPT_FORMATS.join(', ')}`);
+  app.get('/v1/speech-to-text/:jobId/export', async (c) => {
+    const query = queryOf(c.req.url);
+    const format = (singleQuery(query, 'format') ?? 'txt') as TranscriptFormat;
+    if (!TRANSCRIPT_FORMATS.includes(format)) throw new ApiError('invalid_request', `format must be one of ${TRANSCRIPT_FORMATS.join(', ')}`);
+    const cues: CueOptions = {};
+    const lineChars = numberQuery(query, 'max_chars_per_line', { ...SUBTITLE_LINE_CHARS_RANGE, integer: true });
+    const lines = numberQuery(query, 'max_lines', { ...SUBTITLE_LINES_RANGE, integer: true });
+    if ((lineChars !== undefined || lines !== undefined) && !SUBTITLE_FORMATS.includes(format)) {
+      throw new ApiError('invalid_request', `max_chars_per_line and max_lines apply to the ${SUBTITLE_FORMATS.join(' and ')} formats only`);
     }
-    const id = c.req.param('jobId');
-    const job = deps.jobs.getJob(c.get('owner').accountId, 'speech-to-text', id);
-    if (!job) throw new ApiError('not_found', `no job ${id} on this route`);
-    if (job.status !== 'succeeded' || !job.result) throw new ApiError('conflict', `job ${id} is ${job.status}; only a succeeded job has a transcript`);
-    const base = (job.name ?? job.id).replace(/\.[A-Za-z0-9]{1,5}$/, '');
-    return c.body(formatTranscript(job.result, format as TranscriptFormat), 200, {
-      'Content-Type': TRANSCRIPT_CONTENT_TYPES[format as TranscriptFormat],
-      'Content-Disposition': contentDisposition(`${base}.${format}`),
-    });
+    if (lineChars !== undefined) cues.lineChars = lineChars;
+    if (lines !== undefined) cues.lines = lines;
+    const { job, name, result } = transcripts.forExport(c.get('owner').accountId, c.req.param('jobId'));
+    const title = exportTitle(name, job.id);
+    const file = await renderTranscript({ format, result, title, cues });
+    return c.body(file.bytes, 200, { 'Content-Type': file.contentType, 'Content-Disposition': contentDisposition(`${title}.${format}`) });
   });
   return app;
 }

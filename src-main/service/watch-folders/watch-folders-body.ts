@@ -10,12 +10,12 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { ApiError } from '../../common/errors.js';
 import { MAX_WATCH_FOLDERS } from '../../common/limits.js';
+import { TRANSCRIPT_FORMATS } from '../../common/transcript-formats.js';
 import type { WatchFolderConfig } from '../../watch/watch-folder-config.js';
 import type { AppDeps } from '../app-deps.js';
 import { refuseUnknownFields } from '../http/json-body.js';
 import { paramsField } from '../params/params-validator.js';
 import { resolveForProduct, validateParams } from '../routes/submission.js';
-import { WATCH_EXPORT_FORMATS } from './watch-exports.js';
 
 const FOLDER_FIELDS = ['path', 'model', 'params', 'output_dir', 'formats'] as const;
 
@@ -37,13 +37,13 @@ function absolutePath(value: unknown, field: string): string {
 }
 
 function formatsOf(value: unknown, where: string): string[] {
-  const choices = WATCH_EXPORT_FORMATS.join(', ');
+  const choices = TRANSCRIPT_FORMATS.join(', ');
   if (!Array.isArray(value) || value.length === 0) {
     throw new ApiError('invalid_request', `${where}.formats must be a non-empty array of export formats (${choices})`);
   }
   const seen = new Set<string>();
   value.forEach((format: unknown, j) => {
-    if (typeof format !== 'string' || !WATCH_EXPORT_FORMATS.includes(format)) {
+    if (typeof format !== 'string' || !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
       throw new ApiError('invalid_request', `${where}.formats[${j}] must be one of ${choices} (got ${JSON.stringify(format)})`);
     }
     if (seen.has(format)) throw new ApiError('invalid_request', `${where}.formats lists ${format} twice`);

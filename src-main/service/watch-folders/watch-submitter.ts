@@ -3,16 +3,19 @@
  * `POST /v1/speech-to-text` (model resolved for the product, params validated against its schema, the model's file
  * limit, the job engine's intake with its ledger), for the local account. The recording is transcribed where it is:
  * it is not copied into uploads/, so retention never deletes it and it does not count against the upload quota.
+ * Its exports are the export route's: the latest revision with the speakers' names, rendered by
+ * common/transcript-export.ts (a transcript edited before the job's files are written shows the edit).
  */
 import type { Job } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
+import { exportTitle, renderTranscript } from '../../common/transcript-export.js';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../common/transcript-formats.js';
 import type { WatchFolderConfig } from '../../watch/watch-folder-config.js';
 import type { WatchSubmitter } from '../../watch/watch-service.js';
 import type { AppDeps } from '../app-deps.js';
 import { requestedLanguage, resolveForProduct, validateParams } from '../routes/submission.js';
-import { WATCH_EXPORTS } from './watch-exports.js';
 
-export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validator' | 'jobs' | 'config'>, accountId: string): WatchSubmitter {
+export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validator' | 'jobs' | 'config' | 'transcripts'>, accountId: string): WatchSubmitter {
   const resolve = (folder: WatchFolderConfig) => {
     const def = resolveForProduct(deps, folder.model, 'speech-to-text');
     return { def, params: validateParams(deps, def, folder.params) };
@@ -37,11 +40,11 @@ export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validato
       });
       return job;
     },
-    render(job, format) {
-      const render = WATCH_EXPORTS[format];
-      if (!render) return Promise.reject(new Error(`no export format ${format}`));
-      if (!job.result) return Promise.reject(new Error(`job ${job.id} has no transcript`));
-      return render(job);
+    async render(job, format) {
+      if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) throw new Error(`no export format ${format}`);
+      const { name, result } = deps.transcripts.forExport(accountId, job.id);
+      const file = await renderTranscript({ format: format as TranscriptFormat, result, title: exportTitle(name, job.id) });
+      return file.bytes;
     },
   };
 }

@@ -1,11 +1,13 @@
 /**
  * The voxdesk command as users run it (real child processes): serve's first line and graceful SIGTERM, kill -9 and
- * restart on the same data dir, keys create, VOXDESK_API_KEY, speak with the real eSpeak NG engine, bad options.
+ * restart on the same data dir, keys create, VOXDESK_API_KEY, speak with the real eSpeak NG engine, transcribe with
+ * PocketSphinx (srt, the readable txt, docx), bad options.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import JSZip from 'jszip';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
@@ -124,6 +126,25 @@ describe('voxdesk transcribe', () => {
     const srt = readFileSync(join(out, 'jfk.srt'), 'utf8');
     expect(srt).toMatch(/^1\n\d\d:\d\d:\d\d,\d{3} --> /);
     expect(srt.toLowerCase()).toContain('country');
+  });
+  it('prints the readable transcript (the export route\'s txt) and writes a Word file with --format docx', async () => {
+    requireFile('/usr/share/pocketsphinx/model/en-us', 'pocketsphinx-en-us');
+    const dataDir = tempDir();
+    const txt = await voxdesk(['transcribe', join(SHARED, 'audio/jfk.wav'), '--model', 'pocketsphinx-en-us', '--data-dir', dataDir]);
+    expect(txt.code, txt.stderr).toBe(0);
+    expect(txt.stdout).toMatch(/^jfk\n\n\[00:00\] \S/);
+    expect(txt.stdout.toLowerCase()).toContain('country');
+    const out = join(dataDir, 'out');
+    const docx = await voxdesk(['transcribe', join(SHARED, 'audio/jfk.wav'), '--model', 'pocketsphinx-en-us', '--format', 'docx', '--out', out, '--data-dir', dataDir]);
+    expect(docx.code, docx.stderr).toBe(0);
+    const xml = await (await JSZip.loadAsync(readFileSync(join(out, 'jfk.docx')))).file('word/document.xml')!.async('string');
+    expect(xml).toContain('>jfk</w:t>');
+    expect(xml.toLowerCase()).toContain('country');
+  }, 240_000);
+  it('--format docx without --out is refused before anything is transcribed', async () => {
+    const r = await voxdesk(['transcribe', join(SHARED, 'audio/jfk.wav'), '--format', 'docx', '--data-dir', tempDir()]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--format docx .*--out/);
   });
   it('a missing file fails with exit 1 and a message', async () => {
     const r = await voxdesk(['transcribe', join(tempDir(), 'nope.wav'), '--data-dir', tempDir()]);

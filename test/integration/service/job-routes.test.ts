@@ -120,15 +120,15 @@ describe('batches of every shape', () => {
 });
 
 describe('transcript export', () => {
-  it('exports a succeeded transcript as txt/srt/vtt/json; refuses bad formats, unfinished jobs and other routes', async () => {
+  it('exports a succeeded transcript as readable txt, srt, vtt, json; refuses bad formats, unfinished jobs and other routes', async () => {
     const job = await json<Job>(api.postForm('/v1/speech-to-text', [model('test-asr'), { name: 'name', value: 'talk.wav' }, file()]));
     expect(job.status).toBe('succeeded');
     const txt = await api.get(`/v1/speech-to-text/${job.id}/export?format=txt`);
     expect(txt.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(txt.headers.get('content-disposition')).toContain('talk.txt');
-    expect(await txt.text()).toBe(`test ${job.id}\n`);
+    expect(await txt.text()).toBe(`talk\n\n[00:00] test ${job.id}\n`);
     expect((await api.get(`/v1/speech-to-text/${job.id}/export?format=vtt`)).headers.get('content-type')).toMatch(/^text\/vtt/);
-    await expectError(api.get(`/v1/speech-to-text/${job.id}/export?format=docx`), 400, 'invalid_request');
+    await expectError(api.get(`/v1/speech-to-text/${job.id}/export?format=pdf`), 400, 'invalid_request');
     const slow = await json<Job>(api.postForm('/v1/speech-to-text', [model('test-asr'), params({ behaviour: 'sleep', ms: 30_000 }), file()]));
     await expectError(api.get(`/v1/speech-to-text/${slow.id}/export`), 409, 'conflict');
     await api.post(`/v1/speech-to-text/${slow.id}/cancel`);

@@ -1,12 +1,13 @@
 /**
  * Watch folders with real files, a real SQLite file and the real service (test-engine transcriptions, and one real
  * PocketSphinx one): files already there are picked up, only recordings, once each after they stop growing, many at
- * once, a renamed copy is not redone, exports never replace a person's file, output_dir mirrors subfolders, and a
- * failed job shows in the folder's status.
+ * once, a renamed copy is not redone, exports never replace a person's file, output_dir mirrors subfolders, the files
+ * are the export route's (readable TXT, DOCX), and a failed job shows in the folder's status.
  */
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
 import { audio, Client, json } from '../../helpers/http-client.js';
@@ -68,9 +69,12 @@ describe('watch folders', () => {
       ['.hidden.wav', 'Memo 2.MP3', 'Memo 2.srt', 'Memo 2.txt', 'big.wav.part', 'interview (1).srt', 'interview.srt', 'interview.txt', 'interview.wav', 'notes.txt', '~$memo.wav'].sort(),
     );
     expect(readFileSync(join(dir, 'interview (1).srt'), 'utf8')).toMatch(/^1\n00:00:00,000 --> 00:00:0\d,\d{3}\nsegment/);
-    expect(readFileSync(join(dir, 'interview.txt'), 'utf8')).toContain('segment 1');
+    // The readable layout of the export route, byte for byte what it answers for the same job.
+    const txt = readFileSync(join(dir, 'interview.txt'), 'utf8');
+    expect(txt).toBe('interview\n\n[00:00] segment 0\n[00:10] segment 1\n');
     const [job] = await jobsNamed('interview.wav');
     expect(job).toMatchObject({ status: 'succeeded', model_id: 'test-asr', product: 'speech-to-text' });
+    expect(await (await api.get(`/v1/speech-to-text/${job!.id}/export?format=txt`)).text()).toBe(txt);
     expect(await jobsNamed('.hidden.wav')).toEqual([]);
   });
 
@@ -137,11 +141,15 @@ describe('watch folders', () => {
     mkdirSync(join(dir, '2026-05-01'), { recursive: true });
     writeFileSync(join(dir, '2026-05-01', 'REC001.WAV'), recording(400));
     writeFileSync(join(dir, 'REC002.wav'), recording(401));
-    await saveFolders(api, [{ path: dir, model: 'test-asr', output_dir: out, formats: ['vtt'] }]);
+    await saveFolders(api, [{ path: dir, model: 'test-asr', params: SEGMENTS, output_dir: out, formats: ['vtt', 'docx'] }]);
     await waitForFolder(api, dir, 'two done', (f) => f.status.files_done === 2);
-    expect(namesIn(out)).toEqual(['2026-05-01', 'REC002.vtt']);
-    expect(namesIn(join(out, '2026-05-01'))).toEqual(['REC001.vtt']);
+    expect(namesIn(out)).toEqual(['2026-05-01', 'REC002.docx', 'REC002.vtt']);
+    expect(namesIn(join(out, '2026-05-01'))).toEqual(['REC001.docx', 'REC001.vtt']);
     expect(readFileSync(join(out, 'REC002.vtt'), 'utf8')).toMatch(/^WEBVTT/);
+    // A Word file: the title, then a paragraph per segment with its time.
+    const docx = await JSZip.loadAsync(readFileSync(join(out, 'REC002.docx')));
+    const xml = await docx.file('word/document.xml')!.async('string');
+    expect([...xml.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1])).toEqual(['REC002', '00:00', 'segment 0', '00:10', 'segment 1']);
     expect(namesIn(dir)).toEqual(['2026-05-01', 'REC002.wav']);
   });
 

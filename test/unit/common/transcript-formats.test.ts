@@ -3,11 +3,9 @@ import type { JobResult } from '../../../src-main/common/api-types.js';
 import {
   buildCues,
   CUE_LIMITS,
-  formatTranscript,
   timestamp,
   toJson,
   toSrt,
-  toTxt,
   toVtt,
   wrapLines,
 } from '../../../src-main/common/transcript-formats.js';
@@ -90,7 +88,6 @@ describe('SRT', () => {
   it('an empty transcript gives an empty file', () => {
     expect(toSrt({ text: '' })).toBe('');
     expect(toVtt({ text: '' })).toBe('WEBVTT\n');
-    expect(toTxt({ text: '' })).toBe('');
   });
 });
 
@@ -110,18 +107,10 @@ describe('WebVTT', () => {
   });
 });
 
-describe('TXT and JSON', () => {
-  it('TXT: one line per speaker turn (golden)', () => {
-    expect(toTxt(dialogue)).toBe('SPEAKER_0: Hello there.\nSPEAKER_1: General Kenobi! You are a bold one.\n');
-    expect(toTxt({ text: 'x', segments: [{ id: 0, start: 0, end: 1, text: 'one' }, { id: 1, start: 1, end: 2, text: ' two ' }] })).toBe(
-      'one\ntwo\n',
-    );
-  });
-
-  it('JSON: the transcript fields without artifacts', () => {
+describe('JSON', () => {
+  it('the transcript fields without artifacts', () => {
     const parsed = JSON.parse(toJson({ ...dialogue, artifacts: [] })) as JobResult;
     expect(parsed).toEqual(dialogue);
-    expect(formatTranscript(dialogue, 'json')).toBe(toJson(dialogue));
   });
 });
 

@@ -1,0 +1,82 @@
+/**
+ * Wire types of the transcript workbench (extensions, docs/transcripts.md): the revisions of a transcription's text
+ * (`GET`/`PATCH /v1/speech-to-text/{id}/transcript`) and library search (`GET /v1/search`). Shared by the service,
+ * the typed client and the renderer. The job's own `result` stays the engine's output; these carry the edits.
+ */
+
+/** A word of a revision: its text and times in seconds from the start of the recording. */
+export interface RevisionWord {
+  word: string;
+  start: number;
+  end: number;
+}
+
+export interface RevisionSegment {
+  /** 0 … n−1 in time order; an index names the same stretch of audio in every revision of the job. */
+  index: number;
+  start: number;
+  end: number;
+  /** '' when an edit removed every word. */
+  text: string;
+  /** A key of the revision's `speakers` map ("SPEAKER_0"), or null when no speaker is known. */
+  speaker: string | null;
+  /** Always present; times are the engine's, spread over the segment where the engine gave none or an edit changed them. */
+  words: RevisionWord[];
+}
+
+export interface TranscriptRevision {
+  job_id: string;
+  /** 0 is the engine's original, kept forever; each edit makes the next number. */
+  revision: number;
+  /** The newest revision of the job (what an edit's base_revision must name). */
+  latest_revision: number;
+  created_at: string;
+  /** Speaker key → the name people see. Every key a segment uses is here; revision 0 maps each key to itself. */
+  speakers: Record<string, string>;
+  segments: RevisionSegment[];
+}
+
+/** One segment's change: new text, a new speaker (a key of the resulting map, or null for none), or both. */
+export interface SegmentPatch {
+  index: number;
+  text?: string;
+  speaker?: string | null;
+}
+
+/** Every segment of speaker `from` becomes `into`'s; `from` leaves the map. */
+export interface SpeakerMerge {
+  from: string;
+  into: string;
+}
+
+/**
+ * PATCH /v1/speech-to-text/{id}/transcript. Applied in this order: `speakers` (rename, add, or remove with null),
+ * `merge_speakers`, then `segments`. At least one of the three must be given.
+ */
+export interface TranscriptPatch {
+  base_revision: number;
+  segments?: SegmentPatch[];
+  speakers?: Record<string, string | null>;
+  merge_speakers?: SpeakerMerge[];
+}
+
+/**
+ * One search result: a segment of a job's latest revision, or the job's name (segment_index, start and end null).
+ * `snippet` is HTML-safe text: the matched words are wrapped in `<mark>`…`</mark>`, every other `<`, `>`, `&` and
+ * `"` is escaped, and `…` marks text left out.
+ */
+export interface SearchHit {
+  job_id: string;
+  name: string | null;
+  segment_index: number | null;
+  start: number | null;
+  end: number | null;
+  snippet: string;
+}
+
+export interface SearchList {
+  object: 'list';
+  data: SearchHit[];
+  /** Pass as `cursor` (with the same q) for the next page; null on the last page. */
+  next_cursor: string | null;
+}

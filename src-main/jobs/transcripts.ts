@@ -1,0 +1,234 @@
+/**
+ * The transcript workbench over the store (docs/transcripts.md): revisions of a succeeded transcription (read,
+ * edit with compare-and-set), the library search index kept in step with them, and the latest revision in the
+ * shape the exports take. Only succeeded speech-to-text jobs have a transcript: another account's job, another
+ * product's or an unknown id is 404 not_found; a job not succeeded (yet) is 409 conflict, as the export route answers.
+ */
+import type { JobResult } from '../common/api-types.js';
+import { ApiError } from '../common/errors.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_TERMS } from '../common/limits.js';
+import type { RevisionSegment, SearchHit, SearchList, TranscriptPatch, TranscriptRevision } from '../common/transcript-types.js';
+import { isoAt, type Clock } from '../store/clock.js';
+import { toFtsQuery } from '../store/fts-query.js';
+import type { JobRow } from '../store/jobs-repo.js';
+import type { Repositories } from '../store/repositories.js';
+import type { SearchRowInput } from '../store/transcript-search-repo.js';
+import type { RevisionRow } from '../store/transcript-revisions-repo.js';
+import { writeTx } from '../store/transaction.js';
+import { applyTranscriptPatch } from './transcript-edit.js';
+import { highlight } from './transcript-snippet.js';
+import { originalRevision, type RevisionBody } from './transcript-original.js';
+
+/**
+ * The most matching segments a search ranks. bm25 costs 15–75 µs a row on the development machine (more when a
+ * query word is very common), so 400 keep a ranked page within about 20 ms. A query matching more — words said in
+ * most recordings — is too common for rank to mean much: its hits come most recently indexed first instead, as
+ * fast as any other (docs/transcripts.md).
+ */
+export const MAX_RANKED_MATCHES = 400;
+
+export interface Transcripts {
+  /** A revision (null: the latest) of the account's succeeded transcription. */
+  get(accountId: string, jobId: string, revision: number | null): TranscriptRevision;
+  /** Makes revision base_revision + 1; 409 conflict when base_revision is no longer the latest. */
+  edit(accountId: string, jobId: string, patch: TranscriptPatch): TranscriptRevision;
+  /** Library search over the account's latest revisions and job names. */
+  search(accountId: string, q: string | undefined, limit: number | undefined, cursor: string | undefined): SearchList;
+  /** The job and its latest revision as a JobResult whose speakers are names: what every export uses. */
+  forExport(accountId: string, jobId: string): { job: JobRow; name: string | null; result: JobResult };
+}
+
+/** What people call a job: its name, else the file name it was uploaded as (batch items and uploads keep it). */
+export function jobName(job: JobRow): string | null {
+  if (job.name) return job.name;
+  try {
+    const input = JSON.parse(job.input_json) as { fileName?: unknown };
+    return typeof input.fileName === 'string' && input.fileName ? input.fileName : null;
+  } catch {
+    return null;
+  }
+}
+
+function searchRows(job: JobRow, segments: readonly RevisionSegment[]): SearchRowInput[] {
+  const base = { job_id: job.id, account_id: job.account_id, job_created_at: job.created_at, job_name: jobName(job) };
+  return segments
+    .filter((s) => s.text !== '')
+    .map((s) => ({ ...base, segment_idx: s.index, start_seconds: s.start, end_seconds: s.end, body: s.text }));
+}
+
+/**
+ * Revision 0 from the job's result (and segment rows) and its search rows, inside the caller's write transaction.
+ * Does nothing when the job has a revision already.
+ */
+export function recordOriginal(repos: Repositories, job: JobRow, result: JobResult | null, at: string): void {
+  if (repos.revisions.latestNumber(job.id) !== null) return;
+  const body = originalRevision(result, repos.segments.all(job.id));
+  const inserted = repos.revisions.insertNext({
+    job_id: job.id,
+    revision: 0,
+    speakers_json: JSON.stringify(body.speakers),
+    segments_json: JSON.stringify(body.segments),
+    created_at: at,
+  });
+  if (!inserted || repos.search.hasJob(job.id)) return;
+  const name = jobName(job);
+  const nameRow: SearchRowInput[] = name
+    ? [{ job_id: job.id, account_id: job.account_id, job_created_at: job.created_at, job_name: name, segment_idx: null, start_seconds: null, end_seconds: null, body: name }]
+    : [];
+  repos.search.insert([...nameRow, ...searchRows(job, body.segments)]);
+}
+
+/** The engine's result; null when there is none or it cannot be read (then revision 0 comes from the segment rows). */
+function engineResult(job: JobRow): JobResult | null {
+  try {
+    return job.result_json ? (JSON.parse(job.result_json) as JobResult) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Records revision 0 for up to `limit` succeeded transcriptions that have none (they predate revisions); how many. */
+export function backfillOriginals(repos: Repositories, at: string, limit: number): number {
+  const ids = repos.revisions.withoutRevision(limit);
+  writeTx(repos.db, () => {
+    for (const id of ids) {
+      const job = repos.jobs.get(id);
+      if (job) recordOriginal(repos, job, engineResult(job), at);
+    }
+  });
+  return ids.length;
+}
+
+function bodyOf(row: RevisionRow): RevisionBody {
+  return { speakers: JSON.parse(row.speakers_json) as RevisionBody['speakers'], segments: JSON.parse(row.segments_json) as RevisionSegment[] };
+}
+
+function view(row: RevisionRow, latest: number): TranscriptRevision {
+  return { job_id: row.job_id, revision: row.revision, latest_revision: latest, created_at: row.created_at, ...bodyOf(row) };
+}
+
+/**
+ * Where the next page starts, as the opaque `next_cursor` (base64url): how many hits came before it, and the newest
+ * index row when the search began. Later pages look at those rows only, so jobs finished (or segments edited) while
+ * a person pages through results do not shift the pages; a fresh search sees them.
+ */
+interface SearchCursor {
+  offset: number;
+  maxId: number;
+}
+
+function encodeCursor(cursor: SearchCursor): string {
+  return Buffer.from(JSON.stringify([cursor.offset, cursor.maxId])).toString('base64url');
+}
+
+function decodeCursor(text: string): SearchCursor {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    value = null;
+  }
+  if (Array.isArray(value) && value.length === 2 && value.every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) {
+    return { offset: value[0] as number, maxId: value[1] as number };
+  }
+  throw new ApiError('invalid_request', 'cursor is not one a search answered (pass next_cursor back unchanged)');
+}
+
+export function createTranscripts(repos: Repositories, clock: Clock): Transcripts {
+  /** The account's succeeded transcription, with revision 0 recorded if it has none yet. */
+  function transcription(accountId: string, jobId: string): JobRow {
+    const job = repos.jobs.get(jobId);
+    if (!job || job.account_id !== accountId || job.product !== 'speech-to-text') {
+      throw new ApiError('not_found', `no job ${jobId} on this route`);
+    }
+    if (job.status !== 'succeeded') {
+      throw new ApiError('conflict', `job ${jobId} is ${job.status}; only a succeeded transcription has a transcript`);
+    }
+    if (repos.revisions.latestNumber(jobId) === null) {
+      writeTx(repos.db, () => recordOriginal(repos, job, engineResult(job), isoAt(clock)));
+    }
+    return job;
+  }
+
+  function latestRow(jobId: string): RevisionRow {
+    const row = repos.revisions.latest(jobId);
+    if (!row) throw new Error(`job ${jobId} has no revision after recording its original`);
+    return row;
+  }
+
+  return {
+    get(accountId, jobId, revision) {
+      transcription(accountId, jobId);
+      const latest = latestRow(jobId);
+      if (revision === null) return view(latest, latest.revision);
+      const row = repos.revisions.get(jobId, revision);
+      if (!row) throw new ApiError('not_found', `job ${jobId} has no revision ${revision}; its revisions are 0–${latest.revision}`);
+      return view(row, latest.revision);
+    },
+
+    edit(accountId, jobId, patch) {
+      const job = transcription(accountId, jobId);
+      return writeTx(repos.db, () => {
+        const base = latestRow(jobId);
+        if (base.revision !== patch.base_revision) {
+          throw new ApiError('conflict', `the transcript changed: base_revision is ${patch.base_revision} but the latest revision is ${base.revision}; read it again and redo the edit`);
+        }
+        const before = bodyOf(base);
+        const after = applyTranscriptPatch(before, patch);
+        const row: RevisionRow = {
+          job_id: jobId,
+          revision: base.revision + 1,
+          speakers_json: JSON.stringify(after.speakers),
+          segments_json: JSON.stringify(after.segments),
+          created_at: isoAt(clock),
+        };
+        if (!repos.revisions.insertNext(row)) {
+          throw new ApiError('conflict', `the transcript changed while this edit was saved (revision ${row.revision} exists); read it again and redo the edit`);
+        }
+        const changed = after.segments.filter((s, i) => s.text !== before.segments[i]!.text);
+        repos.search.replaceSegments(jobId, changed.map((s) => s.index), searchRows(job, changed));
+        return view(row, row.revision);
+      });
+    },
+
+    search(accountId, q, limit = DEFAULT_SEARCH_LIMIT, cursor) {
+      const text = q?.trim() ?? '';
+      if (text === '') throw new ApiError('invalid_request', 'q is required: the words to look for');
+      if (text.length > MAX_SEARCH_QUERY_CHARS) throw new ApiError('invalid_request', `q is longer than ${MAX_SEARCH_QUERY_CHARS} characters`);
+      const query = toFtsQuery(text);
+      if (query.terms > MAX_SEARCH_TERMS) throw new ApiError('invalid_request', `q holds ${query.terms} words; a search takes at most ${MAX_SEARCH_TERMS}`);
+      const at = cursor === undefined || cursor === '' ? { offset: 0, maxId: repos.search.maxRowId() } : decodeCursor(cursor);
+      if (query.match === null) return { object: 'list', data: [], next_cursor: null };
+      const ranked = repos.search.countMatches(query.match, at.maxId, MAX_RANKED_MATCHES + 1) <= MAX_RANKED_MATCHES;
+      const rows = (ranked ? repos.search.search : repos.search.searchNewest)(accountId, query.match, at.maxId, at.offset, limit + 1);
+      const page = rows.slice(0, limit);
+      const data = page.map(
+        (row): SearchHit => ({
+          job_id: row.job_id,
+          name: row.job_name,
+          segment_index: row.segment_idx,
+          start: row.start_seconds,
+          end: row.end_seconds,
+          snippet: highlight(row.body, query.phrases),
+        }),
+      );
+      return { object: 'list', data, next_cursor: rows.length > limit ? encodeCursor({ offset: at.offset + limit, maxId: at.maxId }) : null };
+    },
+
+    forExport(accountId, jobId) {
+      const job = transcription(accountId, jobId);
+      const { speakers, segments } = bodyOf(latestRow(jobId));
+      const engine = engineResult(job) ?? {};
+      const nameOf = (key: string | null): string | undefined => (key === null ? undefined : (speakers[key] ?? key));
+      const spoken = segments.filter((s) => s.text !== '');
+      const result: JobResult = {
+        text: spoken.map((s) => s.text).join(' '),
+        ...(engine.language ? { language: engine.language } : {}),
+        ...(engine.duration !== undefined ? { duration: engine.duration } : {}),
+        segments: spoken.map((s) => ({ id: s.index, start: s.start, end: s.end, text: s.text, ...(s.speaker ? { speaker: nameOf(s.speaker) } : {}) })),
+        words: spoken.flatMap((s) => s.words.map((w) => ({ ...w, ...(s.speaker ? { speaker: nameOf(s.speaker) } : {}) }))),
+      };
+      return { job, name: jobName(job), result };
+    },
+  };
+}

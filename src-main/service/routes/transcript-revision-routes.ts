@@ -1,0 +1,25 @@
+/**
+ * The editable transcript of a succeeded transcription (extension, docs/transcripts.md):
+ * `GET /v1/speech-to-text/{id}/transcript[?revision=N]` and `PATCH /v1/speech-to-text/{id}/transcript`. The rules
+ * (ownership, which jobs have one, compare-and-set on base_revision, word times) live in jobs/transcripts.ts and
+ * jobs/transcript-edit.ts; this file reads the request.
+ */
+import { Hono } from 'hono';
+import type { Transcripts } from '../../jobs/transcripts.js';
+import { parseTranscriptPatch } from '../../jobs/transcript-edit.js';
+import type { AppEnv } from '../app-env.js';
+import { readJsonObject } from '../http/json-body.js';
+import { numberQuery, queryOf } from '../http/query-params.js';
+
+export function transcriptRevisionRoutes(transcripts: Transcripts): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get('/v1/speech-to-text/:jobId/transcript', (c) => {
+    const revision = numberQuery(queryOf(c.req.url), 'revision', { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true }) ?? null;
+    return c.json(transcripts.get(c.get('owner').accountId, c.req.param('jobId'), revision));
+  });
+  app.patch('/v1/speech-to-text/:jobId/transcript', async (c) => {
+    const patch = parseTranscriptPatch(await readJsonObject(c));
+    return c.json(transcripts.edit(c.get('owner').accountId, c.req.param('jobId'), patch));
+  });
+  return app;
+}

@@ -1,0 +1,94 @@
+/**
+ * The library search index (migration 011): rows for the segments of each job's latest revision and for its name,
+ * and the FTS5 queries over them. Writes run inside the caller's transaction (the edit, or the job's success);
+ * triggers carry them into the FTS index. Queries take an expression built by fts-query.ts, never raw user text.
+ */
+import type { Db } from './db.js';
+
+export interface SearchRowInput {
+  job_id: string;
+  account_id: string;
+  job_created_at: string;
+  job_name: string | null;
+  /** null: the row is the job's name. */
+  segment_idx: number | null;
+  start_seconds: number | null;
+  end_seconds: number | null;
+  body: string;
+}
+
+export interface SearchRowHit {
+  id: number;
+  job_id: string;
+  job_created_at: string;
+  job_name: string | null;
+  segment_idx: number | null;
+  start_seconds: number | null;
+  end_seconds: number | null;
+  /** The indexed text (the snippet is made from it). */
+  body: string;
+  score: number;
+}
+
+export interface TranscriptSearchRepo {
+  /** Whether the job has rows in the index. */
+  hasJob(jobId: string): boolean;
+  insert(rows: readonly SearchRowInput[]): void;
+  /** Deletes the rows of segments `segmentIdxs` of the job and inserts `rows` (its name row stays). */
+  replaceSegments(jobId: string, segmentIdxs: readonly number[], rows: readonly SearchRowInput[]): void;
+  /** Rows of the job (its name row too): what the index holds for it, in row order. */
+  rowsOf(jobId: string): (SearchRowInput & { id: number })[];
+  /** The newest row id (0 when there are none): a search's pages look only at rows up to it. */
+  maxRowId(): number;
+  /** How many rows up to `maxId` (every account's) match, counting no further than `cap`. */
+  countMatches(match: string, maxId: number, cap: number): number;
+  /**
+   * The account's hits for an FTS5 expression among rows up to `maxId`, `limit` from `offset`: best rank first
+   * (bm25, lower is better), then newest job, then job id, then row order. Ranking costs about 15 µs a matching row.
+   */
+  search(accountId: string, match: string, maxId: number, offset: number, limit: number): SearchRowHit[];
+  /** The same hits unranked, most recently indexed first (score 0): as fast for a word in every segment as for a rare one. */
+  searchNewest(accountId: string, match: string, maxId: number, offset: number, limit: number): SearchRowHit[];
+}
+
+export function createTranscriptSearchRepo(db: Db): TranscriptSearchRepo {
+  const has = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM transcript_search_rows WHERE job_id = ? LIMIT 1');
+  const insert = db.prepare(`INSERT INTO transcript_search_rows
+      (job_id, account_id, job_created_at, job_name, segment_idx, start_seconds, end_seconds, body)
+    VALUES (@job_id, @account_id, @job_created_at, @job_name, @segment_idx, @start_seconds, @end_seconds, @body)`);
+  const dropSegment = db.prepare<[string, number]>('DELETE FROM transcript_search_rows WHERE job_id = ? AND segment_idx = ?');
+  const rowsOf = db.prepare<[string], SearchRowInput & { id: number }>('SELECT * FROM transcript_search_rows WHERE job_id = ? ORDER BY id');
+  const maxRowId = db.prepare<[], { n: number | null }>('SELECT MAX(id) AS n FROM transcript_search_rows');
+  const countMatches = db.prepare<[string, number, number], { n: number }>(
+    'SELECT COUNT(*) AS n FROM (SELECT rowid FROM transcript_search WHERE transcript_search MATCH ? AND rowid <= ? LIMIT ?)',
+  );
+  type PageArgs = { match: string; account: string; maxId: number; offset: number; limit: number };
+  const columns = 'r.id, r.job_id, r.job_created_at, r.job_name, r.segment_idx, r.start_seconds, r.end_seconds, r.body';
+  const search = db.prepare<PageArgs, SearchRowHit>(`
+    SELECT ${columns}, s.rank AS score
+    FROM (SELECT rowid, rank FROM transcript_search WHERE transcript_search MATCH @match AND rowid <= @maxId ORDER BY rank) s
+    JOIN transcript_search_rows r ON r.id = s.rowid
+    WHERE r.account_id = @account
+    ORDER BY s.rank, r.job_created_at DESC, r.job_id DESC, r.id LIMIT @limit OFFSET @offset`);
+  const newest = db.prepare<PageArgs, SearchRowHit>(`
+    SELECT ${columns}, 0 AS score
+    FROM transcript_search JOIN transcript_search_rows r ON r.id = transcript_search.rowid
+    WHERE transcript_search MATCH @match AND transcript_search.rowid <= @maxId AND r.account_id = @account
+    ORDER BY transcript_search.rowid DESC LIMIT @limit OFFSET @offset`);
+  const insertAll = (rows: readonly SearchRowInput[]): void => {
+    for (const row of rows) insert.run(row);
+  };
+  return {
+    hasJob: (jobId) => has.get(jobId) !== undefined,
+    insert: insertAll,
+    replaceSegments: (jobId, segmentIdxs, rows) => {
+      for (const idx of segmentIdxs) dropSegment.run(jobId, idx);
+      insertAll(rows);
+    },
+    rowsOf: (jobId) => rowsOf.all(jobId),
+    maxRowId: () => maxRowId.get()?.n ?? 0,
+    countMatches: (match, maxId, cap) => countMatches.get(match, maxId, cap)?.n ?? 0,
+    search: (accountId, match, maxId, offset, limit) => search.all({ match, account: accountId, maxId, offset, limit }),
+    searchNewest: (accountId, match, maxId, offset, limit) => newest.all({ match, account: accountId, maxId, offset, limit }),
+  };
+}

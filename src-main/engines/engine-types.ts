@@ -41,7 +41,11 @@ export interface EngineTask {
   /** Params validated against the model's schema, defaults applied. */
   params: Record<string, unknown>;
   input: EngineInput;
-  /** A directory owned by this job: engines write artifacts here. */
+  /**
+   * A directory owned by this job: engines write artifacts here. The worker process empties and creates it (0700)
+   * before the engine runs, and removes it again when the run produced no artifact (worker-main.ts), so the job
+   * engine's thread does no file-system work per job.
+   */
   workDir: string;
   /**
    * Someone is listening to this job's audio as it is made (a streamed HTTP answer): engines that can stream send
@@ -120,6 +124,11 @@ export interface EngineContext {
 
 export interface Engine {
   run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput>;
+  /**
+   * Optional: do a tiny piece of real work (a word of speech) so the first job runs at warm speed — compiled code,
+   * loaded voice data. Called once when a worker warms the engine ahead of jobs (WorkerPoolOptions.warmEngines).
+   */
+  warm?(): Promise<void> | void;
   /** Free native resources; called when the worker is recycled. */
   dispose?(): void;
 }
@@ -128,11 +137,17 @@ export interface Engine {
 export type EngineFactory = () => Engine | Promise<Engine>;
 
 /** Messages parent → worker process. */
-export type ParentMessage = { type: 'run'; task: EngineTask } | { type: 'cancel'; jobId: string };
+export type ParentMessage =
+  | { type: 'run'; task: EngineTask }
+  | { type: 'cancel'; jobId: string }
+  /** Sent once after start: load (and warm) these engines before any job asks; the worker answers `warmed`. */
+  | { type: 'warm'; engines: EngineKind[] };
 
 /** Messages worker process → parent. */
 export type WorkerMessage =
   | { type: 'ready'; pid: number }
+  /** The engines of the `warm` message are loaded (those that failed to load are left to the first job to report). */
+  | { type: 'warmed' }
   | { type: 'progress'; jobId: string; progress: number }
   | { type: 'measured'; jobId: string; durationSeconds: number }
   | { type: 'audio'; jobId: string; bytes: Uint8Array }

@@ -5,7 +5,8 @@
  * committed segments), or the right failure (crash retried once, cancellation, pause, timeout, waiting again, engine
  * error). A run resumes after the job's last committed segment, so committed work is never done twice.
  */
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative } from 'node:path';
 import { JobError, PAUSED, WAITING_CODES } from '../common/errors.js';
 import { durationString } from '../common/duration.js';
@@ -65,9 +66,9 @@ export function createExecutor(core: JobCore): Executor {
   }
 
   async function execute(row: JobRow, definition: ModelDefinition, run: ActiveRun): Promise<void> {
+    // A local run's folder is prepared and tidied by its worker process (engine-types.ts EngineTask.workDir), so
+    // this thread does no file-system work per job; a hosted run's here, without blocking the thread.
     const workDir = join(artifactsDir, row.id);
-    if (existsSync(workDir)) rmSync(workDir, { recursive: true, force: true }); // leftovers of an interrupted attempt
-    mkdirSync(workDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const base = {
       jobId: row.id,
       product: row.product,
@@ -93,6 +94,8 @@ export function createExecutor(core: JobCore): Executor {
       if (run.remote) {
         const runner = options.runners.remote;
         if (!runner) throw new JobError('model_unavailable', 'the hosted service is not configured');
+        await rm(workDir, { recursive: true, force: true }); // leftovers of an interrupted attempt
+        await mkdir(workDir, { recursive: true, mode: PRIVATE_DIR_MODE });
         output = await withCancelGrace(
           runner.run(
             { ...base, accountId: row.account_id, definition, attempt: row.attempts },
@@ -115,12 +118,9 @@ export function createExecutor(core: JobCore): Executor {
       return;
     }
     settleSuccess(row.id, run, output, definition, workDir);
-    if (output.artifacts.length === 0) {
-      try {
-        rmdirSync(workDir); // nothing to keep: do not leave an empty folder per job
-      } catch {
-        // not empty (an engine left scratch files): retention does not track it, it is harmless
-      }
+    if (run.remote && output.artifacts.length === 0) {
+      // Nothing to keep: do not leave an empty folder per job (not empty: scratch files, harmless).
+      await rmdir(workDir).catch(() => undefined);
     }
   }
 

@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import type { Clock } from '../store/clock.js';
 import type { Repositories } from '../store/repositories.js';
+import type { EngineKind } from '../engines/engine-types.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
 import type { Runners } from './job-runner.js';
@@ -46,6 +47,12 @@ export interface JobServiceOptions {
   workerEnv?: NodeJS.ProcessEnv;
   /** Starts worker processes (default child_process.fork; the Electron app passes its utilityProcess launcher). */
   workerLauncher?: ProcessLauncher;
+  /**
+   * Engines every worker loads and warms when it starts, so the first job on them runs at warm speed. Default
+   * `['espeak']`: the built-in voice, a few MB of WebAssembly per worker. Model-sized engines (sherpa-onnx, the
+   * denoisers, PocketSphinx) load on their first job and are then kept by the worker.
+   */
+  warmEngines?: EngineKind[];
 }
 
 export type ResolvedOptions = Required<Omit<JobServiceOptions, 'workerEnv'>> & { workerEnv: NodeJS.ProcessEnv; clock: Clock };
@@ -81,5 +88,6 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     shutdownGraceMs: options.shutdownGraceMs ?? 10_000,
     workerEnv: options.workerEnv ?? process.env,
     workerLauncher: options.workerLauncher ?? forkLauncher,
+    warmEngines: options.warmEngines ?? ['espeak'],
   };
 }

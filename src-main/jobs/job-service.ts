@@ -54,6 +54,8 @@ export interface JobEngine extends JobService {
   runMaintenance(): void;
   /** Worker pool figures for diagnostics and tests. */
   workerStats(): { size: number; idle: number; started: number; pids: number[] };
+  /** Resolves when every worker process has started and loaded its modules (they start with start()). */
+  workersReady(): Promise<void>;
 }
 
 export function createJobService(input: JobServiceOptions): JobEngine {
@@ -71,6 +73,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     cancelGraceMs: options.cancelGraceMs,
     env: options.workerEnv,
     launcher: options.workerLauncher,
+    warmEngines: options.warmEngines,
   });
 
   let started = false;
@@ -104,7 +107,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     kickPending = true;
     setImmediate(() => {
       kickPending = false;
-      if (started && !stopping) guard('scheduling', scheduler.schedule);
+      if (started && !stopping) guard('scheduling', () => scheduler.schedule());
     });
   }
 
@@ -294,9 +297,11 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       ensurePrivateDir(artifactsDir);
       started = true;
       markLive(instanceId, true);
+      // Workers start with the service, not with the first job (which would wait for a process and its modules).
+      pool.start();
       maintenance.recoverInterrupted();
       maintenance.runMaintenance();
-      timers.push(setInterval(() => guard('scheduling', scheduler.schedule), options.schedulerIntervalMs).unref());
+      timers.push(setInterval(() => guard('scheduling', () => scheduler.schedule(true)), options.schedulerIntervalMs).unref());
       timers.push(setInterval(() => guard('maintenance', maintenance.runMaintenance), options.maintenanceIntervalMs).unref());
       kick();
     },
@@ -343,6 +348,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     ledgerFor: (accountId) => repos.ledger.forAccount(accountId),
     runMaintenance: () => maintenance.runMaintenance(),
     workerStats: () => ({ size: pool.size, idle: pool.idle, started: pool.started, pids: pool.pids() }),
+    workersReady: () => pool.whenReady(),
   };
 
   function cancelRows(rows: JobRow[]): void {

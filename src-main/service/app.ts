@@ -6,13 +6,13 @@
  * specific paths are mounted first and the job routes (`/v1/:product/:jobId`) last.
  */
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import type { AppDeps } from './app-deps.js';
 import type { AppEnv } from './app-env.js';
 import { authMiddleware } from './auth/auth-middleware.js';
 import type { BrowserLogin } from './auth/browser-login.js';
 import { isAdminPath, localAccountOnly } from './auth/local-account-only.js';
 import { cutIdleBodies } from './http/body-idle-timeout.js';
+import { corsHeaders } from './http/cors-headers.js';
 import { handleErrors } from './http/error-handler.js';
 import { JOB_ID_HEADER } from './openai/openai-job.js';
 import { OpenAiModels } from './openai/openai-models.js';
@@ -49,8 +49,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
 
   app.use(
     '/v1/*',
-    cors({
-      origin: (origin) => (deps.origins.isAllowed(origin) ? origin : null),
+    corsHeaders({
+      allowOrigin: (origin) => (deps.origins.isAllowed(origin) ? origin : null),
       allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
       exposeHeaders: ['Content-Disposition', 'Content-Length', JOB_ID_HEADER],
@@ -61,7 +61,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.use('/v1/*', cutIdleBodies(deps.config.bodyIdleTimeoutMs));
   // The machine's administration (model manager, settings, keys) answers the local account only.
   const localOnly = localAccountOnly();
-  app.use('/v1/*', (c, next) => (isAdminPath(new URL(c.req.url).pathname) ? localOnly(c, next) : next()));
+  app.use('/v1/*', (c, next) => (isAdminPath(c.req.path) ? localOnly(c, next) : next()));
 
   app.route('/', healthRoutes(deps));
   app.route('/', sessionRoutes(deps, options.browserLogin ?? null));

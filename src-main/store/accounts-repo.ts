@@ -90,7 +90,17 @@ export interface AccountsRepo {
   revokeApiKey(keyId: string): boolean;
 }
 
+/** Active keys whose match is remembered between requests (see findKey). Default 256; more clear the memory. */
+export const KEY_CACHE_SIZE = 256;
+
 export function createAccountsRepo(db: Db, clock: Clock = systemClock): AccountsRepo {
+  // findKey runs on every authenticated request; a sha256 and a join for a key that was fine a moment ago were a
+  // fifth of what polling a job cost. Matches are remembered while the database is unchanged by any other connection
+  // (PRAGMA data_version moves on every commit made elsewhere: `voxdesk keys revoke`, another instance) and until
+  // this connection revokes a key; only keys that matched are kept, so wrong guesses never fill the memory.
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  const matches = new Map<string, KeyMatch>();
+  let matchesVersion = -1;
   const insertAccount = db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)');
   const byName = db.prepare<[string], Account>('SELECT id, name, created_at FROM accounts WHERE name = ?');
   const byId = db.prepare<[string], Account>('SELECT id, name, created_at FROM accounts WHERE id = ?');
@@ -154,14 +164,28 @@ export function createAccountsRepo(db: Db, clock: Clock = systemClock): Accounts
     },
     findKey(key) {
       if (!key) return undefined;
+      const version = dataVersion.get()!;
+      if (version !== matchesVersion) {
+        matches.clear();
+        matchesVersion = version;
+      }
+      const known = matches.get(key);
+      if (known) return { keyId: known.keyId, account: { ...known.account } };
       const row = byKey.get(hashKey(key));
-      return row ? { keyId: row.key_id, account: { id: row.id, name: row.name, created_at: row.created_at } } : undefined;
+      if (!row) return undefined;
+      const match: KeyMatch = { keyId: row.key_id, account: { id: row.id, name: row.name, created_at: row.created_at } };
+      if (matches.size >= KEY_CACHE_SIZE) matches.clear();
+      matches.set(key, match);
+      return { keyId: match.keyId, account: { ...match.account } };
     },
     isKeyActive: (keyId) => activeById.get(keyId) !== undefined,
     touchKey: (keyId, at) => void touch.run(at, keyId),
     listApiKeys: (accountId) => keysOf.all(accountId),
     listAllApiKeys: () => allKeys.all(),
     getApiKey: (keyId) => keyById.get(keyId),
-    revokeApiKey: (keyId) => revoke.run(isoAt(clock), keyId).changes > 0,
+    revokeApiKey: (keyId) => {
+      matches.clear();
+      return revoke.run(isoAt(clock), keyId).changes > 0;
+    },
   };
 }

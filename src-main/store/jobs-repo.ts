@@ -115,8 +115,10 @@ export function createJobsRepo(db: Db): JobsRepo {
       AND error_code IS NOT '${PAUSED}'
       AND (@afterAt IS NULL OR created_at > @afterAt OR (created_at = @afterAt AND id > @afterId))
     ORDER BY created_at, id LIMIT @limit`);
+  // Run on every scheduler pass: the partial index holds only the unmarked rows, so the pass does not read the whole
+  // queue to find none (the planner picked jobs_queue and checked every queued row).
   const queuedUnmarked = db.prepare<[number], JobRow>(
-    "SELECT * FROM jobs WHERE status = 'queued' AND error_code IS NULL ORDER BY created_at, id LIMIT ?",
+    "SELECT * FROM jobs INDEXED BY jobs_unmarked WHERE status = 'queued' AND error_code IS NULL ORDER BY created_at, id LIMIT ?",
   );
   const running = db.prepare<[], JobRow>("SELECT * FROM jobs WHERE status = 'running' ORDER BY created_at, id");
   // Paused jobs do not expire (resuming starts a new queue window).

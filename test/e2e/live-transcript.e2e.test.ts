@@ -148,7 +148,7 @@ describe('a transcription that fills in while it runs (browser mode)', () => {
 
     // One transcript at the end.
     const transcript = panel.locator('.transcript');
-    await expect.poll(() => transcript.locator('button.word').count(), { timeout: 240_000 }).toBeGreaterThan(100);
+    await expect.poll(() => transcript.locator('.seg-text .word').count(), { timeout: 240_000 }).toBeGreaterThan(100);
     const headers = { authorization: `Bearer ${served.apiKey}` };
     const jobs = (await (await fetch(`${served.url}/v1/jobs?product=speech-to-text`, { headers })).json()) as { data: { status: string }[] };
     expect(jobs.data.map((j) => j.status)).toEqual(['succeeded']);

@@ -2,7 +2,7 @@
 import type { Engine, EngineFactory } from '../engine-types.js';
 import { ESPEAK_LIMITS } from './espeak-models.js';
 import { EspeakSynth, type EspeakVoiceSettings } from './espeak-synth.js';
-import { runTts } from './tts-run.js';
+import { runTts, warmTts } from './tts-run.js';
 
 export function espeakSettingsFromParams(params: Record<string, unknown>): EspeakVoiceSettings {
   const pick = <T>(key: string, type: string): T | undefined => (typeof params[key] === type ? (params[key] as T) : undefined);
@@ -23,8 +23,14 @@ function int16ToFloat(chunk: Int16Array): Float32Array {
 
 const createEspeakEngine: EngineFactory = async (): Promise<Engine> => {
   const synth = await EspeakSynth.create();
+  const sentences = { sampleRate: synth.sampleRate, synthesize: async (s: string) => synth.synthesize(s) };
   let voiceKey: string | null = null;
   return {
+    async warm() {
+      voiceKey = null; // warming speaks with the default voice: the next job configures its own
+      synth.configure({});
+      await warmTts(sentences);
+    },
     async run(task, ctx) {
       // Loading a voice costs about a millisecond: a worker speaking with the same settings again skips it.
       const settings = espeakSettingsFromParams(task.params);

@@ -86,3 +86,22 @@ export async function runTts(
     throw error;
   }
 }
+
+/** What warming a sentence engine speaks: two short sentences, so both the first and a following one are compiled. */
+const WARM_TEXT = ['Ready.', 'The voice is warm now.'];
+
+/**
+ * Engine.warm for sentence engines: speaks WARM_TEXT and encodes it in the default output format, in memory, `rounds`
+ * times — the same code a job runs, so the first job after start does not pay for compiling it (WebAssembly and the
+ * encoders start on a baseline tier and are optimised as they run). One round: workers warm while the person may
+ * already be starting a transcription, and more rounds did not make the next jobs measurably faster on a loaded machine.
+ */
+export async function warmTts(synth: SentenceSynthesizer, rounds = 1): Promise<void> {
+  const resolved = resolvedOutput(outputOptionsFromParams({}), synth.sampleRate);
+  for (let round = 0; round < rounds; round++) {
+    // The streaming encoder a job uses, into a sink that keeps nothing.
+    const encoder = await createSpeechEncoder(resolved, synth.sampleRate, () => undefined);
+    for (const sentence of WARM_TEXT) await encoder.push(await synth.synthesize(sentence));
+    await encoder.finish();
+  }
+}

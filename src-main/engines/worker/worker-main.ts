@@ -3,6 +3,7 @@
  * pool (over IPC when forked, over the parent port in an Electron utility process: parent-link.ts). Diagnostics go
  * to stderr (a log file chosen by the pool); stdout is never used.
  */
+import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { JobError } from '../../common/errors.js';
 import { loadEngineFactory } from '../engine-registry.js';
 import type { Engine, EngineKind, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
@@ -29,11 +30,17 @@ function engineFor(kind: EngineKind): Promise<Engine> {
   return engine;
 }
 
+/** The job's folder, empty: leftovers of an interrupted attempt are removed first. */
+async function prepareWorkDir(workDir: string): Promise<void> {
+  await rm(workDir, { recursive: true, force: true });
+  await mkdir(workDir, { recursive: true, mode: 0o700 });
+}
+
 async function run(task: EngineTask): Promise<void> {
   const controller = new AbortController();
   running.set(task.jobId, controller);
   try {
-    const engine = await engineFor(task.engine);
+    const [engine] = await Promise.all([engineFor(task.engine), prepareWorkDir(task.workDir)]);
     const output = await engine.run(task, {
       signal: controller.signal,
       progress: (progress) => send({ type: 'progress', jobId: task.jobId, progress }),
@@ -43,7 +50,11 @@ async function run(task: EngineTask): Promise<void> {
       ...(task.streamAudio ? { audio: (bytes: Uint8Array) => send({ type: 'audio', jobId: task.jobId, bytes }) } : {}),
     });
     if (controller.signal.aborted) send({ type: 'failed', jobId: task.jobId, code: 'cancelled', message: 'cancelled' });
-    else send({ type: 'done', jobId: task.jobId, output });
+    else {
+      // Nothing to keep: no empty folder per job. An engine that left scratch files keeps them (harmless).
+      if (output.artifacts.length === 0) await rmdir(task.workDir).catch(() => undefined);
+      send({ type: 'done', jobId: task.jobId, output });
+    }
   } catch (error) {
     const code = controller.signal.aborted ? 'cancelled' : error instanceof JobError ? error.code : 'engine_failed';
     const message = error instanceof Error ? error.message : String(error);
@@ -54,10 +65,25 @@ async function run(task: EngineTask): Promise<void> {
   }
 }
 
+/** Loads and warms engines ahead of jobs; a failure is left for the first job of that engine to report. */
+async function warm(kinds: EngineKind[]): Promise<void> {
+  await Promise.all(
+    kinds.map(async (kind) => {
+      try {
+        await (await engineFor(kind)).warm?.();
+      } catch (error) {
+        process.stderr.write(`[${new Date().toISOString()}] warming ${kind} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+    }),
+  );
+  send({ type: 'warmed' });
+}
+
 parent.onMessage((raw) => {
   const message = raw as ParentMessage;
   if (message.type === 'run') void run(message.task);
   else if (message.type === 'cancel') running.get(message.jobId)?.abort();
+  else if (message.type === 'warm') void warm(message.engines);
 });
 
 // The service went away (even kill -9): nobody will read results, so do not linger as an orphan.

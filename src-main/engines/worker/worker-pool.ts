@@ -3,11 +3,16 @@
  * (child_process.fork by default; Electron's utilityProcess in the app). A crash (signal, exit, IPC disconnect)
  * rejects only the task that worker was running, with WorkerCrashError, and the worker is restarted. Cancellation
  * asks the worker first and kills it after `cancelGraceMs`.
+ *
+ * `start()` starts every worker at once (the job engine calls it when the service starts), so the first job does not
+ * wait seconds for a process and its module loading (one that dies while idle is started again on the next task, so
+ * a worker that cannot start does not loop).
+ * Engines are still loaded on first use and then kept (worker-main.ts), so memory holds only the engines in use.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobError } from '../../common/errors.js';
-import type { EngineOutput, EngineTask, ParentMessage, RecognizedSegment, WorkerMessage } from '../engine-types.js';
+import type { EngineKind, EngineOutput, EngineTask, ParentMessage, RecognizedSegment, WorkerMessage } from '../engine-types.js';
 import { scriptEntry, type ScriptEntry } from '../script-entry.js';
 import { forkLauncher, type LaunchedChild, type ProcessLauncher } from './process-launcher.js';
 
@@ -22,6 +27,8 @@ export interface WorkerPoolOptions {
   env?: NodeJS.ProcessEnv;
   /** Starts the worker processes. Default forkLauncher (child_process.fork); the Electron app passes its own. */
   launcher?: ProcessLauncher;
+  /** Engines every worker loads and warms as soon as it starts (default none; the job engine passes its choice). */
+  warmEngines?: EngineKind[];
 }
 
 export interface TaskHandlers {
@@ -60,6 +67,15 @@ interface Slot {
   index: number;
   child: LaunchedChild | undefined;
   task: ActiveTask | undefined;
+  /** Resolved when the current child has loaded and warmed its engines (`warmed`). */
+  ready: Promise<void>;
+  markReady: () => void;
+}
+
+function readiness(): { ready: Promise<void>; markReady: () => void } {
+  let markReady = (): void => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  return { ready, markReady };
 }
 
 /** The compiled worker when it exists (dist/, the app); the TypeScript source under tsx in a checkout. */
@@ -74,6 +90,7 @@ export class WorkerPool {
   private readonly cancelGraceMs: number;
   private readonly env: NodeJS.ProcessEnv;
   private readonly launcher: ProcessLauncher;
+  private readonly warmEngines: EngineKind[];
   /** Called when a slot's process has ended (stop() waits on these). */
   private readonly endWaiters = new Map<LaunchedChild, () => void>();
   private stopped = false;
@@ -83,12 +100,24 @@ export class WorkerPool {
   constructor(options: WorkerPoolOptions) {
     if (!Number.isInteger(options.size) || options.size < 1) throw new Error(`worker pool size must be ≥ 1, got ${options.size}`);
     this.size = options.size;
-    this.slots = Array.from({ length: options.size }, (_, index) => ({ index, child: undefined, task: undefined }));
+    this.slots = Array.from({ length: options.size }, (_, index) => ({ index, child: undefined, task: undefined, ...readiness() }));
     mkdirSync(options.logDir, { recursive: true, mode: 0o700 });
     this.logFile = join(options.logDir, 'workers.log');
     this.cancelGraceMs = options.cancelGraceMs ?? 3000;
     this.env = options.env ?? process.env;
     this.launcher = options.launcher ?? forkLauncher;
+    this.warmEngines = options.warmEngines ?? [];
+  }
+
+  /** Starts every worker that is not running yet (idempotent). */
+  start(): void {
+    if (this.stopped) return;
+    for (const slot of this.slots) if (!slot.child) this.spawn(slot);
+  }
+
+  /** Resolves when every worker has started and loaded and warmed its engines (after start()). */
+  async whenReady(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => slot.ready));
   }
 
   get idle(): number {
@@ -185,12 +214,16 @@ export class WorkerPool {
     );
     this.started++;
     slot.child = child;
+    Object.assign(slot, readiness());
     this.log(`worker ${slot.index}: started pid ${child.pid ?? '?'}`);
+    child.send({ type: 'warm', engines: this.warmEngines } satisfies ParentMessage);
     return child;
   }
 
   private onMessage(slot: Slot, child: LaunchedChild, message: WorkerMessage): void {
-    if (slot.child !== child || message.type === 'ready') return;
+    if (slot.child !== child) return;
+    if (message.type === 'ready') return;
+    if (message.type === 'warmed') return slot.markReady();
     const task = slot.task;
     if (!task || task.jobId !== message.jobId) return;
     switch (message.type) {
@@ -220,7 +253,7 @@ export class WorkerPool {
     slot.child = undefined;
     this.log(`worker ${slot.index}: ${reason}`);
     const task = slot.task;
-    if (!task) return; // an idle worker that died is started again lazily, on the next task
+    if (!task) return; // an idle worker that died is started again lazily, on the next task (no restart loop)
     task.reject(new WorkerCrashError(reason));
     if (!this.stopped) this.spawn(slot); // restart now so the next task does not pay the start-up
   }

@@ -10,6 +10,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { ApiError } from '../../common/errors.js';
 import type { ApiKeys, KeyOwner } from './api-keys.js';
 import type { FailedAuthLimiter } from './failed-auth-limiter.js';
+import { requestHeader } from '../http/node-request.js';
 import type { Origins } from './origins.js';
 
 export type AuthVariables = { owner: KeyOwner };
@@ -63,14 +64,14 @@ export function limiterKeyId(owner: KeyOwner, key: string): string {
 
 export function authMiddleware(deps: AuthDeps): MiddlewareHandler<{ Variables: AuthVariables }> {
   return async (c, next) => {
-    const path = new URL(c.req.url).pathname;
-    const optional = keyOptional(c.req.method, path) && c.req.header('authorization') !== undefined;
+    const path = c.req.path;
+    const optional = keyOptional(c.req.method, path) && requestHeader(c, 'authorization') !== undefined;
     if (c.req.method === 'OPTIONS' || (isPublic(c.req.method, path) && !optional)) return next();
-    const origin = c.req.header('origin');
+    const origin = requestHeader(c, 'origin');
     if (origin && !deps.origins.isAllowed(origin)) {
       throw new ApiError('forbidden_origin', `origin ${origin} is not allowed; add it to allowedOrigins`);
     }
-    const header = c.req.header('authorization');
+    const header = requestHeader(c, 'authorization');
     if (!header) throw new ApiError('unauthorized', 'missing Authorization: Bearer <API key> header');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new ApiError('unauthorized', 'the Authorization header must be "Bearer <API key>"');

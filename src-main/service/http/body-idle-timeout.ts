@@ -49,8 +49,12 @@ export function guardIdleBody(body: ReadableStream<Uint8Array>, idleMs: number):
 /** Wraps every request body in guardIdleBody (routes read c.req.raw as usual). */
 export function cutIdleBodies(idleMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    // The method first: on the node adapter's lightweight request, reading `.body` builds a full fetch Request (an
+    // AbortController, Headers, a stream) — work a GET, which has no body, must not pay for on every poll.
+    const method = c.req.method;
+    if (method === 'GET' || method === 'HEAD') return next();
     const raw = c.req.raw;
-    if (raw.body && raw.method !== 'GET' && raw.method !== 'HEAD') {
+    if (raw.body) {
       c.req.raw = new Request(raw, { body: guardIdleBody(raw.body, idleMs), duplex: 'half' } as RequestInit);
     }
     return next();

@@ -12,6 +12,17 @@ import { Backoff, fingerprint } from './backoff.js';
 import { share, shareById } from './structural-share.js';
 import type { TabId } from './shortcuts.js';
 
+/**
+ * Where to open a transcript: a job, a moment in it and the segment there (null: no segment, e.g. a search hit on
+ * the job's name); `seq` tells repeated requests apart.
+ */
+export interface TranscriptFocus {
+  jobId: string;
+  time: number;
+  segmentIndex: number | null;
+  seq: number;
+}
+
 export interface Toast {
   id: number;
   kind: 'info' | 'error';
@@ -41,9 +52,12 @@ export class AppState {
   jobsLoaded = $state(false);
   pollError = $state<string | null>(null);
   toasts = $state<Toast[]>([]);
-  /** Set by the Transcribe tab, read by Jobs' "open": which job to show. */
-  openJobId = $state<string | null>(null);
+  /** A transcript to open at a moment (a library search result); the Jobs tab opens it, seeked there. */
+  openRequest = $state.raw<TranscriptFocus | null>(null);
+  /** The start of the latest revision of transcripts this page loaded or saved, by job (newer than `result.text`). */
+  previews = $state.raw<Record<string, string>>({});
 
+  private focusSeq = 0;
   private backoff = new Backoff();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastPrint = '';
@@ -132,6 +146,18 @@ export class AppState {
     const active = this.jobs.some((j) => j.status === 'queued' || j.status === 'running');
     const delay = this.backoff.next(changed || active);
     if (!this.timer && this.polling) this.timer = setTimeout(() => void this.poll(), delay);
+  }
+
+  /** Opens a job's transcript on the Jobs tab at `time` (seconds), with `segmentIndex` (when given) in view. */
+  openTranscriptAt(jobId: string, time: number, segmentIndex: number | null): void {
+    this.openRequest = { jobId, time, segmentIndex, seq: ++this.focusSeq };
+    this.tab = 'jobs';
+  }
+
+  /** Remembers how the latest revision of a transcript starts, for the Jobs list. */
+  notePreview(transcript: { job_id: string; segments: readonly { text: string }[] }): void {
+    const text = transcript.segments.slice(0, 12).map((s) => s.text.trim()).join(' ');
+    if (this.previews[transcript.job_id] !== text) this.previews = { ...this.previews, [transcript.job_id]: text };
   }
 
   toast(text: string, kind: Toast['kind'] = 'info'): void {

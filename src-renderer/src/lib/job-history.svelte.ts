@@ -4,6 +4,7 @@
  * full result; a transcription still running opens on its transcript so far).
  */
 import type { Job } from '$common/api-types.js';
+import type { TranscriptFocus } from './app-state.svelte.js';
 import { errorText } from './error-messages.js';
 import { pauseOrResume } from './job-actions.js';
 import type { ServiceHost } from './service-host.js';
@@ -32,6 +33,8 @@ export class JobHistory {
   loadingOlder = $state(false);
   /** The job shown with its full result, or null. */
   opened = $state<Job | null>(null);
+  /** Where the opened transcript was asked to open (a library search result), or null. */
+  focus = $state.raw<TranscriptFocus | null>(null);
   /** undefined until an older page was fetched: then the cursor after it (null at the end). */
   #olderCursor = $state<string | null | undefined>(undefined);
 
@@ -79,7 +82,19 @@ export class JobHistory {
     }
   }
 
+  /** Opens a transcription by id at a moment (a library search result): its transcript, seeked there. */
+  async openAt(focus: TranscriptFocus): Promise<void> {
+    try {
+      const job = await this.host.api.getJob('speech-to-text', focus.jobId);
+      this.opened = job;
+      this.focus = focus;
+    } catch (err) {
+      this.host.toast(errorText(err), 'error');
+    }
+  }
+
   async open(job: Job): Promise<void> {
+    this.focus = null;
     if (job.status === 'queued' || job.status === 'running') {
       this.opened = job; // the view follows the polled job and its segments
       return;
@@ -93,6 +108,7 @@ export class JobHistory {
 
   close(): void {
     this.opened = null;
+    this.focus = null;
   }
 
   async cancelBatch(batch: { product: Job['product']; id: string }): Promise<void> {

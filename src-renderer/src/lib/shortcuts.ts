@@ -1,12 +1,12 @@
 /**
- * Keyboard shortcuts: Ctrl/Cmd+1..6 switch tabs, Ctrl/Cmd+Enter submits, Esc cancels, Ctrl/Cmd+Shift+Space starts or
- * stops dictation (from any tab).
+ * Keyboard shortcuts: Ctrl/Cmd+1..6 switch tabs, Ctrl/Cmd+K searches the library, Ctrl/Cmd+Enter submits, Esc
+ * cancels, Ctrl/Cmd+Shift+Space starts or stops dictation (from any tab).
  */
 
 export const TABS = ['transcribe', 'speak', 'live', 'jobs', 'models', 'settings'] as const;
 export type TabId = (typeof TABS)[number];
 
-export type ShortcutAction = { kind: 'tab'; tab: TabId } | { kind: 'submit' } | { kind: 'cancel' } | { kind: 'dictate' };
+export type ShortcutAction = { kind: 'tab'; tab: TabId } | { kind: 'search' } | { kind: 'submit' } | { kind: 'cancel' } | { kind: 'dictate' };
 
 export interface KeyLike {
   key: string;
@@ -21,6 +21,7 @@ export function shortcutFor(event: KeyLike): ShortcutAction | null {
   if (event.key === 'Escape' && !mod && !event.altKey) return { kind: 'cancel' };
   if (!mod || event.altKey) return null;
   if (event.key === 'Enter') return { kind: 'submit' };
+  if (!event.shiftKey && event.key.toLowerCase() === 'k') return { kind: 'search' };
   if (event.shiftKey && (event.key === ' ' || event.key === 'Spacebar')) return { kind: 'dictate' };
   if (!event.shiftKey && /^[1-6]$/.test(event.key)) return { kind: 'tab', tab: TABS[Number(event.key) - 1]! };
   return null;

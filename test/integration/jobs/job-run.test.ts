@@ -46,8 +46,20 @@ describe('job service with real worker processes', () => {
     expect(done.status).toBe('cancelled');
     expect(done.error_code).toBe('cancelled');
     expect(h.service.ledgerFor(h.accountId)).toEqual([]);
-    // The engine honoured the cancel: its worker was not killed.
-    expect(h.service.workerStats().started).toBe(1);
+    // The engine honoured the cancel: its worker was not killed (no process beyond the pool's own was started).
+    expect(h.service.workerStats().started).toBe(h.service.workerStats().size);
+  });
+
+  it('starts its workers with the service, before any job arrives', async () => {
+    h = createHarness({ workers: 2 });
+    expect(h.service.workerStats().pids).toEqual([]);
+    h.service.start();
+    await h.service.workersReady();
+    expect(h.service.workerStats()).toMatchObject({ size: 2, idle: 2, started: 2 });
+    expect(h.service.workerStats().pids).toHaveLength(2);
+    const { job } = h.service.createJob(h.job({ behaviour: 'succeed' }));
+    expect((await terminal(h.service, h.accountId, job.id)).status).toBe('succeeded');
+    expect(h.service.workerStats().started).toBe(2); // the job ran on a started worker, none was added for it
   });
 
   it('fails a job with the engine error code', async () => {

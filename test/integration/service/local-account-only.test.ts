@@ -57,6 +57,13 @@ describe('a second account', () => {
     }
   });
 
+  it('gets 404 on an administration path spelt with percent-escapes (the router decodes them; the guard must too)', async () => {
+    for (const path of ['/v1/%6Beys', '/v1/%6beys', '/v1/%6Bey%73', '/v1/%73ettings/retention', '/v1/local/%6Dodels']) {
+      await expectError(send(other, 'GET', path), 404, 'not_found');
+    }
+    expect((await local.get('/v1/%6Beys')).status).toBe(200);
+  });
+
   it('still transcribes and speaks with its own key, while the local account administers as before', async () => {
     const spoken = await other.postJson('/v1/text-to-speech', { model: 'test-tts', text: 'hello' });
     expect(spoken.status).toBe(200);

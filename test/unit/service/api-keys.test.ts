@@ -1,7 +1,7 @@
 /**
  * ApiKeys over a real SQLite file: last_used_at is written at most once a minute per key (a script polling every
- * 500 ms must not write on every request), revocation is announced to listeners, and a revoked key cannot be
- * registered again.
+ * 500 ms must not write on every request), revocation is announced to listeners and holds at once even when made
+ * by another connection (matches are remembered between requests), and a revoked key cannot be registered again.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +62,20 @@ describe('revocation', () => {
     expect(keys.find(chosen)).toBeUndefined();
     expect(keys.isActive(id)).toBe(false);
     expect(() => keys.registerKey('local', chosen)).toThrow(RevokedKeyError);
+  });
+
+  it('refuses a key the moment another connection revokes it, though its match was remembered', () => {
+    const key = keys.createKey('local', 'remembered');
+    expect(keys.find(key)?.accountName).toBe('local');
+    expect(keys.find(key)?.accountName).toBe('local');
+    // Another process (voxdesk keys revoke) with its own connection to the same file.
+    const other = openDatabase(join(dir, 'v.db'));
+    try {
+      expect(createAccountsRepo(other).revokeApiKey(keys.list()[0]!.id)).toBe(true);
+    } finally {
+      other.close();
+    }
+    expect(keys.find(key)).toBeUndefined();
   });
 
   it('refuses keys shorter than 24 characters', () => {

@@ -4,6 +4,7 @@
  * service's `error.code`, so callers branch on codes, never on messages.
  */
 import { DICTATION_PATH } from './dictation-protocol.js';
+import type { OpenAiSettingsUpdate, OpenAiSettingsView } from './openai-names.js';
 import type {
   Batch,
   BudgetSettings,
@@ -353,6 +354,15 @@ export class ApiClient {
     return this.request('GET', '/v1/settings/retention');
   }
   /** An omitted field keeps its stored value. */
+  /** GET /v1/settings/openai: what OpenAI's model and voice names mean here (local account only). */
+  getOpenAiSettings(): Promise<OpenAiSettingsView> {
+    return this.request('GET', '/v1/settings/openai');
+  }
+
+  putOpenAiSettings(body: OpenAiSettingsUpdate): Promise<OpenAiSettingsView> {
+    return this.request('PUT', '/v1/settings/openai', body);
+  }
+
   putRetentionSettings(body: { recordings_hours?: number; job_history_days?: number | null }): Promise<RetentionSettings> {
     return this.request('PUT', '/v1/settings/retention', body);
   }

@@ -56,6 +56,15 @@ export interface ListQuery {
   status?: JobStatus;
 }
 
+/** A piece of a job's encoded audio as it is made (see JobService.listenToAudio). */
+export interface AudioChunk {
+  /** The run that made it (1 for the first; a crashed run is retried and starts its audio again). */
+  attempt: number;
+  /** Byte offset of `bytes` in that run's audio. */
+  offset: number;
+  bytes: Uint8Array;
+}
+
 export interface JobEvents {
   /** Emitted after every committed change of a job (status, progress, duration). */
   'job-changed': [job: Job, accountId: string];
@@ -111,6 +120,12 @@ export interface JobService {
    */
   setMonthlyCap(micro: number | null): BudgetSettings;
   readonly events: EventEmitter<JobEvents>;
+  /**
+   * Receives a job's encoded audio while it runs (text-to-speech on a worker): register right after createJob, before
+   * the job starts, to get all of it. Jobs run elsewhere (hosted models) send none: their artifact arrives whole.
+   * Returns the function that stops listening.
+   */
+  listenToAudio(jobId: string, listener: (chunk: AudioChunk) => void): () => void;
   /** Requeue jobs left running by a crash, start workers and timers. */
   start(): void;
   /** Refuse new work, let running jobs finish within graceMs, requeue the rest, stop workers. */

@@ -95,6 +95,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     active: new Map(),
     kick,
     spendingCap: createSpendingCap(repos, clock),
+    audioListeners: new Map(),
   };
   const { instanceId, artifactsDir, active } = core;
   const intake = createIntake(core);
@@ -155,6 +156,16 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       const result = intake.insertBatch(batch, idem);
       kick();
       return { batch: batchView(result.id), replayed: result.replayed };
+    },
+
+    listenToAudio(jobId, listener) {
+      let set = core.audioListeners.get(jobId);
+      if (!set) core.audioListeners.set(jobId, (set = new Set()));
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && core.audioListeners.get(jobId) === set) core.audioListeners.delete(jobId);
+      };
     },
 
     getJob(accountId, product, jobId) {

@@ -14,6 +14,11 @@ import { isAdminPath, localAccountOnly } from './auth/local-account-only.js';
 import { cutIdleBodies } from './http/body-idle-timeout.js';
 import { corsHeaders } from './http/cors-headers.js';
 import { handleErrors } from './http/error-handler.js';
+import { JOB_ID_HEADER } from './openai/openai-job.js';
+import { OpenAiModels } from './openai/openai-models.js';
+import { openAiSettingsRoutes } from './openai/openai-settings-routes.js';
+import { speechRoutes } from './openai/speech-route.js';
+import { transcriptionRoutes } from './openai/transcription-routes.js';
 import { registerStaticUi } from './http/static-ui.js';
 import { artifactRoutes } from './routes/artifact-routes.js';
 import { budgetSettingsRoutes } from './routes/budget-settings-routes.js';
@@ -50,7 +55,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
       allowOrigin: (origin) => (deps.origins.isAllowed(origin) ? origin : null),
       allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
-      exposeHeaders: ['Content-Disposition', 'Content-Length'],
+      exposeHeaders: ['Content-Disposition', 'Content-Length', JOB_ID_HEADER],
       maxAge: 600,
     }),
   );
@@ -71,6 +76,10 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', hostedSettingsRoutes(deps.remote));
   app.route('/', watchFolderRoutes(deps));
   app.route('/', keysRoutes(deps.keys));
+  const openAiModels = new OpenAiModels(deps.catalogue, deps.repos.settings);
+  app.route('/', openAiSettingsRoutes(openAiModels));
+  app.route('/', transcriptionRoutes(deps, openAiModels));
+  app.route('/', speechRoutes(deps, openAiModels));
   app.route('/', modelRoutes(deps));
   app.route('/', productRoutes(deps));
   app.route('/', searchRoutes(deps.transcripts));

@@ -8,6 +8,7 @@ export const REQUEST_ERRORS = {
   forbidden_origin: 403,
   not_found: 404,
   artifact_expired: 410,
+  recording_deleted: 410,
   method_not_allowed: 405,
   request_timeout: 408,
   model_required: 400,

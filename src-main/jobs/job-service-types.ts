@@ -9,6 +9,7 @@ import type { JobStatus } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
 import type { EngineInput } from '../engines/engine-types.js';
 import type { NewDictationJob } from './dictation-job.js';
+import type { JobRecording } from './job-recording.js';
 import type { HostedDictationJob } from './hosted-dictation-job.js';
 
 export type { NewDictationJob } from './dictation-job.js';
@@ -88,6 +89,8 @@ export interface JobService {
   createBatch(batch: NewBatch, idempotency?: Idempotency): { batch: Batch; replayed: boolean };
   /** Undefined for an unknown id, another account's job, or a job created on another product route. */
   getJob(accountId: string, product: Product, jobId: string): Job | undefined;
+  /** The recording behind a transcription (jobs/job-recording.ts); undefined as getJob is for speech-to-text. */
+  getRecording(accountId: string, jobId: string): JobRecording | undefined;
   getBatch(accountId: string, product: Product, batchId: string): Batch | undefined;
   /** Resolves when the job is terminal or after timeoutMs (the POST hold window), whichever comes first. */
   waitForTerminal(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<void>;

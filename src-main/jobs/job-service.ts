@@ -33,6 +33,7 @@ import { resolveOptions, type JobServiceOptions } from './job-service-options.js
 import type { JobService, ListQuery, NewBatch } from './job-service-types.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { createSpendingCap } from './spending-cap.js';
+import { jobRecording } from './job-recording.js';
 import { StateMachine } from './state-machine.js';
 import { segmentView } from './transcript-segments.js';
 import { Views } from './views.js';
@@ -171,6 +172,11 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     getJob(accountId, product, jobId) {
       const row = ownRow(accountId, product, jobId);
       return row ? views.job(row) : undefined;
+    },
+
+    getRecording(accountId, jobId) {
+      const row = ownRow(accountId, 'speech-to-text', jobId);
+      return row ? jobRecording(repos, row) : undefined;
     },
 
     getBatch(accountId, product, batchId) {

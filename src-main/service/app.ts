@@ -31,6 +31,7 @@ import { modelManagerRoutes } from './routes/model-manager-routes.js';
 import { modelRoutes } from './routes/model-routes.js';
 import { modelSettingsRoutes } from './routes/model-settings-routes.js';
 import { productRoutes } from './routes/product-routes.js';
+import { recordingRoutes } from './routes/recording-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
@@ -85,6 +86,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', searchRoutes(deps.transcripts));
   app.route('/', exportRoutes(deps.transcripts));
   app.route('/', transcriptRevisionRoutes(deps.transcripts));
+  app.route('/', recordingRoutes(deps));
   app.route('/', transcriptRoutes(deps));
   app.route('/', jobRoutes(deps));
   if (deps.config.serveUi) registerStaticUi(app, deps.config.serveUi);

@@ -10,11 +10,13 @@ export interface QueueCounts {
 export function trayLabel(q: QueueCounts | null): string {
   if (!q) return 'Voxdesk — starting';
   const offline = q.waiting['waiting_for_network'] ?? 0;
+  const budget = q.waiting['waiting_for_budget'] ?? 0;
   const parts: string[] = [];
   if (q.running) parts.push(`${q.running} running`);
-  const plainQueued = q.queued - offline;
+  const plainQueued = q.queued - offline - budget;
   if (plainQueued > 0) parts.push(`${plainQueued} queued`);
   if (q.pending) parts.push(`${q.pending} pending`);
   if (offline) parts.push(`offline — ${offline} waiting`);
+  if (budget) parts.push(`${budget} waiting for the monthly budget`);
   return parts.length ? `Voxdesk — ${parts.join(', ')}` : 'Voxdesk — idle';
 }

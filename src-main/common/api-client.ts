@@ -5,7 +5,18 @@
  */
 import { DICTATION_PATH } from './dictation-protocol.js';
 import type { OpenAiSettingsUpdate, OpenAiSettingsView } from './openai-names.js';
-import type { Batch, CatalogueRecord, Health, Job, ListResponse, Quote, SegmentList } from './api-types.js';
+import type {
+  Batch,
+  BudgetSettings,
+  CatalogueRecord,
+  Health,
+  Job,
+  ListResponse,
+  Quote,
+  SegmentList,
+  UsageGroupBy,
+  UsageReport,
+} from './api-types.js';
 import type { Capability, Product } from './products.js';
 import type { JobStatus } from './job-states.js';
 import type { TranscriptFormat } from './transcript-formats.js';
@@ -354,6 +365,18 @@ export class ApiClient {
 
   putRetentionSettings(body: { recordings_hours?: number; job_history_days?: number | null }): Promise<RetentionSettings> {
     return this.request('PUT', '/v1/settings/retention', body);
+  }
+  /** The monthly cap on hosted spending and where this month stands (local account). */
+  getBudget(): Promise<BudgetSettings> {
+    return this.request('GET', '/v1/settings/budget');
+  }
+  /** `monthly_usd` in dollars; null removes the cap. */
+  putBudget(body: { monthly_usd: number | null }): Promise<BudgetSettings> {
+    return this.request('PUT', '/v1/settings/budget', body);
+  }
+  /** The key's charges from the ledger; `from`/`to` are days (`2026-06-01`), months or ISO times; `to` is taken in whole. */
+  usage(q: { from?: string; to?: string; group_by?: UsageGroupBy } = {}): Promise<UsageReport> {
+    return this.request('GET', `/v1/usage${query({ ...q })}`);
   }
   /** The watch folders with their status (local account only). */
   getWatchFolders(): Promise<WatchFoldersSettings> {

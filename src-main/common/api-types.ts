@@ -163,6 +163,66 @@ export interface Quote {
   currency: 'USD';
 }
 
+/**
+ * GET/PUT /v1/settings/budget: the monthly cap on hosted spending and where the month stands. Months are calendar
+ * months in UTC; spending counts every account's hosted charges (one hosted key pays for all of them).
+ */
+export interface BudgetSettings {
+  /** The cap in dollars a month; null: no cap. */
+  monthly_usd: number | null;
+  currency: 'USD';
+  /** The month the figures are for, `YYYY-MM` (UTC). */
+  month: string;
+  /** When the month began and when the next begins (the cap's spending starts again from 0). */
+  period_start: string;
+  resets_at: string;
+  /** Hosted charges in the ledger this month. */
+  spent_usd: number;
+  /** Quotes of hosted work under way and not charged yet (held against the cap from the moment it is forwarded). */
+  reserved_usd: number;
+  /** monthly_usd − spent − reserved, never below 0; null without a cap. */
+  remaining_usd: number | null;
+  /** Hosted jobs and pending batch items waiting for the budget (`error_code` waiting_for_budget). */
+  waiting: number;
+}
+
+/** Sums of ledger charges (dollars, exact to the micro-dollar). */
+export interface UsageAmounts {
+  total_usd: number;
+  request_fees_usd: number;
+  usage_usd: number;
+  options_usd: number;
+  /** Audio seconds billed as usage. */
+  seconds: number;
+  /** Request fees charged: successful requests, batches and live sessions. */
+  requests: number;
+}
+
+export interface UsageGroup extends UsageAmounts {
+  /** `YYYY-MM-DD` (UTC day), a model id or a product. */
+  key: string;
+  /** The part done on this device, and the part a hosted service billed. */
+  on_device_usd: number;
+  hosted_usd: number;
+}
+
+export type UsageGroupBy = 'day' | 'model' | 'product';
+
+/** GET /v1/usage: the key's account's charges in [from, to), from the ledger. */
+export interface UsageReport extends UsageAmounts {
+  object: 'usage';
+  currency: 'USD';
+  from: string;
+  to: string;
+  group_by: UsageGroupBy;
+  /** total_usd in micro-dollars: the ledger's own integer sum. */
+  total_usd_micro: number;
+  on_device: UsageAmounts;
+  hosted: UsageAmounts;
+  /** Groups with charges, in ascending key order (days without charges are left out). */
+  data: UsageGroup[];
+}
+
 /** GET /v1/health: `{status}` alone without a key; the counts only for a request with a valid key. */
 export interface Health {
   status: 'ok';

@@ -22,6 +22,8 @@ export const REQUEST_ERRORS = {
   idempotency_key_reused: 409,
   conflict: 409,
   file_too_large: 413,
+  /** Hosted work that cannot wait (a live dictation) and the monthly cap for hosted work leaves too little. */
+  budget_exceeded: 402,
   unsupported_media_type: 415,
   unsupported_audio: 422,
   model_unavailable: 422,
@@ -52,7 +54,11 @@ export const JOB_ERROR_CODES = [
 ] as const;
 export type JobErrorCode = (typeof JOB_ERROR_CODES)[number] | string;
 
-export const WAITING_CODES = ['waiting_for_capacity', 'waiting_for_network', 'waiting_for_model'] as const;
+/**
+ * Why a queued job (or a pending batch item) waits. `waiting_for_budget`: hosted work whose quote would pass the
+ * monthly spending cap (GET/PUT /v1/settings/budget); it keeps its place and never expires while it waits.
+ */
+export const WAITING_CODES = ['waiting_for_capacity', 'waiting_for_network', 'waiting_for_model', 'waiting_for_budget'] as const;
 export type WaitingCode = (typeof WAITING_CODES)[number];
 
 /**

@@ -6,13 +6,15 @@
  * (the hosted account's open batches, the network) as their error_code. A held batch whose placement is refused
  * (the hosted service rejects it, no hosted service is configured) has its items fail with that code; a batch
  * cancelled or left waiting past the queue window has them cancelled or expired. Every item becomes a job in the
- * same transaction, so a batch is never half pending.
+ * same transaction, so a batch is never half pending. Before it is placed, the batch passes the monthly spending
+ * cap as a whole (its estimate reserved, or its items pending with `waiting_for_budget`, which never expires).
  */
 import type { WaitingCode } from '../common/errors.js';
 import type { JobStatus } from '../common/job-states.js';
 import type { EngineInput } from '../engines/engine-types.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import type { BatchRow } from '../store/batches-repo.js';
+import { storedSnapshot } from './billing.js';
 import { guard, nowIso, type JobCore } from './job-core.js';
 import { newJobRow } from './job-rows.js';
 import type { HoldOutcome } from './job-runner.js';
@@ -48,12 +50,25 @@ export function createBatchHold(core: JobCore): BatchHold {
   function release(batch: BatchRow, ending?: Ending): void {
     const items = repos.batches.pendingItems(batch.id);
     const params = JSON.parse(batch.params_json) as Record<string, unknown>;
+    // Every item's job is priced as the batch was when it was accepted, with the estimate stored for the item.
+    const price = storedSnapshot(batch.price_json, () => options.resolveModel(batch.model_id));
     for (const item of items) {
       const input = JSON.parse(item.pending_input_json ?? '{}') as EngineInput;
       const row = newJobRow(
         core,
-        { accountId: batch.account_id, product: batch.product, modelId: batch.model_id, name: item.name, language: batch.language, params, input },
+        {
+          accountId: batch.account_id,
+          product: batch.product,
+          modelId: batch.model_id,
+          name: item.name,
+          language: batch.language,
+          params,
+          input,
+          // Items stored before migration 010 have no estimate: the default (a text's length) applies.
+          ...(batch.price_json ? { estimatedSeconds: item.estimated_seconds } : {}),
+        },
         batch.id,
+        price,
       );
       repos.jobs.insert(row);
       if (!repos.batches.attachJob(batch.id, item.position, row.id)) throw new Error(`batch ${batch.id} item ${item.position} is no longer pending`);
@@ -101,6 +116,31 @@ export function createBatchHold(core: JobCore): BatchHold {
       .finally(() => placing.delete(batch.id));
   }
 
+  /**
+   * A hosted batch is checked against the monthly spending cap as a whole before it is placed: its estimate (the fee
+   * and every item) is reserved in one transaction, or its items stay pending with `waiting_for_budget`. A batch that
+   * reserved once is not asked again (a later wait for the network or for the hosted account's room keeps it).
+   */
+  function reserveForPlacing(batchId: string): boolean {
+    return machine.tx(() => {
+      const batch = repos.batches.get(batchId);
+      if (!batch || batch.status !== 'open') return false;
+      if (batch.reserved_usd_micro !== null) return true;
+      const quote = batch.estimated_usd_micro ?? 0;
+      const blocked = core.spendingCap.check(batch, quote);
+      if (blocked) {
+        wait(batch, 'waiting_for_budget', blocked);
+        return false;
+      }
+      repos.batches.reserve(batch.id, quote, nowIso(core));
+      if (batch.pending_code === 'waiting_for_budget') {
+        repos.batches.setPendingReason(batch.id, null, null);
+        machine.touch(null, batch.id);
+      }
+      return true;
+    });
+  }
+
   function pass(): void {
     if (stopped) return;
     for (const batchId of repos.batches.withPendingItems(PASS_LIMIT)) {
@@ -109,7 +149,7 @@ export function createBatchHold(core: JobCore): BatchHold {
       if (!batch) continue;
       const definition = options.resolveModel(batch.model_id);
       if (holdsBatches(options, definition) && definition!.status === 'available') {
-        place(batch, definition!);
+        if (reserveForPlacing(batchId)) place(batch, definition!);
         continue;
       }
       // Nothing to hold for any more (the model changed, or it is gone): the items become jobs and the scheduler
@@ -134,7 +174,9 @@ export function createBatchHold(core: JobCore): BatchHold {
     const now = new Date(nowIso(core)).getTime();
     for (const batchId of repos.batches.withPendingItems(PASS_LIMIT)) {
       const batch = repos.batches.get(batchId);
-      if (!batch || now - new Date(batch.created_at).getTime() < limitMs) continue;
+      // Held by the spending cap: it keeps its place. Once reserved, its window counts from then.
+      if (!batch || batch.pending_code === 'waiting_for_budget') continue;
+      if (now - new Date(batch.reserved_at ?? batch.created_at).getTime() < limitMs) continue;
       placing.get(batchId)?.abort();
       const days = options.queueWindowSeconds / 86_400;
       const window = days >= 1 ? `${+days.toFixed(2)} days` : `${options.queueWindowSeconds} s`;

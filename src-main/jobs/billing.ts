@@ -1,50 +1,66 @@
 /**
- * Charges (spec formula, common/pricing.ts), written in the transaction that records the success. The ledger's
- * unique indexes make every charge happen at most once per job (and the fee once per batch), whatever replays.
+ * Money in the job engine, from one price source: a job or batch records the price of its model's catalogue record
+ * (the pricing file applied: `resolveModel` answers the catalogue's resolved definition) when it is accepted, with
+ * its estimate; when it succeeds it is charged at that recorded price for the `duration_seconds` it shows
+ * (common/pricing.ts chargesFor). The charges are written in the transaction that records the success, and the
+ * ledger's unique indexes make every charge happen at most once per job (and the fee once per batch).
  */
 import type { Pricing } from '../common/api-types.js';
 import { countItems } from '../common/job-states.js';
-import { FREE_PRICING, toMicro, usageMicro } from '../common/pricing.js';
+import { chargesFor, enabledOptions, estimateMicro, FREE_PRICING, textSeconds, type PriceSnapshot } from '../common/pricing.js';
+import type { EngineInput } from '../engines/engine-types.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import type { BatchRow } from '../store/batches-repo.js';
 import type { JobRow } from '../store/jobs-repo.js';
-import type { LedgerRepo } from '../store/ledger-repo.js';
+import type { LedgerRepo, NewCharge } from '../store/ledger-repo.js';
 
-export function pricingOf(definition: ModelDefinition | undefined): Pricing {
-  return definition?.pricing ?? FREE_PRICING;
+/** The price a job or batch on this model is accepted at (the catalogue's resolved record; free when it has none). */
+export function priceSnapshot(definition: ModelDefinition | undefined): PriceSnapshot {
+  return { pricing: definition?.pricing ?? FREE_PRICING, hosted: definition?.engine === 'remote' };
 }
 
-/** Priced options switched on in the job's params (`{"speaker_diarization": true}`). */
-export function enabledOptions(pricing: Pricing, params: Record<string, unknown>): string[] {
-  return Object.keys(pricing.options).filter((name) => params[name] === true);
+/** A stored snapshot, or (rows written before migration 010) the model's price now. */
+export function storedSnapshot(json: string | null, definition: () => ModelDefinition | undefined): PriceSnapshot {
+  if (json) return JSON.parse(json) as PriceSnapshot;
+  return priceSnapshot(definition());
+}
+
+/**
+ * Seconds a job is priced at before it runs: what the caller measured (a recording's probed length), else the length
+ * of the text it speaks at the speaking rate (the spec prices texts before queueing), else null (charged when it has
+ * run).
+ */
+export function estimatedSecondsOf(given: number | null | undefined, input: EngineInput): number | null {
+  if (given !== undefined) return given;
+  return typeof input.text === 'string' && !input.filePath ? textSeconds(input.text) : null;
+}
+
+/** A job's estimate: usage and options for its seconds, plus the request fee unless it is a batch item. */
+export function jobEstimate(pricing: Pricing, params: Record<string, unknown>, seconds: number | null, inBatch: boolean): number {
+  return estimateMicro(pricing, [seconds], enabledOptions(pricing, params), !inBatch);
+}
+
+/** A batch's estimate: one request fee plus every item's usage and options. */
+export function batchEstimate(pricing: Pricing, params: Record<string, unknown>, itemSeconds: readonly (number | null)[]): number {
+  return estimateMicro(pricing, itemSeconds, enabledOptions(pricing, params), true);
+}
+
+function rowBase(snapshot: PriceSnapshot, row: { account_id: string; model_id: string; product: string }, at: string) {
+  return { account_id: row.account_id, model_id: row.model_id, product: row.product, provider: snapshot.hosted ? ('remote' as const) : ('local' as const), created_at: at };
 }
 
 /** A succeeded job: usage and options; the request fee too unless it belongs to a batch (charged once per batch). */
-export function chargeJob(ledger: LedgerRepo, job: JobRow, pricing: Pricing, seconds: number, nowIso: string): void {
+export function chargeJob(ledger: LedgerRepo, job: JobRow, snapshot: PriceSnapshot, seconds: number, nowIso: string): void {
   const params = JSON.parse(job.params_json) as Record<string, unknown>;
-  const base = { account_id: job.account_id, job_id: job.id, batch_id: job.batch_id, model_id: job.model_id, seconds, created_at: nowIso };
-  if (job.batch_id === null) {
-    ledger.charge({ ...base, kind: 'request_fee', option_name: '', amount_usd_micro: toMicro(pricing.request_fee_usd) });
-  }
-  ledger.charge({ ...base, kind: 'usage', option_name: '', amount_usd_micro: usageMicro(pricing, seconds).usage });
-  for (const option of enabledOptions(pricing, params)) {
-    const amount = usageMicro(pricing, seconds, [option]).options;
-    ledger.charge({ ...base, kind: 'option', option_name: option, amount_usd_micro: amount });
+  const base = { ...rowBase(snapshot, job, nowIso), job_id: job.id, batch_id: job.batch_id, seconds };
+  for (const charge of chargesFor(snapshot.pricing, seconds, enabledOptions(snapshot.pricing, params), job.batch_id === null)) {
+    ledger.charge({ ...base, ...charge } satisfies NewCharge);
   }
 }
 
 /** A completed batch with at least one succeeded item pays its single request fee. */
-export function chargeBatch(ledger: LedgerRepo, batch: BatchRow, items: readonly JobRow[], pricing: Pricing, nowIso: string): void {
+export function chargeBatch(ledger: LedgerRepo, batch: BatchRow, items: readonly JobRow[], snapshot: PriceSnapshot, nowIso: string): void {
   if (countItems(items.map((j) => j.status)).succeeded === 0) return;
-  ledger.charge({
-    account_id: batch.account_id,
-    job_id: null,
-    batch_id: batch.id,
-    model_id: batch.model_id,
-    kind: 'request_fee',
-    option_name: '',
-    seconds: 0,
-    amount_usd_micro: toMicro(pricing.request_fee_usd),
-    created_at: nowIso,
-  });
+  const [fee] = chargesFor(snapshot.pricing, 0, [], true);
+  ledger.charge({ ...rowBase(snapshot, batch, nowIso), job_id: null, batch_id: batch.id, seconds: 0, ...fee! });
 }

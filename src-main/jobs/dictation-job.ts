@@ -15,7 +15,7 @@ import { durationString } from '../common/duration.js';
 import { isoAt } from '../store/clock.js';
 import { newId, newToken } from '../store/ids.js';
 import { PRIVATE_DIR_MODE } from '../store/private-files.js';
-import { chargeJob, pricingOf } from './billing.js';
+import { chargeJob, priceSnapshot } from './billing.js';
 import { nowIso, type JobCore } from './job-core.js';
 import { newJobRow } from './job-rows.js';
 import { rowsFromResult } from './transcript-segments.js';
@@ -46,6 +46,8 @@ export interface NewDictationJob {
 export function recordDictation(core: JobCore, input: NewDictationJob): Job {
   const { repos, machine, options } = core;
   if (!repos.accounts.getAccount(input.accountId)) throw new ApiError('unauthorized', `account ${input.accountId} does not exist`);
+  // Priced like a recording of the length received (its estimate is its charge), from the catalogue's record.
+  const price = priceSnapshot(options.resolveModel(input.modelId));
   const row = newJobRow(
     core,
     {
@@ -56,8 +58,10 @@ export function recordDictation(core: JobCore, input: NewDictationJob): Job {
       language: input.language,
       params: input.params,
       input: input.recording ? { fileName: DICTATION_RECORDING_NAME } : {},
+      estimatedSeconds: input.durationSeconds,
     },
     null,
+    price,
   );
   // The recording moves into the job's folder first (a file operation cannot be part of the transaction).
   let recording: { path: string; bytes: number; sampleRate: number } | null = null;
@@ -97,7 +101,7 @@ export function recordDictation(core: JobCore, input: NewDictationJob): Job {
         if (!repos.segments.append(segment)) throw new Error(`segment ${segment.idx} of dictation ${row.id} is not the next one`);
       }
       const done = machine.transition(running, 'succeeded', { result_json: JSON.stringify(input.result), duration_seconds: shown });
-      chargeJob(repos.ledger, done, pricingOf(options.resolveModel(input.modelId)), Number(shown), at);
+      chargeJob(repos.ledger, done, price, Number(shown), at);
     });
   } catch (error) {
     if (recording) rmSync(join(core.artifactsDir, row.id), { recursive: true, force: true });

@@ -4,10 +4,14 @@
  * any hosted transcription — a local job follows the hosted one: it is queued with its remote_jobs row already naming
  * the hosted job, in one transaction, so the remote runner only reads that job (it never submits anything) and settles
  * the local job from it the way it settles every hosted job (result, recording downloaded, segment rows, charge).
+ * The hosted service has already done (and billed) the work, so the local job is never held by the monthly spending
+ * cap: it is accepted with its estimate reserved (the cap was checked when the session opened), like hosted work
+ * under way, until its charge is in the ledger.
  */
 import type { Job } from '../common/api-types.js';
 import { ApiError } from '../common/errors.js';
 import type { JobCore } from './job-core.js';
+import { priceSnapshot } from './billing.js';
 import { newJobRow } from './job-rows.js';
 
 export interface HostedDictationJob {
@@ -15,6 +19,8 @@ export interface HostedDictationJob {
   /** The local catalogue id of the hosted model (`remote:<hosted id>`). */
   modelId: string;
   name: string;
+  /** Seconds of audio the session sent (its estimate); null when not known. */
+  seconds?: number | null;
   /** The hosted service's address the session went to, its model id, and the job it recorded. */
   endpointUrl: string;
   remoteModelId: string;
@@ -34,9 +40,12 @@ export function followHostedDictation(core: JobCore, input: HostedDictationJob):
       language: null,
       params: { response_format: 'verbose_json' },
       input: {},
+      estimatedSeconds: input.seconds ?? null,
     },
     null,
+    priceSnapshot(core.options.resolveModel(input.modelId)),
   );
+  row.reserved_usd_micro = row.estimated_usd_micro ?? 0;
   machine.tx(() => {
     repos.jobs.insert(row);
     repos.remoteJobs.ensure({

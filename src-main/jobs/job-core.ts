@@ -8,6 +8,7 @@ import { isoAt } from '../store/clock.js';
 import type { Repositories } from '../store/repositories.js';
 import type { AudioChunk } from './job-service-types.js';
 import type { ResolvedOptions } from './job-service-options.js';
+import type { SpendingCap } from './spending-cap.js';
 import type { StateMachine } from './state-machine.js';
 import type { Views } from './views.js';
 
@@ -40,6 +41,8 @@ export interface JobCore {
   active: Map<string, ActiveRun>;
   /** Asks for a scheduling pass soon (coalesced). */
   kick(): void;
+  /** The monthly cap on hosted spending: checked (and the quote reserved) before hosted work is forwarded. */
+  spendingCap: SpendingCap;
   /** Who listens to which job's audio as it is made (JobService.listenToAudio). */
   audioListeners: Map<string, Set<(chunk: AudioChunk) => void>>;
 }

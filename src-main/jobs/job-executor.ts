@@ -17,7 +17,7 @@ import { isoAt } from '../store/clock.js';
 import { newId, newToken } from '../store/ids.js';
 import type { JobRow } from '../store/jobs-repo.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files.js';
-import { chargeJob, pricingOf } from './billing.js';
+import { chargeJob, storedSnapshot } from './billing.js';
 import { guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
 import { PAUSED_MESSAGE } from './job-pause.js';
 import { resumePointOf, rowsFromResult, segmentRow, transcriptFromRows } from './transcript-segments.js';
@@ -272,7 +272,8 @@ export function createExecutor(core: JobCore): Executor {
         result_json: JSON.stringify(result),
         duration_seconds: shown,
       });
-      chargeJob(repos.ledger, done, pricingOf(definition), Number(shown), at);
+      // Charged at the price recorded when the job was accepted (jobs of earlier builds: the catalogue's price now).
+      chargeJob(repos.ledger, done, storedSnapshot(done.price_json, () => definition), Number(shown), at);
       if (original) recordOriginal(repos, done, original, at);
     });
   }

@@ -1,11 +1,13 @@
 /** Creating jobs and batches: validation that needs the store, idempotency keys, and the inserts, in one transaction. */
 import { ApiError } from '../common/errors.js';
 import { MAX_BATCH_ITEMS, MAX_OPEN_BATCHES } from '../common/limits.js';
+import type { ModelDefinition } from '../engines/model-definition.js';
 import { IDEMPOTENCY_TTL_MS } from '../store/idempotency-repo.js';
 import { isoAt } from '../store/clock.js';
 import { newId } from '../store/ids.js';
 import type { JobRow } from '../store/jobs-repo.js';
 import { holdsBatches } from './batch-hold.js';
+import { batchEstimate, estimatedSecondsOf, priceSnapshot } from './billing.js';
 import { nowIso, type JobCore } from './job-core.js';
 import { newJobRow } from './job-rows.js';
 import type { Idempotency, NewBatch, NewJob } from './job-service-types.js';
@@ -28,8 +30,11 @@ export function createIntake(core: JobCore): Intake {
     if (!repos.accounts.getAccount(accountId)) throw new ApiError('unauthorized', `account ${accountId} does not exist`);
   }
 
-  function checkModel(modelId: string): void {
-    if (!resolveModel(modelId)) throw new ApiError('model_unavailable', `model ${modelId} is not in the catalogue`);
+  /** The model's resolved catalogue definition: its price is the one the job or batch is accepted at. */
+  function checkModel(modelId: string): ModelDefinition {
+    const definition = resolveModel(modelId);
+    if (!definition) throw new ApiError('model_unavailable', `model ${modelId} is not in the catalogue`);
+    return definition;
   }
 
   /** Inside a tx: the resource an idempotency key already names, or undefined; throws 409 on a different request. */
@@ -64,8 +69,7 @@ export function createIntake(core: JobCore): Intake {
       const replay = replayOf(job.accountId, 'job', idem);
       if (replay) return { id: replay, replayed: true };
       checkAccount(job.accountId);
-      checkModel(job.modelId);
-      const row = newJobRow(core, job, null);
+      const row = newJobRow(core, job, null, priceSnapshot(checkModel(job.modelId)));
       const checkpoint = continues && repos.segments.count(continues.id) > 0;
       if (continues && checkpoint) Object.assign(row, { duration_seconds: continues.duration_seconds, progress: continues.progress });
       repos.jobs.insert(row);
@@ -85,7 +89,9 @@ export function createIntake(core: JobCore): Intake {
       const replay = replayOf(batch.accountId, 'batch', idem);
       if (replay) return { id: replay, replayed: true };
       checkAccount(batch.accountId);
-      checkModel(batch.modelId);
+      const definition = checkModel(batch.modelId);
+      const price = priceSnapshot(definition);
+      const itemSeconds = batch.items.map((item) => estimatedSecondsOf(item.estimatedSeconds, item.input));
       if (repos.batches.countOpen(batch.accountId) >= MAX_OPEN_BATCHES) {
         throw new ApiError('too_many_open_batches', `An account may have ${MAX_OPEN_BATCHES} open batches at a time; wait for one to complete.`);
       }
@@ -102,23 +108,29 @@ export function createIntake(core: JobCore): Intake {
         language: batch.language,
         pending_code: null,
         pending_message: null,
+        price_json: JSON.stringify(price),
+        estimated_usd_micro: batchEstimate(price.pricing, batch.params, itemSeconds),
+        reserved_usd_micro: null,
+        reserved_at: null,
         created_at: at.toISOString(),
         finished_at: null,
       });
       // A batch the runner places as a whole (a hosted batch) keeps its items pending until then (batch-hold.ts).
-      const held = holdsBatches(options, resolveModel(batch.modelId));
+      const held = holdsBatches(options, definition);
       batch.items.forEach((item, position) => {
+        const estimatedSeconds = itemSeconds[position]!;
         if (held) {
-          repos.batches.insertItem({ batch_id: id, position, name: item.name, job_id: null, pending_input_json: JSON.stringify(item.input) });
+          repos.batches.insertItem({ batch_id: id, position, name: item.name, job_id: null, pending_input_json: JSON.stringify(item.input), estimated_seconds: estimatedSeconds });
           return;
         }
         const row = newJobRow(
           core,
-          { accountId: batch.accountId, product: batch.product, modelId: batch.modelId, name: item.name, language: batch.language, params: batch.params, input: item.input },
+          { accountId: batch.accountId, product: batch.product, modelId: batch.modelId, name: item.name, language: batch.language, params: batch.params, input: item.input, estimatedSeconds },
           id,
+          price,
         );
         repos.jobs.insert(row);
-        repos.batches.insertItem({ batch_id: id, position, name: item.name, job_id: row.id, pending_input_json: null });
+        repos.batches.insertItem({ batch_id: id, position, name: item.name, job_id: row.id, pending_input_json: null, estimated_seconds: estimatedSeconds });
         machine.touch(row.id, null);
       });
       machine.touch(null, id);

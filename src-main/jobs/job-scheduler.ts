@@ -1,6 +1,8 @@
 /**
  * The scheduler: one pass claims queued jobs in an immediate transaction, starts what free capacity allows, fails
- * jobs whose model is unavailable, and marks the rest with their waiting code.
+ * jobs whose model is unavailable, and marks the rest with their waiting code. Hosted jobs pass the monthly spending
+ * cap first (jobs/spending-cap.ts): the quote is reserved in the same transaction as the claim, or the job waits with
+ * `waiting_for_budget` (and keeps its place: it does not expire while it waits, and gets a fresh window when released).
  *
  * A pass runs after every change (a job created or finished) and on a timer. What it costs must not grow with the
  * queue, or a thousand queued jobs make every job pay for the thousand (bench/jobs-throughput.ts went from 120 to 69
@@ -10,6 +12,7 @@
  * never starts.
  */
 import type { WaitingCode } from '../common/errors.js';
+import { isoAt } from '../store/clock.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import type { JobRow } from '../store/jobs-repo.js';
 import type { BatchHold } from './batch-hold.js';
@@ -19,12 +22,15 @@ import { DEFAULT_RUNNER_CONCURRENCY } from './job-runner.js';
 /** Queue rows read per page while looking for startable jobs, and new jobs marked waiting per pass. */
 const SCAN_PAGE = 100;
 const SCAN_LIMIT = 1000;
+const BUDGET_WAIT: WaitingCode = 'waiting_for_budget';
 
 export interface Scheduler {
   /** One pass; `sweep` also expires every overdue queued job (the timer's passes). */
   schedule(sweep?: boolean): void;
   /** Inside a tx: queued jobs past their deadline → expired. */
   expireOverdue(): void;
+  /** The next pass looks for hosted work past the local jobs again (the spending cap changed: held work may start). */
+  rewalk(): void;
 }
 
 export function createScheduler(
@@ -40,7 +46,26 @@ export function createScheduler(
   let idleRemoteWalk: number | null = null;
 
   function setWaiting(row: JobRow, code: WaitingCode, message: string): void {
-    if (row.error_code !== code || row.error_message !== message) machine.patch(row, { error_code: code, error_message: message });
+    if (row.error_code === code && row.error_message === message) return;
+    machine.patch(row, { error_code: code, error_message: message, ...freshWindow(row, code) });
+  }
+
+  /** A job leaving the budget wait (which never expires) gets a new queue window from now. */
+  function freshWindow(row: JobRow, code: string | null = null): { deadline_at?: string } {
+    return row.error_code === BUDGET_WAIT && code !== BUDGET_WAIT ? { deadline_at: isoAt(options.clock, options.queueWindowSeconds * 1000) } : {};
+  }
+
+  /**
+   * Hosted work's quote against the monthly cap: null when the job may start (and what it reserves), else why it
+   * waits. A job that already holds a reservation (it was forwarded, then went back to the queue) or belongs to a
+   * batch reserved as a whole is not asked again.
+   */
+  function spendingGate(row: JobRow): { reserve: number | null } | { wait: string } {
+    if (row.reserved_usd_micro !== null) return { reserve: null };
+    if (row.batch_id && repos.batches.get(row.batch_id)?.reserved_usd_micro != null) return { reserve: null };
+    const quote = row.estimated_usd_micro ?? 0;
+    const wait = core.spendingCap.check(row, quote);
+    return wait ? { wait } : { reserve: quote };
   }
 
   function expireOverdue(): void {
@@ -110,7 +135,8 @@ export function createScheduler(
       machine.transition(row, 'cancelled', { error_code: 'cancelled', error_message: 'The job was cancelled.' });
       return undefined;
     }
-    if (row.deadline_at !== null && row.deadline_at <= now()) {
+    // Work waiting for the budget never expires (released, it gets a fresh window: freshWindow).
+    if (row.deadline_at !== null && row.deadline_at <= now() && row.error_code !== BUDGET_WAIT) {
       machine.transition(row, 'expired', { error_code: 'expired', error_message: expiredMessage() });
       return undefined;
     }
@@ -136,11 +162,19 @@ export function createScheduler(
         else setWaiting(row, waiting.code, waiting.message);
         return undefined;
       }
+      const gate = spendingGate(row);
+      if ('wait' in gate) {
+        setWaiting(row, BUDGET_WAIT, gate.wait);
+        return undefined;
+      }
       if (capacity.remote <= 0) {
         setWaiting(row, 'waiting_for_capacity', 'Waiting for a free slot to the hosted service.');
         return undefined;
       }
       capacity.remote--;
+      if (gate.reserve !== null) {
+        return { row: machine.transition(row, 'running', { claimed_by: instanceId, reserved_usd_micro: gate.reserve, ...freshWindow(row) }), definition };
+      }
     } else if (!LOCAL_ENGINES.has(definition.engine)) {
       return fail(`Model ${row.model_id} names an unknown engine ${definition.engine}.`);
     } else {
@@ -168,5 +202,11 @@ export function createScheduler(
     }
   }
 
-  return { schedule, expireOverdue };
+  return {
+    schedule,
+    expireOverdue,
+    rewalk: () => {
+      idleRemoteWalk = null;
+    },
+  };
 }

@@ -4,7 +4,7 @@
  * disk); the job engine owns statuses, queueing, workers, batches, billing and retention.
  */
 import type { EventEmitter } from 'node:events';
-import type { Batch, Job, SegmentList } from '../common/api-types.js';
+import type { Batch, BudgetSettings, Job, SegmentList } from '../common/api-types.js';
 import type { JobStatus } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
 import type { EngineInput } from '../engines/engine-types.js';
@@ -23,8 +23,13 @@ export interface NewJob {
   /** Validated params with defaults applied. */
   params: Record<string, unknown>;
   input: EngineInput;
-  /** Priced before queueing (TTS: from the text length), in micro-dollars. */
-  estimatedUsdMicro?: number | null;
+  /**
+   * Seconds of audio the job is priced at when accepted: a recording's probed length (audio products), or null when
+   * it cannot be known before the job runs. Default: the length of the text it speaks (common/pricing.ts
+   * textSeconds), else null. The price itself is the model's catalogue price, recorded on the job by the job engine
+   * (jobs/billing.ts); the job is charged at it for the duration_seconds it shows when it succeeds.
+   */
+  estimatedSeconds?: number | null;
 }
 
 export interface NewBatch {
@@ -33,8 +38,8 @@ export interface NewBatch {
   modelId: string;
   params: Record<string, unknown>;
   language: string | null;
-  items: { name: string | null; input: EngineInput }[];
-  estimatedUsdMicro?: number | null;
+  /** `estimatedSeconds` as for NewJob, per item. */
+  items: { name: string | null; input: EngineInput; estimatedSeconds?: number | null }[];
 }
 
 export interface Idempotency {
@@ -107,6 +112,13 @@ export interface JobService {
   /** Queue summary for the tray and the UI: counts by status and by waiting code. */
   /** Queued and running jobs, batch items still pending (not jobs yet), and queued jobs by waiting code. */
   queueSummary(accountId?: string): { queued: number; running: number; pending: number; waiting: Record<string, number> };
+  /** The monthly cap on hosted spending and where this month stands (GET /v1/settings/budget). */
+  budget(): BudgetSettings;
+  /**
+   * Sets the monthly cap on hosted spending (micro-dollars; null: no cap) and schedules at once, so hosted work it
+   * held starts (in the order it was sent) as far as the new cap allows.
+   */
+  setMonthlyCap(micro: number | null): BudgetSettings;
   readonly events: EventEmitter<JobEvents>;
   /**
    * Receives a job's encoded audio while it runs (text-to-speech on a worker): register right after createJob, before

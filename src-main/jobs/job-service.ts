@@ -17,7 +17,8 @@ import type { JobRow } from '../store/jobs-repo.js';
 import type { LedgerEntry } from '../store/ledger-repo.js';
 import type { Repositories } from '../store/repositories.js';
 import { createBatchHold } from './batch-hold.js';
-import { chargeBatch, pricingOf } from './billing.js';
+import { chargeBatch, storedSnapshot } from './billing.js';
+import { saveMonthlyCapMicro } from './budget-policy.js';
 import { decodeCursor, encodeCursor, pageLimit } from './cursor.js';
 import { markLive, newInstanceId } from './instance.js';
 import { guard, type JobCore } from './job-core.js';
@@ -31,6 +32,7 @@ import { createScheduler } from './job-scheduler.js';
 import { resolveOptions, type JobServiceOptions } from './job-service-options.js';
 import type { JobService, ListQuery, NewBatch } from './job-service-types.js';
 import { ensurePrivateDir } from '../store/private-files.js';
+import { createSpendingCap } from './spending-cap.js';
 import { StateMachine } from './state-machine.js';
 import { segmentView } from './transcript-segments.js';
 import { Views } from './views.js';
@@ -65,7 +67,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
   const views = new Views(repos, options.publicBaseUrl);
   const machine = new StateMachine(repos, clock, views, (batchId, items) => {
     const batch = repos.batches.get(batchId);
-    if (batch) chargeBatch(repos.ledger, batch, items, pricingOf(resolveModel(batch.model_id)), isoAt(clock));
+    if (batch) chargeBatch(repos.ledger, batch, items, storedSnapshot(batch.price_json, () => resolveModel(batch.model_id)), isoAt(clock));
   });
   const pool = new WorkerPool({
     size: options.workers,
@@ -92,6 +94,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     artifactsDir: join(options.dataDir, 'artifacts'),
     active: new Map(),
     kick,
+    spendingCap: createSpendingCap(repos, clock),
     audioListeners: new Map(),
   };
   const { instanceId, artifactsDir, active } = core;
@@ -227,7 +230,8 @@ export function createJobService(input: JobServiceOptions): JobEngine {
           language: row.language,
           params: JSON.parse(row.params_json) as Record<string, unknown>,
           input: JSON.parse(row.input_json) as EngineInput,
-          estimatedUsdMicro: row.estimated_usd_micro,
+          // Rows of earlier builds stored no estimate: the default (a text's length) applies.
+          ...(row.price_json ? { estimatedSeconds: row.estimated_seconds } : {}),
         },
         undefined,
         row,
@@ -343,6 +347,15 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     findArtifact(token) {
       const row = repos.artifacts.byToken(token);
       return row ? toFound(row, clock()) : undefined;
+    },
+
+    budget: () => core.spendingCap.status(),
+
+    setMonthlyCap(micro) {
+      saveMonthlyCapMicro(repos.settings, micro);
+      scheduler.rewalk();
+      kick();
+      return core.spendingCap.status();
     },
 
     ledgerFor: (accountId) => repos.ledger.forAccount(accountId),

@@ -30,8 +30,8 @@ export class TransitionError extends Error {
 }
 
 function mutable(row: JobRow): JobMutable {
-  const { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, pause_requested, claimed_by, deadline_at, started_at, finished_at, updated_at } = row;
-  return { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, pause_requested, claimed_by, deadline_at, started_at, finished_at, updated_at };
+  const { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, pause_requested, claimed_by, deadline_at, reserved_usd_micro, started_at, finished_at, updated_at } = row;
+  return { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, pause_requested, claimed_by, deadline_at, reserved_usd_micro, started_at, finished_at, updated_at };
 }
 
 export class StateMachine {

@@ -21,6 +21,7 @@ import { speechRoutes } from './openai/speech-route.js';
 import { transcriptionRoutes } from './openai/transcription-routes.js';
 import { registerStaticUi } from './http/static-ui.js';
 import { artifactRoutes } from './routes/artifact-routes.js';
+import { budgetSettingsRoutes } from './routes/budget-settings-routes.js';
 import { exportRoutes } from './routes/export-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { hostedSettingsRoutes } from './routes/hosted-settings-routes.js';
@@ -35,6 +36,7 @@ import { sessionRoutes } from './routes/session-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
 import { transcriptRevisionRoutes } from './routes/transcript-revision-routes.js';
 import { transcriptRoutes } from './routes/transcript-routes.js';
+import { usageRoutes } from './routes/usage-routes.js';
 import { watchFolderRoutes } from './routes/watch-folder-routes.js';
 
 export type { AppEnv } from './app-env.js';
@@ -67,6 +69,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', sessionRoutes(deps, options.browserLogin ?? null));
   app.route('/', artifactRoutes(deps));
   app.route('/', retentionSettingsRoutes(deps.repos.settings));
+  app.route('/', budgetSettingsRoutes(deps.jobs));
+  app.route('/', usageRoutes(deps));
   app.route('/', modelManagerRoutes(deps.models));
   app.route('/', modelSettingsRoutes(deps.models, deps.repos.settings));
   app.route('/', hostedSettingsRoutes(deps.remote));

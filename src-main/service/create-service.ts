@@ -33,6 +33,7 @@ import { Origins } from './auth/origins.js';
 import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { engineFamilies } from './catalogue/engine-families.js';
+import { toMicro } from '../common/pricing.js';
 import { loadPricingFile } from './catalogue/pricing-file.js';
 import { allowWholeBodies } from './http/body-idle-timeout.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
@@ -208,6 +209,10 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       recordDictation: (input) => jobService.recordDictation(input),
       followHostedDictation: (input) => jobService.followHostedDictation(input),
       hostedEndpoint: () => provider.settingsStore.endpoint(),
+      hostedBudgetLeftMicro: () => {
+        const left = jobService.budget().remaining_usd;
+        return left === null ? null : toMicro(left);
+      },
       dataDir: config.dataDir,
       log: config.log,
       launcher: config.processLauncher,

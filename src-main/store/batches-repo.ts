@@ -20,6 +20,13 @@ export interface BatchRow {
   /** Why the batch's pending items wait (a waiting code), and in words; null when nothing holds them. */
   pending_code: string | null;
   pending_message: string | null;
+  /** The price it was accepted at (a PriceSnapshot as JSON, migration 010); its request fee is charged from it. */
+  price_json: string | null;
+  /** The request fee plus every item's estimate (micro-dollars), priced when accepted. */
+  estimated_usd_micro: number | null;
+  /** Hosted batches: the estimate held against the monthly spending cap as a whole, from the time it was placed. */
+  reserved_usd_micro: number | null;
+  reserved_at: string | null;
   created_at: string;
   finished_at: string | null;
 }
@@ -32,6 +39,8 @@ export interface BatchItemRow {
   job_id: string | null;
   /** The pending item's input (EngineInput as JSON); null once its job exists. */
   pending_input_json: string | null;
+  /** The seconds its estimate is for, kept for its job (null: not known before it runs). */
+  estimated_seconds: number | null;
 }
 
 export interface BatchesRepo {
@@ -49,6 +58,8 @@ export interface BatchesRepo {
   attachJob(batchId: string, position: number, jobId: string): boolean;
   /** Why the pending items wait (null, null: nothing holds them). */
   setPendingReason(batchId: string, code: string | null, message: string | null): void;
+  /** Holds `micro` against the spending cap for the batch as a whole (hosted batches, when placing begins). */
+  reserve(batchId: string, micro: number, atIso: string): void;
   countOpen(accountId: string): number;
   complete(id: string, finishedAt: string): boolean;
   page(accountId: string, product: Product | null, after: PageKey | null, limit: number): BatchRow[];
@@ -56,11 +67,12 @@ export interface BatchesRepo {
 
 export function createBatchesRepo(db: Db): BatchesRepo {
   const insert = db.prepare(`INSERT INTO batches (id, account_id, product, model_id, params_json, status, file_count,
-      language, pending_code, pending_message, created_at, finished_at)
+      language, pending_code, pending_message, price_json, estimated_usd_micro, reserved_usd_micro, reserved_at, created_at,
+      finished_at)
     VALUES (@id, @account_id, @product, @model_id, @params_json, @status, @file_count, @language, @pending_code,
-      @pending_message, @created_at, @finished_at)`);
-  const insertItem = db.prepare(`INSERT INTO batch_items (batch_id, position, name, job_id, pending_input_json)
-    VALUES (@batch_id, @position, @name, @job_id, @pending_input_json)`);
+      @pending_message, @price_json, @estimated_usd_micro, @reserved_usd_micro, @reserved_at, @created_at, @finished_at)`);
+  const insertItem = db.prepare(`INSERT INTO batch_items (batch_id, position, name, job_id, pending_input_json, estimated_seconds)
+    VALUES (@batch_id, @position, @name, @job_id, @pending_input_json, @estimated_seconds)`);
   const get = db.prepare<[string], BatchRow>('SELECT * FROM batches WHERE id = ?');
   const items = db.prepare<[string], BatchItemRow>('SELECT * FROM batch_items WHERE batch_id = ? ORDER BY position');
   const pendingItems = db.prepare<[string], BatchItemRow>(
@@ -75,6 +87,7 @@ export function createBatchesRepo(db: Db): BatchesRepo {
     'UPDATE batch_items SET job_id = ?, pending_input_json = NULL WHERE batch_id = ? AND position = ? AND job_id IS NULL',
   );
   const setReason = db.prepare<[string | null, string | null, string]>('UPDATE batches SET pending_code = ?, pending_message = ? WHERE id = ?');
+  const reserve = db.prepare<[number, string, string]>('UPDATE batches SET reserved_usd_micro = ?, reserved_at = ? WHERE id = ?');
   const countOpen = db.prepare<[string], { n: number }>(
     "SELECT COUNT(*) AS n FROM batches WHERE account_id = ? AND status = 'open'",
   );
@@ -96,6 +109,7 @@ export function createBatchesRepo(db: Db): BatchesRepo {
     countPending: (accountId) => countPending.get({ accountId })?.n ?? 0,
     attachJob: (batchId, position, jobId) => attach.run(jobId, batchId, position).changes === 1,
     setPendingReason: (batchId, code, message) => void setReason.run(code, message, batchId),
+    reserve: (batchId, micro, atIso) => void reserve.run(micro, atIso, batchId),
     countOpen: (accountId) => countOpen.get(accountId)?.n ?? 0,
     complete: (id, finishedAt) => complete.run(finishedAt, id).changes === 1,
     page: (accountId, product, after, limit) =>

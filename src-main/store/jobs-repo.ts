@@ -1,8 +1,11 @@
 /** The jobs table: one row type, statements prepared once. Status rules live in jobs/state-machine.ts. */
-import { PAUSED } from '../common/errors.js';
+import { PAUSED, type WaitingCode } from '../common/errors.js';
 import type { JobStatus } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
 import type { Db } from './db.js';
+
+/** Hosted work held by the monthly spending cap (jobs/spending-cap.ts). */
+const BUDGET_WAIT: WaitingCode = 'waiting_for_budget';
 
 export interface JobRow {
   id: string;
@@ -25,7 +28,14 @@ export interface JobRow {
   /** 1 while a running job is asked to stop after its current segment and wait, paused (migration 007). */
   pause_requested: number;
   claimed_by: string | null;
+  /** What the job will cost (micro-dollars), priced when accepted: fee (not for batch items), usage, options. */
   estimated_usd_micro: number | null;
+  /** The seconds that estimate is for (a text's length, a recording's probed length); null when not known before it runs. */
+  estimated_seconds: number | null;
+  /** The price it was accepted at: a PriceSnapshot as JSON (migration 010); null for jobs of earlier builds. */
+  price_json: string | null;
+  /** Hosted work: the estimate held against the monthly spending cap from its start until it ends (jobs/spending-cap.ts). */
+  reserved_usd_micro: number | null;
   deadline_at: string | null;
   created_at: string;
   started_at: string | null;
@@ -49,6 +59,7 @@ export type JobMutable = Pick<
   | 'pause_requested'
   | 'claimed_by'
   | 'deadline_at'
+  | 'reserved_usd_micro'
   | 'started_at'
   | 'finished_at'
   | 'updated_at'
@@ -79,7 +90,7 @@ export interface JobsRepo {
   /** Queued jobs that carry no waiting code yet (just created or requeued). */
   queuedUnmarked(limit: number): JobRow[];
   running(): JobRow[];
-  /** Queued jobs past their deadline (paused ones never are). */
+  /** Queued jobs past their deadline (paused ones and those waiting for the budget never are). */
   overdue(nowIso: string): JobRow[];
   ofBatch(batchId: string): JobRow[];
   page(query: JobPageQuery): JobRow[];
@@ -92,12 +103,12 @@ export interface JobsRepo {
 export function createJobsRepo(db: Db): JobsRepo {
   const insert = db.prepare(`INSERT INTO jobs (id, account_id, product, model_id, name, language, status, error_code,
       error_message, params_json, input_json, duration_seconds, result_json, progress, batch_id, attempts,
-      cancel_requested, pause_requested, claimed_by, estimated_usd_micro, deadline_at, created_at, started_at,
-      finished_at, updated_at)
+      cancel_requested, pause_requested, claimed_by, estimated_usd_micro, estimated_seconds, price_json,
+      reserved_usd_micro, deadline_at, created_at, started_at, finished_at, updated_at)
     VALUES (@id, @account_id, @product, @model_id, @name, @language, @status, @error_code, @error_message,
       @params_json, @input_json, @duration_seconds, @result_json, @progress, @batch_id, @attempts, @cancel_requested,
-      @pause_requested, @claimed_by, @estimated_usd_micro, @deadline_at, @created_at, @started_at, @finished_at,
-      @updated_at)`);
+      @pause_requested, @claimed_by, @estimated_usd_micro, @estimated_seconds, @price_json, @reserved_usd_micro,
+      @deadline_at, @created_at, @started_at, @finished_at, @updated_at)`);
   const get = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
   const inputsToPurge = db.prepare<[string, number], Pick<JobRow, 'id' | 'input_json'>>(`SELECT id, input_json FROM jobs
     WHERE input_purged_at IS NULL AND finished_at IS NOT NULL AND finished_at < ? ORDER BY finished_at LIMIT ?`);
@@ -105,7 +116,8 @@ export function createJobsRepo(db: Db): JobsRepo {
   const write = db.prepare(`UPDATE jobs SET status = @status, error_code = @error_code, error_message = @error_message,
       duration_seconds = @duration_seconds, result_json = @result_json, progress = @progress, attempts = @attempts,
       cancel_requested = @cancel_requested, pause_requested = @pause_requested, claimed_by = @claimed_by,
-      deadline_at = @deadline_at, started_at = @started_at, finished_at = @finished_at, updated_at = @updated_at
+      deadline_at = @deadline_at, reserved_usd_micro = @reserved_usd_micro, started_at = @started_at,
+      finished_at = @finished_at, updated_at = @updated_at
     WHERE id = @id AND status = @expected`);
   // A paused job is queued but not waiting for anything the scheduler can give: it is left alone until resumed.
   const queued = db.prepare<[number], JobRow>(
@@ -121,9 +133,11 @@ export function createJobsRepo(db: Db): JobsRepo {
     "SELECT * FROM jobs INDEXED BY jobs_unmarked WHERE status = 'queued' AND error_code IS NULL ORDER BY created_at, id LIMIT ?",
   );
   const running = db.prepare<[], JobRow>("SELECT * FROM jobs WHERE status = 'running' ORDER BY created_at, id");
-  // Paused jobs do not expire (resuming starts a new queue window).
+  // Paused jobs do not expire (resuming starts a new queue window), and hosted work held by the monthly spending cap
+  // keeps its place until the budget allows it: neither ever expires.
   const overdue = db.prepare<[string], JobRow>(
-    `SELECT * FROM jobs WHERE status = 'queued' AND error_code IS NOT '${PAUSED}' AND deadline_at IS NOT NULL AND deadline_at <= ?`,
+    `SELECT * FROM jobs WHERE status = 'queued' AND error_code IS NOT '${PAUSED}' AND error_code IS NOT '${BUDGET_WAIT}'
+      AND deadline_at IS NOT NULL AND deadline_at <= ?`,
   );
   const ofBatch = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE batch_id = ? ORDER BY created_at, id');
   const page = db.prepare<Record<string, unknown>, JobRow>(`SELECT * FROM jobs

@@ -18,6 +18,7 @@ import { createRemoteJobsRepo, type RemoteJobsRepo } from './remote-jobs-repo.js
 import { createSecretsRepo, type SecretsRepo } from './secrets-repo.js';
 import { createSegmentsRepo, type SegmentsRepo } from './segments-repo.js';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo.js';
+import { createSpendingRepo, type SpendingRepo } from './spending-repo.js';
 import { createTranscriptRevisionsRepo, type TranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import { createTranscriptSearchRepo, type TranscriptSearchRepo } from './transcript-search-repo.js';
 import { createWatchFilesRepo, type WatchFilesRepo } from './watch-files-repo.js';
@@ -35,6 +36,8 @@ export interface Repositories {
   settings: SettingsRepo;
   /** Sealed secrets (the hosted key); read and written through store/secrets/secret-store.ts, never directly. */
   secrets: SecretsRepo;
+  /** What the monthly spending cap reads: hosted charges, reservations, work waiting for the budget. */
+  spending: SpendingRepo;
   history: HistoryRepo;
   models: ModelsRepo;
   remoteJobs: RemoteJobsRepo;
@@ -61,6 +64,7 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
     ledger: createLedgerRepo(db),
     settings: createSettingsRepo(db, clock),
     secrets: createSecretsRepo(db, clock),
+    spending: createSpendingRepo(db),
     history: createHistoryRepo(db),
     models: createModelsRepo(db, clock),
     remoteJobs: createRemoteJobsRepo(db, clock),

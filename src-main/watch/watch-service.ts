@@ -36,8 +36,13 @@ export interface WatchSubmitter {
    * largest file, in bytes inclusive, the model takes.
    */
   check(folder: WatchFolderConfig): { maxFileBytes: number };
+  /**
+   * The seconds the recording is priced at when its job is accepted, as POST /v1/speech-to-text measures them (the
+   * length its container states; null when unknown or when the model's price does not depend on it).
+   */
+  pricedSeconds(folder: WatchFolderConfig, path: string): Promise<number | null>;
   /** Creates the job exactly as POST /v1/speech-to-text would, for the local account. Synchronous; throws ApiError. */
-  submit(folder: WatchFolderConfig, file: { path: string; name: string; bytes: number }): Job;
+  submit(folder: WatchFolderConfig, file: { path: string; name: string; bytes: number; seconds: number | null }): Job;
   /** The export of a succeeded job in one of the folder's formats: the bytes the export route would answer. */
   render(job: Job, format: string): Promise<Uint8Array>;
 }
@@ -238,6 +243,15 @@ export class WatchService {
       repo.insertFailed(version, null, 'file_unreadable', `${basename(path)} cannot be read: ${message(error)}`);
       return;
     }
+    // Priced like an upload (the spending cap holds hosted work to this quote), before the transaction below.
+    let seconds: number | null;
+    try {
+      seconds = await this.options.submitter.pricedSeconds(folder.config, path);
+    } catch (error) {
+      const problem = settingsProblem(error);
+      if (!problem) throw error;
+      return this.hold(path, folder, problem);
+    }
     // Changed while it was read: its next version is reported once it stops changing.
     const after = await stat(path).catch(() => null);
     if (!after || after.size !== info.size || Math.floor(after.mtimeMs) !== Math.floor(info.mtimeMs)) return;
@@ -251,7 +265,7 @@ export class WatchService {
         return;
       }
       try {
-        const job = this.options.submitter.submit(folder.config, { path, name: basename(path), bytes: info.size });
+        const job = this.options.submitter.submit(folder.config, { path, name: basename(path), bytes: info.size, seconds });
         repo.insertQueued(version, sha256, job.id, { formats: folder.config.formats, outputDir: folder.config.output_dir });
       } catch (error) {
         held = settingsProblem(error);

@@ -119,7 +119,8 @@ describe('desktop UI in Chromium (browser mode)', () => {
     // Two files went as ONE batch request (one connection, answered at once), not two held POSTs.
     // (The rows appear at the drop, before the upload ends: wait for the batch to exist.)
     const key = served.apiKey;
-    const listBatches = async () => (await (await fetch(`${served.url}/v1/batches`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { file_count: number; files: { name: string }[] }[] };
+    type Batches = { data: { file_count: number; files: { name: string }[] }[] };
+    const listBatches = async (): Promise<Batches> => (await (await fetch(`${served.url}/v1/batches`, { headers: { authorization: `Bearer ${key}` } })).json()) as Batches;
     await expect.poll(async () => (await listBatches()).data.length, { timeout: 30_000 }).toBeGreaterThan(0);
     const batches = await listBatches();
     expect(batches.data).toHaveLength(1);
@@ -151,7 +152,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
     const panel = page.locator('#panel-speak');
     await expect.poll(() => panel.locator('#tts-voice option').count()).toBeGreaterThan(10);
     await panel.locator('#tts-text').fill('Voxdesk speaks this sentence for the browser test.');
-    await expect.poll(() => panel.locator('.quote').innerText()).toMatch(/Free|\$/);
+    await expect.poll(() => panel.getByTestId('cost-line').innerText()).toMatch(/Free|\$/);
     await page.keyboard.press('Control+Enter');
     const audio = panel.locator('audio').first();
     await audio.waitFor({ timeout: 60_000 });
@@ -203,8 +204,17 @@ describe('desktop UI in Chromium (browser mode)', () => {
     await shot('jobs');
   });
 
+  it('shows usage: totals, a chart per day and the monthly cap', async () => {
+    await openTab('usage', 6);
+    const panel = page.locator('#panel-usage');
+    await expect.poll(() => panel.getByTestId('usage-total').innerText()).toMatch(/\$/);
+    expect(await panel.locator('svg[role="img"] rect').count()).toBeGreaterThan(0);
+    await expect.poll(() => panel.getByTestId('budget-remaining').innerText()).toBe('No cap');
+    await shot('usage');
+  });
+
   it('shows settings and switches the theme', async () => {
-    await openTab('settings', 6);
+    await openTab('settings', 7);
     const panel = page.locator('#panel-settings');
     await panel.getByText('Data folder').waitFor();
     await panel.getByLabel('Dark').check();
@@ -246,7 +256,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
   });
 
   it('changes retention in Settings, explains a bad value, and keeps the change after a reload', async () => {
-    await openTab('settings', 6);
+    await openTab('settings', 7);
     const panel = page.locator('#panel-settings');
     const hours = panel.getByLabel('Delete uploaded recordings after');
     const forever = panel.getByLabel('Keep the job history forever');
@@ -271,7 +281,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
 
     await page.reload();
     await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
-    await openTab('settings', 6);
+    await openTab('settings', 7);
     await expect.poll(() => hours.inputValue()).toBe('48');
     expect(await forever.isChecked()).toBe(false);
     expect(await days.inputValue()).toBe('30');

@@ -127,7 +127,7 @@ describe('desktop mode (page on its own origin, key from the bridge)', () => {
   });
 
   it('shows the data folder from the bridge', async () => {
-    await page.keyboard.press('Control+6');
+    await page.keyboard.press('Control+7');
     await expect.poll(() => page.locator('[data-testid="data-dir"]').innerText()).toBe(svc.dataDir);
     await expect(page.locator('#panel-settings').getByRole('button', { name: 'Open folder' }).count()).resolves.toBe(1);
   });

@@ -41,7 +41,7 @@ describe('watch folders in Settings (browser mode)', () => {
   });
 
   it('adds a folder by path, shows its status, transcribes what is in it and writes the SRT beside it', async () => {
-    await page.keyboard.press('Control+6');
+    await page.keyboard.press('Control+7');
     await expect.poll(() => page.getAttribute('#tab-settings', 'aria-selected')).toBe('true');
     const section = page.getByTestId('watch-folders');
     await expect.poll(() => section.innerText()).toMatch(/No folder is watched/);

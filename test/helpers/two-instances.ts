@@ -17,7 +17,7 @@ export function hifiClips(count: number): string[] {
 }
 
 /** The "hosted" side: a real service with its own data dir and key, espeak TTS and PocketSphinx STT. */
-export async function startHosted(options: { dataDir?: string; port?: number; holdSeconds?: number } = {}): Promise<TestService> {
+export async function startHosted(options: { dataDir?: string; port?: number; holdSeconds?: number; pricingFile?: string } = {}): Promise<TestService> {
   requireCommand('pocketsphinx_continuous', 'pocketsphinx');
   requireFile('/usr/share/pocketsphinx/model/en-us/en-us/mdef', 'pocketsphinx-en-us');
   return startTestService({
@@ -26,6 +26,7 @@ export async function startHosted(options: { dataDir?: string; port?: number; ho
     workers: 1,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.port ? { port: options.port } : {}),
+    ...(options.pricingFile ? { pricingFile: options.pricingFile } : {}),
   });
 }
 

@@ -22,6 +22,21 @@ export async function probeDuration(file: string, options: Pick<DecodeOptions, '
   return countDecodedSeconds(file, options);
 }
 
+/**
+ * The length a recording's container states, read by ffprobe in its own process (milliseconds, nothing decoded), or
+ * null when ffprobe is absent, cannot read the file or the container does not say. For pricing a job when it is
+ * accepted: the service must not decode whole files on its request path.
+ */
+export async function statedDuration(file: string): Promise<number | null> {
+  const ffprobe = findFfprobe();
+  if (!ffprobe) return null;
+  try {
+    return await ffprobeDuration(ffprobe, file);
+  } catch {
+    return null; // no audio stream: the job fails when it runs, and a failed job is not charged
+  }
+}
+
 /** The container's duration, or null when it does not state one (or ffprobe cannot read the file). */
 async function ffprobeDuration(ffprobe: string, file: string): Promise<number | null> {
   const args = ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=duration:format=duration', '-of', 'json', file];

@@ -8,7 +8,10 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type WebSocket from 'ws';
 import type { Job } from '../../common/api-types.js';
+import type { Pricing } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
+import { estimateMicro, FREE_PRICING } from '../../common/pricing.js';
+import { usdText } from '../../jobs/spending-cap.js';
 import { liveModelConfig, liveUnavailableReason } from '../../engines/live/live-models.js';
 import { RecognizerPool } from '../../engines/live/recognizer-pool.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
@@ -29,6 +32,10 @@ export interface DictationDeps {
   followHostedDictation?(input: HostedDictationJob): Job;
   /** The hosted service's address and key, for hosted live models; undefined when none is configured. */
   hostedEndpoint?(): HostedEndpoint | undefined;
+  /** What is left of the monthly cap for hosted work, in micro-dollars; null for no cap (JobService.budget). */
+  hostedBudgetLeftMicro?(): number | null;
+  /** The price the catalogue publishes for a model (the pricing file applied). */
+  pricingFor?(model: ModelDefinition): Pricing;
   dataDir: string;
   log(message: string): void;
   launcher?: ProcessLauncher;
@@ -74,7 +81,7 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
    * hosted job's id is passed on as it is.
    */
   function followDone(accountId: string, model: ModelDefinition, endpoint: HostedEndpoint, remoteModelId: string) {
-    return (done: { job_id: string | null }): { job_id: string | null } => {
+    return (done: { job_id: string | null; duration_seconds?: number }): { job_id: string | null } => {
       if (!deps.followHostedDictation || typeof done.job_id !== 'string') return done;
       try {
         const job = deps.followHostedDictation({
@@ -84,6 +91,7 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
           endpointUrl: endpoint.url,
           remoteModelId,
           remoteJobId: done.job_id,
+          seconds: typeof done.duration_seconds === 'number' ? done.duration_seconds : null,
         });
         return { ...done, job_id: job.id };
       } catch (error) {
@@ -93,9 +101,25 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
     };
   }
 
+  /**
+   * A hosted dictation cannot wait for the budget the way a job does (the person is speaking), so it is refused at the
+   * start when the monthly cap for hosted work leaves less than its first minute (request fee + one minute of audio).
+   */
+  function checkHostedBudget(model: ModelDefinition): void {
+    const left = deps.hostedBudgetLeftMicro?.() ?? null;
+    if (left === null) return;
+    const minute = estimateMicro(deps.pricingFor?.(model) ?? model.pricing ?? FREE_PRICING, [60]);
+    if (minute <= left) return;
+    throw new ApiError(
+      'budget_exceeded',
+      `the monthly cap for hosted work leaves ${usdText(left)}, less than a minute of hosted dictation costs (${usdText(minute)}); raise the cap on the Usage page or dictate with an on-device model`,
+    );
+  }
+
   async function admitHosted(model: ModelDefinition, accountId: string): Promise<(ws: WebSocket) => SessionHandle> {
     const endpoint = deps.hostedEndpoint?.();
     if (!endpoint) throw new ApiError('model_unavailable', 'no hosted service is configured (Settings → Hosted service)');
+    checkHostedBudget(model);
     const remoteId = typeof model.engineConfig.remoteModelId === 'string' ? model.engineConfig.remoteModelId : model.id;
     const hosted = await connectHosted(endpoint, remoteId, options.dictationHardMaxMessageBytes);
     return (ws) => {

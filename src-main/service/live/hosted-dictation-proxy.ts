@@ -61,7 +61,7 @@ export function connectHosted(endpoint: HostedEndpoint, remoteModelId: string, m
   });
 }
 
-type DoneMessage = { type: 'session.done'; job_id: string | null };
+type DoneMessage = { type: 'session.done'; job_id: string | null; duration_seconds?: number };
 
 /** The hosted message as the client gets it: `session.done` through `onDone`, anything else unchanged. */
 function passOn(data: WebSocket.RawData, isBinary: boolean, onDone: ((done: DoneMessage) => object) | undefined): WebSocket.RawData | string {

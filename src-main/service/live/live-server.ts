@@ -58,6 +58,8 @@ export interface LiveDeps {
   followHostedDictation?(input: HostedDictationJob): Job;
   /** The hosted service's address and key, for hosted live dictation models. */
   hostedEndpoint?(): HostedEndpoint | undefined;
+  /** What is left of the monthly cap for hosted work (micro-dollars; null: no cap): hosted dictation checks it. */
+  hostedBudgetLeftMicro?(): number | null;
   dataDir: string;
   options?: Partial<LiveOptions>;
   log?(message: string): void;
@@ -99,6 +101,8 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
       },
       ...(deps.followHostedDictation ? { followHostedDictation: deps.followHostedDictation } : {}),
       hostedEndpoint: () => deps.hostedEndpoint?.(),
+      hostedBudgetLeftMicro: () => deps.hostedBudgetLeftMicro?.() ?? null,
+      ...(deps.pricingFor ? { pricingFor: deps.pricingFor } : {}),
       dataDir: deps.dataDir,
       log,
       ...(deps.launcher ? { launcher: deps.launcher } : {}),

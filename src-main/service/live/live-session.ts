@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import type { Pricing } from '../../common/api-types.js';
-import { toMicro, usageMicro } from '../../common/pricing.js';
+import { chargesFor } from '../../common/pricing.js';
 import { DEFAULT_MAX_TEXT_CHARS, textLength, textTooLongMessage } from '../../common/text-length.js';
 import { splitSentences } from '../../engines/audio/sentences.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
@@ -297,17 +297,26 @@ export class LiveSession {
     };
   }
 
-  /** Request fee once per session (with its first audio), usage per speak by the audio sent. */
+  /**
+   * Request fee once per session (with its first audio), usage per speak by the audio sent: the rows of
+   * common/pricing.ts chargesFor at the price the catalogue published when the session opened.
+   */
   private chargeSpeak(seconds: number): void {
     if (seconds <= 0) return;
     const { pricing, accountId, model } = this.init;
-    const base = { account_id: accountId, job_id: null, batch_id: null, model_id: model.id, option_name: '', created_at: new Date().toISOString() };
+    const base = {
+      account_id: accountId,
+      job_id: null,
+      batch_id: null,
+      model_id: model.id,
+      product: 'text-to-speech',
+      provider: model.provider === 'remote' ? ('remote' as const) : ('local' as const),
+      created_at: new Date().toISOString(),
+    };
+    const charges = chargesFor(pricing, seconds, [], !this.feeCharged);
+    this.feeCharged = true;
     try {
-      if (!this.feeCharged) {
-        this.feeCharged = true;
-        this.init.charge({ ...base, kind: 'request_fee', seconds: 0, amount_usd_micro: toMicro(pricing.request_fee_usd) });
-      }
-      this.init.charge({ ...base, kind: 'usage', seconds, amount_usd_micro: usageMicro(pricing, seconds).usage });
+      for (const charge of charges) this.init.charge({ ...base, ...charge, seconds: charge.kind === 'request_fee' ? 0 : seconds });
     } catch (error) {
       this.init.log(`live session ${this.id}: charge failed: ${(error as Error).message}`);
     }

@@ -9,6 +9,7 @@ import { ApiError } from '../../common/errors.js';
 import { MAX_BATCH_ITEMS } from '../../common/limits.js';
 import { BATCH_PRODUCTS, PRODUCTS, PRODUCT_INPUT, type Product } from '../../common/products.js';
 import type { EngineInput } from '../../engines/engine-types.js';
+import type { NewBatch } from '../../jobs/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { optionalString, readJsonObject, refuseUnknownFields } from '../http/json-body.js';
@@ -16,7 +17,7 @@ import { paramsField } from '../params/params-validator.js';
 import { readMultipartSubmission } from './multipart-submission.js';
 import {
   checkText,
-  estimateTextUsdMicro,
+  audioSeconds,
   holdJob,
   idempotencyOf,
   requestedLanguage,
@@ -33,6 +34,8 @@ async function postMultipartSingle(c: Context<AppEnv>, deps: AppDeps, product: P
       ? { referencePath: sub.reference.path, fileName: sub.reference.originalName, text: sub.texts[0] }
       : { filePath: file.path, fileName: file.originalName, ...(sub.texts[0] !== undefined ? { text: sub.texts[0] } : {}) };
     const idem = idempotencyOf(c, { model: sub.def.id, params: sub.rawParams, name: sub.name, texts: sub.texts, files: [file.sha256] });
+    // A recording is priced at its length; a text to speak (cloning, continuation) by the job engine from the text.
+    const [estimatedSeconds] = PRODUCT_INPUT[product] === 'audio' ? await audioSeconds(deps, sub.def, sub.params, [file.path]) : [undefined];
     const { job, replayed } = deps.jobs.createJob(
       {
         accountId: owner.accountId,
@@ -42,7 +45,7 @@ async function postMultipartSingle(c: Context<AppEnv>, deps: AppDeps, product: P
         language: requestedLanguage(sub.rawParams),
         params: sub.params,
         input,
-        estimatedUsdMicro: sub.texts.length ? estimateTextUsdMicro(deps, sub.def, sub.params, sub.texts) : null,
+        ...(estimatedSeconds !== undefined ? { estimatedSeconds } : {}),
       },
       idem,
     );
@@ -58,10 +61,14 @@ async function postMultipartBatch(c: Context<AppEnv>, deps: AppDeps, product: Pr
   const owner = c.get('owner');
   const sub = await readMultipartSubmission(c.req.raw, deps, owner.accountId, product, true);
   try {
-    const items: { name: string | null; input: EngineInput }[] = sub.reference
+    const items: NewBatch['items'] = sub.reference
       ? sub.texts.map((text) => ({ name: null, input: { referencePath: sub.reference!.path, fileName: sub.reference!.originalName, text } }))
       : sub.files.map((f) => ({ name: f.originalName || null, input: { filePath: f.path, fileName: f.originalName } }));
     if (items.length > MAX_BATCH_ITEMS) throw new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} items`);
+    if (!sub.reference) {
+      const seconds = await audioSeconds(deps, sub.def, sub.params, sub.files.map((f) => f.path));
+      items.forEach((item, i) => (item.estimatedSeconds = seconds[i]!));
+    }
     const idem = idempotencyOf(c, {
       model: sub.def.id,
       params: sub.rawParams,
@@ -76,7 +83,6 @@ async function postMultipartBatch(c: Context<AppEnv>, deps: AppDeps, product: Pr
         params: sub.params,
         language: requestedLanguage(sub.rawParams),
         items,
-        estimatedUsdMicro: sub.texts.length ? estimateTextUsdMicro(deps, sub.def, sub.params, sub.texts) : null,
       },
       idem,
     );
@@ -128,7 +134,6 @@ async function postJsonSingle(c: Context<AppEnv>, deps: AppDeps, product: Produc
       language: requestedLanguage(rawParams),
       params,
       input: description === null ? { text } : { text, description },
-      estimatedUsdMicro: estimateTextUsdMicro(deps, def, params, [text]),
     },
     idem,
   );
@@ -165,7 +170,6 @@ async function postJsonBatch(c: Context<AppEnv>, deps: AppDeps, product: Product
       params,
       language: requestedLanguage(rawParams),
       items: items.map((it) => ({ name: it.name, input: it.description === null ? { text: it.text } : { text: it.text, description: it.description } })),
-      estimatedUsdMicro: estimateTextUsdMicro(deps, def, params, items.map((it) => it.text)),
     },
     idem,
   );

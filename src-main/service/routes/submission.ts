@@ -1,23 +1,23 @@
 /**
- * What every POST on a product route shares: resolving the model for the product, validating params, pricing,
- * the Idempotency-Key, and holding a single-item POST until the job is terminal or the hold window ends.
+ * What every POST on a product route shares: resolving the model for the product, validating params, the seconds a
+ * recording is priced at, the Idempotency-Key, and holding a single-item POST until the job is terminal or the hold
+ * window ends. Prices are not computed here: the job engine records the catalogue's price on every job it accepts.
  */
 import type { Context } from 'hono';
 import { createHash } from 'node:crypto';
 import type { Job } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import { isTerminal } from '../../common/job-states.js';
-import { quote, toMicro } from '../../common/pricing.js';
+import { enabledOptions } from '../../common/pricing.js';
 import { textLength, textTooLongMessage } from '../../common/text-length.js';
 import type { Product } from '../../common/products.js';
+import { statedDuration } from '../../engines/audio/probe.js';
 import { hasSpeech } from '../../engines/audio/sentences.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import { SENTENCE_TTS_ENGINES } from '../../engines/tts/tts-run.js';
 import type { Idempotency } from '../../jobs/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 
-/** Speaking rate used to price a text before it is spoken (characters per second of audio). */
-export const CHARS_PER_SECOND = 15;
 /** Longest Idempotency-Key accepted. */
 export const MAX_IDEMPOTENCY_KEY_CHARS = 255;
 
@@ -49,22 +49,29 @@ export function requestedLanguage(raw: Record<string, unknown>): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** Priced options switched on in the params: a boolean param named like the option set to true (speaker_diarization). */
-export function enabledOptions(deps: AppDeps, def: ModelDefinition, params: Record<string, unknown>): string[] {
-  const pricing = deps.catalogue.pricingFor(def);
-  return Object.keys(pricing.options).filter((name) => params[name] === true);
-}
+/** Files probed at once when a batch is priced. */
+const PROBE_CONCURRENCY = 4;
 
-/** Texts are priced before queueing: estimated audio seconds from their length. */
-export function estimateTextUsdMicro(deps: AppDeps, def: ModelDefinition, params: Record<string, unknown>, texts: readonly string[]): number {
+/**
+ * Seconds each recording is priced at when its job is accepted: the length its container states (engines/audio/
+ * probe.ts statedDuration), or null when that cannot be read without decoding it (the usage is then charged when the
+ * job has run). Only asked when the model's price depends on the length (per-minute or priced options), so free
+ * on-device models cost nothing extra here. The price itself is recorded by the job engine (jobs/billing.ts).
+ */
+export async function audioSeconds(deps: Pick<AppDeps, 'catalogue'>, def: ModelDefinition, params: Record<string, unknown>, paths: readonly string[]): Promise<(number | null)[]> {
   const pricing = deps.catalogue.pricingFor(def);
-  const options = enabledOptions(deps, def, params);
-  let total = toMicro(pricing.request_fee_usd);
-  for (const text of texts) {
-    const q = quote(def.id, { ...pricing, request_fee_usd: 0 }, textLength(text) / CHARS_PER_SECOND, options);
-    total += toMicro(q.total_usd);
-  }
-  return total;
+  const perMinute = pricing.per_minute_usd + enabledOptions(pricing, params).reduce((sum, name) => sum + pricing.options[name]!.per_minute_usd, 0);
+  if (perMinute <= 0) return paths.map(() => null);
+  const seconds: (number | null)[] = new Array(paths.length).fill(null);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < paths.length) {
+      const i = next++;
+      seconds[i] = await statedDuration(paths[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PROBE_CONCURRENCY, paths.length) }, worker));
+  return seconds;
 }
 
 /**

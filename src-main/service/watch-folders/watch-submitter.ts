@@ -2,7 +2,8 @@
  * The watcher's way into the API: a file becomes a job through the same checks and the same job creation as
  * `POST /v1/speech-to-text` (model resolved for the product, params validated against its schema, the model's file
  * limit, the job engine's intake with its ledger), for the local account. The recording is transcribed where it is:
- * it is not copied into uploads/, so retention never deletes it and it does not count against the upload quota.
+ * it is not copied into uploads/, so retention never deletes it and it does not count against the upload quota. It
+ * is priced like an upload too: at the length its container states, recorded on the job (the spending cap's quote).
  * Its exports are the export route's: the latest revision with the speakers' names, rendered by
  * common/transcript-export.ts (a transcript edited before the job's files are written shows the edit).
  */
@@ -13,7 +14,7 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../common/transcri
 import type { WatchFolderConfig } from '../../watch/watch-folder-config.js';
 import type { WatchSubmitter } from '../../watch/watch-service.js';
 import type { AppDeps } from '../app-deps.js';
-import { requestedLanguage, resolveForProduct, validateParams } from '../routes/submission.js';
+import { audioSeconds, requestedLanguage, resolveForProduct, validateParams } from '../routes/submission.js';
 
 export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validator' | 'jobs' | 'config' | 'transcripts'>, accountId: string): WatchSubmitter {
   const resolve = (folder: WatchFolderConfig) => {
@@ -24,6 +25,11 @@ export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validato
     check(folder) {
       const { def } = resolve(folder);
       return { maxFileBytes: deps.catalogue.limitsFor(def).max_file_bytes ?? deps.config.maxUploadBytes };
+    },
+    async pricedSeconds(folder, path) {
+      const { def, params } = resolve(folder);
+      const [seconds] = await audioSeconds(deps, def, params, [path]);
+      return seconds ?? null;
     },
     submit(folder, file): Job {
       const { def, params } = resolve(folder);
@@ -37,6 +43,7 @@ export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validato
         language: requestedLanguage(folder.params),
         params,
         input: { filePath: file.path, fileName: file.name },
+        estimatedSeconds: file.seconds,
       });
       return job;
     },

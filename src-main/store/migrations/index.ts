@@ -8,9 +8,24 @@ import { ledgerOutlivesJobs } from './006-ledger-outlives-jobs.js';
 import { transcriptSegments } from './007-transcript-segments.js';
 import { keysAndSecrets } from './008-keys-and-secrets.js';
 import { pendingBatchItems } from './009-pending-batch-items.js';
+import { pricesAndBudget } from './010-prices-and-budget.js';
 import { transcriptRevisions } from './011-transcript-revisions.js';
 import { urlModelPackages } from './014-url-model-packages.js';
 import { watchFiles } from './015-watch-files.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
-export const MIGRATIONS: readonly Migration[] = [initial, models, remote, uploadRetention, remoteBatches, ledgerOutlivesJobs, transcriptSegments, keysAndSecrets, pendingBatchItems, transcriptRevisions, urlModelPackages, watchFiles];
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  models,
+  remote,
+  uploadRetention,
+  remoteBatches,
+  ledgerOutlivesJobs,
+  transcriptSegments,
+  keysAndSecrets,
+  pendingBatchItems,
+  pricesAndBudget,
+  transcriptRevisions,
+  urlModelPackages,
+  watchFiles,
+];

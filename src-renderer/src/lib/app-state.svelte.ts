@@ -9,6 +9,7 @@ import type { ApiClient, QueueSummary } from '$common/api-client.js';
 import type { Batch, CatalogueRecord, Job } from '$common/api-types.js';
 import type { DesktopBridge } from '$common/desktop-bridge.js';
 import { Backoff, fingerprint } from './backoff.js';
+import { SpendingBudget } from './spending-budget.svelte.js';
 import { share, shareById } from './structural-share.js';
 import type { TabId } from './shortcuts.js';
 
@@ -56,6 +57,8 @@ export class AppState {
   openRequest = $state.raw<TranscriptFocus | null>(null);
   /** The start of the latest revision of transcripts this page loaded or saved, by job (newer than `result.text`). */
   previews = $state.raw<Record<string, string>>({});
+  /** Bumped by "Raise the cap": the Usage page then shows and focuses the monthly cap. */
+  budgetFocus = $state(0);
 
   private focusSeq = 0;
   private backoff = new Backoff();
@@ -148,6 +151,12 @@ export class AppState {
     if (!this.timer && this.polling) this.timer = setTimeout(() => void this.poll(), delay);
   }
 
+  /** Opens the monthly cap for hosted work (the Usage page) with its field focused. */
+  openBudget(): void {
+    this.tab = 'usage';
+    this.budgetFocus++;
+  }
+
   /** Opens a job's transcript on the Jobs tab at `time` (seconds), with `segmentIndex` (when given) in view. */
   openTranscriptAt(jobId: string, time: number, segmentIndex: number | null): void {
     this.openRequest = { jobId, time, segmentIndex, seq: ++this.focusSeq };
@@ -168,6 +177,9 @@ export class AppState {
 }
 
 export const app = new AppState();
+
+/** The monthly cap on hosted spending, shared by every tab that starts hosted work and the Usage page. */
+export const budget = new SpendingBudget(app);
 
 /** Per-tab hooks for the global shortcuts (Ctrl+Enter submit, Esc cancel). */
 export const tabActions: Partial<Record<TabId, { submit?: () => void; cancel?: () => void }>> = {};

@@ -1,9 +1,9 @@
 /**
- * Keyboard shortcuts: Ctrl/Cmd+1..6 switch tabs, Ctrl/Cmd+K searches the library, Ctrl/Cmd+Enter submits, Esc
+ * Keyboard shortcuts: Ctrl/Cmd+1..7 switch tabs, Ctrl/Cmd+K searches the library, Ctrl/Cmd+Enter submits, Esc
  * cancels, Ctrl/Cmd+Shift+Space starts or stops dictation (from any tab).
  */
 
-export const TABS = ['transcribe', 'speak', 'live', 'jobs', 'models', 'settings'] as const;
+export const TABS = ['transcribe', 'speak', 'live', 'jobs', 'models', 'usage', 'settings'] as const;
 export type TabId = (typeof TABS)[number];
 
 export type ShortcutAction = { kind: 'tab'; tab: TabId } | { kind: 'search' } | { kind: 'submit' } | { kind: 'cancel' } | { kind: 'dictate' };
@@ -23,6 +23,6 @@ export function shortcutFor(event: KeyLike): ShortcutAction | null {
   if (event.key === 'Enter') return { kind: 'submit' };
   if (!event.shiftKey && event.key.toLowerCase() === 'k') return { kind: 'search' };
   if (event.shiftKey && (event.key === ' ' || event.key === 'Spacebar')) return { kind: 'dictate' };
-  if (!event.shiftKey && /^[1-6]$/.test(event.key)) return { kind: 'tab', tab: TABS[Number(event.key) - 1]! };
+  if (!event.shiftKey && /^[1-7]$/.test(event.key)) return { kind: 'tab', tab: TABS[Number(event.key) - 1]! };
   return null;
 }

@@ -28,14 +28,22 @@ export class SpeechRequests {
   /** The batch of the last batch request. */
   batchId = $state<string | null>(null);
   #controller: AbortController | null = null;
-  /** The held POST in flight: its name and send time find its job if the person cancels before it answers. */
-  #inFlight: { name: string; sentAt: number } | null = null;
+  /**
+   * The held POST in flight: its name and send time find its job before the POST answers — to show it (a job waiting
+   * for the monthly budget, or for the network, is held up to the hold window) and to cancel it.
+   */
+  #inFlight = $state<{ name: string; sentAt: number } | null>(null);
 
   constructor(private readonly host: ServiceHost) {}
 
-  /** The job as it stands now: the poller's copy once it has one (a held POST may answer while it still runs). */
+  /**
+   * The job as it stands now: the poller's copy once it has one (a held POST may answer while it still runs), or
+   * while the held POST has not answered, the polled job it created.
+   */
   get current(): Job | null {
-    return this.#job ? (this.host.jobById(this.#job.id) ?? this.#job) : null;
+    if (this.#job) return this.host.jobById(this.#job.id) ?? this.#job;
+    const pending = this.#inFlight;
+    return pending ? (matchJob(this.host.jobs, pending.name, pending.sentAt) ?? null) : null;
   }
 
   get batch(): Batch | undefined {

@@ -1,11 +1,12 @@
 /** Text helpers of the Speak tab. */
+import { textSeconds } from '$common/pricing.js';
 
-/** Rough speaking time for a price quote: ~15 characters per second (the service's own estimate rate). */
-export const CHARS_PER_SECOND = 15;
-
+/**
+ * Speaking time a text is priced at before it is spoken: the service's own estimate (common/pricing.ts
+ * textSeconds: code points at 15 a second, counted on the text as sent), 0 for a blank text.
+ */
 export function estimateSpeechSeconds(text: string): number {
-  const chars = text.trim().length;
-  return chars ? chars / CHARS_PER_SECOND : 0;
+  return text.trim() ? textSeconds(text) : 0;
 }
 
 /** Batch mode: one item per non-empty line. */

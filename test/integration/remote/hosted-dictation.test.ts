@@ -2,20 +2,30 @@
  * Live dictation on a hosted model: the local service relays the session to the hosted service's own dictation socket
  * (two real services on loopback). The hosted row is `live` locally as `remote:<id>`; messages pass through both ways;
  * the hosted service records and charges the job in the hosted account, and a local job follows it (in this device's
- * Jobs with transcript, recording, segments and export); a refusal there refuses the local upgrade.
+ * Jobs with transcript, recording, segments and export); a refusal there refuses the local upgrade. Money: the hosted
+ * operator prices the model ($0.05 a session + $0.01 a minute); a dictation is refused at the start when the local
+ * monthly cap leaves less than its first minute, and the local job that follows one is never held by the cap.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Job } from '../../../src-main/common/api-types.js';
+import type { BudgetSettings, Job } from '../../../src-main/common/api-types.js';
+import { toMicro } from '../../../src-main/common/pricing.js';
 import { LiveClient, refusedUpgrade } from '../../helpers/live-harness.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { JFK_WAV, pcmOf, sendPcm, tinyLiveModelSource, TINY_STREAMING_JFK_TEXT } from '../../helpers/dictation-fixtures.js';
 
 let hosted: TestService;
 let local: TestService;
+let dir: string;
 const jfk = pcmOf(JFK_WAV);
 
 beforeAll(async () => {
-  hosted = await startTestService({ extraModelSources: [tinyLiveModelSource] });
+  dir = mkdtempSync(join(tmpdir(), 'voxdesk-hosted-dictation-'));
+  const pricingFile = join(dir, 'pricing.json');
+  writeFileSync(pricingFile, JSON.stringify({ models: { 'tiny-streaming': { request_fee_usd: 0.05, per_minute_usd: 0.01 } } }));
+  hosted = await startTestService({ extraModelSources: [tinyLiveModelSource], pricingFile });
   local = await startTestService();
   const put = await fetch(`${local.url}/v1/settings/remote`, {
     method: 'PUT',
@@ -27,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await local?.stop();
   await hosted?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const localUrl = (model: string): string => `${local.url.replace('http', 'ws')}/v1/speech-to-text/realtime?model=${model}`;
@@ -81,6 +92,37 @@ describe('hosted live dictation', () => {
     expect((await c.waitFor('error')).error).toMatchObject({ code: 'invalid_audio_frame' });
     c.send({ type: 'input_audio.end' });
     expect(await c.waitFor('session.done')).toMatchObject({ job_id: null });
+  });
+
+  it('the monthly cap: a dictation is refused at the start when the cap leaves less than its first minute; the job that follows one is never held', { timeout: 120_000 }, async () => {
+    const headers = { authorization: `Bearer ${local.key}`, 'content-type': 'application/json' };
+    const budget = async (): Promise<BudgetSettings> => (await (await fetch(`${local.url}/v1/settings/budget`, { headers })).json()) as BudgetSettings;
+    const setCap = async (monthly_usd: number | null): Promise<void> => {
+      expect((await fetch(`${local.url}/v1/settings/budget`, { method: 'PUT', headers, body: JSON.stringify({ monthly_usd }) })).status).toBe(200);
+    };
+    // The first test's dictation was charged here at the hosted price: $0.05 + 11 s at $0.01 a minute.
+    const before = await budget();
+    expect(toMicro(before.spent_usd)).toBe(51_833);
+    // $0.07 left: more than a first minute ($0.06), so the session opens.
+    await setCap(before.spent_usd + 0.07);
+    const c = await LiveClient.open(localUrl('remote:tiny-streaming'), { authorization: `Bearer ${local.key}` });
+    await c.waitFor('session.created');
+    // The cap lowered to nothing left while it runs: the hosted work is being done, so the job that follows is not held.
+    await setCap(before.spent_usd);
+    await sendPcm((frame) => c.ws.send(frame), jfk.pcm, 16000, { frameSeconds: 0.1, speed: 4 });
+    c.send({ type: 'input_audio.end' });
+    const done = await c.waitFor('session.done', 60_000);
+    await expect
+      .poll(async () => ((await (await fetch(`${local.url}/v1/speech-to-text/${done.job_id as string}`, { headers })).json()) as Job).status, { timeout: 60_000 })
+      .toBe('succeeded');
+    const after = await budget();
+    expect(toMicro(after.spent_usd)).toBe(2 * 51_833);
+    expect(after).toMatchObject({ reserved_usd: 0, remaining_usd: 0, waiting: 0 });
+    // Nothing left, less than a first minute: refused before the hosted service is asked, with the reason.
+    const refused = await refusedUpgrade(localUrl('remote:tiny-streaming'), { authorization: `Bearer ${local.key}` });
+    expect(refused).toMatchObject({ status: 402, body: { error: { code: 'budget_exceeded' } } });
+    expect(JSON.stringify(refused.body)).toMatch(/monthly cap for hosted work leaves \$0\.00, less than a minute of hosted dictation costs \(\$0\.06\)/);
+    await setCap(null);
   });
 
   it('the hosted service refusing the session (its key is wrong) refuses the local upgrade with 502 and the reason', async () => {

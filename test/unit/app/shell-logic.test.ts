@@ -40,6 +40,7 @@ describe('tray label', () => {
     expect(trayLabel({ queued: 3, running: 1, waiting: {} })).toBe('Voxdesk — 1 running, 3 queued');
     expect(trayLabel({ queued: 0, running: 0, pending: 2, waiting: {} })).toBe('Voxdesk — 2 pending');
     expect(trayLabel({ queued: 2, running: 0, waiting: { waiting_for_network: 2 } })).toBe('Voxdesk — offline — 2 waiting');
+    expect(trayLabel({ queued: 4, running: 1, waiting: { waiting_for_budget: 3 } })).toBe('Voxdesk — 1 running, 1 queued, 3 waiting for the monthly budget');
   });
 });
 

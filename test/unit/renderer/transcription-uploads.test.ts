@@ -85,7 +85,8 @@ describe('TranscriptionUploads', () => {
   it('cancelAll while a batch waits for a free slot: its rows end cancelled', async () => {
     const host = connectedApp();
     await until(() => host.jobsLoaded && host.batches.every((b) => b.status !== 'open'), 'earlier batches to finish', 60_000);
-    const slow = [await openSlowBatch(3000), await openSlowBatch(3000)];
+    // The two open batches must outlast the upload on a loaded machine (they are cancelled at the end).
+    const slow = [await openSlowBatch(60_000), await openSlowBatch(60_000)];
     const uploads = new TranscriptionUploads(host, { batchRetryMs: 200 });
     uploads.add([clip('never-1.wav'), clip('never-2.wav')], 'test-asr');
     // sentAt is set when an upload starts: 'waiting' after it is the wait for a free batch slot.

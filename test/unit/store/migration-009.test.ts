@@ -37,7 +37,7 @@ describe('migration 009 (pending batch items)', () => {
     const db = openDatabase(file);
     expect(appliedVersions(db)).toContain(9);
     const repos = createRepositories(db);
-    expect(repos.batches.items('bat_1')).toEqual([{ batch_id: 'bat_1', position: 0, name: 'a.wav', job_id: 'job_1', pending_input_json: null }]);
+    expect(repos.batches.items('bat_1')).toEqual([{ batch_id: 'bat_1', position: 0, name: 'a.wav', job_id: 'job_1', pending_input_json: null, estimated_seconds: null }]);
     expect(repos.batches.get('bat_1')).toMatchObject({ language: null, pending_code: null, pending_message: null });
     expect(repos.batches.withPendingItems(10)).toEqual([]);
     db.close();
@@ -49,9 +49,9 @@ describe('migration 009 (pending batch items)', () => {
     const account = createAccountsRepo(db).createAccount('a').id;
     repos.batches.insert({
       id: 'bat_2', account_id: account, product: 'speech-to-text', model_id: 'remote:m', params_json: '{}', status: 'open', file_count: 2,
-      language: 'en', pending_code: null, pending_message: null, created_at: '2026-01-01T00:00:00.000Z', finished_at: null,
+      language: 'en', pending_code: null, pending_message: null, price_json: null, estimated_usd_micro: null, reserved_usd_micro: null, reserved_at: null, created_at: '2026-01-01T00:00:00.000Z', finished_at: null,
     });
-    for (const position of [0, 1]) repos.batches.insertItem({ batch_id: 'bat_2', position, name: `${position}.wav`, job_id: null, pending_input_json: `{"fileName":"${position}.wav"}` });
+    for (const position of [0, 1]) repos.batches.insertItem({ batch_id: 'bat_2', position, name: `${position}.wav`, job_id: null, pending_input_json: `{"fileName":"${position}.wav"}`, estimated_seconds: null });
     expect(repos.batches.withPendingItems(10)).toEqual(['bat_2']);
     expect(repos.batches.countPending(account)).toBe(2);
     expect(repos.batches.countPending('acc_other')).toBe(0);

@@ -94,7 +94,7 @@ describe('artifacts, idempotency and ledger', () => {
     expect(findArtifact(db, 'unknown')).toBeUndefined();
     expect(repos.artifacts.expired('2026-05-03T00:00:00.000Z')).toHaveLength(1);
 
-    const charge = { account_id: account.id, job_id: jobId, batch_id: null, model_id: 'm', kind: 'usage' as const, option_name: '', seconds: 60, amount_usd_micro: 6000, created_at: 'now' };
+    const charge = { account_id: account.id, job_id: jobId, batch_id: null, model_id: 'm', product: 'speech-to-text', provider: 'local' as const, kind: 'usage' as const, option_name: '', seconds: 60, amount_usd_micro: 6000, created_at: 'now' };
     expect(repos.ledger.charge(charge)).toBe(true);
     expect(repos.ledger.charge(charge)).toBe(false);
     expect(ledgerFor(db, account.id)).toHaveLength(1);

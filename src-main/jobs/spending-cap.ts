@@ -1,0 +1,88 @@
+/**
+ * The monthly spending cap on hosted work (issue 17): before a job or a held batch is forwarded, its quote (the
+ * estimate recorded when it was accepted) is checked against the month's hosted spending — hosted charges already in
+ * the ledger plus the quotes reserved by hosted work under way. Work that would pass the cap stays queued (or
+ * pending) with `waiting_for_budget`, never dropped or failed; it is released in the order it was sent when the cap
+ * is raised or a new month begins (the scheduler asks again on every pass).
+ *
+ * The reservation closes the race of several hosted jobs starting at once: the check and the reservation (the
+ * job's `reserved_usd_micro`, a batch's as a whole) are made in the scheduler's immediate transaction, so the next
+ * check — in the same pass, or by another instance on the same database — already counts it. A job's reservation
+ * counts until the job ends (its charges then are in the ledger); a batch's counts, less what it has been charged
+ * so far, until the batch completes. Months are calendar months in UTC.
+ */
+import type { BudgetSettings } from '../common/api-types.js';
+import { fromMicro } from '../common/pricing.js';
+import type { Clock } from '../store/clock.js';
+import type { Repositories } from '../store/repositories.js';
+import type { QueuePlace } from '../store/spending-repo.js';
+import { readMonthlyCapMicro } from './budget-policy.js';
+
+export interface SpendingCap {
+  /**
+   * Inside a write transaction: null when hosted work at `place` quoted `quoteMicro` may start now (the caller then
+   * reserves the quote in the same transaction), else the reason it waits, in words.
+   */
+  check(place: QueuePlace, quoteMicro: number): string | null;
+  /** What GET /v1/settings/budget answers. */
+  status(): BudgetSettings;
+}
+
+/** The UTC calendar month `at` falls in: `YYYY-MM`, its first instant and the next month's. */
+export function utcMonth(at: Date): { month: string; start: string; end: string } {
+  const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+  return { month: start.toISOString().slice(0, 7), start: start.toISOString(), end: end.toISOString() };
+}
+
+/** `$0.12`, or every micro-dollar digit that matters (`$0.000125`). */
+export function usdText(micro: number): string {
+  const usd = fromMicro(micro);
+  return micro % 10_000 === 0 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(6).replace(/0+$/, '')}`;
+}
+
+function before(a: QueuePlace, b: QueuePlace): boolean {
+  return a.created_at < b.created_at || (a.created_at === b.created_at && a.id < b.id);
+}
+
+export function createSpendingCap(repos: Pick<Repositories, 'settings' | 'spending'>, clock: Clock): SpendingCap {
+  const { settings, spending } = repos;
+
+  function committedMicro(period: { start: string; end: string }): { spent: number; reserved: number } {
+    return { spent: spending.hostedChargedMicro(period.start, period.end), reserved: spending.reservedMicro() };
+  }
+
+  function check(place: QueuePlace, quoteMicro: number): string | null {
+    const cap = readMonthlyCapMicro(settings);
+    if (cap === null) return null;
+    const oldest = spending.oldestWaiting();
+    if (oldest && oldest.id !== place.id && before(oldest, place)) {
+      return 'Waiting behind earlier hosted work that waits for the monthly budget: hosted work starts in the order it was sent.';
+    }
+    if (quoteMicro <= 0) return null;
+    const period = utcMonth(clock());
+    const { spent, reserved } = committedMicro(period);
+    if (spent + reserved + quoteMicro <= cap) return null;
+    const left = Math.max(0, cap - spent - reserved);
+    return `Its quote of ${usdText(quoteMicro)} would pass the monthly cap for hosted work: ${usdText(spent + reserved)} of ${usdText(cap)} is spent or reserved in ${period.month} (${usdText(left)} left). It starts when the cap is raised, or on ${period.end.slice(0, 10)} (UTC).`;
+  }
+
+  function status(): BudgetSettings {
+    const cap = readMonthlyCapMicro(settings);
+    const period = utcMonth(clock());
+    const { spent, reserved } = committedMicro(period);
+    return {
+      monthly_usd: cap === null ? null : fromMicro(cap),
+      currency: 'USD',
+      month: period.month,
+      period_start: period.start,
+      resets_at: period.end,
+      spent_usd: fromMicro(spent),
+      reserved_usd: fromMicro(reserved),
+      remaining_usd: cap === null ? null : fromMicro(Math.max(0, cap - spent - reserved)),
+      waiting: spending.countWaiting(),
+    };
+  }
+
+  return { check, status };
+}

@@ -21,7 +21,7 @@ import type { AudioChunk } from '../../jobs/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonObject } from '../http/json-body.js';
-import { checkText, estimateTextUsdMicro, idempotencyOf, validateParams } from '../routes/submission.js';
+import { checkText, idempotencyOf, validateParams } from '../routes/submission.js';
 import { eventStreamResponse } from './event-stream.js';
 import { awaitJob, JOB_ID_HEADER, jobFailure } from './openai-job.js';
 import type { OpenAiModels } from './openai-models.js';
@@ -158,7 +158,6 @@ async function speak(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels): P
       language: null,
       params,
       input: { text },
-      estimatedUsdMicro: estimateTextUsdMicro(deps, def, params, [text]),
     },
     idem,
   );

@@ -23,7 +23,7 @@ import {
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
-import { idempotencyOf, validateParams } from '../routes/submission.js';
+import { audioSeconds, idempotencyOf, validateParams } from '../routes/submission.js';
 import { eventStreamResponse } from './event-stream.js';
 import { checkFileLimit, readOpenAiForm, single, type OpenAiForm } from './openai-form.js';
 import { awaitJob, JOB_ID_HEADER, jobFailure } from './openai-job.js';
@@ -133,6 +133,8 @@ async function transcribe(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModel
     checkFileLimit(form, deps, def);
     const params = validateParams(deps, def, nativeParams(def, request, task));
     const idem = idempotencyOf(c, { model: def.id, params, file: form.file.sha256, request });
+    // Priced at the recording's stated length when accepted, like the native route (the spending cap reserves it).
+    const [estimatedSeconds] = await audioSeconds(deps, def, params, [form.file.path]);
     const created = deps.jobs.createJob(
       {
         accountId: owner.accountId,
@@ -142,6 +144,7 @@ async function transcribe(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModel
         language: request.language,
         params,
         input: { filePath: form.file.path, fileName: form.file.originalName },
+        estimatedSeconds,
       },
       idem,
     );

@@ -233,9 +233,9 @@ describe('desktop UI in Chromium (browser mode)', () => {
   it('has no serious or critical accessibility violation on any tab, light or dark, nor in the search dialog', async () => {
     const found: string[] = [];
     for (const theme of ['Light', 'Dark'] as const) {
-      await openTab('settings', 6);
+      await openTab('settings', 7);
       await page.locator('#panel-settings').getByLabel(theme).check();
-      for (const [tab, key] of [['transcribe', 1], ['speak', 2], ['live', 3], ['jobs', 4], ['models', 5], ['settings', 6]] as const) {
+      for (const [tab, key] of [['transcribe', 1], ['speak', 2], ['live', 3], ['jobs', 4], ['models', 5], ['usage', 6], ['settings', 7]] as const) {
         await openTab(tab, key);
         await page.waitForTimeout(100); // transitions of the tab switch (colours are measured as drawn)
         const violations = await seriousViolations(page);
@@ -253,6 +253,8 @@ describe('desktop UI in Chromium (browser mode)', () => {
     // Every tab's title is its level-one heading.
     await openTab('jobs', 4);
     expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Jobs']);
+    await openTab('usage', 6);
+    expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Usage']);
   });
 
   it('changes retention in Settings, explains a bad value, and keeps the change after a reload', async () => {

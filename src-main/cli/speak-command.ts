@@ -1,5 +1,5 @@
 /**
- * `voxdesk speak TEXT [--model ID] [--voice V] [--format wav|mp3|pcm] [--out FILE]`: speaks one text and writes the
+ * `voxdesk speak TEXT [--model ID] [--voice V] [--format wav|mp3|pcm|opus|aac|flac] [--out FILE]`: speaks one text and writes the
  * audio to FILE (default ./speech.<format>); the path written is printed on stdout.
  */
 import type { Command } from 'commander';
@@ -32,7 +32,7 @@ export function registerSpeakCommand(program: Command): void {
     .argument('<text>', 'the words to speak')
     .option('--model <id>', 'text-to-speech model (GET /v1/models?capability=tts)', DEFAULT_SPEAK_MODEL)
     .option('--voice <voice>', "the model's voice param")
-    .option('--format <format>', 'output_format param (wav, mp3, pcm)')
+    .option('--format <format>', 'output_format param (wav, mp3, pcm, opus, aac, flac; aac needs ffmpeg)')
     .option('--out <file>', 'where to write the audio (default ./speech.<format>)')
     .option('--url <url>', 'use a running or hosted service (key in VOXDESK_API_KEY) instead of an in-process one')
     .option('--data-dir <dir>', 'data dir of the in-process service')

@@ -4,6 +4,7 @@
  * service's `error.code`, so callers branch on codes, never on messages.
  */
 import { DICTATION_PATH } from './dictation-protocol.js';
+import type { OpenAiSettingsUpdate, OpenAiSettingsView } from './openai-names.js';
 import type {
   Batch,
   BudgetSettings,
@@ -134,6 +135,8 @@ export interface AudioFileUpload {
 export interface RequestOptions {
   signal?: AbortSignal;
   idempotencyKey?: string;
+  /** A Range header (downloads). */
+  range?: string;
 }
 
 function query(params: Record<string, string | number | boolean | null | undefined>): string {
@@ -172,6 +175,28 @@ export class ApiClient {
     return this.socketUrl(DICTATION_PATH, modelId);
   }
 
+  /**
+   * URL of a transcription's recording (GET /v1/speech-to-text/{id}/audio) for an `<audio src>`: media elements cannot
+   * send headers, so the key rides in `api_key` (that route alone takes it; its answers are no-store, no-referrer).
+   */
+  recordingUrl(jobId: string): string {
+    const url = new URL(this.url(`/v1/speech-to-text/${encodeURIComponent(jobId)}/audio`));
+    if (this.apiKey) url.searchParams.set('api_key', this.apiKey);
+    return url.toString();
+  }
+
+  /** Why a recording cannot be played: the route's error (one byte is asked for, so nothing large is fetched). */
+  async recordingProblem(jobId: string): Promise<ApiClientError | null> {
+    try {
+      const response = await this.raw('GET', `/v1/speech-to-text/${encodeURIComponent(jobId)}/audio`, undefined, { range: 'bytes=0-0' });
+      await response.body?.cancel();
+      return null;
+    } catch (error) {
+      if (error instanceof ApiClientError) return error;
+      throw error;
+    }
+  }
+
   private socketUrl(path: string, modelId: string): string {
     const http = new URL(this.url(path));
     http.protocol = http.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -191,6 +216,7 @@ export class ApiClient {
     const headers: Record<string, string> = {};
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+    if (options.range) headers.range = options.range;
     let payload: BodyInit | undefined;
     if (body instanceof FormData || body instanceof Blob || typeof body === 'string') payload = body;
     else if (body !== undefined) {
@@ -353,6 +379,15 @@ export class ApiClient {
     return this.request('GET', '/v1/settings/retention');
   }
   /** An omitted field keeps its stored value. */
+  /** GET /v1/settings/openai: what OpenAI's model and voice names mean here (local account only). */
+  getOpenAiSettings(): Promise<OpenAiSettingsView> {
+    return this.request('GET', '/v1/settings/openai');
+  }
+
+  putOpenAiSettings(body: OpenAiSettingsUpdate): Promise<OpenAiSettingsView> {
+    return this.request('PUT', '/v1/settings/openai', body);
+  }
+
   putRetentionSettings(body: { recordings_hours?: number; job_history_days?: number | null }): Promise<RetentionSettings> {
     return this.request('PUT', '/v1/settings/retention', body);
   }

@@ -8,6 +8,7 @@ export const REQUEST_ERRORS = {
   forbidden_origin: 403,
   not_found: 404,
   artifact_expired: 410,
+  recording_deleted: 410,
   method_not_allowed: 405,
   request_timeout: 408,
   model_required: 400,
@@ -76,12 +77,15 @@ export class ApiError extends Error {
   readonly status: number;
   /** Sent as Retry-After (429, 503): when asking again can succeed. */
   readonly retryAfterSeconds: number | null;
-  constructor(code: RequestErrorCode, message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
+  /** The request field at fault, where one is (OpenAI-compatible routes report it as `error.param`). */
+  readonly param: string | null;
+  constructor(code: RequestErrorCode, message: string, options?: { cause?: unknown; retryAfterSeconds?: number; param?: string }) {
     super(message, options);
     this.name = 'ApiError';
     this.code = code;
     this.status = REQUEST_ERRORS[code];
     this.retryAfterSeconds = options?.retryAfterSeconds ?? null;
+    this.param = options?.param ?? null;
   }
   toBody(): ErrorBody {
     return { error: { code: this.code, message: this.message } };

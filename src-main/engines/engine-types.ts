@@ -48,6 +48,11 @@ export interface EngineTask {
    */
   workDir: string;
   /**
+   * Someone is listening to this job's audio as it is made (a streamed HTTP answer): engines that can stream send
+   * their encoded output through EngineContext.audio. Unset = nobody listens; engines skip the messages.
+   */
+  streamAudio?: boolean;
+  /**
    * Speech to text: the last segment the job committed in an earlier run. The engine continues after it (segment
    * index + 1, audio from `seconds`), recognising nothing before it again. Absent or null: from the start.
    */
@@ -110,6 +115,11 @@ export interface EngineContext {
   segment?(segment: RecognizedSegment, progress: number): void;
   /** Diagnostic line for the worker log (never stdout). */
   log(message: string): void;
+  /**
+   * Only when the task has streamAudio: the artifact's bytes in order, as they are encoded (the same bytes the file
+   * gets, without late header fix-ups).
+   */
+  audio?(bytes: Uint8Array): void;
 }
 
 export interface Engine {
@@ -140,6 +150,7 @@ export type WorkerMessage =
   | { type: 'warmed' }
   | { type: 'progress'; jobId: string; progress: number }
   | { type: 'measured'; jobId: string; durationSeconds: number }
+  | { type: 'audio'; jobId: string; bytes: Uint8Array }
   | { type: 'segment'; jobId: string; segment: RecognizedSegment; progress: number }
   | { type: 'done'; jobId: string; output: EngineOutput }
   | { type: 'failed'; jobId: string; code: string; message: string };

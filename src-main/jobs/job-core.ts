@@ -6,6 +6,7 @@ import type { EngineKind } from '../engines/engine-types.js';
 import type { WorkerPool } from '../engines/worker/worker-pool.js';
 import { isoAt } from '../store/clock.js';
 import type { Repositories } from '../store/repositories.js';
+import type { AudioChunk } from './job-service-types.js';
 import type { ResolvedOptions } from './job-service-options.js';
 import type { SpendingCap } from './spending-cap.js';
 import type { StateMachine } from './state-machine.js';
@@ -42,6 +43,8 @@ export interface JobCore {
   kick(): void;
   /** The monthly cap on hosted spending: checked (and the quote reserved) before hosted work is forwarded. */
   spendingCap: SpendingCap;
+  /** Who listens to which job's audio as it is made (JobService.listenToAudio). */
+  audioListeners: Map<string, Set<(chunk: AudioChunk) => void>>;
 }
 
 /** Engine kinds served by worker processes (everything but 'remote'). */

@@ -78,9 +78,15 @@ export function createExecutor(core: JobCore): Executor {
       input: JSON.parse(row.input_json) as EngineInput,
       workDir,
     };
+    let audioOffset = 0;
     const handlers = {
       progress: (fraction: number) => guard(`progress of ${row.id}`, () => onProgress(row.id, run, fraction)),
       measured: (seconds: number) => guard(`duration of ${row.id}`, () => onMeasured(row.id, run, seconds)),
+      audio: (bytes: Uint8Array) => {
+        const chunk = { attempt: row.attempts, offset: audioOffset, bytes };
+        audioOffset += bytes.length;
+        for (const listener of core.audioListeners.get(row.id) ?? []) guard(`audio of ${row.id}`, () => listener(chunk));
+      },
       segment: (segment: RecognizedSegment, fraction: number) => onSegment(row.id, run, segment, fraction),
     };
     let output: EngineOutput;
@@ -99,7 +105,12 @@ export function createExecutor(core: JobCore): Executor {
         );
       } else {
         // Continue after the last committed segment (none: from the start).
-        const task: EngineTask = { ...base, engine: definition.engine as EngineKind, resumeAfter: resumePointOf(repos.segments.last(row.id)) };
+        const task: EngineTask = {
+          ...base,
+          engine: definition.engine as EngineKind,
+          resumeAfter: resumePointOf(repos.segments.last(row.id)),
+          ...(core.audioListeners.has(row.id) ? { streamAudio: true } : {}),
+        };
         output = await pool.run(task, handlers, { signal: run.controller.signal, timeoutMs: options.runTimeoutSeconds * 1000 });
       }
     } catch (error) {

@@ -9,6 +9,7 @@ import type { JobStatus } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
 import type { EngineInput } from '../engines/engine-types.js';
 import type { NewDictationJob } from './dictation-job.js';
+import type { JobRecording } from './job-recording.js';
 import type { HostedDictationJob } from './hosted-dictation-job.js';
 
 export type { NewDictationJob } from './dictation-job.js';
@@ -56,6 +57,15 @@ export interface ListQuery {
   status?: JobStatus;
 }
 
+/** A piece of a job's encoded audio as it is made (see JobService.listenToAudio). */
+export interface AudioChunk {
+  /** The run that made it (1 for the first; a crashed run is retried and starts its audio again). */
+  attempt: number;
+  /** Byte offset of `bytes` in that run's audio. */
+  offset: number;
+  bytes: Uint8Array;
+}
+
 export interface JobEvents {
   /** Emitted after every committed change of a job (status, progress, duration). */
   'job-changed': [job: Job, accountId: string];
@@ -79,6 +89,8 @@ export interface JobService {
   createBatch(batch: NewBatch, idempotency?: Idempotency): { batch: Batch; replayed: boolean };
   /** Undefined for an unknown id, another account's job, or a job created on another product route. */
   getJob(accountId: string, product: Product, jobId: string): Job | undefined;
+  /** The recording behind a transcription (jobs/job-recording.ts); undefined as getJob is for speech-to-text. */
+  getRecording(accountId: string, jobId: string): JobRecording | undefined;
   getBatch(accountId: string, product: Product, batchId: string): Batch | undefined;
   /** Resolves when the job is terminal or after timeoutMs (the POST hold window), whichever comes first. */
   waitForTerminal(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<void>;
@@ -111,6 +123,12 @@ export interface JobService {
    */
   setMonthlyCap(micro: number | null): BudgetSettings;
   readonly events: EventEmitter<JobEvents>;
+  /**
+   * Receives a job's encoded audio while it runs (text-to-speech on a worker): register right after createJob, before
+   * the job starts, to get all of it. Jobs run elsewhere (hosted models) send none: their artifact arrives whole.
+   * Returns the function that stops listening.
+   */
+  listenToAudio(jobId: string, listener: (chunk: AudioChunk) => void): () => void;
   /** Requeue jobs left running by a crash, start workers and timers. */
   start(): void;
   /** Refuse new work, let running jobs finish within graceMs, requeue the rest, stop workers. */

@@ -33,6 +33,7 @@ import { resolveOptions, type JobServiceOptions } from './job-service-options.js
 import type { JobService, ListQuery, NewBatch } from './job-service-types.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { createSpendingCap } from './spending-cap.js';
+import { jobRecording } from './job-recording.js';
 import { StateMachine } from './state-machine.js';
 import { segmentView } from './transcript-segments.js';
 import { Views } from './views.js';
@@ -95,6 +96,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     active: new Map(),
     kick,
     spendingCap: createSpendingCap(repos, clock),
+    audioListeners: new Map(),
   };
   const { instanceId, artifactsDir, active } = core;
   const intake = createIntake(core);
@@ -157,9 +159,24 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       return { batch: batchView(result.id), replayed: result.replayed };
     },
 
+    listenToAudio(jobId, listener) {
+      let set = core.audioListeners.get(jobId);
+      if (!set) core.audioListeners.set(jobId, (set = new Set()));
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && core.audioListeners.get(jobId) === set) core.audioListeners.delete(jobId);
+      };
+    },
+
     getJob(accountId, product, jobId) {
       const row = ownRow(accountId, product, jobId);
       return row ? views.job(row) : undefined;
+    },
+
+    getRecording(accountId, jobId) {
+      const row = ownRow(accountId, 'speech-to-text', jobId);
+      return row ? jobRecording(repos, row) : undefined;
     },
 
     getBatch(accountId, product, batchId) {

@@ -6,10 +6,8 @@
  * content type served is chosen here: sniffed from the file's first bytes (WAV, MP3, FLAC, Ogg, WebM, MP4/M4A), or
  * a raw-PCM type of the strict form Voxdesk itself answers, else application/octet-stream — never `text/html`.
  */
+import { sniffAudioType } from '../common/audio-sniff.js';
 import { RemoteError } from './remote-errors.js';
-
-/** Bytes of a file's start the type is sniffed from. */
-export const SNIFF_BYTES = 16;
 
 /** The artifact's absolute URL when it is on the hosted service's own origin; a RemoteError (remote_failed) if not. */
 export function hostedArtifactUrl(artifactUrl: string, endpointUrl: string): string {
@@ -35,13 +33,8 @@ const PCM_TYPE = /^audio\/(pcm|l16)(\s*;\s*(rate|channels|encoding)=[A-Za-z0-9_.
 
 /** The content type to serve a downloaded hosted artifact with (see the docblock). */
 export function hostedArtifactType(declared: string | null | undefined, head: Buffer): string {
-  const ascii = (from: number, to: number): string => head.subarray(from, to).toString('latin1');
-  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WAVE') return 'audio/wav';
-  if (ascii(0, 4) === 'fLaC') return 'audio/flac';
-  if (ascii(0, 4) === 'OggS') return 'audio/ogg';
-  if (head.length >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) return 'audio/webm';
-  if (ascii(4, 8) === 'ftyp') return 'audio/mp4';
-  if (ascii(0, 3) === 'ID3' || (head.length >= 2 && head[0] === 0xff && (head[1]! & 0xe0) === 0xe0)) return 'audio/mpeg';
+  const sniffed = sniffAudioType(head);
+  if (sniffed) return sniffed;
   const type = (declared ?? '').trim();
   if (PCM_TYPE.test(type)) return type.replace(/\s*;\s*/g, ';').toLowerCase();
   return 'application/octet-stream';

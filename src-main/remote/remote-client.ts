@@ -14,7 +14,7 @@ import { ApiClient, ApiClientError } from '../common/api-client.js';
 import type { Batch, CatalogueRecord, Job } from '../common/api-types.js';
 import type { Product } from '../common/products.js';
 import { PRIVATE_FILE_MODE } from '../store/private-files.js';
-import { SNIFF_BYTES } from './hosted-artifact.js';
+import { SNIFF_BYTES } from '../common/audio-sniff.js';
 import { RemoteError, kindOfStatus } from './remote-errors.js';
 import type { RemoteOptions } from './remote-options.js';
 

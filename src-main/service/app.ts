@@ -14,6 +14,11 @@ import { isAdminPath, localAccountOnly } from './auth/local-account-only.js';
 import { cutIdleBodies } from './http/body-idle-timeout.js';
 import { corsHeaders } from './http/cors-headers.js';
 import { handleErrors } from './http/error-handler.js';
+import { JOB_ID_HEADER } from './openai/openai-job.js';
+import { OpenAiModels } from './openai/openai-models.js';
+import { openAiSettingsRoutes } from './openai/openai-settings-routes.js';
+import { speechRoutes } from './openai/speech-route.js';
+import { transcriptionRoutes } from './openai/transcription-routes.js';
 import { registerStaticUi } from './http/static-ui.js';
 import { artifactRoutes } from './routes/artifact-routes.js';
 import { budgetSettingsRoutes } from './routes/budget-settings-routes.js';
@@ -26,6 +31,7 @@ import { modelManagerRoutes } from './routes/model-manager-routes.js';
 import { modelRoutes } from './routes/model-routes.js';
 import { modelSettingsRoutes } from './routes/model-settings-routes.js';
 import { productRoutes } from './routes/product-routes.js';
+import { recordingRoutes } from './routes/recording-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
@@ -50,7 +56,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
       allowOrigin: (origin) => (deps.origins.isAllowed(origin) ? origin : null),
       allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
-      exposeHeaders: ['Content-Disposition', 'Content-Length'],
+      exposeHeaders: ['Content-Disposition', 'Content-Length', JOB_ID_HEADER],
       maxAge: 600,
     }),
   );
@@ -71,11 +77,16 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', hostedSettingsRoutes(deps.remote));
   app.route('/', watchFolderRoutes(deps));
   app.route('/', keysRoutes(deps.keys));
+  const openAiModels = new OpenAiModels(deps.catalogue, deps.repos.settings);
+  app.route('/', openAiSettingsRoutes(openAiModels));
+  app.route('/', transcriptionRoutes(deps, openAiModels));
+  app.route('/', speechRoutes(deps, openAiModels));
   app.route('/', modelRoutes(deps));
   app.route('/', productRoutes(deps));
   app.route('/', searchRoutes(deps.transcripts));
   app.route('/', exportRoutes(deps.transcripts));
   app.route('/', transcriptRevisionRoutes(deps.transcripts));
+  app.route('/', recordingRoutes(deps));
   app.route('/', transcriptRoutes(deps));
   app.route('/', jobRoutes(deps));
   if (deps.config.serveUi) registerStaticUi(app, deps.config.serveUi);

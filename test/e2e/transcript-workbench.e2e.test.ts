@@ -214,4 +214,37 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     }
     expect(pageErrors).toEqual([]);
   }, 400_000);
+
+  it('after a reload (the recording no longer in the window) Ctrl+K lands on the fix with the service’s recording, seeked and playable', async () => {
+    const jfk = await jobIdOf('jfk.wav');
+    const target = (await api<Transcript>('GET', `/v1/speech-to-text/${jfk}/transcript`)).segments.find((s) => s.text.includes(FIXED))!;
+    await page.reload();
+    await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
+    await page.keyboard.press('Control+k');
+    const box = page.getByRole('combobox', { name: 'Search every transcript' });
+    await box.fill(FIXED);
+    const options = page.getByRole('listbox', { name: 'Results' }).getByRole('option');
+    await expect.poll(() => options.count(), { timeout: 10_000 }).toBe(1);
+    await box.press('Enter');
+    const opened = page.locator('#panel-jobs [aria-label="Opened job"]');
+    await expect.poll(() => opened.locator('h2').innerText()).toBe('jfk.wav');
+    const audio = opened.locator('audio');
+    // Not a blob of this window any more: GET /v1/speech-to-text/{id}/audio, streamed with byte ranges.
+    expect(await audio.getAttribute('src')).toMatch(new RegExp(`/v1/speech-to-text/${jfk}/audio\\?api_key=`));
+    await expect
+      .poll(() => audio.evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? a.currentTime : -1)), { timeout: 10_000 })
+      .toBeCloseTo(target.start, 1);
+    expect(await audio.evaluate((a: HTMLAudioElement) => a.duration)).toBeGreaterThan(10); // jfk.wav is 11 s
+    // Play from the segment's time (a click, as a person would): the clock moves on from there.
+    await opened.getByRole('button', { name: /^Play from / }).first().click();
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => !a.paused && a.currentTime > 0.3), { timeout: 15_000 }).toBe(true);
+    await audio.evaluate((a: HTMLAudioElement) => a.pause());
+    // Seek far into the recording: the element asks for a byte range and carries on from there.
+    await audio.evaluate((a: HTMLAudioElement) => {
+      a.currentTime = 9;
+    });
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (a.seeking ? -1 : a.currentTime)), { timeout: 10_000 }).toBeCloseTo(9, 1);
+    expect(await opened.locator('[data-testid="audio-problem"]').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 });

@@ -1,21 +1,17 @@
 /**
- * Output encoding for generated speech: Float32 mono at the engine's rate → resample → channels → container.
- * Formats: `wav` (16-bit PCM RIFF), `pcm` (raw s16le, interleaved), `mp3` (LAME via @breezystack/lamejs,
- * a maintained pure-JS port; MPEG rates only).
+ * Output options for generated speech (`output_format`, `output_sample_rate`, `output_channels`) and the one-shot
+ * encoder. Formats: `wav` (16-bit PCM RIFF), `pcm` (raw s16le, interleaved), `mp3` (LAME via @breezystack/lamejs;
+ * MPEG rates only), `opus` (Ogg, 48 kHz), `aac` (ADTS; needs ffmpeg), `flac`. The encoders themselves stream
+ * (stream-encoder.ts); encodeOutput runs one over a whole buffer.
  */
-import { Mp3Encoder } from '@breezystack/lamejs';
 import { JobError } from '../../common/errors.js';
-import { floatToS16le, interleave } from './pcm.js';
-import { resampleMono } from './resample.js';
-import { encodeWav } from './wav.js';
+import { checkFormatAvailable, createSpeechEncoder, OUTPUT_FORMATS, type OutputFormat } from './stream-encoder.js';
 
-export const OUTPUT_FORMATS = ['wav', 'pcm', 'mp3'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+export { OUTPUT_FORMATS, type OutputFormat } from './stream-encoder.js';
+export { MP3_KBPS_PER_CHANNEL } from './format-encoder.js';
 
 /** Sample rates MPEG-1/2/2.5 layer III can carry. */
 export const MP3_SAMPLE_RATES = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] as const;
-/** MP3 bit rate per channel (kbit/s): transparent enough for speech, ~16 KB per second of stereo. */
-export const MP3_KBPS_PER_CHANNEL = 64;
 /** Bounds of an explicit output_sample_rate. */
 export const MIN_OUTPUT_RATE = 8000;
 export const MAX_OUTPUT_RATE = 48000;
@@ -58,8 +54,12 @@ export function outputOptionsFromParams(params: Record<string, unknown>): Output
   return { format: format as OutputFormat, sampleRate: rate as number | 'source', channels };
 }
 
-/** Checks options that depend on the engine's rate before any synthesis work (mp3 needs an MPEG rate). */
+/**
+ * Checks options that depend on the engine's rate or this machine before any synthesis work: mp3 needs an MPEG
+ * rate, aac needs ffmpeg.
+ */
 export function checkOutputOptions(options: OutputOptions, sourceRate: number): void {
+  checkFormatAvailable(options.format);
   const rate = options.sampleRate === 'source' ? sourceRate : options.sampleRate;
   if (options.format === 'mp3' && !(MP3_SAMPLE_RATES as readonly number[]).includes(rate)) {
     throw new JobError(
@@ -69,41 +69,33 @@ export function checkOutputOptions(options: OutputOptions, sourceRate: number): 
   }
 }
 
-export async function encodeOutput(samples: Float32Array, sourceRate: number, options: OutputOptions): Promise<EncodedAudio> {
-  checkOutputOptions(options, sourceRate);
-  const rate = options.sampleRate === 'source' ? sourceRate : options.sampleRate;
-  const channelCount = options.channels === 'source' ? 1 : options.channels;
-  const mono = await resampleMono(samples, sourceRate, rate);
-  const channels = Array.from({ length: channelCount }, () => mono);
-  const durationSeconds = mono.length / rate;
-  const base = { sampleRate: rate, channels: channelCount, durationSeconds };
-  switch (options.format) {
-    case 'wav':
-      return { ...base, bytes: encodeWav(channels, rate), contentType: 'audio/wav', extension: 'wav' };
-    case 'pcm':
-      return {
-        ...base,
-        bytes: floatToS16le(interleave(channels)),
-        contentType: `audio/pcm;rate=${rate};channels=${channelCount};encoding=s16le`,
-        extension: 'pcm',
-      };
-    case 'mp3':
-      return { ...base, bytes: encodeMp3(mono, channelCount, rate), contentType: 'audio/mpeg', extension: 'mp3' };
-  }
+/** The channel count and rate the options give for an engine's rate. */
+export function resolvedOutput(options: OutputOptions, sourceRate: number): { format: OutputFormat; sampleRate: number; channels: 1 | 2 } {
+  return {
+    format: options.format,
+    sampleRate: options.sampleRate === 'source' ? sourceRate : options.sampleRate,
+    channels: options.channels === 'source' ? 1 : options.channels,
+  };
 }
 
-function encodeMp3(mono: Float32Array, channelCount: number, rate: number): Uint8Array {
-  const encoder = new Mp3Encoder(channelCount, rate, MP3_KBPS_PER_CHANNEL * channelCount);
-  const pcm = floatToS16le(mono);
-  const int16 = new Int16Array(pcm.buffer, pcm.byteOffset, mono.length);
-  const parts: Uint8Array[] = [];
-  // lamejs hands back Int8Array views; the bytes are what matter.
-  const bytes = (a: Int8Array | Uint8Array): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-  const block = 1152 * 16;
-  for (let i = 0; i < int16.length; i += block) {
-    const piece = int16.subarray(i, i + block);
-    parts.push(bytes(channelCount === 2 ? encoder.encodeBuffer(piece, piece) : encoder.encodeBuffer(piece)));
-  }
-  parts.push(bytes(encoder.flush()));
-  return Buffer.concat(parts);
+export async function encodeOutput(samples: Float32Array, sourceRate: number, options: OutputOptions): Promise<EncodedAudio> {
+  checkOutputOptions(options, sourceRate);
+  const writes: { bytes: Uint8Array; position: number }[] = [];
+  let size = 0;
+  const encoder = await createSpeechEncoder(resolvedOutput(options, sourceRate), sourceRate, (bytes, position) => {
+    writes.push({ bytes: Uint8Array.from(bytes), position });
+    size = Math.max(size, position + bytes.length);
+  });
+  await encoder.push(samples);
+  const { durationSeconds } = await encoder.finish();
+  const bytes = new Uint8Array(size);
+  for (const w of writes) bytes.set(w.bytes, w.position);
+  return {
+    bytes,
+    contentType: encoder.contentType,
+    extension: encoder.extension,
+    sampleRate: encoder.sampleRate,
+    channels: encoder.channels,
+    durationSeconds,
+  };
 }

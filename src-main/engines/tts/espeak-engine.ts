@@ -15,19 +15,36 @@ export function espeakSettingsFromParams(params: Record<string, unknown>): Espea
   };
 }
 
+function int16ToFloat(chunk: Int16Array): Float32Array {
+  const out = new Float32Array(chunk.length);
+  for (let i = 0; i < chunk.length; i++) out[i] = chunk[i]! / 32768;
+  return out;
+}
+
 const createEspeakEngine: EngineFactory = async (): Promise<Engine> => {
   const synth = await EspeakSynth.create();
   const sentences = { sampleRate: synth.sampleRate, synthesize: async (s: string) => synth.synthesize(s) };
+  let voiceKey: string | null = null;
   return {
     async warm() {
+      voiceKey = null; // warming speaks with the default voice: the next job configures its own
       synth.configure({});
       await warmTts(sentences);
     },
     async run(task, ctx) {
-      synth.configure(espeakSettingsFromParams(task.params));
-      const configured = task.engineConfig.maxTextChars;
-      const maxChars = typeof configured === 'number' ? configured : ESPEAK_LIMITS.max_text_chars;
-      return runTts(task, ctx, sentences, maxChars);
+      // Loading a voice costs about a millisecond: a worker speaking with the same settings again skips it.
+      const settings = espeakSettingsFromParams(task.params);
+      const key = JSON.stringify(settings);
+      if (key !== voiceKey) {
+        voiceKey = null;
+        synth.configure(settings);
+        voiceKey = key;
+      }
+      const limit = task.engineConfig.maxTextChars;
+      const maxChars = typeof limit === 'number' ? limit : ESPEAK_LIMITS.max_text_chars;
+      const synthesize = async (sentence: string, onChunk?: (samples: Float32Array) => void): Promise<Float32Array> =>
+        synth.synthesize(sentence, onChunk && ((chunk) => void (chunk.length > 0 && onChunk(int16ToFloat(chunk)))));
+      return runTts(task, ctx, { sampleRate: synth.sampleRate, synthesize }, maxChars);
     },
   };
 };

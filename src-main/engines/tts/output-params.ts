@@ -15,7 +15,8 @@ export const OUTPUT_PARAMS_SCHEMA: Record<string, JsonSchema> = {
     type: 'string',
     enum: [...OUTPUT_FORMATS],
     default: 'wav',
-    description: 'wav (16-bit PCM), pcm (raw s16le, interleaved), mp3 (64 kbit/s per channel; needs an MPEG sample rate).',
+    description:
+      'wav (16-bit PCM), pcm (raw s16le, interleaved), mp3 (64 kbit/s per channel; needs an MPEG sample rate), opus (Ogg, 48 kHz), aac (ADTS; needs ffmpeg on the machine), flac.',
   },
   output_sample_rate: {
     anyOf: [{ type: 'integer', minimum: MIN_OUTPUT_RATE, maximum: MAX_OUTPUT_RATE }, { const: 'source' }],

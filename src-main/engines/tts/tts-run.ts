@@ -1,14 +1,16 @@
 /**
  * Sentence-by-sentence synthesis shared by the TTS engines: progress = sentences done / total, cancellation
- * between sentences, then one encoded artifact in the job's workDir. durationSeconds (the billing basis) is the
- * generated audio's length.
+ * between sentences, and each sentence's audio encoded into the job's artifact as soon as it is made — and, when
+ * someone listens (task.streamAudio, a streamed HTTP answer), sent to the parent as encoded bytes at the same
+ * moment. durationSeconds (the billing basis) is the generated audio's length.
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JobError } from '../../common/errors.js';
 import { textLength, textTooLongMessage } from '../../common/text-length.js';
-import { checkOutputOptions, encodeOutput, outputOptionsFromParams } from '../audio/encode.js';
+import { checkOutputOptions, outputOptionsFromParams, resolvedOutput } from '../audio/encode.js';
+import { EncodedFileWriter, inOrderOnly } from '../audio/encoded-sink.js';
 import { splitSentences } from '../audio/sentences.js';
+import { createSpeechEncoder, OUTPUT_EXTENSIONS } from '../audio/stream-encoder.js';
 import type { EngineContext, EngineOutput, EngineTask } from '../engine-types.js';
 
 /** Engines that speak through runTts: a text with no words (audio/sentences.ts hasSpeech) gives them nothing to say. */
@@ -16,8 +18,11 @@ export const SENTENCE_TTS_ENGINES: ReadonlySet<string> = new Set(['espeak', 'she
 
 export interface SentenceSynthesizer {
   readonly sampleRate: number;
-  /** Speaks one sentence; an empty result is allowed (punctuation only). */
-  synthesize(sentence: string): Promise<Float32Array>;
+  /**
+   * Speaks one sentence; an empty result is allowed (punctuation only). Engines that make audio in pieces (eSpeak)
+   * also hand each piece to `onChunk` as it is made, so a streamed answer need not wait for the sentence's end.
+   */
+  synthesize(sentence: string, onChunk?: (samples: Float32Array) => void): Promise<Float32Array>;
 }
 
 /**
@@ -42,40 +47,44 @@ export async function runTts(
   const sentences = sentencesOf(task.input.text, maxTextChars);
   const output = outputOptionsFromParams(task.params);
   checkOutputOptions(output, synth.sampleRate);
-  const pieces: Float32Array[] = [];
-  let total = 0;
-  for (let i = 0; i < sentences.length; i++) {
-    // Yield so that a cancel message (an event on this process) can abort the signal between sentences.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (ctx.signal.aborted) throw new JobError('cancelled', 'the job was cancelled');
-    const samples = await synth.synthesize(sentences[i]!);
-    pieces.push(samples);
-    total += samples.length;
-    ctx.progress((i + 1) / sentences.length);
+  const resolved = resolvedOutput(output, synth.sampleRate);
+  const path = join(task.workDir, `speech.${OUTPUT_EXTENSIONS[resolved.format]}`);
+  const file = new EncodedFileWriter(path);
+  const stream = task.streamAudio && ctx.audio ? inOrderOnly(ctx.audio) : null;
+  let encoder: Awaited<ReturnType<typeof createSpeechEncoder>> | null = null;
+  try {
+    encoder = await createSpeechEncoder(resolved, synth.sampleRate, (bytes, position) => {
+      file.sink(bytes, position);
+      stream?.(bytes, position);
+    });
+    let total = 0;
+    for (let i = 0; i < sentences.length; i++) {
+      // Yield so that a cancel message (an event on this process) can abort the signal between sentences (not before
+      // the first: nothing could have arrived, and the first audio should not wait).
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (ctx.signal.aborted) throw new JobError('cancelled', 'the job was cancelled');
+      // Pieces are encoded (and streamed) as the engine makes them; engines without pieces give the whole sentence.
+      const pushed: Promise<void>[] = [];
+      const into = encoder;
+      const samples = await synth.synthesize(sentences[i]!, (chunk) => pushed.push(into.push(chunk)));
+      total += samples.length;
+      if (pushed.length > 0) await Promise.all(pushed);
+      else await encoder.push(samples);
+      ctx.progress((i + 1) / sentences.length);
+    }
+    if (total === 0) throw new JobError('engine_failed', 'the voice produced no audio for this text');
+    const { durationSeconds } = await encoder.finish();
+    await file.close();
+    return {
+      result: {},
+      artifacts: [{ path, contentType: encoder.contentType, durationSeconds, sampleRate: encoder.sampleRate, channels: encoder.channels }],
+      durationSeconds,
+    };
+  } catch (error) {
+    encoder?.abort();
+    await file.close().catch(() => undefined);
+    throw error;
   }
-  if (total === 0) throw new JobError('engine_failed', 'the voice produced no audio for this text');
-  const all = new Float32Array(total);
-  let offset = 0;
-  for (const piece of pieces) {
-    all.set(piece, offset);
-    offset += piece.length;
-  }
-  const encoded = await encodeOutput(all, synth.sampleRate, output);
-  const path = join(task.workDir, `speech.${encoded.extension}`);
-  await writeFile(path, encoded.bytes);
-  return {
-    result: {},
-    artifacts: [
-      {
-        path,
-        contentType: encoded.contentType,
-        durationSeconds: encoded.durationSeconds,
-        sampleRate: encoded.sampleRate,
-        channels: encoded.channels,
-      },
-    ],
-    durationSeconds: encoded.durationSeconds,
-  };
 }
 
 /** What warming a sentence engine speaks: two short sentences, so both the first and a following one are compiled. */
@@ -88,15 +97,11 @@ const WARM_TEXT = ['Ready.', 'The voice is warm now.'];
  * already be starting a transcription, and more rounds did not make the next jobs measurably faster on a loaded machine.
  */
 export async function warmTts(synth: SentenceSynthesizer, rounds = 1): Promise<void> {
-  const output = outputOptionsFromParams({});
+  const resolved = resolvedOutput(outputOptionsFromParams({}), synth.sampleRate);
   for (let round = 0; round < rounds; round++) {
-    const pieces = await Promise.all(WARM_TEXT.map((sentence) => synth.synthesize(sentence)));
-    const all = new Float32Array(pieces.reduce((n, p) => n + p.length, 0));
-    let offset = 0;
-    for (const piece of pieces) {
-      all.set(piece, offset);
-      offset += piece.length;
-    }
-    await encodeOutput(all, synth.sampleRate, output);
+    // The streaming encoder a job uses, into a sink that keeps nothing.
+    const encoder = await createSpeechEncoder(resolved, synth.sampleRate, () => undefined);
+    for (const sentence of WARM_TEXT) await encoder.push(await synth.synthesize(sentence));
+    await encoder.finish();
   }
 }

@@ -47,6 +47,7 @@ async function run(task: EngineTask): Promise<void> {
       measured: (durationSeconds) => send({ type: 'measured', jobId: task.jobId, durationSeconds }),
       segment: (segment, progress) => send({ type: 'segment', jobId: task.jobId, segment, progress }),
       log: (message) => process.stderr.write(`[${new Date().toISOString()}] ${task.jobId}: ${message}\n`),
+      ...(task.streamAudio ? { audio: (bytes: Uint8Array) => send({ type: 'audio', jobId: task.jobId, bytes }) } : {}),
     });
     if (controller.signal.aborted) send({ type: 'failed', jobId: task.jobId, code: 'cancelled', message: 'cancelled' });
     else {

@@ -34,6 +34,8 @@ export interface WorkerPoolOptions {
 export interface TaskHandlers {
   progress?(fraction: number): void;
   measured?(seconds: number): void;
+  /** Encoded audio of a task run with streamAudio, in order. */
+  audio?(bytes: Uint8Array): void;
   /** A recognised segment (checkpoint), in order, before the task's result. */
   segment?(segment: RecognizedSegment, progress: number): void;
 }
@@ -230,6 +232,9 @@ export class WorkerPool {
         break;
       case 'measured':
         task.handlers.measured?.(message.durationSeconds);
+        break;
+      case 'audio':
+        task.handlers.audio?.(message.bytes);
         break;
       case 'segment':
         task.handlers.segment?.(message.segment, message.progress);

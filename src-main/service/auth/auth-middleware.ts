@@ -18,6 +18,12 @@ export type AuthVariables = { owner: KeyOwner };
 const PUBLIC_GET = [/^\/v1\/models(\/[^/]+(\/quote)?)?\/?$/, /^\/v1\/artifacts\/[^/]+\/[^/]+$/, /^\/v1\/health\/?$/, /^\/v1\/session\/bootstrap$/];
 const BOOTSTRAP = '/v1/session/bootstrap';
 
+/**
+ * Keyed GETs a browser's media element loads (`<audio src>` cannot send headers): the key may come as `?api_key=`
+ * instead, as on the live WebSockets. Only here: a key in a URL can end up where URLs go, so no other route takes it.
+ */
+const QUERY_KEY_GET = [/^\/v1\/speech-to-text\/[^/]+\/audio$/];
+
 /** Public routes that answer more when a valid key is sent (GET /v1/health adds the queue counts). */
 const KEY_OPTIONAL_GET = [/^\/v1\/health\/?$/];
 
@@ -62,6 +68,24 @@ export function limiterKeyId(owner: KeyOwner, key: string): string {
   return owner.keyId ?? `session:${key}`;
 }
 
+/** The request's key: the Bearer header, or `?api_key=` on the QUERY_KEY_GET routes; ApiError unauthorized if none. */
+function requestKey(c: Context): string {
+  const header = requestHeader(c, 'authorization');
+  if (!header) {
+    const method = c.req.method;
+    if ((method === 'GET' || method === 'HEAD') && QUERY_KEY_GET.some((re) => re.test(c.req.path))) {
+      const keys = new URL(c.req.url).searchParams.getAll('api_key');
+      if (keys.length > 1) throw new ApiError('invalid_request', 'api_key is given more than once');
+      if (keys[0]) return keys[0];
+      throw new ApiError('unauthorized', 'missing API key: send Authorization: Bearer <API key>, or api_key=<API key> in the query');
+    }
+    throw new ApiError('unauthorized', 'missing Authorization: Bearer <API key> header');
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw new ApiError('unauthorized', 'the Authorization header must be "Bearer <API key>"');
+  return match[1]!;
+}
+
 export function authMiddleware(deps: AuthDeps): MiddlewareHandler<{ Variables: AuthVariables }> {
   return async (c, next) => {
     const path = c.req.path;
@@ -71,11 +95,7 @@ export function authMiddleware(deps: AuthDeps): MiddlewareHandler<{ Variables: A
     if (origin && !deps.origins.isAllowed(origin)) {
       throw new ApiError('forbidden_origin', `origin ${origin} is not allowed; add it to allowedOrigins`);
     }
-    const header = requestHeader(c, 'authorization');
-    if (!header) throw new ApiError('unauthorized', 'missing Authorization: Bearer <API key> header');
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw new ApiError('unauthorized', 'the Authorization header must be "Bearer <API key>"');
-    const key = match[1]!;
+    const key = requestKey(c);
     const owner = deps.sessionKeys.get(key) ?? deps.keys.find(key);
     const limited = rateLimited(deps.limiter, clientAddress(c), owner ? limiterKeyId(owner, key) : null);
     if (limited) throw limited;

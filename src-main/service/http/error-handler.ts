@@ -1,11 +1,14 @@
 /**
  * The one place where failures become HTTP answers (docs/design.md §6.5): ApiError → its status and
- * `{"error": {"code", "message"}}`; anything unexpected → 500 internal_error with the cause logged, never a crash.
+ * `{"error": {"code", "message"}}` (on the OpenAI-compatible `/v1/audio/*` routes, OpenAI's
+ * `{"error": {"message", "type", "param", "code"}}`: openai/openai-error.ts); anything unexpected → 500
+ * internal_error with the cause logged, never a crash.
  */
 import type { Context, Env, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ApiError, type ErrorBody } from '../../common/errors.js';
+import { ApiError } from '../../common/errors.js';
+import { isOpenAiPath, openAiErrorBody } from '../openai/openai-error.js';
 
 /**
  * A request refused before its body was read (an upload stopped at a bad part, a key check before a 500 MB file)
@@ -21,7 +24,8 @@ export function errorResponse(c: Context, error: ApiError): Response {
   closeIfBodyUnread(c);
   if (error.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer realm="voxdesk"');
   if (error.retryAfterSeconds !== null) c.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
-  return c.json(error.toBody(), error.status as ContentfulStatusCode);
+  const body = isOpenAiPath(new URL(c.req.url).pathname) ? openAiErrorBody(error) : error.toBody();
+  return c.json(body, error.status as ContentfulStatusCode);
 }
 
 export function makeErrorHandler(log: (message: string) => void) {
@@ -32,9 +36,7 @@ export function makeErrorHandler(log: (message: string) => void) {
       return errorResponse(c, new ApiError(code, err.message || 'bad request'));
     }
     log(`internal error on ${c.req.method} ${new URL(c.req.url).pathname}: ${err.stack ?? String(err)}`);
-    closeIfBodyUnread(c);
-    const body: ErrorBody = { error: { code: 'internal_error', message: 'the service hit an unexpected error; it is logged' } };
-    return c.json(body, 500);
+    return errorResponse(c, new ApiError('internal_error', 'the service hit an unexpected error; it is logged'));
   };
 }
 

@@ -13,7 +13,7 @@ import { SUBTITLE_FORMATS, TRANSCRIPT_FORMATS, type CueOptions, type TranscriptF
 import type { Transcripts } from '../../jobs/transcripts.js';
 import type { AppEnv } from '../app-env.js';
 import { numberQuery, queryOf, singleQuery } from '../http/query-params.js';
-import { contentDisposition } from './artifact-routes.js';
+import { contentDisposition } from '../http/file-response.js';
 
 export function exportRoutes(transcripts: Transcripts): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

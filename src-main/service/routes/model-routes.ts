@@ -6,12 +6,15 @@ import { CAPABILITIES, isCapability } from '../../common/products.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { booleanQuery, numberQuery, queryOf, singleQuery } from '../http/query-params.js';
+import { openAiModelFields } from '../openai/openai-models.js';
 
 /** Longest audio a quote is given for (a week; anything larger is a typo). */
 export const MAX_QUOTE_SECONDS = 7 * 24 * 3600;
 
 export function modelRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  /** `created` of every record: when this service started (Unix seconds; the catalogue has no other date). */
+  const created = Math.floor(Date.now() / 1000);
   app.get('/v1/models', (c) => {
     const query = queryOf(c.req.url);
     const capability = singleQuery(query, 'capability');
@@ -22,13 +25,14 @@ export function modelRoutes(deps: AppDeps): Hono<AppEnv> {
       ...(capability ? { capability: capability as (typeof CAPABILITIES)[number] } : {}),
       includeUnavailable: booleanQuery(query, 'include_unavailable'),
     });
-    return c.json({ object: 'list', data });
+    // OpenAI's Model fields (created, owned_by) ride along so its SDKs' models.list() reads the catalogue as is.
+    return c.json({ object: 'list', data: data.map((record) => ({ ...record, ...openAiModelFields(record, created) })) });
   });
 
   app.get('/v1/models/:id', (c) => {
     const record = deps.catalogue.get(c.req.param('id'));
     if (!record) throw new ApiError('not_found', `no model ${c.req.param('id')}`);
-    return c.json(record);
+    return c.json({ ...record, ...openAiModelFields(record, created) });
   });
 
   app.get('/v1/models/:id/quote', (c) => {

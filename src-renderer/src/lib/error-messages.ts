@@ -6,6 +6,7 @@ const SENTENCES: Record<string, string> = {
   forbidden_origin: 'The service refused this page’s origin.',
   not_found: 'This item no longer exists on the service.',
   artifact_expired: 'The audio was kept for one day and has been deleted. Run the job again to get it back.',
+  recording_deleted: 'The recording was deleted after its retention time. The transcript is still here.',
   model_required: 'Choose a model first.',
   invalid_params: 'One of the options is not valid for this model.',
   unsupported_param: 'This model does not accept one of the options.',

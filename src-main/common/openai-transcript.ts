@@ -1,0 +1,157 @@
+/**
+ * A speech-to-text JobResult in the shapes the OpenAI audio API answers with, so that clients written for it read
+ * them unchanged: `json` ({text, usage}), `text`, `srt` and `vtt` (one cue per segment, as Whisper makes them),
+ * `verbose_json` (task, language as a lower-case English name, duration, text, segments with Whisper's fields,
+ * words) and `diarized_json` (speaker-labelled segments). Fields Voxdesk's engines do not measure (token ids, log
+ * probabilities, compression ratio) carry neutral values: [] / 0 / 1 / 0. Pure: shared by the service and tests.
+ */
+import type { JobResult, TranscriptSegment } from './api-types.js';
+import { timestamp } from './transcript-formats.js';
+
+export const OPENAI_RESPONSE_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt', 'diarized_json'] as const;
+export type OpenAiResponseFormat = (typeof OPENAI_RESPONSE_FORMATS)[number];
+
+export type OpenAiGranularity = 'word' | 'segment';
+export type OpenAiTask = 'transcribe' | 'translate';
+
+export const OPENAI_CONTENT_TYPES: Record<OpenAiResponseFormat, string> = {
+  json: 'application/json',
+  verbose_json: 'application/json',
+  diarized_json: 'application/json',
+  text: 'text/plain; charset=utf-8',
+  srt: 'text/plain; charset=utf-8',
+  vtt: 'text/plain; charset=utf-8',
+};
+
+/** Whisper's language names by ISO 639-1 code (verbose_json says `"language": "english"`). */
+const LANGUAGE_NAMES: Record<string, string> = {
+  en: 'english', zh: 'chinese', de: 'german', es: 'spanish', ru: 'russian', ko: 'korean', fr: 'french', ja: 'japanese',
+  pt: 'portuguese', tr: 'turkish', pl: 'polish', ca: 'catalan', nl: 'dutch', ar: 'arabic', sv: 'swedish', it: 'italian',
+  id: 'indonesian', hi: 'hindi', fi: 'finnish', vi: 'vietnamese', he: 'hebrew', uk: 'ukrainian', el: 'greek', ms: 'malay',
+  cs: 'czech', ro: 'romanian', da: 'danish', hu: 'hungarian', ta: 'tamil', no: 'norwegian', th: 'thai', ur: 'urdu',
+  hr: 'croatian', bg: 'bulgarian', lt: 'lithuanian', la: 'latin', mi: 'maori', ml: 'malayalam', cy: 'welsh', sk: 'slovak',
+  te: 'telugu', fa: 'persian', lv: 'latvian', bn: 'bengali', sr: 'serbian', az: 'azerbaijani', sl: 'slovenian',
+  kn: 'kannada', et: 'estonian', mk: 'macedonian', br: 'breton', eu: 'basque', is: 'icelandic', hy: 'armenian',
+  ne: 'nepali', mn: 'mongolian', bs: 'bosnian', kk: 'kazakh', sq: 'albanian', sw: 'swahili', gl: 'galician',
+  mr: 'marathi', pa: 'punjabi', si: 'sinhala', km: 'khmer', sn: 'shona', yo: 'yoruba', so: 'somali', af: 'afrikaans',
+  oc: 'occitan', ka: 'georgian', be: 'belarusian', tg: 'tajik', sd: 'sindhi', gu: 'gujarati', am: 'amharic',
+  yi: 'yiddish', lo: 'lao', uz: 'uzbek', fo: 'faroese', ht: 'haitian creole', ps: 'pashto', tk: 'turkmen',
+  nn: 'nynorsk', mt: 'maltese', sa: 'sanskrit', lb: 'luxembourgish', my: 'myanmar', bo: 'tibetan', tl: 'tagalog',
+  mg: 'malagasy', as: 'assamese', tt: 'tatar', haw: 'hawaiian', ln: 'lingala', ha: 'hausa', ba: 'bashkir',
+  jw: 'javanese', su: 'sundanese', yue: 'cantonese',
+};
+
+/** `en` → `english`; an unknown code is returned as it is. */
+export function languageName(code: string | undefined | null): string {
+  if (!code) return 'unknown';
+  const base = code.toLowerCase().split(/[-_]/)[0]!;
+  return LANGUAGE_NAMES[code.toLowerCase()] ?? LANGUAGE_NAMES[base] ?? code;
+}
+
+export interface OpenAiTranscriptOptions {
+  task: OpenAiTask;
+  /** Which timestamps verbose_json carries (default: segments). */
+  granularities: readonly OpenAiGranularity[];
+  /** The language the caller sent, used when the engine did not report one. */
+  language: string | null;
+}
+
+function usage(result: JobResult): { type: 'duration'; seconds: number } {
+  return { type: 'duration', seconds: Math.ceil(result.duration ?? 0) };
+}
+
+function segmentsOf(result: JobResult): TranscriptSegment[] {
+  if (result.segments?.length) return result.segments;
+  const text = result.text?.trim() ?? '';
+  return text ? [{ id: 0, start: 0, end: result.duration ?? 0, text }] : [];
+}
+
+function verbose(result: JobResult, options: OpenAiTranscriptOptions): Record<string, unknown> {
+  const granularities = options.granularities.length ? options.granularities : ['segment'];
+  const body: Record<string, unknown> = {
+    task: options.task,
+    language: languageName(result.language ?? options.language),
+    duration: result.duration ?? 0,
+    text: result.text ?? '',
+  };
+  if (granularities.includes('segment')) {
+    body.segments = segmentsOf(result).map((s, id) => ({
+      id,
+      seek: Math.round(s.start * 100),
+      start: s.start,
+      end: s.end,
+      // Whisper's segment texts start with the space that separates them from the previous one.
+      text: ` ${s.text.trim()}`,
+      tokens: [],
+      temperature: 0,
+      avg_logprob: 0,
+      compression_ratio: 1,
+      no_speech_prob: 0,
+    }));
+  }
+  if (granularities.includes('word')) body.words = (result.words ?? []).map((w) => ({ word: w.word.trim(), start: w.start, end: w.end }));
+  body.usage = usage(result);
+  return body;
+}
+
+/** Speakers `SPEAKER_0`, `SPEAKER_1`… become `A`, `B`… as OpenAI labels them. */
+function speakerLetter(speaker: string | undefined, order: Map<string, string>): string {
+  const key = speaker ?? 'SPEAKER_0';
+  let letter = order.get(key);
+  if (!letter) {
+    const n = order.size;
+    letter = n < 26 ? String.fromCharCode(65 + n) : `S${n + 1}`;
+    order.set(key, letter);
+  }
+  return letter;
+}
+
+function diarized(result: JobResult): Record<string, unknown> {
+  const order = new Map<string, string>();
+  return {
+    task: 'transcribe',
+    duration: result.duration ?? 0,
+    text: result.text ?? '',
+    segments: segmentsOf(result).map((s, i) => ({
+      type: 'transcript.text.segment',
+      id: `seg_${i}`,
+      start: s.start,
+      end: s.end,
+      text: s.text.trim(),
+      speaker: speakerLetter(s.speaker, order),
+    })),
+    usage: usage(result),
+  };
+}
+
+function cues(result: JobResult, separator: ',' | '.'): string[] {
+  return segmentsOf(result)
+    .filter((s) => s.text.trim() !== '')
+    .map((s) => `${timestamp(s.start, separator)} --> ${timestamp(s.end, separator)}\n${s.text.trim()}\n`);
+}
+
+/** The response body for a format: an object for the JSON formats, a string otherwise. */
+export function openAiTranscript(result: JobResult, format: OpenAiResponseFormat, options: OpenAiTranscriptOptions): string | Record<string, unknown> {
+  switch (format) {
+    case 'json':
+      return { text: result.text ?? '', usage: usage(result) };
+    case 'verbose_json':
+      return verbose(result, options);
+    case 'diarized_json':
+      return diarized(result);
+    case 'text':
+      return `${result.text ?? ''}\n`;
+    case 'srt':
+      return cues(result, ',').map((cue, i) => `${i + 1}\n${cue}\n`).join('');
+    case 'vtt':
+      return `WEBVTT\n\n${cues(result, '.').map((cue) => `${cue}\n`).join('')}`;
+  }
+}
+
+/** The segments' texts as stream=true sends them: one `transcript.text.delta` each, the first without a space. */
+export function transcriptDeltas(result: JobResult): string[] {
+  return segmentsOf(result)
+    .map((s) => s.text.trim())
+    .filter(Boolean)
+    .map((text, i) => (i === 0 ? text : ` ${text}`));
+}

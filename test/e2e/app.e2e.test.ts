@@ -253,6 +253,8 @@ describe('desktop UI in Chromium (browser mode)', () => {
     // Every tab's title is its level-one heading.
     await openTab('jobs', 4);
     expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Jobs']);
+    await openTab('usage', 6);
+    expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Usage']);
   });
 
   it('changes retention in Settings, explains a bad value, and keeps the change after a reload', async () => {

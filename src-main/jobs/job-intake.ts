@@ -17,7 +17,7 @@ export interface Intake {
    * `continues`: a retried job whose committed segments (checkpoints) the new job starts from, with its measured
    * duration and progress, in the same transaction.
    */
-  insertJob(job: NewJob, idem?: Idempotency, continues?: JobRow): { id: string; replayed: boolean };
+  insertJob(job: NewJob, idem?: Idempotency, continues?: JobRow): { id: string; replayed: boolean; row?: JobRow };
   insertBatch(batch: NewBatch, idem?: Idempotency): { id: string; replayed: boolean };
 }
 
@@ -64,7 +64,8 @@ export function createIntake(core: JobCore): Intake {
     });
   }
 
-  function insertJob(job: NewJob, idem?: Idempotency, continues?: JobRow): { id: string; replayed: boolean } {
+  /** `row`: the job as inserted (not for a replay). */
+  function insertJob(job: NewJob, idem?: Idempotency, continues?: JobRow): { id: string; replayed: boolean; row?: JobRow } {
     return machine.tx(() => {
       const replay = replayOf(job.accountId, 'job', idem);
       if (replay) return { id: replay, replayed: true };
@@ -75,8 +76,8 @@ export function createIntake(core: JobCore): Intake {
       repos.jobs.insert(row);
       if (continues && checkpoint) repos.segments.copy(continues.id, row.id, now());
       rememberKey(job.accountId, 'job', row.id, idem);
-      machine.touch(row.id, null);
-      return { id: row.id, replayed: false };
+      machine.touch(row, null);
+      return { id: row.id, replayed: false, row };
     });
   }
 

@@ -95,10 +95,21 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     artifactsDir: join(options.dataDir, 'artifacts'),
     active: new Map(),
     kick,
+    settlePass: () => guard('settling', () => pass(false)),
     spendingCap: createSpendingCap(repos, clock),
     audioListeners: new Map(),
   };
   const { instanceId, artifactsDir, active } = core;
+  /**
+   * Who waits for which job to end (waitForTerminal): found by id when a status is committed, so a thousand waiters
+   * cost nothing per change and no view is built for them.
+   */
+  const terminalWaiters = new Map<string, Set<() => void>>();
+  machine.statusListener = (row) => {
+    if (!isTerminal(row.status)) return;
+    const waiting = terminalWaiters.get(row.id);
+    if (waiting) for (const finish of [...waiting]) finish();
+  };
   const intake = createIntake(core);
   const executor = createExecutor(core);
   const hold = createBatchHold(core);
@@ -111,8 +122,24 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     kickPending = true;
     setImmediate(() => {
       kickPending = false;
-      if (started && !stopping) guard('scheduling', () => scheduler.schedule());
+      if (started && !stopping) guard('scheduling', () => pass(false));
     });
+  }
+
+  /**
+   * A scheduling pass that first settles the runs that finished, in the same transaction (one commit for the jobs
+   * that ended and the claims of those taking their workers). While stopping only the settling is done.
+   */
+  function pass(sweep: boolean): void {
+    if (started && !stopping) return scheduler.schedule(sweep, executor.settleFinished);
+    let settled: ((error: unknown) => void) | undefined;
+    try {
+      machine.tx(() => void (settled = executor.settleFinished()));
+    } catch (error) {
+      settled?.(error);
+      throw error;
+    }
+    settled?.(null);
   }
 
   function ownRow(accountId: string, product: string, jobId: string): JobRow | undefined {
@@ -138,9 +165,9 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     events: machine.events,
 
     createJob(job, idem) {
-      const { id, replayed } = intake.insertJob(job, idem);
+      const { id, replayed, row } = intake.insertJob(job, idem);
       kick();
-      return { job: jobView(id), replayed };
+      return { job: row ? views.job(row) : jobView(id), replayed };
     },
 
     recordDictation(input) {
@@ -190,15 +217,16 @@ export function createJobService(input: JobServiceOptions): JobEngine {
         if (!row || isTerminal(row.status) || signal?.aborted) return resolve();
         const finish = (): void => {
           clearTimeout(timer);
-          machine.events.off('job-changed', onChange);
+          const waiting = terminalWaiters.get(jobId);
+          waiting?.delete(finish);
+          if (waiting?.size === 0) terminalWaiters.delete(jobId);
           signal?.removeEventListener('abort', finish);
           resolve();
         };
-        const onChange = (job: Job): void => {
-          if (job.id === jobId && isTerminal(job.status)) finish();
-        };
         const timer = setTimeout(finish, Math.max(0, timeoutMs));
-        machine.events.on('job-changed', onChange);
+        let waiting = terminalWaiters.get(jobId);
+        if (!waiting) terminalWaiters.set(jobId, (waiting = new Set()));
+        waiting.add(finish);
         signal?.addEventListener('abort', finish, { once: true });
       });
     },
@@ -311,7 +339,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       pool.start();
       maintenance.recoverInterrupted();
       maintenance.runMaintenance();
-      timers.push(setInterval(() => guard('scheduling', () => scheduler.schedule(true)), options.schedulerIntervalMs).unref());
+      timers.push(setInterval(() => guard('scheduling', () => pass(true)), options.schedulerIntervalMs).unref());
       timers.push(setInterval(() => guard('maintenance', maintenance.runMaintenance), options.maintenanceIntervalMs).unref());
       kick();
     },

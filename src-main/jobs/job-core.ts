@@ -41,6 +41,8 @@ export interface JobCore {
   active: Map<string, ActiveRun>;
   /** Asks for a scheduling pass soon (coalesced). */
   kick(): void;
+  /** Settles the runs that finished (Executor.settleFinished), with a scheduling pass when the engine is running. */
+  settlePass(): void;
   /** The monthly cap on hosted spending: checked (and the quote reserved) before hosted work is forwarded. */
   spendingCap: SpendingCap;
   /** Who listens to which job's audio as it is made (JobService.listenToAudio). */

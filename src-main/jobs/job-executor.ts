@@ -30,6 +30,12 @@ const PROGRESS_STEP = 0.01;
 
 export interface Executor {
   launch(row: JobRow, definition: ModelDefinition): void;
+  /**
+   * Inside a transaction: settles the runs that finished since the last call, each in its own savepoint (one that
+   * fails is rolled back alone and its run fails). Returns what to call once that transaction has committed (null)
+   * or failed (the error): only then do the runs go on (a change is never reported before it is committed).
+   */
+  settleFinished(): (error: unknown) => void;
   /** The row if this instance still runs it (shutdown or another instance's recovery may have taken it back). */
   stillOurs(jobId: string, run: ActiveRun): JobRow | undefined;
 }
@@ -39,6 +45,38 @@ export function createExecutor(core: JobCore): Executor {
   const { clock } = options;
   const now = (): string => nowIso(core);
   const kick = (): void => core.kick();
+  /**
+   * Runs that finished, waiting to be settled together: several jobs that end in the same turn of the event loop
+   * share one commit, with the claims of the jobs that take their workers (job-service.ts settlePass).
+   */
+  let finished: { settle: () => void; resolve: () => void; reject: (error: unknown) => void }[] = [];
+
+  function settleSoon(settle: () => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      finished.push({ settle, resolve, reject });
+      if (finished.length === 1) setImmediate(() => core.settlePass());
+    });
+  }
+
+  function settleFinished(): (error: unknown) => void {
+    const batch = finished;
+    finished = [];
+    const failed = new Map<number, unknown>();
+    batch.forEach((run, index) => {
+      try {
+        machine.tx(run.settle);
+      } catch (error) {
+        failed.set(index, error);
+      }
+    });
+    return (error) => {
+      batch.forEach((run, index) => {
+        const cause = error ?? failed.get(index);
+        if (cause === undefined || cause === null) run.resolve();
+        else run.reject(cause);
+      });
+    };
+  }
 
   function launch(row: JobRow, definition: ModelDefinition): void {
     const run: ActiveRun = {
@@ -117,7 +155,7 @@ export function createExecutor(core: JobCore): Executor {
       settleFailure(row.id, run, error, definition);
       return;
     }
-    settleSuccess(row.id, run, output, definition, workDir);
+    await settleSoon(() => settleSuccess(row.id, run, output, definition, workDir));
     if (run.remote && output.artifacts.length === 0) {
       // Nothing to keep: do not leave an empty folder per job (not empty: scratch files, harmless).
       await rmdir(workDir).catch(() => undefined);
@@ -310,5 +348,5 @@ export function createExecutor(core: JobCore): Executor {
     });
   }
 
-  return { launch, stillOurs };
+  return { launch, settleFinished, stillOurs };
 }

@@ -13,6 +13,7 @@
  */
 import type { WaitingCode } from '../common/errors.js';
 import { isoAt } from '../store/clock.js';
+import type { EngineKind } from '../engines/engine-types.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import type { JobRow } from '../store/jobs-repo.js';
 import type { BatchHold } from './batch-hold.js';
@@ -24,9 +25,40 @@ const SCAN_PAGE = 100;
 const SCAN_LIMIT = 1000;
 const BUDGET_WAIT: WaitingCode = 'waiting_for_budget';
 
+/** Free places in one pass: idle workers, places in busy workers' lines (cheap tasks only), hosted slots. */
+interface Capacity {
+  local: number;
+  spare: number;
+  remote: number;
+}
+
+/** Work done first in a pass's transaction; returns what to call when that transaction has committed or failed. */
+export type InTx = () => (error: unknown) => void;
+
+/** Runs `fn` in machine.tx with `inTx` first; `inTx`'s callback learns whether the commit happened. */
+function txWith<T>(tx: (fn: () => T) => T, inTx: InTx | undefined, fn: () => T): T {
+  let after: ((error: unknown) => void) | undefined;
+  let result: T;
+  try {
+    result = tx(() => {
+      after = inTx?.();
+      return fn();
+    });
+  } catch (error) {
+    after?.(error);
+    throw error;
+  }
+  after?.(null);
+  return result;
+}
+
 export interface Scheduler {
-  /** One pass; `sweep` also expires every overdue queued job (the timer's passes). */
-  schedule(sweep?: boolean): void;
+  /**
+   * One pass; `sweep` also expires every overdue queued job (the timer's passes). `inTx` runs first inside the pass's
+   * transaction (jobs that finished are settled in the same commit as the claims of the jobs that take their workers);
+   * what it returns is called once that transaction has committed (null) or failed (the error).
+   */
+  schedule(sweep?: boolean, inTx?: InTx): void;
   /** Inside a tx: queued jobs past their deadline → expired. */
   expireOverdue(): void;
   /** The next pass looks for hosted work past the local jobs again (the spending cap changed: held work may start). */
@@ -44,6 +76,8 @@ export function createScheduler(
   const now = (): string => nowIso(core);
   /** Hosted slots that were free when the last walk of the whole queue found no job for them; null: walk again. */
   let idleRemoteWalk: number | null = null;
+  /** The database's data_version when other connections' cancel and pause requests were last looked for. */
+  let seenVersion = -1;
 
   function setWaiting(row: JobRow, code: WaitingCode, message: string): void {
     if (row.error_code === code && row.error_message === message) return;
@@ -81,21 +115,30 @@ export function createScheduler(
     return `The job waited longer than ${window} to start.`;
   }
 
-  function schedule(sweep = false): void {
-    checkCancelRequests();
-    hold.pass();
-    if (sweep) machine.tx(() => expireOverdue());
-    if (repos.jobs.queued(1).length === 0) return;
+  function schedule(sweep = false, inTx?: InTx): void {
+    const tx = <T>(fn: () => T): T => machine.tx(fn);
+    try {
+      checkCancelRequests();
+      hold.pass();
+      if (sweep) machine.tx(() => expireOverdue());
+    } catch (error) {
+      if (inTx) txWith(tx, inTx, () => undefined); // the runs that finished are settled all the same
+      throw error;
+    }
+    if (repos.jobs.queued(1).length === 0) {
+      if (inTx) txWith(tx, inTx, () => undefined);
+      return;
+    }
     const runner = options.runners.remote;
     const remoteFree = runner ? (runner.concurrency ?? DEFAULT_RUNNER_CONCURRENCY) - [...active.values()].filter((a) => a.remote).length : 0;
-    const capacity = { local: pool.idle, remote: remoteFree };
+    const capacity: Capacity = { local: pool.idle, spare: pool.spare, remote: remoteFree };
     // A free hosted slot is looked for past the local jobs only when it may find something new: on the timer's passes
     // (readiness changes), when more slots are free than at the last walk that found nothing for them, or on the first
     // pass. New and requeued jobs are placed below whatever the walk did.
     const walkRemote = sweep || idleRemoteWalk === null || remoteFree > idleRemoteWalk;
-    const walking = { local: capacity.local, remote: walkRemote ? capacity.remote : 0 };
+    const walking = { local: capacity.local + capacity.spare, remote: walkRemote ? capacity.remote : 0 };
     const toStart: { row: JobRow; definition: ModelDefinition }[] = [];
-    machine.tx(() => {
+    txWith(tx, inTx, () => {
       // Walk the queue in order while a slot is free; after that only new jobs need a waiting code. A page holds as
       // many rows as there are free slots, doubling while rows are passed over (waiting for a model, the network).
       const visited = new Set<string>();
@@ -108,7 +151,7 @@ export function createScheduler(
           if (walking.local <= 0 && walking.remote <= 0) break;
           visited.add(row.id);
           const started = place(row, capacity);
-          walking.local = Math.min(walking.local, capacity.local);
+          walking.local = Math.min(walking.local, capacity.local + capacity.spare);
           walking.remote = Math.min(walking.remote, capacity.remote);
           if (started) toStart.push(started);
         }
@@ -130,7 +173,7 @@ export function createScheduler(
   }
 
   /** Inside the scheduler's tx: starts, fails, or marks one queued job waiting. */
-  function place(row: JobRow, capacity: { local: number; remote: number }): { row: JobRow; definition: ModelDefinition } | undefined {
+  function place(row: JobRow, capacity: Capacity): { row: JobRow; definition: ModelDefinition } | undefined {
     if (row.cancel_requested) {
       machine.transition(row, 'cancelled', { error_code: 'cancelled', error_message: 'The job was cancelled.' });
       return undefined;
@@ -177,12 +220,16 @@ export function createScheduler(
       }
     } else if (!LOCAL_ENGINES.has(definition.engine)) {
       return fail(`Model ${row.model_id} names an unknown engine ${definition.engine}.`);
-    } else {
-      if (capacity.local <= 0) {
-        setWaiting(row, 'waiting_for_capacity', `All ${pool.size} workers are busy.`);
-        return undefined;
-      }
+    } else if (capacity.local > 0) {
       capacity.local--;
+    } else if (capacity.spare > 0 && pool.cheap(definition.engine as EngineKind)) {
+      capacity.spare--; // waits in a busy worker's line of cheap tasks (worker-pool.ts)
+    } else {
+      // A job that waits for an idle worker is not overtaken by cheap ones behind it: they would lengthen the lines
+      // it waits for. This also ends the walk.
+      capacity.spare = 0;
+      setWaiting(row, 'waiting_for_capacity', `All ${pool.size} workers are busy.`);
+      return undefined;
     }
     return { row: machine.transition(row, 'running', { claimed_by: instanceId }), definition };
   }
@@ -193,8 +240,15 @@ export function createScheduler(
     return 'Waiting for a free worker.';
   }
 
-  /** Cancel and pause requests written by another instance (same database) reach the runs of this one. */
+  /**
+   * Cancel and pause requests written by another instance (same database) reach the runs of this one. This
+   * instance's own requests stop its runs directly (job-service.ts cancelRows, job-pause.ts), so the rows are read
+   * again only when another connection has committed since the last look.
+   */
   function checkCancelRequests(): void {
+    const version = repos.jobs.dataVersion();
+    if (version === seenVersion) return;
+    seenVersion = version;
     for (const [id, run] of active) {
       if (run.controller.signal.aborted) continue;
       if (repos.jobs.get(id)?.cancel_requested) run.controller.abort();

@@ -98,6 +98,11 @@ export interface JobsRepo {
   /** Finished jobs whose inputs are still on disk and finished before `beforeIso`. */
   inputsToPurge(beforeIso: string, limit: number): Pick<JobRow, 'id' | 'input_json'>[];
   markInputPurged(id: string, atIso: string): void;
+  /**
+   * SQLite's PRAGMA data_version of this connection: it moves on every commit made by another connection (another
+   * instance, the CLI), never on this one's. Lets a pass skip re-reading rows nobody else can have changed.
+   */
+  dataVersion(): number;
 }
 
 export function createJobsRepo(db: Db): JobsRepo {
@@ -113,6 +118,7 @@ export function createJobsRepo(db: Db): JobsRepo {
   const inputsToPurge = db.prepare<[string, number], Pick<JobRow, 'id' | 'input_json'>>(`SELECT id, input_json FROM jobs
     WHERE input_purged_at IS NULL AND finished_at IS NOT NULL AND finished_at < ? ORDER BY finished_at LIMIT ?`);
   const markInputPurged = db.prepare('UPDATE jobs SET input_purged_at = ? WHERE id = ?');
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   const write = db.prepare(`UPDATE jobs SET status = @status, error_code = @error_code, error_message = @error_message,
       duration_seconds = @duration_seconds, result_json = @result_json, progress = @progress, attempts = @attempts,
       cancel_requested = @cancel_requested, pause_requested = @pause_requested, claimed_by = @claimed_by,
@@ -175,5 +181,6 @@ export function createJobsRepo(db: Db): JobsRepo {
     countByStatus: (accountId) => counts.all({ accountId }),
     inputsToPurge: (beforeIso, limit) => inputsToPurge.all(beforeIso, limit),
     markInputPurged: (id, atIso) => void markInputPurged.run(atIso, id),
+    dataVersion: () => dataVersion.get()!,
   };
 }

@@ -1,5 +1,6 @@
 /**
- * Worker process entry: runs one EngineTask at a time, caches engines across tasks, reports WorkerMessage's to the
+ * Worker process entry: runs one EngineTask at a time, in the order they arrive (the pool may send cheap tasks ahead:
+ * they wait in line, and one cancelled while it waits ends at once without running), caches engines across tasks, reports WorkerMessage's to the
  * pool (over IPC when forked, over the parent port in an Electron utility process: parent-link.ts). Diagnostics go
  * to stderr (a log file chosen by the pool); stdout is never used.
  */
@@ -14,6 +15,9 @@ process.umask(0o077);
 
 const engines = new Map<EngineKind, Promise<Engine>>();
 const running = new Map<string, AbortController>();
+/** Tasks sent ahead, waiting for the one that runs. */
+const line: EngineTask[] = [];
+let busy = false;
 const parent = parentLink();
 
 function send(message: WorkerMessage): void {
@@ -79,10 +83,31 @@ async function warm(kinds: EngineKind[]): Promise<void> {
   send({ type: 'warmed' });
 }
 
+/** Runs the tasks in line one after the other. */
+async function drain(): Promise<void> {
+  if (busy) return;
+  busy = true;
+  try {
+    for (let task = line.shift(); task; task = line.shift()) await run(task);
+  } finally {
+    busy = false;
+  }
+}
+
+function cancel(jobId: string): void {
+  const waiting = line.findIndex((task) => task.jobId === jobId);
+  if (waiting >= 0) {
+    line.splice(waiting, 1);
+    send({ type: 'failed', jobId, code: 'cancelled', message: 'cancelled' });
+  } else running.get(jobId)?.abort();
+}
+
 parent.onMessage((raw) => {
   const message = raw as ParentMessage;
-  if (message.type === 'run') void run(message.task);
-  else if (message.type === 'cancel') running.get(message.jobId)?.abort();
+  if (message.type === 'run') {
+    line.push(message.task);
+    void drain();
+  } else if (message.type === 'cancel') cancel(message.jobId);
   else if (message.type === 'warm') void warm(message.engines);
 });
 

@@ -8,9 +8,17 @@
  * wait seconds for a process and its module loading (one that dies while idle is started again on the next task, so
  * a worker that cannot start does not loop).
  * Engines are still loaded on first use and then kept (worker-main.ts), so memory holds only the engines in use.
+ *
+ * Cheap tasks are pipelined: a worker busy with tasks of engine kinds whose runs have lately taken less than
+ * CHEAP_TASK_MS may be given more (up to `tasksPerWorker`), which it runs one after the other, so it goes from one to
+ * the next without waiting for a round trip through the service (bench/jobs-throughput.ts). Only a task at the head of
+ * its worker's line runs: its timeout starts then. A task still waiting in line is cancelled without touching the
+ * task that runs, and it is sent again to the restarted worker when the one ahead of it crashed or was killed (it
+ * never started, so it is not to blame). A new task goes to an idle worker first.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { JobError } from '../../common/errors.js';
 import type { EngineKind, EngineOutput, EngineTask, ParentMessage, RecognizedSegment, WorkerMessage } from '../engine-types.js';
 import { scriptEntry, type ScriptEntry } from '../script-entry.js';
@@ -29,7 +37,15 @@ export interface WorkerPoolOptions {
   launcher?: ProcessLauncher;
   /** Engines every worker loads and warms as soon as it starts (default none; the job engine passes its choice). */
   warmEngines?: EngineKind[];
+  /** Tasks a worker may hold (one running, the rest waiting in line) while they are all cheap (default 4). */
+  tasksPerWorker?: number;
 }
+
+/** Engine kinds whose recent runs took less than this on average are cheap: their tasks may wait in a worker's line. */
+export const CHEAP_TASK_MS = 25;
+/** Runs of a kind measured before it can count as cheap, and the weight of the newest one in the running average. */
+const CHEAP_AFTER_RUNS = 3;
+const AVERAGE_WEIGHT = 0.2;
 
 export interface TaskHandlers {
   progress?(fraction: number): void;
@@ -56,6 +72,13 @@ export class WorkerCrashError extends Error {
 
 interface ActiveTask {
   jobId: string;
+  task: EngineTask;
+  /** Started at the head of its worker's line (performance.now()); undefined while it waits in line. */
+  startedAt: number | undefined;
+  /** Called when the task reaches the head of its worker's line (starts its timeout). */
+  onStart(): void;
+  /** Cancel was asked: a task that waited in line is not sent again to a restarted worker. */
+  cancelled: boolean;
   handlers: TaskHandlers;
   resolve(output: EngineOutput): void;
   reject(error: Error): void;
@@ -66,7 +89,8 @@ interface ActiveTask {
 interface Slot {
   index: number;
   child: LaunchedChild | undefined;
-  task: ActiveTask | undefined;
+  /** The worker's line: the first one runs, the others wait for it (only cheap tasks wait). */
+  tasks: ActiveTask[];
   /** Resolved when the current child has loaded and warmed its engines (`warmed`). */
   ready: Promise<void>;
   markReady: () => void;
@@ -91,6 +115,9 @@ export class WorkerPool {
   private readonly env: NodeJS.ProcessEnv;
   private readonly launcher: ProcessLauncher;
   private readonly warmEngines: EngineKind[];
+  private readonly tasksPerWorker: number;
+  /** Running average of each engine kind's run time (ms) and how many runs it is made of. */
+  private readonly runTimes = new Map<EngineKind, { averageMs: number; runs: number }>();
   /** Called when a slot's process has ended (stop() waits on these). */
   private readonly endWaiters = new Map<LaunchedChild, () => void>();
   private stopped = false;
@@ -100,13 +127,14 @@ export class WorkerPool {
   constructor(options: WorkerPoolOptions) {
     if (!Number.isInteger(options.size) || options.size < 1) throw new Error(`worker pool size must be ≥ 1, got ${options.size}`);
     this.size = options.size;
-    this.slots = Array.from({ length: options.size }, (_, index) => ({ index, child: undefined, task: undefined, ...readiness() }));
+    this.slots = Array.from({ length: options.size }, (_, index) => ({ index, child: undefined, tasks: [], ...readiness() }));
     mkdirSync(options.logDir, { recursive: true, mode: 0o700 });
     this.logFile = join(options.logDir, 'workers.log');
     this.cancelGraceMs = options.cancelGraceMs ?? 3000;
     this.env = options.env ?? process.env;
     this.launcher = options.launcher ?? forkLauncher;
     this.warmEngines = options.warmEngines ?? [];
+    this.tasksPerWorker = Math.max(1, options.tasksPerWorker ?? 4);
   }
 
   /** Starts every worker that is not running yet (idempotent). */
@@ -120,24 +148,61 @@ export class WorkerPool {
     await Promise.all(this.slots.map((slot) => slot.ready));
   }
 
+  /** Workers with nothing to do. */
   get idle(): number {
-    return this.stopped ? 0 : this.slots.filter((s) => !s.task).length;
+    return this.stopped ? 0 : this.slots.filter((s) => s.tasks.length === 0).length;
+  }
+
+  /** Places in busy workers' lines that a cheap task (see cheap()) may take now. */
+  get spare(): number {
+    if (this.stopped) return 0;
+    let spare = 0;
+    for (const slot of this.slots) {
+      if (slot.tasks.length > 0 && slot.tasks.every((t) => this.cheap(t.task.engine))) spare += this.tasksPerWorker - slot.tasks.length;
+    }
+    return spare;
+  }
+
+  /** Whether tasks of this engine kind have lately run for less than CHEAP_TASK_MS on average. */
+  cheap(kind: EngineKind): boolean {
+    const times = this.runTimes.get(kind);
+    return times !== undefined && times.runs >= CHEAP_AFTER_RUNS && times.averageMs < CHEAP_TASK_MS;
   }
 
   pids(): number[] {
     return this.slots.flatMap((s) => (s.child?.pid ? [s.child.pid] : []));
   }
 
+  /**
+   * Runs a task on an idle worker, or (a cheap kind, no worker idle) in the line of a busy worker whose tasks are all
+   * cheap. The caller checks `idle` and `spare` first.
+   */
   run(task: EngineTask, handlers: TaskHandlers = {}, options: RunOptions = {}): Promise<EngineOutput> {
     if (this.stopped) return Promise.reject(new Error('the worker pool is stopped'));
-    const slot = this.slots.find((s) => !s.task);
+    const slot = this.slotFor(task.engine);
     if (!slot) return Promise.reject(new Error('no idle worker (the caller must check idle first)'));
     return new Promise<EngineOutput>((resolve, reject) => {
       const active: ActiveTask = {
         jobId: task.jobId,
+        task,
+        startedAt: undefined,
+        cancelled: false,
         handlers,
         timers: [],
+        onStart: () => {
+          active.startedAt = performance.now();
+          if (options.timeoutMs === undefined || !Number.isFinite(options.timeoutMs)) return;
+          active.timers.push(
+            setTimeout(() => {
+              if (slot.tasks[0] !== active) return;
+              const seconds = Math.round(options.timeoutMs! / 1000);
+              active.reject(new JobError('engine_timeout', `the engine ran longer than ${seconds} s and was stopped`));
+              this.recycle(slot);
+            }, options.timeoutMs),
+          );
+        },
         resolve: (output) => {
+          this.measure(active);
           active.cleanup();
           resolve(output);
         },
@@ -148,36 +213,59 @@ export class WorkerPool {
         cleanup: () => {
           for (const t of active.timers) clearTimeout(t);
           options.signal?.removeEventListener('abort', onAbort);
-          if (slot.task === active) slot.task = undefined;
+          this.leave(slot, active);
         },
       };
       const onAbort = (): void => {
-        if (slot.task !== active) return;
+        if (!slot.tasks.includes(active)) return;
+        active.cancelled = true;
         this.send(slot, { type: 'cancel', jobId: task.jobId });
         active.timers.push(
           setTimeout(() => {
-            if (slot.task !== active) return;
+            if (slot.tasks[0] !== active) return;
             this.log(`worker ${slot.index}: ${task.jobId} did not stop ${this.cancelGraceMs} ms after cancel; killing it`);
             active.reject(new JobError('cancelled', 'cancelled'));
             this.recycle(slot);
           }, this.cancelGraceMs),
         );
       };
-      slot.task = active;
-      if (options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs)) {
-        active.timers.push(
-          setTimeout(() => {
-            if (slot.task !== active) return;
-            const seconds = Math.round(options.timeoutMs! / 1000);
-            active.reject(new JobError('engine_timeout', `the engine ran longer than ${seconds} s and was stopped`));
-            this.recycle(slot);
-          }, options.timeoutMs),
-        );
-      }
+      slot.tasks.push(active);
+      if (slot.tasks.length === 1) active.onStart();
       if (options.signal?.aborted) return void queueMicrotask(onAbort);
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.send(slot, { type: 'run', task });
     });
+  }
+
+  /** An idle worker first; else the shortest line of cheap tasks with room, for a cheap kind. */
+  private slotFor(kind: EngineKind): Slot | undefined {
+    const idle = this.slots.find((s) => s.tasks.length === 0);
+    if (idle || !this.cheap(kind)) return idle;
+    let best: Slot | undefined;
+    for (const slot of this.slots) {
+      if (slot.tasks.length >= this.tasksPerWorker || !slot.tasks.every((t) => this.cheap(t.task.engine))) continue;
+      if (!best || slot.tasks.length < best.tasks.length) best = slot;
+    }
+    return best;
+  }
+
+  /** A task left its worker's line: the next one in line is running now. */
+  private leave(slot: Slot, active: ActiveTask): void {
+    const at = slot.tasks.indexOf(active);
+    if (at < 0) return;
+    slot.tasks.splice(at, 1);
+    if (at === 0) slot.tasks[0]?.onStart();
+  }
+
+  private measure(active: ActiveTask): void {
+    if (active.startedAt === undefined) return;
+    const ms = performance.now() - active.startedAt;
+    const times = this.runTimes.get(active.task.engine);
+    if (!times) this.runTimes.set(active.task.engine, { averageMs: ms, runs: 1 });
+    else {
+      times.averageMs += AVERAGE_WEIGHT * (ms - times.averageMs);
+      times.runs++;
+    }
   }
 
   /** Kills every worker. Tasks still running are rejected. */
@@ -185,7 +273,7 @@ export class WorkerPool {
     this.stopped = true;
     const exits = this.slots.map((slot) => {
       const child = slot.child;
-      slot.task?.reject(new Error('the worker pool stopped'));
+      for (const task of [...slot.tasks]) task.reject(new Error('the worker pool stopped'));
       if (!child) return Promise.resolve();
       return new Promise<void>((resolve) => {
         this.endWaiters.set(child, resolve);
@@ -224,8 +312,8 @@ export class WorkerPool {
     if (slot.child !== child) return;
     if (message.type === 'ready') return;
     if (message.type === 'warmed') return slot.markReady();
-    const task = slot.task;
-    if (!task || task.jobId !== message.jobId) return;
+    const task = slot.tasks.find((t) => t.jobId === message.jobId);
+    if (!task) return;
     switch (message.type) {
       case 'progress':
         task.handlers.progress?.(message.progress);
@@ -252,10 +340,10 @@ export class WorkerPool {
     if (slot.child !== child) return;
     slot.child = undefined;
     this.log(`worker ${slot.index}: ${reason}`);
-    const task = slot.task;
+    const task = slot.tasks[0];
     if (!task) return; // an idle worker that died is started again lazily, on the next task (no restart loop)
     task.reject(new WorkerCrashError(reason));
-    if (!this.stopped) this.spawn(slot); // restart now so the next task does not pay the start-up
+    if (!this.stopped) this.restart(slot); // restart now so the next task does not pay the start-up
   }
 
   /** Kills a worker whose task was given up (cancel grace or timeout); a fresh one replaces it. */
@@ -264,7 +352,16 @@ export class WorkerPool {
     if (!child) return;
     slot.child = undefined;
     child.kill();
-    if (!this.stopped) this.spawn(slot);
+    if (!this.stopped) this.restart(slot);
+  }
+
+  /** A fresh worker for the slot, given the tasks that waited in line behind the one that ended (they never ran). */
+  private restart(slot: Slot): void {
+    this.spawn(slot);
+    for (const waiting of [...slot.tasks]) {
+      if (waiting.cancelled) waiting.reject(new JobError('cancelled', 'cancelled'));
+      else this.send(slot, { type: 'run', task: waiting.task });
+    }
   }
 
   private log(line: string): void {

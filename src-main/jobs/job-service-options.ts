@@ -5,6 +5,7 @@ import type { Repositories } from '../store/repositories.js';
 import type { EngineKind } from '../engines/engine-types.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
+import { CHEAP_TASK_MS } from '../engines/worker/worker-pool.js';
 import type { Runners } from './job-runner.js';
 
 export interface JobServiceOptions {
@@ -53,6 +54,11 @@ export interface JobServiceOptions {
    * denoisers, PocketSphinx) load on their first job and are then kept by the worker.
    */
   warmEngines?: EngineKind[];
+  /**
+   * Engine kinds whose runs have averaged less than this are cheap: their tasks may wait in a busy worker's line
+   * (engines/worker/worker-pool.ts). Default CHEAP_TASK_MS (25 ms); tests raise it to make the test engine cheap.
+   */
+  cheapTaskMs?: number;
 }
 
 export type ResolvedOptions = Required<Omit<JobServiceOptions, 'workerEnv'>> & { workerEnv: NodeJS.ProcessEnv; clock: Clock };
@@ -89,5 +95,6 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     workerEnv: options.workerEnv ?? process.env,
     workerLauncher: options.workerLauncher ?? forkLauncher,
     warmEngines: options.warmEngines ?? ['espeak'],
+    cheapTaskMs: positive('cheapTaskMs', options.cheapTaskMs, CHEAP_TASK_MS),
   };
 }

@@ -77,6 +77,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     env: options.workerEnv,
     launcher: options.workerLauncher,
     warmEngines: options.warmEngines,
+    cheapTaskMs: options.cheapTaskMs,
   });
 
   let started = false;

@@ -39,6 +39,8 @@ export interface WorkerPoolOptions {
   warmEngines?: EngineKind[];
   /** Tasks a worker may hold (one running, the rest waiting in line) while they are all cheap (default 4). */
   tasksPerWorker?: number;
+  /** Kinds whose runs averaged less than this (ms) are cheap (default CHEAP_TASK_MS). */
+  cheapTaskMs?: number;
 }
 
 /** Engine kinds whose recent runs took less than this on average are cheap: their tasks may wait in a worker's line. */
@@ -116,6 +118,7 @@ export class WorkerPool {
   private readonly launcher: ProcessLauncher;
   private readonly warmEngines: EngineKind[];
   private readonly tasksPerWorker: number;
+  private readonly cheapTaskMs: number;
   /** Running average of each engine kind's run time (ms) and how many runs it is made of. */
   private readonly runTimes = new Map<EngineKind, { averageMs: number; runs: number }>();
   /** Called when a slot's process has ended (stop() waits on these). */
@@ -135,6 +138,7 @@ export class WorkerPool {
     this.launcher = options.launcher ?? forkLauncher;
     this.warmEngines = options.warmEngines ?? [];
     this.tasksPerWorker = Math.max(1, options.tasksPerWorker ?? 4);
+    this.cheapTaskMs = options.cheapTaskMs ?? CHEAP_TASK_MS;
   }
 
   /** Starts every worker that is not running yet (idempotent). */
@@ -163,10 +167,10 @@ export class WorkerPool {
     return spare;
   }
 
-  /** Whether tasks of this engine kind have lately run for less than CHEAP_TASK_MS on average. */
+  /** Whether tasks of this engine kind have lately run for less than `cheapTaskMs` on average. */
   cheap(kind: EngineKind): boolean {
     const times = this.runTimes.get(kind);
-    return times !== undefined && times.runs >= CHEAP_AFTER_RUNS && times.averageMs < CHEAP_TASK_MS;
+    return times !== undefined && times.runs >= CHEAP_AFTER_RUNS && times.averageMs < this.cheapTaskMs;
   }
 
   pids(): number[] {

@@ -111,3 +111,60 @@ describe('job state table', () => {
     expect(repos.jobs.get(checkpointed.id)).toMatchObject({ progress: 0.4, error_code: null });
   });
 });
+
+describe('what a change costs', () => {
+  /** A machine of its own (the one above has listeners), counting the views it builds. */
+  function counted(): { machine: StateMachine; views: { built: number } } {
+    const views = new Views(repos, () => 'http://x');
+    const counter = { built: 0 };
+    const job = views.job.bind(views);
+    views.job = (row) => {
+      counter.built++;
+      return job(row);
+    };
+    return { machine: new StateMachine(repos, () => new Date(NOW), views, () => {}), views: counter };
+  }
+
+  it('builds no view when nobody listens, yet tells the status listener each committed row', () => {
+    const { machine: own, views } = counted();
+    const told: string[] = [];
+    own.statusListener = (row) => told.push(`${row.id}:${row.status}`);
+    const a = jobIn('queued');
+    own.tx(() => own.transition(a, 'running'));
+    expect(views.built).toBe(0);
+    expect(told).toEqual([`${a.id}:running`]);
+    own.events.on('job-changed', () => {});
+    own.tx(() => own.transition(repos.jobs.get(a.id)!, 'succeeded'));
+    expect(views.built).toBe(1);
+  });
+
+  it('a tx inside a tx is a savepoint: rolled back alone, its changes emitted with the outer commit', () => {
+    const { machine: own } = counted();
+    const seen: string[] = [];
+    own.events.on('job-changed', (job) => seen.push(`${job.id}:${job.status}`));
+    const kept = jobIn('queued');
+    const undone = jobIn('queued');
+    own.tx(() => {
+      own.tx(() => own.transition(kept, 'running'));
+      expect(seen).toEqual([]); // not committed yet
+      expect(() =>
+        own.tx(() => {
+          own.transition(undone, 'running');
+          throw new Error('only this one');
+        }),
+      ).toThrow('only this one');
+    });
+    expect(seen).toEqual([`${kept.id}:running`]);
+    expect(repos.jobs.get(kept.id)?.status).toBe('running');
+    expect(repos.jobs.get(undone.id)?.status).toBe('queued');
+  });
+
+  it('emits the row as written, the same as reading it back', () => {
+    const { machine: own } = counted();
+    let emitted: unknown;
+    own.events.on('job-changed', (job) => (emitted = job));
+    const a = jobIn('running');
+    own.tx(() => own.patch(a, { progress: 0.25, duration_seconds: '1.500' }));
+    expect(emitted).toEqual(new Views(repos, () => 'http://x').job(repos.jobs.get(a.id)!));
+  });
+});

@@ -127,8 +127,9 @@ export interface Engine {
   /**
    * Optional: do a tiny piece of real work (a word of speech) so the first job runs at warm speed — compiled code,
    * loaded voice data. Called once when a worker warms the engine ahead of jobs (WorkerPoolOptions.warmEngines).
+   * `signal` aborts when the worker is given a job: stop soon (between pieces of work) so the job does not wait.
    */
-  warm?(): Promise<void> | void;
+  warm?(signal?: AbortSignal): Promise<void> | void;
   /** Free native resources; called when the worker is recycled. */
   dispose?(): void;
 }

@@ -1,7 +1,7 @@
 /** EngineKind 'espeak': text-to-speech jobs with eSpeak NG (WASM) in the worker process. */
 import type { Engine, EngineFactory } from '../engine-types.js';
 import { ESPEAK_LIMITS } from './espeak-models.js';
-import { EspeakSynth, type EspeakVoiceSettings } from './espeak-synth.js';
+import { DEFAULT_ESPEAK_VOICE, EspeakSynth, type EspeakVoiceSettings } from './espeak-synth.js';
 import { runTts, warmTts } from './tts-run.js';
 
 export function espeakSettingsFromParams(params: Record<string, unknown>): EspeakVoiceSettings {
@@ -23,13 +23,11 @@ function int16ToFloat(chunk: Int16Array): Float32Array {
 
 const createEspeakEngine: EngineFactory = async (): Promise<Engine> => {
   const synth = await EspeakSynth.create();
-  const sentences = { sampleRate: synth.sampleRate, synthesize: async (s: string) => synth.synthesize(s) };
   let voiceKey: string | null = null;
-  return {
-    async warm() {
-      voiceKey = null; // warming speaks with the default voice: the next job configures its own
-      synth.configure({});
-      await warmTts(sentences);
+  const engine: Engine = {
+    async warm(signal) {
+      // Spoken as a default job is (the voice the catalogue's params default to), so that job finds its voice loaded.
+      await warmTts((task, ctx) => engine.run(task, ctx), { engine: 'espeak', params: { voice: DEFAULT_ESPEAK_VOICE, speed: 1, pitch: 50 } }, signal);
     },
     async run(task, ctx) {
       // Loading a voice costs about a millisecond: a worker speaking with the same settings again skips it.
@@ -47,6 +45,7 @@ const createEspeakEngine: EngineFactory = async (): Promise<Engine> => {
       return runTts(task, ctx, { sampleRate: synth.sampleRate, synthesize }, maxChars);
     },
   };
+  return engine;
 };
 
 export default createEspeakEngine;

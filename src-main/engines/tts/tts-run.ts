@@ -4,7 +4,10 @@
  * someone listens (task.streamAudio, a streamed HTTP answer), sent to the parent as encoded bytes at the same
  * moment. durationSeconds (the billing basis) is the generated audio's length.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { JobError } from '../../common/errors.js';
 import { textLength, textTooLongMessage } from '../../common/text-length.js';
 import { checkOutputOptions, outputOptionsFromParams, resolvedOutput } from '../audio/encode.js';
@@ -87,21 +90,59 @@ export async function runTts(
   }
 }
 
-/** What warming a sentence engine speaks: two short sentences, so both the first and a following one are compiled. */
-const WARM_TEXT = ['Ready.', 'The voice is warm now.'];
+/**
+ * What warming a sentence engine speaks. eSpeak runs as wasm2js (JavaScript): V8 optimises its big functions only
+ * after they have run enough, and a sentence uses the code its letters, digits and punctuation need. Two short
+ * sentences spoken without the job's chunk callbacks left the first jobs 5-20× slower than warm ones (0.3-1.3 s vs
+ * 20-60 ms at load 6-11); these four (every letter, digits, a time and a date, a question, an exclamation), spoken
+ * through the job's own path, bring the first job close to warm speed for about 0.5 s more at start
+ * (bench/tts-rtf.ts tts-job first_over_warm_p50).
+ */
+const WARM_TEXT = [
+  'The quick brown fox jumps over the lazy dog.',
+  'Pack my box with five dozen liquor jugs!',
+  'How vexingly quick daft zebras jump?',
+  'It is 3:45 pm on 12 March 2024, and 67 percent of the 1,000 jobs are done.',
+].join(' ');
+
+/** Warm-up rounds: at least two, at most this many; it stops at the first round not WARM_SETTLED× faster than the best. */
+const WARM_MAX_ROUNDS = 5;
+const WARM_SETTLED = 1.25;
 
 /**
- * Engine.warm for sentence engines: speaks WARM_TEXT and encodes it in the default output format, in memory, `rounds`
- * times — the same code a job runs, so the first job after start does not pay for compiling it (WebAssembly and the
- * encoders start on a baseline tier and are optimised as they run). One round: workers warm while the person may
- * already be starting a transcription, and more rounds did not make the next jobs measurably faster on a loaded machine.
+ * Engine.warm for sentence engines: a job speaking WARM_TEXT through the engine's own `run` with the params a default
+ * job gets (voice, sentence splitting, the pieces as they are made, the encoder, the file written), in a private
+ * temporary folder removed afterwards, so the first job after start does not pay for compiling that code (the
+ * engine and the encoders start on a baseline tier and are optimised as they run). One round was not enough: V8
+ * optimises eSpeak's big functions over the first runs, so the first job still ran 10-40× slower than warm ones;
+ * rounds repeat while each is clearly faster than the best before it (two to five: about 1.5 s of one core at
+ * start on an idle machine). It stops between sentences when `signal` aborts (the worker was given a job: the job
+ * is not kept waiting for the rest of the warm-up).
  */
-export async function warmTts(synth: SentenceSynthesizer, rounds = 1): Promise<void> {
-  const resolved = resolvedOutput(outputOptionsFromParams({}), synth.sampleRate);
-  for (let round = 0; round < rounds; round++) {
-    // The streaming encoder a job uses, into a sink that keeps nothing.
-    const encoder = await createSpeechEncoder(resolved, synth.sampleRate, () => undefined);
-    for (const sentence of WARM_TEXT) await encoder.push(await synth.synthesize(sentence));
-    await encoder.finish();
+export async function warmTts(
+  run: (task: EngineTask, ctx: EngineContext) => Promise<EngineOutput>,
+  job: Pick<EngineTask, 'engine' | 'params'>,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<void> {
+  const workDir = await mkdtemp(join(tmpdir(), 'voxdesk-warm-'));
+  try {
+    const task: EngineTask = { jobId: 'warm-up', product: 'text-to-speech', modelId: 'warm-up', engineConfig: {}, input: { text: WARM_TEXT }, workDir, ...job };
+    const ctx: EngineContext = { signal, progress: () => {}, measured: () => {}, log: () => {} };
+    let fastest = Infinity;
+    for (let round = 0; round < WARM_MAX_ROUNDS && !signal.aborted; round++) {
+      const started = performance.now();
+      try {
+        await run(task, ctx);
+      } catch (error) {
+        if (signal.aborted) return;
+        throw error;
+      }
+      const ms = performance.now() - started;
+      if (ms * WARM_SETTLED > fastest) return; // no longer clearly faster than the best round: warm
+      fastest = Math.min(fastest, ms);
+      await new Promise<void>((resolve) => setImmediate(resolve)); // a job's message can arrive in between
+    }
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
   }
 }

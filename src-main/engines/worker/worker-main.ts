@@ -15,6 +15,8 @@ process.umask(0o077);
 
 const engines = new Map<EngineKind, Promise<Engine>>();
 const running = new Map<string, AbortController>();
+/** Aborted by the first task: warming stops between two pieces of work instead of keeping the task waiting. */
+const warming = new AbortController();
 /** Tasks sent ahead, waiting for the one that runs. */
 const line: EngineTask[] = [];
 let busy = false;
@@ -74,7 +76,7 @@ async function warm(kinds: EngineKind[]): Promise<void> {
   await Promise.all(
     kinds.map(async (kind) => {
       try {
-        await (await engineFor(kind)).warm?.();
+        if (!warming.signal.aborted) await (await engineFor(kind)).warm?.(warming.signal);
       } catch (error) {
         process.stderr.write(`[${new Date().toISOString()}] warming ${kind} failed: ${error instanceof Error ? error.message : String(error)}\n`);
       }
@@ -105,6 +107,7 @@ function cancel(jobId: string): void {
 parent.onMessage((raw) => {
   const message = raw as ParentMessage;
   if (message.type === 'run') {
+    warming.abort();
     line.push(message.task);
     void drain();
   } else if (message.type === 'cancel') cancel(message.jobId);

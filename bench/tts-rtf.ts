@@ -4,7 +4,9 @@
  * time to a finished job through the whole service (HTTP POST held until the result, SQLite, worker process).
  * JSON lines: `tts-rtf` per engine and text, `tts-job` for the service path.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Job } from '../src-main/common/api-types.js';
@@ -18,6 +20,22 @@ import { testContext, ttsTask } from '../test/helpers/tts-context.js';
 import { percentile, round3 } from './_stats.js';
 
 const SHORT = 'The quick brown fox jumps over the lazy dog.';
+
+/** Resident set of a process in MB (Linux /proc). */
+function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return line ? Math.round(Number(line.replace(/\D+/g, ' ').trim()) / 102.4) / 10 : NaN;
+}
+
+/** One POST through this process's fetch to a bare node:http server. */
+async function clientWarmUp(): Promise<void> {
+  const server = createServer((req, res) => req.resume().on('end', () => res.end('{}')));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const res = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  await res.json();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
 const PARAGRAPH = Array.from({ length: 10 }, (_, i) => `This is sentence number ${i + 1} of a paragraph read aloud for the benchmark.`).join(' ');
 const RUNS = Number(process.env.TTS_BENCH_RUNS ?? 20);
 const work = mkdtempSync(join(tmpdir(), 'voxdesk-bench-tts-'));
@@ -54,8 +72,13 @@ try {
     // The person's first job comes after the service is up: its workers start with it (a job arriving during their
     // start-up waits for them, as it would on any cold start), so the first job measures engine loading, not fork.
     const workersStarted = performance.now();
-    await (svc.service.jobs as JobEngine).workersReady();
+    const jobs = svc.service.jobs as JobEngine;
+    await jobs.workersReady();
     const workersReadySeconds = (performance.now() - workersStarted) / 1000;
+    const workerRssMb = jobs.workerStats().pids.map(rssMb);
+    // This client's own first request (undici and web streams loading, ~30 ms) is not the service's: paid on a bare
+    // server first, so the first job measures the service alone.
+    await clientWarmUp();
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const started = performance.now();
@@ -68,7 +91,7 @@ try {
       if (job.status !== 'succeeded') throw new Error(`job ended ${job.status} ${job.error_code ?? ''} ${job.error_message ?? ''}`);
       times.push((performance.now() - started) / 1000);
     }
-    console.log(JSON.stringify({ bench: 'tts-job', model: 'espeak-ng', text: 'sentence', p50_seconds: round3(percentile(times, 50)), p95_seconds: round3(percentile(times, 95)), first_seconds: round3(times[0]!), first_over_warm_p50: round3(times[0]! / percentile(times.slice(1), 50)), workers_ready_after_start_seconds: round3(workersReadySeconds), runs: RUNS }));
+    console.log(JSON.stringify({ bench: 'tts-job', model: 'espeak-ng', text: 'sentence', p50_seconds: round3(percentile(times, 50)), p95_seconds: round3(percentile(times, 95)), first_seconds: round3(times[0]!), first_over_warm_p50: round3(times[0]! / percentile(times.slice(1), 50)), workers_ready_after_start_seconds: round3(workersReadySeconds), worker_rss_after_ready_mb: workerRssMb, runs: RUNS }));
   } finally {
     await svc.stop();
   }

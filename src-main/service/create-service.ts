@@ -222,6 +222,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     models.start();
     remote.start();
     jobs.start();
+    // The first request of a model would compile its params schema (and JSON Schema's own): done now, in the background.
+    void validator.prepare(catalogue.definitions().filter((d) => d.status === 'available'), closing.signal);
     const watchFolders = watch;
     await watchFolders.start();
 

@@ -90,3 +90,17 @@ describe('cross-field rules stated in the schema itself', () => {
     expect(published).toEqual({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false });
   });
 });
+
+describe('ParamsValidator.prepare', () => {
+  it('compiles schemas ahead of their first request; one that does not compile is left to that request', async () => {
+    const v = new ParamsValidator();
+    const broken = { type: 'object', properties: { n: { type: 'no-such-type' } } };
+    await v.prepare([
+      { id: 'ok', paramsSchema: schema },
+      { id: 'broken', paramsSchema: broken },
+    ]);
+    expect(v.validate('ok', schema, {})).toEqual({ language: 'auto', format: 'json' });
+    expect(() => v.validate('broken', broken, { n: 1 })).toThrow();
+  });
+
+});

@@ -129,9 +129,10 @@ export function createJobsRepo(db: Db): JobsRepo {
   const queued = db.prepare<[number], JobRow>(
     `SELECT * FROM jobs WHERE status = 'queued' AND error_code IS NOT '${PAUSED}' ORDER BY created_at, id LIMIT ?`,
   );
+  // `(created_at, id) > (…)` as a row value: the index on (status, created_at, id) is searched from that key on (an
+  // `@afterAt IS NULL OR …` form made SQLite read the whole queue on every pass).
   const queuedAfter = db.prepare<Record<string, unknown>, JobRow>(`SELECT * FROM jobs WHERE status = 'queued'
-      AND error_code IS NOT '${PAUSED}'
-      AND (@afterAt IS NULL OR created_at > @afterAt OR (created_at = @afterAt AND id > @afterId))
+      AND error_code IS NOT '${PAUSED}' AND (created_at, id) > (@afterAt, @afterId)
     ORDER BY created_at, id LIMIT @limit`);
   // Run on every scheduler pass: the partial index holds only the unmarked rows, so the pass does not read the whole
   // queue to find none (the planner picked jobs_queue and checked every queued row).
@@ -163,8 +164,7 @@ export function createJobsRepo(db: Db): JobsRepo {
     get: (id) => get.get(id),
     write: (id, expected, values) => write.run({ ...values, id, expected }).changes === 1,
     queued: (limit) => queued.all(limit),
-    queuedAfter: (after, limit) =>
-      queuedAfter.all({ afterAt: after?.created_at ?? null, afterId: after?.id ?? null, limit }),
+    queuedAfter: (after, limit) => (after ? queuedAfter.all({ afterAt: after.created_at, afterId: after.id, limit }) : queued.all(limit)),
     queuedUnmarked: (limit) => queuedUnmarked.all(limit),
     running: () => running.all(),
     overdue: (nowIso) => overdue.all(nowIso),

@@ -12,6 +12,7 @@ import { pricesAndBudget } from './010-prices-and-budget.js';
 import { transcriptRevisions } from './011-transcript-revisions.js';
 import { urlModelPackages } from './014-url-model-packages.js';
 import { watchFiles } from './015-watch-files.js';
+import { queueOrder } from './016-queue-order.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   transcriptRevisions,
   urlModelPackages,
   watchFiles,
+  queueOrder,
 ];

@@ -95,11 +95,16 @@ export function buildCues(result: JobResult, cueOptions: CueOptions = {}, labelO
   const cues: Cue[] = [];
   let group: TimedWord[] = [];
   const maxChars = limits.lineChars * limits.lines;
-  /** The cue's text as laid out: the label (if any) and the words. */
+  /**
+   * The cue's text as laid out: the label and the words. A label that leaves no room for the cue's first word within
+   * the limits (a long name on one short line) is left out: a cue of the name alone would say nothing.
+   */
   const shown = (words: readonly TimedWord[]): string[] => {
-    const speaker = words[0]?.speaker;
     const texts = words.map((w) => w.word);
-    return labelOf && speaker ? [labelOf(speaker), ...texts] : texts;
+    const speaker = words[0]?.speaker;
+    if (!labelOf || !speaker) return texts;
+    const label = labelOf(speaker);
+    return wrapLines([label, texts[0]!], limits).length <= limits.lines ? [label, ...texts] : texts;
   };
   const flush = (): void => {
     if (group.length === 0) return;

@@ -105,6 +105,14 @@ describe('SRT', () => {
     // Every word is still there, in order, once.
     const words = cues.flatMap((cue) => cue.split('\n').slice(2).join(' ').replace('[Alexandra Papadopoulou]', '').split(/\s+/).filter(Boolean));
     expect(words.join(' ')).toBe(named.segments![0]!.text);
+    // A label that leaves no room for a word on the lines allowed is left out rather than filling a cue alone.
+    const oneShortLine = toSrt(named, { lineChars: 20, lines: 1 }).trim().split('\n\n');
+    for (const cue of oneShortLine) {
+      const lines = cue.split('\n').slice(2);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.length).toBeLessThanOrEqual(20);
+      expect(lines[0]).not.toContain('[');
+    }
     // WebVTT's voice tag is markup, not text: its lines hold the words alone and may use the whole width.
     for (const cue of buildCues(named, { lineChars: 32, lines: 2 })) {
       for (const line of cue.lines) expect(line.length).toBeLessThanOrEqual(32);

@@ -70,6 +70,8 @@ export interface JobEvents {
   /** Emitted after every committed change of a job (status, progress, duration). */
   'job-changed': [job: Job, accountId: string];
   'batch-changed': [batch: Batch, accountId: string];
+  /** A failed, cancelled or expired job was retried: `job` is the new job continuing `fromJobId`'s work. */
+  'job-retried': [fromJobId: string, job: Job, accountId: string];
 }
 
 export interface JobService {

@@ -12,15 +12,15 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireCommand, requireFile, SHARED } from '../helpers/system.js';
 import { describeViolations, seriousViolations } from './axe.js';
-import { launchChromium } from './chromium.js';
 import { docxText } from './docx-text.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
+import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 /** A word no recording contains, so the library search can only find it where the person typed it. */
 const FIXED = 'marmalade';
 let served: ServedUi;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+let browser: Chromium;
 let page: Page;
 const pageErrors: string[] = [];
 
@@ -55,11 +55,7 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     requireFile('/usr/share/pocketsphinx/model/en-us/en-us', 'pocketsphinx-en-us');
     mkdirSync(SHOTS, { recursive: true });
     served = await startServeUi();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(served.loginUrl);
-    await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
+    ({ browser, page } = await openLoggedInPage(served, pageErrors));
   });
 
   afterAll(async () => {

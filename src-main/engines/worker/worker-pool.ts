@@ -81,6 +81,8 @@ interface ActiveTask {
   onStart(): void;
   /** Cancel was asked: a task that waited in line is not sent again to a restarted worker. */
   cancelled: boolean;
+  /** Its run timeout, started by onStart. */
+  timeout?: NodeJS.Timeout;
   handlers: TaskHandlers;
   resolve(output: EngineOutput): void;
   reject(error: Error): void;
@@ -196,14 +198,13 @@ export class WorkerPool {
         onStart: () => {
           active.startedAt = performance.now();
           if (options.timeoutMs === undefined || !Number.isFinite(options.timeoutMs)) return;
-          active.timers.push(
-            setTimeout(() => {
-              if (slot.tasks[0] !== active) return;
-              const seconds = Math.round(options.timeoutMs! / 1000);
-              active.reject(new JobError('engine_timeout', `the engine ran longer than ${seconds} s and was stopped`));
-              this.recycle(slot);
-            }, options.timeoutMs),
-          );
+          clearTimeout(active.timeout);
+          active.timeout = setTimeout(() => {
+            if (slot.tasks[0] !== active) return;
+            const seconds = Math.round(options.timeoutMs! / 1000);
+            active.reject(new JobError('engine_timeout', `the engine ran longer than ${seconds} s and was stopped`));
+            this.recycle(slot);
+          }, options.timeoutMs);
         },
         resolve: (output) => {
           this.measure(active);
@@ -216,6 +217,7 @@ export class WorkerPool {
         },
         cleanup: () => {
           for (const t of active.timers) clearTimeout(t);
+          clearTimeout(active.timeout);
           options.signal?.removeEventListener('abort', onAbort);
           this.leave(slot, active);
         },
@@ -366,6 +368,13 @@ export class WorkerPool {
       if (waiting.cancelled) waiting.reject(new JobError('cancelled', 'cancelled'));
       else this.send(slot, { type: 'run', task: waiting.task });
     }
+    // The first of them runs once the new worker has started: its timeout counts from then, not from the restart.
+    const head = slot.tasks[0];
+    if (!head) return;
+    clearTimeout(head.timeout);
+    void slot.ready.then(() => {
+      if (slot.tasks[0] === head) head.onStart();
+    });
   }
 
   private log(line: string): void {

@@ -95,7 +95,8 @@ describe('cheap tasks in a worker line', () => {
   });
 
   it('a job waiting behind a task whose worker is killed runs on the new worker, its attempt not counted twice', async () => {
-    h = await oneCheapWorker({ runTimeoutSeconds: 2 });
+    // The replacement loads the test engine before it reports ready: its task's timeout counts from then.
+    h = await oneCheapWorker({ runTimeoutSeconds: 3, warmEngines: ['test'] });
     const hung = submit(h, { behaviour: 'hang' });
     await until('the hanging job to run', () => row(h!, hung).status === 'running');
     const waiting = submit(h, { behaviour: 'succeed' });

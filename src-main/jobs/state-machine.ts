@@ -46,6 +46,8 @@ export class StateMachine {
   /** Jobs changed in the open transaction: the row as last written (null: touched, read again after the commit). */
   private changedJobs = new Map<string, JobRow | null>();
   private changedBatches = new Set<string>();
+  /** How many tx() calls are open: one inside another is a savepoint of the outermost. */
+  private depth = 0;
 
   constructor(
     private readonly repos: Repositories,
@@ -59,14 +61,18 @@ export class StateMachine {
 
   /** Runs `fn` in an immediate transaction, then emits job-changed / batch-changed for what it changed. */
   tx<T>(fn: () => T): T {
-    if (this.repos.db.inTransaction) return this.savepoint(fn);
+    if (this.depth > 0) return this.savepoint(fn);
+    // Inside a transaction opened elsewhere (a watch folder's bookkeeping): emitted when this part is done, as before.
     let result: T;
+    this.depth++;
     try {
       result = writeTx(this.repos.db, fn);
     } catch (error) {
       this.changedJobs.clear();
       this.changedBatches.clear();
       throw error;
+    } finally {
+      this.depth--;
     }
     this.flush();
     return result;

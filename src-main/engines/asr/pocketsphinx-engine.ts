@@ -2,9 +2,9 @@
  * Speech to text with Debian's PocketSphinx (US English), kept warm: the engine loads one decoder the first time it is
  * used in a worker process (pocketsphinx-stream-decoder.ts, libpocketsphinx through FFI) and every later job of that
  * worker reuses it — the command-line program `pocketsphinx_continuous` this engine ran before loaded the model again
- * for every job (0.7–1 s of CPU). The recording is decoded by ffmpeg as a stream (constant memory on any length,
- * started while ffprobe measures the file) and fed to the decoder as it arrives; PocketSphinx finds the utterances
- * itself, exactly as the program did, and gives words with times. Progress follows the audio fed; cancelling stops
+ * for every job (0.7–1 s of CPU). The recording is streamed (constant memory on any length) to the decoder as it is
+ * read: a plain 16 kHz mono PCM16 WAV straight from disk, anything else decoded by ffmpeg. PocketSphinx finds the
+ * utterances itself, exactly as the program did, and gives words with times. Progress follows the audio fed; cancelling stops
  * between blocks of a second.
  *
  * Each utterance is a checkpoint (ctx.segment), resumable after the silence that closed it. A resumed run feeds the
@@ -17,6 +17,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask } from '../engine-types.js';
 import { JobError } from '../../common/errors.js';
 import { ASR_SAMPLE_RATE, cancelledError, decodeBlocks } from '../audio/decode.js';
+import { pcm16WavBlocks, plainPcm16Wav } from '../audio/wav-pcm16.js';
 import { probeDuration } from '../audio/probe.js';
 import { skipSamples } from '../audio/skip-samples.js';
 import type { RecognizedSegment, ResumePoint } from '../engine-types.js';
@@ -63,25 +64,56 @@ async function run(warm: WarmDecoder, task: EngineTask, ctx: EngineContext): Pro
   const params = readAsrParams(task.params, { languages: ['en'], wordTimings: true, translate: false, diarization: false });
   const install = currentInstall();
   const resume = task.resumeAfter ?? null;
-  // ffmpeg starts decoding while ffprobe measures the file: its start-up is off the job's critical path.
-  const blocks = skipSamples(decodeBlocks(file, { signal: ctx.signal, blockSamples: ASR_SAMPLE_RATE }), Math.round((resume?.seconds ?? 0) * ASR_SAMPLE_RATE));
-  const first = blocks.next();
-  first.catch(() => undefined); // awaited below; the probe's error (the same file) is reported first
-  let duration: number;
-  try {
-    duration = await probeDuration(file, { signal: ctx.signal });
-  } catch (error) {
-    void first.finally(() => blocks.return(undefined)).catch(() => undefined);
-    throw error;
-  }
+  const { duration, first, blocks } = await openAudio(file, Math.round((resume?.seconds ?? 0) * ASR_SAMPLE_RATE), ctx.signal);
   ctx.measured(duration);
   const options: TranscriptOptions = { duration, language: 'en', responseFormat: params.responseFormat, granularity: params.granularity };
   let pieces: RecognizedSegment[] = [];
   if (duration > 0) pieces = await recognize(() => warm.get(install), first, blocks, duration, resume, task.jobId, ctx);
-  else void first.finally(() => blocks.return(undefined)).catch(() => undefined);
+  else closeAfter(first, blocks);
   ctx.progress(1);
   const segmentCount = pieces.length > 0 ? pieces[pieces.length - 1]!.index + 1 : resume ? resume.index + 1 : 0;
   return { result: assembleTranscript(pieces, options, null), artifacts: [], durationSeconds: duration, transcript: { options, speakerTurns: null, segmentCount } };
+}
+
+interface OpenedAudio {
+  duration: number;
+  /** The first block, already asked for. */
+  first: Promise<IteratorResult<Int16Array>>;
+  blocks: AsyncGenerator<Int16Array>;
+}
+
+/**
+ * The recording's length and its samples (16 kHz PCM16) from `fromSample` on, in blocks of a second. A plain PCM16
+ * mono 16 kHz WAV is read from disk as it is; anything else is decoded by ffmpeg, which starts while ffprobe
+ * measures the file (its start-up is then off the job's critical path).
+ */
+async function openAudio(file: string, fromSample: number, signal: AbortSignal): Promise<OpenedAudio> {
+  const wav = await plainPcm16Wav(file, ASR_SAMPLE_RATE);
+  if (wav) {
+    const blocks = pcm16WavBlocks(file, wav, fromSample, ASR_SAMPLE_RATE);
+    return { duration: wav.samples / ASR_SAMPLE_RATE, first: blocks.next(), blocks };
+  }
+  const blocks = toPcm16(skipSamples(decodeBlocks(file, { signal, blockSamples: ASR_SAMPLE_RATE }), fromSample));
+  const first = blocks.next();
+  first.catch(() => undefined); // awaited later; the probe's error (the same file) is reported first
+  try {
+    return { duration: await probeDuration(file, { signal }), first, blocks };
+  } catch (error) {
+    closeAfter(first, blocks);
+    throw error;
+  }
+}
+
+async function* toPcm16(blocks: AsyncIterable<Float32Array>): AsyncGenerator<Int16Array> {
+  for await (const block of blocks) yield pcm16(block);
+}
+
+/** Closes a generator once its pending first block has settled (its decoder process ends). */
+function closeAfter(first: Promise<unknown>, blocks: AsyncGenerator<unknown>): void {
+  void first.then(
+    () => blocks.return(undefined),
+    () => blocks.return(undefined),
+  ).catch(() => undefined);
 }
 
 /** Numbers this run's utterances after the checkpoint, moves their times by the audio skipped, and reports each. */
@@ -110,8 +142,8 @@ function utteranceReporter(resume: ResumePoint | null, duration: number, jobId: 
 /** Feeds the decoded blocks to the warm decoder as they arrive; the blocks' iterator is always closed. */
 async function recognize(
   loadDecoder: () => PocketsphinxStreamDecoder,
-  first: Promise<IteratorResult<Float32Array>>,
-  blocks: AsyncGenerator<Float32Array>,
+  first: Promise<IteratorResult<Int16Array>>,
+  blocks: AsyncGenerator<Int16Array>,
   duration: number,
   resume: ResumePoint | null,
   jobId: string,
@@ -125,7 +157,7 @@ async function recognize(
     decoder.begin();
     for (let next = await first; !next.done; next = await blocks.next()) {
       if (ctx.signal.aborted) throw cancelledError();
-      for (const utterance of decoder.feed(pcm16(next.value))) reporter.add(utterance);
+      for (const utterance of decoder.feed(next.value)) reporter.add(utterance);
       fed += next.value.length / ASR_SAMPLE_RATE;
       // What was fed is recognised; the utterance it ends in is closed by finish().
       ctx.progress(Math.min(0.95, (fed / duration) * 0.95));

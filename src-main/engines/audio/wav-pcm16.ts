@@ -7,6 +7,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { parseWavHeader, type WavHeader } from './wav-header.js';
 
 /** Where the samples of a plain PCM16 mono WAV are. */
 export interface Pcm16Wav {
@@ -18,7 +19,6 @@ export interface Pcm16Wav {
 
 const HEADER_BYTES = 64 * 1024;
 const FORMAT_PCM = 1;
-const FORMAT_EXTENSIBLE = 0xfffe;
 
 /** The layout of `file` when it is a plain PCM16 mono WAV at `sampleRate`; otherwise null (never throws on content). */
 export async function plainPcm16Wav(file: string, sampleRate: number): Promise<Pcm16Wav | null> {
@@ -28,44 +28,21 @@ export async function plainPcm16Wav(file: string, sampleRate: number): Promise<P
   } catch {
     return null; // unreadable: the decoder reports it
   }
+  let size: number;
+  let header: WavHeader | null;
   try {
-    const size = (await handle.stat()).size;
-    const head = Buffer.alloc(Math.min(HEADER_BYTES, size));
+    size = (await handle.stat()).size;
+    const head = new Uint8Array(Math.min(HEADER_BYTES, size));
     await handle.read(head, 0, head.length, 0);
-    return parse(head, size, sampleRate);
+    header = parseWavHeader(head);
   } finally {
     await handle.close();
   }
-}
-
-function parse(head: Buffer, fileSize: number, sampleRate: number): Pcm16Wav | null {
-  if (head.length < 12 || head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE') return null;
-  let format: { tag: number; channels: number; rate: number; bits: number; subTag: number | null } | null = null;
-  for (let at = 12; at + 8 <= head.length; ) {
-    const id = head.toString('latin1', at, at + 4);
-    const length = head.readUInt32LE(at + 4);
-    const body = at + 8;
-    if (id === 'fmt ') {
-      if (length < 16 || body + length > head.length) return null;
-      const tag = head.readUInt16LE(body);
-      format = {
-        tag,
-        channels: head.readUInt16LE(body + 2),
-        rate: head.readUInt32LE(body + 4),
-        bits: head.readUInt16LE(body + 14),
-        subTag: tag === FORMAT_EXTENSIBLE && length >= 26 ? head.readUInt16LE(body + 24) : null,
-      };
-    } else if (id === 'data') {
-      if (!format) return null;
-      const pcm = format.tag === FORMAT_PCM || (format.tag === FORMAT_EXTENSIBLE && format.subTag === FORMAT_PCM);
-      if (!pcm || format.channels !== 1 || format.bits !== 16 || format.rate !== sampleRate) return null;
-      // A streamed WAV states 0 or 0xFFFFFFFF; a truncated one more than the file holds: let ffmpeg handle those.
-      if (body + length > fileSize || (length === 0 && fileSize > body)) return null;
-      return { dataOffset: body, samples: Math.floor(length / 2), sampleRate };
-    }
-    at = body + length + (length & 1);
-  }
-  return null;
+  if (!header?.data || header.formatTag !== FORMAT_PCM || header.channels !== 1 || header.bitsPerSample !== 16 || header.sampleRate !== sampleRate) return null;
+  const { offset, bytes } = header.data;
+  // A streamed WAV states 0 or 0xFFFFFFFF; a truncated one more than the file holds: let ffmpeg handle those.
+  if (offset + bytes > size || (bytes === 0 && size > offset)) return null;
+  return { dataOffset: offset, samples: Math.floor(bytes / 2), sampleRate };
 }
 
 /**

@@ -131,7 +131,7 @@ describe('PocketSphinx recognition (real model)', () => {
     }
   });
 
-  it('the warm decoder gives a recording the words and times pocketsphinx_continuous gives it, whatever it heard before', { timeout: 240_000 }, async () => {
+  it('the warm decoder gives a recording the words and times pocketsphinx_continuous gives it, whatever it heard before', { timeout: 600_000 }, async () => {
     const raw = join(temp.dir, 'jfk.raw');
     ffmpeg(['-i', JFK, '-f', 's16le', '-ac', '1', '-ar', '16000', raw]);
     const dir = '/usr/share/pocketsphinx/model/en-us';
@@ -153,7 +153,7 @@ describe('PocketSphinx recognition (real model)', () => {
     expect(again.result).toEqual(first.result);
   });
 
-  it('cancellation stops the recording and reports cancelled; the next job on the same decoder is unaffected', { timeout: 240_000 }, async () => {
+  it('cancellation stops the recording and reports cancelled; the next job on the same decoder is unaffected', { timeout: 600_000 }, async () => {
     const long = join(temp.dir, 'long.wav');
     ffmpeg(['-stream_loop', '8', '-i', JFK, '-c:a', 'pcm_s16le', long]);
     const before = await engine.run(sttTask(JFK, 'pocketsphinx', {}), recordingContext());

@@ -89,13 +89,13 @@ interface OpenedAudio {
  */
 async function openAudio(file: string, fromSample: number, signal: AbortSignal): Promise<OpenedAudio> {
   const wav = await plainPcm16Wav(file, ASR_SAMPLE_RATE);
-  if (wav) {
-    const blocks = pcm16WavBlocks(file, wav, fromSample, ASR_SAMPLE_RATE);
-    return { duration: wav.samples / ASR_SAMPLE_RATE, first: blocks.next(), blocks };
-  }
-  const blocks = toPcm16(skipSamples(decodeBlocks(file, { signal, blockSamples: ASR_SAMPLE_RATE }), fromSample));
+  const blocks = wav
+    ? pcm16WavBlocks(file, wav, fromSample, ASR_SAMPLE_RATE)
+    : toPcm16(skipSamples(decodeBlocks(file, { signal, blockSamples: ASR_SAMPLE_RATE }), fromSample));
   const first = blocks.next();
-  first.catch(() => undefined); // awaited later; the probe's error (the same file) is reported first
+  // Awaited by recognize(); until then (or if the decoder cannot load, or the probe fails first) not unhandled.
+  first.catch(() => undefined);
+  if (wav) return { duration: wav.samples / ASR_SAMPLE_RATE, first, blocks };
   try {
     return { duration: await probeDuration(file, { signal }), first, blocks };
   } catch (error) {

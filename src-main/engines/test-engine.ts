@@ -4,7 +4,8 @@
  * "segments", "ms": N (sleep length, default 1000), "seconds": S (billed audio length, default 1), "artifact": true
  * (write a tiny WAV), "code"/"message" (the failure of "fail", default engine_failed)}`. "segments" is a
  * checkpointing transcription: `count` segments (default 5) of 10 s each, `ms` apart, continuing after `resumeAfter`;
- * `bad_index_at: K` makes a run that starts from the beginning send its segment K with a wrong index (once).
+ * `bad_index_at: K` makes a run that starts from the beginning send its segment K with a wrong index (once);
+ * `fail_at: K` makes such a run fail (engine_failed) before its segment K, so a retry continues and succeeds.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -99,11 +100,13 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
 async function segments(task: EngineTask, ctx: EngineContext, ms: number): Promise<EngineOutput> {
   const count = typeof task.params.count === 'number' ? task.params.count : 5;
   const badAt = typeof task.params.bad_index_at === 'number' && !task.resumeAfter ? task.params.bad_index_at : -1;
+  const failAt = typeof task.params.fail_at === 'number' && !task.resumeAfter ? task.params.fail_at : -1;
   const duration = count * 10;
   ctx.measured(duration);
   const pieces: RecognizedSegment[] = [];
   for (let index = task.resumeAfter ? task.resumeAfter.index + 1 : 0; index < count; index++) {
     await sleep(ms, ctx.signal);
+    if (index === failAt) throw new JobError('engine_failed', `the test engine failed before segment ${index} as asked`);
     const piece: RecognizedSegment = { index: index === badAt ? index + 1 : index, start: index * 10, end: index * 10 + 9, text: `segment ${index}` };
     pieces.push(piece);
     ctx.segment?.(piece, ((index + 1) / count) * 0.99);

@@ -1,7 +1,7 @@
 /**
  * The model catalogue: merges every ModelSource (first source wins on an id collision), prices each model from
- * the pricing file, and answers GET /v1/models. Sources are asked again on every turn of the event loop so that
- * availability is live (a finished download, an uninstalled package); see definitions().
+ * the pricing file, and answers GET /v1/models. Sources are asked on every call so that availability is live
+ * (a finished download, an uninstalled package).
  */
 import type { CatalogueRecord, ModelLimits, Pricing } from '../../common/api-types.js';
 import { MAX_FILE_BYTES } from '../../common/limits.js';
@@ -24,8 +24,6 @@ export interface CatalogueOptions {
 
 export class Catalogue {
   private readonly maxUploadBytes: number;
-  /** The merged definitions while the current synchronous run of code lasts (definitions()). */
-  private current: ModelDefinition[] | null = null;
 
   constructor(
     private readonly sources: readonly ModelSource[],
@@ -36,30 +34,8 @@ export class Catalogue {
     this.maxUploadBytes = options.maxUploadBytes ?? MAX_FILE_BYTES;
   }
 
-  /**
-   * Every definition, merged; a source that throws is logged and skipped (one broken engine must not hide all).
-   *
-   * Asking every source costs about a millisecond (a PATH search for PocketSphinx, every package of the model
-   * manager), and one job asks two or three times in a row (the route, the job intake, the scheduler's claim): a
-   * forwarded job paid it on both services. The merged answer is kept until the code running now returns to the event
-   * loop (a microtask clears it), so availability stays live — a download finishing, a package removed, a hosted
-   * catalogue fetched all happen in another turn — while one request's checks share one answer. Code that changes a
-   * source and asks again in the same breath calls forget() in between.
-   */
+  /** Every definition, merged; a source that throws is logged and skipped (one broken engine must not hide all). */
   definitions(): ModelDefinition[] {
-    if (this.current) return this.current;
-    const merged = this.merge();
-    this.current = merged;
-    queueMicrotask(() => this.forget());
-    return merged;
-  }
-
-  /** Drops the answer kept by definitions(): the next call asks every source again. */
-  forget(): void {
-    this.current = null;
-  }
-
-  private merge(): ModelDefinition[] {
     const seen = new Map<string, ModelDefinition>();
     for (const source of this.sources) {
       let rows: ModelDefinition[];

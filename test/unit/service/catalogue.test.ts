@@ -34,24 +34,4 @@ describe('Catalogue', () => {
     expect(c.list({ includeUnavailable: true }).find((m) => m.id === 'off')!.reason).toBe('not downloaded');
     expect(c.get('on')!.reason).toBeNull();
   });
-  it('asks its sources once per run of code: a request\'s checks share one answer, the next turn sees changes', async () => {
-    let asked = 0;
-    let status: ModelDefinition['status'] = 'available';
-    const live: ModelSource = { name: 'live', list: () => (asked++, [def('m', { status })]) };
-    const c = new Catalogue([live], EMPTY_PRICING_FILE);
-    expect(c.resolveModel('m')!.status).toBe('available');
-    expect(c.resolveForJobs('m')!.status).toBe('available');
-    expect(c.list()).toHaveLength(1);
-    expect(asked).toBe(1);
-
-    status = 'unavailable'; // a package removed, in another turn of the event loop
-    await Promise.resolve();
-    expect(c.resolveModel('m')!.status).toBe('unavailable');
-    expect(asked).toBe(2);
-
-    status = 'available'; // changed and asked again in the same breath: forget() in between
-    c.forget();
-    expect(c.resolveModel('m')!.status).toBe('available');
-    expect(asked).toBe(3);
-  });
 });

@@ -11,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobError } from '../common/errors.js';
 import { assembleTranscript } from './asr/transcript-assembly.js';
+import { pcm16MonoWavHeader } from './audio/wav-stream-writer.js';
 import type { TranscriptOptions } from './asr/transcript.js';
 import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask, RecognizedSegment } from './engine-types.js';
 
@@ -19,21 +20,9 @@ const SAMPLE_RATE = 16_000;
 /** 0.1 s of a quiet 440 Hz tone, PCM16 mono WAV. */
 function tinyWav(): Buffer {
   const samples = SAMPLE_RATE / 10;
-  const buf = Buffer.alloc(44 + samples * 2);
-  buf.write('RIFF', 0, 'ascii');
-  buf.writeUInt32LE(36 + samples * 2, 4);
-  buf.write('WAVEfmt ', 8, 'ascii');
-  buf.writeUInt32LE(16, 16);
-  buf.writeUInt16LE(1, 20);
-  buf.writeUInt16LE(1, 22);
-  buf.writeUInt32LE(SAMPLE_RATE, 24);
-  buf.writeUInt32LE(SAMPLE_RATE * 2, 28);
-  buf.writeUInt16LE(2, 32);
-  buf.writeUInt16LE(16, 34);
-  buf.write('data', 36, 'ascii');
-  buf.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) buf.writeInt16LE(Math.round(1000 * Math.sin((2 * Math.PI * 440 * i) / SAMPLE_RATE)), 44 + i * 2);
-  return buf;
+  const pcm = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++) pcm.writeInt16LE(Math.round(1000 * Math.sin((2 * Math.PI * 440 * i) / SAMPLE_RATE)), i * 2);
+  return Buffer.concat([pcm16MonoWavHeader(SAMPLE_RATE, pcm.length), pcm]);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

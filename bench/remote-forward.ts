@@ -4,14 +4,16 @@
  * hosted instance, in the same run; and jobs forwarded per second with many submitted at once. Two real services
  * on loopback; jobs: espeak-ng TTS of a short sentence (real engine) and the job engine's test engine (no work).
  * Prints one JSON line per workload.
- * Run: node --import tsx bench/remote-forward.ts [N=20] [M=40]
+ * `added_ms_paired` is the median of the N differences of each forwarded run and the direct run just before it: on a
+ * shared machine it moves less with the load than the difference of the two medians (`added_ms`).
+ * Run: node --import tsx bench/remote-forward.ts [N=30] [M=40]
  */
 import { performance } from 'node:perf_hooks';
 import type { Job } from '../src-main/common/api-types.js';
 import { startTestService, testModelSource } from '../test/helpers/service.js';
 import { startForwardingTo } from '../test/helpers/local-instance.js';
 
-const N = Number(process.argv[2] ?? 20);
+const N = Number(process.argv[2] ?? 30);
 const M = Number(process.argv[3] ?? 40);
 const WARMUP = 3;
 
@@ -32,7 +34,7 @@ function median(values: number[]): number {
 }
 
 /** Direct and forwarded runs alternate, so load from elsewhere on the machine hits both alike; medians. */
-async function compare(direct: () => Promise<unknown>, forwarded: () => Promise<unknown>): Promise<{ direct: number; forwarded: number }> {
+async function compare(direct: () => Promise<unknown>, forwarded: () => Promise<unknown>): Promise<{ direct: number; forwarded: number; paired: number }> {
   for (let i = 0; i < WARMUP; i++) await Promise.all([direct(), forwarded()]);
   const times = { direct: [] as number[], forwarded: [] as number[] };
   for (let i = 0; i < N; i++) {
@@ -43,7 +45,7 @@ async function compare(direct: () => Promise<unknown>, forwarded: () => Promise<
     await forwarded();
     times.forwarded.push(performance.now() - start);
   }
-  return { direct: median(times.direct), forwarded: median(times.forwarded) };
+  return { direct: median(times.direct), forwarded: median(times.forwarded), paired: median(times.forwarded.map((f, i) => f - times.direct[i]!)) };
 }
 
 const hosted = await startTestService({ extraModelSources: [testModelSource], holdSeconds: 60, workers: 1 });
@@ -54,7 +56,7 @@ try {
     ['test-engine', 'test-tts', { behaviour: 'succeed', artifact: true }],
   ];
   for (const [name, model, params] of workloads) {
-    const { direct, forwarded } = await compare(
+    const { direct, forwarded, paired } = await compare(
       () => speak(hosted.url, hosted.key, model, params),
       () => speak(local.url, local.key, `remote:${model}`, params),
     );
@@ -69,6 +71,7 @@ try {
         direct_median_ms: +direct.toFixed(1),
         forwarded_median_ms: +forwarded.toFixed(1),
         added_ms: +(forwarded - direct).toFixed(1),
+        added_ms_paired: +paired.toFixed(1),
         ratio: +(forwarded / direct).toFixed(2),
         concurrent_jobs: M,
         forwarded_jobs_per_second: +(M / seconds).toFixed(1),

@@ -128,12 +128,15 @@ export function createExecutor(core: JobCore): Executor {
       segment: (segment: RecognizedSegment, fraction: number) => onSegment(row.id, run, segment, fraction),
     };
     let output: EngineOutput;
+    // A hosted run's folder is made while the hosted call is under way (a directory costs 1-2 ms on a busy disk, on
+    // the path of every forwarded job); the runner makes it again, and waits for it, before it writes there.
+    let folder: Promise<unknown> = Promise.resolve();
     try {
       if (run.remote) {
         const runner = options.runners.remote;
         if (!runner) throw new JobError('model_unavailable', 'the hosted service is not configured');
         await rm(workDir, { recursive: true, force: true }); // leftovers of an interrupted attempt
-        await mkdir(workDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+        folder = mkdir(workDir, { recursive: true, mode: PRIVATE_DIR_MODE }).catch(() => undefined);
         output = await withCancelGrace(
           runner.run(
             { ...base, accountId: row.account_id, definition, attempt: row.attempts },
@@ -158,6 +161,7 @@ export function createExecutor(core: JobCore): Executor {
     await settleSoon(() => settleSuccess(row.id, run, output, definition, workDir));
     if (run.remote && output.artifacts.length === 0) {
       // Nothing to keep: do not leave an empty folder per job (not empty: scratch files, harmless).
+      await folder;
       await rmdir(workDir).catch(() => undefined);
     }
   }

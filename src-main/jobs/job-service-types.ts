@@ -114,7 +114,10 @@ export interface JobService {
   followHostedDictation(input: HostedDictationJob): Job;
   /** Throws ApiError too_many_open_batches when the account already has two open batches. */
   createBatch(batch: NewBatch, idempotency?: Idempotency): { batch: Batch; replayed: boolean };
-  /** Undefined for an unknown id, another account's job, or a job created on another product route. */
+  /**
+   * Undefined for an unknown id, another account's job, or a job created on another product route. The view is
+   * shared and frozen (job-view-cache.ts): copy it to change it.
+   */
   getJob(accountId: string, product: Product, jobId: string): Job | undefined;
   /** The recording behind a transcription (jobs/job-recording.ts); undefined as getJob is for speech-to-text. */
   getRecording(accountId: string, jobId: string): JobRecording | undefined;

@@ -34,6 +34,7 @@ import type { JobService, ListQuery, NewBatch } from './job-service-types.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { createSpendingCap } from './spending-cap.js';
 import { jobRecording } from './job-recording.js';
+import { createJobViewCache } from './job-view-cache.js';
 import { StateMachine } from './state-machine.js';
 import { segmentView } from './transcript-segments.js';
 import { Views } from './views.js';
@@ -66,6 +67,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
   const { clock, resolveModel } = options;
   const { repos } = options;
   const views = new Views(repos, options.publicBaseUrl);
+  const jobViews = createJobViewCache(repos.changes, options.publicBaseUrl);
   const machine = new StateMachine(repos, clock, views, (batchId, items) => {
     const batch = repos.batches.get(batchId);
     if (batch) chargeBatch(repos.ledger, batch, items, storedSnapshot(batch.price_json, () => resolveModel(batch.model_id)), isoAt(clock));
@@ -198,8 +200,12 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     },
 
     getJob(accountId, product, jobId) {
-      const row = ownRow(accountId, product, jobId);
-      return row ? views.job(row) : undefined;
+      // Polled over and over: served from job-view-cache.ts while nothing was written (the view is frozen).
+      const found = jobViews.get(jobId, () => {
+        const row = repos.jobs.get(jobId);
+        return row ? { accountId: row.account_id, view: views.job(row) } : undefined;
+      });
+      return found && found.accountId === accountId && found.view.product === product ? found.view : undefined;
     },
 
     getRecording(accountId, jobId) {

@@ -315,8 +315,8 @@ export class BatchCoordinator {
   }
 
   private async pollLoop(client: RemoteClient, remoteBatchId: string): Promise<void> {
-    const { pollInitialMs, pollMaxMs, pollFactor } = this.deps.options;
-    let delay = pollInitialMs;
+    const { batchPollInitialMs, pollMaxMs, pollFactor } = this.deps.options;
+    let delay = batchPollInitialMs;
     for (let first = true; this.waiters.size > 0; first = false) {
       if (!first) await sleep(delay, this.stopped, { unref: true });
       if (this.waiters.size === 0) return; // every run left during the pause (cancel, shutdown)
@@ -350,7 +350,7 @@ export class BatchCoordinator {
           waiter.ctx.progress(file.progress);
         }
       }
-      delay = changed ? pollInitialMs : Math.min(pollMaxMs, delay * pollFactor);
+      delay = changed ? batchPollInitialMs : Math.min(pollMaxMs, delay * pollFactor);
     }
   }
 

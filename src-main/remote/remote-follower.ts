@@ -22,6 +22,8 @@ export class Follower {
   private remoteId: string | null = null;
   /** Set once a POST was sent: what to replay to learn the hosted id when a cancel comes during the hold. */
   private sent: { submission: RemoteSubmission; idempotencyKey: string } | null = null;
+  /** The hosted status last stored in remote_jobs by this follower (submit), so an unchanged one is not written again. */
+  private recorded: string | null = null;
 
   constructor(
     private readonly client: RemoteClient,
@@ -48,6 +50,7 @@ export class Follower {
     });
     this.deps.crashPoint?.(CRASH_AFTER_SUBMIT);
     this.deps.jobs.recordRemoteJob(this.task.jobId, job.id, job.status);
+    this.recorded = job.status;
     this.remoteId = job.id;
     this.note(`forwarded to ${this.client.endpoint.url} as ${job.id}`);
     return job;
@@ -61,6 +64,10 @@ export class Follower {
   async untilTerminal(first: Job): Promise<Job> {
     let job = first;
     this.remoteId = job.id;
+    // The usual case: the hosted POST held until the job succeeded. finish() hands over its duration and result, and
+    // the job engine commits them with the success in one transaction; mirroring progress and duration first would
+    // write (and announce) the local job twice more for nothing. The status was stored with the hosted id.
+    if (job.status === 'succeeded' && this.recorded === job.status) return job;
     let delay = this.deps.options.pollInitialMs;
     this.mirror(job);
     while (!isTerminal(job.status)) {

@@ -14,6 +14,7 @@ import { isAdminPath, localAccountOnly } from './auth/local-account-only.js';
 import { cutIdleBodies } from './http/body-idle-timeout.js';
 import { corsHeaders } from './http/cors-headers.js';
 import { handleErrors } from './http/error-handler.js';
+import { RememberedRoutes } from './http/remembered-routes.js';
 import { JOB_ID_HEADER } from './openai/openai-job.js';
 import { OpenAiModels } from './openai/openai-models.js';
 import { openAiSettingsRoutes } from './openai/openai-settings-routes.js';
@@ -48,7 +49,7 @@ export interface BuildAppOptions {
 }
 
 export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<AppEnv> {
-  const app = handleErrors(new Hono<AppEnv>(), deps.config.log);
+  const app = handleErrors(new Hono<AppEnv>({ router: new RememberedRoutes() }), deps.config.log);
 
   app.use(
     '/v1/*',

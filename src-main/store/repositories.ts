@@ -7,6 +7,7 @@ import type { Db } from './db.js';
 import { createAccountsRepo, type AccountsRepo } from './accounts-repo.js';
 import { createArtifactsRepo, type ArtifactsRepo } from './artifacts-repo.js';
 import { createBatchesRepo, type BatchesRepo } from './batches-repo.js';
+import { createChangeStamp, type ChangeStamp } from './change-stamp.js';
 import { createHistoryRepo, type HistoryRepo } from './history-repo.js';
 import { createIdempotencyRepo, type IdempotencyRepo } from './idempotency-repo.js';
 import { createJobsRepo, type JobsRepo } from './jobs-repo.js';
@@ -27,6 +28,8 @@ export interface Repositories {
   db: Db;
   /** The time source the repositories stamp rows with (the job engine uses the same one). */
   clock: Clock;
+  /** Whether anything was written since a read (change-stamp.ts): lets hot reads cache without going stale. */
+  changes: ChangeStamp;
   accounts: AccountsRepo;
   jobs: JobsRepo;
   batches: BatchesRepo;
@@ -56,6 +59,7 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
   return {
     db,
     clock,
+    changes: createChangeStamp(db),
     accounts: createAccountsRepo(db, clock),
     jobs: createJobsRepo(db),
     batches: createBatchesRepo(db),

@@ -23,6 +23,7 @@ beforeAll(async () => {
     offlineMaxMs: 50,
     serverErrorRetries: 1,
     pollInitialMs: 10,
+    batchPollInitialMs: 10,
     pollMaxMs: 30,
     capacityInitialMs: 60_000,
   });

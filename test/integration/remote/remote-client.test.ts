@@ -6,11 +6,11 @@
 import busboy from 'busboy';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RemoteClient } from '../../../src-main/remote/remote-client.js';
+import { RemoteClient, SMALL_ARTIFACT_BYTES } from '../../../src-main/remote/remote-client.js';
 import { RemoteError } from '../../../src-main/remote/remote-errors.js';
 import { SHARED } from '../../helpers/system.js';
 
@@ -157,6 +157,28 @@ describe('RemoteClient', () => {
     const error = await pending;
     expect(error).not.toBeInstanceOf(RemoteError);
     expect((error as Error).message).toBe('cancelled by user');
+  });
+
+  it('takes a short artifact whole and a long one as a stream: the same file either way, private, nothing partial left', async () => {
+    const wav = readFileSync(JFK);
+    expect(wav.length).toBeGreaterThan(SMALL_ARTIFACT_BYTES);
+    const short = wav.subarray(0, 2000);
+    handler = (req, res) => {
+      const body = req.url!.endsWith('/short.wav') ? short : wav;
+      res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': body.length });
+      res.end(body);
+    };
+    const client = new RemoteClient({ url: base, key: 'k' }, timeouts);
+    const into = mkdtempSync(join(dir, 'sizes-'));
+    for (const [name, body] of [['short.wav', short], ['long.wav', wav]] as const) {
+      const target = join(into, name);
+      const got = await client.download(`${base}/v1/artifacts/tok/${name}`, target, 10 * 1024 * 1024);
+      expect(got.bytes).toBe(body.length);
+      expect(got.head.equals(body.subarray(0, 16))).toBe(true);
+      expect(readFileSync(target).equals(body)).toBe(true);
+      expect(statSync(target).mode & 0o777).toBe(0o600);
+    }
+    expect(readdirSync(into).sort()).toEqual(['long.wav', 'short.wav']);
   });
 
   it('downloads an artifact to disk without the key and treats a missing cancel route as no-op', async () => {

@@ -40,6 +40,29 @@ async function runError(t: { task: RunnerTask; ctx: RunnerContext }): Promise<Jo
 }
 
 describe('remote runner', () => {
+  it('takes a POST held until success as the outcome: no poll, nothing mirrored before the settle, the status stored once', async () => {
+    hosted.handler = (call, res) => send(res, 200, { id: 'h0', status: 'succeeded', duration_seconds: '2.250', progress: 1, result: { text: 'done' } });
+    const t = task();
+    const seen: string[] = [];
+    t.ctx.progress = (p) => seen.push(`progress ${p}`);
+    t.ctx.measured = (s) => seen.push(`measured ${s}`);
+    const output = await remote.jobRunner.run(t.task, t.ctx);
+    // The job engine commits duration and result with the success in one transaction (job-executor.ts settleSuccess).
+    expect(output).toEqual({ result: { text: 'done' }, artifacts: [], durationSeconds: 2.25 });
+    expect(seen).toEqual([]);
+    expect(hosted.calls.map((c) => c.method)).toEqual(['POST']);
+    expect(remote.jobsRepo.get(t.task.jobId)).toMatchObject({ remote_job_id: 'h0', remote_status: 'succeeded', submissions: 1 });
+  });
+
+  it('still mirrors a held POST that ended otherwise (its duration stays on the failed job)', async () => {
+    hosted.handler = (call, res) => send(res, 200, { id: 'h00', status: 'failed', duration_seconds: '1.000', error_code: 'engine_failed', error_message: 'hosted broke' });
+    const t = task();
+    const seen: string[] = [];
+    t.ctx.measured = (s) => seen.push(`measured ${s}`);
+    expect((await runError(t)).code).toBe('engine_failed');
+    expect(seen).toEqual(['measured 1']);
+  });
+
   it('sends the job label and follows a queued hosted job to success by polling', async () => {
     let polls = 0;
     hosted.handler = (call, res) => {

@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Job } from '../../../src-main/common/api-types.js';
+import { createJobViewCache } from '../../../src-main/jobs/job-view-cache.js';
+import { createChangeStamp, type ChangeStamp } from '../../../src-main/store/change-stamp.js';
+import { openDatabase, type Db } from '../../../src-main/store/database.js';
+
+let dir: string;
+let db: Db;
+let other: Db;
+let changes: ChangeStamp;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'voxdesk-view-cache-'));
+  db = openDatabase(join(dir, 'v.db'));
+  other = openDatabase(join(dir, 'v.db'));
+  db.exec("CREATE TABLE IF NOT EXISTS j (id TEXT PRIMARY KEY, status TEXT); INSERT INTO j VALUES ('job_1', 'queued')");
+  changes = createChangeStamp(db);
+});
+afterEach(() => {
+  other.close();
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A builder over the real table that counts how often it ran. */
+function builder(base = () => 'http://a'): { build: (id: string) => () => { accountId: string; view: Job } | undefined; runs: () => number } {
+  let runs = 0;
+  const read = db.prepare<[string], { id: string; status: string }>('SELECT id, status FROM j WHERE id = ?');
+  return {
+    runs: () => runs,
+    build: (id) => () => {
+      runs++;
+      const row = read.get(id);
+      return row ? { accountId: 'acc_1', view: { id: row.id, status: row.status, result: { artifacts: [{ url: `${base()}/x` }] } } as unknown as Job } : undefined;
+    },
+  };
+}
+
+describe('job view cache', () => {
+  it('serves the same view while nothing is written, and builds afresh after a write here or in another connection', () => {
+    const cache = createJobViewCache(changes, () => 'http://a');
+    const b = builder();
+    expect(cache.get('job_1', b.build('job_1'))?.view.status).toBe('queued');
+    expect(cache.get('job_1', b.build('job_1'))?.view.status).toBe('queued');
+    expect(b.runs()).toBe(1);
+
+    db.prepare("UPDATE j SET status = 'running'").run();
+    expect(cache.get('job_1', b.build('job_1'))?.view.status).toBe('running');
+    expect(b.runs()).toBe(2);
+
+    other.prepare("UPDATE j SET status = 'succeeded'").run();
+    expect(cache.get('job_1', b.build('job_1'))?.view.status).toBe('succeeded');
+    expect(b.runs()).toBe(3);
+    expect(cache.get('job_1', b.build('job_1'))?.view.status).toBe('succeeded');
+    expect(b.runs()).toBe(3);
+  });
+
+  it('builds afresh when the base URL of artifact links changed', () => {
+    let base = 'http://a';
+    const cache = createJobViewCache(changes, () => base);
+    const b = builder(() => base);
+    expect(cache.get('job_1', b.build('job_1'))?.view.result?.artifacts?.[0]?.url).toBe('http://a/x');
+    base = 'http://b';
+    expect(cache.get('job_1', b.build('job_1'))?.view.result?.artifacts?.[0]?.url).toBe('http://b/x');
+    expect(b.runs()).toBe(2);
+  });
+
+  it('never keeps a miss, so a job created later is found', () => {
+    const cache = createJobViewCache(changes, () => 'http://a');
+    const b = builder();
+    expect(cache.get('job_2', b.build('job_2'))).toBeUndefined();
+    db.prepare("INSERT INTO j VALUES ('job_2', 'queued')").run();
+    expect(cache.get('job_2', b.build('job_2'))?.view.id).toBe('job_2');
+  });
+
+  it('hands out frozen views, deep: callers share them', () => {
+    const cache = createJobViewCache(changes, () => 'http://a');
+    const view = cache.get('job_1', builder().build('job_1'))!.view;
+    expect(Object.isFrozen(view)).toBe(true);
+    expect(Object.isFrozen(view.result?.artifacts?.[0])).toBe(true);
+    expect(() => {
+      (view as { status: string }).status = 'failed';
+    }).toThrow(TypeError);
+  });
+
+  it('keeps at most `size` views, forgetting the oldest', () => {
+    const cache = createJobViewCache(changes, () => 'http://a', 2);
+    db.exec("INSERT INTO j VALUES ('job_2', 'queued'), ('job_3', 'queued')");
+    const b = builder();
+    for (const id of ['job_1', 'job_2', 'job_3']) cache.get(id, b.build(id));
+    expect(b.runs()).toBe(3);
+    cache.get('job_3', b.build('job_3'));
+    cache.get('job_2', b.build('job_2'));
+    expect(b.runs()).toBe(3);
+    cache.get('job_1', b.build('job_1'));
+    expect(b.runs()).toBe(4);
+  });
+});

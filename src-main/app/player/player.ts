@@ -1,19 +1,30 @@
 /**
  * The native audio player: 16-bit mono PCM to the default (or a chosen) output device through naudiodon
- * (PortAudio). The ONLY module that imports naudiodon. A small jitter buffer is held before the device starts;
- * audio is then fed only `maxAheadMs` ahead of the playback position (the sound server plays out whatever it was
- * given, even after an abort), so stop() is heard at once; end() pads with silence so the last syllable is heard
- * (the device cuts the last ~2 buffers otherwise). Device problems become typed 'error' events, never exceptions.
+ * (PortAudio). The ONLY module that imports naudiodon. An adaptive jitter buffer (adaptive-jitter.ts) is held
+ * before the device starts: small at first, larger after an underrun, when the player also holds the audio again
+ * until the new target is queued (nothing is ever dropped). Audio is then fed only `maxAheadMs` ahead of the
+ * playback position (the sound server plays out whatever it was given), so stop() is heard at once; end() pads with
+ * silence so the last syllable is heard (the device cuts the last ~2 buffers otherwise). Device problems become
+ * typed 'error' events, never exceptions.
+ *
+ * Opening a device costs 30–100 ms while PortAudio is not initialised (Pa_Initialize probes every ALSA device,
+ * JACK included) and ~3–10 ms while another stream keeps it initialised: the live playback therefore opens its next
+ * player ahead of time (live-playback.ts).
  */
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
+import { AdaptiveJitter } from './adaptive-jitter.js';
 import { DEFAULT_PLAYER_OPTIONS, PLAYER_FEED_INTERVAL_MS, PlayerError, type Player, type PlayerOptions } from './player-types.js';
 
 interface IoStreamWrite extends Writable {
   start(): void;
-  quit(callback?: () => void): void;
-  abort(callback?: () => void): void;
+  /**
+   * Ends the stream at once: the native queue stops, the chunk being played finishes, the device is closed and
+   * PortAudio released. (naudiodon 2.3.6's abort() always throws "AudioIO Quit expects 1 argument" — it passes a
+   * callback the native quit does not take — so it must not be used.)
+   */
+  quit(callback?: () => void): Promise<void>;
 }
 interface Naudiodon {
   SampleFormat16Bit: 16;
@@ -39,9 +50,20 @@ export function listOutputDevices(): { id: number; name: string }[] {
   }
 }
 
+/**
+ * With less than this much audio left at the device and no whole device buffer to give it, the device is about to
+ * run dry: it gets a buffer of silence (two feed intervals, so a timer running a little late is still in time).
+ */
+const STARVING_MS = 2 * PLAYER_FEED_INTERVAL_MS;
+
 class NativePlayer extends EventEmitter implements Player {
   readonly sampleRate: number;
-  private readonly options: Required<PlayerOptions>;
+  private readonly options: Required<Omit<PlayerOptions, 'jitter'>>;
+  private readonly jitter: AdaptiveJitter;
+  /** Holding audio until the jitter target is queued: before the start, and again after an underrun. */
+  private buffering = true;
+  /** fedSamples at the last underrun (or 0): what was fed after it played cleanly. */
+  private cleanFrom = 0;
   private stream: IoStreamWrite | null = null;
   private readonly queue: Buffer[] = [];
   private queuedBytes = 0;
@@ -58,8 +80,10 @@ class NativePlayer extends EventEmitter implements Player {
 
   constructor(options: PlayerOptions) {
     super();
-    this.options = { ...DEFAULT_PLAYER_OPTIONS, ...options };
+    const { jitter, ...rest } = options;
+    this.options = { ...DEFAULT_PLAYER_OPTIONS, ...rest };
     this.sampleRate = options.sampleRate;
+    this.jitter = jitter ?? new AdaptiveJitter({ startMs: this.options.jitterMs, maxMs: Math.max(400, this.options.jitterMs) });
     try {
       if (!Number.isInteger(options.sampleRate) || options.sampleRate < 8000 || options.sampleRate > 192_000) {
         throw new PlayerError('invalid_audio', `sampleRate must be an integer 8000–192000 (got ${options.sampleRate})`);
@@ -95,6 +119,11 @@ class NativePlayer extends EventEmitter implements Player {
     return Math.round((this.sampleRate * ms) / 1000) * 2;
   }
 
+  /** Audio to hold before starting or resuming: the jitter target, and at least one device buffer. */
+  private holdBytes(): number {
+    return Math.max(this.ms(this.jitter.targetMs), this.options.framesPerBuffer * 2);
+  }
+
   write(pcm: Int16Array | Buffer): boolean {
     if (this.finished || this.ending || !this.stream) return false;
     const bytes = Buffer.isBuffer(pcm) ? pcm : Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
@@ -104,8 +133,9 @@ class NativePlayer extends EventEmitter implements Player {
     }
     this.queue.push(Buffer.from(bytes));
     this.queuedBytes += bytes.length;
-    if (!this.started && this.queuedBytes >= this.ms(this.options.jitterMs)) this.startDevice();
-    else if (this.started) this.feed();
+    if (!this.started) {
+      if (this.queuedBytes >= this.holdBytes()) this.startDevice();
+    } else this.feed();
     const ok = this.queuedBytes < this.ms(this.options.queueHighMs);
     if (!ok) this.wantDrain = true;
     return ok;
@@ -127,45 +157,59 @@ class NativePlayer extends EventEmitter implements Player {
     this.queue.length = 0;
     this.queuedBytes = 0;
     this.finish(true);
-    if (stream) {
-      try {
-        stream.abort();
-      } catch {
-        // The device is gone already: nothing left to stop.
-      }
-    }
+    if (stream) close(stream);
   }
 
+  /**
+   * The first audio is handed over before the device starts: Pa_StartStream blocks this thread for 1–50 ms on a
+   * busy machine (PulseAudio round trips), and a device started first would wait that long for its first chunk.
+   */
   private startDevice(): void {
     this.started = true;
+    this.buffering = false;
+    this.baseTime = performance.now();
+    this.feed();
+    if (this.finished) return;
     try {
       this.stream!.start();
     } catch (error) {
       this.fail(new PlayerError('device_error', `the audio device did not start: ${String(error)}`, { cause: error }));
       return;
     }
+    // The clock of the playback position starts when the device does (Pa_StartStream may have taken a while).
     this.baseTime = performance.now();
     this.emit('started');
-    this.feed();
   }
 
-  /** Hands the device audio up to maxAheadMs ahead of where it is playing. */
+  /**
+   * Hands the device audio up to maxAheadMs ahead of where it is playing, in whole device buffers: naudiodon's device
+   * callback waits, mid-buffer, for the rest of a buffer it was given only part of, and the device then runs dry and
+   * drops samples as it recovers. So a partial buffer waits for more audio, or for end(). When the device is about to
+   * run dry while more audio is to come (an underrun: the source fell behind real time), it is given a buffer of
+   * silence instead, and the audio is held until the jitter buffer's new, larger target is queued; nothing is dropped.
+   */
   private feed(): void {
     if (this.finished || !this.stream) return;
     const now = performance.now();
+    const period = this.options.framesPerBuffer;
     let played = this.baseSamples + ((now - this.baseTime) * this.sampleRate) / 1000;
-    if (played > this.fedSamples) {
-      // The device ran dry (a gap in the stream): it resumes from what is fed next.
+    if (this.fedSamples > 0 && played > this.fedSamples) {
+      // Ran dry all the same (this thread was held up longer than the cushion): it resumes from what is fed next.
       this.baseSamples = this.fedSamples;
       this.baseTime = now;
       played = this.fedSamples;
+      if (!this.ending && !this.buffering) this.underrun();
     }
+    if (this.buffering && (this.ending || this.queuedBytes >= this.holdBytes())) this.buffering = false;
     const aheadLimit = played + (this.options.maxAheadMs * this.sampleRate) / 1000;
-    while (this.queue.length > 0 && this.fedSamples < aheadLimit) {
-      const chunk = this.queue.shift()!;
-      this.queuedBytes -= chunk.length;
-      this.fedSamples += chunk.length / 2;
-      this.stream.write(chunk);
+    while (!this.buffering && this.fedSamples < aheadLimit) {
+      const bytes = this.ending ? Math.min(this.queuedBytes, period * 2) : this.queuedBytes >= period * 2 ? period * 2 : 0;
+      if (bytes === 0) break;
+      this.hand(this.take(bytes));
+    }
+    if (!this.ending && this.fedSamples - played < (STARVING_MS * this.sampleRate) / 1000) {
+      if (!this.buffering) this.underrun();
+      this.hand(Buffer.alloc(period * 2));
     }
     if (this.wantDrain && this.queuedBytes < this.ms(this.options.queueHighMs)) {
       this.wantDrain = false;
@@ -175,7 +219,8 @@ class NativePlayer extends EventEmitter implements Player {
       this.streamEnded = true;
       this.stream.end();
     }
-    if (this.queue.length > 0 && !this.timer) {
+    // While playing, the device is watched even with nothing queued (to notice in time that it is running dry).
+    if (!this.timer && !this.streamEnded) {
       this.timer = setTimeout(() => {
         this.timer = null;
         this.feed();
@@ -183,10 +228,43 @@ class NativePlayer extends EventEmitter implements Player {
     }
   }
 
+  private underrun(): void {
+    this.jitter.playedCleanly(((this.fedSamples - this.cleanFrom) * 1000) / this.sampleRate);
+    this.cleanFrom = this.fedSamples;
+    this.jitter.underrun();
+    this.buffering = true;
+    this.emit('underrun', { targetMs: this.jitter.targetMs });
+  }
+
+  private hand(chunk: Buffer): void {
+    this.fedSamples += chunk.length / 2;
+    this.stream!.write(chunk);
+  }
+
+  /** The first `bytes` of the queue (bytes ≤ queuedBytes). */
+  private take(bytes: number): Buffer {
+    const parts: Buffer[] = [];
+    let need = bytes;
+    while (need > 0) {
+      const head = this.queue[0]!;
+      if (head.length <= need) {
+        parts.push(this.queue.shift()!);
+        need -= head.length;
+      } else {
+        parts.push(head.subarray(0, need));
+        this.queue[0] = head.subarray(need);
+        need = 0;
+      }
+    }
+    this.queuedBytes -= bytes;
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts, bytes);
+  }
+
   private finish(stopped: boolean): void {
     if (this.finished) return;
     this.finished = true;
     if (this.timer) clearTimeout(this.timer);
+    if (!stopped) this.jitter.playedCleanly(((this.fedSamples - this.cleanFrom) * 1000) / this.sampleRate);
     this.emit('ended', { stopped });
   }
 
@@ -201,11 +279,18 @@ class NativePlayer extends EventEmitter implements Player {
       if (this.listenerCount('error') > 0) this.emit('error', error);
       this.emit('ended', { stopped: true });
     });
-    try {
-      stream?.abort();
-    } catch {
-      // Already broken.
-    }
+    if (stream) close(stream);
+  }
+}
+
+/** Closes a stream now, whatever state it is in (never started, playing, broken); never throws. */
+function close(stream: IoStreamWrite): void {
+  try {
+    stream.quit().catch(() => {
+      // The device is gone already: nothing left to close.
+    });
+  } catch {
+    // Already broken.
   }
 }
 

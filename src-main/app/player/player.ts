@@ -55,6 +55,35 @@ export function listOutputDevices(): { id: number; name: string }[] {
  * run dry: it gets a buffer of silence (two feed intervals, so a timer running a little late is still in time).
  */
 const STARVING_MS = 2 * PLAYER_FEED_INTERVAL_MS;
+/** Chunks naudiodon may queue for the device. */
+const NATIVE_MAX_QUEUE = 64;
+
+/**
+ * PortAudio is not thread-safe: naudiodon opens a stream (Pa_Initialize, Pa_OpenStream) on this thread but closes it
+ * (Pa_CloseStream, Pa_Terminate) on libuv's thread pool, and the two at once crash the process (a SIGSEGV in
+ * Pa_Initialize, seen when a player was opened while the previous one closed). So a device is never opened while a
+ * close is in flight: the open waits (audio written meanwhile is queued), and runs once the closes have settled.
+ */
+let closesInFlight = 0;
+const opensWaiting: (() => void)[] = [];
+
+/** A close that never reports back (a stream broken mid-close) must not hold every later open: settled after this. */
+const CLOSE_SETTLE_MAX_MS = 5000;
+
+function closeStarted(): () => void {
+  closesInFlight++;
+  let settled = false;
+  const settle = (): void => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    closesInFlight--;
+    if (closesInFlight === 0) for (const open of opensWaiting.splice(0)) open();
+  };
+  const timer = setTimeout(settle, CLOSE_SETTLE_MAX_MS);
+  timer.unref();
+  return settle;
+}
 
 class NativePlayer extends EventEmitter implements Player {
   readonly sampleRate: number;
@@ -77,6 +106,8 @@ class NativePlayer extends EventEmitter implements Player {
   private baseSamples = 0;
   private baseTime = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** Set once the stream was ended: naudiodon then closes it on the thread pool, done at 'finished'. */
+  private closeSettled: (() => void) | null = null;
 
   constructor(options: PlayerOptions) {
     super();
@@ -88,9 +119,26 @@ class NativePlayer extends EventEmitter implements Player {
       if (!Number.isInteger(options.sampleRate) || options.sampleRate < 8000 || options.sampleRate > 192_000) {
         throw new PlayerError('invalid_audio', `sampleRate must be an integer 8000–192000 (got ${options.sampleRate})`);
       }
+    } catch (error) {
+      this.fail(error instanceof PlayerError ? error : new PlayerError('device_unavailable', `cannot open the audio device: ${String(error)}`, { cause: error }));
+      return;
+    }
+    if (closesInFlight > 0) opensWaiting.push(() => this.openNow());
+    else this.openNow();
+  }
+
+  /** Opens the device (unless stopped meanwhile), and starts it if audio was already due to play. */
+  private openNow(): void {
+    if (this.finished) return;
+    try {
       this.open();
     } catch (error) {
       this.fail(error instanceof PlayerError ? error : new PlayerError('device_unavailable', `cannot open the audio device: ${String(error)}`, { cause: error }));
+      return;
+    }
+    if (this.started) {
+      this.started = false;
+      this.startDevice();
     }
   }
 
@@ -106,12 +154,17 @@ class NativePlayer extends EventEmitter implements Player {
       throw new PlayerError('device_unavailable', `no output device with id ${deviceId}`);
     }
     const stream = lib.AudioIO({
-      outOptions: { channelCount: 1, sampleFormat: lib.SampleFormat16Bit, sampleRate, deviceId, framesPerBuffer, closeOnError: false },
+      // maxQueue: chunks naudiodon holds for the device (default 2). The player bounds the audio handed over itself
+      // (maxAheadMs); a write finding the native queue full would wait in libuv's thread pool.
+      outOptions: { channelCount: 1, sampleFormat: lib.SampleFormat16Bit, sampleRate, deviceId, framesPerBuffer, maxQueue: NATIVE_MAX_QUEUE, closeOnError: false },
     });
     // naudiodon logs every stream error itself; ours are reported as typed events.
     stream.removeAllListeners('error');
     stream.on('error', (error: unknown) => this.fail(new PlayerError('device_error', `the audio device failed: ${String(error)}`, { cause: error })));
-    stream.on('finished', () => this.finish(false));
+    stream.on('finished', () => {
+      this.closeSettled?.();
+      this.finish(false);
+    });
     this.stream = stream;
   }
 
@@ -125,7 +178,7 @@ class NativePlayer extends EventEmitter implements Player {
   }
 
   write(pcm: Int16Array | Buffer): boolean {
-    if (this.finished || this.ending || !this.stream) return false;
+    if (this.finished || this.ending) return false;
     const bytes = Buffer.isBuffer(pcm) ? pcm : Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
     if (bytes.length % 2 !== 0) {
       this.fail(new PlayerError('invalid_audio', 'PCM16 data must have an even number of bytes'));
@@ -142,7 +195,7 @@ class NativePlayer extends EventEmitter implements Player {
   }
 
   end(): void {
-    if (this.finished || this.ending || !this.stream) return;
+    if (this.finished || this.ending) return;
     this.ending = true;
     const pad = Buffer.alloc(this.options.padBuffers * this.options.framesPerBuffer * 2);
     this.queue.push(pad);
@@ -157,7 +210,7 @@ class NativePlayer extends EventEmitter implements Player {
     this.queue.length = 0;
     this.queuedBytes = 0;
     this.finish(true);
-    if (stream) close(stream);
+    if (stream) this.close(stream);
   }
 
   /**
@@ -166,6 +219,7 @@ class NativePlayer extends EventEmitter implements Player {
    */
   private startDevice(): void {
     this.started = true;
+    if (!this.stream) return; // still waiting to open: openNow() starts it
     this.buffering = false;
     this.baseTime = performance.now();
     this.feed();
@@ -202,10 +256,13 @@ class NativePlayer extends EventEmitter implements Player {
     }
     if (this.buffering && (this.ending || this.queuedBytes >= this.holdBytes())) this.buffering = false;
     const aheadLimit = played + (this.options.maxAheadMs * this.sampleRate) / 1000;
-    while (!this.buffering && this.fedSamples < aheadLimit) {
-      const bytes = this.ending ? Math.min(this.queuedBytes, period * 2) : this.queuedBytes >= period * 2 ? period * 2 : 0;
-      if (bytes === 0) break;
-      this.hand(this.take(bytes));
+    if (!this.buffering && this.fedSamples < aheadLimit) {
+      // One write for all of it: each write is a hop through libuv's thread pool and back, which a busy machine
+      // can delay by tens of ms, and the device must never wait for one.
+      const periods = Math.ceil((aheadLimit - this.fedSamples) / period);
+      const whole = Math.floor(this.queuedBytes / (period * 2));
+      const bytes = this.ending && whole < periods ? this.queuedBytes : Math.min(whole, periods) * period * 2;
+      if (bytes > 0) this.hand(this.take(bytes));
     }
     if (!this.ending && this.fedSamples - played < (STARVING_MS * this.sampleRate) / 1000) {
       if (!this.buffering) this.underrun();
@@ -217,6 +274,7 @@ class NativePlayer extends EventEmitter implements Player {
     }
     if (this.queue.length === 0 && this.ending && !this.streamEnded) {
       this.streamEnded = true;
+      this.closeSettled = closeStarted();
       this.stream.end();
     }
     // While playing, the device is watched even with nothing queued (to notice in time that it is running dry).
@@ -260,6 +318,22 @@ class NativePlayer extends EventEmitter implements Player {
     return parts.length === 1 ? parts[0]! : Buffer.concat(parts, bytes);
   }
 
+  /**
+   * Closes the stream now, whatever state it is in (never started, playing, broken); never throws. Not after end():
+   * naudiodon then closes it itself once the last write is in, and a second close would free it twice; what it
+   * still plays is at most maxAheadMs.
+   */
+  private close(stream: IoStreamWrite): void {
+    if (this.streamEnded) return;
+    this.streamEnded = true;
+    const settled = closeStarted();
+    try {
+      stream.quit().then(settled, settled);
+    } catch {
+      settled(); // already broken
+    }
+  }
+
   private finish(stopped: boolean): void {
     if (this.finished) return;
     this.finished = true;
@@ -279,20 +353,11 @@ class NativePlayer extends EventEmitter implements Player {
       if (this.listenerCount('error') > 0) this.emit('error', error);
       this.emit('ended', { stopped: true });
     });
-    if (stream) close(stream);
+    if (stream) this.close(stream);
   }
 }
 
-/** Closes a stream now, whatever state it is in (never started, playing, broken); never throws. */
-function close(stream: IoStreamWrite): void {
-  try {
-    stream.quit().catch(() => {
-      // The device is gone already: nothing left to close.
-    });
-  } catch {
-    // Already broken.
-  }
-}
+
 
 /** Opens the output device. Never throws: problems arrive as an 'error' event (PlayerError with a code). */
 export function createPlayer(options: PlayerOptions): Player {

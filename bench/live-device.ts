@@ -12,7 +12,9 @@
  * recording, speaks whose sound is not as long as the source (a gap or a cut at the device).
  * Voxdesk's time is split at the first frame the client receives: speak → first frame (the service and eSpeak) and
  * first frame → sound (the player and the device).
- * LIVE_DEVICE_FPB sets the frames per device buffer for both (default: the player's default).
+ * recording_gap_ms is wall time minus recorded time (near 0 unless the recorder lost audio, which would shift onsets).
+ * LIVE_DEVICE_FPB sets the frames per device buffer for both (default: the player's default); LIVE_DEVICE_DEBUG=1
+ * prints each speak's sound length and latency on stderr.
  */
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
@@ -95,7 +97,10 @@ try {
     if (firstFrameAt !== null) mark.frameAt = (firstFrameAt as number) - recStart;
     await sleep(700);
   }
+  const wallMs = performance.now() - recStart;
   const x = await rec.stop();
+  // Audio the recorder lost (parec overruns on a busy machine shift every later onset): wall time minus recorded time.
+  const recordingGapMs = wallMs - (x.length / REC_RATE) * 1000;
   const stats = (playback as { stats?: { underruns: number; jitterTargetMs: number } }).stats;
   await playback.close();
 
@@ -113,7 +118,10 @@ try {
         break;
       }
     }
-    if (onset < 0) continue;
+    if (onset < 0) {
+      if (process.env.LIVE_DEVICE_DEBUG) console.error(mark.kind, 'no sound heard');
+      continue;
+    }
     latency[mark.kind].push((onset / REC_RATE) * 1000 - mark.at);
     if (mark.frameAt !== undefined) {
       toFrame.push(mark.frameAt - mark.at);
@@ -145,6 +153,7 @@ try {
       jitter_target_ms: stats ? round3(stats.jitterTargetMs) : null,
       glitched_speaks: glitched.voxdesk,
       floor_glitched: glitched.floor,
+      recording_gap_ms: round3(recordingGapMs),
       loadavg_1m: round3(loadavg()[0]!),
     }),
   );

@@ -46,7 +46,8 @@ afterAll(() => h?.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(predicate: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !predicate(); i++) await sleep(10);
+  // Generous: the first speak of a session warms the eSpeak threads, seconds on a loaded machine.
+  for (let i = 0; i < 2000 && !predicate(); i++) await sleep(10);
   if (!predicate()) throw new Error(`timed out waiting for ${what}`);
 }
 

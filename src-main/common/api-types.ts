@@ -84,6 +84,11 @@ export interface Job {
    * checkpoint, after a restart, a pause or a retry; null when it started from the beginning.
    */
   resumed_from?: number | null;
+  /**
+   * Extension, speech to text: the latest revision of the transcript (0: the engine's own, unedited) once the job
+   * succeeded; null before. A client showing `result.text` knows from it when an edit made that text stale.
+   */
+  transcript_revision?: number | null;
 }
 
 export interface BatchFile {

@@ -34,17 +34,22 @@ export const TRANSCRIPT_CONTENT_TYPES: Record<TranscriptFormat, string> = {
 export interface Cue {
   start: number;
   end: number;
-  /** Lines of the cue (1–2), without the speaker label. */
+  /** Lines of the cue (at most max_lines, unless one word is longer than a line); with a `labelOf`, the first begins with the speaker's label. */
   lines: string[];
   speaker?: string;
 }
 
+/**
+ * The label SRT shows before a speaker's cue. SRT has no voice markup, so the label is part of the cue's text and
+ * counts in max_chars_per_line like any word (a subtitle editor would flag the line otherwise).
+ */
+function srtLabel(speaker: string): string {
+  return `[${speaker}]`;
+}
+
 export function toSrt(result: JobResult, cueOptions: CueOptions = {}): string {
-  return buildCues(result, cueOptions)
-    .map((cue, i) => {
-      const lines = cue.speaker ? [`[${cue.speaker}] ${cue.lines[0]}`, ...cue.lines.slice(1)] : cue.lines;
-      return `${i + 1}\n${timestamp(cue.start, ',')} --> ${timestamp(cue.end, ',')}\n${lines.join('\n')}\n`;
-    })
+  return buildCues(result, cueOptions, srtLabel)
+    .map((cue, i) => `${i + 1}\n${timestamp(cue.start, ',')} --> ${timestamp(cue.end, ',')}\n${cue.lines.join('\n')}\n`)
     .join('\n');
 }
 
@@ -79,17 +84,32 @@ interface TimedWord {
   speaker?: string;
 }
 
-/** Subtitle cues from word timings when present, else from segments (times shared by character count). */
-export function buildCues(result: JobResult, cueOptions: CueOptions = {}): Cue[] {
+/**
+ * Subtitle cues from word timings when present, else from segments (times shared by character count). `labelOf`
+ * gives text shown before each speaker's cue (SRT's `[name]`): it is laid out as the cue's first word, so it counts
+ * in the line and cue lengths. Without it (WebVTT's `<v name>` is markup, not text) the lines hold words only.
+ */
+export function buildCues(result: JobResult, cueOptions: CueOptions = {}, labelOf?: (speaker: string) => string): Cue[] {
   const limits = { lineChars: cueOptions.lineChars ?? CUE_LIMITS.lineChars, lines: cueOptions.lines ?? CUE_LIMITS.lines };
   const words = result.words?.length ? result.words.map(cleanWord) : wordsFromSegments(result);
   const cues: Cue[] = [];
   let group: TimedWord[] = [];
   const maxChars = limits.lineChars * limits.lines;
+  /**
+   * The cue's text as laid out: the label and the words. A label that leaves no room for the cue's first word within
+   * the limits (a long name on one short line) is left out: a cue of the name alone would say nothing.
+   */
+  const shown = (words: readonly TimedWord[]): string[] => {
+    const texts = words.map((w) => w.word);
+    const speaker = words[0]?.speaker;
+    if (!labelOf || !speaker) return texts;
+    const label = labelOf(speaker);
+    return wrapLines([label, texts[0]!], limits).length <= limits.lines ? [label, ...texts] : texts;
+  };
   const flush = (): void => {
     if (group.length === 0) return;
     const first = group[0]!;
-    const cue: Cue = { start: first.start, end: group[group.length - 1]!.end, lines: wrapLines(group.map((w) => w.word), limits) };
+    const cue: Cue = { start: first.start, end: group[group.length - 1]!.end, lines: wrapLines(shown(group), limits) };
     if (first.speaker) cue.speaker = first.speaker;
     cues.push(cue);
     group = [];
@@ -99,13 +119,14 @@ export function buildCues(result: JobResult, cueOptions: CueOptions = {}): Cue[]
     const first = group[0];
     const last = group[group.length - 1];
     if (first && last) {
-      const chars = group.reduce((n, w) => n + w.word.length + 1, 0) + word.word.length;
+      const candidate = shown([...group, word]);
+      const chars = candidate.reduce((n, text) => n + text.length + 1, -1);
       const breakHere =
         word.speaker !== first.speaker ||
         word.end - first.start > CUE_LIMITS.seconds ||
         word.start - last.end >= CUE_LIMITS.pauseSeconds ||
         chars > maxChars ||
-        wrapLines([...group, word].map((w) => w.word), limits).length > limits.lines;
+        wrapLines(candidate, limits).length > limits.lines;
       if (breakHere) flush();
     }
     group.push(word);

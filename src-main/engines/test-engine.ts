@@ -4,12 +4,14 @@
  * "segments", "ms": N (sleep length, default 1000), "seconds": S (billed audio length, default 1), "artifact": true
  * (write a tiny WAV), "code"/"message" (the failure of "fail", default engine_failed)}`. "segments" is a
  * checkpointing transcription: `count` segments (default 5) of 10 s each, `ms` apart, continuing after `resumeAfter`;
- * `bad_index_at: K` makes a run that starts from the beginning send its segment K with a wrong index (once).
+ * `bad_index_at: K` makes a run that starts from the beginning send its segment K with a wrong index (once);
+ * `fail_at: K` makes such a run fail (engine_failed) before its segment K, so a retry continues and succeeds.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobError } from '../common/errors.js';
 import { assembleTranscript } from './asr/transcript-assembly.js';
+import { pcm16MonoWavHeader } from './audio/wav-stream-writer.js';
 import type { TranscriptOptions } from './asr/transcript.js';
 import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask, RecognizedSegment } from './engine-types.js';
 
@@ -18,21 +20,9 @@ const SAMPLE_RATE = 16_000;
 /** 0.1 s of a quiet 440 Hz tone, PCM16 mono WAV. */
 function tinyWav(): Buffer {
   const samples = SAMPLE_RATE / 10;
-  const buf = Buffer.alloc(44 + samples * 2);
-  buf.write('RIFF', 0, 'ascii');
-  buf.writeUInt32LE(36 + samples * 2, 4);
-  buf.write('WAVEfmt ', 8, 'ascii');
-  buf.writeUInt32LE(16, 16);
-  buf.writeUInt16LE(1, 20);
-  buf.writeUInt16LE(1, 22);
-  buf.writeUInt32LE(SAMPLE_RATE, 24);
-  buf.writeUInt32LE(SAMPLE_RATE * 2, 28);
-  buf.writeUInt16LE(2, 32);
-  buf.writeUInt16LE(16, 34);
-  buf.write('data', 36, 'ascii');
-  buf.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) buf.writeInt16LE(Math.round(1000 * Math.sin((2 * Math.PI * 440 * i) / SAMPLE_RATE)), 44 + i * 2);
-  return buf;
+  const pcm = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++) pcm.writeInt16LE(Math.round(1000 * Math.sin((2 * Math.PI * 440 * i) / SAMPLE_RATE)), i * 2);
+  return Buffer.concat([pcm16MonoWavHeader(SAMPLE_RATE, pcm.length), pcm]);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -99,11 +89,13 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
 async function segments(task: EngineTask, ctx: EngineContext, ms: number): Promise<EngineOutput> {
   const count = typeof task.params.count === 'number' ? task.params.count : 5;
   const badAt = typeof task.params.bad_index_at === 'number' && !task.resumeAfter ? task.params.bad_index_at : -1;
+  const failAt = typeof task.params.fail_at === 'number' && !task.resumeAfter ? task.params.fail_at : -1;
   const duration = count * 10;
   ctx.measured(duration);
   const pieces: RecognizedSegment[] = [];
   for (let index = task.resumeAfter ? task.resumeAfter.index + 1 : 0; index < count; index++) {
     await sleep(ms, ctx.signal);
+    if (index === failAt) throw new JobError('engine_failed', `the test engine failed before segment ${index} as asked`);
     const piece: RecognizedSegment = { index: index === badAt ? index + 1 : index, start: index * 10, end: index * 10 + 9, text: `segment ${index}` };
     pieces.push(piece);
     ctx.segment?.(piece, ((index + 1) / count) * 0.99);

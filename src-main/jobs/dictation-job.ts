@@ -9,7 +9,7 @@
  */
 import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Job, JobResult } from '../common/api-types.js';
+import type { Job } from '../common/api-types.js';
 import { ApiError } from '../common/errors.js';
 import { durationString } from '../common/duration.js';
 import { isoAt } from '../store/clock.js';
@@ -18,6 +18,7 @@ import { PRIVATE_DIR_MODE } from '../store/private-files.js';
 import { chargeJob, priceSnapshot } from './billing.js';
 import { nowIso, type JobCore } from './job-core.js';
 import { newJobRow } from './job-rows.js';
+import type { NewDictationJob } from './job-service-types.js';
 import { rowsFromResult } from './transcript-segments.js';
 
 /** The name a dictation's job gets: "Dictation 2026-11-23 02:15 UTC" (when it ended). */
@@ -27,21 +28,6 @@ export function dictationJobName(at: Date): string {
 
 /** The file name of a dictation's recording (its artifact). */
 export const DICTATION_RECORDING_NAME = 'dictation.wav';
-
-export interface NewDictationJob {
-  accountId: string;
-  modelId: string;
-  name: string | null;
-  language: string | null;
-  /** The params the result follows (response_format, timestamp_granularity). */
-  params: Record<string, unknown>;
-  /** The transcript made live (no artifacts yet). */
-  result: Omit<JobResult, 'artifacts'>;
-  /** Seconds of audio received: duration_seconds, the billing basis. */
-  durationSeconds: number;
-  /** A WAV file of the session's audio, moved into the job's folder; null when there is none. */
-  recording: { path: string; sampleRate: number } | null;
-}
 
 export function recordDictation(core: JobCore, input: NewDictationJob): Job {
   const { repos, machine, options } = core;

@@ -13,19 +13,7 @@ import { ApiError } from '../common/errors.js';
 import type { JobCore } from './job-core.js';
 import { priceSnapshot } from './billing.js';
 import { newJobRow } from './job-rows.js';
-
-export interface HostedDictationJob {
-  accountId: string;
-  /** The local catalogue id of the hosted model (`remote:<hosted id>`). */
-  modelId: string;
-  name: string;
-  /** Seconds of audio the session sent (its estimate); null when not known. */
-  seconds?: number | null;
-  /** The hosted service's address the session went to, its model id, and the job it recorded. */
-  endpointUrl: string;
-  remoteModelId: string;
-  remoteJobId: string;
-}
+import type { HostedDictationJob } from './job-service-types.js';
 
 export function followHostedDictation(core: JobCore, input: HostedDictationJob): Job {
   const { repos, machine } = core;

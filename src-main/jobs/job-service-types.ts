@@ -4,16 +4,41 @@
  * disk); the job engine owns statuses, queueing, workers, batches, billing and retention.
  */
 import type { EventEmitter } from 'node:events';
-import type { Batch, BudgetSettings, Job, SegmentList } from '../common/api-types.js';
+import type { Batch, BudgetSettings, Job, JobResult, SegmentList } from '../common/api-types.js';
 import type { JobStatus } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
 import type { EngineInput } from '../engines/engine-types.js';
-import type { NewDictationJob } from './dictation-job.js';
 import type { JobRecording } from './job-recording.js';
-import type { HostedDictationJob } from './hosted-dictation-job.js';
 
-export type { NewDictationJob } from './dictation-job.js';
-export type { HostedDictationJob } from './hosted-dictation-job.js';
+/** An ended live dictation session to record as a succeeded transcription (jobs/dictation-job.ts). */
+export interface NewDictationJob {
+  accountId: string;
+  modelId: string;
+  name: string | null;
+  language: string | null;
+  /** The params the result follows (response_format, timestamp_granularity). */
+  params: Record<string, unknown>;
+  /** The transcript made live (no artifacts yet). */
+  result: Omit<JobResult, 'artifacts'>;
+  /** Seconds of audio received: duration_seconds, the billing basis. */
+  durationSeconds: number;
+  /** A WAV file of the session's audio, moved into the job's folder; null when there is none. */
+  recording: { path: string; sampleRate: number } | null;
+}
+
+/** A live dictation recognised by a hosted service, for a local job to follow (jobs/hosted-dictation-job.ts). */
+export interface HostedDictationJob {
+  accountId: string;
+  /** The local catalogue id of the hosted model (`remote:<hosted id>`). */
+  modelId: string;
+  name: string;
+  /** Seconds of audio the session sent (its estimate); null when not known. */
+  seconds?: number | null;
+  /** The hosted service's address the session went to, its model id, and the job it recorded. */
+  endpointUrl: string;
+  remoteModelId: string;
+  remoteJobId: string;
+}
 
 export interface NewJob {
   accountId: string;
@@ -70,6 +95,8 @@ export interface JobEvents {
   /** Emitted after every committed change of a job (status, progress, duration). */
   'job-changed': [job: Job, accountId: string];
   'batch-changed': [batch: Batch, accountId: string];
+  /** A failed, cancelled or expired job was retried: `job` is the new job continuing `fromJobId`'s work. */
+  'job-retried': [fromJobId: string, job: Job, accountId: string];
 }
 
 export interface JobService {

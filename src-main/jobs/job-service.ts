@@ -243,7 +243,9 @@ export function createJobService(input: JobServiceOptions): JobEngine {
         row,
       );
       kick();
-      return jobView(id);
+      const retried = jobView(id);
+      machine.events.emit('job-retried', jobId, retried, accountId);
+      return retried;
     },
 
     pauseJob(accountId, product, jobId) {

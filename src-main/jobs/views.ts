@@ -57,8 +57,14 @@ export class Views {
       finished_at: row.finished_at,
       progress: row.progress,
       batch_id: row.batch_id,
-      ...(row.product === 'speech-to-text' ? { resumed_from: this.resumedFrom(row) } : {}),
+      ...(row.product === 'speech-to-text' ? { resumed_from: this.resumedFrom(row), transcript_revision: this.transcriptRevision(row) } : {}),
     };
+  }
+
+  /** The latest transcript revision of a succeeded transcription (0 until edited, also before revision 0 is stored). */
+  private transcriptRevision(row: JobRow): number | null {
+    if (row.status !== 'succeeded') return null;
+    return this.repos.revisions.latestNumber(row.id) ?? 0;
   }
 
   /** Where the current (or last) run of a transcription continued from its checkpoint; null from the beginning. */

@@ -74,6 +74,11 @@ export interface WatchFilesRepo {
   markDone(id: number, outputs: readonly string[]): void;
   /** The job failed, or its exports could not be written (`outputs`: those written before the failure). */
   markFailed(id: number, code: string, message: string, outputs?: readonly string[]): void;
+  /**
+   * The failed job `fromJobId` was retried as `toJobId`: its failed files wait for the new job again (their exports
+   * are written when it succeeds). Returns how many files.
+   */
+  continueWith(fromJobId: string, toJobId: string): number;
   /** Counts by state for each folder. */
   countsByFolder(): Map<string, WatchFileCounts>;
   /** The most recent failure of a folder. */
@@ -94,6 +99,10 @@ export function createWatchFilesRepo(db: Db, clock: Clock = systemClock): WatchF
   );
   const queued = db.prepare<[], WatchFileRow>(`SELECT * FROM watch_files WHERE state = 'queued' ORDER BY id`);
   const queuedForJob = db.prepare<[string], WatchFileRow>(`SELECT * FROM watch_files WHERE job_id = ? AND state = 'queued' ORDER BY id`);
+  const continueWith = db.prepare<{ from: string; to: string; at: string }>(
+    `UPDATE watch_files SET state = 'queued', job_id = @to, error_code = NULL, error_message = NULL, updated_at = @at
+     WHERE job_id = @from AND state = 'failed'`,
+  );
   const finish = db.prepare(
     `UPDATE watch_files SET state = @state, error_code = @errorCode, error_message = @errorMessage, outputs_json = @outputs, updated_at = @at
      WHERE id = @id AND state = 'queued'`,
@@ -149,6 +158,7 @@ export function createWatchFilesRepo(db: Db, clock: Clock = systemClock): WatchF
     markFailed(id, code, message, outputs = []) {
       finish.run({ id, state: 'failed', errorCode: code, errorMessage: message, outputs: JSON.stringify(outputs), at: isoAt(clock) });
     },
+    continueWith: (from, to) => continueWith.run({ from, to, at: isoAt(clock) }).changes,
     countsByFolder() {
       const byFolder = new Map<string, WatchFileCounts>();
       for (const row of counts.all()) {

@@ -84,6 +84,10 @@ export class WatchService {
   private readonly onJobChanged = (job: Job): void => {
     if (isTerminal(job.status)) this.settleJob(job);
   };
+  /** A retried job's file waits for the new job, so its exports are written when the retry succeeds. */
+  private readonly onJobRetried = (fromJobId: string, job: Job): void => {
+    this.guard(`following the retry of job ${fromJobId}`, () => void this.options.repos.watchFiles.continueWith(fromJobId, job.id));
+  };
 
   constructor(private readonly options: WatchServiceOptions) {
     this.timings = { ...DEFAULT_WATCH_TIMINGS, ...options.timings };
@@ -94,6 +98,7 @@ export class WatchService {
     if (this.started) return;
     this.started = true;
     this.options.jobs.events.on('job-changed', this.onJobChanged);
+    this.options.jobs.events.on('job-retried', this.onJobRetried);
     this.guard('settling files whose job ended while stopped', () => this.reconcile());
     await this.apply(readWatchFolders(this.options.repos.settings));
   }
@@ -102,6 +107,7 @@ export class WatchService {
   async stop(): Promise<void> {
     this.stopping.abort(new Error('the service is stopping'));
     this.options.jobs.events.off('job-changed', this.onJobChanged);
+    this.options.jobs.events.off('job-retried', this.onJobRetried);
     const folders = this.folders;
     this.folders = [];
     await Promise.all(folders.map((folder) => folder.stop()));

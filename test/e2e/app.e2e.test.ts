@@ -12,10 +12,11 @@ import { requireCommand, requireFile, SHARED } from '../helpers/system.js';
 import { describeViolations, seriousViolations } from './axe.js';
 import { launchChromium } from './chromium.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
+import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 let served: ServedUi;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+let browser: Chromium;
 let page: Page;
 const pageErrors: string[] = [];
 /** The page carries the service's CSP header and its own meta CSP: neither may refuse anything the app does. */
@@ -36,14 +37,12 @@ describe('desktop UI in Chromium (browser mode)', () => {
     requireFile('/usr/share/pocketsphinx/model/en-us/en-us', 'pocketsphinx-en-us');
     mkdirSync(SHOTS, { recursive: true });
     served = await startServeUi();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    await page.goto(served.loginUrl);
-    await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
+    const watchCsp = (opened: Page): void => {
+      opened.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+      });
+    };
+    ({ browser, page } = await openLoggedInPage(served, pageErrors, { beforeLogin: watchCsp }));
   });
 
   afterAll(async () => {

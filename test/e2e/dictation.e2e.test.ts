@@ -13,12 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../src-main/common/api-types.js';
 import { installSileroVad, JFK_TEXT, JFK_WAV, TINY, wordsOf } from '../helpers/dictation-fixtures.js';
 import { requireFile } from '../helpers/system.js';
-import { fakeMicrophoneFlags, launchChromium } from './chromium.js';
+import { fakeMicrophoneFlags } from './chromium.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
+import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 let served: ServedUi;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+let browser: Chromium;
 let page: Page;
 const pageErrors: string[] = [];
 
@@ -33,11 +34,7 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
     mkdirSync(SHOTS, { recursive: true });
     served = await startServeUi();
     await installSileroVad(served.url, served.apiKey);
-    browser = await launchChromium(fakeMicrophoneFlags(JFK_WAV));
-    page = await browser.context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(served.loginUrl);
-    await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
+    ({ browser, page } = await openLoggedInPage(served, pageErrors, { chromiumArgs: fakeMicrophoneFlags(JFK_WAV) }));
   }, 120_000);
 
   afterAll(async () => {

@@ -13,15 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED } from '../helpers/system.js';
 import { makeLongRecording } from '../helpers/long-recording.js';
 import { makeTempDir } from '../helpers/audio-fixtures.js';
-import { launchChromium } from './chromium.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
+import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 const ENV = { VOXDESK_TEST_SEGMENT_DELAY_MS: '300' };
 const temp = makeTempDir('voxdesk-e2e-live-');
 let served: ServedUi;
 let restarted: ChildProcess | null = null;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+let browser: Chromium;
 let page: Page;
 let recording = '';
 const pageErrors: string[] = [];
@@ -64,11 +64,7 @@ describe('a transcription that fills in while it runs (browser mode)', () => {
         if (state === 'failed') throw new Error(`importing ${body.id} failed`);
       }
     }
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(served.loginUrl);
-    await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
+    ({ browser, page } = await openLoggedInPage(served, pageErrors));
   }, 120_000);
 
   afterAll(async () => {

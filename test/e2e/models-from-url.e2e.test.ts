@@ -10,14 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED } from '../helpers/system.js';
 import { startRangeServer, type RangeServer } from '../helpers/range-server.js';
 import { shippedArchive } from '../helpers/tiny-archives.js';
-import { launchChromium } from './chromium.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
+import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 const MOONSHINE_JFK = 'dse theafg thednysemeqa theov topmv andht l oft ton afl';
 let served: ServedUi;
 let server: RangeServer;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+let browser: Chromium;
 let page: Page;
 const pageErrors: string[] = [];
 
@@ -31,11 +31,7 @@ describe('Models → Add from URL (browser mode)', () => {
     mkdirSync(SHOTS, { recursive: true });
     server = await startRangeServer();
     served = await startServeUi();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(served.loginUrl);
-    await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
+    ({ browser, page } = await openLoggedInPage(served, pageErrors));
   });
 
   afterAll(async () => {

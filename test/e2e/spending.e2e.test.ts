@@ -15,13 +15,13 @@ import type { UsageReport } from '../../src-main/common/api-types.js';
 import type { TestService } from '../helpers/service.js';
 import { SHARED } from '../helpers/system.js';
 import { startHosted } from '../helpers/two-instances.js';
-import { launchChromium } from './chromium.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
+import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 let hosted: TestService;
 let served: ServedUi;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+let browser: Chromium;
 let page: Page;
 let dir: string;
 const pageErrors: string[] = [];
@@ -39,10 +39,7 @@ describe('money in the browser: a hosted key, a $0.12 cap, $0.05 a request', () 
     writeFileSync(pricingFile, JSON.stringify({ models: { 'test-tts': { request_fee_usd: 0.05, per_minute_usd: 0 } } }));
     hosted = await startHosted({ holdSeconds: 5, pricingFile });
     served = await startServeUi({ env: { VOXDESK_REMOTE_URL: hosted.url, VOXDESK_REMOTE_KEY: hosted.key } });
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(served.loginUrl);
+    ({ browser, page } = await openLoggedInPage(served, pageErrors));
     await page.getByRole('tab', { name: /Usage/ }).waitFor();
   }, 120_000);
 

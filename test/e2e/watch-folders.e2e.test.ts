@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireCommand, requireFile, SHARED } from '../helpers/system.js';
-import { launchChromium } from './chromium.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
+import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 let served: ServedUi;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+let browser: Chromium;
 let page: Page;
 let work: string;
 const pageErrors: string[] = [];
@@ -27,11 +27,7 @@ describe('watch folders in Settings (browser mode)', () => {
     mkdirSync(SHOTS, { recursive: true });
     work = mkdtempSync(join(tmpdir(), 'voxdesk-watch-e2e-'));
     served = await startServeUi();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(served.loginUrl);
-    await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
+    ({ browser, page } = await openLoggedInPage(served, pageErrors));
   });
 
   afterAll(async () => {

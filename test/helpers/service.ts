@@ -23,6 +23,7 @@ const TEST_PARAMS_SCHEMA = {
     behaviour: { type: 'string', enum: ['succeed', 'sleep', 'crash', 'exit', 'hang', 'fail', 'segments'], default: 'succeed' },
     count: { type: 'integer', minimum: 1, maximum: 1000, default: 5 },
     bad_index_at: { type: 'integer', minimum: 0 },
+    fail_at: { type: 'integer', minimum: 0 },
     ms: { type: 'integer', minimum: 0, maximum: 600_000, default: 1000 },
     seconds: { type: 'number', minimum: 0, default: 1 },
     artifact: { type: 'boolean', default: false },

@@ -8,7 +8,8 @@ import { open } from 'node:fs/promises';
 
 const HEADER_BYTES = 44;
 
-function header(sampleRate: number, dataBytes: number): Buffer {
+/** The 44-byte header of a 16-bit mono PCM WAV holding `dataBytes` of samples. */
+export function pcm16MonoWavHeader(sampleRate: number, dataBytes: number): Buffer {
   const h = Buffer.alloc(HEADER_BYTES);
   h.write('RIFF', 0, 'ascii');
   h.writeUInt32LE(36 + dataBytes, 4);
@@ -37,7 +38,7 @@ export class WavStreamWriter {
   ) {
     this.out = createWriteStream(path, { mode: 0o600 });
     this.out.on('error', (error) => (this.failed = error));
-    this.out.write(header(sampleRate, 0));
+    this.out.write(pcm16MonoWavHeader(sampleRate, 0));
   }
 
   /** Bytes of PCM written so far. */
@@ -58,7 +59,7 @@ export class WavStreamWriter {
     if (this.failed) throw this.failed;
     const file = await open(this.path, 'r+');
     try {
-      await file.write(header(this.sampleRate, this.bytes), 0, HEADER_BYTES, 0);
+      await file.write(pcm16MonoWavHeader(this.sampleRate, this.bytes), 0, HEADER_BYTES, 0);
     } finally {
       await file.close();
     }

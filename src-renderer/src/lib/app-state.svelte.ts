@@ -11,6 +11,7 @@ import type { DesktopBridge } from '$common/desktop-bridge.js';
 import { Backoff, fingerprint } from './backoff.js';
 import { SpendingBudget } from './spending-budget.svelte.js';
 import { share, shareById } from './structural-share.js';
+import { TranscriptPreviews } from './transcript-previews.svelte.js';
 import type { TabId } from './shortcuts.js';
 
 /**
@@ -55,8 +56,8 @@ export class AppState {
   toasts = $state<Toast[]>([]);
   /** A transcript to open at a moment (a library search result); the Jobs tab opens it, seeked there. */
   openRequest = $state.raw<TranscriptFocus | null>(null);
-  /** The start of the latest revision of transcripts this page loaded or saved, by job (newer than `result.text`). */
-  previews = $state.raw<Record<string, string>>({});
+  /** How each finished transcript starts now (its latest revision, not the engine's `result.text`): the Jobs list. */
+  readonly previews = new TranscriptPreviews(() => this.api);
   /** Bumped by "Raise the cap": the Usage page then shows and focuses the monthly cap. */
   budgetFocus = $state(0);
 
@@ -161,12 +162,6 @@ export class AppState {
   openTranscriptAt(jobId: string, time: number, segmentIndex: number | null): void {
     this.openRequest = { jobId, time, segmentIndex, seq: ++this.focusSeq };
     this.tab = 'jobs';
-  }
-
-  /** Remembers how the latest revision of a transcript starts, for the Jobs list. */
-  notePreview(transcript: { job_id: string; segments: readonly { text: string }[] }): void {
-    const text = transcript.segments.slice(0, 12).map((s) => s.text.trim()).join(' ');
-    if (this.previews[transcript.job_id] !== text) this.previews = { ...this.previews, [transcript.job_id]: text };
   }
 
   toast(text: string, kind: Toast['kind'] = 'info'): void {

@@ -12,6 +12,7 @@ import type { Job } from '../../../src-main/common/api-types.js';
 import type { JobEngine } from '../../../src-main/jobs/job-service.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { audio, Client, expectError, json } from '../../helpers/http-client.js';
+import { pcm16MonoWavHeader } from '../../../src-main/engines/audio/wav-stream-writer.js';
 
 let t: TestService;
 let api: Client;
@@ -19,21 +20,9 @@ let accountId: string;
 
 /** A real 16-bit mono WAV of `samples` samples (44-byte header + PCM), so the served type is sniffed, not guessed. */
 function wav(samples: number, rate = 16_000): Uint8Array<ArrayBuffer> {
-  const data = Buffer.alloc(44 + samples * 2);
-  data.write('RIFF', 0, 'latin1');
-  data.writeUInt32LE(36 + samples * 2, 4);
-  data.write('WAVEfmt ', 8, 'latin1');
-  data.writeUInt32LE(16, 16);
-  data.writeUInt16LE(1, 20);
-  data.writeUInt16LE(1, 22);
-  data.writeUInt32LE(rate, 24);
-  data.writeUInt32LE(rate * 2, 28);
-  data.writeUInt16LE(2, 32);
-  data.writeUInt16LE(16, 34);
-  data.write('data', 36, 'latin1');
-  data.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(Math.sin(i / 8) * 8000), 44 + i * 2);
-  return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length)) as Uint8Array<ArrayBuffer>;
+  const pcm = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++) pcm.writeInt16LE(Math.round(Math.sin(i / 8) * 8000), i * 2);
+  return new Uint8Array(Buffer.concat([pcm16MonoWavHeader(rate, pcm.length), pcm])) as Uint8Array<ArrayBuffer>;
 }
 
 const recording = wav(4000);

@@ -49,10 +49,12 @@ describe('revision 0', () => {
     let job = await json<Job>(api.postForm('/v1/speech-to-text', form));
     while (job.status !== 'succeeded') {
       expect(['queued', 'running']).toContain(job.status);
+      expect(job.transcript_revision).toBeNull();
       await new Promise((r) => setTimeout(r, 100));
       job = await json<Job>(api.get(`/v1/speech-to-text/${job.id}`));
     }
     expect(t.service.repos.revisions.latestNumber(job.id)).toBe(0); // recorded at success, not at first read
+    expect(job.transcript_revision).toBe(0);
     const transcript = await json<TranscriptRevision>(api.get(path(job.id)));
     expect(transcript).toMatchObject({ job_id: job.id, revision: 0, latest_revision: 0, speakers: {} });
     expect(transcript.segments.map((s) => [s.index, s.start, s.end, s.text, s.speaker])).toEqual([
@@ -70,6 +72,7 @@ describe('revision 0', () => {
   it('is recorded on first read for a job that succeeded before revisions existed, with its speakers and words', async () => {
     const id = meeting();
     expect(t.service.repos.revisions.latestNumber(id)).toBeNull();
+    expect((await json<Job>(api.get(`/v1/speech-to-text/${id}`))).transcript_revision).toBe(0); // the engine's, not stored yet
     const transcript = await json<TranscriptRevision>(api.get(path(id)));
     expect(transcript.revision).toBe(0);
     expect(transcript.speakers).toEqual({ SPEAKER_0: 'SPEAKER_0', SPEAKER_1: 'SPEAKER_1', SPEAKER_2: 'SPEAKER_2' });
@@ -110,6 +113,10 @@ describe('editing', () => {
     expect(edited.segments[0]).toEqual(before.segments[0]);
     expect(await json<TranscriptRevision>(api.get(path(id, '?revision=0')))).toEqual({ ...before, latest_revision: 1 });
     expect((await json<TranscriptRevision>(api.get(path(id)))).revision).toBe(1);
+    // The job tells its readers (the Jobs list) that its result's text is no longer the latest.
+    expect((await json<Job>(api.get(`/v1/speech-to-text/${id}`))).transcript_revision).toBe(1);
+    const listed = await json<{ data: Job[] }>(api.get('/v1/jobs?product=speech-to-text&limit=100'));
+    expect(listed.data.find((j) => j.id === id)?.transcript_revision).toBe(1);
   });
 
   it('a replaced word takes the replaced word’s times', async () => {

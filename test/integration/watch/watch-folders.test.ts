@@ -174,6 +174,28 @@ describe('watch folders', () => {
     expect(unwritable.status.last_failure!.message).toMatch(/srt export of fine\.wav could not be written/);
   });
 
+  it('writes the exports of a failed file once its job is retried and succeeds', async () => {
+    const dir = join(work, 'retried');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'take.wav'), recording(502));
+    // The run from the beginning fails before its second segment; a retry continues after the first and succeeds.
+    await saveFolders(api, [{ path: dir, model: 'test-asr', params: { ...SEGMENTS, count: 3, fail_at: 1 }, formats: ['srt'] }]);
+    const failed = await waitForFolder(api, dir, 'the first run failed', (f) => f.status.files_failed === 1);
+    expect(failed.status.files_queued).toBe(0);
+    const [job] = await jobsNamed('take.wav');
+    expect(job!.status).toBe('failed');
+
+    const retried = await json<Job>(api.post(`/v1/speech-to-text/${job!.id}/retry`));
+    expect(retried.id).not.toBe(job!.id);
+    const done = await waitForFolder(api, dir, 'the retry done', (f) => f.status.files_done === 1);
+    expect(done.status).toMatchObject({ files_failed: 0, files_queued: 0, last_failure: null });
+    // The whole transcript: the segment recognised before the failure and the two after the retry.
+    const srt = readFileSync(join(dir, 'take.srt'), 'utf8');
+    expect(srt.match(/segment/g)).toHaveLength(3);
+    expect(srt).toMatch(/^0$[\s\S]*^1$[\s\S]*^2$/m);
+    expect(namesIn(dir)).toEqual(['take.srt', 'take.wav']);
+  });
+
   it('refuses a file larger than the model takes, without reading it, and shows why', async () => {
     const dir = join(work, 'large');
     mkdirSync(dir);

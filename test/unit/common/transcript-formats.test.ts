@@ -81,6 +81,45 @@ describe('SRT', () => {
     }
   });
 
+  it('counts the speaker label in max_chars_per_line and max_lines, as a subtitle editor does', () => {
+    const named: JobResult = {
+      text: '',
+      segments: [
+        {
+          id: 0,
+          start: 0,
+          end: 6,
+          text: 'we should move the budget review to thursday morning please',
+          speaker: 'Alexandra Papadopoulou',
+        },
+      ],
+    };
+    const srt = toSrt(named, { lineChars: 32, lines: 2 });
+    const cues = srt.trim().split('\n\n');
+    expect(cues[0]).toContain('[Alexandra Papadopoulou]');
+    for (const cue of cues) {
+      const lines = cue.split('\n').slice(2);
+      expect(lines.length).toBeLessThanOrEqual(2);
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(32);
+    }
+    // Every word is still there, in order, once.
+    const words = cues.flatMap((cue) => cue.split('\n').slice(2).join(' ').replace('[Alexandra Papadopoulou]', '').split(/\s+/).filter(Boolean));
+    expect(words.join(' ')).toBe(named.segments![0]!.text);
+    // A label that leaves no room for a word on the lines allowed is left out rather than filling a cue alone.
+    const oneShortLine = toSrt(named, { lineChars: 20, lines: 1 }).trim().split('\n\n');
+    for (const cue of oneShortLine) {
+      const lines = cue.split('\n').slice(2);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.length).toBeLessThanOrEqual(20);
+      expect(lines[0]).not.toContain('[');
+    }
+    // WebVTT's voice tag is markup, not text: its lines hold the words alone and may use the whole width.
+    for (const cue of buildCues(named, { lineChars: 32, lines: 2 })) {
+      for (const line of cue.lines) expect(line.length).toBeLessThanOrEqual(32);
+      expect(cue.lines.join(' ')).not.toContain('[');
+    }
+  });
+
   it('text without segments becomes one cue over the duration', () => {
     expect(toSrt({ text: 'just text', duration: 2 })).toBe('1\n00:00:00,000 --> 00:00:02,000\njust text\n');
   });

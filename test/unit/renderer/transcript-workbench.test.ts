@@ -45,7 +45,7 @@ const texts = (editor: TranscriptEditor): string[] => editor.transcript!.segment
 describe('TranscriptEditor', () => {
   it('edits a segment in place, undoes the save, and cancels without saving', async () => {
     const id = await transcribe('edit.wav');
-    const editor = new TranscriptEditor(app, id, (t) => app.notePreview(t));
+    const editor = new TranscriptEditor(app, id, (t) => app.previews.note(t));
     await editor.load();
     expect(editor.transcript).toMatchObject({ job_id: id, revision: 0 });
     expect(texts(editor)).toEqual(['segment 0', 'segment 1', 'segment 2']);
@@ -58,7 +58,7 @@ describe('TranscriptEditor', () => {
     expect(editor.editing).toBeNull();
     expect(editor.transcript!.revision).toBe(1);
     expect(texts(editor)).toEqual(['segment 0', 'segment one, fixed', 'segment 2']);
-    expect(app.previews[id]).toBe('segment 0 segment one, fixed segment 2');
+    expect(app.previews.startOf(app.jobById(id)!)).toBe('segment 0 segment one, fixed segment 2');
     expect(editor.canUndo).toBe(true);
 
     // Unchanged text just closes the editor; Esc (cancel) saves nothing.
@@ -158,6 +158,41 @@ describe('TranscriptEditor', () => {
     await editor.load();
     expect(editor.transcript).toBeNull();
     expect(editor.loadError).toMatch(/no longer exists/);
+  });
+});
+
+describe('TranscriptPreviews (the Jobs list)', () => {
+  it('shows the latest revision of a transcript edited elsewhere, read once per revision', async () => {
+    const id = await transcribe('elsewhere.wav');
+    const job = (): NonNullable<ReturnType<typeof app.jobById>> => app.jobById(id)!;
+    expect(job().transcript_revision).toBe(0);
+    expect(app.previews.startOf(job())).toBe('segment 0 segment 1 segment 2');
+
+    // Another window (or a script) edits it: the next poll brings transcript_revision 1, and the list reads it.
+    await patchTranscript(app.api, id, { base_revision: 0, segments: [{ index: 0, text: 'the quarterly review' }] });
+    app.refreshSoon();
+    await until(() => job().transcript_revision === 1, 'the poll to bring revision 1');
+    let reads = 0;
+    const request = app.api.request.bind(app.api);
+    app.api.request = ((...args: Parameters<typeof request>) => {
+      if (String(args[1]).endsWith(`/${id}/transcript`)) reads++;
+      return request(...args);
+    }) as typeof request;
+    try {
+      app.previews.refresh(app.jobs);
+      app.previews.refresh(app.jobs); // asked for while the first read runs: not read twice
+      await until(() => app.previews.startOf(job()) === 'the quarterly review segment 1 segment 2', 'the preview to follow the edit');
+      app.previews.refresh(app.jobs); // known now
+      expect(reads).toBe(1);
+    } finally {
+      app.api.request = request;
+    }
+
+    // An older revision noted late (a slow editor) never replaces the newer one.
+    app.previews.note({ job_id: id, revision: 0, segments: [{ text: 'segment 0' }] });
+    expect(app.previews.startOf(job())).toBe('the quarterly review segment 1 segment 2');
+    // Jobs that are not succeeded transcriptions have no preview.
+    expect(app.previews.startOf({ ...job(), status: 'running' })).toBe('');
   });
 });
 

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { floatToS16le } from '../../../../src-main/engines/audio/pcm.js';
 import { NOISY_CLIP, readMono } from '../../../helpers/denoise-fixtures.js';
 import { DENOISERS, runDenoiser } from '../../../helpers/run-denoiser.js';
+import { pcm16MonoWavHeader } from '../../../../src-main/engines/audio/wav-stream-writer.js';
 
 const root = mkdtempSync(join(tmpdir(), 'voxdesk-denoise-long-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -16,19 +17,7 @@ const RATE = 16000;
 function writeLongWav(path: string, minutes: number): number {
   const clip = readMono(NOISY_CLIP).samples;
   const frames = minutes * 60 * RATE;
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + frames * 2, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(RATE, 24);
-  header.writeUInt32LE(RATE * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(frames * 2, 40);
+  const header = pcm16MonoWavHeader(RATE, frames * 2);
   const fd = openSync(path, 'w');
   writeSync(fd, header);
   for (let written = 0; written < frames; ) {

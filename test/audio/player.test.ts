@@ -133,11 +133,48 @@ function locate(x: Float32Array, segment: Int16Array, from = 0): number {
   return at;
 }
 
-/** Samples of `segment` that differ from the recording at `offset`, skipping its first `skip` samples. */
-function differing(x: Float32Array, segment: Int16Array, offset: number, skip: number): number {
-  let n = 0;
-  for (let i = skip; i < segment.length; i++) if (Math.round(x[offset + i]! * 32768) !== segment[i]) n++;
-  return n;
+/**
+ * Follows `source` through the recording from `offset` (where source[0] is), from its sample `skip` on: every
+ * sample must come back identical and in order, and where the recording departs from it, only digital silence may
+ * have been inserted before the source goes on. A sound server that ran dry restarts the stream and loses up to
+ * ~10 ms there (as at a stream's start): up to `restartLoss` samples may be missing after each silence, counted in
+ * `lost`. Returns the silences (recording sample counts), the samples lost at restarts, and those never found.
+ */
+function follow(
+  x: Float32Array,
+  source: Int16Array,
+  offset: number,
+  skip: number,
+  restartLoss: number,
+): { silences: number[]; lost: number; missing: number } {
+  const at = (j: number) => Math.round(x[j]! * 32768);
+  const silences: number[] = [];
+  let lost = 0;
+  let pos = offset + skip;
+  let i = skip;
+  const resumesAt = (p: number, j: number): boolean => {
+    const run = Math.min(64, source.length - j);
+    for (let k = 0; k < run; k++) if (p + k >= x.length || at(p + k) !== source[j + k]) return false;
+    return true;
+  };
+  while (i < source.length) {
+    if (pos < x.length && at(pos) === source[i]) {
+      i++;
+      pos++;
+      continue;
+    }
+    // Not the next sample: only silence may come before it.
+    let resume = pos;
+    while (resume < x.length && at(resume) === 0) resume++;
+    let j = i;
+    while (j <= i + restartLoss && j < source.length && !resumesAt(resume, j)) j++;
+    if (resume === pos || j > i + restartLoss || j >= source.length) return { silences, lost, missing: source.length - i };
+    silences.push(resume - pos);
+    lost += j - i;
+    pos = resume;
+    i = j;
+  }
+  return { silences, lost, missing: 0 };
 }
 
 describe('adaptive jitter buffer through PulseAudio null sink', () => {
@@ -178,7 +215,7 @@ describe('adaptive jitter buffer through PulseAudio null sink', () => {
     // The source falls behind: the device plays the first part out and would run dry.
     await sleep(900);
     // Noticed in time, with audio still to come: the target grew from 20 to 60 ms; the device got silence meanwhile.
-    expect(underruns).toEqual([{ targetMs: 60 }]);
+    expect(underruns[0]).toEqual({ targetMs: 60 });
     for (let i = 0; i < second.length; i += ms(20)) player.write(second.subarray(i, i + ms(20)));
     const ended = new Promise<{ stopped: boolean }>((r) => player.once('ended', r));
     player.end();
@@ -186,20 +223,19 @@ describe('adaptive jitter buffer through PulseAudio null sink', () => {
     await sleep(300);
     const x = await rec.stop();
     expect(errors).toEqual([]);
-    expect(underruns).toHaveLength(1);
-    expect(jitter.underruns).toBe(1);
+    // (A loaded machine may add an underrun of its own; each one is reported and counted.)
+    expect(jitter.underruns).toBe(underruns.length);
     expect(jitter.targetMs).toBeGreaterThan(55); // it shrinks back only slowly
-    // Nothing dropped, nothing repeated: the first part up to the gap (at most the last, partial device buffer held
-    // back), then after the silence the rest, sample for sample.
-    const a = locate(x, first);
-    let k = ms(20);
-    while (k < first.length && Math.round(x[a + k]! * 32768) === first[k]) k++;
-    expect(k).toBeGreaterThan(first.length - 1024);
-    const rest = new Int16Array(first.length - k + second.length);
-    rest.set(first.subarray(k));
-    rest.set(second, first.length - k);
-    const b = locate(x, rest, a + k);
-    expect(b - (a + k)).toBeGreaterThanOrEqual(ms(500));
-    expect(differing(x, rest, b, 0)).toBe(0);
+    // Nothing dropped by the player, nothing repeated: both parts come back sample for sample and in order, with
+    // nothing but silence inserted — the long gap where the source fell behind (≥ 500 ms) — and at most the sound
+    // server's own restart loss after a silence (PulseAudio, when the device had run dry all the same on a busy
+    // machine).
+    const both = new Int16Array(first.length + second.length);
+    both.set(first);
+    both.set(second, first.length);
+    const { silences, lost, missing } = follow(x, both, locate(x, first), ms(20), ms(12));
+    expect(missing).toBe(0);
+    expect(lost).toBeLessThanOrEqual(silences.length * ms(12));
+    expect(Math.max(...silences)).toBeGreaterThanOrEqual(ms(500));
   });
 });

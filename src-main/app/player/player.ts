@@ -264,9 +264,12 @@ class NativePlayer extends EventEmitter implements Player {
       const bytes = this.ending && whole < periods ? this.queuedBytes : Math.min(whole, periods) * period * 2;
       if (bytes > 0) this.hand(this.take(bytes));
     }
-    if (!this.ending && this.fedSamples - played < (STARVING_MS * this.sampleRate) / 1000) {
+    const starving = (STARVING_MS * this.sampleRate) / 1000;
+    if (!this.ending && this.fedSamples - played < starving) {
       if (!this.buffering) this.underrun();
-      this.hand(Buffer.alloc(period * 2));
+      // While the audio is held, the device is kept a buffer further ahead in silence: it takes a buffer ahead of
+      // what is heard, and a sound server that runs dry loses ~10 ms as it restarts.
+      while (this.fedSamples - played < period + starving) this.hand(Buffer.alloc(period * 2));
     }
     if (this.wantDrain && this.queuedBytes < this.ms(this.options.queueHighMs)) {
       this.wantDrain = false;

@@ -14,7 +14,7 @@
  * first frame → sound (the player and the device).
  * recording_gap_ms is wall time minus recorded time (near 0 unless the recorder lost audio, which would shift onsets).
  * LIVE_DEVICE_FPB sets the frames per device buffer for both (default: the player's default); LIVE_DEVICE_DEBUG=1
- * prints each speak's sound length and latency on stderr.
+ * prints each speak's sound length and latency on stderr; LIVE_DEVICE_JITTER_START_MS sets the jitter buffer's start.
  */
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
@@ -25,6 +25,7 @@ import { percentile, round3 } from './_stats.js';
 
 const SPEAKS = Number(process.env.LIVE_DEVICE_SPEAKS ?? 20);
 const FPB = Number(process.env.LIVE_DEVICE_FPB ?? DEFAULT_PLAYER_OPTIONS.framesPerBuffer);
+const JITTER_START_MS = process.env.LIVE_DEVICE_JITTER_START_MS ? Number(process.env.LIVE_DEVICE_JITTER_START_MS) : undefined;
 const SENTENCE = 'Testing the device.';
 const THRESHOLD = 0.02;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -61,7 +62,7 @@ try {
   const rate = 22050;
   const sourceSeconds = audibleSeconds(source, rate, THRESHOLD);
 
-  const playback = await LivePlayback.open({ serviceUrl, apiKey: GOOD_KEY, modelId: 'espeak-ng', player: { framesPerBuffer: FPB } });
+  const playback = await LivePlayback.open({ serviceUrl, apiKey: GOOD_KEY, modelId: 'espeak-ng', player: { framesPerBuffer: FPB }, ...(JITTER_START_MS === undefined ? {} : { jitter: { startMs: JITTER_START_MS } }) });
   let dones = 0;
   let firstFrameAt: number | null = null;
   playback.on('event', (e) => {

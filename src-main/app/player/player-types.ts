@@ -6,7 +6,10 @@ export interface PlayerOptions {
   sampleRate: number;
   /** PortAudio device id; -1 is the system default. Default -1. */
   deviceId?: number;
-  /** Frames per device buffer: 512–1024 play cleanly (0 underflows). Default 1024. */
+  /**
+   * Frames per device buffer: 512–1024 play cleanly, 256 underflows on a busy 2-core machine; the first sound comes
+   * no sooner with fewer (docs/benchmarks.md, goal 3). Also the unit in which audio is handed to the device. Default 1024.
+   */
   framesPerBuffer?: number;
   /**
    * Audio held before the device starts, and before it resumes after an underrun, when no shared `jitter` policy is

@@ -38,7 +38,10 @@ function loadNaudiodon(): Naudiodon {
   return naudiodon;
 }
 
-/** Output devices PortAudio sees (for a device picker). Throws PlayerError when naudiodon cannot load. */
+/**
+ * Output devices PortAudio sees (for a device picker). Throws PlayerError when naudiodon cannot load. It initialises
+ * PortAudio on this thread, so it must not race a close (see closesInFlight); nothing calls it yet.
+ */
 export function listOutputDevices(): { id: number; name: string }[] {
   try {
     return loadNaudiodon()

@@ -1,29 +1,31 @@
 /**
- * Speech to text with Debian's PocketSphinx (`pocketsphinx_continuous`, US English). The decoded 16 kHz stream is
- * piped into the program as raw PCM16 (constant memory on any length); PocketSphinx finds utterances itself and
- * prints words with times. Progress follows the audio fed; cancelling kills the program.
+ * Speech to text with Debian's PocketSphinx (US English), kept warm: the engine loads one decoder the first time it is
+ * used in a worker process (pocketsphinx-stream-decoder.ts, libpocketsphinx through FFI) and every later job of that
+ * worker reuses it — the command-line program `pocketsphinx_continuous` this engine ran before loaded the model again
+ * for every job (0.7–1 s of CPU). The recording is streamed (constant memory on any length) to the decoder as it is
+ * read: a plain 16 kHz mono PCM16 WAV straight from disk, anything else decoded by ffmpeg. PocketSphinx finds the
+ * utterances itself, exactly as the program did, and gives words with times. Progress follows the audio fed; cancelling stops
+ * between blocks of a second.
  *
  * Each utterance is a checkpoint (ctx.segment), resumable after the silence that closed it. A resumed run feeds the
- * program the audio from there on; PocketSphinx adapts its feature normalisation (CMN) to the audio it has heard, so
- * the utterances after a resume point can differ a little from an uninterrupted run's (unlike the sherpa-onnx engine,
- * whose segmentation is exactly resumable). Committed utterances are never recognised again.
+ * decoder the audio from there on, its feature normalisation (CMN) starting afresh as in a new run, so the utterances
+ * after a resume point can differ a little from an uninterrupted run's (unlike the sherpa-onnx engine, whose
+ * segmentation is exactly resumable). Committed utterances are never recognised again. A native crash ends the
+ * worker process; the job engine then runs the job again on a fresh worker from its last committed utterance.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, constants, createWriteStream, openSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask } from '../engine-types.js';
 import { JobError } from '../../common/errors.js';
-import { ASR_SAMPLE_RATE, decodeBlocks } from '../audio/decode.js';
-import { floatToS16le } from '../audio/pcm.js';
+import { ASR_SAMPLE_RATE, cancelledError, decodeBlocks } from '../audio/decode.js';
+import { pcm16WavBlocks, plainPcm16Wav } from '../audio/wav-pcm16.js';
 import { probeDuration } from '../audio/probe.js';
 import { skipSamples } from '../audio/skip-samples.js';
 import type { RecognizedSegment, ResumePoint } from '../engine-types.js';
 import { readAsrParams } from './asr-params.js';
 import { findPocketsphinx, POCKETSPHINX_MISSING, type PocketsphinxInstall } from './pocketsphinx-install.js';
-import { PocketsphinxOutputParser, type SphinxUtterance } from './pocketsphinx-output.js';
+import { pcm16 } from './pocketsphinx-library.js';
+import type { SphinxUtterance } from './pocketsphinx-output.js';
+import { PocketsphinxStreamDecoder } from './pocketsphinx-stream-decoder.js';
 import { noteRecognised, noteResume } from './recognition-probe.js';
 import { assembleTranscript } from './transcript-assembly.js';
 import type { TranscriptOptions } from './transcript.js';
@@ -35,19 +37,83 @@ function currentInstall(): PocketsphinxInstall {
   return found;
 }
 
-async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> {
+/** The engine's decoder, loaded on first use and kept; loaded again only if the installed model moved. */
+class WarmDecoder {
+  private decoder: PocketsphinxStreamDecoder | null = null;
+  private key = '';
+
+  get(install: PocketsphinxInstall): PocketsphinxStreamDecoder {
+    const key = `${install.hmm}\n${install.lm}\n${install.dict}`;
+    if (!this.decoder || key !== this.key) {
+      this.dispose();
+      this.decoder = new PocketsphinxStreamDecoder(install);
+      this.key = key;
+    }
+    return this.decoder;
+  }
+
+  dispose(): void {
+    this.decoder?.dispose();
+    this.decoder = null;
+  }
+}
+
+async function run(warm: WarmDecoder, task: EngineTask, ctx: EngineContext): Promise<EngineOutput> {
   const file = task.input.filePath;
   if (!file) throw new JobError('invalid_params', 'speech to text needs an audio file');
   const params = readAsrParams(task.params, { languages: ['en'], wordTimings: true, translate: false, diarization: false });
   const install = currentInstall();
-  const duration = await probeDuration(file, { signal: ctx.signal });
+  const resume = task.resumeAfter ?? null;
+  const { duration, first, blocks } = await openAudio(file, Math.round((resume?.seconds ?? 0) * ASR_SAMPLE_RATE), ctx.signal);
   ctx.measured(duration);
   const options: TranscriptOptions = { duration, language: 'en', responseFormat: params.responseFormat, granularity: params.granularity };
-  const resume = task.resumeAfter ?? null;
-  const pieces = duration === 0 ? [] : await recognize(install, file, duration, resume, task.jobId, ctx);
+  let pieces: RecognizedSegment[] = [];
+  if (duration > 0) pieces = await recognize(() => warm.get(install), first, blocks, duration, resume, task.jobId, ctx);
+  else closeAfter(first, blocks);
   ctx.progress(1);
   const segmentCount = pieces.length > 0 ? pieces[pieces.length - 1]!.index + 1 : resume ? resume.index + 1 : 0;
   return { result: assembleTranscript(pieces, options, null), artifacts: [], durationSeconds: duration, transcript: { options, speakerTurns: null, segmentCount } };
+}
+
+interface OpenedAudio {
+  duration: number;
+  /** The first block, already asked for. */
+  first: Promise<IteratorResult<Int16Array>>;
+  blocks: AsyncGenerator<Int16Array>;
+}
+
+/**
+ * The recording's length and its samples (16 kHz PCM16) from `fromSample` on, in blocks of a second. A plain PCM16
+ * mono 16 kHz WAV is read from disk as it is; anything else is decoded by ffmpeg, which starts while ffprobe
+ * measures the file (its start-up is then off the job's critical path).
+ */
+async function openAudio(file: string, fromSample: number, signal: AbortSignal): Promise<OpenedAudio> {
+  const wav = await plainPcm16Wav(file, ASR_SAMPLE_RATE);
+  const blocks = wav
+    ? pcm16WavBlocks(file, wav, fromSample, ASR_SAMPLE_RATE)
+    : toPcm16(skipSamples(decodeBlocks(file, { signal, blockSamples: ASR_SAMPLE_RATE }), fromSample));
+  const first = blocks.next();
+  // Awaited by recognize(); until then (or if the decoder cannot load, or the probe fails first) not unhandled.
+  first.catch(() => undefined);
+  if (wav) return { duration: wav.samples / ASR_SAMPLE_RATE, first, blocks };
+  try {
+    return { duration: await probeDuration(file, { signal }), first, blocks };
+  } catch (error) {
+    closeAfter(first, blocks);
+    throw error;
+  }
+}
+
+async function* toPcm16(blocks: AsyncIterable<Float32Array>): AsyncGenerator<Int16Array> {
+  for await (const block of blocks) yield pcm16(block);
+}
+
+/** Closes a generator once its pending first block has settled (its decoder process ends). */
+function closeAfter(first: Promise<unknown>, blocks: AsyncGenerator<unknown>): void {
+  void first.then(
+    () => blocks.return(undefined),
+    () => blocks.return(undefined),
+  ).catch(() => undefined);
 }
 
 /** Numbers this run's utterances after the checkpoint, moves their times by the audio skipped, and reports each. */
@@ -73,99 +139,52 @@ function utteranceReporter(resume: ResumePoint | null, duration: number, jobId: 
   };
 }
 
-/**
- * The program opens its -infile by name: Node's child stdin is a socket, which it cannot open, so the samples go
- * through a named pipe in a temp dir.
- */
-async function recognize(install: PocketsphinxInstall, file: string, duration: number, resume: ResumePoint | null, jobId: string, ctx: EngineContext) {
-  const dir = await mkdtemp(join(tmpdir(), 'voxdesk-sphinx-'));
-  const fifo = join(dir, 'audio.raw');
+/** Feeds the decoded blocks to the warm decoder as they arrive; the blocks' iterator is always closed. */
+async function recognize(
+  loadDecoder: () => PocketsphinxStreamDecoder,
+  first: Promise<IteratorResult<Int16Array>>,
+  blocks: AsyncGenerator<Int16Array>,
+  duration: number,
+  resume: ResumePoint | null,
+  jobId: string,
+  ctx: EngineContext,
+): Promise<RecognizedSegment[]> {
+  const reporter = utteranceReporter(resume, duration, jobId, ctx);
+  if (resume) noteResume(jobId, resume.seconds);
+  let fed = resume?.seconds ?? 0;
   try {
-    execFileSync('mkfifo', [fifo]);
-    const reporter = utteranceReporter(resume, duration, jobId, ctx);
-    if (resume) noteResume(jobId, resume.seconds);
-    await recognizeThrough(fifo, install, file, duration, resume?.seconds ?? 0, reporter.add, ctx);
+    const decoder = loadDecoder();
+    decoder.begin();
+    for (let next = await first; !next.done; next = await blocks.next()) {
+      if (ctx.signal.aborted) throw cancelledError();
+      for (const utterance of decoder.feed(next.value)) reporter.add(utterance);
+      fed += next.value.length / ASR_SAMPLE_RATE;
+      // What was fed is recognised; the utterance it ends in is closed by finish().
+      ctx.progress(Math.min(0.95, (fed / duration) * 0.95));
+      // Recognition is synchronous: let messages in (a cancel) between blocks.
+      await nextTurn();
+    }
+    if (ctx.signal.aborted) throw cancelledError();
+    const last = decoder.finish();
+    if (last) reporter.add(last);
     return reporter.pieces;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await blocks.return(undefined).catch(() => undefined);
   }
 }
 
-async function recognizeThrough(
-  fifo: string,
-  install: PocketsphinxInstall,
-  file: string,
-  duration: number,
-  fromSeconds: number,
-  onUtterance: (utterance: SphinxUtterance) => void,
-  ctx: EngineContext,
-): Promise<void> {
-  const args = ['-infile', fifo, '-time', 'yes', '-hmm', install.hmm, '-lm', install.lm, '-dict', install.dict];
-  const child = spawn(install.program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const input = createWriteStream(fifo);
-  let stderrTail = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text: string) => {
-    stderrTail = (stderrTail + text).slice(-2000);
-  });
-  const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
-    child.once('error', (error) => resolve({ code: null, error }));
-    child.once('close', (code) => resolve({ code }));
-  });
-  const parser = new PocketsphinxOutputParser();
-  const reported = new Set<SphinxUtterance>();
-  const lines = createInterface({ input: child.stdout });
-  lines.on('line', (line) => {
-    const utterance = parser.line(line);
-    if (utterance) {
-      reported.add(utterance);
-      onUtterance(utterance);
-    }
-  });
-  const linesDone = new Promise<void>((resolve) => lines.once('close', resolve));
-  const onAbort = (): void => void child.kill('SIGKILL');
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
-  input.on('error', () => undefined); // EPIPE when the program dies: reported through its exit below
-  try {
-    let fed = fromSeconds;
-    const blocks = decodeBlocks(file, { signal: ctx.signal, blockSamples: ASR_SAMPLE_RATE });
-    for await (const block of skipSamples(blocks, Math.round(fromSeconds * ASR_SAMPLE_RATE))) {
-      if (child.exitCode !== null || input.destroyed) break;
-      if (!input.write(floatToS16le(block))) {
-        await Promise.race([new Promise<void>((resolve) => input.once('drain', () => resolve())), exited]);
-      }
-      fed += block.length / ASR_SAMPLE_RATE;
-      // What was fed is recognised shortly after; the last stretch is waited for below.
-      ctx.progress(Math.min(0.95, (fed / duration) * 0.95));
-    }
-    input.end();
-    const { code, error } = await exited;
-    await linesDone;
-    if (ctx.signal.aborted) throw new JobError('cancelled', 'the job was cancelled');
-    if (error) throw new JobError('engine_failed', `PocketSphinx could not be started: ${error.message}`, { cause: error });
-    if (code !== 0) {
-      const detail = stderrTail.split('\n').filter((l) => /ERROR|FATAL/.test(l)).slice(-2).join(' ');
-      throw new JobError('engine_failed', `PocketSphinx failed (exit ${code})${detail ? `: ${detail}` : ''}`);
-    }
-    const last = parser.finish();
-    // An utterance the stream ended in the middle of has no `</s>`: finish() closes it.
-    const cut = last[last.length - 1];
-    if (cut && !reported.has(cut)) onUtterance(cut);
-  } finally {
-    ctx.signal.removeEventListener('abort', onAbort);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    // A program that died before opening the pipe leaves our open() blocked in a libuv thread: open the reading
-    // end ourselves (non-blocking) to release it.
-    if (input.pending) {
-      try {
-        closeSync(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK));
-      } catch {
-        // already released
-      }
-    }
-    input.destroy();
-  }
-}
-
-const factory: EngineFactory = (): Engine => ({ run });
+const factory: EngineFactory = (): Engine => {
+  const warm = new WarmDecoder();
+  return {
+    run: (task, ctx) => run(warm, task, ctx),
+    warm() {
+      // The model loads here, ahead of the first job; a short silence pages in the search.
+      const decoder = warm.get(currentInstall());
+      decoder.begin();
+      decoder.feed(new Int16Array(ASR_SAMPLE_RATE / 4));
+      decoder.finish();
+    },
+    dispose: () => warm.dispose(),
+  };
+};
 export default factory;

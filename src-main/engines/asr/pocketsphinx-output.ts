@@ -1,6 +1,7 @@
 /**
- * Parses `pocketsphinx_continuous -time yes` output: per utterance a hypothesis line, then one line per word
- * `word start end confidence` (seconds from the start of the stream) between `<s>` and `</s>`.
+ * Turns what PocketSphinx reports for one utterance (its segments: words, silences and fillers with their frames,
+ * between `<s>` and `</s>`) into a transcript piece with word times, exactly as the command-line program's
+ * `-time yes` output read before: fillers and silences dropped, alternative pronunciations folded into their word.
  */
 import type { TranscriptWord } from '../../common/api-types.js';
 import type { RecognizedPiece } from './transcript.js';
@@ -10,7 +11,13 @@ export interface SphinxUtterance extends RecognizedPiece {
   until: number;
 }
 
-const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?)$/;
+/** One segment of an utterance, times in seconds from the start of the stream. */
+export interface SphinxSegment {
+  token: string;
+  start: number;
+  end: number;
+}
+
 /** Silence, noise and filler tokens of the CMU dictionary: timed, but not words. */
 export const NON_WORD = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+|\+.*\+)$/i;
 
@@ -19,49 +26,15 @@ export function dictionaryWord(token: string): string {
   return token.replace(/\(\d+\)$/, '');
 }
 
-export class PocketsphinxOutputParser {
-  private words: TranscriptWord[] = [];
-  private start: number | null = null;
-  private readonly pieces: SphinxUtterance[] = [];
-
-  /** Feeds one output line; returns the utterance it completes, if any. */
-  line(text: string): SphinxUtterance | null {
-    const match = WORD_LINE.exec(text.trim());
-    if (!match) return null;
-    const [, token, from, to] = match as unknown as [string, string, string, string];
-    const start = Number(from);
-    const end = Number(to);
-    if (token === '<s>') {
-      this.words = [];
-      this.start = start;
-      return null;
-    }
-    if (token === '</s>') return this.close(end);
-    this.start ??= start;
-    if (!NON_WORD.test(token)) this.words.push({ word: dictionaryWord(token), start, end });
-    return null;
-  }
-
-  /** Ends the output; an utterance without `</s>` (cut stream) is kept and returned last. */
-  finish(): SphinxUtterance[] {
-    if (this.start !== null && this.words.length > 0) this.close(this.words[this.words.length - 1]!.end);
-    return this.pieces;
-  }
-
-  /** Seconds of input recognised so far. */
-  get position(): number {
-    return this.pieces.length ? this.pieces[this.pieces.length - 1]!.end : 0;
-  }
-
-  private close(end: number): SphinxUtterance | null {
-    const start = this.start ?? end;
-    this.start = null;
-    const words = this.words;
-    this.words = [];
-    if (words.length === 0) return null;
-    // The utterance spans its words; <s>/</s> include the silence around them.
-    const piece = { start: words[0]?.start ?? start, end: words[words.length - 1]?.end ?? end, text: words.map((w) => w.word).join(' '), words, until: Math.max(end, words[words.length - 1]?.end ?? end) };
-    this.pieces.push(piece);
-    return piece;
-  }
+/**
+ * The piece an utterance's segments make, or null when it holds no word (only silence or noise). It spans its words;
+ * `until` is where `</s>` ended (past the silence that closed the utterance), or its last word's end when the
+ * stream ended in the middle of it.
+ */
+export function utteranceFromSegments(segments: readonly SphinxSegment[]): SphinxUtterance | null {
+  const words: TranscriptWord[] = segments.filter((s) => !NON_WORD.test(s.token)).map((s) => ({ word: dictionaryWord(s.token), start: s.start, end: s.end }));
+  if (words.length === 0) return null;
+  const last = words[words.length - 1]!;
+  const closed = segments.findLast((s) => s.token === '</s>');
+  return { start: words[0]!.start, end: last.end, text: words.map((w) => w.word).join(' '), words, until: Math.max(closed?.end ?? last.end, last.end) };
 }

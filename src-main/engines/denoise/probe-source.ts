@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { findFfprobe } from '../audio/probe.js';
+import { parseWavHeader } from '../audio/wav-header.js';
 
 export interface SourceInfo {
   sampleRate: number;
@@ -20,7 +21,7 @@ const HEAD_BYTES = 1 << 16;
 export async function probeSource(file: string): Promise<SourceInfo | null> {
   const head = await readHead(file);
   if (!head) return null;
-  return parseWavHeader(head) ?? (await ffprobe(file));
+  return wavSourceInfo(head) ?? (await ffprobe(file));
 }
 
 async function readHead(file: string): Promise<Uint8Array | null> {
@@ -38,31 +39,14 @@ async function readHead(file: string): Promise<Uint8Array | null> {
   }
 }
 
-/** Reads fmt/data of a RIFF WAVE header; null when it is not one. */
-export function parseWavHeader(head: Uint8Array): SourceInfo | null {
-  if (head.length < 12) return null;
-  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
-  const tag = (at: number): string => String.fromCharCode(...head.subarray(at, at + 4));
-  if (tag(0) !== 'RIFF' || tag(8) !== 'WAVE') return null;
-  let channels = 0;
-  let sampleRate = 0;
-  let blockAlign = 0;
-  for (let at = 12; at + 8 <= head.length; ) {
-    const id = tag(at);
-    const size = view.getUint32(at + 4, true);
-    if (id === 'fmt ' && at + 24 <= head.length) {
-      channels = view.getUint16(at + 10, true);
-      sampleRate = view.getUint32(at + 12, true);
-      blockAlign = view.getUint16(at + 20, true);
-    } else if (id === 'data') {
-      if (!(channels > 0 && sampleRate > 0)) return null;
-      // 0 and 0xFFFFFFFF mark a WAV written as a stream (length unknown).
-      const known = size > 0 && size !== 0xffffffff && blockAlign > 0;
-      return { sampleRate, channels, durationSeconds: known ? size / blockAlign / sampleRate : null };
-    }
-    at += 8 + size + (size % 2);
-  }
-  return channels > 0 && sampleRate > 0 ? { sampleRate, channels, durationSeconds: null } : null;
+/** Rate, channels and length a RIFF WAVE header states (audio/wav-header.ts); null when it is not one. */
+export function wavSourceInfo(head: Uint8Array): SourceInfo | null {
+  const header = parseWavHeader(head);
+  if (!header || !(header.channels > 0 && header.sampleRate > 0)) return null;
+  const bytes = header.data?.bytes ?? 0;
+  // 0 and 0xFFFFFFFF mark a WAV written as a stream (length unknown).
+  const known = bytes > 0 && bytes !== 0xffffffff && header.blockAlign > 0;
+  return { sampleRate: header.sampleRate, channels: header.channels, durationSeconds: known ? bytes / header.blockAlign / header.sampleRate : null };
 }
 
 /** ffprobe's view of the first audio stream (`VOXDESK_FFPROBE` overrides, see audio/probe.ts). */

@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JobError } from '../../../../src-main/common/errors.js';
 import pocketsphinxFactory from '../../../../src-main/engines/asr/pocketsphinx-engine.js';
 import { pocketsphinxModelSource, POCKETSPHINX_MODEL_ID } from '../../../../src-main/engines/asr/pocketsphinx-models.js';
+import { dictionaryWord, NON_WORD } from '../../../../src-main/engines/asr/pocketsphinx-output.js';
 import { encodeWav } from '../../../../src-main/engines/audio/wav.js';
 import type { Engine, EngineOutput } from '../../../../src-main/engines/engine-types.js';
 import { EspeakSynth } from '../../../../src-main/engines/tts/espeak-synth.js';
@@ -112,32 +114,57 @@ describe('PocketSphinx recognition (real model)', () => {
     });
   });
 
-  it('a recognizer that dies at start fails the job with engine_failed, repeatedly, without hanging', async () => {
-    const fake = join(temp.dir, 'broken-sphinx.sh');
-    writeFileSync(fake, '#!/bin/sh\necho "FATAL: broken on purpose" >&2\nexit 3\n', { mode: 0o755 });
-    const saved = process.env.VOXDESK_POCKETSPHINX;
-    process.env.VOXDESK_POCKETSPHINX = fake;
+  it('a PocketSphinx library that cannot be loaded fails the job with model_unavailable, repeatedly, without hanging', async () => {
+    const saved = process.env.VOXDESK_LIBPOCKETSPHINX;
+    process.env.VOXDESK_LIBPOCKETSPHINX = join(temp.dir, 'no-such-libpocketsphinx.so');
     try {
-      // More runs than libuv has threads: a blocked open() of the named pipe would hang the fifth.
+      const broken = await pocketsphinxFactory(); // a fresh engine: its decoder is not loaded yet
       for (let i = 0; i < 6; i++) {
-        await expect(engine.run(sttTask(JFK, 'pocketsphinx', {}), recordingContext())).rejects.toMatchObject({
-          code: 'engine_failed',
-          message: 'PocketSphinx failed (exit 3): FATAL: broken on purpose',
+        await expect(broken.run(sttTask(JFK, 'pocketsphinx', {}), recordingContext())).rejects.toMatchObject({
+          code: 'model_unavailable',
+          message: expect.stringMatching(/^the PocketSphinx library could not be loaded \(apt install libpocketsphinx3\): /),
         });
       }
     } finally {
-      if (saved === undefined) delete process.env.VOXDESK_POCKETSPHINX;
-      else process.env.VOXDESK_POCKETSPHINX = saved;
+      if (saved === undefined) delete process.env.VOXDESK_LIBPOCKETSPHINX;
+      else process.env.VOXDESK_LIBPOCKETSPHINX = saved;
     }
   });
 
-  it('cancellation kills the recognizer and reports cancelled', { timeout: 120_000 }, async () => {
+  it('the warm decoder gives a recording the words and times pocketsphinx_continuous gives it, whatever it heard before', { timeout: 600_000 }, async () => {
+    const raw = join(temp.dir, 'jfk.raw');
+    ffmpeg(['-i', JFK, '-f', 's16le', '-ac', '1', '-ar', '16000', raw]);
+    const dir = '/usr/share/pocketsphinx/model/en-us';
+    const printed = execFileSync('pocketsphinx_continuous', ['-infile', raw, '-time', 'yes', '-hmm', join(dir, 'en-us'), '-lm', join(dir, 'en-us.lm.bin'), '-dict', join(dir, 'cmudict-en-us.dict'), '-logfn', '/dev/null'], {
+      encoding: 'utf8',
+    });
+    const program = printed
+      .split('\n')
+      .map((line) => /^(\S+) (\d+\.\d+) (\d+\.\d+) \S+$/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null && !NON_WORD.test(m[1]!))
+      .map((m) => ({ word: dictionaryWord(m[1]!), start: Number(m[2]), end: Number(m[3]) }));
+    expect(program.length).toBeGreaterThan(10);
+    // The engine's decoder has already heard other speech (its feature normalisation adapts to what it hears).
+    await engine.run(sttTask(join(HIFI, REFS[1]![0]), 'pocketsphinx', {}), recordingContext());
+    const first = await engine.run(sttTask(JFK, 'pocketsphinx', {}), recordingContext());
+    expect(first.result.words).toEqual(program);
+    await engine.run(sttTask(join(HIFI, REFS[2]![0]), 'pocketsphinx', {}), recordingContext());
+    const again = await engine.run(sttTask(JFK, 'pocketsphinx', {}), recordingContext());
+    expect(again.result).toEqual(first.result);
+  });
+
+  it('cancellation stops the recording and reports cancelled; the next job on the same decoder is unaffected', { timeout: 600_000 }, async () => {
     const long = join(temp.dir, 'long.wav');
     ffmpeg(['-stream_loop', '8', '-i', JFK, '-c:a', 'pcm_s16le', long]);
+    const before = await engine.run(sttTask(JFK, 'pocketsphinx', {}), recordingContext());
     const ctx = recordingContext((fraction, controller) => fraction > 0.05 && controller.abort());
     const error = await engine.run(sttTask(long, 'pocketsphinx', {}), ctx).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JobError);
     expect((error as JobError).code).toBe('cancelled');
+    const progress = ctx.events.filter((e) => e.kind === 'progress').map((e) => e.value);
+    expect(Math.max(...progress)).toBeLessThan(0.5); // stopped soon after the abort, not at the end of the file
+    const after = await engine.run(sttTask(JFK, 'pocketsphinx', {}), recordingContext());
+    expect(after.result).toEqual(before.result);
   });
 });
 

@@ -1,48 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { PocketsphinxOutputParser } from '../../../../src-main/engines/asr/pocketsphinx-output.js';
+import { utteranceFromSegments, type SphinxSegment } from '../../../../src-main/engines/asr/pocketsphinx-output.js';
 
-const OUTPUT = `and not
-<s> 3.170 3.280 1.000300
-and(2) 3.290 3.820 0.980491
-<sil> 3.830 3.980 0.867867
-not 3.990 4.300 0.732981
-</s> 4.310 4.760 1.000000
+const seg = (token: string, start: number, end: number): SphinxSegment => ({ token, start, end });
 
-<s> 5.000 5.100 1.0
-[NOISE] 5.110 5.300 0.5
-</s> 5.310 5.500 1.0
-what your
-<s> 5.300 5.340 0.999200
-what 5.350 5.600 0.285662
-your 5.610 5.850 0.709042`;
+describe('utteranceFromSegments', () => {
+  it('turns an utterance into a piece with word times, dropping fillers and alternate markers', () => {
+    const piece = utteranceFromSegments([seg('<s>', 3.17, 3.28), seg('and(2)', 3.29, 3.82), seg('<sil>', 3.83, 3.98), seg('not', 3.99, 4.3), seg('</s>', 4.31, 4.76)]);
+    expect(piece).toEqual({
+      start: 3.29,
+      end: 4.3,
+      text: 'and not',
+      words: [
+        { word: 'and', start: 3.29, end: 3.82 },
+        { word: 'not', start: 3.99, end: 4.3 },
+      ],
+      until: 4.76, // where </s> closed it: a resume point past the silence
+    });
+  });
 
-describe('PocketsphinxOutputParser', () => {
-  it('turns utterances into pieces with word times, dropping fillers and alternate markers', () => {
-    const parser = new PocketsphinxOutputParser();
-    const closed = OUTPUT.split('\n').flatMap((line) => parser.line(line) ?? []);
-    expect(closed.map((u) => u.text)).toEqual(['and not']); // reported as soon as </s> closes it
-    const pieces = parser.finish();
-    expect(pieces).toEqual([
-      {
-        start: 3.29,
-        end: 4.3,
-        text: 'and not',
-        words: [
-          { word: 'and', start: 3.29, end: 3.82 },
-          { word: 'not', start: 3.99, end: 4.3 },
-        ],
-        until: 4.76, // where </s> closed it: a resume point past the silence
-      },
-      {
-        start: 5.35,
-        end: 5.85,
-        text: 'what your',
-        words: [
-          { word: 'what', start: 5.35, end: 5.6 },
-          { word: 'your', start: 5.61, end: 5.85 },
-        ],
-        until: 5.85, // cut stream: no </s>
-      },
-    ]);
+  it('an utterance of noise only is no piece', () => {
+    expect(utteranceFromSegments([seg('<s>', 5, 5.1), seg('[NOISE]', 5.11, 5.3), seg('++BREATH++', 5.31, 5.4), seg('</s>', 5.41, 5.5)])).toBeNull();
+    expect(utteranceFromSegments([])).toBeNull();
+  });
+
+  it('a stream cut in the middle of an utterance (no </s>) ends it at its last word', () => {
+    const piece = utteranceFromSegments([seg('<s>', 5.3, 5.34), seg('what', 5.35, 5.6), seg('your', 5.61, 5.85)]);
+    expect(piece).toMatchObject({ start: 5.35, end: 5.85, text: 'what your', until: 5.85 });
   });
 });

@@ -5,10 +5,16 @@
  * an utterance has been heard to its end — not when the service finished sending it, which for a synthesizer faster
  * than real time is seconds earlier — or with `cancelled: true` when cancel() cut it off. The next utterance's audio
  * waits, so speech never overlaps.
+ *
+ * Latency: the next utterance's player is opened ahead of time (a spare), because opening a device costs 30–100 ms
+ * when PortAudio is not initialised (the spare also keeps it initialised, so opening the following one costs a few
+ * ms); and one adaptive jitter policy is shared by the session's players, so playback starts with a small cushion
+ * and holds more only after the device ran dry (adaptive-jitter.ts).
  */
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import type { LiveBridgeEvent } from '../../common/desktop-bridge.js';
+import { AdaptiveJitter, type AdaptiveJitterOptions } from './adaptive-jitter.js';
 import { createPlayer } from './player.js';
 import type { Player, PlayerOptions } from './player-types.js';
 
@@ -21,8 +27,10 @@ export interface LivePlaybackOptions {
   speed?: number;
   /** Extra query parameters of the live route (eSpeak: voice, language, speaker, pitch; neural: speaker). */
   query?: Record<string, string>;
-  /** Device options; the sample rate comes from the session. */
-  player?: Omit<PlayerOptions, 'sampleRate'>;
+  /** Device options; the sample rate comes from the session, the jitter policy from `jitter`. */
+  player?: Omit<PlayerOptions, 'sampleRate' | 'jitter'>;
+  /** The session's adaptive jitter buffer (defaults in adaptive-jitter.ts). */
+  jitter?: AdaptiveJitterOptions;
   /** Opens the output device. Default: the naudiodon player. */
   openPlayer?: (options: PlayerOptions) => Player;
 }
@@ -46,6 +54,9 @@ export class LivePlayback extends EventEmitter<LivePlaybackEvents> {
   /** Cancelled utterances the service has not confirmed yet: their late frames and done are dropped. */
   private readonly cancelled = new Set<string>();
   private closed = false;
+  private readonly jitter: AdaptiveJitter;
+  /** A player opened ahead of time for the next utterance (null while none, or when it failed to open). */
+  private spare: Player | null = null;
 
   private constructor(
     private readonly ws: WebSocket,
@@ -53,10 +64,12 @@ export class LivePlayback extends EventEmitter<LivePlaybackEvents> {
     private readonly options: LivePlaybackOptions,
   ) {
     super();
+    this.jitter = new AdaptiveJitter(options.jitter);
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', () => {
       this.closed = true;
       this.silence();
+      this.dropSpare();
       this.emit('event', { type: 'closed' });
     });
     ws.on('error', (error) => this.emit('event', { type: 'error', code: 'connection_failed', message: error.message }));
@@ -94,6 +107,7 @@ export class LivePlayback extends EventEmitter<LivePlaybackEvents> {
           return;
         }
         const playback = new LivePlayback(ws, msg.session.sample_rate, options);
+        playback.openSpare();
         if (options.speed !== undefined) playback.setSpeed(options.speed);
         playback.emit('event', { type: 'session', sampleRate: msg.session.sample_rate });
         resolve(playback);
@@ -120,9 +134,15 @@ export class LivePlayback extends EventEmitter<LivePlaybackEvents> {
     this.silence();
   }
 
+  /** Underruns so far (the device ran dry while more audio was coming) and the jitter buffer's current target. */
+  get stats(): { underruns: number; jitterTargetMs: number } {
+    return { underruns: this.jitter.underruns, jitterTargetMs: this.jitter.targetMs };
+  }
+
   /** Closes the session and the device. */
   close(): Promise<void> {
     this.silence();
+    this.dropSpare();
     if (this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       this.ws.once('close', () => resolve());
@@ -176,15 +196,38 @@ export class LivePlayback extends EventEmitter<LivePlaybackEvents> {
     if (utterance === this.queue[0]) this.finish(utterance);
   }
 
-  /** The head's player, opened on its first audio. */
+  /** The head's player on its first audio: the spare when there is one (then the next spare is opened). */
   private head(utterance: Utterance): Player {
     if (!utterance.player) {
-      const open = this.options.openPlayer ?? createPlayer;
-      const player = open({ ...this.options.player, sampleRate: this.sampleRate });
+      const player = this.spare ?? this.openPlayer();
+      this.spare = null;
       player.on('error', (error) => this.emit('event', { type: 'error', code: error.code, message: error.message }));
       utterance.player = player;
+      // After this turn's frames are written: opening blocks the event loop for a few ms.
+      setImmediate(() => this.openSpare());
     }
     return utterance.player;
+  }
+
+  private openPlayer(): Player {
+    const open = this.options.openPlayer ?? createPlayer;
+    return open({ ...this.options.player, sampleRate: this.sampleRate, jitter: this.jitter });
+  }
+
+  /** Opens the spare. One that fails is dropped quietly: the utterance that would have used it opens its own. */
+  private openSpare(): void {
+    if (this.closed || this.spare) return;
+    const player = this.openPlayer();
+    player.on('error', () => {
+      if (this.spare === player) this.spare = null;
+    });
+    this.spare = player;
+  }
+
+  private dropSpare(): void {
+    const spare = this.spare;
+    this.spare = null;
+    spare?.stop();
   }
 
   /** All of the head's audio is in its player: pad and play it out, then report it heard and start the next. */

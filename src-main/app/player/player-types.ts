@@ -1,14 +1,26 @@
 /** Types of the native audio player (the Electron preload bridge and the live playback use them). */
+import type { AdaptiveJitter } from './adaptive-jitter.js';
 
 export interface PlayerOptions {
   /** Rate of the PCM written (Hz). Required. */
   sampleRate: number;
   /** PortAudio device id; -1 is the system default. Default -1. */
   deviceId?: number;
-  /** Frames per device buffer: 512–1024 play cleanly (0 underflows). Default 1024. */
+  /**
+   * Frames per device buffer: 512–1024 play cleanly, 256 underflows on a busy 2-core machine; the first sound comes
+   * no sooner with fewer (docs/benchmarks.md, goal 3). Also the unit in which audio is handed to the device. Default 1024.
+   */
   framesPerBuffer?: number;
-  /** Audio held before the device starts, absorbing network jitter (ms). Default 60. */
+  /**
+   * Audio held before the device starts, and before it resumes after an underrun, when no shared `jitter` policy is
+   * given: the start value of the player's own adaptive jitter buffer (ms). Default 20.
+   */
   jitterMs?: number;
+  /**
+   * The adaptive jitter buffer's policy, shared by the players of one live session so an underrun on one utterance
+   * makes the next hold more. Default: a policy of the player's own starting at `jitterMs`.
+   */
+  jitter?: AdaptiveJitter;
   /** Silence added by end() so the device plays the last real samples out (buffers). Default 4. */
   padBuffers?: number;
   /**
@@ -20,14 +32,14 @@ export interface PlayerOptions {
   queueHighMs?: number;
 }
 
-export const DEFAULT_PLAYER_OPTIONS = {
+export const DEFAULT_PLAYER_OPTIONS: Required<Omit<PlayerOptions, 'sampleRate' | 'jitter'>> = {
   deviceId: -1,
   framesPerBuffer: 1024,
-  jitterMs: 60,
+  jitterMs: 20,
   padBuffers: 4,
   maxAheadMs: 200,
   queueHighMs: 1000,
-} as const;
+};
 
 /** How often the player tops the device up (ms). */
 export const PLAYER_FEED_INTERVAL_MS = 10;
@@ -56,6 +68,11 @@ export class PlayerError extends Error {
 export interface PlayerEvents {
   /** The device started (after the jitter buffer filled, or on end()). */
   started: [];
+  /**
+   * The device ran dry while more audio was to come (the source fell behind real time). The player holds the next
+   * audio until the jitter buffer's new, larger target is queued; nothing is dropped.
+   */
+  underrun: [info: { targetMs: number }];
   /** write() returned false earlier and the player can take more. */
   drain: [];
   /** Everything written was played (end()) or playback was stopped (stop()). */

@@ -16,7 +16,7 @@ class RecordingPlayer extends EventEmitter implements Player {
   samples = 0;
   ended = false;
   stopped = false;
-  constructor(options: PlayerOptions) {
+  constructor(readonly options: PlayerOptions) {
     super();
     this.sampleRate = options.sampleRate;
   }
@@ -46,7 +46,8 @@ afterAll(() => h?.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(predicate: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !predicate(); i++) await sleep(10);
+  // Generous: the first speak of a session warms the eSpeak threads, seconds on a loaded machine.
+  for (let i = 0; i < 2000 && !predicate(); i++) await sleep(10);
   if (!predicate()) throw new Error(`timed out waiting for ${what}`);
 }
 
@@ -77,7 +78,9 @@ describe('live playback queue', () => {
     playback.speak('And then the second one.');
     await until(() => players[0]?.ended === true, 'the first utterance to be fully sent');
     await sleep(300); // the second one is sent meanwhile: it must wait, unheard
-    expect(players).toHaveLength(1);
+    // players[1] is the spare opened ahead for the next utterance: nothing may have been written to it yet.
+    expect(players).toHaveLength(2);
+    expect(players[1]!.samples).toBe(0);
     expect(dones(events)).toEqual([]);
 
     players[0]!.playedOut();
@@ -87,6 +90,22 @@ describe('live playback queue', () => {
     players[1]!.playedOut();
     expect(dones(events)).toHaveLength(2);
     await playback.close();
+  });
+
+  it('opens the next player ahead of time, shares one jitter policy, and closes the spare with the session', async () => {
+    const { playback, players } = await open();
+    // Opened with the session, before any speech: the first utterance does not wait for the device to open.
+    expect(players).toHaveLength(1);
+    playback.speak('One.');
+    await until(() => players[0]?.ended === true, 'the utterance to be sent');
+    expect(players[0]!.samples).toBeGreaterThan(0);
+    await until(() => players.length === 2, 'the next spare');
+    expect(players[1]!.samples).toBe(0);
+    expect(players[1]!.options.jitter).toBe(players[0]!.options.jitter);
+    expect(playback.stats).toEqual({ underruns: 0, jitterTargetMs: 20 });
+    players[0]!.playedOut();
+    await playback.close();
+    expect(players[1]!.stopped).toBe(true);
   });
 
   it('cancel while the last audio is still being heard silences it and reports it cancelled once', async () => {

@@ -83,7 +83,21 @@ const beforeRoot = process.env.STT_BENCH_BEFORE;
 const before: Started | null = beforeRoot
   ? await ((await import(join(beforeRoot, 'test/helpers/service.js'))) as { startTestService: typeof startTestService }).startTestService({ holdSeconds: 240 })
   : null;
+/**
+ * One job through the service's HTTP path. The baseline decodes synchronously in this same process, so an idle
+ * keep-alive connection can be closed by the in-process server just as the next request goes out on it (ECONNRESET
+ * before the request reached the route): that request is sent again on a new connection and timed from there.
+ */
 async function viaService(file: string, target: Started = svc): Promise<number> {
+  try {
+    return await postOnce(file, target);
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
+    return postOnce(file, target);
+  }
+}
+
+async function postOnce(file: string, target: Started): Promise<number> {
   const form = new FormData();
   form.append('model', 'pocketsphinx-en-us');
   form.append('file', new Blob([readFileSync(file)], { type: 'audio/wav' }), file.split('/').pop()!);

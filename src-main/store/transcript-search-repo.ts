@@ -17,16 +17,9 @@ export interface SearchRowInput {
   body: string;
 }
 
-export interface SearchRowHit {
+/** A matching row as a search answers it: the row's fields (its `body` is what the snippet is made from) and its rank. */
+export interface SearchRowHit extends Omit<SearchRowInput, 'account_id'> {
   id: number;
-  job_id: string;
-  job_created_at: string;
-  job_name: string | null;
-  segment_idx: number | null;
-  start_seconds: number | null;
-  end_seconds: number | null;
-  /** The indexed text (the snippet is made from it). */
-  body: string;
   score: number;
 }
 

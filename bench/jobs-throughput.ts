@@ -1,10 +1,13 @@
 /**
  * Job engine throughput: N jobs created and run to success through real worker processes with the test engine
  * ('succeed', no work), against N bare SQLite insert+update transactions on the same kind of database file.
+ * Also prints the CPU the service's process spent per job (its main thread does the bookkeeping; the workers are other
+ * processes) and the CPU its worker processes spent per job, which the load of a shared machine distorts less than the
+ * wall-clock rate, and the load average.
  * Prints one JSON line. Usage: node --import tsx bench/jobs-throughput.ts [N=300] [workers=2]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { NO_LIMITS, type ModelDefinition } from '../src-main/engines/model-definition.js';
@@ -23,7 +26,26 @@ const model: ModelDefinition = {
   status: 'available', reason: null,
 };
 
-async function engineRun(dir: string): Promise<number> {
+/** CPU seconds a process has used (Linux /proc; null elsewhere). */
+function processCpuSeconds(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (100 a second on Linux)
+  } catch {
+    return null;
+  }
+}
+
+function workersCpuSeconds(pids: number[]): number | null {
+  const each = pids.map(processCpuSeconds);
+  return each.includes(null) ? null : (each as number[]).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Seconds for the jobs, the CPU this process (the service's threads) spent per job and the CPU its worker processes
+ * spent per job (ms; null where /proc is missing).
+ */
+async function engineRun(dir: string): Promise<{ seconds: number; cpuMsPerJob: number; workerCpuMsPerJob: number | null }> {
   const db = openDatabase(join(dir, 'engine.db'));
   const service = createJobService({ repos: createRepositories(db), dataDir: dir, resolveModel: () => model, workers });
   const accountId = createAccountsRepo(db).createAccount('bench').id;
@@ -32,6 +54,9 @@ async function engineRun(dir: string): Promise<number> {
   const warm = service.createJob({ accountId, product: 'speech-to-text', modelId: 'bench', name: null, language: null, params: {}, input: {} }).job;
   await service.waitForTerminal(warm.id, 60_000);
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
+  const pids = service.workerStats().pids;
+  const workersStart = workersCpuSeconds(pids);
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     ids.push(service.createJob({ accountId, product: 'speech-to-text', modelId: 'bench', name: `j${i}`, language: null, params: { behaviour: 'succeed' }, input: {} }).job.id);
@@ -39,9 +64,12 @@ async function engineRun(dir: string): Promise<number> {
   // As a client waiting on each job would (HTTP ?wait, the OpenAI routes): no view is built for it.
   await Promise.all(ids.map((id) => service.waitForTerminal(id, 600_000)));
   const seconds = (performance.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  const workersEnd = workersCpuSeconds(pids);
   await service.shutdown(0);
   db.close();
-  return seconds;
+  const workerCpuMsPerJob = workersStart === null || workersEnd === null ? null : ((workersEnd - workersStart) * 1000) / count;
+  return { seconds, cpuMsPerJob: (cpu.user + cpu.system) / 1000 / count, workerCpuMsPerJob };
 }
 
 function bareRun(dir: string): number {
@@ -64,7 +92,8 @@ function bareRun(dir: string): number {
 
 const dir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-jobs-'));
 try {
-  const engineSeconds = await engineRun(dir);
+  const load = loadavg()[0]!;
+  const { seconds: engineSeconds, cpuMsPerJob, workerCpuMsPerJob } = await engineRun(dir);
   const bareSeconds = bareRun(dir);
   const jobsPerSecond = count / engineSeconds;
   const barePerSecond = count / bareSeconds;
@@ -77,6 +106,9 @@ try {
       jobs_per_second: +jobsPerSecond.toFixed(1),
       bare_sqlite_per_second: +barePerSecond.toFixed(1),
       ratio: +(jobsPerSecond / barePerSecond).toFixed(4),
+      service_cpu_ms_per_job: +cpuMsPerJob.toFixed(3),
+      workers_cpu_ms_per_job: workerCpuMsPerJob === null ? null : +workerCpuMsPerJob.toFixed(3),
+      load_average: +load.toFixed(2),
     }),
   );
 } finally {

@@ -14,6 +14,7 @@ import { nowIso, type JobCore } from './job-core.js';
 import { createHistorySweep } from './history-sweep.js';
 import { storedRetention } from './retention-policy.js';
 import { backfillOriginals } from './transcripts.js';
+import { catchUpSearchIndex } from './transcripts-search-index.js';
 
 /** Transcriptions given their revision 0 per maintenance pass (a few ms each), until none is left without one. */
 export const ORIGINALS_PER_SWEEP = 200;
@@ -102,6 +103,7 @@ export function createMaintenance(core: JobCore, expireOverdue: () => void): Mai
     if (days) sweepHistory(isoAt(core.options.clock, -days * 86_400_000));
     repos.idempotency.purgeExpired(now());
     backfillOriginals(repos, now(), ORIGINALS_PER_SWEEP);
+    catchUpSearchIndex(repos);
   }
 
   return { recoverInterrupted, runMaintenance };

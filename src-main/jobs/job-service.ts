@@ -36,6 +36,7 @@ import { createSpendingCap } from './spending-cap.js';
 import { jobRecording } from './job-recording.js';
 import { createJobViewCache } from './job-view-cache.js';
 import { StateMachine } from './state-machine.js';
+import { INDEX_BATCH, indexPending } from './transcripts-search-index.js';
 import { segmentView } from './transcript-segments.js';
 import { Views } from './views.js';
 
@@ -143,6 +144,15 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       throw error;
     }
     settled?.(null);
+  }
+
+  /**
+   * The library search rows of transcriptions finished since the last tick, a batch per turn of the event loop until
+   * none is pending (transcripts-search-index.ts; a search catches up by itself before it reads).
+   */
+  function indexSearchRows(): void {
+    if (stopping || !repos.search.anyPending()) return;
+    if (indexPending(repos) === INDEX_BATCH) setImmediate(() => guard('search index', indexSearchRows));
   }
 
   function ownRow(accountId: string, product: string, jobId: string): JobRow | undefined {
@@ -350,6 +360,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       maintenance.runMaintenance();
       timers.push(setInterval(() => guard('scheduling', () => pass(true)), options.schedulerIntervalMs).unref());
       timers.push(setInterval(() => guard('maintenance', maintenance.runMaintenance), options.maintenanceIntervalMs).unref());
+      timers.push(setInterval(() => guard('search index', indexSearchRows), options.schedulerIntervalMs).unref());
       kick();
     },
 

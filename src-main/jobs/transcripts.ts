@@ -12,12 +12,12 @@ import { isoAt, type Clock } from '../store/clock.js';
 import { toFtsQuery } from '../store/fts-query.js';
 import type { JobRow } from '../store/jobs-repo.js';
 import type { Repositories } from '../store/repositories.js';
-import type { SearchRowInput } from '../store/transcript-search-repo.js';
 import type { RevisionRow } from '../store/transcript-revisions-repo.js';
 import { writeTx } from '../store/transaction.js';
 import { applyTranscriptPatch } from './transcript-edit.js';
 import { highlight } from './transcript-snippet.js';
 import { originalRevision, type RevisionBody } from './transcript-original.js';
+import { catchUpSearchIndex, jobName, searchRows } from './transcripts-search-index.js';
 
 /**
  * The most matching segments a search ranks. bm25 costs 15–75 µs a row on the development machine (more when a
@@ -38,27 +38,9 @@ export interface Transcripts {
   forExport(accountId: string, jobId: string): { job: JobRow; name: string | null; result: JobResult };
 }
 
-/** What people call a job: its name, else the file name it was uploaded as (batch items and uploads keep it). */
-export function jobName(job: JobRow): string | null {
-  if (job.name) return job.name;
-  try {
-    const input = JSON.parse(job.input_json) as { fileName?: unknown };
-    return typeof input.fileName === 'string' && input.fileName ? input.fileName : null;
-  } catch {
-    return null;
-  }
-}
-
-function searchRows(job: JobRow, segments: readonly RevisionSegment[]): SearchRowInput[] {
-  const base = { job_id: job.id, account_id: job.account_id, job_created_at: job.created_at, job_name: jobName(job) };
-  return segments
-    .filter((s) => s.text !== '')
-    .map((s) => ({ ...base, segment_idx: s.index, start_seconds: s.start, end_seconds: s.end, body: s.text }));
-}
-
 /**
- * Revision 0 from the job's result (and segment rows) and its search rows, inside the caller's write transaction.
- * Does nothing when the job has a revision already.
+ * Revision 0 from the job's result (and segment rows), inside the caller's write transaction; its search rows are
+ * written later with other jobs' (transcripts-search-index.ts). Does nothing when the job has a revision already.
  */
 export function recordOriginal(repos: Repositories, job: JobRow, result: JobResult | null, at: string): void {
   if (repos.revisions.latestNumber(job.id) !== null) return;
@@ -70,12 +52,7 @@ export function recordOriginal(repos: Repositories, job: JobRow, result: JobResu
     segments_json: JSON.stringify(body.segments),
     created_at: at,
   });
-  if (!inserted || repos.search.hasJob(job.id)) return;
-  const name = jobName(job);
-  const nameRow: SearchRowInput[] = name
-    ? [{ job_id: job.id, account_id: job.account_id, job_created_at: job.created_at, job_name: name, segment_idx: null, start_seconds: null, end_seconds: null, body: name }]
-    : [];
-  repos.search.insert([...nameRow, ...searchRows(job, body.segments)]);
+  if (inserted) repos.search.markPending(job.id);
 }
 
 /** The engine's result; null when there is none or it cannot be read (then revision 0 comes from the segment rows). */
@@ -186,7 +163,8 @@ export function createTranscripts(repos: Repositories, clock: Clock): Transcript
           throw new ApiError('conflict', `the transcript changed while this edit was saved (revision ${row.revision} exists); read it again and redo the edit`);
         }
         const changed = after.segments.filter((s, i) => s.text !== before.segments[i]!.text);
-        repos.search.replaceSegments(jobId, changed.map((s) => s.index), searchRows(job, changed));
+        // A job still waiting for its rows gets them from this (its latest) revision when the indexer comes to it.
+        if (!repos.search.isPending(jobId)) repos.search.replaceSegments(jobId, changed.map((s) => s.index), searchRows(job, changed));
         return view(row, row.revision);
       });
     },
@@ -197,6 +175,8 @@ export function createTranscripts(repos: Repositories, clock: Clock): Transcript
       if (text.length > MAX_SEARCH_QUERY_CHARS) throw new ApiError('invalid_request', `q is longer than ${MAX_SEARCH_QUERY_CHARS} characters`);
       const query = toFtsQuery(text);
       if (query.terms > MAX_SEARCH_TERMS) throw new ApiError('invalid_request', `q holds ${query.terms} words; a search takes at most ${MAX_SEARCH_TERMS}`);
+      // Transcripts finished before this search are found: their rows are written now if they were still pending.
+      catchUpSearchIndex(repos);
       const at = cursor === undefined || cursor === '' ? { offset: 0, maxId: repos.search.maxRowId() } : decodeCursor(cursor);
       if (query.match === null) return { object: 'list', data: [], next_cursor: null };
       const ranked = repos.search.countMatches(query.match, at.maxId, MAX_RANKED_MATCHES + 1) <= MAX_RANKED_MATCHES;

@@ -1,7 +1,8 @@
 /**
  * The library search index (migration 011): rows for the segments of each job's latest revision and for its name,
- * and the FTS5 queries over them. Writes run inside the caller's transaction (the edit, or the job's success);
+ * and the FTS5 queries over them. Writes run inside the caller's transaction (an edit, or a batch of the indexer);
  * triggers carry them into the FTS index. Queries take an expression built by fts-query.ts, never raw user text.
+ * A job whose rows are still to be written is listed as pending (migration 017, jobs/transcripts.ts).
  */
 import type { Db } from './db.js';
 
@@ -26,6 +27,16 @@ export interface SearchRowHit extends Omit<SearchRowInput, 'account_id'> {
 export interface TranscriptSearchRepo {
   /** Whether the job has rows in the index. */
   hasJob(jobId: string): boolean;
+  /** Lists the job as waiting for its rows (its revision is recorded, its rows are written later in a batch). */
+  markPending(jobId: string): void;
+  /** Up to `limit` jobs waiting for their rows, oldest id first. */
+  pending(limit: number): string[];
+  /** Whether the job waits for its rows. */
+  isPending(jobId: string): boolean;
+  /** Whether any job waits for its rows. */
+  anyPending(): boolean;
+  /** The job's rows are written (or it needs none): it no longer waits. */
+  clearPending(jobId: string): void;
   insert(rows: readonly SearchRowInput[]): void;
   /** Deletes the rows of segments `segmentIdxs` of the job and inserts `rows` (its name row stays). */
   replaceSegments(jobId: string, segmentIdxs: readonly number[], rows: readonly SearchRowInput[]): void;
@@ -46,6 +57,11 @@ export interface TranscriptSearchRepo {
 
 export function createTranscriptSearchRepo(db: Db): TranscriptSearchRepo {
   const has = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM transcript_search_rows WHERE job_id = ? LIMIT 1');
+  const markPending = db.prepare<[string]>('INSERT OR IGNORE INTO transcript_search_pending (job_id) VALUES (?)');
+  const pending = db.prepare<[number], string>('SELECT job_id FROM transcript_search_pending ORDER BY job_id LIMIT ?').pluck();
+  const isPending = db.prepare<[string], number>('SELECT 1 FROM transcript_search_pending WHERE job_id = ?').pluck();
+  const anyPending = db.prepare<[], number>('SELECT 1 FROM transcript_search_pending LIMIT 1').pluck();
+  const clearPending = db.prepare<[string]>('DELETE FROM transcript_search_pending WHERE job_id = ?');
   const insert = db.prepare(`INSERT INTO transcript_search_rows
       (job_id, account_id, job_created_at, job_name, segment_idx, start_seconds, end_seconds, body)
     VALUES (@job_id, @account_id, @job_created_at, @job_name, @segment_idx, @start_seconds, @end_seconds, @body)`);
@@ -73,6 +89,11 @@ export function createTranscriptSearchRepo(db: Db): TranscriptSearchRepo {
   };
   return {
     hasJob: (jobId) => has.get(jobId) !== undefined,
+    markPending: (jobId) => void markPending.run(jobId),
+    pending: (limit) => pending.all(limit),
+    isPending: (jobId) => isPending.get(jobId) !== undefined,
+    anyPending: () => anyPending.get() !== undefined,
+    clearPending: (jobId) => void clearPending.run(jobId),
     insert: insertAll,
     replaceSegments: (jobId, segmentIdxs, rows) => {
       for (const idx of segmentIdxs) dropSegment.run(jobId, idx);

@@ -13,6 +13,7 @@ import { transcriptRevisions } from './011-transcript-revisions.js';
 import { urlModelPackages } from './014-url-model-packages.js';
 import { watchFiles } from './015-watch-files.js';
 import { queueOrder } from './016-queue-order.js';
+import { searchIndexLater } from './017-search-index-later.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   urlModelPackages,
   watchFiles,
   queueOrder,
+  searchIndexLater,
 ];

@@ -1,0 +1,134 @@
+/**
+ * The library search rows are written after a transcription's result, in batches (jobs/transcripts-search-index.ts,
+ * migration 017), with real worker processes and a real SQLite file: a search made the moment a job has succeeded
+ * finds it (the search catches the index up first), the scheduler's timer indexes without any search, an edit of a
+ * job still waiting for its rows is what gets indexed, and deleting a waiting job leaves nothing behind.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTranscripts } from '../../../src-main/jobs/transcripts.js';
+import { saveRetention } from '../../../src-main/jobs/retention-policy.js';
+import { createHarness, type Harness } from './harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A transcription through the test engine (three segments "segment 0…2"), finished. */
+async function transcribe(harness: Harness, name: string): Promise<string> {
+  const { job } = harness.service.createJob(harness.job({ behaviour: 'segments', count: 3, ms: 1 }, { name }));
+  await harness.service.waitForTerminal(job.id, 30_000);
+  expect(harness.service.repos.jobs.get(job.id)!.status).toBe('succeeded');
+  return job.id;
+}
+
+function indexIsConsistent(harness: Harness): void {
+  // Throws when the FTS index and its rows disagree.
+  harness.db.exec("INSERT INTO transcript_search (transcript_search) VALUES ('integrity-check')");
+}
+
+describe('search rows written after the result', () => {
+  it('a search made as soon as a transcription has succeeded finds it: the search writes the pending rows first', async () => {
+    // The scheduler's timer (which also indexes) does not tick during this test.
+    h = createHarness({ workers: 1, warmEngines: [], schedulerIntervalMs: 600_000 });
+    h.service.start();
+    const transcripts = createTranscripts(h.service.repos, h.service.repos.clock);
+    const ids: string[] = [];
+    for (const name of ['Quarterly narwhal review', 'Weekly walrus sync']) {
+      const id = await transcribe(h, name);
+      ids.push(id);
+      // Committed with the result: the revision, and the job listed as waiting for its rows; no rows yet.
+      expect(h.service.repos.revisions.latestNumber(id)).toBe(0);
+      expect(h.service.repos.search.isPending(id)).toBe(true);
+      expect(h.service.repos.search.rowsOf(id)).toEqual([]);
+    }
+    const found = transcripts.search(h.accountId, 'segment', 10, undefined);
+    expect(new Set(found.data.map((hit) => hit.job_id))).toEqual(new Set(ids));
+    expect(transcripts.search(h.accountId, 'walrus', 10, undefined).data.map((hit) => [hit.job_id, hit.segment_index])).toEqual([[ids[1], null]]);
+    for (const id of ids) {
+      expect(h.service.repos.search.isPending(id)).toBe(false);
+      expect(h.service.repos.search.rowsOf(id).map((r) => [r.segment_idx, r.body])).toEqual([
+        [null, id === ids[0] ? 'Quarterly narwhal review' : 'Weekly walrus sync'],
+        [0, 'segment 0'],
+        [1, 'segment 1'],
+        [2, 'segment 2'],
+      ]);
+    }
+    indexIsConsistent(h);
+  });
+
+  it('the job engine writes them on its timer, without any search', async () => {
+    h = createHarness({ workers: 1, warmEngines: [], schedulerIntervalMs: 50 });
+    h.service.start();
+    const id = await transcribe(h, 'Timer indexed');
+    await until('the rows to be written', () => !h!.service.repos.search.isPending(id));
+    expect(h.service.repos.search.rowsOf(id).map((r) => r.segment_idx)).toEqual([null, 0, 1, 2]);
+    indexIsConsistent(h);
+  });
+
+  it('more pending jobs than one batch are all indexed before a search answers', async () => {
+    h = createHarness({ workers: 2, warmEngines: [], schedulerIntervalMs: 600_000 });
+    h.service.start();
+    const ids = await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        const { job } = h!.service.createJob(h!.job({ behaviour: 'succeed' }, { name: `batchmate ${i}` }));
+        await h!.service.waitForTerminal(job.id, 60_000);
+        return job.id;
+      }),
+    );
+    const transcripts = createTranscripts(h.service.repos, h.service.repos.clock);
+    const hits: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = transcripts.search(h.accountId, 'batchmate', 50, cursor);
+      hits.push(...page.data.map((hit) => hit.job_id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(new Set(hits)).toEqual(new Set(ids));
+    expect(h.service.repos.search.anyPending()).toBe(false);
+    indexIsConsistent(h);
+  });
+
+  it('an edit of a job still waiting for its rows is what the index finds', async () => {
+    h = createHarness({ workers: 1, warmEngines: [], schedulerIntervalMs: 600_000 });
+    h.service.start();
+    const transcripts = createTranscripts(h.service.repos, h.service.repos.clock);
+    const id = await transcribe(h, 'To be edited');
+    expect(h.service.repos.search.isPending(id)).toBe(true);
+    transcripts.edit(h.accountId, id, { base_revision: 0, segments: [{ index: 1, text: 'an okapi appeared' }] });
+    expect(transcripts.search(h.accountId, 'okapi', 10, undefined).data.map((hit) => hit.segment_index)).toEqual([1]);
+    expect(h.service.repos.search.rowsOf(id).map((r) => r.body)).toEqual(['To be edited', 'segment 0', 'an okapi appeared', 'segment 2']);
+    // Once indexed, an edit replaces the rows of the segments it changed, as before.
+    transcripts.edit(h.accountId, id, { base_revision: 1, segments: [{ index: 1, text: 'a tapir instead' }] });
+    expect(transcripts.search(h.accountId, 'okapi', 10, undefined).data).toEqual([]);
+    expect(transcripts.search(h.accountId, 'tapir', 10, undefined).data.map((hit) => hit.segment_index)).toEqual([1]);
+    indexIsConsistent(h);
+  });
+
+  it('deleting a job that waits for its rows (history retention) takes it off the list', async () => {
+    let now = new Date('2026-01-01T00:00:00.000Z');
+    h = createHarness({ workers: 1, warmEngines: [], schedulerIntervalMs: 600_000, clock: () => now });
+    h.service.start();
+    const id = await transcribe(h, 'Old recording');
+    expect(h.service.repos.search.isPending(id)).toBe(true);
+    now = new Date('2026-03-01T00:00:00.000Z');
+    saveRetention(h.service.repos.settings, { recordings_hours: 24, job_history_days: 1 });
+    // The run lets go of the job in the microtasks after its success (the sweep leaves a job still being run).
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(h.service.repos.search.isPending(id)).toBe(true);
+    h.service.runMaintenance();
+    expect(h.service.repos.jobs.get(id)).toBeUndefined();
+    expect(h.service.repos.search.isPending(id)).toBe(false);
+    expect(h.service.repos.search.rowsOf(id)).toEqual([]);
+    indexIsConsistent(h);
+  });
+});

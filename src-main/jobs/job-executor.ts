@@ -258,7 +258,8 @@ export function createExecutor(core: JobCore): Executor {
   }
 
   function settleSuccess(jobId: string, run: ActiveRun, output: EngineOutput, definition: ModelDefinition, workDir: string): void {
-    if (!stillOurs(jobId, run)) return;
+    // Files are moved into the job's folder only for a run still ours (checked again in the transaction).
+    if (output.artifacts.length > 0 && !stillOurs(jobId, run)) return;
     let files: ReturnType<typeof collectArtifacts>;
     try {
       files = collectArtifacts(output, workDir);

@@ -125,10 +125,8 @@ export function createScheduler(
       if (inTx) txWith(tx, inTx, () => undefined); // the runs that finished are settled all the same
       throw error;
     }
-    if (repos.jobs.queued(1).length === 0) {
-      if (inTx) txWith(tx, inTx, () => undefined);
-      return;
-    }
+    // A pass that settles opens its transaction anyway: the walk's first page finds whether anything is queued.
+    if (!inTx && !repos.jobs.anyQueued()) return;
     const runner = options.runners.remote;
     const remoteFree = runner ? (runner.concurrency ?? DEFAULT_RUNNER_CONCURRENCY) - [...active.values()].filter((a) => a.remote).length : 0;
     const capacity: Capacity = { local: pool.idle, spare: pool.spare, remote: remoteFree };

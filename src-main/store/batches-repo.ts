@@ -78,6 +78,9 @@ export function createBatchesRepo(db: Db): BatchesRepo {
   const pendingItems = db.prepare<[string], BatchItemRow>(
     'SELECT * FROM batch_items WHERE batch_id = ? AND job_id IS NULL ORDER BY position',
   );
+  // Asked on every scheduling pass: the partial index of pending items answers "none" at once (the query below
+  // scans the open batches and sorts them).
+  const anyPending = db.prepare<[], number>('SELECT 1 FROM batch_items WHERE job_id IS NULL LIMIT 1').pluck();
   const withPending = db.prepare<[number], { id: string }>(`SELECT b.id FROM batches b
     WHERE b.status = 'open' AND EXISTS (SELECT 1 FROM batch_items bi WHERE bi.batch_id = b.id AND bi.job_id IS NULL)
     ORDER BY b.created_at, b.id LIMIT ?`);
@@ -105,7 +108,7 @@ export function createBatchesRepo(db: Db): BatchesRepo {
     get: (id) => get.get(id),
     items: (batchId) => items.all(batchId),
     pendingItems: (batchId) => pendingItems.all(batchId),
-    withPendingItems: (limit) => withPending.all(limit).map((r) => r.id),
+    withPendingItems: (limit) => (anyPending.get() === undefined ? [] : withPending.all(limit).map((r) => r.id)),
     countPending: (accountId) => countPending.get({ accountId })?.n ?? 0,
     attachJob: (batchId, position, jobId) => attach.run(jobId, batchId, position).changes === 1,
     setPendingReason: (batchId, code, message) => void setReason.run(code, message, batchId),

@@ -85,6 +85,8 @@ export interface JobsRepo {
   write(id: string, expectedStatus: JobStatus, values: JobMutable): boolean;
   /** Queued jobs in queue order, paused ones left out. */
   queued(limit: number): JobRow[];
+  /** Whether any job is queued and not paused (without reading it). */
+  anyQueued(): boolean;
   /** Queued jobs after `after` in queue order (created_at, id), `limit` at a time; paused ones left out. */
   queuedAfter(after: PageKey | null, limit: number): JobRow[];
   /** Queued jobs that carry no waiting code yet (just created or requeued). */
@@ -129,6 +131,7 @@ export function createJobsRepo(db: Db): JobsRepo {
   const queued = db.prepare<[number], JobRow>(
     `SELECT * FROM jobs WHERE status = 'queued' AND error_code IS NOT '${PAUSED}' ORDER BY created_at, id LIMIT ?`,
   );
+  const anyQueued = db.prepare<[], number>(`SELECT 1 FROM jobs WHERE status = 'queued' AND error_code IS NOT '${PAUSED}' LIMIT 1`).pluck();
   // `(created_at, id) > (…)` as a row value: the index on (status, created_at, id) is searched from that key on (an
   // `@afterAt IS NULL OR …` form made SQLite read the whole queue on every pass).
   const queuedAfter = db.prepare<Record<string, unknown>, JobRow>(`SELECT * FROM jobs WHERE status = 'queued'
@@ -164,6 +167,7 @@ export function createJobsRepo(db: Db): JobsRepo {
     get: (id) => get.get(id),
     write: (id, expected, values) => write.run({ ...values, id, expected }).changes === 1,
     queued: (limit) => queued.all(limit),
+    anyQueued: () => anyQueued.get() !== undefined,
     queuedAfter: (after, limit) => (after ? queuedAfter.all({ afterAt: after.created_at, afterId: after.id, limit }) : queued.all(limit)),
     queuedUnmarked: (limit) => queuedUnmarked.all(limit),
     running: () => running.all(),

@@ -14,6 +14,7 @@ import { urlModelPackages } from './014-url-model-packages.js';
 import { watchFiles } from './015-watch-files.js';
 import { queueOrder } from './016-queue-order.js';
 import { searchIndexLater } from './017-search-index-later.js';
+import { unmarkedOrder } from './018-unmarked-order.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   watchFiles,
   queueOrder,
   searchIndexLater,
+  unmarkedOrder,
 ];

@@ -142,7 +142,9 @@ export type ParentMessage =
   | { type: 'run'; task: EngineTask }
   | { type: 'cancel'; jobId: string }
   /** Sent once after start: load (and warm) these engines before any job asks; the worker answers `warmed`. */
-  | { type: 'warm'; engines: EngineKind[] };
+  | { type: 'warm'; engines: EngineKind[] }
+  /** Several of the above, in order, in one message (tasks claimed in the same scheduling pass). */
+  | { type: 'batch'; messages: ParentMessage[] };
 
 /** Messages worker process → parent. */
 export type WorkerMessage =

@@ -22,6 +22,10 @@ const line: EngineTask[] = [];
 let busy = false;
 const parent = parentLink();
 
+/**
+ * Each message goes at once, results too: a result held back to travel with the next one would be lost if the next
+ * task crashed this process, and the pool would then blame the task that had in fact finished.
+ */
 function send(message: WorkerMessage): void {
   parent.send(message);
 }
@@ -127,15 +131,18 @@ function cancel(jobId: string): void {
   } else running.get(jobId)?.abort();
 }
 
-parent.onMessage((raw) => {
-  const message = raw as ParentMessage;
-  if (message.type === 'run') {
+parent.onMessage((raw) => receive(raw as ParentMessage));
+
+function receive(message: ParentMessage): void {
+  if (message.type === 'batch') {
+    for (const one of message.messages) receive(one);
+  } else if (message.type === 'run') {
     warming.abort();
     line.push(message.task);
     void drain();
   } else if (message.type === 'cancel') cancel(message.jobId);
   else if (message.type === 'warm') void warm(message.engines);
-});
+}
 
 // The service went away (even kill -9): nobody will read results, so do not linger as an orphan.
 parent.onParentGone(() => {

@@ -2,7 +2,7 @@
 import type { ModelSourceContext } from '../model-sources.js';
 import type { ModelDefinition, ModelSource } from '../model-definition.js';
 import { NO_LIMITS } from '../model-definition.js';
-import { findPocketsphinx, POCKETSPHINX_MISSING } from './pocketsphinx-install.js';
+import { findPocketsphinx, POCKETSPHINX_MISSING, type PocketsphinxInstall } from './pocketsphinx-install.js';
 import { MAX_FILE_BYTES } from '../../common/limits.js';
 
 export const POCKETSPHINX_MODEL_ID = 'pocketsphinx-en-us';
@@ -28,9 +28,11 @@ export const POCKETSPHINX_PARAMS_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-/** `vadModel`: the Silero VAD model's path when installed; with it the model can run live (VAD endpointing). */
-export function pocketsphinxDefinition(vadModel: string | null = null): ModelDefinition {
-  const install = findPocketsphinx();
+/**
+ * `vadModel`: the Silero VAD model's path when installed; with it the model can run live (VAD endpointing).
+ * `install`: where PocketSphinx was found (default: looked for now).
+ */
+export function pocketsphinxDefinition(vadModel: string | null = null, install: PocketsphinxInstall | null = findPocketsphinx()): ModelDefinition {
   return {
     id: POCKETSPHINX_MODEL_ID,
     name: 'PocketSphinx (US English)',
@@ -53,6 +55,59 @@ export function pocketsphinxDefinition(vadModel: string | null = null): ModelDef
   };
 }
 
-export function pocketsphinxModelSource(ctx: ModelSourceContext): ModelSource {
-  return { name: 'pocketsphinx', list: () => [pocketsphinxDefinition(ctx.vadModel?.() ?? null)] };
+/**
+ * How long one look for the PocketSphinx install is trusted, in ms. The program and model are system files that apt
+ * installs or removes outside the app, with nothing to tell us, and looking (a PATH search and three file checks)
+ * costs 0.1–1 ms, too much for every catalogue read; a job whose files vanished in between fails with a clear
+ * engine error. The environment (VOXDESK_POCKETSPHINX, VOXDESK_POCKETSPHINX_MODEL_DIR, PATH) is read again with
+ * them: it is set before the process starts (reading it costs about a microsecond a variable). The VAD model comes
+ * from the model manager and is compared on every read, so installing or removing it shows at once. Default 5 s.
+ */
+export const POCKETSPHINX_RECHECK_MS = 5_000;
+
+export interface PocketsphinxSourceOptions {
+  /** Default POCKETSPHINX_RECHECK_MS. */
+  recheckMs?: number;
+  /** Default Date.now (tests move time). */
+  now?: () => number;
+}
+
+function sameInstall(a: PocketsphinxInstall | null, b: PocketsphinxInstall | null): boolean {
+  return a === b || (!!a && !!b && a.program === b.program && a.hmm === b.hmm && a.lm === b.lm && a.dict === b.dict);
+}
+
+export function pocketsphinxModelSource(ctx: ModelSourceContext, options: PocketsphinxSourceOptions = {}): ModelSource {
+  const recheckMs = options.recheckMs ?? POCKETSPHINX_RECHECK_MS;
+  const now = options.now ?? Date.now;
+  let version = 0;
+  let checkedAt = -Infinity;
+  let vad: string | null | undefined;
+  let install: PocketsphinxInstall | null = null;
+  let rows: ModelDefinition[] = [];
+  /** Looks for the install when the last look is older than recheckMs; a new row only when the answer moved. */
+  const refresh = (): void => {
+    const vadNow = ctx.vadModel?.() ?? null;
+    const at = now();
+    let found = install;
+    if (at - checkedAt >= recheckMs) {
+      found = findPocketsphinx();
+      checkedAt = at;
+    }
+    if (vadNow === vad && sameInstall(found, install)) return;
+    vad = vadNow;
+    install = found;
+    rows = [pocketsphinxDefinition(vad, found)];
+    version += 1;
+  };
+  return {
+    name: 'pocketsphinx',
+    list: () => {
+      refresh();
+      return rows;
+    },
+    version: () => {
+      refresh();
+      return version;
+    },
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * The model catalogue: merges every ModelSource (first source wins on an id collision), prices each model from
- * the pricing file, and answers GET /v1/models.
+ * the pricing file (as it is on disk now: pricing-file.ts), and answers GET /v1/models.
  *
  * Availability is live (a finished download, an uninstalled package, a hosted catalogue refresh), yet a read costs
  * microseconds: each source says when its answer may have changed (`ModelSource.version()`), and the catalogue keeps
@@ -45,18 +45,34 @@ export class Catalogue {
   private readonly maxUploadBytes: number;
   private readonly slots: SourceSlot[];
   private snapshot: Snapshot | null = null;
-  /** Built once per definition (a source's rows are not changed after list() returns them). */
+  private readonly pricingNow: () => PricingFile;
+  /** The prices the kept records and billed definitions were built with. */
+  private pricedWith: PricingFile | undefined;
+  /** Built once per definition (a source's rows are not changed after list() returns them) and pricing file. */
   private records = new WeakMap<ModelDefinition, CatalogueRecord>();
   private billed = new WeakMap<ModelDefinition, ModelDefinition>();
 
+  /** `pricing`: the pricing file, or a function answering it as it is now (livePricingFile). */
   constructor(
     sources: readonly ModelSource[],
-    private readonly pricingFile: PricingFile,
+    pricing: PricingFile | (() => PricingFile),
     private readonly log: (message: string) => void = () => {},
     options: CatalogueOptions = {},
   ) {
     this.maxUploadBytes = options.maxUploadBytes ?? MAX_FILE_BYTES;
     this.slots = sources.map((source) => ({ source, version: undefined, rows: [] }));
+    this.pricingNow = typeof pricing === 'function' ? pricing : () => pricing;
+  }
+
+  /** The pricing file now; records and billed definitions built with other prices are dropped. */
+  private pricing(): PricingFile {
+    const pricing = this.pricingNow();
+    if (pricing !== this.pricedWith) {
+      this.pricedWith = pricing;
+      this.records = new WeakMap();
+      this.billed = new WeakMap();
+    }
+    return pricing;
   }
 
   /**
@@ -79,9 +95,10 @@ export class Catalogue {
   resolveForJobs(id: string): ModelDefinition | undefined {
     const def = this.resolveModel(id);
     if (!def) return undefined;
+    const file = this.pricing();
     let billed = this.billed.get(def);
     if (!billed) {
-      billed = { ...def, pricing: this.pricingFor(def) };
+      billed = { ...def, pricing: priceIn(file, def) };
       this.billed.set(def, billed);
     }
     return billed;
@@ -128,7 +145,7 @@ export class Catalogue {
   }
 
   pricingFor(def: ModelDefinition): Pricing {
-    return this.pricingFile.models[def.id] ?? def.pricing ?? (def.provider === 'local' ? this.pricingFile.default : null) ?? FREE_PRICING;
+    return priceIn(this.pricing(), def);
   }
 
   /**
@@ -150,11 +167,12 @@ export class Catalogue {
 
   /** The records of GET /v1/models (shared: callers copy before changing one). */
   list(options: ListOptions = {}): CatalogueRecord[] {
+    const file = this.pricing();
     const out: CatalogueRecord[] = [];
     for (const d of this.definitions()) {
       if (!options.includeUnavailable && d.status !== 'available') continue;
       if (options.capability && d.capability !== options.capability) continue;
-      out.push(this.toRecord(d));
+      out.push(this.recordOf(d, file));
     }
     return out;
   }
@@ -166,15 +184,19 @@ export class Catalogue {
 
   /** A definition's public record (kept per definition: built once for each row a source answers). */
   toRecord(d: ModelDefinition): CatalogueRecord {
+    return this.recordOf(d, this.pricing());
+  }
+
+  private recordOf(d: ModelDefinition, file: PricingFile): CatalogueRecord {
     let record = this.records.get(d);
     if (!record) {
-      record = this.buildRecord(d);
+      record = this.buildRecord(d, file);
       this.records.set(d, record);
     }
     return record;
   }
 
-  private buildRecord(d: ModelDefinition): CatalogueRecord {
+  private buildRecord(d: ModelDefinition, file: PricingFile): CatalogueRecord {
     return {
       id: d.id,
       object: 'model',
@@ -189,10 +211,15 @@ export class Catalogue {
       languages: [...d.languages],
       live: d.live,
       accepts_speed: d.acceptsSpeed,
-      pricing: this.pricingFor(d),
+      pricing: priceIn(file, d),
       limits: this.limitsFor(d),
       params_schema: publishedParamsSchema(d.paramsSchema),
       download: d.download ? { size_bytes: d.download.sizeBytes, installed: d.download.installed, licence: d.download.licence } : null,
     };
   }
+}
+
+/** The price of a model: the pricing file's entry for it, else its own (hosted), else the file's default (on-device). */
+function priceIn(file: PricingFile, def: ModelDefinition): Pricing {
+  return file.models[def.id] ?? def.pricing ?? (def.provider === 'local' ? file.default : null) ?? FREE_PRICING;
 }

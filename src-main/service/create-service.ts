@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { ModelSource } from '../engines/model-definition.js';
 import { CA_FILE_SETTING, MIRROR_SETTING } from '../engines/models/download-source.js';
 import { ModelManager } from '../engines/models/model-manager.js';
+import { ESPEAK_MODEL_ID } from '../engines/tts/espeak-models.js';
 import { modelManagerSource } from '../engines/models/model-manager-source.js';
 import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
 import { createJobService } from '../jobs/job-service.js';
@@ -40,6 +41,7 @@ import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
 import { attachLiveServer, type LiveServer } from './live/live-server.js';
 import { ParamsValidator } from './params/params-validator.js';
 import { UploadBudget } from './uploads/upload-budget.js';
+import { warmUpHttp, type WarmUpResult } from './start-up-warm-up.js';
 import { createWatchSubmitter } from './watch-folders/watch-submitter.js';
 
 export interface Service {
@@ -60,6 +62,8 @@ export interface Service {
   readonly live: LiveServer;
   /** The watch folders (started with the service, stopped first when it closes). */
   readonly watch: WatchService;
+  /** The start-up warm-up request's answer (start-up-warm-up.ts); nothing waits for it. */
+  readonly warmUp: Promise<WarmUpResult>;
   /** A key valid until this process stops, for an account (default the local one): the CLI and the browser UI. */
   sessionKey(accountName?: string): string;
   /**
@@ -103,6 +107,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
   ensurePrivateDir(config.dataDir);
   const uploadsDir = join(config.dataDir, 'uploads');
   ensurePrivateDir(uploadsDir);
+  // Where job runs write (the job engine's artifacts dir): made now, not by the first job's worker (6–15 ms then).
+  ensurePrivateDir(join(config.dataDir, 'artifacts'));
   const db = openDatabase(join(config.dataDir, 'voxdesk.db'));
   const repos = createRepositories(db);
   let jobs: JobService | null = null;
@@ -139,7 +145,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     });
 
     let url = `http://${config.host}:${config.port}`;
-    jobs = createJobService({
+    const engine = createJobService({
       repos,
       dataDir: config.dataDir,
       resolveModel: (id) => catalogue.resolveForJobs(id),
@@ -148,6 +154,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       runners: { remote: remote.jobRunner },
       workerLauncher: config.processLauncher,
     });
+    jobs = engine;
 
     const sessionKeys = new Map<string, KeyOwner>();
     const sessionKey = (accountName = LOCAL_ACCOUNT): string => {
@@ -227,6 +234,15 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     jobs.start();
     // The first request of a model would compile its params schema (and JSON Schema's own): done now, in the background.
     void validator.prepare(catalogue.definitions().filter((d) => d.status === 'available'), closing.signal);
+    // And the first request would compile the HTTP stack's code: one request that stops at params validation does it,
+    // once the workers are warm (sooner, it would compete with their warm-up, which stops when a round is no faster),
+    // and only while no job runs (a job that came during start-up has compiled that code itself).
+    const warmUp = engine.workersReady().then((): WarmUpResult | Promise<WarmUpResult> => {
+      const stats = engine.workerStats();
+      if (closing.signal.aborted || stats.idle < stats.size) return { status: 0, code: null };
+      const key = sessionKey();
+      return warmUpHttp({ host: config.host, port, key, release: () => sessionKeys.delete(key), modelId: ESPEAK_MODEL_ID, signal: closing.signal });
+    });
     const watchFolders = watch;
     await watchFolders.start();
 
@@ -250,7 +266,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       })());
 
     const browserLoginUrl = (): string | null => (browserLogin ? `${url}/#token=${browserLogin.issue()}` : null);
-    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, sessionKey, browserLoginUrl, close };
+    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, warmUp, sessionKey, browserLoginUrl, close };
   } catch (error) {
     await watch?.stop().catch(() => undefined);
     if (jobs) await jobs.shutdown(0).catch(() => undefined);

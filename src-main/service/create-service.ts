@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { ModelSource } from '../engines/model-definition.js';
 import { CA_FILE_SETTING, MIRROR_SETTING } from '../engines/models/download-source.js';
 import { ModelManager } from '../engines/models/model-manager.js';
+import { ESPEAK_MODEL_ID } from '../engines/tts/espeak-models.js';
 import { modelManagerSource } from '../engines/models/model-manager-source.js';
 import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
 import { createJobService } from '../jobs/job-service.js';
@@ -34,12 +35,13 @@ import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/built
 import { Catalogue } from './catalogue/catalogue.js';
 import { engineFamilies } from './catalogue/engine-families.js';
 import { toMicro } from '../common/pricing.js';
-import { loadPricingFile } from './catalogue/pricing-file.js';
+import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
 import { allowWholeBodies } from './http/body-idle-timeout.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
 import { attachLiveServer, type LiveServer } from './live/live-server.js';
 import { ParamsValidator } from './params/params-validator.js';
 import { UploadBudget } from './uploads/upload-budget.js';
+import { warmUpHttp, type WarmUpResult } from './start-up-warm-up.js';
 import { createWatchSubmitter } from './watch-folders/watch-submitter.js';
 
 export interface Service {
@@ -60,6 +62,8 @@ export interface Service {
   readonly live: LiveServer;
   /** The watch folders (started with the service, stopped first when it closes). */
   readonly watch: WatchService;
+  /** The start-up warm-up request's answer (start-up-warm-up.ts); nothing waits for it. */
+  readonly warmUp: Promise<WarmUpResult>;
   /** A key valid until this process stops, for an account (default the local one): the CLI and the browser UI. */
   sessionKey(accountName?: string): string;
   /**
@@ -103,6 +107,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
   ensurePrivateDir(config.dataDir);
   const uploadsDir = join(config.dataDir, 'uploads');
   ensurePrivateDir(uploadsDir);
+  // Where job runs write (the job engine's artifacts dir): made now, not by the first job's worker (6–15 ms then).
+  ensurePrivateDir(join(config.dataDir, 'artifacts'));
   const db = openDatabase(join(config.dataDir, 'voxdesk.db'));
   const repos = createRepositories(db);
   let jobs: JobService | null = null;
@@ -133,10 +139,13 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       remote.source,
       ...FALLBACK_MODEL_SOURCES.map((factory) => factory(ctx)),
     ];
-    const catalogue = new Catalogue(sources, loadPricingFile(config.pricingFile), config.log, { maxUploadBytes: config.maxUploadBytes });
+    const pricing = loadPricingFile(config.pricingFile);
+    const catalogue = new Catalogue(sources, config.pricingFile ? livePricingFile(config.pricingFile, pricing, config.log) : pricing, config.log, {
+      maxUploadBytes: config.maxUploadBytes,
+    });
 
     let url = `http://${config.host}:${config.port}`;
-    jobs = createJobService({
+    const engine = createJobService({
       repos,
       dataDir: config.dataDir,
       resolveModel: (id) => catalogue.resolveForJobs(id),
@@ -145,6 +154,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       runners: { remote: remote.jobRunner },
       workerLauncher: config.processLauncher,
     });
+    jobs = engine;
 
     const sessionKeys = new Map<string, KeyOwner>();
     const sessionKey = (accountName = LOCAL_ACCOUNT): string => {
@@ -224,6 +234,15 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     jobs.start();
     // The first request of a model would compile its params schema (and JSON Schema's own): done now, in the background.
     void validator.prepare(catalogue.definitions().filter((d) => d.status === 'available'), closing.signal);
+    // And the first request would compile the HTTP stack's code: one request that stops at params validation does it,
+    // once the workers are warm (sooner, it would compete with their warm-up, which stops when a round is no faster),
+    // and only while no job runs (a job that came during start-up has compiled that code itself).
+    const warmUp = engine.workersReady().then((): WarmUpResult | Promise<WarmUpResult> => {
+      const stats = engine.workerStats();
+      if (closing.signal.aborted || stats.idle < stats.size) return { status: 0, code: null };
+      const key = sessionKey();
+      return warmUpHttp({ host: config.host, port, key, release: () => sessionKeys.delete(key), modelId: ESPEAK_MODEL_ID, signal: closing.signal });
+    });
     const watchFolders = watch;
     await watchFolders.start();
 
@@ -247,7 +266,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       })());
 
     const browserLoginUrl = (): string | null => (browserLogin ? `${url}/#token=${browserLogin.issue()}` : null);
-    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, sessionKey, browserLoginUrl, close };
+    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, warmUp, sessionKey, browserLoginUrl, close };
   } catch (error) {
     await watch?.stop().catch(() => undefined);
     if (jobs) await jobs.shutdown(0).catch(() => undefined);

@@ -1,0 +1,44 @@
+/**
+ * The start-up warm-up request (service/start-up-warm-up.ts) goes through the real HTTP stack and stops at params
+ * validation: it leaves no job and no charge behind, and a job sent while the service starts is served beside it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Job } from '../../../src-main/common/api-types.js';
+import { WARM_UP_PARAM } from '../../../src-main/service/start-up-warm-up.js';
+import { Client, json } from '../../helpers/http-client.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
+
+let t: TestService;
+let api: Client;
+let earlyJob: Promise<Job>;
+
+beforeAll(async () => {
+  t = await startTestService({ holdSeconds: 60 });
+  api = new Client(t.url, t.key);
+  // Sent at once, while the warm-up may still be under way.
+  earlyJob = json<Job>(api.postJson('/v1/text-to-speech', { model: 'espeak-ng', text: 'Hello there.' }));
+});
+
+afterAll(async () => {
+  await t?.stop();
+});
+
+describe('start-up warm-up', () => {
+  it('is refused at params validation, naming the param no model accepts', async () => {
+    expect(await t.service.warmUp).toEqual({ status: 400, code: 'unsupported_param' });
+    const refused = await api.postJson('/v1/text-to-speech', { model: 'espeak-ng', text: 'Warm-up.', params: { [WARM_UP_PARAM]: true } });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(WARM_UP_PARAM);
+  });
+
+  it('leaves nothing behind: the only job and the only charges are those of the job a client sent', async () => {
+    await t.service.warmUp;
+    const job = await earlyJob;
+    expect(job).toMatchObject({ status: 'succeeded', model_id: 'espeak-ng' });
+    const jobs = await json<{ data: Job[] }>(api.get('/v1/jobs'));
+    expect(jobs.data.map((j) => j.id)).toEqual([job.id]);
+    // The warm-up's key is the local account's, like the client's; a job's rows in the ledger all name it.
+    const local = t.service.keys.ensureAccount('local');
+    expect(new Set(t.service.repos.ledger.forAccount(local).map((entry) => entry.job_id))).toEqual(new Set([job.id]));
+  });
+});

@@ -28,7 +28,7 @@ export interface ServedUi {
 
 export interface ServeUiOptions {
   env?: NodeJS.ProcessEnv;
-  /** The operator's prices, written to DATA_DIR/pricing.json before the service starts (read at start only). */
+  /** The operator's prices, written to DATA_DIR/pricing.json before the service starts. */
   pricing?: unknown;
 }
 

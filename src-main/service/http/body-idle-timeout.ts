@@ -8,10 +8,11 @@
  * 500 MB upload on a slow line may take longer than that while never being idle, and a client that trickles a byte
  * now and then is bounded by the per-account upload limits (uploads/upload-budget.ts).
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Server } from 'node:http';
 import { ApiError } from '../../common/errors.js';
 import type { AppEnv } from '../app-env.js';
+import { gate } from './route-gates.js';
 
 /** How long a request body may send nothing before it is cut. Default 30 s. */
 export const DEFAULT_BODY_IDLE_MS = 30_000;
@@ -46,19 +47,19 @@ export function guardIdleBody(body: ReadableStream<Uint8Array>, idleMs: number):
   );
 }
 
-/** Wraps every request body in guardIdleBody (routes read c.req.raw as usual). */
+/** Wraps every request body in guardIdleBody (routes read c.req.raw as usual). A gate (http/route-gates.ts). */
 export function cutIdleBodies(idleMs: number): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return gate((c: Context<AppEnv>) => {
     // The method first: on the node adapter's lightweight request, reading `.body` builds a full fetch Request (an
     // AbortController, Headers, a stream) — work a GET, which has no body, must not pay for on every poll.
     const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD') return next();
+    if (method === 'GET' || method === 'HEAD') return undefined;
     const raw = c.req.raw;
     if (raw.body) {
       c.req.raw = new Request(raw, { body: guardIdleBody(raw.body, idleMs), duplex: 'half' } as RequestInit);
     }
-    return next();
-  };
+    return undefined;
+  });
 }
 
 /** Switches off Node's 5-minute limit on a whole request (see above). */

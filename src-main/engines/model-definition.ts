@@ -41,8 +41,18 @@ export interface ModelDefinition {
 
 export interface ModelSource {
   readonly name: string;
-  /** Current definitions with availability; cheap enough to call per catalogue request. */
+  /**
+   * Current definitions with availability. The catalogue keeps the answer until `version()` moves, so the rows are
+   * shared between callers: never mutated after they are returned.
+   */
   list(): ModelDefinition[];
+  /**
+   * A number that moves whenever list() may answer differently (a download finished, a package deleted, the hosted
+   * catalogue refreshed, a setting changed). Called on every catalogue read, so it must cost about a microsecond: the
+   * source counts its own changes rather than recomputing its list. A source without it is asked for its list on every
+   * read (nothing of it is kept).
+   */
+  version?(): number;
 }
 
 export const NO_LIMITS: ModelLimits = { max_file_bytes: null, max_audio_seconds: null, max_text_chars: null };

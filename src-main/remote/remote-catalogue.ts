@@ -1,7 +1,9 @@
 /**
  * The hosted catalogue as a ModelSource: fetched from GET {remote}/v1/models?include_unavailable=true on start,
  * every catalogueRefreshMs and on every settings change, cached in SQLite so the rows (with their hosted prices)
- * are there offline. list() answers from memory: the catalogue calls it on every request.
+ * are there offline. list() answers from memory, and version() moves when its answer may change: new rows fetched or
+ * read from the cache, the settings written here (endpoint, key), and after every fetch, which re-reads the settings
+ * (so a change another process made to them shows within catalogueRefreshMs).
  */
 import type { CatalogueRecord } from '../common/api-types.js';
 import type { ModelDefinition, ModelSource } from '../engines/model-definition.js';
@@ -22,6 +24,8 @@ export interface CatalogueState {
 export class RemoteCatalogue implements ModelSource {
   readonly name = 'remote';
   private records: CatalogueRecord[] = [];
+  /** Counts new rows and finished fetches; see version(). */
+  private changes = 0;
   private fetchedAt: string | null = null;
   private lastError: string | null = null;
   private timer: NodeJS.Timeout | undefined;
@@ -43,6 +47,11 @@ export class RemoteCatalogue implements ModelSource {
     if (!endpoint) return [];
     const blockedReason = endpoint.key ? null : 'no API key is set for the hosted service (Settings)';
     return this.records.map((r) => toRemoteDefinition(r, { blockedReason })).filter((d): d is ModelDefinition => d !== undefined);
+  }
+
+  /** Both counters only grow, so their sum moves whenever either does. */
+  version(): number {
+    return this.changes + this.settings.revision;
   }
 
   state(): CatalogueState {
@@ -84,9 +93,12 @@ export class RemoteCatalogue implements ModelSource {
     const cached = endpoint ? this.cache.read(endpoint.url) : undefined;
     this.records = cached?.records ?? [];
     this.fetchedAt = cached?.fetchedAt ?? null;
+    this.changes += 1;
   }
 
   private async fetch(): Promise<void> {
+    // Each fetch reads the settings again (another process may have changed them), so list() may answer differently.
+    this.changes += 1;
     const endpoint = this.settings.endpoint();
     if (!endpoint) return;
     try {
@@ -96,6 +108,7 @@ export class RemoteCatalogue implements ModelSource {
       const fetchedAt = new Date().toISOString();
       this.cache.replace(endpoint.url, records, fetchedAt);
       this.records = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      this.changes += 1;
       this.fetchedAt = fetchedAt;
       this.lastError = null;
       this.onFetch(null);

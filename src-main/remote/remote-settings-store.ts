@@ -21,6 +21,8 @@ export interface StoredRemoteSettings {
 export class RemoteSettingsStore {
   /** Why a stored key cannot be read here (SecretUnavailableError), shown in the settings view; null when fine. */
   keyProblem: string | null = null;
+  /** Moves on every write made through this store (the hosted catalogue's rows depend on the endpoint and the key). */
+  revision = 0;
 
   constructor(
     private readonly repo: SettingsRepo,
@@ -39,6 +41,7 @@ export class RemoteSettingsStore {
     this.repo.set(SETTINGS_KEY, { url: settings.url });
     this.secrets.set(REMOTE_KEY_SECRET, settings.key);
     this.keyProblem = null;
+    this.revision += 1;
   }
 
   /** The endpoint to forward to, or undefined when no hosted service is configured. */

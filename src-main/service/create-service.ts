@@ -34,7 +34,7 @@ import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/built
 import { Catalogue } from './catalogue/catalogue.js';
 import { engineFamilies } from './catalogue/engine-families.js';
 import { toMicro } from '../common/pricing.js';
-import { loadPricingFile } from './catalogue/pricing-file.js';
+import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
 import { allowWholeBodies } from './http/body-idle-timeout.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
 import { attachLiveServer, type LiveServer } from './live/live-server.js';
@@ -133,7 +133,10 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       remote.source,
       ...FALLBACK_MODEL_SOURCES.map((factory) => factory(ctx)),
     ];
-    const catalogue = new Catalogue(sources, loadPricingFile(config.pricingFile), config.log, { maxUploadBytes: config.maxUploadBytes });
+    const pricing = loadPricingFile(config.pricingFile);
+    const catalogue = new Catalogue(sources, config.pricingFile ? livePricingFile(config.pricingFile, pricing, config.log) : pricing, config.log, {
+      maxUploadBytes: config.maxUploadBytes,
+    });
 
     let url = `http://${config.host}:${config.port}`;
     jobs = createJobService({

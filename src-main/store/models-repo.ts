@@ -158,6 +158,16 @@ export interface ModelsRepo<Family extends string = string, Capability extends s
   addUrlPackage(p: Omit<UrlPackageRow<Family>, 'addedAt'>): boolean;
   /** Forgets a package added by URL with its download row and installed row, in one transaction. */
   deleteUrlPackage(id: string): void;
+  /**
+   * Moves whenever another connection commits anything (`PRAGMA data_version`; about a microsecond): the cue to look
+   * at `fingerprint()` for a change made by another process, e.g. `voxdesk models pull` beside a running service.
+   */
+  othersCommits(): number;
+  /**
+   * Every installed package, download state and added package in one string (ids with their install time, folder
+   * and verification, download status, add time; not progress): equal strings, same packages.
+   */
+  fingerprint(): string;
 }
 
 export function createModelsRepo(db: Db, clock: Clock = systemClock): ModelsRepo {
@@ -185,6 +195,14 @@ export function createModelsRepo(db: Db, clock: Clock = systemClock): ModelsRepo
   const urlInsert = db.prepare(`INSERT OR IGNORE INTO url_model_packages (id, name, url, sha256, size_bytes, family, languages_json, added_at)
     VALUES (@id, @name, @url, @sha256, @size_bytes, @family, @languages_json, @added_at)`);
   const urlDelete = db.prepare<[string]>('DELETE FROM url_model_packages WHERE id = ?');
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  const fingerprint = db
+    .prepare<[], string>(
+      `SELECT (SELECT ifnull(group_concat(id || ' ' || installed_at || ' ' || verified || ' ' || dir, char(10)), '') FROM installed_models)
+        || char(0) || (SELECT ifnull(group_concat(model_id || ' ' || status, char(10)), '') FROM downloads)
+        || char(0) || (SELECT ifnull(group_concat(id || ' ' || added_at, char(10)), '') FROM url_model_packages)`,
+    )
+    .pluck();
   const toUrlPackage = (r: UrlPackageSqlRow): UrlPackageRow => ({
     id: r.id,
     name: r.name,
@@ -265,5 +283,7 @@ export function createModelsRepo(db: Db, clock: Clock = systemClock): ModelsRepo
         added_at: isoAt(clock),
       }).changes === 1,
     deleteUrlPackage: (id) => deleteUrlPackage(id),
+    othersCommits: () => dataVersion.get()!,
+    fingerprint: () => fingerprint.get()!,
   };
 }

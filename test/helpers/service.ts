@@ -73,7 +73,11 @@ export const TEST_MODELS: readonly ModelDefinition[] = [
   testModel('test-downloading', { status: 'unavailable', reason: 'downloading', downloading: true }),
 ];
 
-export const testModelSource: ModelSourceFactory = (): ModelSource => ({ name: 'test-models', list: () => [...TEST_MODELS] });
+/** The test engines' rows: fixed, so the catalogue keeps them (version 0). */
+export const testModelSource: ModelSourceFactory = (): ModelSource => {
+  const rows = [...TEST_MODELS];
+  return { name: 'test-models', list: () => rows, version: () => 0 };
+};
 
 export interface TestService {
   url: string;

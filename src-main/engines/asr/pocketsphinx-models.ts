@@ -2,7 +2,7 @@
 import type { ModelSourceContext } from '../model-sources.js';
 import type { ModelDefinition, ModelSource } from '../model-definition.js';
 import { NO_LIMITS } from '../model-definition.js';
-import { findPocketsphinx, POCKETSPHINX_MISSING } from './pocketsphinx-install.js';
+import { findPocketsphinx, findPocketsphinxAsync, POCKETSPHINX_MISSING, type PocketsphinxInstall } from './pocketsphinx-install.js';
 import { MAX_FILE_BYTES } from '../../common/limits.js';
 
 export const POCKETSPHINX_MODEL_ID = 'pocketsphinx-en-us';
@@ -28,9 +28,11 @@ export const POCKETSPHINX_PARAMS_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-/** `vadModel`: the Silero VAD model's path when installed; with it the model can run live (VAD endpointing). */
-export function pocketsphinxDefinition(vadModel: string | null = null): ModelDefinition {
-  const install = findPocketsphinx();
+/**
+ * `vadModel`: the Silero VAD model's path when installed; with it the model can run live (VAD endpointing).
+ * `install`: where PocketSphinx was found (default: looked for now).
+ */
+export function pocketsphinxDefinition(vadModel: string | null = null, install: PocketsphinxInstall | null = findPocketsphinx()): ModelDefinition {
   return {
     id: POCKETSPHINX_MODEL_ID,
     name: 'PocketSphinx (US English)',
@@ -53,6 +55,76 @@ export function pocketsphinxDefinition(vadModel: string | null = null): ModelDef
   };
 }
 
-export function pocketsphinxModelSource(ctx: ModelSourceContext): ModelSource {
-  return { name: 'pocketsphinx', list: () => [pocketsphinxDefinition(ctx.vadModel?.() ?? null)] };
+/**
+ * How long one look for the PocketSphinx install is trusted, in ms. The program and model are system files that apt
+ * installs or removes outside the app, with nothing to tell us, and looking (a PATH search and three file checks)
+ * costs 0.1–1 ms, up to 8 ms on a busy machine: too much for a catalogue read. So the first read looks (at start), and
+ * a read after recheckMs starts a look on libuv's pool and answers with what it knew; the look's answer is seen by
+ * the reads after it ends. A job whose files vanished in between fails with a clear engine error. The environment
+ * (VOXDESK_POCKETSPHINX, VOXDESK_POCKETSPHINX_MODEL_DIR, PATH) is read again with them: it is set before the process
+ * starts. The VAD model comes from the model manager and is compared on every read, so installing or removing it
+ * shows at once. Default 5 s.
+ */
+export const POCKETSPHINX_RECHECK_MS = 5_000;
+
+export interface PocketsphinxSourceOptions {
+  /** Default POCKETSPHINX_RECHECK_MS. */
+  recheckMs?: number;
+  /** Default Date.now (tests move time). */
+  now?: () => number;
+}
+
+function sameInstall(a: PocketsphinxInstall | null, b: PocketsphinxInstall | null): boolean {
+  return a === b || (!!a && !!b && a.program === b.program && a.hmm === b.hmm && a.lm === b.lm && a.dict === b.dict);
+}
+
+/** The PocketSphinx row's source; `looked()` resolves when no look for the install is under way (tests). */
+export interface PocketsphinxModelSource extends ModelSource {
+  looked(): Promise<void>;
+}
+
+export function pocketsphinxModelSource(ctx: ModelSourceContext, options: PocketsphinxSourceOptions = {}): PocketsphinxModelSource {
+  const recheckMs = options.recheckMs ?? POCKETSPHINX_RECHECK_MS;
+  const now = options.now ?? Date.now;
+  let version = 0;
+  let checkedAt = -Infinity;
+  let looking: Promise<void> | undefined;
+  let vad: string | null | undefined;
+  let install: PocketsphinxInstall | null = null;
+  let rows: ModelDefinition[] = [];
+  const update = (vadNow: string | null, found: PocketsphinxInstall | null): void => {
+    if (vadNow === vad && sameInstall(found, install) && version > 0) return;
+    vad = vadNow;
+    install = found;
+    rows = [pocketsphinxDefinition(vad, found)];
+    version += 1;
+  };
+  const refresh = (): void => {
+    const at = now();
+    if (version === 0) {
+      checkedAt = at;
+      update(ctx.vadModel?.() ?? null, findPocketsphinx());
+      return;
+    }
+    if (!looking && at - checkedAt >= recheckMs) {
+      checkedAt = at;
+      looking = findPocketsphinxAsync()
+        .then((found) => update(ctx.vadModel?.() ?? null, found))
+        .catch(() => undefined) // the last answer stays; the next look tries again
+        .finally(() => (looking = undefined));
+    }
+    update(ctx.vadModel?.() ?? null, install);
+  };
+  return {
+    name: 'pocketsphinx',
+    list: () => {
+      refresh();
+      return rows;
+    },
+    version: () => {
+      refresh();
+      return version;
+    },
+    looked: () => looking ?? Promise.resolve(),
+  };
 }

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, createReadStream } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { open, stat } from 'node:fs/promises';
+import { access, open, stat } from 'node:fs/promises';
 import decodeChunked from 'audio-decode/stream';
 import { JobError } from '../../common/errors.js';
 import type { BlockProcessor } from './block-processor.js';
@@ -193,14 +193,26 @@ function downmix(channels: Float32Array[]): Float32Array {
  * as is when executable, `none` disables the program.
  */
 export function findExecutable(name: string, override?: string): string | null {
-  if (override === 'none') return null;
-  if (override && isAbsolute(override)) return isExecutable(override) ? override : null;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, process.platform === 'win32' ? `${name}.exe` : name);
-    if (isExecutable(candidate)) return candidate;
+  for (const candidate of executableCandidates(name, override)) if (isExecutable(candidate)) return candidate;
+  return null;
+}
+
+/** findExecutable without blocking the thread (the checks run on libuv's pool): for looks that are not urgent. */
+export async function findExecutableAsync(name: string, override?: string): Promise<string | null> {
+  for (const candidate of executableCandidates(name, override)) {
+    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
   }
   return null;
+}
+
+/** The paths findExecutable tries, in order. */
+function executableCandidates(name: string, override?: string): string[] {
+  if (override === 'none') return [];
+  if (override && isAbsolute(override)) return [override];
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => dir !== '')
+    .map((dir) => join(dir, process.platform === 'win32' ? `${name}.exe` : name));
 }
 
 function isExecutable(path: string): boolean {

@@ -31,7 +31,8 @@ export function rnnoiseDefinition(): ModelDefinition {
 }
 
 /** Model source of the built-in denoisers (GTCRN rows come from the model manager via gtcrnDefinition). */
-export const denoiseModelSource: ModelSourceFactory = (): ModelSource => ({
-  name: 'denoise',
-  list: () => [rnnoiseDefinition()],
-});
+export const denoiseModelSource: ModelSourceFactory = (): ModelSource => {
+  // Built into the app: the row never changes while the process runs.
+  const rows = [rnnoiseDefinition()];
+  return { name: 'denoise', list: () => rows, version: () => 0 };
+};

@@ -146,6 +146,8 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
   const families = { ...DEFAULT_FAMILY_FUNCTIONS, ...options.families };
   return {
     name: 'model-manager',
+    // Everything list() reads comes from the manager (the family functions are pure; a voice's facts are read once).
+    version: () => manager.revision(),
     list(): ModelDefinition[] {
       const installed = new Map(manager.installedModels().map((m) => [m.id, m]));
       const support = {

@@ -79,6 +79,50 @@ interface ActiveImport {
 
 /** A download row not updated for this long is not running in any process (a crash); start() resumes it. */
 const STALE_DOWNLOAD_MS = 60_000;
+
+type ManagerRepo = ModelsRepo<ModelFamily, PackageCapability>;
+
+/** The repo with each write that can change what the manager reports counted (progress saves cannot: not shown). */
+function countingWrites(repo: ManagerRepo, onWrite: () => void): ManagerRepo {
+  const counted =
+    <A extends unknown[], R>(write: (...args: A) => R) =>
+    (...args: A): R => {
+      try {
+        return write(...args);
+      } finally {
+        onWrite();
+      }
+    };
+  return {
+    ...repo,
+    putInstalled: counted(repo.putInstalled),
+    deleteInstalled: counted(repo.deleteInstalled),
+    startDownload: counted(repo.startDownload),
+    failDownload: counted(repo.failDownload),
+    deleteDownload: counted(repo.deleteDownload),
+    addUrlPackage: counted(repo.addUrlPackage),
+    deleteUrlPackage: counted(repo.deleteUrlPackage),
+  };
+}
+
+/** A Map that reports every set and delete (the downloads running here decide isDownloading). */
+class CountedMap<K, V> extends Map<K, V> {
+  constructor(private readonly onChange: () => void) {
+    super();
+  }
+
+  override set(key: K, value: V): this {
+    super.set(key, value);
+    this.onChange();
+    return this;
+  }
+
+  override delete(key: K): boolean {
+    const deleted = super.delete(key);
+    if (deleted) this.onChange();
+    return deleted;
+  }
+}
 const SAVE_EVERY_MS = 1000;
 
 export interface ImportOptions {
@@ -102,22 +146,72 @@ export type ModelManagerEvents = {
 export class ModelManager extends EventEmitter<ModelManagerEvents> {
   readonly modelsDir: string;
   private readonly stagingDir: string;
-  private readonly store: ModelsRepo<ModelFamily, PackageCapability>;
+  private readonly store: ManagerRepo;
   private readonly curated: readonly ModelPackage[];
-  private readonly active = new Map<string, ActiveDownload>();
+  private readonly active = new CountedMap<string, ActiveDownload>(() => this.changed());
   /** Imports running, and failed ones until the next attempt or a remove() (in memory only). */
   private readonly imports = new Map<string, ActiveImport>();
   /** Every download still settling, cancelled ones included: stop() waits for all of them. */
   private readonly pending = new Set<Promise<unknown>>();
   private stopped = false;
+  /** See revision(). */
+  private changes = 0;
+  private seenCommits: number | undefined;
+  private seenFingerprint: string | undefined;
+  /** When a download another process runs stops counting as running (STALE_DOWNLOAD_MS); undefined: not known. */
+  private staleAt: number | undefined;
+  private readonly supportPaths = new Map<SupportKind, { revision: number; path: string | null }>();
 
   constructor(private readonly options: ModelManagerOptions) {
     super();
     this.modelsDir = join(resolve(options.dataDir), 'models');
     this.stagingDir = join(this.modelsDir, '.staging');
     // The manager is the only writer of these rows: family and capability read back are what it wrote.
-    this.store = options.repos.models as ModelsRepo<ModelFamily, PackageCapability>;
+    this.store = countingWrites(options.repos.models as ManagerRepo, () => this.changed());
     this.curated = options.packages ?? CURATED_PACKAGES;
+  }
+
+  /**
+   * A number that moves whenever installedModels(), offeredPackages(), supportModelPath() or isDownloading() may
+   * answer differently, for caches of what they answer (the catalogue). This manager counts its own writes and the
+   * downloads it starts and ends; a change another process made in the database (`voxdesk models pull` beside the
+   * service) is seen by comparing the model tables' fingerprint whenever another connection has committed; and a
+   * download another process left running stops counting after STALE_DOWNLOAD_MS, which moves it too. About a
+   * microsecond while nothing changed.
+   */
+  revision(): number {
+    const commits = this.store.othersCommits();
+    if (commits !== this.seenCommits) {
+      this.seenCommits = commits;
+      const fingerprint = this.store.fingerprint();
+      if (fingerprint !== this.seenFingerprint) {
+        this.seenFingerprint = fingerprint;
+        this.changed();
+      }
+    }
+    this.staleAt ??= this.nextStaleAt();
+    if (Date.now() >= this.staleAt) {
+      this.changes += 1;
+      this.staleAt = this.nextStaleAt();
+    }
+    return this.changes;
+  }
+
+  private changed(): void {
+    this.changes += 1;
+    this.staleAt = undefined;
+  }
+
+  /** The next time a download row of another process turns stale (Infinity: none will). */
+  private nextStaleAt(): number {
+    const now = Date.now();
+    let at = Infinity;
+    for (const row of this.store.downloads()) {
+      if (row.status !== 'downloading' || this.active.has(row.modelId)) continue;
+      const stale = Date.parse(row.updatedAt) + STALE_DOWNLOAD_MS;
+      if (stale > now && stale < at) at = stale;
+    }
+    return at;
   }
 
   /** Resumes downloads that were running when the app last quit (or crashed). */
@@ -193,6 +287,15 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
    * Curated packages win over imports, in curated-list order.
    */
   supportModelPath(kind: SupportKind): string | null {
+    const revision = this.revision();
+    const known = this.supportPaths.get(kind);
+    if (known?.revision === revision) return known.path;
+    const path = this.findSupportModel(kind);
+    this.supportPaths.set(kind, { revision, path });
+    return path;
+  }
+
+  private findSupportModel(kind: SupportKind): string | null {
     const all = this.store.installed().filter((m) => m.family === kind && m.files.model);
     const rank = (m: InstalledModel) => {
       const i = this.curated.findIndex((p) => p.id === m.id);

@@ -50,7 +50,8 @@ export function unavailableProductDefinition(product: UnservedProduct): ModelDef
   };
 }
 
-export const unavailableProductsSource: ModelSourceFactory = (): ModelSource => ({
-  name: 'unavailable-products',
-  list: () => UNSERVED_PRODUCTS.map(unavailableProductDefinition),
-});
+export const unavailableProductsSource: ModelSourceFactory = (): ModelSource => {
+  // Fixed by this build: the rows never change while the process runs.
+  const rows = UNSERVED_PRODUCTS.map(unavailableProductDefinition);
+  return { name: 'unavailable-products', list: () => rows, version: () => 0 };
+};

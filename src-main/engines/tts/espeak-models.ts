@@ -63,6 +63,7 @@ export function espeakModelDefinition(): ModelDefinition {
 }
 
 export function espeakModelSource(_ctx: ModelSourceContext): ModelSource {
-  const definition = espeakModelDefinition();
-  return { name: 'espeak-ng', list: () => [definition] };
+  // The voices are the package's own files, read once: the row never changes while the process runs.
+  const rows = [espeakModelDefinition()];
+  return { name: 'espeak-ng', list: () => rows, version: () => 0 };
 }

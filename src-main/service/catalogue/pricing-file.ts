@@ -1,8 +1,9 @@
 /**
  * The operator's pricing file: `{"models": {"<id>": Pricing-ish}, "default": Pricing-ish}`. `models[id]` overrides
  * any model's price; `default` applies to on-device models that carry no price of their own (otherwise free).
+ * Read at start (a broken file stops the start) and again whenever it changes on disk (livePricingFile).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, type BigIntStats } from 'node:fs';
 import type { Pricing } from '../../common/api-types.js';
 
 export interface PricingFile {
@@ -57,4 +58,29 @@ export function loadPricingFile(path: string | null): PricingFile {
     throw new Error(`cannot read pricing file ${path}: ${(cause as Error).message}`, { cause });
   }
   return parsePricingFile(json, path);
+}
+
+/**
+ * The pricing file as it is on disk now: each call compares the file's size, inode and change times (one stat, about
+ * 3 µs) and reads it again when they moved, so an edit applies to the very next price asked for. An edit that cannot
+ * be read or parsed keeps the last good prices (a half-written or mistyped file must not make every model free) and
+ * is logged once; to remove every price, write `{}`.
+ */
+export function livePricingFile(path: string, initial: PricingFile, log: (message: string) => void): () => PricingFile {
+  const stamp = (stats: BigIntStats | undefined): string => (stats ? `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` : 'missing');
+  const statNow = (): BigIntStats | undefined => statSync(path, { bigint: true, throwIfNoEntry: false });
+  let seen = stamp(statNow());
+  let current = initial;
+  return () => {
+    const now = stamp(statNow());
+    if (now === seen) return current;
+    seen = now;
+    try {
+      current = loadPricingFile(path);
+      log(`pricing file ${path} read again: the new prices apply from now on`);
+    } catch (error) {
+      log(`${(error as Error).message}; the prices read before stay in force`);
+    }
+    return current;
+  };
 }

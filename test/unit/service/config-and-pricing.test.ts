@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parsePricingFile } from '../../../src-main/service/catalogue/pricing-file.js';
+import { livePricingFile, loadPricingFile, parsePricingFile } from '../../../src-main/service/catalogue/pricing-file.js';
 import { resolveConfig } from '../../../src-main/service/config.js';
 import { sanitiseFileName } from '../../../src-main/service/uploads/multipart.js';
 
@@ -33,6 +33,32 @@ describe('pricing file', () => {
     expect(() => parsePricingFile({ models: { a: { per_minute_usd: -1 } } })).toThrow(/per_minute_usd/);
     expect(() => parsePricingFile({ models: { a: { request_fee_usd: '1' } } })).toThrow(/request_fee_usd/);
     expect(() => parsePricingFile([])).toThrow(/object/);
+  });
+
+  it('live: an edit applies to the very next read; an edit that does not parse keeps the prices before it, logged once', () => {
+    const file = join(dir, 'live-pricing.json');
+    writeFileSync(file, JSON.stringify({ models: { a: { request_fee_usd: 0.01 } } }));
+    const logged: string[] = [];
+    const pricing = livePricingFile(file, loadPricingFile(file), (m) => logged.push(m));
+    const first = pricing();
+    expect(first.models.a!.request_fee_usd).toBe(0.01);
+    expect(pricing()).toBe(first);
+
+    writeFileSync(file, JSON.stringify({ models: { a: { request_fee_usd: 0.02 } }, default: { per_minute_usd: 0.5 } }));
+    expect(pricing().models.a!.request_fee_usd).toBe(0.02);
+    expect(pricing().default!.per_minute_usd).toBe(0.5);
+
+    writeFileSync(file, '{"models": {"a": {"request_fee_usd": ');
+    expect(pricing().models.a!.request_fee_usd).toBe(0.02);
+    writeFileSync(file, JSON.stringify({ models: { a: { request_fee_usd: -3 } } }));
+    expect(pricing().models.a!.request_fee_usd).toBe(0.02);
+    expect(pricing().models.a!.request_fee_usd).toBe(0.02);
+    expect(logged.filter((m) => m.includes('prices read before stay'))).toHaveLength(2);
+
+    rmSync(file);
+    expect(pricing().models.a!.request_fee_usd).toBe(0.02);
+    writeFileSync(file, '{}');
+    expect(pricing()).toEqual({ models: {}, default: null });
   });
 });
 

@@ -7,12 +7,12 @@ import { ApiError } from '../../../src-main/common/errors.js';
 import { corsHeaders } from '../../../src-main/service/http/cors-headers.js';
 import { handleErrors } from '../../../src-main/service/http/error-handler.js';
 import { REMEMBERED_PATHS, RememberedRoutes } from '../../../src-main/service/http/remembered-routes.js';
-import { fuseGates, gate } from '../../../src-main/service/http/route-gates.js';
+import { fuseGates, gate, type HonoEntry } from '../../../src-main/service/http/route-gates.js';
 
 type Env = { Variables: { seen: string[] } };
 
 /** An app as buildApp makes it: gates on /v1/*, the router folding them, the central error handler. */
-function gatedApp(extra?: (app: Hono<Env>) => void): { app: Hono<Env>; router: RememberedRoutes<never>; order: string[] } {
+function gatedApp(extra?: (app: Hono<Env>) => void): { app: Hono<Env>; router: RememberedRoutes<HonoEntry>; order: string[] } {
   const order: string[] = [];
   const router = new RememberedRoutes(REMEMBERED_PATHS, fuseGates);
   const app = handleErrors(new Hono<Env>({ router: router as never }), () => {});
@@ -49,7 +49,7 @@ function gatedApp(extra?: (app: Hono<Env>) => void): { app: Hono<Env>; router: R
     await new Promise((resolve) => setTimeout(resolve, 5));
     return c.json({ id: c.req.param('id'), later: true });
   });
-  return { app, router: router as RememberedRoutes<never>, order };
+  return { app, router, order };
 }
 
 let server: Server | null = null;

@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdaptiveJitter } from '../../src-main/app/player/adaptive-jitter.js';
-import type { createPlayer as createPlayerFn } from '../../src-main/app/player/player.js';
+import type { createPlayer as createPlayerFn, listOutputDevices as listOutputDevicesFn } from '../../src-main/app/player/player.js';
 import type { Player } from '../../src-main/app/player/player-types.js';
 import { EspeakSynth } from '../../src-main/engines/tts/espeak-synth.js';
 import { REC_RATE, audibleSeconds, audibleSpan, rms, startPulse, type Pulse } from './pulse.js';
 
 let pulse: Pulse;
 let createPlayer: typeof createPlayerFn;
+let listOutputDevices: typeof listOutputDevicesFn;
 
 beforeAll(async () => {
   pulse = startPulse();
   // PortAudio's ALSA→Pulse plugin reads these when naudiodon loads and opens a stream.
   Object.assign(process.env, { HOME: pulse.env.HOME, XDG_RUNTIME_DIR: pulse.env.XDG_RUNTIME_DIR, PULSE_SERVER: pulse.env.PULSE_SERVER });
-  ({ createPlayer } = await import('../../src-main/app/player/player.js'));
+  ({ createPlayer, listOutputDevices } = await import('../../src-main/app/player/player.js'));
 });
 afterAll(() => pulse?.stop());
 
@@ -95,6 +96,18 @@ describe('naudiodon player through PulseAudio null sink', () => {
     const span = audibleSpan(x)!;
     // 0.6 s played, then at most maxAheadMs (200 ms) plus the sound server's latency.
     expect((span.last - span.first) / REC_RATE).toBeLessThan(0.6 + 0.4);
+  });
+
+  it('lists the output devices right after a player stops (the listing waits for the close, as an open does)', async () => {
+    for (let round = 0; round < 5; round++) {
+      const player = createPlayer({ sampleRate: RATE });
+      player.write(toInt16(tone(0.3)));
+      await sleep(60);
+      player.stop(); // naudiodon closes the stream on the thread pool from here
+      const devices = await listOutputDevices();
+      expect(devices.length).toBeGreaterThan(0);
+      expect(devices.every((d) => Number.isInteger(d.id) && d.name.length > 0)).toBe(true);
+    }
   });
 
   it('a missing device is a typed error event, not a crash', async () => {

@@ -4,13 +4,14 @@
  * final text holding the reference's words; Stop saves the dictation, which appears in Jobs with its audio and exports
  * as SRT. The hotkey starts dictating from another tab. With the tiny streaming Zipformer (imported through the model
  * manager; partials at every chunk whatever the machine's load), the words being said are grey and the same words
- * turn black when their utterance is final.
+ * turn black when their utterance is final. PocketSphinx is priced here (DATA_DIR/pricing.json), so the Dictate tab
+ * shows the price of a one-minute dictation before the click, and the dictation is charged for its length.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Job } from '../../src-main/common/api-types.js';
+import type { Job, UsageReport } from '../../src-main/common/api-types.js';
 import { installSileroVad, JFK_TEXT, JFK_WAV, TINY, wordsOf } from '../helpers/dictation-fixtures.js';
 import { requireFile } from '../helpers/system.js';
 import { fakeMicrophoneFlags } from './chromium.js';
@@ -18,6 +19,8 @@ import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
+/** The operator's price for PocketSphinx in this test: a one-minute dictation is quoted at $0.02. */
+const PRICE = { request_fee_usd: 0.01, per_minute_usd: 0.01 };
 let served: ServedUi;
 let browser: Chromium;
 let page: Page;
@@ -32,7 +35,7 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
   beforeAll(async () => {
     requireFile('/usr/share/pocketsphinx/model/en-us/en-us/mdef', 'pocketsphinx-en-us');
     mkdirSync(SHOTS, { recursive: true });
-    served = await startServeUi();
+    served = await startServeUi({ pricing: { models: { 'pocketsphinx-en-us': PRICE } } });
     await installSileroVad(served.url, served.apiKey);
     ({ browser, page } = await openLoggedInPage(served, pageErrors, { chromiumArgs: fakeMicrophoneFlags(JFK_WAV) }));
   }, 120_000);
@@ -47,6 +50,8 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
     const panel = page.locator('#panel-live');
     await panel.getByRole('button', { name: 'Dictate' }).click();
     await expect.poll(() => panel.locator('#dictate-model').inputValue()).toBe('pocketsphinx-en-us');
+    // Money before the click: a dictation's length is not known yet, so one minute is priced.
+    await expect.poll(() => panel.getByTestId('cost-line').innerText()).toContain('A 1-minute dictation · ≈ $0.02');
     await panel.getByRole('button', { name: /Start dictation/ }).click();
     await panel.getByRole('button', { name: /Stop/ }).waitFor({ timeout: 30_000 });
     // The microphone list is filled in once the microphone is allowed.
@@ -83,6 +88,12 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
     const list = (await (await fetch(`${served.url}/v1/jobs?product=speech-to-text`, { headers: { authorization: `Bearer ${served.apiKey}` } })).json()) as { data: Job[] };
     const job = list.data.find((j) => j.name?.startsWith('Dictation'))!;
     expect(Number(job.duration_seconds)).toBeGreaterThan(11);
+    // Charged like a recording of its length, at the price the tab showed.
+    const usage = (await (await fetch(`${served.url}/v1/usage?group_by=model`, { headers: { authorization: `Bearer ${served.apiKey}` } })).json()) as UsageReport;
+    const charged = usage.data.find((g) => g.key === 'pocketsphinx-en-us')!;
+    expect(charged.requests).toBe(1);
+    expect(charged.request_fees_usd).toBe(PRICE.request_fee_usd);
+    expect(charged.usage_usd).toBeCloseTo((PRICE.per_minute_usd * Number(job.duration_seconds)) / 60, 5);
     const exported = await (await fetch(`${served.url}/v1/speech-to-text/${job.id}/export?format=srt`, { headers: { authorization: `Bearer ${served.apiKey}` } })).text();
     expect(exported).toMatch(/^1\n00:00:0\d,\d{3} --> /);
     await page.screenshot({ path: join(SHOTS, 'dictate-job.png'), fullPage: true });

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,11 +26,18 @@ export interface ServedUi {
   stop(): Promise<void>;
 }
 
-export async function startServeUi(options: { env?: NodeJS.ProcessEnv } = {}): Promise<ServedUi> {
+export interface ServeUiOptions {
+  env?: NodeJS.ProcessEnv;
+  /** The operator's prices, written to DATA_DIR/pricing.json before the service starts (read at start only). */
+  pricing?: unknown;
+}
+
+export async function startServeUi(options: ServeUiOptions = {}): Promise<ServedUi> {
   if (!existsSync(join(ROOT, 'src-renderer', 'dist', 'index.html'))) {
     throw new Error('src-renderer/dist is missing: run npm run build:renderer before the browser tests');
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-e2e-'));
+  if (options.pricing !== undefined) writeFileSync(join(dataDir, 'pricing.json'), JSON.stringify(options.pricing));
   const started = performance.now();
   const apiKey = `vdk_${randomBytes(24).toString('base64url')}`;
   const child = spawn(process.execPath, ['bin/voxdesk.js', 'serve', '--port', '0', '--ui', '--data-dir', dataDir], {

@@ -39,10 +39,11 @@ function loadNaudiodon(): Naudiodon {
 }
 
 /**
- * Output devices PortAudio sees (for a device picker). Throws PlayerError when naudiodon cannot load. It initialises
- * PortAudio on this thread, so it must not race a close (see closesInFlight); nothing calls it yet.
+ * Output devices PortAudio sees (for a device picker). Rejects with PlayerError when naudiodon cannot load. Listing
+ * initialises PortAudio on this thread, so, like an open, it waits for closes in flight (see closesInFlight).
  */
-export function listOutputDevices(): { id: number; name: string }[] {
+export async function listOutputDevices(): Promise<{ id: number; name: string }[]> {
+  if (closesInFlight > 0) await new Promise<void>((resolve) => opensWaiting.push(resolve));
   try {
     return loadNaudiodon()
       .getDevices()

@@ -13,6 +13,11 @@ export interface RunnerTask extends Omit<EngineTask, 'engine'> {
   definition: ModelDefinition;
   /** 1 for the first run, 2 after a retry… */
   attempt: number;
+  /**
+   * Settles once `workDir` exists and holds nothing of an earlier attempt: the folder is prepared while the runner
+   * starts its hosted call, so a runner awaits this before it writes there (it rejects when the folder cannot be made).
+   */
+  workDirReady?: Promise<void>;
 }
 
 /**

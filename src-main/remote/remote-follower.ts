@@ -91,7 +91,8 @@ export class Follower {
     const { artifacts: remoteArtifacts, ...result } = job.result ?? {};
     const artifacts: ArtifactFile[] = [];
     if (remoteArtifacts?.length) {
-      await mkdir(this.task.workDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+      // Made (and emptied of an earlier attempt) by the job engine during the hosted call: usually ready by now.
+      await (this.task.workDirReady ?? mkdir(this.task.workDir, { recursive: true, mode: PRIVATE_DIR_MODE }));
       for (const [index, artifact] of remoteArtifacts.entries()) artifacts.push(await this.download(artifact, index));
     }
     return { result, artifacts, durationSeconds: seconds(job.duration_seconds) ?? 0 };

@@ -23,6 +23,8 @@ export interface RemoteTask {
   input: EngineInput;
   /** Directory owned by the job: downloaded artifacts go here. */
   workDir: string;
+  /** Settles once workDir is made and empty (job-runner.ts RunnerTask); without it the follower makes the folder. */
+  workDirReady?: Promise<void>;
 }
 
 /** The job engine's callbacks for a running job (its RunnerContext). */

@@ -88,8 +88,8 @@ export class RemoteRunner {
     const hostedModel = task.remoteModelId ?? remoteModelId(task.modelId) ?? task.modelId;
     const item = this.deps.batches.itemOf(task.jobId);
     // An item already forwarded alone (before batches were forwarded whole) keeps following its own hosted job.
-    const alone = this.deps.jobs.get(task.jobId)?.idempotency_key === idempotencyKeyFor(task.jobId);
-    if (item && BATCH_PRODUCTS.includes(task.product) && !alone) {
+    const alone = (): boolean => this.deps.jobs.get(task.jobId)?.idempotency_key === idempotencyKeyFor(task.jobId);
+    if (item && BATCH_PRODUCTS.includes(task.product) && !alone()) {
       const coordinator = this.batches.coordinator(item.batchId, task.product, hostedModel, current.url);
       let follow: Follower | undefined;
       try {
@@ -103,15 +103,18 @@ export class RemoteRunner {
   }
 
   private async runAlone(task: RemoteTask, ctx: RemoteRunContext, hostedModel: string, current: RemoteEndpoint): Promise<EngineOutput> {
-    this.deps.jobs.ensure({
+    let row = this.deps.jobs.ensure({
       jobId: task.jobId,
       endpointUrl: current.url,
       product: task.product,
       remoteModelId: hostedModel,
       idempotencyKey: idempotencyKeyFor(task.jobId),
     });
-    this.deps.jobs.retarget(task.jobId, current.url);
-    const row = this.deps.jobs.get(task.jobId)!;
+    // Not yet submitted anywhere: follows the configured hosted service (a write only when that changed since).
+    if (row.endpoint_url !== current.url && !row.remote_job_id) {
+      this.deps.jobs.retarget(task.jobId, current.url);
+      row = this.deps.jobs.get(task.jobId)!;
+    }
     const client = new RemoteClient({ url: row.endpoint_url, key: current.key }, this.deps.options);
     const local = this.deps.jobs.localJob(task.jobId);
     const follow = new Follower(client, { ...task, name: task.name ?? local?.name ?? null }, ctx, this.deps);

@@ -3,7 +3,8 @@
  * listening here (createService does that), so tests can drive it with app.request.
  *
  * Each routes/*-routes.ts file is a sub-app mounted with app.route(); Hono keeps the order of mounting, so the more
- * specific paths are mounted first and the job routes (`/v1/:product/:jobId`) last.
+ * specific paths are mounted first and the job routes (`/v1/:product/:jobId`) last. The /v1 checks are gates
+ * (http/route-gates.ts): the router folds them into each route, so a route runs as one handler.
  */
 import { Hono } from 'hono';
 import type { AppDeps } from './app-deps.js';
@@ -14,7 +15,8 @@ import { isAdminPath, localAccountOnly } from './auth/local-account-only.js';
 import { cutIdleBodies } from './http/body-idle-timeout.js';
 import { corsHeaders } from './http/cors-headers.js';
 import { handleErrors } from './http/error-handler.js';
-import { RememberedRoutes } from './http/remembered-routes.js';
+import { REMEMBERED_PATHS, RememberedRoutes } from './http/remembered-routes.js';
+import { fuseGates } from './http/route-gates.js';
 import { JOB_ID_HEADER } from './openai/openai-job.js';
 import { OpenAiModels } from './openai/openai-models.js';
 import { openAiSettingsRoutes } from './openai/openai-settings-routes.js';
@@ -49,7 +51,7 @@ export interface BuildAppOptions {
 }
 
 export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<AppEnv> {
-  const app = handleErrors(new Hono<AppEnv>({ router: new RememberedRoutes() }), deps.config.log);
+  const app = handleErrors(new Hono<AppEnv>({ router: new RememberedRoutes(REMEMBERED_PATHS, fuseGates) }), deps.config.log);
 
   app.use(
     '/v1/*',
@@ -64,8 +66,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.use('/v1/*', authMiddleware(deps));
   app.use('/v1/*', cutIdleBodies(deps.config.bodyIdleTimeoutMs));
   // The machine's administration (model manager, settings, keys) answers the local account only.
-  const localOnly = localAccountOnly();
-  app.use('/v1/*', (c, next) => (isAdminPath(c.req.path) ? localOnly(c, next) : next()));
+  app.use('/v1/*', localAccountOnly(isAdminPath));
 
   app.route('/', healthRoutes(deps));
   app.route('/', sessionRoutes(deps, options.browserLogin ?? null));

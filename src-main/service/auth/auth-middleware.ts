@@ -6,6 +6,7 @@
  * (a wrong key is 401) and the route sees its owner.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { gate } from '../http/route-gates.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { ApiError } from '../../common/errors.js';
 import type { ApiKeys, KeyOwner } from './api-keys.js';
@@ -86,11 +87,12 @@ function requestKey(c: Context): string {
   return match[1]!;
 }
 
+/** A gate (http/route-gates.ts): it throws or lets the request go on, with the key's owner set on the context. */
 export function authMiddleware(deps: AuthDeps): MiddlewareHandler<{ Variables: AuthVariables }> {
-  return async (c, next) => {
+  return gate((c: Context<{ Variables: AuthVariables }>) => {
     const path = c.req.path;
     const optional = keyOptional(c.req.method, path) && requestHeader(c, 'authorization') !== undefined;
-    if (c.req.method === 'OPTIONS' || (isPublic(c.req.method, path) && !optional)) return next();
+    if (c.req.method === 'OPTIONS' || (isPublic(c.req.method, path) && !optional)) return undefined;
     const origin = requestHeader(c, 'origin');
     if (origin && !deps.origins.isAllowed(origin)) {
       throw new ApiError('forbidden_origin', `origin ${origin} is not allowed; add it to allowedOrigins`);
@@ -101,6 +103,6 @@ export function authMiddleware(deps: AuthDeps): MiddlewareHandler<{ Variables: A
     if (limited) throw limited;
     if (!owner) throw new ApiError('unauthorized', 'invalid or revoked API key');
     c.set('owner', owner);
-    return next();
-  };
+    return undefined;
+  });
 }

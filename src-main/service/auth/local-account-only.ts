@@ -9,10 +9,11 @@
  * The app applies it by path prefix (ADMIN_PATH_PREFIXES), so a route added later under one of these prefixes is
  * covered without anyone remembering to; the test over every registered route keeps that true.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import type { AppEnv } from '../app-env.js';
 import { LOCAL_ACCOUNT } from '../config.js';
+import { gate } from '../http/route-gates.js';
 
 /** Path prefixes of the machine's administration routes: everything at or under them is local-account only. */
 export const ADMIN_PATH_PREFIXES = ['/v1/local', '/v1/settings', '/v1/keys'] as const;
@@ -22,13 +23,16 @@ export function isAdminPath(path: string): boolean {
   return ADMIN_PATH_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
-/** Runs after the auth middleware (it needs the key's owner): any account but the local one gets 404. */
-export function localAccountOnly(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (c.req.method === 'OPTIONS') return next();
+/**
+ * Runs after the auth gate (it needs the key's owner): any account but the local one gets 404. A gate
+ * (http/route-gates.ts); `onlyUnder` limits it to the administration paths when it is mounted on all of /v1.
+ */
+export function localAccountOnly(onlyUnder: ((path: string) => boolean) | null = null): MiddlewareHandler<AppEnv> {
+  return gate((c: Context<AppEnv>) => {
+    if (c.req.method === 'OPTIONS' || (onlyUnder && !onlyUnder(c.req.path))) return undefined;
     if (c.get('owner').accountName !== LOCAL_ACCOUNT) {
       throw new ApiError('not_found', `no route ${c.req.method} ${new URL(c.req.url).pathname} for this key (the machine's settings, models and keys answer the local account only)`);
     }
-    return next();
-  };
+    return undefined;
+  });
 }

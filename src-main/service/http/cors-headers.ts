@@ -6,10 +6,11 @@
  * adapter's lightweight string response into a full fetch Response with a body stream, and the JSON of a job poll was
  * written through a stream reader instead of one `end(body)`: about half of what a GET of a job cost the service
  * (bench/api-overhead.ts). Here the headers go once onto Node's response before the route runs (Node merges them with
- * the route's own when it writes the head), or, without node:http (app.request), onto the response the route returned.
+ * the route's own when it writes the head), or, without node:http (app.request), onto the context's response first.
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { nodeResponse, requestHeader } from './node-request.js';
+import { gate } from './route-gates.js';
 
 export interface CorsOptions {
   /** The origin to echo back in Access-Control-Allow-Origin, or null for none (the browser then refuses). */
@@ -21,26 +22,17 @@ export interface CorsOptions {
   maxAge: number;
 }
 
-/** Sets `name` on the route's response, copying it first when its headers are immutable (a fetch() result). */
-function setHeader(c: Context, name: string, value: string, append = false): void {
-  let headers = c.res.headers;
-  try {
-    if (append) headers.append(name, value);
-    else headers.set(name, value);
-  } catch {
-    c.res = new Response(c.res.body, c.res);
-    headers = c.res.headers;
-    if (append) headers.append(name, value);
-    else headers.set(name, value);
-  }
-}
-
+/**
+ * A gate (route-gates.ts): the preflight is answered here; any other request gets its headers before the route runs,
+ * on Node's response (Node merges them with the route's own when it writes the head) or, without node:http
+ * (`app.request`), on the context's response, which Hono merges into whatever the route or the error handler answers.
+ */
 export function corsHeaders(options: CorsOptions): MiddlewareHandler {
   const methods = options.allowMethods.join(',');
   const allowHeaders = options.allowHeaders.join(',');
   const expose = options.exposeHeaders.join(',');
   const maxAge = String(options.maxAge);
-  return async (c, next) => {
+  return gate((c) => {
     const allowed = options.allowOrigin(requestHeader(c, 'origin') ?? '');
     if (c.req.method === 'OPTIONS') {
       const headers = new Headers();
@@ -60,11 +52,12 @@ export function corsHeaders(options: CorsOptions): MiddlewareHandler {
       if (allowed) outgoing.setHeader('Access-Control-Allow-Origin', allowed);
       if (expose) outgoing.setHeader('Access-Control-Expose-Headers', expose);
       outgoing.setHeader('Vary', 'Origin');
-      return next();
+      return undefined;
     }
-    await next();
-    if (allowed) setHeader(c, 'Access-Control-Allow-Origin', allowed);
-    if (expose) setHeader(c, 'Access-Control-Expose-Headers', expose);
-    setHeader(c, 'Vary', 'Origin', true);
-  };
+    const headers = c.res.headers;
+    if (allowed) headers.set('Access-Control-Allow-Origin', allowed);
+    if (expose) headers.set('Access-Control-Expose-Headers', expose);
+    headers.append('Vary', 'Origin');
+    return undefined;
+  });
 }

@@ -1,17 +1,19 @@
 /** Reads a JSON object body: 415 unless Content-Type is application/json, 400 invalid_json unless it parses to an object. */
 import type { Context } from 'hono';
 import { ApiError } from '../../common/errors.js';
+import { JSON_CONTENT_TYPE, readDirectBody } from './body-idle-timeout.js';
+import { requestHeader } from './node-request.js';
 import { unknownFieldMessage } from './unknown-fields.js';
 
 /** Largest JSON body accepted (texts are at most a few thousand chars × 50 items). Default 8 MB. */
 export const MAX_JSON_BYTES = 8 * 1024 * 1024;
 
 export async function readJsonObject(c: Context): Promise<Record<string, unknown>> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^application\/json\b/i.test(type)) {
+  const type = requestHeader(c, 'content-type') ?? '';
+  if (!JSON_CONTENT_TYPE.test(type)) {
     throw new ApiError('unsupported_media_type', `this route takes Content-Type application/json, got ${type || 'none'}`);
   }
-  const text = await readCapped(c.req.raw, MAX_JSON_BYTES);
+  const text = await readText(c, MAX_JSON_BYTES);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -24,10 +26,16 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
   return value as Record<string, unknown>;
 }
 
-/** Reads a body as UTF-8, refusing it as soon as it grows past `max` bytes (chunked bodies too). */
-async function readCapped(request: Request, max: number): Promise<string> {
+/**
+ * Reads a body as UTF-8, refusing it as soon as it grows past `max` bytes (chunked bodies too): over node:http
+ * straight from Node's request (body-idle-timeout.ts readDirectBody), else through the fetch Request.
+ */
+async function readText(c: Context, max: number): Promise<string> {
   const tooLarge = (): ApiError => new ApiError('invalid_request', `the JSON body is larger than ${max} bytes`);
-  if (Number(request.headers.get('content-length') ?? 0) > max) throw tooLarge();
+  if (Number(requestHeader(c, 'content-length') ?? 0) > max) throw tooLarge();
+  const direct = readDirectBody(c, max, tooLarge);
+  if (direct) return (await direct).toString('utf8');
+  const request = c.req.raw;
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -27,6 +27,12 @@ export function requestHeader(c: Context, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** Node's request when the request came over node:http (its body not yet read by anyone unless said so). */
+export function nodeRequest(c: Context): IncomingMessage | undefined {
+  const incoming = bindings(c)?.incoming;
+  return incoming && typeof incoming.on === 'function' ? incoming : undefined;
+}
+
 /** Node's response when the request came over node:http (headers set on it join whatever the route answers). */
 export function nodeResponse(c: Context): ServerResponse | undefined {
   const outgoing = bindings(c)?.outgoing;

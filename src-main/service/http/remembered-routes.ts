@@ -26,7 +26,14 @@ export class RememberedRoutes<T> implements Router<T> {
   private readonly inner = new TrieRouter<T>();
   private readonly answers = new Map<string, Result<T>>();
 
-  constructor(private readonly size = REMEMBERED_PATHS) {}
+  /**
+   * `shape` rewrites an answer once before it is kept (the app folds its gates into the route: route-gates.ts);
+   * answers are otherwise TrieRouter's own.
+   */
+  constructor(
+    private readonly size = REMEMBERED_PATHS,
+    private readonly shape: (result: Result<T>) => Result<T> = (result) => result,
+  ) {}
 
   add(method: string, path: string, handler: T): void {
     this.answers.clear();
@@ -34,11 +41,11 @@ export class RememberedRoutes<T> implements Router<T> {
   }
 
   match(method: string, path: string): Result<T> {
-    if (path.length > MAX_REMEMBERED_PATH) return this.inner.match(method, path);
+    if (path.length > MAX_REMEMBERED_PATH) return this.shape(this.inner.match(method, path));
     const key = `${method} ${path}`;
     const known = this.answers.get(key);
     if (known) return known;
-    const result = this.inner.match(method, path);
+    const result = this.shape(this.inner.match(method, path));
     if (this.answers.size >= this.size) this.answers.delete(this.answers.keys().next().value!);
     this.answers.set(key, result);
     return result;

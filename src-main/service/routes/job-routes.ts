@@ -11,6 +11,7 @@ import type { ListQuery } from '../../jobs/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { numberQuery, queryOf, singleQuery } from '../http/query-params.js';
+import { frozenJsonAnswer } from '../http/frozen-json.js';
 
 /** Page size of GET /v1/jobs and /v1/batches when no limit is given; most a page may hold. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -62,7 +63,8 @@ export function jobRoutes(deps: AppDeps): Hono<AppEnv> {
   });
   app.get('/v1/:product/:jobId', (c) => {
     const id = c.req.param('jobId');
-    return c.json(found(deps.jobs.getJob(c.get('owner').accountId, productOf(c), id), 'job', id));
+    // The view is the cache's frozen one while the job stands still: its JSON is made once (http/frozen-json.ts).
+    return frozenJsonAnswer(c, found(deps.jobs.getJob(c.get('owner').accountId, productOf(c), id), 'job', id));
   });
   app.post('/v1/:product/:jobId/cancel', (c) => {
     const id = c.req.param('jobId');

@@ -69,6 +69,33 @@ describe('a trickling body', () => {
     expect((await fetch(`${t.url}/v1/health`)).status).toBe(200);
   });
 
+  it('that stops sending is cut with 408 when it is JSON too (read straight from the connection)', async () => {
+    const t = await service({ bodyIdleTimeoutMs: 400 });
+    const { socket, answer } = rawRequest(t, t.key, { 'Content-Type': 'application/json', 'Content-Length': '1000' }, '/v1/text-to-speech');
+    socket.write('{"model": "test-tts", "te');
+    const text = await answer;
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(text).toMatch(/connection: close/i);
+    expect(text).toContain('"code":"request_timeout"');
+    expect((await fetch(`${t.url}/v1/health`)).status).toBe(200);
+  });
+
+  it('a chunked JSON body is refused as soon as it passes 8 MB, and the connection is closed', async () => {
+    const t = await service();
+    const { socket, answer } = rawRequest(t, t.key, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, '/v1/text-to-speech');
+    const chunk = `{"text": "${'x'.repeat(1024 * 1024)}`;
+    for (let i = 0; i < 9 && !socket.destroyed; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    const text = await answer;
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(text).toContain('larger than 8388608 bytes');
+    const ok = await fetch(`${t.url}/v1/text-to-speech`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'test-tts', text: 'after' }),
+    });
+    expect(ok.status).toBeLessThan(300);
+  });
+
   it('that is slow but steady is not cut (the limit is on silence, not on duration)', async () => {
     const t = await service({ bodyIdleTimeoutMs: 400 });
     const body = JSON.stringify({ model: 'test-tts', text: 'slow and steady' });

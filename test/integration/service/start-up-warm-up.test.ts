@@ -1,6 +1,7 @@
 /**
  * The start-up warm-up request (service/start-up-warm-up.ts) goes through the real HTTP stack and stops at params
- * validation: it leaves no job and no charge behind, and a job sent while the service starts is served beside it.
+ * validation: it leaves no job and no charge behind, and a job sent while the service starts is served beside it (the
+ * warm-up is then sent or skipped, depending on whether that job still runs when the workers are ready).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
@@ -10,17 +11,16 @@ import { startTestService, type TestService } from '../../helpers/service.js';
 
 let t: TestService;
 let api: Client;
-let earlyJob: Promise<Job>;
+let busy: TestService | undefined;
 
 beforeAll(async () => {
   t = await startTestService({ holdSeconds: 60 });
   api = new Client(t.url, t.key);
-  // Sent at once, while the warm-up may still be under way.
-  earlyJob = json<Job>(api.postJson('/v1/text-to-speech', { model: 'espeak-ng', text: 'Hello there.' }));
 });
 
 afterAll(async () => {
   await t?.stop();
+  await busy?.stop();
 });
 
 describe('start-up warm-up', () => {
@@ -31,14 +31,18 @@ describe('start-up warm-up', () => {
     expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(WARM_UP_PARAM);
   });
 
-  it('leaves nothing behind: the only job and the only charges are those of the job a client sent', async () => {
-    await t.service.warmUp;
-    const job = await earlyJob;
+  it('leaves nothing behind: the only job and the only charges are those of the job a client sent during start-up', async () => {
+    busy = await startTestService({ holdSeconds: 60 });
+    const client = new Client(busy.url, busy.key);
+    // Sent at once, while the workers still warm up: the warm-up request is skipped if this job still runs then.
+    const job = await json<Job>(client.postJson('/v1/text-to-speech', { model: 'espeak-ng', text: 'Hello there.' }));
     expect(job).toMatchObject({ status: 'succeeded', model_id: 'espeak-ng' });
-    const jobs = await json<{ data: Job[] }>(api.get('/v1/jobs'));
+    const warmUp = await busy.service.warmUp;
+    expect([{ status: 0, code: null }, { status: 400, code: 'unsupported_param' }]).toContainEqual(warmUp);
+    const jobs = await json<{ data: Job[] }>(client.get('/v1/jobs'));
     expect(jobs.data.map((j) => j.id)).toEqual([job.id]);
     // The warm-up's key is the local account's, like the client's; a job's rows in the ledger all name it.
-    const local = t.service.keys.ensureAccount('local');
-    expect(new Set(t.service.repos.ledger.forAccount(local).map((entry) => entry.job_id))).toEqual(new Set([job.id]));
+    const local = busy.service.keys.ensureAccount('local');
+    expect(new Set(busy.service.repos.ledger.forAccount(local).map((entry) => entry.job_id))).toEqual(new Set([job.id]));
   });
 });

@@ -123,3 +123,12 @@ export function whenJob(service: JobEngine, jobId: string, predicate: (job: Job)
     service.events.on('job-changed', on);
   });
 }
+
+/** Polls `check` every 10 ms until it holds; throws naming `what` after `timeoutMs`. */
+export async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -7,21 +7,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTranscripts } from '../../../src-main/jobs/transcripts.js';
 import { saveRetention } from '../../../src-main/jobs/retention-policy.js';
-import { createHarness, type Harness } from './harness.js';
+import { createHarness, until, type Harness } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** A transcription through the test engine (three segments "segment 0…2"), finished. */
 async function transcribe(harness: Harness, name: string): Promise<string> {

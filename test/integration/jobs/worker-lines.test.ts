@@ -6,21 +6,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobRow } from '../../../src-main/store/jobs-repo.js';
-import { createHarness, testModel, type Harness } from './harness.js';
+import { createHarness, testModel, until, type Harness } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** One worker whose test-engine tasks count as cheap once three have run. */
 async function oneCheapWorker(extra: Parameters<typeof createHarness>[0] = {}): Promise<Harness> {

@@ -33,7 +33,12 @@ export interface SegmentsRepo {
   hasAfter(jobId: string, afterIdx: number): boolean;
   /** Copies every segment of `fromJob` to `toJob` (a retry continues from the checkpoint); returns how many. */
   copy(fromJob: string, toJob: string, createdAt: string): number;
-  /** Where the run that started at `startedAt` resumed: the resume point of the last segment committed before it. */
+  /**
+   * Where the run that started at `startedAt` resumed: the resume point of the last segment committed by then. Times
+   * are ISO strings to the millisecond, and a retry's copied segments (or a crashed run's) and the claim that starts
+   * the next run can share one (the claim follows at once on a quick machine), so "by then" includes that
+   * millisecond. A segment of the run itself comes later: it needs the run to reach a worker and recognise audio.
+   */
   resumedFrom(jobId: string, startedAt: string): number | null;
 }
 
@@ -52,7 +57,7 @@ export function createSegmentsRepo(db: Db): SegmentsRepo {
     SELECT ?, idx, start_seconds, end_seconds, resume_seconds, text, words_json, language, ? FROM job_segments
     WHERE job_id = ? ORDER BY idx`);
   const resumedFrom = db.prepare<[string, string], { resume_seconds: number }>(
-    'SELECT resume_seconds FROM job_segments WHERE job_id = ? AND created_at < ? ORDER BY idx DESC LIMIT 1',
+    'SELECT resume_seconds FROM job_segments WHERE job_id = ? AND created_at <= ? ORDER BY idx DESC LIMIT 1',
   );
   return {
     append: (row) => append.run(row).changes === 1,

@@ -75,14 +75,18 @@ describe('segments repository', () => {
     expect(repos.segments.page(id, 1, 10).map((r) => r.idx)).toEqual([2, 3, 4]);
     expect(repos.segments.hasAfter(id, 3)).toBe(true);
     expect(repos.segments.hasAfter(id, 4)).toBe(false);
-    // A run started at 08:00:03 resumed after the segments committed before it (0, 1, 2).
-    expect(repos.segments.resumedFrom(id, '2026-06-01T08:00:03.000Z')).toBe(28.5);
+    // A run started at 08:00:03.500 resumed after the segments committed before it (0, 1, 2, 3); one started in the
+    // very millisecond segment 3 was committed resumed after it too (the claim can follow a commit at once).
+    expect(repos.segments.resumedFrom(id, '2026-06-01T08:00:02.500Z')).toBe(28.5);
+    expect(repos.segments.resumedFrom(id, '2026-06-01T08:00:03.000Z')).toBe(38.5);
     expect(repos.segments.resumedFrom(id, '2026-06-01T07:00:00.000Z')).toBeNull();
     const retry = job();
     expect(repos.segments.copy(id, retry, '2026-06-01T09:00:00.000Z')).toBe(5);
     const content = (jobId: string) => repos.segments.all(jobId).map((r) => [r.idx, r.start_seconds, r.end_seconds, r.resume_seconds, r.text]);
     expect(content(retry)).toEqual(content(id));
     expect(repos.segments.all(retry).every((r) => r.job_id === retry && r.created_at === '2026-06-01T09:00:00.000Z')).toBe(true);
+    // The retry's run claimed in the millisecond its checkpoint was copied resumed from it.
+    expect(repos.segments.resumedFrom(retry, '2026-06-01T09:00:00.000Z')).toBe(48.5);
     expect(repos.segments.append(segment(retry, 5))).toBe(true); // it continues after the copied ones
   });
 

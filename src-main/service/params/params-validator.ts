@@ -4,6 +4,10 @@
  * and cross-field rules are refused (400 invalid_params with the path, e.g. `params.output_sample_rate must be
  * equal to one of the allowed values: […] when params.output_format is "mp3"`). The schema compiled is the one the
  * catalogue publishes (published-schema.ts). Each schema is compiled once, cached by model id + hash.
+ *
+ * Model definitions hand out the same schema object request after request (a definition that changes is a new
+ * object), so a request finds its compiled schema by the object itself (a WeakMap) and never serializes or hashes
+ * it; only a schema object not seen before is hashed, so a new object with the same content reuses the compile.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -16,12 +20,20 @@ import { publishedParamsSchema } from './published-schema.js';
 // ajv-formats is CommonJS: under NodeNext its default export arrives as the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 
+interface Compiled {
+  /** The schema as published (what error messages are read from). */
+  schema: JsonSchema;
+  validate: ValidateFunction;
+}
+
 /** Most compiled schemas kept; catalogues are small, this only bounds a misbehaving source. Default 500. */
 export const MAX_CACHED_SCHEMAS = 500;
 
 export class ParamsValidator {
   private readonly ajv: Ajv2020;
-  private readonly cache = new Map<string, { schema: JsonSchema; validate: ValidateFunction }>();
+  private readonly cache = new Map<string, Compiled>();
+  /** The compile of each schema object seen, found without hashing; forgotten with the object. */
+  private readonly byObject = new WeakMap<JsonSchema, Compiled>();
 
   constructor() {
     this.ajv = new Ajv2020({ useDefaults: true, removeAdditional: false, allErrors: true, strict: false, coerceTypes: false });
@@ -53,7 +65,9 @@ export class ParamsValidator {
     throw toApiError(modelId, published, validate.errors ?? []);
   }
 
-  private compiled(modelId: string, schema: JsonSchema): { schema: JsonSchema; validate: ValidateFunction } {
+  private compiled(modelId: string, schema: JsonSchema): Compiled {
+    const known = this.byObject.get(schema);
+    if (known) return known;
     const json = JSON.stringify(schema);
     const key = `${modelId}:${createHash('sha256').update(json).digest('hex')}`;
     let entry = this.cache.get(key);
@@ -63,6 +77,7 @@ export class ParamsValidator {
       entry = { schema: published, validate: this.ajv.compile(published) };
       this.cache.set(key, entry);
     }
+    this.byObject.set(schema, entry);
     return entry;
   }
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src-main/common/errors.js';
 import { asrParamsSchema } from '../../../src-main/engines/asr/asr-families.js';
 import { espeakParamsSchema } from '../../../src-main/engines/tts/espeak-models.js';
@@ -42,6 +42,32 @@ describe('ParamsValidator', () => {
   it('accepts a draft-07 tag and caches compiled schemas per model', () => {
     expect(v.validate('d7', { $schema: 'http://json-schema.org/draft-07/schema#', ...schema }, {})).toMatchObject({ language: 'auto' });
     expect(v.validate('m', schema, {})).toMatchObject({ format: 'json' });
+  });
+  it('finds a schema it has seen by the object itself, without serializing it again', () => {
+    const fresh = new ParamsValidator();
+    const stable = structuredClone(schema);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      fresh.validate('m', stable, {});
+      const first = stringify.mock.calls.filter(([value]) => value === stable).length;
+      expect(first).toBe(1);
+      for (let i = 0; i < 5; i++) fresh.validate('m', stable, { temperature: 0.5 });
+      expect(codeOf(() => fresh.validate('m', stable, { temperature: 2 }))).toMatch(/^invalid_params: params\.temperature must be <= 1/);
+      expect(stringify.mock.calls.filter(([value]) => value === stable).length).toBe(first);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+  it('follows a definition that changed (a new schema object), and keeps the old object\'s rules for the old object', () => {
+    const fresh = new ParamsValidator();
+    const before = structuredClone(schema);
+    expect(codeOf(() => fresh.validate('m', before, { temperature: 1.5 }))).toMatch(/^invalid_params: params\.temperature must be <= 1/);
+    const after = structuredClone(schema);
+    after.properties.temperature.maximum = 2;
+    expect(fresh.validate('m', after, { temperature: 1.5 })).toMatchObject({ temperature: 1.5 });
+    expect(codeOf(() => fresh.validate('m', before, { temperature: 1.5 }))).toMatch(/^invalid_params: params\.temperature must be <= 1/);
+    // The same content in yet another object is the same rules.
+    expect(codeOf(() => fresh.validate('m', structuredClone(schema), { temperature: 1.5 }))).toMatch(/must be <= 1/);
   });
 });
 

@@ -111,28 +111,28 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
   ensurePrivateDir(join(config.dataDir, 'artifacts'));
   const db = openDatabase(join(config.dataDir, 'voxdesk.db'));
   const repos = createRepositories(db);
-  let jobs: JobService | null = null;
-  let models: ModelManager | null = null;
-  let remote: RemoteProvider | null = null;
-  let watch: WatchService | null = null;
+  // What a failed start must close, in the order it was opened (undone in reverse): a failure after listening used
+  // to leave the port taken and the live server, the workers' start and the background compiles behind.
+  const opened: (() => unknown)[] = [() => db.close()];
   try {
     const keys = new ApiKeys(repos.accounts);
     const localAccountId = keys.ensureAccount(LOCAL_ACCOUNT);
     if (config.apiKey) registerConfiguredKey(keys, config);
 
     const secrets = await openSecretStore({ dataDir: config.dataDir, repo: repos.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log });
-    models = new ModelManager({
+    const models = new ModelManager({
       dataDir: config.dataDir,
       repos,
       log: config.log,
       ...(config.modelPackages ? { packages: config.modelPackages } : {}),
     });
-    const manager0 = models;
-    const ctx = { dataDir: config.dataDir, vadModel: () => manager0.supportModelPath('silero-vad') };
+    opened.push(() => models.stop());
+    const ctx = { dataDir: config.dataDir, vadModel: () => models.supportModelPath('silero-vad') };
     // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
     if (config.modelMirror) repos.settings.set(MIRROR_SETTING, config.modelMirror);
     if (config.caFile) repos.settings.set(CA_FILE_SETTING, config.caFile);
-    remote = createRemoteProvider({ repos, secrets, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
+    const remote = createRemoteProvider({ repos, secrets, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
+    opened.push(() => remote.stop());
     const sources: ModelSource[] = [
       ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
       modelManagerSource({ ...ctx, manager: models, families: engineFamilies(config.log) }),
@@ -154,7 +154,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       runners: { remote: remote.jobRunner },
       workerLauncher: config.processLauncher,
     });
-    jobs = engine;
+    const jobs = engine;
+    opened.push(() => jobs.shutdown(0));
 
     const sessionKeys = new Map<string, KeyOwner>();
     const sessionKey = (accountName = LOCAL_ACCOUNT): string => {
@@ -163,11 +164,12 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       return key;
     };
     const closing = new AbortController();
+    opened.push(() => closing.abort(new Error('the service failed to start')));
     const origins = new Origins(config.allowedOrigins);
     const limiter = new FailedAuthLimiter();
     const validator = new ParamsValidator();
     const transcripts = createTranscripts(repos, repos.clock);
-    watch = new WatchService({
+    const watch = new WatchService({
       repos,
       jobs,
       accountId: localAccountId,
@@ -200,6 +202,13 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const server = createAdaptorServer({ fetch: app.fetch }) as Server;
     allowWholeBodies(server);
     const port = await listen(server, config.port, config.host);
+    opened.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
     origins.setListening(config.host, port);
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const jobService = jobs;
@@ -228,6 +237,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       launcher: config.processLauncher,
       options: config.live,
     });
+    opened.push(() => live.close());
     keys.onRevoked(() => live.recheckKeys());
     models.start();
     remote.start();
@@ -244,6 +254,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       return warmUpHttp({ host: config.host, port, key, release: () => sessionKeys.delete(key), modelId: ESPEAK_MODEL_ID, signal: closing.signal });
     });
     const watchFolders = watch;
+    opened.push(() => watchFolders.stop());
     await watchFolders.start();
 
     let closed: Promise<void> | null = null;
@@ -268,11 +279,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const browserLoginUrl = (): string | null => (browserLogin ? `${url}/#token=${browserLogin.issue()}` : null);
     return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, warmUp, sessionKey, browserLoginUrl, close };
   } catch (error) {
-    await watch?.stop().catch(() => undefined);
-    if (jobs) await jobs.shutdown(0).catch(() => undefined);
-    remote?.stop();
-    await models?.stop().catch(() => undefined);
-    db.close();
+    for (const undo of opened.reverse()) await Promise.resolve().then(undo).catch(() => undefined);
     throw error;
   }
 }

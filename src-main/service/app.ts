@@ -16,7 +16,8 @@ import { cutIdleBodies } from './http/body-idle-timeout.js';
 import { corsHeaders } from './http/cors-headers.js';
 import { handleErrors } from './http/error-handler.js';
 import { REMEMBERED_PATHS, RememberedRoutes } from './http/remembered-routes.js';
-import { fuseGates } from './http/route-gates.js';
+import { fuseGates, type HonoEntry } from './http/route-gates.js';
+import type { Result } from 'hono/router';
 import { JOB_ID_HEADER } from './openai/openai-job.js';
 import { OpenAiModels } from './openai/openai-models.js';
 import { openAiSettingsRoutes } from './openai/openai-settings-routes.js';
@@ -51,7 +52,10 @@ export interface BuildAppOptions {
 }
 
 export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<AppEnv> {
-  const app = handleErrors(new Hono<AppEnv>({ router: new RememberedRoutes(REMEMBERED_PATHS, fuseGates) }), deps.config.log);
+  // One read of other connections' commits per request, shared by the key check and the job view cache.
+  const scope = <T>(run: () => T): T => deps.repos.othersCommits.within(run);
+  const router = new RememberedRoutes(REMEMBERED_PATHS, (result: Result<HonoEntry>) => fuseGates(result, scope));
+  const app = handleErrors(new Hono<AppEnv>({ router }), deps.config.log);
 
   app.use(
     '/v1/*',

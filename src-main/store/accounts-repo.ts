@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from './db.js';
 import { isoAt, systemClock, type Clock } from './clock.js';
 import { newId, randomBase62 } from './ids.js';
+import { createOthersCommits, type OthersCommits } from './others-commits.js';
 
 export interface Account {
   id: string;
@@ -93,12 +94,12 @@ export interface AccountsRepo {
 /** Active keys whose match is remembered between requests (see findKey). Default 256; more clear the memory. */
 export const KEY_CACHE_SIZE = 256;
 
-export function createAccountsRepo(db: Db, clock: Clock = systemClock): AccountsRepo {
+/** `othersCommits` is shared with the connection's other caches (one data_version read per request). */
+export function createAccountsRepo(db: Db, clock: Clock = systemClock, othersCommits: OthersCommits = createOthersCommits(db)): AccountsRepo {
   // findKey runs on every authenticated request; a sha256 and a join for a key that was fine a moment ago were a
   // fifth of what polling a job cost. Matches are remembered while the database is unchanged by any other connection
   // (PRAGMA data_version moves on every commit made elsewhere: `voxdesk keys revoke`, another instance) and until
   // this connection revokes a key; only keys that matched are kept, so wrong guesses never fill the memory.
-  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   const matches = new Map<string, KeyMatch>();
   let matchesVersion = -1;
   const insertAccount = db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)');
@@ -164,7 +165,7 @@ export function createAccountsRepo(db: Db, clock: Clock = systemClock): Accounts
     },
     findKey(key) {
       if (!key) return undefined;
-      const version = dataVersion.get()!;
+      const version = othersCommits.read();
       if (version !== matchesVersion) {
         matches.clear();
         matchesVersion = version;

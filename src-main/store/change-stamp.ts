@@ -8,6 +8,7 @@
  * earlier is still the row the database holds. Checking costs about 3 µs; the reads it saves cost ten times that.
  */
 import type { Db } from './db.js';
+import { createOthersCommits, type OthersCommits } from './others-commits.js';
 
 export interface ChangeStamp {
   /** True when nothing was written since `stamp` was taken (by this connection or any other). */
@@ -21,11 +22,11 @@ export interface Stamp {
   readonly others: number;
 }
 
-export function createChangeStamp(db: Db): ChangeStamp {
+/** `others` is shared with the connection's other caches (one read per request, others-commits.ts). */
+export function createChangeStamp(db: Db, others: OthersCommits = createOthersCommits(db)): ChangeStamp {
   const own = db.prepare<[], number>('SELECT total_changes()').pluck();
-  const others = db.prepare<[], number>('PRAGMA data_version').pluck();
   return {
-    take: () => ({ own: own.get()!, others: others.get()! }),
-    unchanged: (stamp) => own.get() === stamp.own && others.get() === stamp.others,
+    take: () => ({ own: own.get()!, others: others.read() }),
+    unchanged: (stamp) => own.get() === stamp.own && others.read() === stamp.others,
   };
 }

@@ -12,6 +12,7 @@ import { createHistoryRepo, type HistoryRepo } from './history-repo.js';
 import { createIdempotencyRepo, type IdempotencyRepo } from './idempotency-repo.js';
 import { createJobsRepo, type JobsRepo } from './jobs-repo.js';
 import { createLedgerRepo, type LedgerRepo } from './ledger-repo.js';
+import { createOthersCommits, type OthersCommits } from './others-commits.js';
 import { createModelsRepo, type ModelsRepo } from './models-repo.js';
 import { createRemoteBatchesRepo, type RemoteBatchesRepo } from './remote-batches-repo.js';
 import { createRemoteCatalogueRepo, type RemoteCatalogueRepo } from './remote-catalogue-repo.js';
@@ -30,6 +31,8 @@ export interface Repositories {
   clock: Clock;
   /** Whether anything was written since a read (change-stamp.ts): lets hot reads cache without going stale. */
   changes: ChangeStamp;
+  /** Other connections' commits (data_version), one read shared per request by the caches above (others-commits.ts). */
+  othersCommits: OthersCommits;
   accounts: AccountsRepo;
   jobs: JobsRepo;
   batches: BatchesRepo;
@@ -56,11 +59,13 @@ export interface Repositories {
 }
 
 export function createRepositories(db: Db, clock: Clock = systemClock): Repositories {
+  const othersCommits = createOthersCommits(db);
   return {
     db,
     clock,
-    changes: createChangeStamp(db),
-    accounts: createAccountsRepo(db, clock),
+    changes: createChangeStamp(db, othersCommits),
+    othersCommits,
+    accounts: createAccountsRepo(db, clock, othersCommits),
     jobs: createJobsRepo(db),
     batches: createBatchesRepo(db),
     artifacts: createArtifactsRepo(db),

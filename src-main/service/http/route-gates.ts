@@ -50,12 +50,19 @@ type AnyHandler = (c: Context<any>, next: Next) => unknown;
 /** What Hono's router holds for each registered handler: the handler and the route it was registered with. */
 export type HonoEntry = [AnyHandler, RouterRoute];
 
+/** Runs a fused request's synchronous part (its gates and the route up to its first await); see `fuseGates`. */
+export type RequestScope = <T>(run: () => T) => T;
+
+const unscoped: RequestScope = (run) => run();
+
 /**
  * One router answer with its leading gates folded into the route: [gate…, route] becomes [route with the gates'
  * checks first]. Answers of other shapes (no gate, a plain middleware among them, only gates) come back unchanged.
- * Only answers without a parameter stash (TrieRouter's) are folded.
+ * Only answers without a parameter stash (TrieRouter's) are folded. `scope` wraps the gates and the route's
+ * synchronous part: the app shares one read of other connections' commits per request there
+ * (store/others-commits.ts), which the key check and the job view cache both need.
  */
-export function fuseGates(result: Result<HonoEntry>): Result<HonoEntry> {
+export function fuseGates(result: Result<HonoEntry>, scope: RequestScope = unscoped): Result<HonoEntry> {
   if (result.length !== 1) return result;
   const entries = result[0];
   if (entries.length < 2) return result;
@@ -67,12 +74,15 @@ export function fuseGates(result: Result<HonoEntry>): Result<HonoEntry> {
   }
   const [[route, routerRoute], params] = entries[entries.length - 1]!;
   if (gateOf(route)) return result;
-  const fused: AnyHandler = (c, next) => {
+  const run = (c: Parameters<AnyHandler>[0], next: Next): unknown => {
     for (const check of gates) {
       const early = check(c);
       if (early) return early;
     }
-    const answer = route(c, next);
+    return route(c, next);
+  };
+  const fused: AnyHandler = (c, next) => {
+    const answer = scope(() => run(c, next));
     return answer instanceof Promise ? answer.then((value: unknown) => settle(c, value)) : settle(c, answer);
   };
   return [[[[fused, routerRoute], params]]];

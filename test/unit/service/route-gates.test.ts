@@ -130,4 +130,38 @@ describe('route gates', () => {
     const refused = await app.request('/v1/things/a', { headers: { 'x-refuse': '1' } });
     expect(refused.status).toBe(401);
   });
+
+  it('runs the gates and the route\'s synchronous part inside the scope it is given, once per request', async () => {
+    const scoped: string[] = [];
+    let inside = false;
+    const scope = <T>(run: () => T): T => {
+      scoped.push('enter');
+      inside = true;
+      try {
+        return run();
+      } finally {
+        inside = false;
+      }
+    };
+    const router = new RememberedRoutes<HonoEntry>(REMEMBERED_PATHS, (result) => fuseGates(result, scope));
+    const app = handleErrors(new Hono({ router: router as never }), () => {});
+    const seen: boolean[] = [];
+    app.use(
+      '/v1/*',
+      gate((c) => {
+        seen.push(inside);
+        if (c.req.header('x-refuse')) throw new ApiError('unauthorized', 'refused');
+        return undefined;
+      }),
+    );
+    app.get('/v1/things/:id', (c) => {
+      seen.push(inside);
+      return c.json({ id: c.req.param('id') });
+    });
+    expect(await (await app.request('/v1/things/a')).json()).toEqual({ id: 'a' });
+    expect((await app.request('/v1/things/a', { headers: { 'x-refuse': '1' } })).status).toBe(401);
+    expect(scoped).toEqual(['enter', 'enter']);
+    expect(seen).toEqual([true, true, true]);
+    expect(inside).toBe(false);
+  });
 });

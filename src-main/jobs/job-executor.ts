@@ -5,7 +5,7 @@
  * committed segments), or the right failure (crash retried once, cancellation, pause, timeout, waiting again, engine
  * error). A run resumes after the job's last committed segment, so committed work is never done twice.
  */
-import { appendFileSync, copyFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative } from 'node:path';
 import { JobError, PAUSED, WAITING_CODES } from '../common/errors.js';
@@ -16,7 +16,8 @@ import { WorkerCrashError } from '../engines/worker/worker-pool.js';
 import { isoAt } from '../store/clock.js';
 import { newId, newToken } from '../store/ids.js';
 import type { JobRow } from '../store/jobs-repo.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files.js';
+import { PRIVATE_DIR_MODE } from '../store/private-files.js';
+import { createPrivateLog } from '../store/private-log.js';
 import { chargeJob, storedSnapshot } from './billing.js';
 import { guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
 import { PAUSED_MESSAGE } from './job-pause.js';
@@ -38,6 +39,8 @@ export interface Executor {
   settleFinished(): (error: unknown) => void;
   /** The row if this instance still runs it (shutdown or another instance's recovery may have taken it back). */
   stillOurs(jobId: string, run: ActiveRun): JobRow | undefined;
+  /** Writes out what the runs logged (logs/remote.log) and closes the file; called once the runs stopped. */
+  close(): Promise<void>;
 }
 
 export function createExecutor(core: JobCore): Executor {
@@ -167,11 +170,14 @@ export function createExecutor(core: JobCore): Executor {
     }
   }
 
-  function remoteLog(jobId: string, message: string): void {
+  // Forwarded jobs' log: written by one asynchronous appender, never on a job's path; a failure is only a warning.
+  const remoteLogFile = createPrivateLog(join(options.dataDir, 'logs', 'remote.log'), (error) =>
     guard('remote log', () => {
-      mkdirSync(join(options.dataDir, 'logs'), { recursive: true, mode: PRIVATE_DIR_MODE });
-      appendFileSync(join(options.dataDir, 'logs', 'remote.log'), `[${now()}] ${jobId}: ${message}\n`, { mode: PRIVATE_FILE_MODE });
-    });
+      throw error;
+    }),
+  );
+  function remoteLog(jobId: string, message: string): void {
+    remoteLogFile.append(`[${now()}] ${jobId}: ${message}`);
   }
 
   /** Remote runners that ignore their signal are given up on after the cancel grace. */
@@ -354,5 +360,5 @@ export function createExecutor(core: JobCore): Executor {
     });
   }
 
-  return { launch, settleFinished, stillOurs };
+  return { launch, settleFinished, stillOurs, close: () => remoteLogFile.close() };
 }

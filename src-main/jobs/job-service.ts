@@ -393,6 +393,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
           for (const [, run] of left) run.controller.abort();
         }
         await pool.stop();
+        await executor.close();
         markLive(instanceId, false);
       })();
       return shutdownPromise;

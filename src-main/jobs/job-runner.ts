@@ -11,7 +11,11 @@ import type { ModelDefinition } from '../engines/model-definition.js';
 export interface RunnerTask extends Omit<EngineTask, 'engine'> {
   accountId: string;
   definition: ModelDefinition;
-  /** 1 for the first run, 2 after a retry… */
+  /**
+   * The runs that counted, this one included: 1 for the first run, 2 after one that crashed its worker… A run that
+   * ended waiting (`waiting_for_network`, any waiting code), paused or stopped by a shutdown was not the job's fault
+   * and is not counted, so the next run has the same number (docs/job-engine.md, "Attempts").
+   */
   attempt: number;
   /**
    * Settles once `workDir` exists and holds nothing of an earlier attempt: the folder is prepared while the runner

@@ -229,9 +229,10 @@ export function createJobsRepo(db: Db): JobsRepo {
       AND (@status IS NULL OR status = @status)
       AND (@afterAt IS NULL OR created_at < @afterAt OR (created_at = @afterAt AND id < @afterId))
     ORDER BY created_at DESC, id DESC LIMIT @limit`).raw(true);
+  // An OR, not an IN: the partial index jobs_active (migration 020) is used only for a WHERE that implies its own.
   const counts = db.prepare<Record<string, unknown>, { status: JobStatus; error_code: string | null; n: number }>(
     `SELECT status, error_code, COUNT(*) AS n FROM jobs
-     WHERE status IN ('queued', 'running') AND (@accountId IS NULL OR account_id = @accountId)
+     WHERE (status = 'queued' OR status = 'running') AND (@accountId IS NULL OR account_id = @accountId)
      GROUP BY status, error_code`,
   );
 

@@ -51,10 +51,24 @@ describe('money in the browser: a hosted key, a $0.12 cap, $0.05 a request', () 
   });
 
   it('sets the cap on the Usage page', async () => {
+    // The Usage page reads the budget when it opens; on a busy machine that answer can come back after the person
+    // has started typing, and must not wipe out what they typed. Hold it back until they have.
+    const isBudgetRead = (url: URL, method: string): boolean => url.pathname === '/v1/settings/budget' && method === 'GET';
+    let typed!: () => void;
+    const typing = new Promise<void>((resolve) => (typed = resolve));
+    await page.route((url) => url.pathname === '/v1/settings/budget', async (route) => {
+      if (route.request().method() === 'GET') await typing;
+      await route.continue();
+    });
+    const lateRead = page.waitForResponse((r) => isBudgetRead(new URL(r.url()), r.request().method()));
     await openTab('usage', 6);
     const panel = page.locator('#panel-usage');
     await expect.poll(() => panel.getByTestId('budget-remaining').innerText()).toBe('No cap');
     await panel.getByLabel('Cap per month (USD)').fill('-5');
+    typed();
+    await lateRead;
+    await page.unroute((url) => url.pathname === '/v1/settings/budget');
+    await expect.poll(() => panel.getByLabel('Cap per month (USD)').inputValue()).toBe('-5');
     await panel.getByRole('button', { name: 'Save cap' }).click();
     await expect.poll(() => panel.getByRole('alert').innerText()).toMatch(/amount in dollars/);
     await panel.getByLabel('Cap per month (USD)').fill('0.12');

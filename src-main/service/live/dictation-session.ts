@@ -3,7 +3,7 @@
  * written to the session's recording and streamed to the model's recognizer child; its partials and finals go back
  * to the client; when the input ends (`input_audio.end` or the socket closing) the last finals are awaited and the
  * session is recorded as a speech-to-text job, charged like a file of that length. Audio waiting for the recognizer
- * is bounded (`audio_overrun`), a recognizer crash is reported and recognition goes on in a new process.
+ * is bounded (`audio_overrun`, dictation-frame-admission.ts), a recognizer crash is reported and recognition goes on in a new process.
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -23,6 +23,7 @@ import type { RecognizerHandlers, RecognizerStream, RecognizerStreamOptions } fr
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import { dictationJobName } from '../../jobs/dictation-job.js';
 import type { NewDictationJob } from '../../jobs/job-service-types.js';
+import { admitDictationFrame } from './dictation-frame-admission.js';
 import { parseDictationMessage } from './dictation-messages.js';
 import type { LiveOptions } from './live-options.js';
 import { ProtocolError } from './live-protocol.js';
@@ -76,6 +77,8 @@ export class DictationSession {
   /** Frames received before the recognizer stream was open. */
   private backlog: Uint8Array[] = [];
   private receivedBytes = 0;
+  /** When the first frame arrived (performance.now()): how fast the client sends is measured from it. */
+  private firstFrameAt: number | undefined;
   /** Bytes of audio handed to the recognizer (or waiting for it to open) and not yet processed. */
   private waitingBytes = 0;
   /** Received bytes at which the current recognizer stream began (a stream reopened after a crash starts later). */
@@ -160,11 +163,24 @@ export class DictationSession {
     }
     if (frame.length === 0) return;
     const bytesPerSecond = this.sampleRate * 2;
-    const { dictationMaxBufferedSeconds, dictationMaxSessionSeconds } = this.init.options;
-    if (this.waitingBytes + frame.length > dictationMaxBufferedSeconds * bytesPerSecond) {
+    const { dictationMaxBufferedSeconds, dictationMaxLagSeconds, dictationMaxSessionSeconds } = this.init.options;
+    const now = performance.now();
+    this.firstFrameAt ??= now;
+    const admission = admitDictationFrame({
+      waitingBytes: this.waitingBytes,
+      receivedBytes: this.receivedBytes,
+      frameBytes: frame.length,
+      bytesPerSecond,
+      elapsedMs: now - this.firstFrameAt,
+      maxBufferedSeconds: dictationMaxBufferedSeconds,
+      maxLagSeconds: dictationMaxLagSeconds,
+    });
+    if (!admission.use) {
       this.sendError(
         'audio_overrun',
-        `more than ${dictationMaxBufferedSeconds} s of audio are waiting to be recognised: send audio no faster than real time; this frame was not used`,
+        admission.why === 'faster_than_real_time'
+          ? `more than ${dictationMaxBufferedSeconds} s of audio are waiting to be recognised: send audio no faster than real time; this frame was not used`
+          : `the recognizer is more than ${dictationMaxLagSeconds} s behind (the computer is too busy for this model); this frame was not used`,
       );
       return;
     }

@@ -23,10 +23,17 @@ export interface LiveOptions {
    */
   keyRecheckMs: number;
   /**
-   * Dictation: seconds of received audio that may wait for the recognizer; a frame beyond that is refused with
-   * `audio_overrun` (a client sending faster than real time for long). Default 10 s (320 KB at 16 kHz).
+   * Dictation: seconds of received audio that may wait for the recognizer while the client sends faster than real
+   * time; a frame beyond that is refused with `audio_overrun` (service/live/dictation-frame-admission.ts). Default
+   * 10 s (320 KB at 16 kHz).
    */
   dictationMaxBufferedSeconds: number;
+  /**
+   * Dictation: seconds of audio that may wait for a recognizer that falls behind a client sending in real time (a
+   * microphone on a busy computer: its words are kept, not refused); beyond that, `audio_overrun`. Default 120 s
+   * (3.75 MB at 16 kHz).
+   */
+  dictationMaxLagSeconds: number;
   /** Dictation: longest session (seconds of audio); then `audio_too_long` and the session ends. Default 4 h. */
   dictationMaxSessionSeconds: number;
   /** Dictation: how long the end of a session waits for the last finals before recording the job anyway (ms). Default 60 s. */
@@ -49,6 +56,7 @@ export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
   drainPollMs: 10,
   keyRecheckMs: 2000,
   dictationMaxBufferedSeconds: 10,
+  dictationMaxLagSeconds: 120,
   dictationMaxSessionSeconds: 4 * 3600,
   dictationEndTimeoutMs: 60_000,
   dictationShutdownWaitMs: 5000,

@@ -4,6 +4,9 @@
  * pages a job's settling wrote):
  * - `ledger_account` (account_id, id) goes: every query by account (the list, the total, usage reports) is served by
  *   `ledger_account_time` (account_id, created_at), the list sorting its rows by id.
+ * - `ledger_time` (provider, created_at) becomes `ledger_remote_time` (created_at) for hosted charges only: its one
+ *   query is the month's hosted spending (spending-repo.ts, `provider = 'remote'`), so an on-device job's charges no
+ *   longer touch it.
  * - AUTOINCREMENT goes (the table is rebuilt with the same columns, rows and ids): it updated `sqlite_sequence` on
  *   every insert, only to guarantee that the id of a deleted newest row is never handed out again — ledger rows are
  *   never deleted (the ledger outlives jobs, migration 006), so ids come out the same without it.
@@ -36,7 +39,7 @@ export const ledgerLean: Migration = {
     ALTER TABLE ledger_new RENAME TO ledger;
     CREATE UNIQUE INDEX ledger_once_per_job ON ledger(job_id, kind, option_name) WHERE job_id IS NOT NULL;
     CREATE UNIQUE INDEX ledger_once_per_batch ON ledger(batch_id, kind) WHERE job_id IS NULL AND batch_id IS NOT NULL;
-    CREATE INDEX ledger_time ON ledger(provider, created_at);
+    CREATE INDEX ledger_remote_time ON ledger(created_at) WHERE provider = 'remote';
     CREATE INDEX ledger_account_time ON ledger(account_id, created_at);
   `,
 };

@@ -1,6 +1,6 @@
 /**
  * Migration 019 on a real database file: the ledger of an older database keeps every row with its id and values,
- * loses only `ledger_account` and AUTOINCREMENT (no sqlite_sequence row is written per charge any more), new charges
+ * loses `ledger_account` and AUTOINCREMENT, indexes only hosted charges by time (no sqlite_sequence row is written per charge any more), new charges
  * continue after the last id, the once-per-job and once-per-batch rules still hold, and the account's queries use
  * `ledger_account_time`.
  */
@@ -45,7 +45,7 @@ describe('migration 019 (ledger-lean)', () => {
       const ledger = createLedgerRepo(db);
       expect(ledger.forAccount('acc')).toEqual(before);
       const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'ledger' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
-      expect(indexes).toEqual(['ledger_account_time', 'ledger_once_per_batch', 'ledger_once_per_job', 'ledger_time']);
+      expect(indexes).toEqual(['ledger_account_time', 'ledger_once_per_batch', 'ledger_once_per_job', 'ledger_remote_time']);
       const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'ledger'").get() as { sql: string }).sql;
       expect(sql).not.toMatch(/AUTOINCREMENT/i);
       expect(db.prepare("SELECT COUNT(*) AS n FROM sqlite_sequence WHERE name = 'ledger'").get()).toEqual({ n: 0 });
@@ -65,6 +65,12 @@ describe('migration 019 (ledger-lean)', () => {
         .map((p) => p.detail)
         .join(' ');
       expect(plan).toMatch(/ledger_account_time/);
+      // The month's hosted spending reads only hosted charges' entries.
+      const spendingPlan = (db.prepare("EXPLAIN QUERY PLAN SELECT SUM(amount_usd_micro) AS total FROM ledger WHERE provider = 'remote' AND created_at >= ? AND created_at < ?").all('a', 'b') as { detail: string }[])
+        .map((p) => p.detail)
+        .join(' ');
+      expect(spendingPlan).toMatch(/ledger_remote_time/);
+      expect(db.prepare("SELECT COUNT(*) AS n FROM ledger INDEXED BY ledger_remote_time WHERE provider = 'remote' AND created_at > ''").get()).toEqual({ n: 1 });
     } finally {
       db.close();
     }

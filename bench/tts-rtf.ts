@@ -5,10 +5,11 @@
  * JSON lines: `tts-rtf` per engine and text, `tts-job` for the service path: goal 5 of issue 14 is its
  * first_over_warm_p50 (the first job after the workers are ready against the warm jobs' median, same run), with the
  * first job's phases beside the warm median's, from the job's own timestamps: `intake` (request sent → job row),
- * `claim` (→ started), `run` (→ finished: worker, engine, settling), `answer` (→ the held POST's answer read).
+ * `claim` (→ started), `run` (→ finished: worker, engine, settling), `answer` (→ the held POST's answer read), and
+ * the CPU the first job used against the warm median's (first_over_warm_cpu: steadier on a busy machine).
  * TTS_BENCH_RUNS (default 20) jobs and engine runs; TTS_BENCH_JOB_ONLY=1 skips the engines-alone lines.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -31,15 +32,36 @@ function rssMb(pid: number): number {
   return line ? Math.round(Number(line.replace(/\D+/g, ' ').trim()) / 102.4) / 10 : NaN;
 }
 
-/** One POST through this process's fetch to a bare node:http server. */
-async function clientWarmUp(): Promise<void> {
+/**
+ * One POST through this process's fetch to a bare node:http server, with the jobs' own headers: undici checks each
+ * header value on its first use (an authorization value cost the first job 6 ms of webidl.converters.ByteString in
+ * the client, in its intake phase, before the service saw the request).
+ */
+async function clientWarmUp(headers: Record<string, string>): Promise<void> {
   const server = createServer((req, res) => req.resume().on('end', () => res.end('{}')));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const res = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const res = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers, body: '{}' });
   await res.json();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
+/**
+ * CPU time a process has used, in ms, from the scheduler's own count in nanoseconds (/proc/PID/task/TID/schedstat,
+ * summed over its threads): a job's CPU is steadier than its wall-clock time on a loaded machine, where the first
+ * job's wall time is mostly waiting for a core.
+ */
+function cpuMs(pid: number): number {
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return ns / 1e6;
+}
+
 type Phases = { intake: number; claim: number; run: number; answer: number };
 
 /** Where a job's time went, in ms, from its own timestamps (millisecond precision) and the client's clock. */
@@ -105,22 +127,31 @@ try {
     const workerRssMb = jobs.workerStats().pids.map(rssMb);
     // This client's own first request (undici and web streams loading, ~30 ms) is not the service's: paid on a bare
     // server first, so the first job measures the service alone.
-    await clientWarmUp();
+    const headers = { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' };
+    await clientWarmUp(headers);
     const times: number[] = [];
     const phases: Phases[] = [];
+    const serviceCpu: number[] = [];
+    const workerCpu: number[] = [];
+    const workerPids = jobs.workerStats().pids;
+    const workersCpuMs = () => workerPids.reduce((sum, pid) => sum + cpuMs(pid), 0);
     for (let i = 0; i < RUNS; i++) {
+      const cpuBefore = [cpuMs(process.pid), workersCpuMs()] as const;
       const sentAt = Date.now();
       const started = performance.now();
       const res = await fetch(`${svc.url}/v1/text-to-speech`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
+        headers,
         body: JSON.stringify({ model: 'espeak-ng', text: SHORT }),
       });
       const job = (await res.json()) as Job;
       if (job.status !== 'succeeded') throw new Error(`job ended ${job.status} ${job.error_code ?? ''} ${job.error_message ?? ''}`);
       times.push((performance.now() - started) / 1000);
       phases.push(phasesOf(job, sentAt, Date.now()));
+      serviceCpu.push(cpuMs(process.pid) - cpuBefore[0]);
+      workerCpu.push(workersCpuMs() - cpuBefore[1]);
     }
+    const warmCpu = { service: percentile(serviceCpu.slice(1), 50), worker: percentile(workerCpu.slice(1), 50) };
     const warmP50 = percentile(times.slice(1), 50);
     console.log(
       JSON.stringify({
@@ -134,6 +165,10 @@ try {
         first_over_warm_p50: round3(times[0]! / warmP50),
         first_phases_ms: phases[0],
         warm_phases_p50_ms: medianPhases(phases.slice(1)),
+        // CPU used during the job (ms): the service process (with this client: they share it) and the workers.
+        first_cpu_ms: { service: round3(serviceCpu[0]!), worker: round3(workerCpu[0]!) },
+        warm_cpu_p50_ms: { service: round3(warmCpu.service), worker: round3(warmCpu.worker) },
+        first_over_warm_cpu: round3((serviceCpu[0]! + workerCpu[0]!) / (warmCpu.service + warmCpu.worker)),
         workers_ready_after_start_seconds: round3(workersReadySeconds),
         warm_up_done_after_start_seconds: warmUp ? round3(warmUpSeconds) : null,
         worker_rss_after_ready_mb: workerRssMb,

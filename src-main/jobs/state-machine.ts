@@ -34,6 +34,12 @@ export class TransitionError extends Error {
   }
 }
 
+/** In a fixed order, so each set of changed columns is one prepared UPDATE (jobs-repo.ts). */
+const MUTABLE_COLUMNS: readonly (keyof JobMutable)[] = [
+  'status', 'error_code', 'error_message', 'duration_seconds', 'result_json', 'progress', 'attempts', 'cancel_requested',
+  'pause_requested', 'claimed_by', 'deadline_at', 'reserved_usd_micro', 'started_at', 'finished_at', 'updated_at',
+];
+
 function mutable(row: JobRow): JobMutable {
   const { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, pause_requested, claimed_by, deadline_at, reserved_usd_micro, started_at, finished_at, updated_at } = row;
   return { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, pause_requested, claimed_by, deadline_at, reserved_usd_micro, started_at, finished_at, updated_at };
@@ -134,9 +140,16 @@ export class StateMachine {
     return this.write(row, next);
   }
 
-  /** Every mutable column is written, the others never change: the merged row is the row as stored. */
+  /**
+   * Only the columns whose value changes are written (and updated_at): an UPDATE maintains only the indexes on the
+   * columns it sets. The row was read in this transaction, so the merged row is the row as stored.
+   */
   private write(row: JobRow, next: JobMutable): JobRow {
-    if (!this.repos.jobs.write(row.id, row.status, next)) {
+    const changes: Partial<JobMutable> = {};
+    for (const column of MUTABLE_COLUMNS) {
+      if (next[column] !== row[column] || column === 'updated_at') (changes as Record<string, unknown>)[column] = next[column];
+    }
+    if (!this.repos.jobs.write(row.id, row.status, changes)) {
       throw new Error(`job ${row.id} changed under this transaction (expected ${row.status})`);
     }
     const written = { ...row, ...next };

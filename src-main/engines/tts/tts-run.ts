@@ -105,9 +105,24 @@ const WARM_TEXT = [
   'It is 3:45 pm on 12 March 2024, and 67 percent of the 1,000 jobs are done.',
 ].join(' ');
 
-/** Warm-up rounds: at least two, at most this many; it stops at the first round not WARM_SETTLED× faster than the best. */
-const WARM_MAX_ROUNDS = 5;
+/**
+ * Warm-up rounds: at least WARM_MIN_ROUNDS, at most WARM_MAX_ROUNDS; it stops once two rounds in a row agree (the
+ * slower within WARM_SETTLED× of the faster). The rule it replaces stopped at the first round not 1.25× faster than
+ * the best so far, so one round slowed by another process (2 cores shared with the service, the UI, other programs)
+ * ended the warm-up while eSpeak was still being optimised, and the first job ran 20-80 ms against a warm 13-30 ms.
+ */
+const WARM_MIN_ROUNDS = 3;
+const WARM_MAX_ROUNDS = 6;
 const WARM_SETTLED = 1.25;
+
+/** Whether the warm-up can stop after these round times (ms, in order): enough rounds, and the last two agree. */
+export function warmSettled(rounds: readonly number[]): boolean {
+  if (rounds.length >= WARM_MAX_ROUNDS) return true;
+  if (rounds.length < WARM_MIN_ROUNDS) return false;
+  const last = rounds[rounds.length - 1]!;
+  const before = rounds[rounds.length - 2]!;
+  return Math.max(last, before) <= WARM_SETTLED * Math.min(last, before);
+}
 
 /**
  * Engine.warm for sentence engines: a job speaking WARM_TEXT through the engine's own `run` with the params a default
@@ -115,9 +130,9 @@ const WARM_SETTLED = 1.25;
  * temporary folder removed afterwards, so the first job after start does not pay for compiling that code (the
  * engine and the encoders start on a baseline tier and are optimised as they run). One round was not enough: V8
  * optimises eSpeak's big functions over the first runs, so the first job still ran 10-40× slower than warm ones;
- * rounds repeat while each is clearly faster than the best before it (two to five: about 1.5 s of one core at
- * start on an idle machine). It stops between sentences when `signal` aborts (the worker was given a job: the job
- * is not kept waiting for the rest of the warm-up).
+ * rounds repeat until two in a row agree (warmSettled: three to six, about 1.5-2.5 s of one core at start on an
+ * idle machine). It stops between sentences when `signal` aborts (the worker was given a job: the job is not kept
+ * waiting for the rest of the warm-up).
  */
 export async function warmTts(
   run: (task: EngineTask, ctx: EngineContext) => Promise<EngineOutput>,
@@ -128,8 +143,8 @@ export async function warmTts(
   try {
     const task: EngineTask = { jobId: 'warm-up', product: 'text-to-speech', modelId: 'warm-up', engineConfig: {}, input: { text: WARM_TEXT }, workDir, ...job };
     const ctx: EngineContext = { signal, progress: () => {}, measured: () => {}, log: () => {} };
-    let fastest = Infinity;
-    for (let round = 0; round < WARM_MAX_ROUNDS && !signal.aborted; round++) {
+    const rounds: number[] = [];
+    while (!signal.aborted) {
       const started = performance.now();
       try {
         await run(task, ctx);
@@ -137,9 +152,8 @@ export async function warmTts(
         if (signal.aborted) return;
         throw error;
       }
-      const ms = performance.now() - started;
-      if (ms * WARM_SETTLED > fastest) return; // no longer clearly faster than the best round: warm
-      fastest = Math.min(fastest, ms);
+      rounds.push(performance.now() - started);
+      if (warmSettled(rounds)) return;
       await new Promise<void>((resolve) => setImmediate(resolve)); // a job's message can arrive in between
     }
   } finally {

@@ -15,6 +15,8 @@ import { watchFiles } from './015-watch-files.js';
 import { queueOrder } from './016-queue-order.js';
 import { searchIndexLater } from './017-search-index-later.js';
 import { unmarkedOrder } from './018-unmarked-order.js';
+import { ledgerLean } from './019-ledger-lean.js';
+import { activeJobsIndex } from './020-active-jobs-index.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -34,4 +36,6 @@ export const MIGRATIONS: readonly Migration[] = [
   queueOrder,
   searchIndexLater,
   unmarkedOrder,
+  ledgerLean,
+  activeJobsIndex,
 ];

@@ -18,11 +18,11 @@ export const CHROMIUM_FLAGS = [
 ];
 
 /**
- * A fake microphone playing `file` once (docs/design.md §7): getUserMedia gets "Fake Default Audio Input" without a
- * prompt. The page must be on http://127.0.0.1 (a secure context).
+ * A fake microphone playing `file` once, or over and over with `loop` (docs/design.md §7): getUserMedia gets "Fake
+ * Default Audio Input" without a prompt. The page must be on http://127.0.0.1 (a secure context).
  */
-export function fakeMicrophoneFlags(file: string): string[] {
-  return ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${file}%noloop`];
+export function fakeMicrophoneFlags(file: string, options: { loop?: boolean } = {}): string[] {
+  return ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${file}${options.loop ? '' : '%noloop'}`];
 }
 
 export async function launchChromium(extraArgs: string[] = []): Promise<{ context: BrowserContext; close(): Promise<void> }> {

@@ -1,11 +1,11 @@
 /**
  * Dictation as a new user would try it, in Debian's Chromium against a real `voxdesk serve --ui`: the fake
- * microphone plays jfk.wav; on the Live tab, Dictate with PocketSphinx (Silero VAD installed) turns grey partials into
- * final text holding the reference's words; Stop saves the dictation, which appears in Jobs with its audio and exports
- * as SRT. The hotkey starts dictating from another tab. With the tiny streaming Zipformer (imported through the model
- * manager; partials at every chunk whatever the machine's load), the words being said are grey and the same words
- * turn black when their utterance is final. PocketSphinx is priced here (DATA_DIR/pricing.json), so the Dictate tab
- * shows the price of a one-minute dictation before the click, and the dictation is charged for its length.
+ * microphone says jfk.wav twice; on the Live tab, Dictate with PocketSphinx (Silero VAD installed) turns grey partials
+ * into final text holding the reference's words; Stop saves the dictation, which appears in Jobs with its audio and
+ * exports as SRT. The hotkey starts dictating from another tab. With the tiny streaming Zipformer (imported through
+ * the model manager; partials at every chunk whatever the machine's load), the words being said are grey and the same
+ * words turn black when their utterance is final. PocketSphinx is priced here (DATA_DIR/pricing.json), so the Dictate
+ * tab shows the price of a one-minute dictation before the click, and the dictation is charged for its length.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,7 +37,7 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
     mkdirSync(SHOTS, { recursive: true });
     served = await startServeUi({ pricing: { models: { 'pocketsphinx-en-us': PRICE } } });
     await installSileroVad(served.url, served.apiKey);
-    ({ browser, page } = await openLoggedInPage(served, pageErrors, { chromiumArgs: fakeMicrophoneFlags(JFK_WAV) }));
+    ({ browser, page } = await openLoggedInPage(served, pageErrors, { chromiumArgs: fakeMicrophoneFlags(JFK_WAV, { loop: true }) }));
   }, 120_000);
 
   afterAll(async () => {
@@ -60,7 +60,10 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
     // jfk.wav is 11 s: finals arrive while it plays.
     await expect.poll(finalText, { timeout: 60_000 }).toMatch(/\w+/);
     await page.screenshot({ path: join(SHOTS, 'dictate.png'), fullPage: true });
-    await expect.poll(async () => Number(await panel.getByTestId('dictate-seconds').innerText().then((t) => t.replace(' s', ''))), { timeout: 60_000 }).toBeGreaterThan(12.5);
+    // The microphone says it twice, as a person might: on a machine busy with the rest of the suite, Chromium's own
+    // capture can lose a moment of one play (twice, 10 of 22 words came through from a single play, and no audio was
+    // refused by the service); two plays give each word a second chance, and the words are checked against both.
+    await expect.poll(async () => Number(await panel.getByTestId('dictate-seconds').innerText().then((t) => t.replace(' s', ''))), { timeout: 90_000 }).toBeGreaterThan(23.5);
     await panel.getByRole('button', { name: /Stop/ }).click();
     await panel.getByTestId('dictate-job').waitFor({ timeout: 60_000 });
     await expect.poll(() => panel.locator('[data-testid="dictate-transcript"] span[data-final="false"]').count()).toBe(0);
@@ -89,7 +92,7 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
     expect(srt).toBeTruthy();
     const list = (await (await fetch(`${served.url}/v1/jobs?product=speech-to-text`, { headers: { authorization: `Bearer ${served.apiKey}` } })).json()) as { data: Job[] };
     const job = list.data.find((j) => j.name?.startsWith('Dictation'))!;
-    expect(Number(job.duration_seconds)).toBeGreaterThan(11);
+    expect(Number(job.duration_seconds)).toBeGreaterThan(22);
     // Charged like a recording of its length, at the price the tab showed.
     const usage = (await (await fetch(`${served.url}/v1/usage?group_by=model`, { headers: { authorization: `Bearer ${served.apiKey}` } })).json()) as UsageReport;
     const charged = usage.data.find((g) => g.key === 'pocketsphinx-en-us')!;

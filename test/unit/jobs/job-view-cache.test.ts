@@ -1,33 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
 import { createJobViewCache } from '../../../src-main/jobs/job-view-cache.js';
 import { createChangeStamp, type ChangeStamp } from '../../../src-main/store/change-stamp.js';
-import { openDatabase, type Db } from '../../../src-main/store/database.js';
+import { useTwoConnections } from '../../helpers/two-connections.js';
 
-let dir: string;
-let db: Db;
-let other: Db;
+const connections = useTwoConnections("CREATE TABLE IF NOT EXISTS j (id TEXT PRIMARY KEY, status TEXT); INSERT INTO j VALUES ('job_1', 'queued')");
 let changes: ChangeStamp;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'voxdesk-view-cache-'));
-  db = openDatabase(join(dir, 'v.db'));
-  other = openDatabase(join(dir, 'v.db'));
-  db.exec("CREATE TABLE IF NOT EXISTS j (id TEXT PRIMARY KEY, status TEXT); INSERT INTO j VALUES ('job_1', 'queued')");
-  changes = createChangeStamp(db);
-});
-afterEach(() => {
-  other.close();
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
+  changes = createChangeStamp(connections.db);
 });
 
 /** A builder over the real table that counts how often it ran. */
 function builder(base = () => 'http://a'): { build: (id: string) => () => { accountId: string; view: Job } | undefined; runs: () => number } {
   let runs = 0;
-  const read = db.prepare<[string], { id: string; status: string }>('SELECT id, status FROM j WHERE id = ?');
+  const read = connections.db.prepare<[string], { id: string; status: string }>('SELECT id, status FROM j WHERE id = ?');
   return {
     runs: () => runs,
     build: (id) => () => {
@@ -46,11 +32,11 @@ describe('job view cache', () => {
     expect(cache.get('job_1', b.build('job_1'))?.view.status).toBe('queued');
     expect(b.runs()).toBe(1);
 
-    db.prepare("UPDATE j SET status = 'running'").run();
+    connections.db.prepare("UPDATE j SET status = 'running'").run();
     expect(cache.get('job_1', b.build('job_1'))?.view.status).toBe('running');
     expect(b.runs()).toBe(2);
 
-    other.prepare("UPDATE j SET status = 'succeeded'").run();
+    connections.other.prepare("UPDATE j SET status = 'succeeded'").run();
     expect(cache.get('job_1', b.build('job_1'))?.view.status).toBe('succeeded');
     expect(b.runs()).toBe(3);
     expect(cache.get('job_1', b.build('job_1'))?.view.status).toBe('succeeded');
@@ -71,7 +57,7 @@ describe('job view cache', () => {
     const cache = createJobViewCache(changes, () => 'http://a');
     const b = builder();
     expect(cache.get('job_2', b.build('job_2'))).toBeUndefined();
-    db.prepare("INSERT INTO j VALUES ('job_2', 'queued')").run();
+    connections.db.prepare("INSERT INTO j VALUES ('job_2', 'queued')").run();
     expect(cache.get('job_2', b.build('job_2'))?.view.id).toBe('job_2');
   });
 
@@ -87,7 +73,7 @@ describe('job view cache', () => {
 
   it('keeps at most `size` views, forgetting the oldest', () => {
     const cache = createJobViewCache(changes, () => 'http://a', 2);
-    db.exec("INSERT INTO j VALUES ('job_2', 'queued'), ('job_3', 'queued')");
+    connections.db.exec("INSERT INTO j VALUES ('job_2', 'queued'), ('job_3', 'queued')");
     const b = builder();
     for (const id of ['job_1', 'job_2', 'job_3']) cache.get(id, b.build(id));
     expect(b.runs()).toBe(3);

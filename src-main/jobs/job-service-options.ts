@@ -5,7 +5,7 @@ import type { Repositories } from '../store/repositories.js';
 import type { EngineKind } from '../engines/engine-types.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
-import { CHEAP_TASK_MS } from '../engines/worker/worker-pool.js';
+import { CHEAP_TASK_MS, type WorkerPool } from '../engines/worker/worker-pool.js';
 import type { Runners } from './job-runner.js';
 
 export interface JobServiceOptions {
@@ -59,9 +59,15 @@ export interface JobServiceOptions {
    * (engines/worker/worker-pool.ts). Default CHEAP_TASK_MS (25 ms); tests raise it to make the test engine cheap.
    */
   cheapTaskMs?: number;
+  /**
+   * Run on this worker pool instead of starting one: it is neither started nor stopped by this job engine (the
+   * service's start-up warm-up, service/start-up-warm-up-job.ts, runs a private job engine on the service's workers).
+   * Default: a pool of its own, built from the options above.
+   */
+  pool?: WorkerPool;
 }
 
-export type ResolvedOptions = Required<Omit<JobServiceOptions, 'workerEnv'>> & { workerEnv: NodeJS.ProcessEnv; clock: Clock };
+export type ResolvedOptions = Required<Omit<JobServiceOptions, 'workerEnv' | 'pool'>> & { workerEnv: NodeJS.ProcessEnv; clock: Clock };
 
 export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));

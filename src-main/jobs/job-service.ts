@@ -48,6 +48,8 @@ export { MAX_CRASH_ATTEMPTS } from './job-executor.js';
 export interface JobEngine extends JobService {
   readonly repos: Repositories;
   readonly instanceId: string;
+  /** Its worker processes (the start-up warm-up's private job engine borrows them: options.pool). */
+  readonly pool: WorkerPool;
   /** Serves `GET /v1/artifacts/:token/:name`: undefined for an unknown token, `expired` for a deleted/expired file. */
   findArtifact(token: string): FoundArtifact | undefined;
   /** Every charge of an account, oldest first. */
@@ -61,6 +63,11 @@ export interface JobEngine extends JobService {
   workerStats(): { size: number; idle: number; started: number; pids: number[] };
   /** Resolves when every worker process has started and loaded its modules (they start with start()). */
   workersReady(): Promise<void>;
+  /**
+   * Asks for a scheduling pass soon (coalesced): a worker this engine shares with another one (the start-up
+   * warm-up's, options.pool) was freed by the other's run, which this engine's own runs would not have told it.
+   */
+  kick(): void;
 }
 
 export function createJobService(input: JobServiceOptions): JobEngine {
@@ -73,15 +80,18 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     const batch = repos.batches.get(batchId);
     if (batch) chargeBatch(repos.ledger, batch, items, storedSnapshot(batch.price_json, () => resolveModel(batch.model_id)), isoAt(clock));
   });
-  const pool = new WorkerPool({
-    size: options.workers,
-    logDir: join(options.dataDir, 'logs'),
-    cancelGraceMs: options.cancelGraceMs,
-    env: options.workerEnv,
-    launcher: options.workerLauncher,
-    warmEngines: options.warmEngines,
-    cheapTaskMs: options.cheapTaskMs,
-  });
+  const borrowedPool = input.pool;
+  const pool =
+    borrowedPool ??
+    new WorkerPool({
+      size: options.workers,
+      logDir: join(options.dataDir, 'logs'),
+      cancelGraceMs: options.cancelGraceMs,
+      env: options.workerEnv,
+      launcher: options.workerLauncher,
+      warmEngines: options.warmEngines,
+      cheapTaskMs: options.cheapTaskMs,
+    });
 
   let started = false;
   let stopping = false;
@@ -175,6 +185,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
   const service: JobEngine = {
     repos,
     instanceId,
+    pool,
     events: machine.events,
 
     createJob(job, idem) {
@@ -355,7 +366,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       started = true;
       markLive(instanceId, true);
       // Workers start with the service, not with the first job (which would wait for a process and its modules).
-      pool.start();
+      if (!borrowedPool) pool.start();
       maintenance.recoverInterrupted();
       maintenance.runMaintenance();
       timers.push(setInterval(() => guard('scheduling', () => pass(true)), options.schedulerIntervalMs).unref());
@@ -392,7 +403,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
           });
           for (const [, run] of left) run.controller.abort();
         }
-        await pool.stop();
+        if (!borrowedPool) await pool.stop();
         await executor.close();
         markLive(instanceId, false);
       })();
@@ -417,6 +428,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     runMaintenance: () => maintenance.runMaintenance(),
     workerStats: () => ({ size: pool.size, idle: pool.idle, started: pool.started, pids: pool.pids() }),
     workersReady: () => pool.whenReady(),
+    kick,
   };
 
   function cancelRows(rows: JobRow[]): void {

@@ -42,6 +42,7 @@ import { attachLiveServer, type LiveServer } from './live/live-server.js';
 import { ParamsValidator } from './params/params-validator.js';
 import { UploadBudget } from './uploads/upload-budget.js';
 import { warmUpHttp, type WarmUpResult } from './start-up-warm-up.js';
+import { warmUpJobPath, type WarmUpJobResult } from './start-up-warm-up-job.js';
 import { createWatchSubmitter } from './watch-folders/watch-submitter.js';
 
 export interface Service {
@@ -64,6 +65,8 @@ export interface Service {
   readonly watch: WatchService;
   /** The start-up warm-up request's answer (start-up-warm-up.ts); nothing waits for it. */
   readonly warmUp: Promise<WarmUpResult>;
+  /** The start-up warm-up jobs on a private job engine (start-up-warm-up-job.ts), after the request; nothing waits for it. */
+  readonly warmUpJobs: Promise<WarmUpJobResult>;
   /** A key valid until this process stops, for an account (default the local one): the CLI and the browser UI. */
   sessionKey(accountName?: string): string;
   /**
@@ -99,6 +102,11 @@ function registerConfiguredKey(keys: ApiKeys, config: ServiceConfig): void {
     }
     throw error;
   }
+}
+
+/** Resolves when the signal is aborted (never rejects): a wait that must end when the service closes. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 }
 
 export async function createService(partial: Partial<ServiceConfig> = {}): Promise<Service> {
@@ -247,12 +255,22 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     // And the first request would compile the HTTP stack's code: one request that stops at params validation does it,
     // once the workers are warm (sooner, it would compete with their warm-up, which stops when a round is no faster),
     // and only while no job runs (a job that came during start-up has compiled that code itself).
-    const warmUp = engine.workersReady().then((): WarmUpResult | Promise<WarmUpResult> => {
+    const warmUp = Promise.race([engine.workersReady(), aborted(closing.signal)]).then((): WarmUpResult | Promise<WarmUpResult> => {
       const stats = engine.workerStats();
       if (closing.signal.aborted || stats.idle < stats.size) return { status: 0, code: null };
       const key = sessionKey();
       return warmUpHttp({ host: config.host, port, key, release: () => sessionKeys.delete(key), modelId: ESPEAK_MODEL_ID, signal: closing.signal });
     });
+    // Then the job path itself, on a private job engine and store (nothing a person can see), on the same workers.
+    const warmUpJobs = warmUp.then(() =>
+      warmUpJobPath({
+        service: engine,
+        resolveModel: (id) => catalogue.resolveForJobs(id),
+        modelId: ESPEAK_MODEL_ID,
+        params: (definition) => validator.validate(definition.id, definition.paramsSchema, {}),
+        signal: closing.signal,
+      }),
+    );
     const watchFolders = watch;
     opened.push(() => watchFolders.stop());
     await watchFolders.start();
@@ -263,6 +281,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         closing.abort(new Error('the service is shutting down'));
         server.closeIdleConnections();
+        // The warm-up stops at once (its job cancelled) and removes its private store and folder before the workers go.
+        await warmUpJobs;
         // First: no file becomes a job while the job engine stops; exports being written are finished.
         await watchFolders.stop();
         await live.close();
@@ -277,7 +297,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       })());
 
     const browserLoginUrl = (): string | null => (browserLogin ? `${url}/#token=${browserLogin.issue()}` : null);
-    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, warmUp, sessionKey, browserLoginUrl, close };
+    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, warmUp, warmUpJobs, sessionKey, browserLoginUrl, close };
   } catch (error) {
     for (const undo of opened.reverse()) await Promise.resolve().then(undo).catch(() => undefined);
     throw error;

@@ -6,7 +6,7 @@
  * types. Those functions write rows, so they cannot be run on the person's store without leaving something behind.
  *
  * So a second job engine (scheduler, executor, intake, state machine, repositories) is built on a private in-memory
- * SQLite store (the same migrations) and runs WARM_UP_JOB_ROUNDS jobs of the built-in voice through the same code —
+ * SQLite store (the same migrations) and runs a job (WARM_UP_JOB_ROUNDS) of the built-in voice through the same code —
  * create, claim, run on the service's own worker processes, settle, view — into a private temporary folder that is
  * removed afterwards. V8 keeps bytecode, type feedback and optimised code per function (a closure made at the same
  * place in the same module shares them), so the person's first job runs code that is already warm. Nothing reaches
@@ -19,7 +19,7 @@
  * would otherwise wait for the once-a-second pass). It stops when the service closes, and after
  * WARM_UP_JOB_TIMEOUT_MS in any case; it never rejects.
  *
- * Cost: 100–250 ms of one worker once the workers are ready (three jobs and the waits after them); +0.02 MB of the
+ * Cost: about 0.4 s of one worker's time once the workers are ready (the job and the waits after it); +0.02 MB of the
  * service's heap after a full GC (21.78 → 21.80 MB, three starts), resident memory unchanged within its ±5 MB spread.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,10 +32,12 @@ import { openDatabase } from '../store/database.js';
 import { createRepositories } from '../store/repositories.js';
 
 /**
- * Jobs the warm-up runs (default 3): the first pays for compiling the job path, the next ones bring V8's optimising
- * compiler in on what is hot, so it works during the warm-up rather than during the person's first jobs.
+ * Jobs the warm-up runs (default 1): the first run of the service's job path is what costs (compiling, learning
+ * types). More made the worker's first job dearer (six starts each at load 4.5: worker CPU of the person's first
+ * job 25.1 ms against a warm 17.2 after three warm-up jobs, 16.6 against 18.5 after one), V8 optimising the worker's
+ * job path on the warm-up's runs alone.
  */
-export const WARM_UP_JOB_ROUNDS = 3;
+export const WARM_UP_JOB_ROUNDS = 1;
 /** The longest the whole warm-up may take before it stops (default 10 s). */
 export const WARM_UP_JOB_TIMEOUT_MS = 10_000;
 /** What the warm-up jobs say (one sentence, like a short request). */
@@ -51,6 +53,12 @@ export const WARM_UP_JOB_TEXT = 'The service is getting ready to speak.';
 const QUIET_WINDOW_MS = 25;
 const QUIET_CPU_MS = 2;
 const QUIET_MAX_MS = 500;
+/**
+ * After the last job, the worker is given this long (default 300 ms) to finish what V8 compiles on its own helper
+ * threads: with only the quiet wait above, the worker's first job right after the warm-up cost 13–44 ms of CPU against
+ * a warm 13–19 (five starts); with a second between them, 12–27 ms.
+ */
+const WORKER_SETTLE_MS = 300;
 /** How long a cancelled warm-up job may take to end before the warm-up gives up waiting for it. */
 const CANCEL_WAIT_MS = 5_000;
 const PRODUCT = 'text-to-speech';
@@ -83,6 +91,19 @@ export interface WarmUpJobOptions {
   signal: AbortSignal;
   rounds?: number;
   timeoutMs?: number;
+}
+
+/** Resolves after `ms`, or at once when the signal is aborted. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** Resolves once the process used less than QUIET_CPU_MS in a QUIET_WINDOW_MS window, or the signal is aborted. */
@@ -184,6 +205,8 @@ async function runWarmUp(options: WarmUpJobOptions, began: number): Promise<Warm
       done++;
       await quiet(stop.signal);
     }
+    // The worker's helper threads are not visible from here: its compiles, started by the last job, are given time.
+    if (done > 0) await pause(WORKER_SETTLE_MS, stop.signal);
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
   } finally {

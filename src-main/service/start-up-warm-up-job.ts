@@ -182,7 +182,8 @@ async function runWarmUp(options: WarmUpJobOptions, began: number): Promise<Warm
     });
     engine.start();
     const params = options.params(definition);
-    for (let round = 0; round < (options.rounds ?? WARM_UP_JOB_ROUNDS); round++) {
+    const rounds = options.rounds ?? WARM_UP_JOB_ROUNDS;
+    for (let round = 0; round < rounds; round++) {
       if (stop.signal.aborted) break;
       if (serviceBusy(options.service)) {
         stop.abort('real-job');
@@ -203,10 +204,8 @@ async function runWarmUp(options: WarmUpJobOptions, began: number): Promise<Warm
         break;
       }
       done++;
-      await quiet(stop.signal);
+      if (round + 1 < rounds) await quiet(stop.signal);
     }
-    // The worker's helper threads are not visible from here: its compiles, started by the last job, are given time.
-    if (done > 0) await pause(WORKER_SETTLE_MS, stop.signal);
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
   } finally {
@@ -221,5 +220,10 @@ async function runWarmUp(options: WarmUpJobOptions, began: number): Promise<Warm
     options.service.kick();
   }
   if (failure !== null) return end(done, 'failed', failure);
-  return end(done, stop.signal.aborted ? (stop.signal.reason as WarmUpJobStop) : null);
+  if (stop.signal.aborted) return end(done, stop.signal.reason as WarmUpJobStop);
+  // Once its store and folder are gone (a kill now leaves nothing behind), the warm-up waits for the compiles its
+  // job started: the service's (quiet) and the worker's, whose helper threads are not visible from here (pause).
+  await quiet(options.signal);
+  await pause(WORKER_SETTLE_MS, options.signal);
+  return end(done, options.signal.aborted ? 'closing' : null);
 }

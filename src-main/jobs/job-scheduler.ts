@@ -141,6 +141,13 @@ export function createScheduler(
     // pass. New and requeued jobs are placed below whatever the walk did.
     const walkRemote = sweep || idleRemoteWalk === null || remoteFree > idleRemoteWalk;
     const walking = { local: capacity.local + capacity.spare, remote: walkRemote ? capacity.remote : 0 };
+    // No free slot, and no job can be waiting for its mark: the transaction would write nothing. Such passes follow
+    // every finished run (its kick), after the pass that settled it had already filled the slot it freed: skipping
+    // their BEGIN IMMEDIATE / COMMIT halved the transactions of bench/jobs-throughput.ts's settling.
+    if (!inTx && walking.local <= 0 && walking.remote <= 0 && unmarkedLookIsMoot()) {
+      if (walkRemote) idleRemoteWalk = null; // what the walk would have found: no free hosted slot
+      return;
+    }
     const toStart: { row: JobRow; definition: ModelDefinition }[] = [];
     let foundNone: { stamp: number; version: number } | null | undefined;
     txWith(tx, inTx, () => {
@@ -169,7 +176,7 @@ export function createScheduler(
       }
       if (walkRemote) idleRemoteWalk = walkedToEnd && capacity.remote > 0 ? capacity.remote : null;
       const stamp = repos.jobs.unmarkedStamp();
-      if (noneUnmarked?.stamp === stamp && noneUnmarked.version === seenVersion) return;
+      if (unmarkedLookIsMoot()) return;
       const unmarked = repos.jobs.queuedUnmarked(SCAN_LIMIT);
       for (const row of unmarked) {
         if (visited.has(row.id)) continue;
@@ -181,6 +188,11 @@ export function createScheduler(
     // Only once committed: a rolled-back pass may leave rows unmarked that it had marked.
     if (foundNone !== undefined) noneUnmarked = foundNone;
     for (const { row, definition } of toStart) launch(row, definition);
+  }
+
+  /** Whether a look for unmarked jobs would find none: nothing created or requeued here, nothing committed elsewhere. */
+  function unmarkedLookIsMoot(): boolean {
+    return noneUnmarked !== null && noneUnmarked.stamp === repos.jobs.unmarkedStamp() && noneUnmarked.version === seenVersion;
   }
 
   /** Inside the scheduler's tx: starts, fails, or marks one queued job waiting. */

@@ -132,10 +132,11 @@ export function createJobService(input: JobServiceOptions): JobEngine {
 
   /**
    * A scheduling pass that first settles the runs that finished, in the same transaction (one commit for the jobs
-   * that ended and the claims of those taking their workers). While stopping only the settling is done.
+   * that ended and the claims of those taking their workers). While stopping only the settling is done. A pass with
+   * nothing to settle is an ordinary one (it opens no transaction when it can start and mark nothing).
    */
   function pass(sweep: boolean): void {
-    if (started && !stopping) return scheduler.schedule(sweep, executor.settleFinished);
+    if (started && !stopping) return scheduler.schedule(sweep, executor.anyFinished() ? executor.settleFinished : undefined);
     let settled: ((error: unknown) => void) | undefined;
     try {
       machine.tx(() => void (settled = executor.settleFinished()));

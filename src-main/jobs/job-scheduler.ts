@@ -152,7 +152,8 @@ export function createScheduler(
     let foundNone: { stamp: number; version: number } | null | undefined;
     txWith(tx, inTx, () => {
       // Walk the queue in order while a slot is free; after that only new jobs need a waiting code. A page holds as
-      // many rows as there are free slots, doubling while rows are passed over (waiting for a model, the network).
+      // many rows as there are free slots, doubling while rows are passed over (waiting for a model, the network), or
+      // as many as a line opened on the last page has places.
       const visited = new Set<string>();
       let after: JobRow | null = null;
       let pageSize = Math.min(SCAN_PAGE, Math.max(1, walking.local) + Math.max(0, walking.remote));
@@ -163,7 +164,7 @@ export function createScheduler(
           if (walking.local <= 0 && walking.remote <= 0) break;
           visited.add(row.id);
           const started = place(row, capacity);
-          walking.local = Math.min(walking.local, capacity.local + capacity.spare);
+          walking.local = capacity.local + capacity.spare; // fewer (a job waits for an idle worker) or more (a line opened)
           walking.remote = Math.min(walking.remote, capacity.remote);
           if (started) toStart.push(started);
         }
@@ -172,7 +173,7 @@ export function createScheduler(
           walkedToEnd = true;
           break;
         }
-        pageSize = Math.min(SCAN_PAGE, pageSize * 2);
+        pageSize = Math.min(SCAN_PAGE, Math.max(pageSize * 2, walking.local + walking.remote));
       }
       if (walkRemote) idleRemoteWalk = walkedToEnd && capacity.remote > 0 ? capacity.remote : null;
       const stamp = repos.jobs.unmarkedStamp();
@@ -245,6 +246,9 @@ export function createScheduler(
       return fail(`Model ${row.model_id} names an unknown engine ${definition.engine}.`);
     } else if (capacity.local > 0) {
       capacity.local--;
+      // A cheap task given to an idle worker opens its line (worker-pool.ts slotFor: an idle worker first, then the
+      // shortest line): the jobs behind it fill that line in this pass instead of in one more transaction after it.
+      if (pool.cheap(definition.engine as EngineKind)) capacity.spare += pool.tasksPerWorker - 1;
     } else if (capacity.spare > 0 && pool.cheap(definition.engine as EngineKind)) {
       capacity.spare--; // waits in a busy worker's line of cheap tasks (worker-pool.ts)
     } else {

@@ -52,14 +52,14 @@ export function createExecutor(core: JobCore): Executor {
   const kick = (): void => core.kick();
   /**
    * Runs that finished, waiting to be settled together: several jobs that end in the same turn of the event loop
-   * share one commit, with the claims of the jobs that take their workers (job-service.ts settlePass).
+   * share one commit, with the claims of the jobs that take their workers (job-service.ts settleSoon).
    */
   let finished: { settle: () => void; resolve: () => void; reject: (error: unknown) => void }[] = [];
 
   function settleSoon(settle: () => void): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       finished.push({ settle, resolve, reject });
-      if (finished.length === 1) setImmediate(() => core.settlePass());
+      if (finished.length === 1) core.settleSoon();
     });
   }
 

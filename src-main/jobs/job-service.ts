@@ -85,7 +85,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
 
   let started = false;
   let stopping = false;
-  let kickPending = false;
+  let passPending = false;
   let shutdownPromise: Promise<void> | undefined;
   const timers: NodeJS.Timeout[] = [];
 
@@ -99,7 +99,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     artifactsDir: join(options.dataDir, 'artifacts'),
     active: new Map(),
     kick,
-    settlePass: () => guard('settling', () => pass(false)),
+    settleSoon: () => passSoon(),
     spendingCap: createSpendingCap(repos, clock),
     audioListeners: new Map(),
   };
@@ -122,11 +122,20 @@ export function createJobService(input: JobServiceOptions): JobEngine {
   const maintenance = createMaintenance(core, scheduler.expireOverdue);
 
   function kick(): void {
-    if (kickPending || !started || stopping) return;
-    kickPending = true;
+    if (started && !stopping) passSoon();
+  }
+
+  /**
+   * One pass on the next turn of the event loop, however many runs finished and changes asked for one meanwhile:
+   * a run's settling and the kick that follows every run used to be two passes, the second with nothing to do.
+   */
+  function passSoon(): void {
+    if (passPending) return;
+    passPending = true;
     setImmediate(() => {
-      kickPending = false;
-      if (started && !stopping) guard('scheduling', () => pass(false));
+      passPending = false;
+      // Stopped meanwhile: only runs that finished are settled (pass() does nothing else while stopping).
+      if ((started && !stopping) || executor.anyFinished()) guard('settling and scheduling', () => pass(false));
     });
   }
 

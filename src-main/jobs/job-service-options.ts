@@ -59,6 +59,12 @@ export interface JobServiceOptions {
    * (engines/worker/worker-pool.ts). Default CHEAP_TASK_MS (25 ms); tests raise it to make the test engine cheap.
    */
   cheapTaskMs?: number;
+  /**
+   * Longest the library search rows of finished transcriptions wait while runs are under way (default 10 000 ms):
+   * the timer writes them as soon as no run is active, and at least this often while some are (a search catches
+   * the index up first either way, so it never misses a finished transcript).
+   */
+  searchIndexDelayMs?: number;
 }
 
 export type ResolvedOptions = Required<Omit<JobServiceOptions, 'workerEnv'>> & { workerEnv: NodeJS.ProcessEnv; clock: Clock };
@@ -96,5 +102,6 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     workerLauncher: options.workerLauncher ?? forkLauncher,
     warmEngines: options.warmEngines ?? ['espeak'],
     cheapTaskMs: positive('cheapTaskMs', options.cheapTaskMs, CHEAP_TASK_MS),
+    searchIndexDelayMs: positive('searchIndexDelayMs', options.searchIndexDelayMs, 10_000),
   };
 }

@@ -6,6 +6,7 @@
  * JobService contract.
  */
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { Batch, Job } from '../common/api-types.js';
 import { ApiError, PAUSED } from '../common/errors.js';
 import { isTerminal } from '../common/job-states.js';
@@ -156,13 +157,26 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     settled?.(null);
   }
 
+  /** When the timer last wrote search rows (or the service started): runs under way hold them back until then + delay. */
+  let searchIndexedAt = 0;
+
   /**
-   * The library search rows of transcriptions finished since the last tick, a batch per turn of the event loop until
-   * none is pending (transcripts-search-index.ts; a search catches up by itself before it reads).
+   * The library search rows of transcriptions finished since the last tick (transcripts-search-index.ts; a search
+   * catches up by itself before it reads). Jobs come first: while runs are under way the rows wait, up to
+   * searchIndexDelayMs, and are written as soon as the engine is idle (each job's rows cost about as much main-thread
+   * time as the rest of a trivial job's bookkeeping, bench/jobs-throughput.ts). Once begun, a batch per turn of the
+   * event loop until none is pending.
    */
   function indexSearchRows(): void {
     if (stopping || !repos.search.anyPending()) return;
-    if (indexPending(repos) === INDEX_BATCH) setImmediate(() => guard('search index', indexSearchRows));
+    if (active.size > 0 && performance.now() - searchIndexedAt < options.searchIndexDelayMs) return;
+    indexSearchBatches();
+  }
+
+  function indexSearchBatches(): void {
+    if (stopping) return;
+    searchIndexedAt = performance.now();
+    if (indexPending(repos) === INDEX_BATCH) setImmediate(() => guard('search index', indexSearchBatches));
   }
 
   function ownRow(accountId: string, product: string, jobId: string): JobRow | undefined {
@@ -363,6 +377,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       if (started || shutdownPromise) return;
       ensurePrivateDir(artifactsDir);
       started = true;
+      searchIndexedAt = performance.now();
       markLive(instanceId, true);
       // Workers start with the service, not with the first job (which would wait for a process and its modules).
       pool.start();

@@ -41,8 +41,11 @@ export interface JobCore {
   active: Map<string, ActiveRun>;
   /** Asks for a scheduling pass soon (coalesced). */
   kick(): void;
-  /** Settles the runs that finished (Executor.settleFinished), with a scheduling pass when the engine is running. */
-  settlePass(): void;
+  /**
+   * Asks for a pass on the next turn that settles the runs that finished (Executor.settleFinished), with scheduling
+   * when the engine is running; coalesced with kick(): one pass settles, claims and marks whatever is due.
+   */
+  settleSoon(): void;
   /** The monthly cap on hosted spending: checked (and the quote reserved) before hosted work is forwarded. */
   spendingCap: SpendingCap;
   /** Who listens to which job's audio as it is made (JobService.listenToAudio). */

@@ -37,6 +37,8 @@ export interface Executor {
    * or failed (the error): only then do the runs go on (a change is never reported before it is committed).
    */
   settleFinished(): (error: unknown) => void;
+  /** Whether runs finished since the last settleFinished() (a pass with none to settle may open no transaction). */
+  anyFinished(): boolean;
   /** The row if this instance still runs it (shutdown or another instance's recovery may have taken it back). */
   stillOurs(jobId: string, run: ActiveRun): JobRow | undefined;
   /** Writes out what the runs logged (logs/remote.log) and closes the file; called once the runs stopped. */
@@ -50,14 +52,14 @@ export function createExecutor(core: JobCore): Executor {
   const kick = (): void => core.kick();
   /**
    * Runs that finished, waiting to be settled together: several jobs that end in the same turn of the event loop
-   * share one commit, with the claims of the jobs that take their workers (job-service.ts settlePass).
+   * share one commit, with the claims of the jobs that take their workers (job-service.ts settleSoon).
    */
   let finished: { settle: () => void; resolve: () => void; reject: (error: unknown) => void }[] = [];
 
   function settleSoon(settle: () => void): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       finished.push({ settle, resolve, reject });
-      if (finished.length === 1) setImmediate(() => core.settlePass());
+      if (finished.length === 1) core.settleSoon();
     });
   }
 
@@ -67,7 +69,9 @@ export function createExecutor(core: JobCore): Executor {
     const failed = new Map<number, unknown>();
     batch.forEach((run, index) => {
       try {
-        machine.tx(run.settle);
+        // Each settles in its own savepoint (settleSuccess / settleFailure write only inside machine.tx, nested
+        // here), so one that throws is rolled back alone: no second savepoint around it.
+        run.settle();
       } catch (error) {
         failed.set(index, error);
       }
@@ -360,5 +364,5 @@ export function createExecutor(core: JobCore): Executor {
     });
   }
 
-  return { launch, settleFinished, stillOurs, close: () => remoteLogFile.close() };
+  return { launch, settleFinished, anyFinished: () => finished.length > 0, stillOurs, close: () => remoteLogFile.close() };
 }

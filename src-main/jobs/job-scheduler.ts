@@ -141,11 +141,19 @@ export function createScheduler(
     // pass. New and requeued jobs are placed below whatever the walk did.
     const walkRemote = sweep || idleRemoteWalk === null || remoteFree > idleRemoteWalk;
     const walking = { local: capacity.local + capacity.spare, remote: walkRemote ? capacity.remote : 0 };
+    // No free slot, and no job can be waiting for its mark: the transaction would write nothing. Such passes follow
+    // every finished run (its kick), after the pass that settled it had already filled the slot it freed: skipping
+    // their BEGIN IMMEDIATE / COMMIT halved the transactions of bench/jobs-throughput.ts's settling.
+    if (!inTx && walking.local <= 0 && walking.remote <= 0 && unmarkedLookIsMoot()) {
+      if (walkRemote) idleRemoteWalk = null; // what the walk would have found: no free hosted slot
+      return;
+    }
     const toStart: { row: JobRow; definition: ModelDefinition }[] = [];
     let foundNone: { stamp: number; version: number } | null | undefined;
     txWith(tx, inTx, () => {
       // Walk the queue in order while a slot is free; after that only new jobs need a waiting code. A page holds as
-      // many rows as there are free slots, doubling while rows are passed over (waiting for a model, the network).
+      // many rows as there are free slots, doubling while rows are passed over (waiting for a model, the network), or
+      // as many as a line opened on the last page has places.
       const visited = new Set<string>();
       let after: JobRow | null = null;
       let pageSize = Math.min(SCAN_PAGE, Math.max(1, walking.local) + Math.max(0, walking.remote));
@@ -156,7 +164,7 @@ export function createScheduler(
           if (walking.local <= 0 && walking.remote <= 0) break;
           visited.add(row.id);
           const started = place(row, capacity);
-          walking.local = Math.min(walking.local, capacity.local + capacity.spare);
+          walking.local = capacity.local + capacity.spare; // fewer (a job waits for an idle worker) or more (a line opened)
           walking.remote = Math.min(walking.remote, capacity.remote);
           if (started) toStart.push(started);
         }
@@ -165,11 +173,11 @@ export function createScheduler(
           walkedToEnd = true;
           break;
         }
-        pageSize = Math.min(SCAN_PAGE, pageSize * 2);
+        pageSize = Math.min(SCAN_PAGE, Math.max(pageSize * 2, walking.local + walking.remote));
       }
       if (walkRemote) idleRemoteWalk = walkedToEnd && capacity.remote > 0 ? capacity.remote : null;
       const stamp = repos.jobs.unmarkedStamp();
-      if (noneUnmarked?.stamp === stamp && noneUnmarked.version === seenVersion) return;
+      if (unmarkedLookIsMoot()) return;
       const unmarked = repos.jobs.queuedUnmarked(SCAN_LIMIT);
       for (const row of unmarked) {
         if (visited.has(row.id)) continue;
@@ -181,6 +189,11 @@ export function createScheduler(
     // Only once committed: a rolled-back pass may leave rows unmarked that it had marked.
     if (foundNone !== undefined) noneUnmarked = foundNone;
     for (const { row, definition } of toStart) launch(row, definition);
+  }
+
+  /** Whether a look for unmarked jobs would find none: nothing created or requeued here, nothing committed elsewhere. */
+  function unmarkedLookIsMoot(): boolean {
+    return noneUnmarked !== null && noneUnmarked.stamp === repos.jobs.unmarkedStamp() && noneUnmarked.version === seenVersion;
   }
 
   /** Inside the scheduler's tx: starts, fails, or marks one queued job waiting. */
@@ -233,6 +246,9 @@ export function createScheduler(
       return fail(`Model ${row.model_id} names an unknown engine ${definition.engine}.`);
     } else if (capacity.local > 0) {
       capacity.local--;
+      // A cheap task given to an idle worker opens its line (worker-pool.ts slotFor: an idle worker first, then the
+      // shortest line): the jobs behind it fill that line in this pass instead of in one more transaction after it.
+      if (pool.cheap(definition.engine as EngineKind)) capacity.spare += pool.tasksPerWorker - 1;
     } else if (capacity.spare > 0 && pool.cheap(definition.engine as EngineKind)) {
       capacity.spare--; // waits in a busy worker's line of cheap tasks (worker-pool.ts)
     } else {

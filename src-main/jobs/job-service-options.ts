@@ -60,6 +60,12 @@ export interface JobServiceOptions {
    */
   cheapTaskMs?: number;
   /**
+   * Longest the library search rows of finished transcriptions wait while runs are under way (default 10 000 ms):
+   * the timer writes them as soon as no run is active, and at least this often while some are (a search catches
+   * the index up first either way, so it never misses a finished transcript).
+   */
+  searchIndexDelayMs?: number;
+  /**
    * Run on this worker pool instead of starting one: it is neither started nor stopped by this job engine (the
    * service's start-up warm-up, service/start-up-warm-up-job.ts, runs a private job engine on the service's workers).
    * Default: a pool of its own, built from the options above.
@@ -102,5 +108,6 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     workerLauncher: options.workerLauncher ?? forkLauncher,
     warmEngines: options.warmEngines ?? ['espeak'],
     cheapTaskMs: positive('cheapTaskMs', options.cheapTaskMs, CHEAP_TASK_MS),
+    searchIndexDelayMs: positive('searchIndexDelayMs', options.searchIndexDelayMs, 10_000),
   };
 }

@@ -6,6 +6,7 @@
  * JobService contract.
  */
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { Batch, Job } from '../common/api-types.js';
 import { ApiError, PAUSED } from '../common/errors.js';
 import { isTerminal } from '../common/job-states.js';
@@ -95,7 +96,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
 
   let started = false;
   let stopping = false;
-  let kickPending = false;
+  let passPending = false;
   let shutdownPromise: Promise<void> | undefined;
   const timers: NodeJS.Timeout[] = [];
 
@@ -109,7 +110,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     artifactsDir: join(options.dataDir, 'artifacts'),
     active: new Map(),
     kick,
-    settlePass: () => guard('settling', () => pass(false)),
+    settleSoon: () => passSoon(),
     spendingCap: createSpendingCap(repos, clock),
     audioListeners: new Map(),
   };
@@ -132,20 +133,30 @@ export function createJobService(input: JobServiceOptions): JobEngine {
   const maintenance = createMaintenance(core, scheduler.expireOverdue);
 
   function kick(): void {
-    if (kickPending || !started || stopping) return;
-    kickPending = true;
+    if (started && !stopping) passSoon();
+  }
+
+  /**
+   * One pass on the next turn of the event loop, however many runs finished and changes asked for one meanwhile:
+   * a run's settling and the kick that follows every run used to be two passes, the second with nothing to do.
+   */
+  function passSoon(): void {
+    if (passPending) return;
+    passPending = true;
     setImmediate(() => {
-      kickPending = false;
-      if (started && !stopping) guard('scheduling', () => pass(false));
+      passPending = false;
+      // Stopped meanwhile: only runs that finished are settled (pass() does nothing else while stopping).
+      if ((started && !stopping) || executor.anyFinished()) guard('settling and scheduling', () => pass(false));
     });
   }
 
   /**
    * A scheduling pass that first settles the runs that finished, in the same transaction (one commit for the jobs
-   * that ended and the claims of those taking their workers). While stopping only the settling is done.
+   * that ended and the claims of those taking their workers). While stopping only the settling is done. A pass with
+   * nothing to settle is an ordinary one (it opens no transaction when it can start and mark nothing).
    */
   function pass(sweep: boolean): void {
-    if (started && !stopping) return scheduler.schedule(sweep, executor.settleFinished);
+    if (started && !stopping) return scheduler.schedule(sweep, executor.anyFinished() ? executor.settleFinished : undefined);
     let settled: ((error: unknown) => void) | undefined;
     try {
       machine.tx(() => void (settled = executor.settleFinished()));
@@ -156,13 +167,26 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     settled?.(null);
   }
 
+  /** When the timer last wrote search rows (or the service started): runs under way hold them back until then + delay. */
+  let searchIndexedAt = 0;
+
   /**
-   * The library search rows of transcriptions finished since the last tick, a batch per turn of the event loop until
-   * none is pending (transcripts-search-index.ts; a search catches up by itself before it reads).
+   * The library search rows of transcriptions finished since the last tick (transcripts-search-index.ts; a search
+   * catches up by itself before it reads). Jobs come first: while runs are under way the rows wait, up to
+   * searchIndexDelayMs, and are written as soon as the engine is idle (each job's rows cost about as much main-thread
+   * time as the rest of a trivial job's bookkeeping, bench/jobs-throughput.ts). Once begun, a batch per turn of the
+   * event loop until none is pending.
    */
   function indexSearchRows(): void {
     if (stopping || !repos.search.anyPending()) return;
-    if (indexPending(repos) === INDEX_BATCH) setImmediate(() => guard('search index', indexSearchRows));
+    if (active.size > 0 && performance.now() - searchIndexedAt < options.searchIndexDelayMs) return;
+    indexSearchBatches();
+  }
+
+  function indexSearchBatches(): void {
+    if (stopping) return;
+    searchIndexedAt = performance.now();
+    if (indexPending(repos) === INDEX_BATCH) setImmediate(() => guard('search index', indexSearchBatches));
   }
 
   function ownRow(accountId: string, product: string, jobId: string): JobRow | undefined {
@@ -364,6 +388,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       if (started || shutdownPromise) return;
       ensurePrivateDir(artifactsDir);
       started = true;
+      searchIndexedAt = performance.now();
       markLive(instanceId, true);
       // Workers start with the service, not with the first job (which would wait for a process and its modules).
       if (!borrowedPool) pool.start();

@@ -104,7 +104,9 @@ export class StateMachine {
     const now = this.clock().toISOString();
     const next: JobMutable = { ...mutable(row), ...patch, status: to, updated_at: now };
     next.pause_requested = 0;
-    const kept = (): number | null => ('progress' in patch ? (patch.progress ?? null) : this.repos.segments.count(row.id) > 0 ? row.progress : null);
+    // A job without progress keeps none: its segments need not be counted (one read fewer for every claim).
+    const kept = (): number | null =>
+      'progress' in patch ? (patch.progress ?? null) : row.progress !== null && this.repos.segments.count(row.id) > 0 ? row.progress : null;
     if (to === 'running') {
       next.started_at = now;
       next.finished_at = null;

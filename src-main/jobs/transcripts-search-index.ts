@@ -4,7 +4,8 @@
  * revision and of its name, for many jobs in one transaction, because an FTS5 insert flushes a new index segment at
  * every commit: per job it cost about a tenth of the job engine's time for a trivial job (bench/jobs-throughput.ts).
  *
- * The job engine indexes in batches on its scheduler's timer (within about a second of a result), the maintenance
+ * The job engine indexes in batches on its scheduler's timer (within about a second of a result once no run is
+ * active; while runs keep going, at least every searchIndexDelayMs, job-service-options.ts), the maintenance
  * sweep catches up fully, and a search catches up before it reads (transcripts.ts), so a search never misses a
  * transcript finished before it began. An edit of a job still pending leaves its rows to the indexer, which reads the
  * latest revision.

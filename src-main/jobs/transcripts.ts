@@ -43,7 +43,7 @@ export interface Transcripts {
  * written later with other jobs' (transcripts-search-index.ts). Does nothing when the job has a revision already.
  */
 export function recordOriginal(repos: Repositories, job: JobRow, result: JobResult | null, at: string): void {
-  if (repos.revisions.latestNumber(job.id) !== null) return;
+  // insertNext stores revision 0 only when the job has none (a compare-and-set in the INSERT): no read first.
   const body = originalRevision(result, repos.segments.all(job.id));
   const inserted = repos.revisions.insertNext({
     job_id: job.id,

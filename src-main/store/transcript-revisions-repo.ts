@@ -1,7 +1,8 @@
 /**
- * Revisions of transcriptions (migration 011). Every revision is kept whole; a new one is inserted only as the
- * next number after the job's newest, checked in the INSERT itself, so inside the caller's IMMEDIATE transaction
- * it is a compare-and-set: of two edits made from the same base revision exactly one is stored.
+ * Revisions of transcriptions (migration 011; a rowid table with a unique (job_id, revision) index since 021). Every
+ * revision is kept whole; a new one is inserted only as the next number after the job's newest, checked in the INSERT
+ * itself, so inside the caller's IMMEDIATE transaction it is a compare-and-set: of two edits made from the same base
+ * revision exactly one is stored.
  */
 import type { Db } from './db.js';
 
@@ -26,9 +27,12 @@ export interface TranscriptRevisionsRepo {
   withoutRevision(limit: number): string[];
 }
 
+/** A row's columns without the table's rowid (migration 021), which is no part of a revision. */
+const COLUMNS = 'job_id, revision, speakers_json, segments_json, created_at';
+
 export function createTranscriptRevisionsRepo(db: Db): TranscriptRevisionsRepo {
-  const get = db.prepare<[string, number], RevisionRow>('SELECT * FROM transcript_revisions WHERE job_id = ? AND revision = ?');
-  const latest = db.prepare<[string], RevisionRow>('SELECT * FROM transcript_revisions WHERE job_id = ? ORDER BY revision DESC LIMIT 1');
+  const get = db.prepare<[string, number], RevisionRow>(`SELECT ${COLUMNS} FROM transcript_revisions WHERE job_id = ? AND revision = ?`);
+  const latest = db.prepare<[string], RevisionRow>(`SELECT ${COLUMNS} FROM transcript_revisions WHERE job_id = ? ORDER BY revision DESC LIMIT 1`);
   const latestNumber = db.prepare<[string], { n: number | null }>('SELECT MAX(revision) AS n FROM transcript_revisions WHERE job_id = ?');
   const insertNext = db.prepare(`INSERT INTO transcript_revisions (job_id, revision, speakers_json, segments_json, created_at)
     SELECT @job_id, @revision, @speakers_json, @segments_json, @created_at

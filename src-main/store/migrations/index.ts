@@ -17,6 +17,7 @@ import { searchIndexLater } from './017-search-index-later.js';
 import { unmarkedOrder } from './018-unmarked-order.js';
 import { ledgerLean } from './019-ledger-lean.js';
 import { activeJobsIndex } from './020-active-jobs-index.js';
+import { revisionsRowid } from './021-revisions-rowid.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   unmarkedOrder,
   ledgerLean,
   activeJobsIndex,
+  revisionsRowid,
 ];

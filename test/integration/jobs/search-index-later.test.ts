@@ -1,8 +1,9 @@
 /**
  * The library search rows are written after a transcription's result, in batches (jobs/transcripts-search-index.ts,
  * migration 017), with real worker processes and a real SQLite file: a search made the moment a job has succeeded
- * finds it (the search catches the index up first), the scheduler's timer indexes without any search, an edit of a
- * job still waiting for its rows is what gets indexed, and deleting a waiting job leaves nothing behind.
+ * finds it (the search catches the index up first), the scheduler's timer indexes without any search (as soon as no
+ * run is active, and at least every searchIndexDelayMs while runs keep going), an edit of a job still waiting for its
+ * rows is what gets indexed, and deleting a waiting job leaves nothing behind.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTranscripts } from '../../../src-main/jobs/transcripts.js';
@@ -65,6 +66,36 @@ describe('search rows written after the result', () => {
     await until('the rows to be written', () => !h!.service.repos.search.isPending(id));
     expect(h.service.repos.search.rowsOf(id).map((r) => r.segment_idx)).toEqual([null, 0, 1, 2]);
     indexIsConsistent(h);
+  });
+
+  it('while runs are under way the timer leaves the rows for later, and writes them once no run is active', async () => {
+    h = createHarness({ workers: 2, warmEngines: [], schedulerIntervalMs: 50, searchIndexDelayMs: 600_000 });
+    h.service.start();
+    const long = h.service.createJob(h.job({ behaviour: 'sleep', ms: 120_000 })).job.id;
+    await until('the long job to run', () => h!.service.repos.jobs.get(long)!.status === 'running');
+    const id = await transcribe(h, 'Written when idle');
+    // Many timer ticks go by with a run under way: the rows wait (a search would still find the job).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(h.service.repos.jobs.get(long)!.status).toBe('running');
+    expect(h.service.repos.search.isPending(id)).toBe(true);
+    h.service.cancelJob(h.accountId, 'speech-to-text', long);
+    await h.service.waitForTerminal(long, 30_000);
+    await until('the rows to be written', () => !h!.service.repos.search.isPending(id));
+    expect(h.service.repos.search.rowsOf(id).map((r) => r.segment_idx)).toEqual([null, 0, 1, 2]);
+    indexIsConsistent(h);
+  });
+
+  it('while runs keep going the rows are written at least every searchIndexDelayMs', async () => {
+    h = createHarness({ workers: 2, warmEngines: [], schedulerIntervalMs: 50, searchIndexDelayMs: 200 });
+    h.service.start();
+    const long = h.service.createJob(h.job({ behaviour: 'sleep', ms: 120_000 })).job.id;
+    await until('the long job to run', () => h!.service.repos.jobs.get(long)!.status === 'running');
+    const id = await transcribe(h, 'Written while busy');
+    await until('the rows to be written', () => !h!.service.repos.search.isPending(id));
+    expect(h.service.repos.jobs.get(long)!.status).toBe('running');
+    expect(h.service.repos.search.rowsOf(id).map((r) => r.segment_idx)).toEqual([null, 0, 1, 2]);
+    h.service.cancelJob(h.accountId, 'speech-to-text', long);
+    await h.service.waitForTerminal(long, 30_000);
   });
 
   it('more pending jobs than one batch are all indexed before a search answers', async () => {

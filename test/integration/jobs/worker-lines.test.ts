@@ -55,6 +55,19 @@ describe('cheap tasks in a worker line', () => {
     expect(h.service.workerStats().started).toBe(1);
   });
 
+  it('fill an idle worker\'s line in the pass that gives it the first of them', async () => {
+    // No timer pass for a minute: only the pass that follows the submissions can claim the jobs before the first ends.
+    h = await oneCheapWorker({ schedulerIntervalMs: 60_000 });
+    const ids = [1, 2, 3, 4].map(() => submit(h!, { behaviour: 'sleep', ms: 3000 }));
+    await until('all four to be claimed', () => ids.every((id) => row(h!, id).status === 'running'));
+    // Claimed while the first still runs: the other three wait in the worker's line behind it.
+    expect(row(h, ids[0]!).finished_at).toBeNull();
+    const done = await finished(h, ...ids);
+    expect(done.map((r) => r.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    for (let i = 1; i < done.length; i++) expect(done[i]!.started_at! >= done[i - 1]!.started_at!).toBe(true);
+    expect(h.service.workerStats().started).toBe(1);
+  });
+
   it('do not overtake a job that waits for an idle worker', async () => {
     h = await oneCheapWorker();
     h.models.set('tts', testModel('tts', { engine: 'espeak', capability: 'tts', products: ['text-to-speech'] }));

@@ -4,7 +4,11 @@
  * Also prints the CPU the service's process spent per job (its main thread does the bookkeeping; the workers are other
  * processes) and the CPU its worker processes spent per job, which the load of a shared machine distorts less than the
  * wall-clock rate, and the load average.
- * Prints one JSON line. Usage: node --import tsx bench/jobs-throughput.ts [N=300] [workers=2]
+ * The two runs alternate, ROUNDS times (default 3), each round on fresh database files: one pair of runs of 300 jobs
+ * lasts a fraction of a second, so one busy moment of the machine moved a single pair's ratio by ±15 % (quiet machine,
+ * 23 Nov: bare SQLite alone 5,700–7,800/s from run to run). The figures printed are the medians of the rounds, with
+ * each round's ratio beside them.
+ * Prints one JSON line. Usage: node --import tsx bench/jobs-throughput.ts [N=300] [workers=2] [rounds=3]
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -19,6 +23,7 @@ import { createRepositories } from '../src-main/store/repositories.js';
 process.env.VOXDESK_TEST_ENGINES = '1';
 const count = Number(process.argv[2] ?? 300);
 const workers = Number(process.argv[3] ?? 2);
+const rounds = Number(process.argv[4] ?? 3);
 
 const model: ModelDefinition = {
   id: 'bench', name: 'bench', description: 'test engine', capability: 'asr', products: ['speech-to-text'], provider: 'local',
@@ -92,24 +97,36 @@ function bareRun(dir: string): number {
   return seconds;
 }
 
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
 const dir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-jobs-'));
 try {
   const load = loadavg()[0]!;
-  const { seconds: engineSeconds, cpuMsPerJob, workerCpuMsPerJob } = await engineRun(dir);
-  const bareSeconds = bareRun(dir);
-  const jobsPerSecond = count / engineSeconds;
-  const barePerSecond = count / bareSeconds;
+  const each: { engineSeconds: number; cpuMsPerJob: number; workerCpuMsPerJob: number | null; bareSeconds: number }[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const roundDir = mkdtempSync(join(dir, `round-${round}-`));
+    const { seconds: engineSeconds, cpuMsPerJob, workerCpuMsPerJob } = await engineRun(roundDir);
+    each.push({ engineSeconds, cpuMsPerJob, workerCpuMsPerJob, bareSeconds: bareRun(roundDir) });
+  }
+  const ratios = each.map((r) => r.bareSeconds / r.engineSeconds);
+  const workerCpu = each.map((r) => r.workerCpuMsPerJob);
   console.log(
     JSON.stringify({
       bench: 'jobs-throughput',
       jobs: count,
       workers,
-      engine_seconds: +engineSeconds.toFixed(3),
-      jobs_per_second: +jobsPerSecond.toFixed(1),
-      bare_sqlite_per_second: +barePerSecond.toFixed(1),
-      ratio: +(jobsPerSecond / barePerSecond).toFixed(4),
-      service_cpu_ms_per_job: +cpuMsPerJob.toFixed(3),
-      workers_cpu_ms_per_job: workerCpuMsPerJob === null ? null : +workerCpuMsPerJob.toFixed(3),
+      rounds,
+      engine_seconds: +median(each.map((r) => r.engineSeconds)).toFixed(3),
+      jobs_per_second: +median(each.map((r) => count / r.engineSeconds)).toFixed(1),
+      bare_sqlite_per_second: +median(each.map((r) => count / r.bareSeconds)).toFixed(1),
+      ratio: +median(ratios).toFixed(4),
+      ratio_each_round: ratios.map((r) => +r.toFixed(4)),
+      service_cpu_ms_per_job: +median(each.map((r) => r.cpuMsPerJob)).toFixed(3),
+      workers_cpu_ms_per_job: workerCpu.includes(null) ? null : +median(workerCpu as number[]).toFixed(3),
       load_average: +load.toFixed(2),
     }),
   );

@@ -4,11 +4,11 @@
  * Also prints the CPU the service's process spent per job (its main thread does the bookkeeping; the workers are other
  * processes) and the CPU its worker processes spent per job, which the load of a shared machine distorts less than the
  * wall-clock rate, and the load average.
- * The two runs alternate, ROUNDS times (default 3), each round on fresh database files: one pair of runs of 300 jobs
- * lasts a fraction of a second, so one busy moment of the machine moved a single pair's ratio by ±15 % (quiet machine,
- * 23 Nov: bare SQLite alone 5,700–7,800/s from run to run). The figures printed are the medians of the rounds, with
- * each round's ratio beside them.
- * Prints one JSON line. Usage: node --import tsx bench/jobs-throughput.ts [N=300] [workers=2] [rounds=3]
+ * The two runs alternate, ROUNDS times (default 5) of N jobs (default 1,000), each round on fresh database files: a
+ * pair of runs of 300 jobs (the default until 23 Nov) lasted a fraction of a second, and one busy moment of the
+ * machine moved its ratio by ±25 % (quiet machine, 23 Nov: 0.17–0.28 between the rounds of one run, bare SQLite alone
+ * 5,200–8,500/s). The figures printed are the medians of the rounds, with each round's ratio beside them.
+ * Prints one JSON line. Usage: node --import tsx bench/jobs-throughput.ts [N=1000] [workers=2] [rounds=5]
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,9 +21,9 @@ import { openDatabase } from '../src-main/store/database.js';
 import { createRepositories } from '../src-main/store/repositories.js';
 
 process.env.VOXDESK_TEST_ENGINES = '1';
-const count = Number(process.argv[2] ?? 300);
+const count = Number(process.argv[2] ?? 1000);
 const workers = Number(process.argv[3] ?? 2);
-const rounds = Number(process.argv[4] ?? 3);
+const rounds = Number(process.argv[4] ?? 5);
 
 const model: ModelDefinition = {
   id: 'bench', name: 'bench', description: 'test engine', capability: 'asr', products: ['speech-to-text'], provider: 'local',

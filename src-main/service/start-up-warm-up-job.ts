@@ -26,6 +26,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pause } from '../common/pause.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import { createJobService, type JobEngine } from '../jobs/job-service.js';
 import { openDatabase } from '../store/database.js';
@@ -91,19 +92,6 @@ export interface WarmUpJobOptions {
   signal: AbortSignal;
   rounds?: number;
   timeoutMs?: number;
-}
-
-/** Resolves after `ms`, or at once when the signal is aborted. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** Resolves once the process used less than QUIET_CPU_MS in a QUIET_WINDOW_MS window, or the signal is aborted. */

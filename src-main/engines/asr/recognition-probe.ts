@@ -8,6 +8,7 @@
  *   two segments on a loaded machine (cancellation ends the wait at once).
  */
 import { appendFileSync } from 'node:fs';
+import { pause } from '../../common/pause.js';
 
 function note(entry: Record<string, unknown>): void {
   const file = process.env.VOXDESK_TEST_RECOGNITION_LOG;
@@ -24,14 +25,5 @@ export function noteResume(jobId: string, seconds: number): void {
 
 export function segmentDelay(signal: AbortSignal): Promise<void> {
   const ms = Number(process.env.VOXDESK_TEST_SEGMENT_DELAY_MS ?? 0);
-  if (!(ms > 0) || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
+  return ms > 0 ? pause(ms, signal) : Promise.resolve();
 }

@@ -268,6 +268,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         resolveModel: (id) => catalogue.resolveForJobs(id),
         modelId: ESPEAK_MODEL_ID,
         params: (definition) => validator.validate(definition.id, definition.paramsSchema, {}),
+        folder: join(config.dataDir, 'warm-up'),
         signal: closing.signal,
       }),
     );

@@ -7,8 +7,9 @@
  *
  * So a second job engine (scheduler, executor, intake, state machine, repositories) is built on a private in-memory
  * SQLite store (the same migrations) and runs a job (WARM_UP_JOB_ROUNDS) of the built-in voice through the same code —
- * create, claim, run on the service's own worker processes, settle, view — into a private temporary folder that is
- * removed afterwards. V8 keeps bytecode, type feedback and optimised code per function (a closure made at the same
+ * create, claim, run on the service's own worker processes, settle, view — into a private folder of the data dir
+ * (`warm-up/`, 0700) that is removed afterwards, and removed first if a process killed during an earlier warm-up left
+ * it there. V8 keeps bytecode, type feedback and optimised code per function (a closure made at the same
  * place in the same module shares them), so the person's first job runs code that is already warm. Nothing reaches
  * the person's store, files, ledger, events, usage or logs: every row is in the private store, every file in the
  * private folder, its events go to the private engine's listeners (none).
@@ -22,14 +23,13 @@
  * Cost: about 0.4 s of one worker's time once the workers are ready (the job and the waits after it); +0.02 MB of the
  * service's heap after a full GC (21.78 → 21.80 MB, three starts), resident memory unchanged within its ±5 MB spread.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { pause } from '../common/pause.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import { createJobService, type JobEngine } from '../jobs/job-service.js';
 import { openDatabase } from '../store/database.js';
+import { ensurePrivateDir } from '../store/private-files.js';
 import { createRepositories } from '../store/repositories.js';
 
 /**
@@ -88,6 +88,11 @@ export interface WarmUpJobOptions {
   modelId: string;
   /** The params of a request that sends none (validated, defaults applied), as the HTTP route would pass them. */
   params(definition: ModelDefinition): Record<string, unknown>;
+  /**
+   * The folder the warm-up jobs write to, which the warm-up owns: emptied before it starts (what an earlier warm-up
+   * killed mid-way left), created 0700, removed when it ends. createService passes `<data dir>/warm-up`.
+   */
+  folder: string;
   /** Aborted when the service closes. */
   signal: AbortSignal;
   rounds?: number;
@@ -135,6 +140,8 @@ async function runWarmUp(options: WarmUpJobOptions, began: number): Promise<Warm
     folder,
   });
   if (options.signal.aborted) return end(0, 'closing');
+  // What a warm-up killed mid-way left behind goes first, whether or not this one runs.
+  rmSync(options.folder, { recursive: true, force: true });
   if (serviceBusy(options.service)) return end(0, 'real-job');
   const definition = options.resolveModel(options.modelId);
   if (!definition || definition.status !== 'available' || definition.engine === 'remote') return end(0, 'unavailable', `model ${options.modelId}`);
@@ -156,8 +163,9 @@ async function runWarmUp(options: WarmUpJobOptions, began: number): Promise<Warm
   let done = 0;
   let failure: string | null = null;
   try {
-    const dir = mkdtempSync(join(tmpdir(), 'voxdesk-warm-up-'));
+    const dir = options.folder;
     folder = dir;
+    ensurePrivateDir(dir);
     db = openDatabase(':memory:');
     const repos = createRepositories(db);
     const accountId = repos.accounts.ensureAccount('warm-up').id;

@@ -5,7 +5,7 @@
  * whatever the timing: where the order of start-up and a job is not fixed, each possible outcome is accepted and the
  * invariants (nothing left behind, the person's job served) are checked for all of them.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, Job } from '../../../src-main/common/api-types.js';
@@ -36,10 +36,16 @@ function engineOf(service: TestService): JobEngine {
   return service.service.jobs as JobEngine;
 }
 
-/** Options for a warm-up run by hand on a test service, as createService passes them. */
+let byHand = 0;
+
+/**
+ * Options for a warm-up run by hand on a test service, as createService passes them, with a folder of its own (the
+ * service's own warm-up owns `<data dir>/warm-up`).
+ */
 function options(service: TestService, signal: AbortSignal, patch: Partial<WarmUpJobOptions> = {}): WarmUpJobOptions {
   const s = service.service;
   return {
+    folder: join(service.dataDir, `warm-up-by-hand-${++byHand}`),
     service: engineOf(service),
     resolveModel: (id) => s.catalogue.resolveForJobs(id),
     modelId: ESPEAK_MODEL_ID,
@@ -68,6 +74,7 @@ describe('start-up warm-up jobs', () => {
     const result = await t.service.warmUpJobs;
     expect(result).toMatchObject({ jobs: WARM_UP_JOB_ROUNDS, stopped: null, detail: null });
     expect(result.folder).not.toBeNull();
+    expect(result.folder).toBe(join(t.dataDir, 'warm-up'));
     expect(existsSync(result.folder!)).toBe(false);
     expect(await personsTraces(t, api)).toEqual({ jobs: [], ledger: [], usage: [], folders: [] });
     expect(existsSync(join(t.dataDir, 'logs', 'remote.log'))).toBe(false);
@@ -114,8 +121,13 @@ describe('start-up warm-up jobs', () => {
     const client = new Client(other.url, other.key);
     // A job of the test engine that sleeps: it holds the worker until the warm-up has looked.
     const created = await json<Job>(client.postJson('/v1/text-to-speech', { model: 'test-tts', text: 'Hi.', params: { behaviour: 'sleep', ms: 60_000 } }));
-    const result = await warmUpJobPath(options(other, new AbortController().signal));
+    // What a warm-up killed mid-way would have left in its folder: removed even though this one does not run.
+    const leftover = options(other, new AbortController().signal);
+    mkdirSync(leftover.folder, { recursive: true });
+    writeFileSync(join(leftover.folder, 'speech.wav'), 'left by a killed warm-up');
+    const result = await warmUpJobPath(leftover);
     expect(result).toMatchObject({ jobs: 0, stopped: 'real-job', folder: null });
+    expect(existsSync(leftover.folder)).toBe(false);
     await json<Job>(client.post(`/v1/text-to-speech/${created.id}/cancel`));
     // Whatever the service's own warm-up did (it ran before the job came, or gave way to it), it left nothing.
     const own = await other.service.warmUpJobs;

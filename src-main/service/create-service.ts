@@ -34,7 +34,6 @@ import { Origins } from './auth/origins.js';
 import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { engineFamilies } from './catalogue/engine-families.js';
-import { toMicro } from '../common/pricing.js';
 import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
 import { allowWholeBodies } from './http/body-idle-timeout.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
@@ -236,10 +235,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       recordDictation: (input) => jobService.recordDictation(input),
       followHostedDictation: (input) => jobService.followHostedDictation(input),
       hostedEndpoint: () => provider.settingsStore.endpoint(),
-      hostedBudgetLeftMicro: () => {
-        const left = jobService.budget().remaining_usd;
-        return left === null ? null : toMicro(left);
-      },
+      reserveLive: (request) => jobService.reserveLive(request),
       dataDir: config.dataDir,
       log: config.log,
       launcher: config.processLauncher,

@@ -45,6 +45,11 @@ export interface LiveOptions {
    * (the protocol's limit) and this are refused with `frame_too_large` and the socket stays open. Default 1 MiB.
    */
   dictationHardMaxMessageBytes: number;
+  /**
+   * Dictation on a hosted model: seconds of audio reserved against the monthly cap at a time (the first chunk with
+   * the request fee); the next chunk is reserved before the audio gets there (hosted-live-meter.ts). Default 300.
+   */
+  hostedLiveChunkSeconds: number;
 }
 
 export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
@@ -61,6 +66,7 @@ export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
   dictationEndTimeoutMs: 60_000,
   dictationShutdownWaitMs: 5000,
   dictationHardMaxMessageBytes: 1024 * 1024,
+  hostedLiveChunkSeconds: 300,
 };
 
 /** The live text-to-speech route's path. */

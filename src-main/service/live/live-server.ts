@@ -25,6 +25,7 @@ import { LiveSession, type LiveCharge, type LiveSessionStats } from './live-sess
 import type { LiveVoice } from '../../engines/live/live-synth.js';
 import { NeuralVoicePool } from '../../engines/live/neural-voice-pool.js';
 import { resolveEspeakVoice } from '../../engines/tts/espeak-synth.js';
+import type { LiveReservation, LiveReservationRequest } from '../../jobs/live-reservations.js';
 
 export interface LiveDeps {
   /**
@@ -58,8 +59,8 @@ export interface LiveDeps {
   followHostedDictation?(input: HostedDictationJob): Job;
   /** The hosted service's address and key, for hosted live dictation models. */
   hostedEndpoint?(): HostedEndpoint | undefined;
-  /** What is left of the monthly cap for hosted work (micro-dollars; null: no cap): hosted dictation checks it. */
-  hostedBudgetLeftMicro?(): number | null;
+  /** Reserves what a hosted live session may spend, chunk by chunk (JobService.reserveLive). */
+  reserveLive?(request: LiveReservationRequest): LiveReservation | string;
   dataDir: string;
   options?: Partial<LiveOptions>;
   log?(message: string): void;
@@ -101,7 +102,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
       },
       ...(deps.followHostedDictation ? { followHostedDictation: deps.followHostedDictation } : {}),
       hostedEndpoint: () => deps.hostedEndpoint?.(),
-      hostedBudgetLeftMicro: () => deps.hostedBudgetLeftMicro?.() ?? null,
+      ...(deps.reserveLive ? { reserveLive: deps.reserveLive } : {}),
       ...(deps.pricingFor ? { pricingFor: deps.pricingFor } : {}),
       dataDir: deps.dataDir,
       log,

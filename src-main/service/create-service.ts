@@ -236,6 +236,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       followHostedDictation: (input) => jobService.followHostedDictation(input),
       hostedEndpoint: () => provider.settingsStore.endpoint(),
       reserveLive: (request) => jobService.reserveLive(request),
+      recordings: { uploadsDir, openQuota: (accountId) => deps.uploads.openRecording(accountId) },
       dataDir: config.dataDir,
       log: config.log,
       launcher: config.processLauncher,

@@ -5,7 +5,7 @@
  * service's own route.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type WebSocket from 'ws';
 import type { Job } from '../../common/api-types.js';
@@ -20,7 +20,8 @@ import type { HostedDictationJob, NewDictationJob } from '../../jobs/job-service
 import type { LiveReservation, LiveReservationRequest } from '../../jobs/live-reservations.js';
 import { ensurePrivateDir } from '../../store/private-files.js';
 import { singleQuery } from '../http/query-params.js';
-import { DictationSession, type DictationSessionStats } from './dictation-session.js';
+import { DictationSession, RECORDING_IN_PROGRESS, type DictationSessionStats } from './dictation-session.js';
+import type { UploadTicket } from '../uploads/upload-budget.js';
 import { connectHosted, relay, type HostedEndpoint, type RelayLink } from './hosted-dictation-proxy.js';
 import { hostedLiveMeter } from './hosted-live-meter.js';
 import type { LiveOptions } from './live-options.js';
@@ -38,6 +39,11 @@ export interface DictationDeps {
   /** The price the catalogue publishes for a model (the pricing file applied). */
   pricingFor?(model: ModelDefinition): Pricing;
   dataDir: string;
+  /**
+   * Where an account's dictation recordings go and its upload quota (uploads/upload-budget.ts): recordings are kept
+   * in the account's uploads and counted there. Without it (tests of the live server alone): `<data dir>/live`.
+   */
+  recordings?: { uploadsDir: string; openQuota(accountId: string): Promise<UploadTicket> };
   log(message: string): void;
   launcher?: ProcessLauncher;
 }
@@ -56,6 +62,9 @@ export interface DictationRoute {
   close(): Promise<void>;
 }
 
+/** The folder of an account's uploads that holds its dictation recordings. */
+export const DICTATIONS_FOLDER = 'dictations';
+
 /** A stable key for a model's recognizer process: the same files and settings share one warm child. */
 function poolKey(model: ModelDefinition): string {
   return `${model.id}\n${JSON.stringify(model.engineConfig)}`;
@@ -68,11 +77,20 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
   const relays = new Set<SessionHandle>();
   let prepared = false;
 
-  /** Recordings of sessions a crash cut short are deleted at the first session (their job was never recorded). */
+  /**
+   * Recordings that sessions cut short by a crash were still writing (`*.recording.wav`: their job was never
+   * recorded) are deleted at the first session, in every account's folder.
+   */
   const prepare = (): void => {
     if (prepared) return;
     ensurePrivateDir(recordingsDir);
     for (const name of readdirSync(recordingsDir)) rmSync(join(recordingsDir, name), { force: true, recursive: true });
+    const uploads = deps.recordings?.uploadsDir;
+    for (const account of uploads && existsSync(uploads) ? readdirSync(uploads) : []) {
+      const dir = join(uploads!, account, DICTATIONS_FOLDER);
+      if (!existsSync(dir)) continue;
+      for (const name of readdirSync(dir)) if (name.endsWith(RECORDING_IN_PROGRESS)) rmSync(join(dir, name), { force: true });
+    }
     prepared = true;
   };
 
@@ -157,13 +175,15 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
     await pool.warm(key, config);
     prepare();
     const mode = config.kind === 'sherpa-online' ? 'streaming' : 'vad';
+    const dir = deps.recordings ? join(deps.recordings.uploadsDir, accountId, DICTATIONS_FOLDER) : recordingsDir;
     return (ws) => {
       const session = new DictationSession(ws, {
         accountId,
         model,
         mode,
         options,
-        recordingsDir,
+        recordingsDir: dir,
+        ...(deps.recordings ? { openQuota: () => deps.recordings!.openQuota(accountId) } : {}),
         openRecognizer: (streamOptions, handlers) => pool.open(key, config, streamOptions, handlers),
         recordJob: (input) => deps.recordDictation(input),
         log: deps.log,

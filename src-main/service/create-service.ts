@@ -20,6 +20,7 @@ import type { JobService } from '../jobs/job-service-types.js';
 import { createTranscripts } from '../jobs/transcripts.js';
 import { RevokedKeyError } from '../store/accounts-repo.js';
 import { openDatabase, type Db } from '../store/database.js';
+import { createDurability } from '../store/durability.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
 import { createRepositories, type Repositories } from '../store/repositories.js';
@@ -116,8 +117,10 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
   ensurePrivateDir(uploadsDir);
   // Where job runs write (the job engine's artifacts dir): made now, not by the first job's worker (6–15 ms then).
   ensurePrivateDir(join(config.dataDir, 'artifacts'));
-  const db = openDatabase(join(config.dataDir, 'voxdesk.db'));
+  const dbFile = join(config.dataDir, 'voxdesk.db');
+  const db = openDatabase(dbFile);
   const repos = createRepositories(db);
+  const durability = createDurability(db, dbFile);
   // What a failed start must close, in the order it was opened (undone in reverse): a failure after listening used
   // to leave the port taken and the live server, the workers' start and the background compiles behind.
   const opened: (() => unknown)[] = [() => db.close()];
@@ -187,6 +190,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const deps: AppDeps = {
       config,
       repos,
+      durability,
       jobs,
       transcripts,
       catalogue,
@@ -237,6 +241,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       hostedEndpoint: () => provider.settingsStore.endpoint(),
       reserveLive: (request) => jobService.reserveLive(request),
       recordings: { uploadsDir, openQuota: (accountId) => deps.uploads.openRecording(accountId) },
+      durable: () => durability.flush(),
       dataDir: config.dataDir,
       log: config.log,
       launcher: config.processLauncher,

@@ -44,6 +44,8 @@ export interface DictationDeps {
    * in the account's uploads and counted there. Without it (tests of the live server alone): `<data dir>/live`.
    */
   recordings?: { uploadsDir: string; openQuota(accountId: string): Promise<UploadTicket> };
+  /** Resolves once what was committed is on disk: a session's `session.done` waits for its job to be (store/durability.ts). */
+  durable?(): Promise<void>;
   log(message: string): void;
   launcher?: ProcessLauncher;
 }
@@ -186,6 +188,7 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
         ...(deps.recordings ? { openQuota: () => deps.recordings!.openQuota(accountId) } : {}),
         openRecognizer: (streamOptions, handlers) => pool.open(key, config, streamOptions, handlers),
         recordJob: (input) => deps.recordDictation(input),
+        ...(deps.durable ? { durable: deps.durable } : {}),
         log: deps.log,
       });
       sessions.add(session);

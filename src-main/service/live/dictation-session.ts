@@ -44,6 +44,8 @@ export interface DictationSessionInit {
   /** Opens a recognition stream of the model (its child is warm already). */
   openRecognizer(options: RecognizerStreamOptions, handlers: RecognizerHandlers): Promise<RecognizerStream>;
   recordJob(input: NewDictationJob): Job;
+  /** Resolves once the recorded job is on disk (store/durability.ts): session.done acknowledges it. */
+  durable?(): Promise<void>;
   log(message: string): void;
 }
 
@@ -334,6 +336,7 @@ export class DictationSession {
       this.init.log(`dictation session ${this.id}: the job could not be recorded: ${(error as Error).stack ?? String(error)}`);
       this.sendError('internal_error', 'the dictation could not be saved as a job');
     }
+    if (job) await this.init.durable?.().catch((error: unknown) => this.init.log(`dictation session ${this.id}: ${(error as Error).message}`));
     this.send({ type: 'session.done', job_id: job?.id ?? null, duration_seconds: round3(duration) });
     this.phase = 'done';
     this.quota?.close();

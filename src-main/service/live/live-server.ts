@@ -65,6 +65,7 @@ export interface LiveDeps {
   dataDir: string;
   /** Where dictation recordings go and the accounts' upload quota (service/live/dictation-route.ts). */
   recordings?: DictationDeps['recordings'];
+  durable?: DictationDeps['durable'];
   options?: Partial<LiveOptions>;
   log?(message: string): void;
   /** Starts the neural voice and recognizer processes. Default child_process.fork (the Electron app passes utilityProcess). */
@@ -113,6 +114,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
       ...(deps.pricingFor ? { pricingFor: deps.pricingFor } : {}),
       dataDir: deps.dataDir,
       ...(deps.recordings ? { recordings: deps.recordings } : {}),
+      ...(deps.durable ? { durable: deps.durable } : {}),
       log,
       ...(deps.launcher ? { launcher: deps.launcher } : {}),
     },

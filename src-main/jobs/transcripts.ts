@@ -15,6 +15,7 @@ import type { Repositories } from '../store/repositories.js';
 import type { RevisionRow } from '../store/transcript-revisions-repo.js';
 import { writeTx } from '../store/transaction.js';
 import { applyTranscriptPatch } from './transcript-edit.js';
+import type { ExportParts } from './transcript-export-parts.js';
 import { highlight } from './transcript-snippet.js';
 import { originalRevision, type RevisionBody } from './transcript-original.js';
 import { catchUpSearchIndex, jobName, searchRows } from './transcripts-search-index.js';
@@ -34,8 +35,8 @@ export interface Transcripts {
   edit(accountId: string, jobId: string, patch: TranscriptPatch): TranscriptRevision;
   /** Library search over the account's latest revisions and job names. */
   search(accountId: string, q: string | undefined, limit: number | undefined, cursor: string | undefined): SearchList;
-  /** The job and its latest revision as a JobResult whose speakers are names: what every export uses. */
-  forExport(accountId: string, jobId: string): { job: JobRow; name: string | null; result: JobResult };
+  /** The job and its latest revision as stored, for an export (exportResult makes the JobResult every format reads). */
+  forExport(accountId: string, jobId: string): { job: JobRow; name: string | null; parts: ExportParts };
 }
 
 /**
@@ -197,18 +198,8 @@ export function createTranscripts(repos: Repositories, clock: Clock): Transcript
 
     forExport(accountId, jobId) {
       const job = transcription(accountId, jobId);
-      const { speakers, segments } = bodyOf(latestRow(jobId));
-      const engine = engineResult(job) ?? {};
-      const nameOf = (key: string | null): string | undefined => (key === null ? undefined : (speakers[key] ?? key));
-      const spoken = segments.filter((s) => s.text !== '');
-      const result: JobResult = {
-        text: spoken.map((s) => s.text).join(' '),
-        ...(engine.language ? { language: engine.language } : {}),
-        ...(engine.duration !== undefined ? { duration: engine.duration } : {}),
-        segments: spoken.map((s) => ({ id: s.index, start: s.start, end: s.end, text: s.text, ...(s.speaker ? { speaker: nameOf(s.speaker) } : {}) })),
-        words: spoken.flatMap((s) => s.words.map((w) => ({ ...w, ...(s.speaker ? { speaker: nameOf(s.speaker) } : {}) }))),
-      };
-      return { job, name: jobName(job), result };
+      const latest = latestRow(jobId);
+      return { job, name: jobName(job), parts: { speakersJson: latest.speakers_json, segmentsJson: latest.segments_json, engineJson: job.result_json } };
     },
   };
 }

@@ -93,7 +93,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', modelRoutes(deps));
   app.route('/', productRoutes(deps));
   app.route('/', searchRoutes(deps.transcripts));
-  app.route('/', exportRoutes(deps.transcripts));
+  app.route('/', exportRoutes(deps.transcripts, deps.exports));
   app.route('/', transcriptRevisionRoutes(deps.transcripts));
   app.route('/', recordingRoutes(deps));
   app.route('/', transcriptRoutes(deps));

@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import { JSON_CONTENT_TYPE, readDirectBody } from './body-idle-timeout.js';
+import { MAX_JSON_DEPTH, textNestsPast } from './json-depth.js';
 import { requestHeader } from './node-request.js';
 import { unknownFieldMessage } from './unknown-fields.js';
 
@@ -14,6 +15,8 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
     throw new ApiError('unsupported_media_type', `this route takes Content-Type application/json, got ${type || 'none'}`);
   }
   const text = await readText(c, MAX_JSON_BYTES);
+  const tooDeep = textNestsPast(text, MAX_JSON_DEPTH);
+  if (tooDeep) throw nestingError(tooDeep.field, tooDeep.depth);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -24,6 +27,16 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
     throw new ApiError('invalid_json', 'the body must be a JSON object');
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * A body nested past MAX_JSON_DEPTH, refused before JSON.parse and anything that recurses over the value: `params`
+ * is invalid_params (the field a client fills from its own data), anything else invalid_json.
+ */
+function nestingError(field: string | null, depth: number): ApiError {
+  const where = field === null ? 'the JSON body' : `the field "${field}"`;
+  const message = `${where} nests objects and arrays ${depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted (no field of this API nests more than a few levels): send ${field === 'params' ? 'params as a flat object of the model\'s params (see params_schema in GET /v1/models/{id})' : 'the fields the route documents'}`;
+  return new ApiError(field === 'params' ? 'invalid_params' : 'invalid_json', message);
 }
 
 /**

@@ -15,6 +15,7 @@ import addFormatsModule from 'ajv-formats';
 import { createHash } from 'node:crypto';
 import type { JsonSchema } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
+import { MAX_JSON_DEPTH, textNestsPast, valueNestsPast } from '../http/json-depth.js';
 import { publishedParamsSchema } from './published-schema.js';
 
 // ajv-formats is CommonJS: under NodeNext its default export arrives as the module object.
@@ -59,6 +60,9 @@ export class ParamsValidator {
 
   /** Returns a copy of `params` with defaults applied, or throws ApiError. */
   validate(modelId: string, schema: JsonSchema, params: Record<string, unknown>): Record<string, unknown> {
+    // Before anything recurses over the value (structuredClone, Ajv): a deep value overflowed the stack (a 500).
+    const deep = valueNestsPast(params, MAX_JSON_DEPTH);
+    if (deep !== null) throw tooDeep(deep === '(top)' ? 'params' : `params.${deep}`);
     const { schema: published, validate } = this.compiled(modelId, schema);
     const copy = structuredClone(params);
     if (validate(copy)) return copy;
@@ -195,6 +199,7 @@ function describePattern(schema: JsonSchema, error: ErrorObject): string | null 
  */
 export function parseParamsPart(raw: string | null): Record<string, unknown> {
   if (raw === null || raw === '') return {};
+  if (textNestsPast(raw, MAX_JSON_DEPTH) !== null) throw tooDeep('params');
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -205,6 +210,14 @@ export function parseParamsPart(raw: string | null): Record<string, unknown> {
     throw new ApiError('invalid_params', 'params must be a JSON object (got ' + (Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value) + ')');
   }
   return value as Record<string, unknown>;
+}
+
+/** params (or a value inside it, at `where`) nested past MAX_JSON_DEPTH levels. */
+function tooDeep(where: string): ApiError {
+  return new ApiError(
+    'invalid_params',
+    `${where} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; no model's params nest more than a few: send a flat object of the params in the model's params_schema (GET /v1/models/{id})`,
+  );
 }
 
 /** JSON bodies: params absent/null = {}, otherwise must be an object. */

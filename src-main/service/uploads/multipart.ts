@@ -2,7 +2,8 @@
  * Streams a multipart/form-data body to disk with busboy: parts are handled in arrival order, files are written
  * (and hashed) chunk by chunk, never held in memory. The caller's hooks decide on each part as it arrives, so a
  * rule such as "model before file" or "at most 50 files" refuses the request before the offending file is read.
- * On any rejection the partial uploads are deleted and the rest of the body is left unread.
+ * On any rejection the partial uploads are deleted and the rest of the body is left to be discarded after the answer
+ * (http/unread-body.ts).
  */
 import busboy from 'busboy';
 import { createHash } from 'node:crypto';
@@ -111,11 +112,14 @@ export async function receiveMultipart(
   let failed: Error | null = null;
 
   const done = new Promise<void>((resolve, reject) => {
-    const fail = (error: Error): void => {
+    const fail = (error: Error, sourceFailed = false): void => {
       if (failed) return;
       failed = error;
       source.unpipe(parser);
-      source.destroy();
+      // The connection stays: the rest of the body is discarded once the answer is out (http/unread-body.ts), so
+      // the client sees the refusal instead of a reset. A body that broke off (idle, client gone) is done with.
+      if (sourceFailed) source.destroy();
+      else source.pause();
       parser.removeAllListeners('file');
       parser.removeAllListeners('field');
       for (const stream of active) stream.destroy(error);
@@ -168,7 +172,9 @@ export async function receiveMultipart(
     parser.on('close', () => {
       void Promise.all(writes).then(() => (failed ? undefined : resolve()));
     });
-    source.on('error', (error) => fail(error instanceof ApiError ? error : new ApiError('invalid_request', `the upload was interrupted: ${error.message}`, { cause: error })));
+    source.on('error', (error) =>
+      fail(error instanceof ApiError ? error : new ApiError('invalid_request', `the upload was interrupted: ${error.message}`, { cause: error }), true),
+    );
     source.pipe(parser);
   });
 

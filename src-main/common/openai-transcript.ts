@@ -41,6 +41,15 @@ const LANGUAGE_NAMES: Record<string, string> = {
   jw: 'javanese', su: 'sundanese', yue: 'cantonese',
 };
 
+/** Whisper's language codes in Whisper's own order (its language tokens follow it; `yue` came with large-v3). */
+export const WHISPER_LANGUAGE_CODES: readonly string[] = Object.keys(LANGUAGE_NAMES);
+
+/** `english` → `en` (a model's metadata names its language in words); null for a name Whisper does not know. */
+export function languageCode(name: string): string | null {
+  const wanted = name.trim().toLowerCase();
+  return Object.entries(LANGUAGE_NAMES).find(([, n]) => n === wanted)?.[0] ?? null;
+}
+
 /** `en` → `english`; an unknown code is returned as it is. */
 export function languageName(code: string | undefined | null): string {
   if (!code) return 'unknown';

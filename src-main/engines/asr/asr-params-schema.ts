@@ -86,8 +86,8 @@ function segmentation(options: AsrSchemaOptions): Record<string, JsonSchema> {
       type: 'integer',
       minimum: 0,
       maximum: 10_000,
-      default: DEFAULT_MIN_SILENCE_MS,
-      description: 'With vad_filter: a pause at least this long ends a speech segment (Silero VAD min_silence_duration).',
+      // No `default` keyword: filled in, it would be "given" with vad_filter false and trip the rule below.
+      description: `With vad_filter: a pause at least this long ends a speech segment (Silero VAD min_silence_duration; default ${DEFAULT_MIN_SILENCE_MS}).`,
     };
   }
   return properties;
@@ -111,7 +111,7 @@ function transducer(options: AsrSchemaOptions): Record<string, JsonSchema> {
     blank_penalty: {
       type: 'number',
       minimum: 0,
-      maximum: 20,
+      maximum: 100,
       default: 0,
       description: 'Subtracted from the blank token\'s score: higher values drop fewer words (spec: 0.75 for P3, 0 for P2).',
     },

@@ -116,7 +116,7 @@ export function readAsrParams(params: Record<string, unknown>, rules: AsrParamRu
     chunkSeconds: num('chunk_length', params.chunk_length, DEFAULT_CHUNK_SECONDS, 1, 30, true),
     decodingMethod,
     maxActivePaths: num('max_active_paths', params.max_active_paths, DEFAULT_MAX_ACTIVE_PATHS, 1, 16, true),
-    blankPenalty: rules.transducer ? num('blank_penalty', params.blank_penalty, 0, 0, 20) : 0,
+    blankPenalty: rules.transducer ? num('blank_penalty', params.blank_penalty, 0, 0, 100) : 0,
     hotwords,
     hotwordsScore: num('hotwords_score', params.hotwords_score, DEFAULT_HOTWORDS_SCORE, 0, 20),
     tailPaddings: num('tail_paddings', params.tail_paddings, -1, -1, 1000, true),

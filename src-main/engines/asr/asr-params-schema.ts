@@ -221,14 +221,20 @@ function whisper(options: AsrSchemaOptions): Record<string, JsonSchema> {
   };
 }
 
+/**
+ * The spec's `language` for every model that knows its languages: a language-aware family (Whisper, SenseVoice) is
+ * told it or detects it with auto; any other recognises only its own language(s), so naming one of them (or auto) is
+ * honoured as it stands and reported as the result's language.
+ */
 function language(options: AsrSchemaOptions): Record<string, JsonSchema> {
-  if (!LANGUAGE_AWARE_FAMILIES.includes(options.family) || options.languages.length === 0) return {};
+  if (options.languages.length === 0) return {};
+  const aware = LANGUAGE_AWARE_FAMILIES.includes(options.family);
   return {
     language: {
       type: 'string',
       enum: ['auto', ...options.languages],
       default: 'auto',
-      description: 'Spoken language; auto detects it.',
+      description: aware ? 'Spoken language; auto detects it.' : `This model recognises ${options.languages.join(', ')} only: auto or ${options.languages.length > 1 ? 'one of them' : 'that code'}.`,
     },
   };
 }

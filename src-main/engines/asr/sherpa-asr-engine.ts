@@ -34,7 +34,8 @@ export const DIARIZATION_MERGE_GAP_SECONDS = 0.5;
 
 export function paramRules(config: SherpaAsrEngineConfig): AsrParamRules {
   return {
-    languages: LANGUAGE_AWARE_FAMILIES.includes(config.family) ? config.languages : [],
+    // Every model may be told its own language; only language-aware families pass it on to sherpa-onnx.
+    languages: config.languages,
     translate: config.family === 'whisper' && config.languages.length > 1,
     diarization: config.diarization !== null,
     vad: config.vadModel !== null,
@@ -191,7 +192,8 @@ class OfflineRecognition {
   }
 
   private recognizer(): SherpaOfflineRecognizer {
-    const language = this.params.language === 'auto' ? (this.lock.language ?? '') : this.params.language;
+    const aware = LANGUAGE_AWARE_FAMILIES.includes(this.config.family);
+    const language = !aware || this.params.language === 'auto' ? (this.lock.language ?? '') : this.params.language;
     return getRecognizer(this.config, this.settings(language));
   }
 

@@ -79,7 +79,7 @@ describe('asrFamilyDefinition', () => {
     expect(Object.keys(properties)).not.toContain('num_speakers');
   });
 
-  it('NeMo CTC: word timings by default, no language, task or decoding choice (beam search would end the process)', () => {
+  it('NeMo CTC: word timings by default, its own language only, no task or decoding choice (beam search would end the process)', () => {
     const def = asrFamilyDefinition('nemo-ctc', {
       id: 'tiny-nemo-ctc',
       dir: join(TINY, 'tiny-nemo-ctc'),
@@ -89,8 +89,10 @@ describe('asrFamilyDefinition', () => {
     const validate = validator(def.paramsSchema);
     const params: Record<string, unknown> = {};
     expect(validate(params)).toBe(true);
-    expect(params).toEqual({ response_format: 'verbose_json', timestamp_granularity: 'word', vad_filter: false, chunk_length: 25, speaker_diarization: false });
-    expect(validate({ language: 'en' })).toBe(false);
+    expect(params).toEqual({ response_format: 'verbose_json', timestamp_granularity: 'word', language: 'auto', vad_filter: false, chunk_length: 25, speaker_diarization: false });
+    expect(validate({ language: 'en' })).toBe(true);
+    expect(validate({ language: 'de' })).toBe(false);
+    expect(validate({ task: 'transcribe' })).toBe(false);
     expect(validate({ decoding_method: 'modified_beam_search' })).toBe(false);
   });
 

@@ -5,7 +5,7 @@
  * recognised (a checkpoint); a run given `resumeAfter` continues after the last committed segment with the same
  * segments an uninterrupted run would make (see segments.ts). Runs inside a worker process.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask, RecognizedSegment } from '../engine-types.js';
 import { JobError } from '../../common/errors.js';
@@ -25,7 +25,7 @@ import { streamingUtterances } from './streaming-recognition.js';
 import { wordsFromTokens } from './token-words.js';
 import { assembleTranscript } from './transcript-assembly.js';
 import type { TranscriptOptions } from './transcript.js';
-import type { SherpaOfflineRecognizer, SherpaOfflineResult } from './sherpa-native.js';
+import type { SherpaOfflineRecognizer, SherpaOfflineResult, SherpaOnlineRecognizer } from './sherpa-native.js';
 
 export { languageOf } from './spoken-language.js';
 
@@ -103,13 +103,20 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     // A streaming recognizer finds utterance ends itself and is fed the recording as it is decoded. Each utterance is a
     // checkpoint, resumable where its endpoint was found; a fresh stream there has not the encoder state the
     // uninterrupted one carried over, so the text after a resume point can differ a little (like PocketSphinx).
-    const recognizer = getOnlineRecognizer(config, {
-      decodingMethod: params.decodingMethod,
-      maxActivePaths: params.maxActivePaths,
-      blankPenalty: params.blankPenalty,
-      hotwordsScore: params.hotwordsScore,
-      ...(params.hotwords.length > 0 ? { hotwordsFile: hotwordsFile(task.workDir, hotwordLines(params.hotwords, config.files.tokens!)) } : {}),
-    });
+    const hotwords = params.hotwords.length > 0 ? hotwordsFile(task.workDir, hotwordLines(params.hotwords, config.files.tokens!)) : undefined;
+    let recognizer: SherpaOnlineRecognizer;
+    try {
+      recognizer = getOnlineRecognizer(config, {
+        decodingMethod: params.decodingMethod,
+        maxActivePaths: params.maxActivePaths,
+        blankPenalty: params.blankPenalty,
+        hotwordsScore: params.hotwordsScore,
+        ...(hotwords ? { hotwordsFile: hotwords } : {}),
+      });
+    } finally {
+      // sherpa-onnx reads the file when the recognizer is made; the job's folder is removed when it holds nothing.
+      if (hotwords) rmSync(hotwords, { force: true });
+    }
     const offset = startSample / ASR_SAMPLE_RATE;
     const report = (seconds: number): void => onPosition(offset + seconds + 30);
     for await (const u of streamingUtterances(recognizer, blocks, { signal: ctx.signal, onPosition: report })) {

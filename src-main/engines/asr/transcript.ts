@@ -11,6 +11,9 @@ import type { JobResult, TranscriptSegment, TranscriptWord } from '../../common/
 export type ResponseFormat = 'json' | 'verbose_json';
 export type TimestampGranularity = 'word' | 'segment' | 'none';
 
+const CJK_CHAR = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}';
+const WORDS = new RegExp(`[${CJK_CHAR}][\\p{P}]*|[^\\s${CJK_CHAR}]+`, 'gu');
+
 /** The language of a result when nothing told it (ISO 639-2 "undetermined"): no recognizer report, no request. */
 export const UNDETERMINED_LANGUAGE = 'und';
 
@@ -54,7 +57,8 @@ function roundWord(w: TranscriptWord): TranscriptWord {
  * one after the other without gaps, each marked interpolated: the recognizer gave the text but no times for it.
  */
 export function interpolateWords(piece: Pick<RecognizedPiece, 'start' | 'end' | 'text'>): TranscriptWord[] {
-  const tokens = normalizeSpaces(piece.text).split(' ').filter(Boolean);
+  // Words are what spaces separate, and each character of a script written without spaces (Chinese, Japanese).
+  const tokens = normalizeSpaces(piece.text).match(WORDS) ?? [];
   const lengths = tokens.map((t) => [...t].length);
   const total = lengths.reduce((a, b) => a + b, 0);
   const span = Math.max(0, piece.end - piece.start);

@@ -6,6 +6,7 @@
  * Plus issue 26 item 9: params nested 2,000 levels deep is a 400 naming params, not a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { audio, Client, expectError, type Part } from '../../helpers/http-client.js';
 
@@ -311,3 +312,21 @@ function table(title: string, rows: () => Row[]): void {
 table('the multipart reader', multipartRows);
 table('the JSON reader', jsonRows);
 table('the params validator', paramsRows);
+
+describe('the live socket (issue 26 item 9: every place that recurses over user JSON)', () => {
+  it('a message nested 5,000 levels deep is an invalid_json error message, and the socket goes on', async () => {
+    const ws = new WebSocket(`${t.url.replace('http', 'ws')}/v1/text-to-speech/realtime?model=espeak-ng&api_key=${t.key}`);
+    const messages: { type: string; error?: { code: string; message: string } }[] = [];
+    ws.on('message', (data, binary) => {
+      if (!binary) messages.push(JSON.parse(String(data)) as never);
+    });
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(`{"type":${nested(5000)}}`);
+    ws.send(JSON.stringify({ type: 'speak', text: 'Still here.' }));
+    await expect.poll(() => messages.map((m) => m.type), { timeout: 30_000 }).toContain('response.done');
+    ws.close();
+    const error = messages.find((m) => m.type === 'error')!;
+    expect(error.error!.code).toBe('invalid_json');
+    expect(error.error!.message).toContain('more than 32 levels');
+  });
+});

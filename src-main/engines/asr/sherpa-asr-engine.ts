@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask, RecognizedSegment } from '../engine-types.js';
 import { JobError } from '../../common/errors.js';
 import { ASR_SAMPLE_RATE, decodeBlocks } from '../audio/decode.js';
+import { inputFile } from '../audio/input-file.js';
 import { probeDuration } from '../audio/probe.js';
 import { concatSamples, segmentSpeech } from '../audio/segments.js';
 import { skipSamples } from '../audio/skip-samples.js';
@@ -50,8 +51,7 @@ export function paramRules(config: SherpaAsrEngineConfig): AsrParamRules {
 const withoutTokenTimes = new Set<string>();
 
 async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> {
-  const file = task.input.filePath;
-  if (!file) throw new JobError('invalid_params', 'speech to text needs an audio file');
+  const file = await inputFile(task.input, () => new JobError('invalid_params', 'speech to text needs an audio file'));
   const config = parseEngineConfig(task.engineConfig);
   const params = readAsrParams(task.params, paramRules(config));
   const duration = await probeDuration(file, { signal: ctx.signal });

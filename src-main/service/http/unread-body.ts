@@ -62,6 +62,8 @@ export function boundUnreadBodies(server: Server, limits: DiscardLimits): void {
   // First among the request listeners: an answer made synchronously by the app's listener is already complete when
   // the listeners after it run.
   server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+    // A poll has no body: nothing to add to the service's most frequent answer.
+    if (request.method === 'GET' || request.method === 'HEAD') return;
     // At 'prefinish' (the answer is complete), before Node's own clean-up at 'finish' would dump the rest unseen.
     response.once('prefinish', () => boundUnreadBody(request, limits));
   });

@@ -12,31 +12,9 @@
  * player ahead of time (live-playback.ts).
  */
 import { EventEmitter } from 'node:events';
-import { createRequire } from 'node:module';
-import type { Writable } from 'node:stream';
 import { AdaptiveJitter } from './adaptive-jitter.js';
+import { loadNaudiodon, type IoStreamWrite, type Naudiodon } from './naudiodon-loader.js';
 import { DEFAULT_PLAYER_OPTIONS, PLAYER_FEED_INTERVAL_MS, PlayerError, type Player, type PlayerOptions } from './player-types.js';
-
-interface IoStreamWrite extends Writable {
-  start(): void;
-  /**
-   * Ends the stream at once: the native queue stops, the chunk being played finishes, the device is closed and
-   * PortAudio released. (naudiodon 2.3.6's abort() always throws "AudioIO Quit expects 1 argument" — it passes a
-   * callback the native quit does not take — so it must not be used.)
-   */
-  quit(callback?: () => void): Promise<void>;
-}
-interface Naudiodon {
-  SampleFormat16Bit: 16;
-  getDevices(): { id: number; name: string; maxOutputChannels: number }[];
-  AudioIO(options: { outOptions: Record<string, unknown> }): IoStreamWrite;
-}
-
-let naudiodon: Naudiodon | undefined;
-function loadNaudiodon(): Naudiodon {
-  naudiodon ??= createRequire(import.meta.url)('naudiodon') as Naudiodon;
-  return naudiodon;
-}
 
 /**
  * Output devices PortAudio sees (for a device picker). Rejects with PlayerError when naudiodon cannot load. Listing

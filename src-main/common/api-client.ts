@@ -73,6 +73,8 @@ export interface LocalModel {
   progress?: number | null;
   downloaded_bytes?: number | null;
   error_message?: string | null;
+  /** Shipped inside the app (Silero VAD): installed from the first start, nothing to download, not removable. */
+  built_in?: boolean;
   [key: string]: unknown;
 }
 

@@ -74,6 +74,11 @@ export interface ServiceConfig {
   /** Packages the model manager offers for download. Default null: the curated list (tests offer tiny packages). */
   modelPackages: readonly ModelPackage[] | null;
   /**
+   * The models shipped in resources/models (Silero VAD) count as installed (engines/models/built-in-models.ts).
+   * Default true; tests that pin what recognizers do without a VAD turn it off.
+   */
+  builtInModels: boolean;
+  /**
    * Base URL that curated model files are downloaded from instead of their upstream hosts (`--model-mirror`; forms
    * in engines/models/download-source.ts). Stored as the `models.mirror` setting when given, like --remote-url.
    * Default null: the setting as it is (else $VOXDESK_MODEL_MIRROR, else the upstream URLs).
@@ -131,6 +136,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     secretCipher: partial.secretCipher ?? null,
     extraModelSources: partial.extraModelSources ?? [],
     modelPackages: partial.modelPackages ?? null,
+    builtInModels: partial.builtInModels ?? true,
     modelMirror: partial.modelMirror ? checked(() => normaliseMirror(partial.modelMirror!), '--model-mirror') : null,
     caFile: partial.caFile ? checked(() => caFileOf(partial.caFile!), '--ca-file') : null,
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),

@@ -22,6 +22,7 @@ import { RevokedKeyError } from '../store/accounts-repo.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
+import { builtInModels } from '../engines/models/built-in-models.js';
 import { createRepositories, type Repositories } from '../store/repositories.js';
 import { WatchService } from '../watch/watch-service.js';
 import type { AppDeps } from './app-deps.js';
@@ -133,6 +134,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       repos,
       log: config.log,
       ...(config.modelPackages ? { packages: config.modelPackages } : {}),
+      ...(config.builtInModels ? { builtIn: builtInModels() } : {}),
     });
     opened.push(() => models.stop());
     const ctx = { dataDir: config.dataDir, vadModel: () => models.supportModelPath('silero-vad') };

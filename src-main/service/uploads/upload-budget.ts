@@ -4,10 +4,15 @@
  * retention, plus those arriving now; more → 507 upload_quota_exceeded, checked against Content-Length before a byte
  * is read and again as bytes arrive, the partial file then deleted). Each account's uploads live in
  * uploads/<account id>/, so what it keeps is measured on disk — whatever retention has deleted no longer counts.
+ *
+ * `receive` is the one way a request's files reach the disk (a repository test holds every route to it): a new upload
+ * route cannot forget the limits, as the OpenAI-compatible route once did (trust review 2, item 4).
  */
-import { readdir, stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError } from '../../common/errors.js';
+import { receiveMultipart, type MultipartHooks, type UploadedFile } from './multipart.js';
 
 /** Uploads one account may run at once. Default 4 (the browser UI uses at most 3). */
 export const DEFAULT_MAX_CONCURRENT_UPLOADS = 4;
@@ -49,6 +54,14 @@ function gib(bytes: number): string {
   return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 }
 
+/** One upload received: its files, the folder they are in, and a way to delete them. */
+export interface ReceivedUpload {
+  files: UploadedFile[];
+  dir: string;
+  /** Deletes the upload (on a rejection after it arrived, or a replayed Idempotency-Key). */
+  discard(): Promise<void>;
+}
+
 export class UploadBudget {
   private readonly active = new Map<string, Set<{ bytes: number }>>();
 
@@ -56,6 +69,22 @@ export class UploadBudget {
     private readonly uploadsDir: string,
     private readonly limits: UploadLimits,
   ) {}
+
+  /**
+   * Receives a multipart body for an account within its budget: a folder of its own under the account's uploads,
+   * counted as it arrives; the concurrency slot is held until the body has been read.
+   */
+  async receive(accountId: string, request: Request, hooks: Omit<MultipartHooks, 'onBytes'>): Promise<ReceivedUpload> {
+    const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+    const ticket = await this.open(accountId, Number.isFinite(declared) ? declared : null);
+    try {
+      const dir = join(ticket.dir, `up_${randomUUID().replaceAll('-', '')}`);
+      const files = await receiveMultipart(request, dir, { ...hooks, onBytes: ticket.add });
+      return { files, dir, discard: () => rm(dir, { recursive: true, force: true }) };
+    } finally {
+      ticket.close();
+    }
+  }
 
   /** Starts an upload for an account (`declaredBytes`: the request's Content-Length when known). */
   async open(accountId: string, declaredBytes: number | null): Promise<UploadTicket> {

@@ -45,6 +45,10 @@ describe('electron-builder.yml', () => {
     expect(scripts.app).toMatch(/^npm run natives:electron && /);
   });
 
+  it('publishes to GitHub releases, where electron-updater looks for updates', () => {
+    expect(config.publish).toEqual([{ provider: 'github', releaseType: 'release' }]);
+  });
+
   it('flips the security fuses and registers no URL scheme it does not handle', () => {
     expect(config.electronFuses).toEqual({
       runAsNode: false,

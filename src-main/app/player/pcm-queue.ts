@@ -23,10 +23,18 @@ export class PcmQueue {
     return this.chunks.length === 0;
   }
 
-  /** Appends a copy of `bytes` (the caller may reuse its buffer). True while at most `highWater` bytes are held. */
-  push(bytes: Buffer, highWater: number): boolean {
+  /** Appends a copy of `bytes` (the caller may reuse its buffer). */
+  push(bytes: Buffer): void {
     this.chunks.push(Buffer.from(bytes));
     this.held += bytes.length;
+  }
+
+  /**
+   * The answer write() gives, asked once the player has taken what it could: true while less than `highWater` is
+   * held; else false, and drained() will say when the writer may go on. (Asked before the player takes its share, a
+   * 'drain' could fire inside write() itself, before the writer listens for it, and the writer would wait for ever.)
+   */
+  admit(highWater: number): boolean {
     if (this.held < highWater) return true;
     this.full = true;
     return false;

@@ -142,11 +142,11 @@ class NativePlayer extends EventEmitter implements Player {
       this.fail(new PlayerError('invalid_audio', 'PCM16 data must have an even number of bytes'));
       return false;
     }
-    const more = this.queue.push(bytes, this.ms(this.options.queueHighMs));
+    this.queue.push(bytes);
     if (this.state === 'holding') {
       if (this.queue.bytes >= this.holdBytes()) this.startDevice();
     } else if (this.state !== 'opening') this.feed();
-    return more;
+    return this.queue.admit(this.ms(this.options.queueHighMs));
   }
 
   end(): void {

@@ -9,9 +9,9 @@ describe('PcmQueue', () => {
   it('gives back what was pushed, in order, in any amounts, from copies', () => {
     const q = new PcmQueue();
     const first = bytes(1, 2, 3, 4);
-    q.push(first, 100);
+    q.push(first);
     first.fill(9); // the writer reuses its buffer
-    q.push(bytes(5, 6), 100);
+    q.push(bytes(5, 6));
     expect(q.bytes).toBe(6);
     expect([...q.take(3)]).toEqual([1, 2, 3]);
     expect([...q.take(3)]).toEqual([4, 5, 6]);
@@ -21,9 +21,15 @@ describe('PcmQueue', () => {
 
   it('asks the writer to wait past the high-water mark and says once when it may go on', () => {
     const q = new PcmQueue();
-    expect(q.push(Buffer.alloc(6), 8)).toBe(true);
+    q.push(Buffer.alloc(6));
+    expect(q.admit(8)).toBe(true);
     expect(q.drained(8)).toBe(false); // nobody waits
-    expect(q.push(Buffer.alloc(4), 8)).toBe(false);
+    q.push(Buffer.alloc(4));
+    expect(q.drained(8)).toBe(false); // over the mark, but nobody was told to wait yet: no 'drain' for nobody
+    q.take(4);
+    expect(q.admit(8)).toBe(true); // the player took its share before write() answered: no wait at all
+    q.push(Buffer.alloc(4));
+    expect(q.admit(8)).toBe(false);
     expect(q.drained(8)).toBe(false); // still full
     q.take(4);
     expect(q.drained(8)).toBe(true);
@@ -32,7 +38,7 @@ describe('PcmQueue', () => {
 
   it('knows the input ended, with its tail of silence, and clears on stop', () => {
     const q = new PcmQueue();
-    q.push(bytes(1, 2), 100);
+    q.push(bytes(1, 2));
     expect(q.ended).toBe(false);
     q.end(Buffer.alloc(4));
     expect(q.ended).toBe(true);

@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BRIDGE_CHANNELS, type OpenWorkEvent, type UpdateBridgeEvent } from '../common/desktop-bridge.js';
+import type { JobEngine } from '../jobs/job-service.js';
 import type { Service } from '../service/create-service.js';
 import { defaultDataDir } from '../service/config.js';
 import { APP_ORIGIN, APP_PAGE_URL, APP_SCHEME, resolveAppFile } from './app-protocol.js';
@@ -99,6 +100,11 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
       // Closing the window keeps jobs running in the tray; quit from the tray menu.
       hideOnClose: () => !quitting && tray !== null,
     });
+    // The person is looking at the app: a job is likely to come, so an engine worker starts and warms now (it exits
+    // again after a few idle minutes: workers run on demand so that the app costs little in the tray).
+    const engine = svc.jobs as JobEngine;
+    window.on('show', () => engine.prewarmWorker());
+    window.on('focus', () => engine.prewarmWorker());
     tray = createTray();
     watchWork(svc);
     void window.loadURL(APP_PAGE_URL);

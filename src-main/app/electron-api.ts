@@ -62,6 +62,7 @@ export interface BrowserWindowLike {
   setProgressBar(progress: number): void;
   once(event: 'ready-to-show', listener: () => void): unknown;
   on(event: 'close', listener: (event: Cancellable) => void): unknown;
+  on(event: 'show' | 'focus', listener: () => void): unknown;
 }
 
 export interface BrowserWindowOptions {

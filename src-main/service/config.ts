@@ -89,6 +89,16 @@ export interface ServiceConfig {
    * the `models.ca_file` setting when given. Default null: the setting as it is (else $VOXDESK_CA_FILE).
    */
   caFile: string | null;
+  /**
+   * When engine worker processes run: `on-demand` (default) starts one when a job needs it, so an idle service (a
+   * desktop app in the tray) holds no worker; `eager` starts them all with the service.
+   */
+  workerStart: 'eager' | 'on-demand';
+  /**
+   * A worker with nothing to do for this long exits, giving its memory back (the engines it loaded: a neural
+   * recognizer is hundreds of MB); the next job starts one again. Default 300 000 ms (5 min).
+   */
+  workerIdleExitMs: number;
   /** Logger for unexpected errors and lifecycle lines; never stdout (the first stdout line is a contract). */
   log: (message: string) => void;
   /**
@@ -103,6 +113,8 @@ export interface ServiceConfig {
 }
 
 export const DEFAULT_PORT = 8750;
+/** See ServiceConfig.workerIdleExitMs. */
+export const DEFAULT_WORKER_IDLE_EXIT_MS = 300_000;
 export const DEFAULT_HOLD_SECONDS = 240;
 export const DEFAULT_MAX_UPLOAD_BYTES = MAX_FILE_BYTES;
 /** Name of the account that owns the local machine's keys (CLI, desktop app, browser UI bootstrap). */
@@ -137,6 +149,8 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     extraModelSources: partial.extraModelSources ?? [],
     modelPackages: partial.modelPackages ?? null,
     builtInModels: partial.builtInModels ?? true,
+    workerStart: partial.workerStart ?? 'on-demand',
+    workerIdleExitMs: partial.workerIdleExitMs ?? DEFAULT_WORKER_IDLE_EXIT_MS,
     modelMirror: partial.modelMirror ? checked(() => normaliseMirror(partial.modelMirror!), '--model-mirror') : null,
     caFile: partial.caFile ? checked(() => caFileOf(partial.caFile!), '--ca-file') : null,
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),

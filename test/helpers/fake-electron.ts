@@ -72,14 +72,18 @@ export class FakeWindow extends EventEmitter implements BrowserWindowLike {
     setImmediate(() => this.emit('ready-to-show'));
   }
   show(): void {
+    const was = this.visible;
     this.visible = true;
+    if (!was) this.emit('show');
   }
   hide(): void {
     this.visible = false;
     this.focused = false;
   }
   focus(): void {
+    const was = this.focused;
     this.focused = true;
+    if (!was) this.emit('focus');
   }
   restore(): void {
     this.minimized = false;

@@ -77,6 +77,8 @@ describe('the desktop main process under Node', () => {
     expect(window!.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, devTools: false });
     expect(window!.loaded).toEqual(['app://voxdesk/index.html']);
     await until(() => window!.visible, Boolean, 'the window to show');
+    // Shown: one engine worker starts ahead of the first job (workers otherwise run on demand).
+    await until(() => electron.utility.forks.length, (n) => n === 1, 'a worker to start when the window shows');
     // Navigation away, redirects and webviews are refused; the app page itself is allowed.
     expect(window!.webContents.attempt('will-navigate', 'https://example.com/')).toBe(false);
     expect(window!.webContents.attempt('will-redirect', 'file:///etc/passwd')).toBe(false);
@@ -121,7 +123,8 @@ describe('the desktop main process under Node', () => {
     expect(tray!.tooltip).toMatch(/^Voxdesk — /);
     expect(tray!.menu.map((item) => item.label ?? item.type)).toEqual([tray!.tooltip, 'separator', 'Open Voxdesk', 'Quit']);
     expect(electron.badges.length).toBeGreaterThan(0);
-    expect(window!.progress.at(-1)).toBe(-1);
+    // Nothing runs any more: the next refresh (every 2 s) clears the taskbar progress.
+    await until(() => window!.progress.at(-1), (p) => p === -1, 'the taskbar progress to clear', 10_000);
 
     const batch = async (): Promise<Batch> => {
       const created = (await (await api('/v1/text-to-speech/batch', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'espeak-ng', items: [{ text: 'One.' }, { text: 'Two.' }] }) })).json()) as Batch;

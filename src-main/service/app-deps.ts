@@ -3,12 +3,14 @@ import type { ModelManager } from '../engines/models/model-manager.js';
 import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/job-service-types.js';
 import type { Transcripts } from '../jobs/transcripts.js';
+import type { Durability } from '../store/durability.js';
 import type { Repositories } from '../store/repositories.js';
 import type { WatchService } from '../watch/watch-service.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
 import type { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import type { Origins } from './auth/origins.js';
 import type { Catalogue } from './catalogue/catalogue.js';
+import type { ExportRenderer } from './exports/export-renderer.js';
 import type { ServiceConfig } from './config.js';
 import type { ParamsValidator } from './params/params-validator.js';
 import type { UploadBudget } from './uploads/upload-budget.js';
@@ -17,9 +19,13 @@ export interface AppDeps {
   config: ServiceConfig;
   /** The store's repositories, built once by createService (the job engine shares them). */
   repos: Repositories;
+  /** Makes what this connection committed durable before an answer acknowledges it (store/durability.ts). */
+  durability: Durability;
   jobs: JobService;
   /** Revisions, search and the latest revision as the exports take it (the export route and the watch folders). */
   transcripts: Transcripts;
+  /** Lays exports out off the service's thread (exports/export-renderer.ts). */
+  exports: ExportRenderer;
   catalogue: Catalogue;
   /** The model manager (/v1/local/models). */
   models: ModelManager;

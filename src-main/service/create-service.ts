@@ -21,6 +21,7 @@ import type { JobService } from '../jobs/job-service-types.js';
 import { createTranscripts } from '../jobs/transcripts.js';
 import { RevokedKeyError } from '../store/accounts-repo.js';
 import { openDatabase, type Db } from '../store/database.js';
+import { createDurability } from '../store/durability.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
 import { builtInModels } from '../engines/models/built-in-models.js';
@@ -36,7 +37,6 @@ import { Origins } from './auth/origins.js';
 import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { engineFamilies } from './catalogue/engine-families.js';
-import { toMicro } from '../common/pricing.js';
 import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
 import { allowWholeBodies } from './http/body-idle-timeout.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
@@ -45,6 +45,7 @@ import { ParamsValidator } from './params/params-validator.js';
 import { UploadBudget } from './uploads/upload-budget.js';
 import { warmUpHttp, type WarmUpResult } from './start-up-warm-up.js';
 import { createWatchSubmitter } from './watch-folders/watch-submitter.js';
+import { ExportRenderer } from './exports/export-renderer.js';
 
 export interface Service {
   /** `http://HOST:PORT` as listened on. */
@@ -113,8 +114,10 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
   ensurePrivateDir(join(config.dataDir, 'artifacts'));
   // The private folder of the start-up warm-up job of earlier versions (a kill during it left it behind).
   rmSync(join(config.dataDir, 'warm-up'), { recursive: true, force: true });
-  const db = openDatabase(join(config.dataDir, 'voxdesk.db'));
+  const dbFile = join(config.dataDir, 'voxdesk.db');
+  const db = openDatabase(dbFile);
   const repos = createRepositories(db);
+  const durability = createDurability(db, dbFile);
   // What a failed start must close, in the order it was opened (undone in reverse): a failure after listening used
   // to leave the port taken and the live server, the workers' start and the background compiles behind.
   const opened: (() => unknown)[] = [() => db.close()];
@@ -176,19 +179,23 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const limiter = new FailedAuthLimiter();
     const validator = new ParamsValidator();
     const transcripts = createTranscripts(repos, repos.clock);
+    const exports = new ExportRenderer();
+    opened.push(() => exports.close());
     const watch = new WatchService({
       repos,
       jobs,
       accountId: localAccountId,
-      submitter: createWatchSubmitter({ catalogue, validator, jobs, config, transcripts }, localAccountId),
+      submitter: createWatchSubmitter({ catalogue, validator, jobs, config, transcripts, exports }, localAccountId),
       timings: config.watchTimings,
       log: config.log,
     });
     const deps: AppDeps = {
       config,
       repos,
+      durability,
       jobs,
       transcripts,
+      exports,
       catalogue,
       models,
       remote,
@@ -235,10 +242,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       recordDictation: (input) => jobService.recordDictation(input),
       followHostedDictation: (input) => jobService.followHostedDictation(input),
       hostedEndpoint: () => provider.settingsStore.endpoint(),
-      hostedBudgetLeftMicro: () => {
-        const left = jobService.budget().remaining_usd;
-        return left === null ? null : toMicro(left);
-      },
+      reserveLive: (request) => jobService.reserveLive(request),
+      recordings: { uploadsDir, openQuota: (accountId) => deps.uploads.openRecording(accountId) },
+      durable: () => durability.flush(),
       dataDir: config.dataDir,
       log: config.log,
       launcher: config.processLauncher,
@@ -273,6 +279,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         await warmUp;
         // First: no file becomes a job while the job engine stops; exports being written are finished.
         await watchFolders.stop();
+        await exports.close();
         await live.close();
         await Promise.all([jobService.shutdown(graceMs), manager.stop()]);
         // After the job engine: forwarded items may finish during its grace period.

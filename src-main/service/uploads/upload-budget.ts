@@ -63,7 +63,7 @@ export interface ReceivedUpload {
 }
 
 export class UploadBudget {
-  private readonly active = new Map<string, Set<{ bytes: number }>>();
+  private readonly active = new Map<string, Set<{ bytes: number; concurrent: boolean }>>();
 
   constructor(
     private readonly uploadsDir: string,
@@ -86,15 +86,23 @@ export class UploadBudget {
     }
   }
 
+  /**
+   * A live dictation's recording, written as the session goes: it counts in the account's stored bytes like an
+   * upload (its frames are add()ed), but not in the uploads at once (live sessions have caps of their own).
+   */
+  openRecording(accountId: string): Promise<UploadTicket> {
+    return this.open(accountId, null, false);
+  }
+
   /** Starts an upload for an account (`declaredBytes`: the request's Content-Length when known). */
-  async open(accountId: string, declaredBytes: number | null): Promise<UploadTicket> {
+  async open(accountId: string, declaredBytes: number | null, concurrent = true): Promise<UploadTicket> {
     const running = this.active.get(accountId) ?? new Set();
-    if (running.size >= this.limits.maxConcurrent) {
-      throw new ApiError('too_many_uploads', `${running.size} uploads of this account are already running (at most ${this.limits.maxConcurrent} at a time); send this one when one of them has finished`, {
+    if (concurrent && [...running].filter((u) => u.concurrent).length >= this.limits.maxConcurrent) {
+      throw new ApiError('too_many_uploads', `${this.limits.maxConcurrent} uploads of this account are already running (at most ${this.limits.maxConcurrent} at a time); send this one when one of them has finished`, {
         retryAfterSeconds: RETRY_UPLOAD_SECONDS,
       });
     }
-    const mine = { bytes: 0 };
+    const mine = { bytes: 0, concurrent };
     running.add(mine);
     this.active.set(accountId, running);
     const close = (): void => {

@@ -3,7 +3,8 @@ import { ALLOWED_ORIGIN, GOOD_KEY, LiveClient, refusedUpgrade, startLive, type H
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startLive();
+  // 20 sessions at once below: more than one account may open by default.
+  h = await startLive({ speechMaxSessionsPerAccount: 32 });
 });
 afterAll(async () => {
   await h.close();

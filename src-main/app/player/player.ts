@@ -1,11 +1,11 @@
 /**
- * The native audio player: 16-bit mono PCM to the default (or a chosen) output device through naudiodon
- * (PortAudio). The ONLY module that imports naudiodon. An adaptive jitter buffer (adaptive-jitter.ts) is held
- * before the device starts: small at first, larger after an underrun, when the player also holds the audio again
- * until the new target is queued (nothing is ever dropped). Audio is then fed only `maxAheadMs` ahead of the
- * playback position (the sound server plays out whatever it was given), so stop() is heard at once; end() pads with
- * silence so the last syllable is heard (the device cuts the last ~2 buffers otherwise). Device problems become
- * typed 'error' events, never exceptions.
+ * The native audio player: 16-bit mono PCM to the default (or a chosen) output device through naudiodon (PortAudio),
+ * loaded by naudiodon-loader.ts (the one place that does, for either runtime). An adaptive jitter buffer
+ * (adaptive-jitter.ts) is held before the device starts: small at first, larger after an underrun, when the player
+ * also holds the audio again until the new target is queued (nothing is ever dropped). Audio is then fed only
+ * `maxAheadMs` ahead of the playback position (the sound server plays out whatever it was given), so stop() is heard
+ * at once; end() pads with silence so the last syllable is heard (the device cuts the last ~2 buffers otherwise).
+ * Device problems become typed 'error' events, never exceptions.
  *
  * Opening a device costs 30–100 ms while PortAudio is not initialised (Pa_Initialize probes every ALSA device,
  * JACK included) and ~3–10 ms while another stream keeps it initialised: the live playback therefore opens its next

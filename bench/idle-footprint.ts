@@ -7,7 +7,7 @@
  *
  * Goals: at most 150 MB in all after start and after the idle minutes; the first job after idling at most 300 ms
  * more than a warm one. Prints one JSON line.
- * Usage: node --import tsx bench/idle-footprint.ts [--idle-minutes 10]
+ * Usage: node --import tsx bench/idle-footprint.ts [--idle-minutes 10] [--no-build]  (builds dist/ first unless told)
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -74,7 +74,8 @@ async function warmJobs(url: string): Promise<number> {
   return median(times.slice(1)); // the first may still be warming
 }
 
-if (!existsSync(MAIN)) {
+// A stale dist/ would measure old code: built every time unless --no-build (and then it must exist).
+if (!process.argv.includes('--no-build') || !existsSync(MAIN)) {
   process.stderr.write('idle-footprint: building dist/ (npm run build:main)\n');
   const built = spawnSync('npm', ['run', 'build:main'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
   if (built.status !== 0) throw new Error('npm run build:main failed');

@@ -9,7 +9,7 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { ApiError } from '../common/errors.js';
-import { builtInModels } from '../engines/models/built-in-models.js';
+import { builtInModels, builtInModelsWanted } from '../engines/models/built-in-models.js';
 import { normaliseMirror } from '../engines/models/download-source.js';
 import { MODEL_FAMILIES } from '../engines/models/model-families.js';
 import { ModelManager } from '../engines/models/model-manager.js';
@@ -34,7 +34,7 @@ function withManager<T>(opts: DataDirOption, fn: (manager: ModelManager) => Prom
     ...(opts.caFile ? { caFile: resolve(opts.caFile) } : {}),
   };
   const db = openDatabase(join(dataDir, 'voxdesk.db'));
-  const manager = new ModelManager({ dataDir, repos: createRepositories(db), log: (m) => process.stderr.write(`${m}\n`), builtIn: builtInModels(), ...source });
+  const manager = new ModelManager({ dataDir, repos: createRepositories(db), log: (m) => process.stderr.write(`${m}\n`), ...(builtInModelsWanted() ? { builtIn: builtInModels() } : {}), ...source });
   return fn(manager).finally(async () => {
     await manager.stop();
     db.close();

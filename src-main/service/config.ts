@@ -2,6 +2,7 @@
  * Every option of the HTTP service, each with its default, in one place (docs/design.md §6.7). The CLI, the Electron
  * shell and tests pass a partial config; resolveConfig fills in the rest.
  */
+import { builtInModelsWanted } from '../engines/models/built-in-models.js';
 import type { LiveOptions } from './live/live-options.js';
 import envPaths from 'env-paths';
 import { existsSync } from 'node:fs';
@@ -81,7 +82,7 @@ export interface ServiceConfig {
   modelPackages: readonly ModelPackage[] | null;
   /**
    * The models shipped in resources/models (Silero VAD) count as installed (engines/models/built-in-models.ts).
-   * Default true; tests that pin what recognizers do without a VAD turn it off.
+   * Default true, unless $VOXDESK_BUILT_IN_MODELS is `off` (tests that pin what recognizers do without a VAD).
    */
   builtInModels: boolean;
   /**
@@ -155,7 +156,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     secretCipher: partial.secretCipher ?? null,
     extraModelSources: partial.extraModelSources ?? [],
     modelPackages: partial.modelPackages ?? null,
-    builtInModels: partial.builtInModels ?? true,
+    builtInModels: partial.builtInModels ?? builtInModelsWanted(env),
     workerStart: partial.workerStart ?? 'on-demand',
     workerIdleExitMs: partial.workerIdleExitMs ?? DEFAULT_WORKER_IDLE_EXIT_MS,
     modelMirror: partial.modelMirror ? checked(() => normaliseMirror(partial.modelMirror!), '--model-mirror') : null,

@@ -28,6 +28,14 @@ export interface BuiltInFile {
 export const BUILT_IN_FILES: readonly BuiltInFile[] = [{ id: 'silero-vad-v5', file: 'silero_vad_v5.onnx' }];
 
 /**
+ * Whether the shipped models count as installed: yes, unless `VOXDESK_BUILT_IN_MODELS=off` (tests that pin what a
+ * recognizer does on a whole recording, without a VAD, in a `voxdesk` child process).
+ */
+export function builtInModelsWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.VOXDESK_BUILT_IN_MODELS !== 'off';
+}
+
+/**
  * Where the shipped models are: `<app root>/resources/models` (in the packaged app unpacked from the asar, where the
  * inference engines can open them).
  */

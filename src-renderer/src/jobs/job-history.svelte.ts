@@ -4,7 +4,7 @@
  * full result; a transcription still running opens on its transcript so far).
  */
 import type { Job } from '$common/api-types.js';
-import type { TranscriptFocus } from '../shared/service/app-state.svelte.js';
+import type { TranscriptFocus } from '../shared/navigation.svelte.js';
 import { errorText } from '../shared/error-messages.js';
 import { pauseOrResume } from './job-actions.js';
 import type { ServiceHost } from '../shared/service/service-host.js';

@@ -3,6 +3,8 @@
  * file wherever it is opened (Transcribe, Jobs, a library search result), seeked to the moment asked for. The page
  * holds File references only (the browser reads them from disk when played); they last as long as the page.
  */
+import { contextKey } from '../shared/context.js';
+
 export class SessionRecordings {
   // Not rendered: looked up when a transcript opens.
   readonly #files = new Map<string, File>();
@@ -16,4 +18,5 @@ export class SessionRecordings {
   }
 }
 
-export const recordings = new SessionRecordings();
+/** One per page, provided through context by App.svelte. */
+export const RECORDINGS = contextKey<SessionRecordings>('recordings of this page');

@@ -7,6 +7,7 @@
 import type { ApiClient } from '$common/api-client.js';
 import type { Job } from '$common/api-types.js';
 import { getTranscript } from './transcript-api.js';
+import { contextKey } from '../shared/context.js';
 import { transcriptStart } from './transcript-editor.svelte.js';
 
 /** The segments a preview keeps: more text than any list row shows. */
@@ -61,3 +62,6 @@ export class TranscriptPreviews {
     }
   }
 }
+
+/** One per page (the Jobs list and every open transcript share what they learnt), provided through context. */
+export const PREVIEWS = contextKey<TranscriptPreviews>('transcript previews');

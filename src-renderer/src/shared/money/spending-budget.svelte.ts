@@ -6,6 +6,7 @@
  */
 import type { Batch, BudgetSettings, Job } from '$common/api-types.js';
 import { errorText } from '../error-messages.js';
+import { contextKey } from '../context.js';
 import type { ServiceHost } from '../service/service-host.js';
 
 export class SpendingBudget {
@@ -69,3 +70,6 @@ export class SpendingBudget {
     void this.refresh();
   }
 }
+
+/** The monthly cap, shared by every tab that starts hosted work and the Usage page; provided through context. */
+export const BUDGET = contextKey<SpendingBudget>('monthly budget');

@@ -9,21 +9,8 @@ import type { ApiClient, QueueSummary } from '$common/api-client.js';
 import type { Batch, CatalogueRecord, Job } from '$common/api-types.js';
 import type { DesktopBridge } from '$common/desktop-bridge.js';
 import { Backoff, fingerprint } from './backoff.js';
-import { SpendingBudget } from '../money/spending-budget.svelte.js';
 import { share, shareById } from './structural-share.js';
-import { TranscriptPreviews } from '../../transcripts/transcript-previews.svelte.js';
-import type { TabId } from '../shortcuts.js';
-
-/**
- * Where to open a transcript: a job, a moment in it and the segment there (null: no segment, e.g. a search hit on
- * the job's name); `seq` tells repeated requests apart.
- */
-export interface TranscriptFocus {
-  jobId: string;
-  time: number;
-  segmentIndex: number | null;
-  seq: number;
-}
+import { contextKey } from '../context.js';
 
 export interface Toast {
   id: number;
@@ -36,9 +23,6 @@ export class AppState {
   bridge = $state<DesktopBridge | null>(null);
   dataDir = $state<string | null>(null);
   connectError = $state<string | null>(null);
-  tab = $state<TabId>('transcribe');
-  /** The Live tab's mode: speak text as it is typed, or dictate into the microphone. */
-  liveMode = $state<'speak' | 'dictate'>('speak');
   models = $state<CatalogueRecord[]>([]);
   modelsLoaded = $state(false);
   jobs = $state.raw<Job[]>([]);
@@ -54,14 +38,6 @@ export class AppState {
   jobsLoaded = $state(false);
   pollError = $state<string | null>(null);
   toasts = $state<Toast[]>([]);
-  /** A transcript to open at a moment (a library search result); the Jobs tab opens it, seeked there. */
-  openRequest = $state.raw<TranscriptFocus | null>(null);
-  /** How each finished transcript starts now (its latest revision, not the engine's `result.text`): the Jobs list. */
-  readonly previews = new TranscriptPreviews(() => this.api);
-  /** Bumped by "Raise the cap": the Usage page then shows and focuses the monthly cap. */
-  budgetFocus = $state(0);
-
-  private focusSeq = 0;
   private backoff = new Backoff();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastPrint = '';
@@ -152,18 +128,6 @@ export class AppState {
     if (!this.timer && this.polling) this.timer = setTimeout(() => void this.poll(), delay);
   }
 
-  /** Opens the monthly cap for hosted work (the Usage page) with its field focused. */
-  openBudget(): void {
-    this.tab = 'usage';
-    this.budgetFocus++;
-  }
-
-  /** Opens a job's transcript on the Jobs tab at `time` (seconds), with `segmentIndex` (when given) in view. */
-  openTranscriptAt(jobId: string, time: number, segmentIndex: number | null): void {
-    this.openRequest = { jobId, time, segmentIndex, seq: ++this.focusSeq };
-    this.tab = 'jobs';
-  }
-
   toast(text: string, kind: Toast['kind'] = 'info'): void {
     const id = ++this.toastSeq;
     this.toasts = [...this.toasts, { id, kind, text }];
@@ -171,16 +135,5 @@ export class AppState {
   }
 }
 
-export const app = new AppState();
-
-/** The monthly cap on hosted spending, shared by every tab that starts hosted work and the Usage page. */
-export const budget = new SpendingBudget(app);
-
-/** Per-tab hooks for the global shortcuts (Ctrl+Enter submit, Esc cancel). */
-export const tabActions: Partial<Record<TabId, { submit?: () => void; cancel?: () => void }>> = {};
-
-/**
- * The dictation hotkey (Ctrl/Cmd+Shift+Space) from any tab: the Dictate panel registers `toggle` while it is shown;
- * otherwise the hotkey opens it with `startPending` set, and the panel starts dictating as soon as it is mounted.
- */
-export const dictateHotkey: { toggle: (() => void) | null; startPending: boolean } = { toggle: null, startPending: false };
+/** The page's one connection to its service, provided through context by App.svelte. */
+export const APP = contextKey<AppState>('service connection');

@@ -7,11 +7,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONFLICT_NOTE, CONFLICT_REDO_NOTE, speakerIds, speakerLabel, TranscriptEditor } from '../../../../src-renderer/src/transcripts/transcript-editor.svelte.js';
 import { patchTranscript } from '../../../../src-renderer/src/transcripts/transcript-api.js';
+import { TranscriptPreviews } from '../../../../src-renderer/src/transcripts/transcript-previews.svelte.js';
 import { until, useConnectedApp } from '../../../helpers/renderer-host.js';
 import { transcribeSegments } from './transcribe-segments.js';
 
 const ctx = useConnectedApp({ workers: 1 });
 const toasts: string[] = [];
+/** The Jobs list's previews, as the page shares them between its transcripts and its list. */
+const previews = new TranscriptPreviews(() => ctx.app.api);
 
 beforeAll(() => {
   const toast = ctx.app.toast.bind(ctx.app);
@@ -28,7 +31,7 @@ const texts = (editor: TranscriptEditor): string[] => editor.transcript!.segment
 describe('TranscriptEditor', () => {
   it('edits a segment in place, undoes the save, and cancels without saving', async () => {
     const id = await transcribe('edit.wav');
-    const editor = new TranscriptEditor(ctx.app, id, (t) => ctx.app.previews.note(t));
+    const editor = new TranscriptEditor(ctx.app, id, (t) => previews.note(t));
     await editor.load();
     expect(editor.transcript).toMatchObject({ job_id: id, revision: 0 });
     expect(texts(editor)).toEqual(['segment 0', 'segment 1', 'segment 2']);
@@ -41,7 +44,7 @@ describe('TranscriptEditor', () => {
     expect(editor.editing).toBeNull();
     expect(editor.transcript!.revision).toBe(1);
     expect(texts(editor)).toEqual(['segment 0', 'segment one, fixed', 'segment 2']);
-    expect(ctx.app.previews.startOf(ctx.app.jobById(id)!)).toBe('segment 0 segment one, fixed segment 2');
+    expect(previews.startOf(ctx.app.jobById(id)!)).toBe('segment 0 segment one, fixed segment 2');
     expect(editor.canUndo).toBe(true);
 
     // Unchanged text just closes the editor; Esc (cancel) saves nothing.
@@ -149,7 +152,7 @@ describe('TranscriptPreviews (the Jobs list)', () => {
     const id = await transcribe('elsewhere.wav');
     const job = (): NonNullable<ReturnType<typeof ctx.app.jobById>> => ctx.app.jobById(id)!;
     expect(job().transcript_revision).toBe(0);
-    expect(ctx.app.previews.startOf(job())).toBe('segment 0 segment 1 segment 2');
+    expect(previews.startOf(job())).toBe('segment 0 segment 1 segment 2');
 
     // Another window (or a script) edits it: the next poll brings transcript_revision 1, and the list reads it.
     await patchTranscript(ctx.app.api, id, { base_revision: 0, segments: [{ index: 0, text: 'the quarterly review' }] });
@@ -162,19 +165,19 @@ describe('TranscriptPreviews (the Jobs list)', () => {
       return request(...args);
     }) as typeof request;
     try {
-      ctx.app.previews.refresh(ctx.app.jobs);
-      ctx.app.previews.refresh(ctx.app.jobs); // asked for while the first read runs: not read twice
-      await until(() => ctx.app.previews.startOf(job()) === 'the quarterly review segment 1 segment 2', 'the preview to follow the edit');
-      ctx.app.previews.refresh(ctx.app.jobs); // known now
+      previews.refresh(ctx.app.jobs);
+      previews.refresh(ctx.app.jobs); // asked for while the first read runs: not read twice
+      await until(() => previews.startOf(job()) === 'the quarterly review segment 1 segment 2', 'the preview to follow the edit');
+      previews.refresh(ctx.app.jobs); // known now
       expect(reads).toBe(1);
     } finally {
       ctx.app.api.request = request;
     }
 
     // An older revision noted late (a slow editor) never replaces the newer one.
-    ctx.app.previews.note({ job_id: id, revision: 0, segments: [{ text: 'segment 0' }] });
-    expect(ctx.app.previews.startOf(job())).toBe('the quarterly review segment 1 segment 2');
+    previews.note({ job_id: id, revision: 0, segments: [{ text: 'segment 0' }] });
+    expect(previews.startOf(job())).toBe('the quarterly review segment 1 segment 2');
     // Jobs that are not succeeded transcriptions have no preview.
-    expect(ctx.app.previews.startOf({ ...job(), status: 'running' })).toBe('');
+    expect(previews.startOf({ ...job(), status: 'running' })).toBe('');
   });
 });

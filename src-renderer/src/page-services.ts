@@ -1,0 +1,36 @@
+/**
+ * The page's services, made once by App.svelte and handed to every tab through context (shared/context.ts): the
+ * connection to the service with its polled lists, navigation between tabs, the monthly budget, the tabs' shortcut
+ * actions, the dictation hotkey, the recordings this page sent and the transcript previews of the Jobs list. A
+ * component reads the one it needs with `use(KEY)`; a test mounts a component with its own.
+ */
+import { DICTATE_HOTKEY, DictateHotkey } from './live/dictation/dictate-hotkey.js';
+import { provide } from './shared/context.js';
+import { BUDGET, SpendingBudget } from './shared/money/spending-budget.svelte.js';
+import { NAVIGATION, Navigation } from './shared/navigation.svelte.js';
+import { APP, AppState } from './shared/service/app-state.svelte.js';
+import { TAB_ACTIONS, TabActions } from './shared/tab-actions.js';
+import { RECORDINGS, SessionRecordings } from './transcripts/session-recordings.js';
+import { PREVIEWS, TranscriptPreviews } from './transcripts/transcript-previews.svelte.js';
+
+export interface PageServices {
+  app: AppState;
+  navigation: Navigation;
+  budget: SpendingBudget;
+  tabActions: TabActions;
+  dictateHotkey: DictateHotkey;
+}
+
+/** Makes the services and provides them to the calling component and everything below it. */
+export function providePageServices(): PageServices {
+  const app = provide(APP, new AppState());
+  provide(RECORDINGS, new SessionRecordings());
+  provide(PREVIEWS, new TranscriptPreviews(() => app.api));
+  return {
+    app,
+    navigation: provide(NAVIGATION, new Navigation()),
+    budget: provide(BUDGET, new SpendingBudget(app)),
+    tabActions: provide(TAB_ACTIONS, new TabActions()),
+    dictateHotkey: provide(DICTATE_HOTKEY, new DictateHotkey()),
+  };
+}

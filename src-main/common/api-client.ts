@@ -166,8 +166,9 @@ export class ApiClient {
   }
 
   /** ws(s) URL of the live text-to-speech socket; browsers cannot set headers, so the key rides in `api_key`. */
-  realtimeUrl(modelId: string): string {
-    return this.socketUrl('/v1/text-to-speech/realtime', modelId);
+  /** `voice` (and the other query settings of the live route: language, speaker, pitch) pick the session's voice. */
+  realtimeUrl(modelId: string, settings: Record<string, string> = {}): string {
+    return this.socketUrl('/v1/text-to-speech/realtime', modelId, settings);
   }
 
   /** ws(s) URL of the live dictation socket (common/dictation-protocol.ts), the key in `api_key` like realtimeUrl. */
@@ -197,10 +198,11 @@ export class ApiClient {
     }
   }
 
-  private socketUrl(path: string, modelId: string): string {
+  private socketUrl(path: string, modelId: string, settings: Record<string, string> = {}): string {
     const http = new URL(this.url(path));
     http.protocol = http.protocol === 'https:' ? 'wss:' : 'ws:';
     http.searchParams.set('model', modelId);
+    for (const [name, value] of Object.entries(settings)) http.searchParams.set(name, value);
     if (this.apiKey) http.searchParams.set('api_key', this.apiKey);
     return http.toString();
   }

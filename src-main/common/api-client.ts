@@ -104,12 +104,14 @@ export interface RemoteSettings {
 
 /** GET/PUT /v1/settings/retention. */
 export interface RetentionSettings {
-  /** Hours an uploaded recording is kept after its job ends (1–8760). */
-  recordings_hours: number;
+  /** Hours an uploaded recording is kept after its job ends (1–8760); null: as long as the job (the default). */
+  recordings_hours: number | null;
   /** Days a finished job stays in the history (1–3650), null = forever. */
   job_history_days: number | null;
   /** Download links live this long (fixed: one day). */
   artifact_link_hours: number;
+  /** Bytes the uploaded recordings kept now take on disk. */
+  recordings_bytes: number;
 }
 
 export interface SessionBootstrap {
@@ -390,7 +392,7 @@ export class ApiClient {
     return this.request('PUT', '/v1/settings/openai', body);
   }
 
-  putRetentionSettings(body: { recordings_hours?: number; job_history_days?: number | null }): Promise<RetentionSettings> {
+  putRetentionSettings(body: { recordings_hours?: number | null; job_history_days?: number | null }): Promise<RetentionSettings> {
     return this.request('PUT', '/v1/settings/retention', body);
   }
   /** The monthly cap on hosted spending and where this month stands (local account). */

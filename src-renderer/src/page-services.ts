@@ -1,9 +1,12 @@
 /**
  * The page's services, made once by App.svelte and handed to every tab through context (shared/context.ts): the
  * connection to the service with its polled lists, navigation between tabs, the monthly budget, the tabs' shortcut
- * actions, the dictation hotkey, the recordings this page sent and the transcript previews of the Jobs list. A
- * component reads the one it needs with `use(KEY)`; a test mounts a component with its own.
+ * actions, the dictation hotkey, the recordings this page sent, the files it could not send, the retries it made,
+ * and the transcript previews of the Jobs list. A component reads the one it needs with `use(KEY)`; a test mounts a component with its
+ * own.
  */
+import { RETRY_LINKS, RetryLinks } from './jobs/retry-links.svelte.js';
+import { UNSENT_FILES, UnsentFiles } from './jobs/unsent-files.svelte.js';
 import { DICTATE_HOTKEY, DictateHotkey } from './live/dictation/dictate-hotkey.js';
 import { provide } from './shared/context.js';
 import { BUDGET, SpendingBudget } from './shared/money/spending-budget.svelte.js';
@@ -26,6 +29,8 @@ export function providePageServices(): PageServices {
   const app = provide(APP, new AppState());
   provide(RECORDINGS, new SessionRecordings());
   provide(PREVIEWS, new TranscriptPreviews(() => app.api));
+  provide(UNSENT_FILES, new UnsentFiles());
+  provide(RETRY_LINKS, new RetryLinks());
   return {
     app,
     navigation: provide(NAVIGATION, new Navigation()),

@@ -1,17 +1,21 @@
 /**
  * The Jobs tab's work, apart from its view: the polled newest jobs plus older pages fetched on demand (they rarely
  * change, so they are not polled), the filters, and the actions on a job (cancel, retry, pause, resume, open with its
- * full result; a transcription still running opens on its transcript so far).
+ * full result; a transcription still running opens on its transcript so far). A retry made here is remembered
+ * (retry-links.svelte.ts), so a problem whose retry succeeded leaves Problems.
  */
 import type { Job } from '$common/api-types.js';
 import type { TranscriptFocus } from '../shared/navigation.svelte.js';
 import { errorText } from '../shared/error-messages.js';
-import { pauseOrResume } from './job-actions.js';
+import { t } from '../shared/i18n/i18n.svelte.js';
 import type { ServiceHost } from '../shared/service/service-host.js';
+import { pauseOrResume } from './job-actions.js';
+import type { RetryLinks } from './retry-links.svelte.js';
 
 export type JobFilter = 'all' | 'active' | 'succeeded' | 'failed';
 
-export function matchesFilter(job: Job, filter: JobFilter): boolean {
+/** `solved`: whether a failed job's problem is solved (a retry of it succeeded); such a job is not a problem. */
+export function matchesFilter(job: Job, filter: JobFilter, solved: (job: Job) => boolean = () => false): boolean {
   switch (filter) {
     case 'all':
       return true;
@@ -20,7 +24,7 @@ export function matchesFilter(job: Job, filter: JobFilter): boolean {
     case 'succeeded':
       return job.status === 'succeeded';
     case 'failed':
-      return job.status === 'failed' || job.status === 'cancelled' || job.status === 'expired';
+      return (job.status === 'failed' || job.status === 'cancelled' || job.status === 'expired') && !solved(job);
   }
 }
 
@@ -38,7 +42,15 @@ export class JobHistory {
   /** undefined until an older page was fetched: then the cursor after it (null at the end). */
   #olderCursor = $state<string | null | undefined>(undefined);
 
-  constructor(private readonly host: ServiceHost) {}
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly retries: RetryLinks | null = null,
+  ) {}
+
+  /** A failed, cancelled or expired job that a retry made here has since done. */
+  solved(job: Job): boolean {
+    return !!this.retries?.succeededRetryOf(job, (id) => this.host.jobById(id) ?? this.older.find((o) => o.id === id));
+  }
 
   /** Where the next older page starts; null when there is none. */
   get nextCursor(): string | null {
@@ -74,9 +86,10 @@ export class JobHistory {
     if (kind === 'pause' || kind === 'resume') return pauseOrResume(this.host, job, kind);
     try {
       const next = kind === 'cancel' ? await this.host.api.cancelJob(job.product, job.id) : await this.host.api.retryJob(job.product, job.id);
+      if (kind === 'retry') this.retries?.note(job.id, next.id);
       this.host.upsertJob(next);
       this.host.refreshSoon();
-      if (kind === 'retry') this.host.toast('Queued again.');
+      if (kind === 'retry') this.host.toast(t('jobs.queuedAgain'));
     } catch (err) {
       this.host.toast(errorText(err), 'error');
     }

@@ -4,6 +4,7 @@
  * status is read-only and not sent back).
  */
 import type { WatchFolder, WatchFolderInput, WatchFolderStatus } from '$common/watch-folder-types.js';
+import { t } from '../shared/i18n/i18n.svelte.js';
 
 export interface WatchFolderDraft {
   path: string;
@@ -23,11 +24,11 @@ export function looksAbsolute(path: string): boolean {
 export function folderFromDraft(draft: WatchFolderDraft): { folder: WatchFolderInput } | { error: string } {
   const path = draft.path.trim();
   const outputDir = draft.outputDir.trim();
-  if (!path) return { error: 'Choose the folder to watch.' };
-  if (!looksAbsolute(path)) return { error: `The folder must be a full path, such as /home/me/Recordings (got “${path}”).` };
-  if (outputDir && !looksAbsolute(outputDir)) return { error: `The output folder must be a full path (got “${outputDir}”).` };
-  if (!draft.model) return { error: 'Choose a speech recognition model (download one on the Models tab).' };
-  if (draft.formats.length === 0) return { error: 'Tick at least one format to write.' };
+  if (!path) return { error: t('watch.form.noPath') };
+  if (!looksAbsolute(path)) return { error: t('watch.form.notAbsolute', { path }) };
+  if (outputDir && !looksAbsolute(outputDir)) return { error: t('watch.form.outputNotAbsolute', { path: outputDir }) };
+  if (!draft.model) return { error: t('watch.form.noModel') };
+  if (draft.formats.length === 0) return { error: t('watch.form.noFormat') };
   return { folder: { path, model: draft.model, formats: [...draft.formats], ...(outputDir ? { output_dir: outputDir } : {}) } };
 }
 
@@ -40,18 +41,16 @@ export function inputsOf(folders: readonly WatchFolder[]): WatchFolderInput[] {
 export function describeCounts(status: WatchFolderStatus): string {
   const parts = [
     [status.files_done, 'done'],
-    [status.files_queued, 'in the queue'],
-    [status.files_waiting, 'waiting to finish copying'],
+    [status.files_queued, 'queued'],
+    [status.files_waiting, 'copying'],
     [status.files_failed, 'failed'],
-    [status.files_skipped, 'skipped as copies'],
+    [status.files_skipped, 'skipped'],
   ] as const;
-  const shown = parts.filter(([n]) => n > 0).map(([n, label]) => `${n} ${label}`);
-  return shown.length ? shown.join(' · ') : 'No recordings yet';
+  const shown = parts.filter(([n]) => n > 0).map(([count, kind]) => t(`watch.counts.${kind}`, { count }));
+  return shown.length ? shown.join(' · ') : t('watch.counts.none');
 }
 
-export const STATE_LABEL: Record<WatchFolderStatus['state'], string> = {
-  starting: 'Starting',
-  scanning: 'Looking through',
-  watching: 'Watching',
-  error: 'Problem',
-};
+/** A folder's state in a word ("Watching"). */
+export function stateLabel(state: WatchFolderStatus['state']): string {
+  return t(`watch.state.${state}`);
+}

@@ -5,6 +5,7 @@
  */
 import type { Batch, Job } from '$common/api-types.js';
 import { describeError, errorText } from '../shared/error-messages.js';
+import { t } from '../shared/i18n/i18n.svelte.js';
 import type { ServiceHost } from '../shared/service/service-host.js';
 import { matchJob } from '../transcribe/upload-plan.js';
 
@@ -21,8 +22,8 @@ const NAME_CHARS = 60;
 
 export class SpeechRequests {
   busy = $state(false);
-  /** Plain-words error of the last request, or null. */
-  error = $state<string | null>(null);
+  /** Why the last request failed (its code and the service's words), or null. */
+  #problem = $state.raw<{ code: string | null; message: string | null } | null>(null);
   /** The single job as the POST answered it. */
   #job = $state<Job | null>(null);
   /** The batch of the last batch request. */
@@ -46,6 +47,11 @@ export class SpeechRequests {
     return pending ? (matchJob(this.host.jobs, pending.name, pending.sentAt) ?? null) : null;
   }
 
+  /** The last request's failure in plain words, in the interface's language; null when it did not fail. */
+  get error(): string | null {
+    return this.#problem ? describeError(this.#problem.code, this.#problem.message) : null;
+  }
+
   get batch(): Batch | undefined {
     return this.host.batchById(this.batchId);
   }
@@ -53,16 +59,16 @@ export class SpeechRequests {
   async submit(request: SpeechRequest): Promise<void> {
     if (this.busy) return;
     if (!request.text.trim()) {
-      this.error = describeError('text_required');
+      this.#problem = { code: 'text_required', message: null };
       return;
     }
-    this.error = null;
+    this.#problem = null;
     this.busy = true;
     const controller = (this.#controller = new AbortController());
     try {
       if (request.lines) {
         const created = await this.host.api.speakBatch(
-          { model: request.modelId, params: request.params, items: request.lines.map((line, i) => ({ text: line, name: `Line ${i + 1}` })) },
+          { model: request.modelId, params: request.params, items: request.lines.map((line, i) => ({ text: line, name: t('speak.lineName', { number: i + 1 }) })) },
           { signal: controller.signal },
         );
         this.host.upsertBatch(created);
@@ -80,7 +86,7 @@ export class SpeechRequests {
       this.host.refreshSoon();
     } catch (err) {
       const e = err as { name?: string; code?: string; message?: string };
-      this.error = e.name === 'AbortError' ? null : describeError(e.code, e.message);
+      this.#problem = e.name === 'AbortError' ? null : { code: e.code ?? null, message: e.message ?? null };
     } finally {
       this.busy = false;
       this.#controller = null;

@@ -5,6 +5,10 @@
  * of failing the drop. Each row then finds its job: a held single POST by name and send time before it answers,
  * a batch item from the polled batch. Cancel and retry act on the service's jobs.
  *
+ * A file that cannot be sent — empty, or larger than the model takes — fails alone with its reason before anything is
+ * sent, and the others go on. Every file that never became a job is reported to `onUnsent` (Jobs → Problems keeps
+ * it), and forgotten again if a later try sends it.
+ *
  * Rune state, so the tab reads it directly; written against the page's ServiceHost.
  */
 import type { Batch, BatchFile, Job } from '$common/api-types.js';
@@ -25,12 +29,19 @@ export interface UploadItem {
   /** Position in its batch's files (kept so a row finds its batch file without scanning the items). */
   batchIndex: number | null;
   sentAt: number;
-  error: { code: string; message: string } | null;
+  /** Why it failed before it became a job: an error code and the service's words (null when the page refused it). */
+  error: { code: string; message: string | null } | null;
+  /** The record in Jobs → Problems of this file not being sent, while there is one. */
+  unsentId: string | null;
 }
 
 export interface TranscriptionUploadsOptions {
   /** How long a batch refused with too_many_open_batches waits before it is sent again. Default 3000 ms. */
   batchRetryMs?: number;
+  /** Told of each file that did not become a job (returns the id of its record) and when a retry sent it after all. */
+  unsent?: { add(file: File, model: string, error: { code: string; message: string | null }): string; dismiss(id: string): void };
+  /** Told of each retry made here (Jobs → Problems leaves out a problem whose retry succeeded). */
+  retries?: { note(from: string, to: string): void };
 }
 
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled', 'expired']);
@@ -39,6 +50,8 @@ export class TranscriptionUploads {
   items = $state<UploadItem[]>([]);
   readonly #host: ServiceHost;
   readonly #batchRetryMs: number;
+  readonly #unsent: TranscriptionUploadsOptions['unsent'];
+  readonly #retries: TranscriptionUploadsOptions['retries'];
   #seq = 0;
   /** Uploads in flight, to abort on cancel: bookkeeping, never rendered, so a plain Set. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
@@ -49,14 +62,37 @@ export class TranscriptionUploads {
   constructor(host: ServiceHost, options: TranscriptionUploadsOptions = {}) {
     this.#host = host;
     this.#batchRetryMs = options.batchRetryMs ?? 3000;
+    this.#unsent = options.unsent;
+    this.#retries = options.retries;
   }
 
-  /** Adds the files as rows and starts sending them with `modelId`; returns the new rows. */
-  add(files: readonly File[], modelId: string): UploadItem[] {
-    const added = files.map((file) => ({ key: ++this.#seq, file, phase: 'waiting' as const, jobId: null, batchId: null, batchIndex: null, sentAt: 0, error: null }));
+  /**
+   * Adds the files as rows and starts sending them with `modelId`; returns the new rows. A file that is empty or
+   * larger than `maxFileBytes` (the model's limit, when it has one) fails at once, alone.
+   */
+  add(files: readonly File[], modelId: string, maxFileBytes: number | null = null): UploadItem[] {
+    const added: UploadItem[] = files.map((file) => ({ key: ++this.#seq, file, phase: 'waiting', jobId: null, batchId: null, batchIndex: null, sentAt: 0, error: null, unsentId: null }));
     this.items = [...this.items, ...added];
-    void this.#send(added.map((a) => a.key), modelId);
-    return added;
+    const rows = this.items.slice(-added.length);
+    for (const it of rows) {
+      const code = it.file.size === 0 ? 'empty_file' : maxFileBytes !== null && it.file.size > maxFileBytes ? 'file_too_large' : null;
+      if (code) this.#reject(it, modelId, { code, message: null });
+    }
+    void this.#send(rows.filter((it) => it.phase === 'waiting').map((it) => it.key), modelId);
+    return rows;
+  }
+
+  /** The row failed without becoming a job: it says why, and Jobs → Problems keeps it. */
+  #reject(it: UploadItem, modelId: string, error: { code: string; message: string | null }): void {
+    it.phase = 'rejected';
+    it.error = error;
+    if (error.code !== 'cancelled' && this.#unsent && !it.unsentId) it.unsentId = this.#unsent.add(it.file, modelId, error);
+  }
+
+  /** A row that was refused has now become a job: its record in Problems goes. */
+  #sentAfterAll(it: UploadItem): void {
+    if (it.unsentId) this.#unsent?.dismiss(it.unsentId);
+    it.unsentId = null;
   }
 
   item(key: number | null | undefined): UploadItem | undefined {
@@ -143,6 +179,7 @@ export class TranscriptionUploads {
     if (item.jobId) {
       try {
         const job = await this.#host.api.retryJob('speech-to-text', item.jobId);
+        this.#retries?.note(item.jobId, job.id);
         item.jobId = job.id;
         this.#host.upsertJob(job);
         this.#host.refreshSoon();
@@ -151,6 +188,7 @@ export class TranscriptionUploads {
       }
     } else if (modelId) {
       item.error = null;
+      item.phase = 'waiting';
       await this.#send([item.key], modelId);
     }
   }
@@ -168,8 +206,7 @@ export class TranscriptionUploads {
       if (this.#cancelled !== generation) {
         for (const it of plan.items.map((k) => this.item(k))) {
           if (!it || it.jobId) continue;
-          it.phase = 'rejected';
-          it.error = { code: 'cancelled', message: 'Cancelled.' };
+          this.#reject(it, modelId, { code: 'cancelled', message: null });
         }
         continue;
       }
@@ -187,6 +224,7 @@ export class TranscriptionUploads {
           const job = await this.#host.api.transcribe({ file: it.file, filename: it.file.name }, { model: modelId, name: it.file.name }, { signal: controller.signal });
           it.jobId = job.id;
           it.phase = 'sent';
+          this.#sentAfterAll(it);
           this.#host.upsertJob(job);
         } else {
           const batch = await this.#sendBatch(group, modelId, controller.signal);
@@ -195,6 +233,7 @@ export class TranscriptionUploads {
             it.batchIndex = i;
             it.jobId = batch.files[i]?.job_id ?? null;
             it.phase = 'sent';
+            this.#sentAfterAll(it);
           });
           this.#host.upsertBatch(batch);
         }
@@ -202,8 +241,7 @@ export class TranscriptionUploads {
         const e = err as { name?: string; code?: string; message?: string };
         for (const it of group) {
           if (it.jobId) continue;
-          it.phase = 'rejected';
-          it.error = e.name === 'AbortError' ? { code: 'cancelled', message: 'Cancelled.' } : { code: e.code ?? 'internal_error', message: e.message ?? String(err) };
+          this.#reject(it, modelId, e.name === 'AbortError' ? { code: 'cancelled', message: null } : { code: e.code ?? 'internal_error', message: e.message ?? String(err) });
         }
       } finally {
         this.#controllers.delete(controller);

@@ -8,12 +8,16 @@
  */
 import { ApiClientError } from '$common/api-client.js';
 import { errorText } from '../shared/error-messages.js';
+import { t } from '../shared/i18n/i18n.svelte.js';
 import type { ServiceHost } from '../shared/service/service-host.js';
 import { getTranscript, patchTranscript, type RevisionSegment, type SegmentPatch, type Transcript, type TranscriptPatch } from './transcript-api.js';
 
+/** The kinds of change Ctrl+Z takes back. */
+export type UndoKind = 'edit' | 'rename' | 'merge' | 'speaker' | 'naming';
+
 /** What one save changed, as the PATCH that puts it back. */
 interface UndoStep {
-  label: string;
+  label: UndoKind;
   segments?: SegmentPatch[];
   speakers?: Record<string, string | null>;
 }
@@ -24,9 +28,8 @@ const UNDO_DEPTH = 50;
 /** The id given to the speaker of a transcript that had none, as diarization numbers its first speaker. */
 export const FIRST_SPEAKER = 'SPEAKER_0';
 
-export const CONFLICT_NOTE = 'This transcript was edited elsewhere. It has been reloaded; your text is kept below — press Enter to save it again.';
-/** The same, for a change that was not typed text (a speaker's name, a merge): it is shown reloaded, to be redone. */
-export const CONFLICT_REDO_NOTE = 'This transcript was edited elsewhere. It has been reloaded with those changes; make yours again.';
+/** Why a save met a newer revision: the typed text is kept to save again, or (a name, a merge) is to be redone. */
+export type Conflict = 'keep_draft' | 'redo';
 
 /** "SPEAKER_0" → "Speaker 1" while nobody named it (the service maps an unnamed key to itself); a name wins. */
 export function speakerLabel(transcript: Pick<Transcript, 'speakers'> | null, id: string | null): string {
@@ -34,7 +37,7 @@ export function speakerLabel(transcript: Pick<Transcript, 'speakers'> | null, id
   const named = transcript?.speakers[id];
   if (named && named !== id) return named;
   const n = /^SPEAKER_(\d+)$/.exec(id);
-  return n ? `Speaker ${Number(n[1]) + 1}` : id;
+  return n ? t('transcript.speakerNumber', { number: Number(n[1]) + 1 }) : id;
 }
 
 /** Speaker ids in order of first appearance, then those only in the names map. */
@@ -58,13 +61,13 @@ export function transcriptStart(text: string | null | undefined, max = 90): stri
 
 export class TranscriptEditor {
   transcript = $state.raw<Transcript | null>(null);
-  loadError = $state<string | null>(null);
+  #loadFailure = $state.raw<unknown>(null);
   /** Segment index being edited, and its draft. */
   editing = $state<number | null>(null);
   draft = $state('');
   saving = $state(false);
   /** Set when a save met a newer revision (someone edited elsewhere); cleared by the next successful save. */
-  conflict = $state<string | null>(null);
+  conflict = $state<Conflict | null>(null);
   #undo = $state.raw<UndoStep[]>([]);
 
   constructor(
@@ -74,12 +77,22 @@ export class TranscriptEditor {
     private readonly onRevision: (t: Transcript) => void = () => undefined,
   ) {}
 
+  /** Why the transcript could not be loaded, in words in the interface's language; null when it was. */
+  get loadError(): string | null {
+    return this.#loadFailure ? errorText(this.#loadFailure) : null;
+  }
+
+  /** What the conflict note says (the person's language). */
+  get conflictNote(): string | null {
+    return this.conflict === 'keep_draft' ? t('transcript.conflictKeep') : this.conflict === 'redo' ? t('transcript.conflictRedo') : null;
+  }
+
   get canUndo(): boolean {
     return this.#undo.length > 0 && !this.saving;
   }
 
-  /** What Ctrl+Z would take back ("edit", "rename", "merge", "speaker change", "naming"), for the Undo button. */
-  get undoLabel(): string | null {
+  /** What Ctrl+Z would take back (edit, rename, merge, speaker, naming), for the Undo button. */
+  get undoLabel(): UndoKind | null {
     return this.#undo.at(-1)?.label ?? null;
   }
 
@@ -90,10 +103,10 @@ export class TranscriptEditor {
   async load(signal?: AbortSignal): Promise<void> {
     try {
       this.#accept(await getTranscript(this.host.api, this.jobId, signal));
-      this.loadError = null;
+      this.#loadFailure = null;
     } catch (err) {
       if (signal?.aborted) return;
-      this.loadError = errorText(err);
+      this.#loadFailure = err;
     }
   }
 
@@ -161,7 +174,7 @@ export class TranscriptEditor {
   setSpeaker(index: number, speaker: string): Promise<boolean> {
     const seg = this.segment(index);
     if (!seg || seg.speaker === speaker) return Promise.resolve(false);
-    return this.#save({ segments: [{ index, speaker }] }, { label: 'speaker change', segments: [{ index, speaker: seg.speaker }] });
+    return this.#save({ segments: [{ index, speaker }] }, { label: 'speaker', segments: [{ index, speaker: seg.speaker }] });
   }
 
   /** Takes back the last save (Ctrl+Z) with a new revision holding the values from before it. */
@@ -195,13 +208,13 @@ export class TranscriptEditor {
         await this.load();
         this.#undo = [];
         const keep = options.keepDraft === true && editing !== null && this.segment(editing) !== undefined;
-        this.conflict = keep ? CONFLICT_NOTE : CONFLICT_REDO_NOTE;
+        this.conflict = keep ? 'keep_draft' : 'redo';
         if (keep) {
           this.editing = editing;
           this.draft = draft;
         }
       } else {
-        this.host.toast(`Not saved: ${errorText(err)}`, 'error');
+        this.host.toast(t('transcript.notSaved', { reason: errorText(err) }), 'error');
       }
       return false;
     } finally {

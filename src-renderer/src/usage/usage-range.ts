@@ -4,14 +4,8 @@
  */
 import type { UsageGroup, UsageReport } from '$common/api-types.js';
 
-export type UsagePeriod = 'this-month' | 'last-month' | 'last-30-days' | 'custom';
-
-export const PERIOD_LABELS: Record<UsagePeriod, string> = {
-  'this-month': 'This month',
-  'last-month': 'Last month',
-  'last-30-days': 'Last 30 days',
-  custom: 'Custom',
-};
+export const USAGE_PERIODS = ['this-month', 'last-month', 'last-30-days', 'custom'] as const;
+export type UsagePeriod = (typeof USAGE_PERIODS)[number];
 
 const DAY_MS = 86_400_000;
 

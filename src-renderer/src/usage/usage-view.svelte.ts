@@ -5,7 +5,8 @@
  */
 import type { UsageReport } from '$common/api-types.js';
 import { saveBlob } from '../shared/download.js';
-import { errorText } from '../shared/error-messages.js';
+import { errorDetail } from '../shared/error-messages.js';
+import { t } from '../shared/i18n/i18n.svelte.js';
 import type { ServiceHost } from '../shared/service/service-host.js';
 import { periodDays, usageCsv, type UsagePeriod } from './usage-range.js';
 
@@ -17,8 +18,8 @@ export class UsageView {
   byDay = $state.raw<UsageReport | null>(null);
   byModel = $state.raw<UsageReport | null>(null);
   loading = $state(false);
-  /** Why the last load failed, in words (a bad custom range gets the service's sentence). */
-  error = $state<string | null>(null);
+  /** Why the last load failed: a custom range without its days, or what the service said. */
+  #problem = $state.raw<'no_days' | { failure: unknown } | null>(null);
   #asked = 0;
 
   constructor(
@@ -28,6 +29,12 @@ export class UsageView {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** Why the last load failed, in words in the interface's language (a bad custom range gets the service's sentence). */
+  get error(): string | null {
+    if (!this.#problem) return null;
+    return this.#problem === 'no_days' ? t('usage.chooseDays') : errorDetail(this.#problem.failure);
+  }
+
   /** The days asked for. */
   get days(): { from: string; to: string } {
     return periodDays(this.period, this.now(), { from: this.customFrom, to: this.customTo });
@@ -36,7 +43,7 @@ export class UsageView {
   async load(): Promise<void> {
     const { from, to } = this.days;
     if (this.period === 'custom' && (!from || !to)) {
-      this.error = 'Choose the first and the last day.';
+      this.#problem = 'no_days';
       return;
     }
     const asked = ++this.#asked;
@@ -49,11 +56,10 @@ export class UsageView {
       if (asked !== this.#asked) return;
       this.byDay = byDay;
       this.byModel = byModel;
-      this.error = null;
+      this.#problem = null;
     } catch (err) {
       if (asked !== this.#asked) return;
-      const e = err as { code?: string; message?: string };
-      this.error = e.code === 'invalid_request' ? (e.message ?? errorText(err)) : errorText(err);
+      this.#problem = { failure: err };
     } finally {
       if (asked === this.#asked) this.loading = false;
     }

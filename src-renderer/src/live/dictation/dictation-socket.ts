@@ -4,6 +4,7 @@
  * the desktop app and in browsers alike (the key rides in the URL: browsers cannot set headers on a WebSocket).
  */
 import type { DictationServerMessage } from '$common/dictation-protocol.js';
+import { PageError } from '../../shared/error-messages.js';
 
 export interface DictationSocketHandlers {
   onMessage(message: DictationServerMessage): void;
@@ -42,7 +43,7 @@ export class DictationSocket {
       };
       ws.onclose = (event) => {
         this.ws = null;
-        if (!created) reject(new Error(event.reason || 'The dictation session was refused (is the model still available?).'));
+        if (!created) reject(new PageError('dictation_refused', event.reason || null));
         this.handlers.onClose(event.code, event.reason);
       };
     });

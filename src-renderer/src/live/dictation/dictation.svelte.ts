@@ -5,7 +5,7 @@
  * the job that records the dictation (it then appears in Jobs).
  */
 import type { DictationServerMessage } from '$common/dictation-protocol.js';
-import { describeError } from '../../shared/error-messages.js';
+import { errorText } from '../../shared/error-messages.js';
 import { CAPTURE_RATE, listMicrophones, MicCapture, type MicDevice } from './mic-capture.js';
 import { DictationSocket } from './dictation-socket.js';
 import type { ServiceHost } from '../../shared/service/service-host.js';
@@ -30,7 +30,8 @@ export class Dictation {
   segments = $state<DictationSegment[]>([]);
   /** Input level 0..1 (RMS, scaled for the meter). */
   level = $state(0);
-  error = $state<string | null>(null);
+  /** What went wrong (a PageError, or the service's code and words), shown through `error`. */
+  #problem = $state.raw<unknown>(null);
   /** The job of the last finished dictation. */
   jobId = $state<string | null>(null);
   /** Seconds of audio sent in this session. */
@@ -49,11 +50,17 @@ export class Dictation {
     private readonly choice: DictationChoice,
   ) {}
 
+  /** What went wrong, in plain words in the interface's language; null when all is well. */
+  get error(): string | null {
+    return this.#problem ? errorText(this.#problem) : null;
+  }
+
   /** The final text so far (what Copy copies). */
   get text(): string {
     return this.segments
       .filter((s) => s.final)
-      .map((s) => s.text)
+      .map((s) => s.text.trim())
+      .filter(Boolean)
       .join(' ');
   }
 
@@ -72,7 +79,7 @@ export class Dictation {
     const modelId = this.choice.modelId();
     if (!modelId || this.phase !== 'idle') return;
     this.phase = 'starting';
-    this.error = null;
+    this.#problem = null;
     this.jobId = null;
     this.seconds = 0;
     this.#base = this.segments.reduce((max, s) => Math.max(max, s.id + 1), 0);
@@ -95,7 +102,7 @@ export class Dictation {
       this.phase = 'listening';
       void this.refreshMicrophones();
     } catch (err) {
-      this.error = err instanceof Error ? err.message : String(err);
+      this.#problem = err;
       await this.#mic?.stop();
       this.#mic = null;
       socket.close();
@@ -140,7 +147,7 @@ export class Dictation {
         this.host.refreshSoon();
         break;
       case 'error':
-        this.error = describeError(message.error.code, message.error.message);
+        this.#problem = message.error;
         break;
       default:
         break;

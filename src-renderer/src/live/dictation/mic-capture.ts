@@ -8,6 +8,8 @@
  * app's own page only) and in a browser.
  */
 import workletUrl from './pcm-capture-worklet.ts?worker&url';
+import { PageError } from '../../shared/error-messages.js';
+import { t } from '../../shared/i18n/i18n.svelte.js';
 import type { CaptureMessage } from './pcm-capture-worklet.js';
 
 /** The rate the dictation socket is told (the worklet's output rate). */
@@ -29,7 +31,7 @@ export async function listMicrophones(): Promise<MicDevice[]> {
   const devices = await navigator.mediaDevices.enumerateDevices();
   return devices
     .filter((d) => d.kind === 'audioinput')
-    .map((d, i) => ({ id: d.deviceId, label: d.label || (d.deviceId === 'default' ? 'Default microphone' : `Microphone ${i + 1}`) }));
+    .map((d, i) => ({ id: d.deviceId, label: d.label || (d.deviceId === 'default' ? t('dictate.defaultMicrophone') : t('dictate.microphoneNumber', { number: i + 1 })) }));
 }
 
 export class MicCapture {
@@ -39,10 +41,10 @@ export class MicCapture {
 
   constructor(private readonly handlers: MicHandlers) {}
 
-  /** Asks for the microphone (the browser may prompt) and starts capturing; rejects with a sentence for the person. */
+  /** Asks for the microphone (the browser may prompt) and starts capturing; rejects with a PageError saying why not. */
   async start(deviceId: string | null): Promise<void> {
     if (!navigator.mediaDevices?.getUserMedia) {
-      throw new Error('This page cannot use a microphone (it needs a secure address such as http://127.0.0.1 or https).');
+      throw new PageError('microphone_insecure');
     }
     try {
       this.stream = await navigator.mediaDevices.getUserMedia({
@@ -56,9 +58,9 @@ export class MicCapture {
       });
     } catch (error) {
       const name = (error as { name?: string }).name;
-      if (name === 'NotAllowedError') throw new Error('The microphone was not allowed. Allow it for this page and try again.');
-      if (name === 'NotFoundError' || name === 'OverconstrainedError') throw new Error('That microphone cannot be found. Choose another one.');
-      throw new Error(`The microphone could not be opened: ${(error as Error).message}`);
+      if (name === 'NotAllowedError') throw new PageError('microphone_not_allowed');
+      if (name === 'NotFoundError' || name === 'OverconstrainedError') throw new PageError('microphone_not_found');
+      throw new PageError('microphone_failed', (error as Error).message);
     }
     try {
       await this.connect(CAPTURE_RATE);

@@ -2,9 +2,10 @@
  * The Live tab's work, apart from its view: one live speech session for the chosen voice, opened when there is first
  * something to say and reopened when the voice changes; in the desktop app through the bridge (the main process
  * plays it on the sound card), in a browser through the service's WebSocket and Web Audio (live-web-audio.ts). As the
- * person types, each finished sentence is sent at once; Speak sends the rest; Stop cuts the audio.
+ * person types, each finished sentence is sent at once; Speak sends the rest; Stop cuts the audio. In a browser the
+ * chosen voice opens the session with it (the live route's `voice` or `speaker`); another voice opens a new session.
  */
-import { describeError } from '../../shared/error-messages.js';
+import { errorText } from '../../shared/error-messages.js';
 import { finishedSentences } from './live-sentences.js';
 import { WebAudioLive, type LiveStats } from './live-web-audio.js';
 import type { ServiceHost } from '../../shared/service/service-host.js';
@@ -15,6 +16,8 @@ export type LivePhase = 'idle' | 'connecting' | 'ready' | 'speaking' | 'closed';
 export interface LiveChoice {
   modelId(): string | undefined;
   speed(): number;
+  /** The voice settings of the session (e.g. `{ voice: 'de' }`); none: the model's default voice. */
+  voice?(): Record<string, string>;
 }
 
 const NO_STATS: LiveStats = { frames: 0, samples: 0, scheduledSeconds: 0, responses: 0 };
@@ -23,19 +26,26 @@ const DEFAULT_SAMPLE_RATE = 22050;
 
 export class LivePreview {
   phase = $state<LivePhase>('idle');
-  error = $state<string | null>(null);
+  /** What went wrong (a PageError, or the service's code and words), shown through `error`; null when all is well. */
+  #problem = $state.raw<unknown>(null);
   stats = $state<LiveStats>(NO_STATS);
   sampleRate = $state<number | null>(null);
   /** How much of the text has been sent: sentences are sent once. */
   sentUpTo = $state(0);
   #web: WebAudioLive | null = null;
   #unsubscribe: (() => void) | null = null;
-  #sessionModel: string | null = null;
+  /** The model and voice of the open session. */
+  #sessionKey: string | null = null;
 
   constructor(
     private readonly host: Pick<ServiceHost, 'api' | 'bridge'>,
     private readonly choice: LiveChoice,
   ) {}
+
+  /** Why the session failed or what it reported, in plain words in the interface's language; null when all is well. */
+  get error(): string | null {
+    return this.#problem ? errorText(this.#problem) : null;
+  }
 
   /** True when audio goes to the sound card through the desktop app, false for Web Audio in the page. */
   get native(): boolean {
@@ -86,10 +96,10 @@ export class LivePreview {
   async close(): Promise<void> {
     this.#unsubscribe?.();
     this.#unsubscribe = null;
-    if (this.host.bridge && this.#sessionModel) await this.host.bridge.live.stop().catch(() => undefined);
+    if (this.host.bridge && this.#sessionKey) await this.host.bridge.live.stop().catch(() => undefined);
     this.#web?.close();
     this.#web = null;
-    this.#sessionModel = null;
+    this.#sessionKey = null;
   }
 
   async #send(chunk: string): Promise<void> {
@@ -104,9 +114,11 @@ export class LivePreview {
   async #ensureSession(): Promise<boolean> {
     const modelId = this.choice.modelId();
     if (!modelId) return false;
-    if (this.#sessionModel === modelId && (this.phase === 'ready' || this.phase === 'speaking')) return true;
+    const voice = this.choice.voice?.() ?? {};
+    const key = JSON.stringify([modelId, voice]);
+    if (this.#sessionKey === key && (this.phase === 'ready' || this.phase === 'speaking')) return true;
     await this.close();
-    this.error = null;
+    this.#problem = null;
     const speed = this.choice.speed();
     try {
       const bridge = this.host.bridge;
@@ -119,23 +131,23 @@ export class LivePreview {
           } else if (event.type === 'done') {
             this.stats = { ...this.stats, responses: this.stats.responses + 1 };
             this.phase = 'ready';
-          } else if (event.type === 'error') this.error = describeError(event.code, event.message);
+          } else if (event.type === 'error') this.#problem = { code: event.code, message: event.message };
           else if (event.type === 'closed') this.phase = 'closed';
         });
         this.sampleRate = (await bridge.live.start(modelId, speed)).sampleRate;
         this.phase = 'ready';
       } else {
-        this.#web = new WebAudioLive(this.host.api.realtimeUrl(modelId), {
+        this.#web = new WebAudioLive(this.host.api.realtimeUrl(modelId, voice), {
           onState: (s) => (this.phase = s),
-          onError: (code, message) => (this.error = describeError(code, message)),
+          onError: (code, message) => (this.#problem = { code, message }),
           onStats: (s) => (this.stats = s),
         });
         this.sampleRate = await this.#web.start(speed);
       }
-      this.#sessionModel = modelId;
+      this.#sessionKey = key;
       return true;
     } catch (err) {
-      this.error = err instanceof Error ? err.message : String(err);
+      this.#problem = err;
       this.phase = 'closed';
       return false;
     }

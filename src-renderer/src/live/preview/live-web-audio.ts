@@ -4,6 +4,7 @@
  * AudioBuffer at the session's sample_rate scheduled back to back; after an underrun the next frame starts
  * `leadSeconds` ahead (the jitter buffer; default 0.12 s).
  */
+import { PageError } from '../../shared/error-messages.js';
 import { pcm16ToFloat32, scheduleStart } from './pcm-schedule.js';
 
 export interface LiveStats {
@@ -65,16 +66,16 @@ export class WebAudioLive {
           this.handlers.onStats({ ...this.stats });
           if (!this.pending) this.handlers.onState('ready');
         } else if (message.type === 'error') {
-          this.handlers.onError(message.error?.code ?? 'internal_error', message.error?.message ?? 'Live session error.');
+          this.handlers.onError(message.error?.code ?? 'internal_error', message.error?.message ?? '');
         }
       };
       ws.onerror = () => {
-        if (!opened) reject(new Error('The live session could not be opened.'));
+        if (!opened) reject(new PageError('live_unavailable'));
       };
       ws.onclose = (event) => {
         this.ws = null;
         this.handlers.onState('closed');
-        if (!opened) reject(new Error(event.reason || 'The live session was refused.'));
+        if (!opened) reject(new PageError('live_refused', event.reason || null));
       };
     });
   }

@@ -5,21 +5,33 @@
  * and a job waiting for the budget is noticed); written against the page's ServiceHost.
  */
 import type { Batch, BudgetSettings, Job } from '$common/api-types.js';
-import { errorText } from '../error-messages.js';
+import { errorDetail, errorText } from '../error-messages.js';
+import { t } from '../i18n/i18n.svelte.js';
 import { contextKey } from '../context.js';
 import type { ServiceHost } from '../service/service-host.js';
 
 export class SpendingBudget {
   status = $state.raw<BudgetSettings | null>(null);
-  /** Why the budget cannot be read (it belongs to this computer's own account), or null. */
-  unavailable = $state<string | null>(null);
+  /** Why the budget cannot be read: it belongs to this computer's own account ('local_only'), or what failed. */
+  #unreadable = $state.raw<unknown>(null);
   saving = $state(false);
-  /** The last save's refusal, in words. */
-  error = $state<string | null>(null);
+  /** The last save's refusal. */
+  #refusal = $state.raw<unknown>(null);
   #signature = '';
   #loading: Promise<void> | null = null;
 
   constructor(private readonly host: Pick<ServiceHost, 'api'>) {}
+
+  /** Why the budget cannot be read, in words in the interface's language, or null. */
+  get unavailable(): string | null {
+    if (!this.#unreadable) return null;
+    return this.#unreadable === 'local_only' ? t('money.belongsToLocal') : errorText(this.#unreadable);
+  }
+
+  /** The last save's refusal in words (the service's sentence names the field), or null. */
+  get error(): string | null {
+    return this.#refusal ? errorDetail(this.#refusal) : null;
+  }
 
   /** Hosted jobs and pending items waiting for the budget. */
   get waiting(): number {
@@ -32,10 +44,10 @@ export class SpendingBudget {
       .then(
         (status) => {
           this.status = status;
-          this.unavailable = null;
+          this.#unreadable = null;
         },
         (err: { status?: number }) => {
-          this.unavailable = err.status === 404 ? 'The monthly cap belongs to the account of this computer.' : errorText(err);
+          this.#unreadable = err.status === 404 ? 'local_only' : err;
         },
       )
       .finally(() => (this.#loading = null));
@@ -45,13 +57,12 @@ export class SpendingBudget {
   /** Sets the cap (dollars; null: none); true when saved. Work the cap held starts at once as far as it allows. */
   async setCap(usd: number | null): Promise<boolean> {
     this.saving = true;
-    this.error = null;
+    this.#refusal = null;
     try {
       this.status = await this.host.api.putBudget({ monthly_usd: usd });
       return true;
     } catch (err) {
-      const e = err as { code?: string; message?: string };
-      this.error = e.code === 'invalid_params' || e.code === 'unsupported_param' ? (e.message ?? errorText(err)) : errorText(err);
+      this.#refusal = err;
       return false;
     } finally {
       this.saving = false;

@@ -5,7 +5,7 @@
  * mutated: each poll is merged with structural sharing, so only the objects that really changed get a new identity
  * and only their rows redraw.
  */
-import type { ApiClient, QueueSummary } from '$common/api-client.js';
+import { ApiClientError, type ApiClient, type QueueSummary } from '$common/api-client.js';
 import type { Batch, CatalogueRecord, Job } from '$common/api-types.js';
 import type { DesktopBridge } from '$common/desktop-bridge.js';
 import { Backoff, fingerprint } from './backoff.js';
@@ -37,11 +37,19 @@ export class AppState {
   private batchIndex = $derived(new Map(this.batches.map((b) => [b.id, b])));
   jobsLoaded = $state(false);
   pollError = $state<string | null>(null);
+  /**
+   * The service no longer accepts this page's key (browser mode: it restarted, and its sessions ended with it). The
+   * poller stops at once rather than keep knocking with a dead key until the failed-key limiter locks this browser
+   * out; the page waits for the printed address to log in again.
+   */
+  sessionEnded = $state(false);
   toasts = $state<Toast[]>([]);
   private backoff = new Backoff();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastPrint = '';
   private polling = false;
+  /** Bumped by stopPolling: a poll still in flight from before does not schedule the next one. */
+  private pollGeneration = 0;
   private toastSeq = 0;
 
   /** The connected client, for code that runs once the page is connected (every tab: App.svelte mounts them then). */
@@ -83,6 +91,19 @@ export class AppState {
     else this.batches = [batch, ...this.batches];
   }
 
+  /** A (new) connection: its client, the desktop bridge, the data dir; starts polling. */
+  connected(client: ApiClient, bridge: DesktopBridge | null, dataDir: string | null): void {
+    this.client = client;
+    this.bridge = bridge;
+    this.dataDir = dataDir;
+    this.connectError = null;
+    this.sessionEnded = false;
+    this.pollError = null;
+    this.lastPrint = '';
+    this.stopPolling();
+    this.startPolling();
+  }
+
   startPolling(): void {
     this.polling = true;
     void this.poll();
@@ -91,6 +112,7 @@ export class AppState {
   /** Stops the poller (tests; the page polls for as long as it is open). */
   stopPolling(): void {
     this.polling = false;
+    this.pollGeneration++;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
@@ -104,6 +126,7 @@ export class AppState {
 
   private async poll(): Promise<void> {
     this.timer = null;
+    const generation = this.pollGeneration;
     let changed = false;
     try {
       const [jobs, batches] = await Promise.all([
@@ -121,8 +144,15 @@ export class AppState {
       this.pollError = null;
       this.queue = share(this.queue, await this.api.queue().catch(() => this.queue));
     } catch (err) {
+      if (generation !== this.pollGeneration) return;
+      if (err instanceof ApiClientError && err.status === 401) {
+        this.sessionEnded = true;
+        this.stopPolling();
+        return;
+      }
       this.pollError = err instanceof Error ? err.message : String(err);
     }
+    if (generation !== this.pollGeneration) return;
     const active = this.jobs.some((j) => j.status === 'queued' || j.status === 'running');
     const delay = this.backoff.next(changed || active);
     if (!this.timer && this.polling) this.timer = setTimeout(() => void this.poll(), delay);

@@ -7,12 +7,18 @@
  */
 import { ApiClient, ApiClientError } from '$common/api-client.js';
 import type { DesktopBridge } from '$common/desktop-bridge.js';
+import { t } from '../i18n/i18n.svelte.js';
 
 const TOKEN_IN_HASH = /^#token=([A-Za-z0-9_-]+)$/;
 const STORED_KEY = 'voxdesk.sessionKey';
 
 export function desktopBridge(): DesktopBridge | null {
   return (globalThis as { voxdesk?: DesktopBridge }).voxdesk ?? null;
+}
+
+/** True when the address holds a login token (the printed address was just opened or pasted into this tab). */
+export function loginTokenInAddress(): boolean {
+  return TOKEN_IN_HASH.test(location.hash);
 }
 
 export async function connect(): Promise<{ client: ApiClient; bridge: DesktopBridge | null; dataDir: string | null }> {
@@ -39,6 +45,6 @@ export async function connect(): Promise<{ client: ApiClient; bridge: DesktopBri
   } catch (error) {
     if (!(error instanceof ApiClientError) || error.status !== 401) throw error;
     localStorage.removeItem(STORED_KEY); // the service restarted: its sessions ended with it
-    throw new Error('This browser is not logged in: open the address that voxdesk serve --ui printed (it ends in #token=…). Each printed address logs in once.', { cause: error });
+    throw new Error(t('shell.notLoggedIn'), { cause: error });
   }
 }

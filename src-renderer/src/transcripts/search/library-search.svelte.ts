@@ -5,6 +5,7 @@
  */
 import { MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_TERMS } from '$common/limits.js';
 import { errorText } from '../../shared/error-messages.js';
+import { t } from '../../shared/i18n/i18n.svelte.js';
 import type { ServiceHost } from '../../shared/service/service-host.js';
 import { searchLibrary, type SearchHit } from '../transcript-api.js';
 
@@ -44,8 +45,8 @@ export function snippetParts(snippet: string): SnippetPart[] {
 
 /** Why the service would refuse a query as too long (its limits, common/limits.ts), in plain words; null if fine. */
 export function tooLongQuery(q: string): string | null {
-  if (q.length > MAX_SEARCH_QUERY_CHARS) return `Search for at most ${MAX_SEARCH_QUERY_CHARS} characters at a time.`;
-  if (q.split(/[\s"*]+/).filter(Boolean).length > MAX_SEARCH_TERMS) return `Search for at most ${MAX_SEARCH_TERMS} words at a time.`;
+  if (q.length > MAX_SEARCH_QUERY_CHARS) return t('search.tooManyChars', { max: MAX_SEARCH_QUERY_CHARS });
+  if (q.split(/[\s"*]+/).filter(Boolean).length > MAX_SEARCH_TERMS) return t('search.tooManyWords', { max: MAX_SEARCH_TERMS });
   return null;
 }
 
@@ -54,7 +55,8 @@ export class LibrarySearch {
   results = $state.raw<SearchHit[]>([]);
   nextCursor = $state<string | null>(null);
   loading = $state(false);
-  error = $state<string | null>(null);
+  /** Why the last search failed: the query too long (checked here), or what the request threw. */
+  #problem = $state.raw<{ tooLong: string } | { failure: unknown } | null>(null);
   /** Index of the result the arrow keys are on; -1 for none. */
   active = $state(-1);
   /** The query the results belong to ('' before any search). */
@@ -62,6 +64,12 @@ export class LibrarySearch {
 
   #timer: ReturnType<typeof setTimeout> | null = null;
   #abort: AbortController | null = null;
+
+  /** Why the last search failed, in words in the interface's language; null when it did not. */
+  get error(): string | null {
+    if (!this.#problem) return null;
+    return 'tooLong' in this.#problem ? (tooLongQuery(this.#problem.tooLong) ?? null) : errorText(this.#problem.failure);
+  }
 
   constructor(private readonly host: Pick<ServiceHost, 'api'>, private readonly debounceMs = SEARCH_DEBOUNCE_MS) {}
 
@@ -74,7 +82,7 @@ export class LibrarySearch {
       this.results = [];
       this.nextCursor = null;
       this.searched = '';
-      this.error = null;
+      this.#problem = null;
       this.loading = false;
       this.active = -1;
       return;
@@ -91,7 +99,7 @@ export class LibrarySearch {
     this.#abort?.abort();
     const tooLong = tooLongQuery(q);
     if (tooLong) {
-      this.error = tooLong;
+      this.#problem = { tooLong: q };
       this.results = [];
       this.nextCursor = null;
       this.active = -1;
@@ -106,11 +114,11 @@ export class LibrarySearch {
       this.results = page.data;
       this.nextCursor = page.next_cursor;
       this.searched = q;
-      this.error = null;
+      this.#problem = null;
       this.active = page.data.length ? 0 : -1;
     } catch (err) {
       if (abort.signal.aborted) return;
-      this.error = errorText(err);
+      this.#problem = { failure: err };
       this.results = [];
       this.nextCursor = null;
       this.active = -1;
@@ -130,7 +138,7 @@ export class LibrarySearch {
       this.results = [...this.results, ...page.data];
       this.nextCursor = page.next_cursor;
     } catch (err) {
-      if (!abort.signal.aborted) this.error = errorText(err);
+      if (!abort.signal.aborted) this.#problem = { failure: err };
     } finally {
       if (this.#abort === abort) this.loading = false;
     }

@@ -8,7 +8,7 @@ describe('formatting', () => {
     expect(formatClock(71.9)).toBe('1:11');
     expect(formatClock(3723)).toBe('1:02:03');
     expect(formatBytes(103_000_000)).toBe('103 MB');
-    expect(formatBytes(1500)).toBe('1.5 KB');
+    expect(formatBytes(1500)).toBe('1.5 kB');
     expect(formatBytes(null)).toBe('—');
     expect(formatUsd(0)).toBe('Free');
     expect(formatUsd(0.0533)).toBe('$0.05');

@@ -5,7 +5,7 @@
  * Jobs list follows edits made elsewhere).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONFLICT_NOTE, CONFLICT_REDO_NOTE, speakerIds, speakerLabel, TranscriptEditor } from '../../../../src-renderer/src/transcripts/transcript-editor.svelte.js';
+import { speakerIds, speakerLabel, TranscriptEditor } from '../../../../src-renderer/src/transcripts/transcript-editor.svelte.js';
 import { patchTranscript } from '../../../../src-renderer/src/transcripts/transcript-api.js';
 import { TranscriptPreviews } from '../../../../src-renderer/src/transcripts/transcript-previews.svelte.js';
 import { until, useConnectedApp } from '../../../helpers/renderer-host.js';
@@ -80,7 +80,8 @@ describe('TranscriptEditor', () => {
     // Another window saves first.
     await patchTranscript(ctx.app.api, id, { base_revision: 0, segments: [{ index: 2, text: 'theirs' }] });
     expect(await editor.commit()).toBe(false);
-    expect(editor.conflict).toBe(CONFLICT_NOTE);
+    expect(editor.conflict).toBe('keep_draft');
+    expect(editor.conflictNote).toMatch(/edited elsewhere.*your text is kept/);
     expect(editor.editing).toBe(0);
     expect(editor.draft).toBe('my own words');
     expect(editor.transcript!.revision).toBe(1);
@@ -95,7 +96,8 @@ describe('TranscriptEditor', () => {
     // A speaker change that meets a newer revision is not applied on top blindly: reloaded, to be redone.
     await patchTranscript(ctx.app.api, id, { base_revision: 2, speakers: { SPEAKER_0: 'Them' }, segments: [{ index: 0, speaker: 'SPEAKER_0' }] });
     expect(await editor.renameSpeaker('SPEAKER_0', 'Me')).toBe(false);
-    expect(editor.conflict).toBe(CONFLICT_REDO_NOTE);
+    expect(editor.conflict).toBe('redo');
+    expect(editor.conflictNote).toMatch(/edited elsewhere.*make yours again/);
     expect(speakerLabel(editor.transcript, 'SPEAKER_0')).toBe('Them');
     expect(await editor.renameSpeaker('SPEAKER_0', 'Me')).toBe(true);
     expect(speakerLabel(editor.transcript, 'SPEAKER_0')).toBe('Me');

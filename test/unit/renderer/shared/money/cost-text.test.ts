@@ -1,7 +1,8 @@
 /** The words next to a button that starts paid work (src-renderer/src/shared/money/cost-text.ts). */
 import { describe, expect, it } from 'vitest';
 import type { BudgetSettings, Quote } from '../../../../../src-main/common/api-types.js';
-import { costText, formatMoney, parseCapInput } from '../../../../../src-renderer/src/shared/money/cost-text.js';
+import { formatMoney } from '../../../../../src-renderer/src/shared/format.js';
+import { costText, parseCapInput } from '../../../../../src-renderer/src/shared/money/cost-text.js';
 
 describe('money words and series', () => {
   const budget = (patch: Partial<BudgetSettings>): BudgetSettings => ({

@@ -36,7 +36,7 @@ describe('LibrarySearch', () => {
     // Over the service's limits: said in plain words, no request sent.
     search.input('x'.repeat(10_000));
     await search.run();
-    expect(search.error).toBe('Search for at most 1000 characters at a time.');
+    expect(search.error).toBe('Search for at most 1,000 characters at a time.');
     search.input(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '));
     await search.run();
     expect(search.error).toBe('Search for at most 32 words at a time.');

@@ -2,9 +2,10 @@
  * The page's services, made once by App.svelte and handed to every tab through context (shared/context.ts): the
  * connection to the service with its polled lists, navigation between tabs, the monthly budget, the tabs' shortcut
  * actions, the dictation hotkey, the recordings this page sent, the files it could not send, the retries it made,
- * and the transcript previews of the Jobs list. A component reads the one it needs with `use(KEY)`; a test mounts a component with its
+ * the transcript previews of the Jobs list, and the notes that long work finished. A component reads the one it needs with `use(KEY)`; a test mounts a component with its
  * own.
  */
+import { FINISH_NOTIFIER, FinishNotifier } from './jobs/finish-notifier.svelte.js';
 import { RETRY_LINKS, RetryLinks } from './jobs/retry-links.svelte.js';
 import { UNSENT_FILES, UnsentFiles } from './jobs/unsent-files.svelte.js';
 import { DICTATE_HOTKEY, DictateHotkey } from './live/dictation/dictate-hotkey.js';
@@ -22,20 +23,28 @@ export interface PageServices {
   budget: SpendingBudget;
   tabActions: TabActions;
   dictateHotkey: DictateHotkey;
+  notifier: FinishNotifier;
 }
 
 /** Makes the services and provides them to the calling component and everything below it. */
 export function providePageServices(): PageServices {
   const app = provide(APP, new AppState());
+  const navigation = provide(NAVIGATION, new Navigation());
   provide(RECORDINGS, new SessionRecordings());
   provide(PREVIEWS, new TranscriptPreviews(() => app.api));
   provide(UNSENT_FILES, new UnsentFiles());
   provide(RETRY_LINKS, new RetryLinks());
   return {
     app,
-    navigation: provide(NAVIGATION, new Navigation()),
+    navigation,
     budget: provide(BUDGET, new SpendingBudget(app)),
     tabActions: provide(TAB_ACTIONS, new TabActions()),
     dictateHotkey: provide(DICTATE_HOTKEY, new DictateHotkey()),
+    notifier: provide(
+      FINISH_NOTIFIER,
+      new FinishNotifier(() => app.bridge as { notify?: (note: { title: string; body: string }) => unknown } | null, {
+        onOpen: (transcriptId) => (transcriptId ? navigation.openTranscriptAt(transcriptId, 0, null) : (navigation.tab = 'jobs')),
+      }),
+    ),
   };
 }

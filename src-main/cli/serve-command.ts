@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_HOLD_SECONDS, DEFAULT_PORT, type ServiceConfig } from '../service/config.js';
 import { createService } from '../service/create-service.js';
+import { installLastResortHandlers } from '../service/last-resort.js';
 import { collect, integerOption, numberOption } from './options.js';
 
 /**
@@ -70,6 +71,7 @@ export function registerServeCommand(program: Command): void {
       };
       // The serve process writes only into the data dir, which is private: anything it creates is 0600/0700.
       process.umask(0o077);
+      installLastResortHandlers({ log: (message) => process.stderr.write(`[${new Date().toISOString()}] ${message}\n`) });
       const service = await createService(config);
       process.stdout.write(`voxdesk listening on ${service.url}\n`);
       // The one-time login address: the page trades the token for a session; `curl` on the bootstrap gets 401.

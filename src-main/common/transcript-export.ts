@@ -7,7 +7,7 @@
 import type { JobResult } from './api-types.js';
 import { transcriptDocx } from './transcript-docx.js';
 import { toJson, toSrt, toVtt, TRANSCRIPT_CONTENT_TYPES, type CueOptions, type TranscriptFormat } from './transcript-formats.js';
-import { toReadableTxt } from './transcript-readable.js';
+import { singleLine, toReadableTxt } from './transcript-readable.js';
 
 export interface TranscriptExportInput {
   format: TranscriptFormat;
@@ -24,9 +24,13 @@ export interface RenderedTranscript {
   contentType: string;
 }
 
-/** What an export is called and titled: the job's name (else its id) without a file extension. */
+/**
+ * What an export is called and titled: the job's name (else its id) without a file extension, on one line — a name
+ * is any label a client sent, and a CR or LF in it must not start a new line in a TXT or DOCX title.
+ */
 export function exportTitle(name: string | null, jobId: string): string {
-  return (name ?? jobId).replace(/\.[A-Za-z0-9]{1,5}$/, '');
+  const title = singleLine(name ?? '').replace(/\.[A-Za-z0-9]{1,5}$/, '');
+  return title === '' ? jobId : title;
 }
 
 function textOf(format: Exclude<TranscriptFormat, 'docx'>, result: JobResult, title: string, cues: CueOptions): string {

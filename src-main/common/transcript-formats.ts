@@ -6,6 +6,7 @@
  * most 2 lines of 42 characters, at most 7 seconds, a new cue at each speaker change or pause of 1.5 s or more.
  */
 import type { JobResult, TranscriptSegment, TranscriptWord } from './api-types.js';
+import { singleLine } from './transcript-readable.js';
 
 /** Every export format, in the order people are offered them: the export route's, a watch folder's, the CLI's. */
 export const TRANSCRIPT_FORMATS = ['txt', 'srt', 'vtt', 'json', 'docx'] as const;
@@ -44,19 +45,24 @@ export interface Cue {
  * counts in max_chars_per_line like any word (a subtitle editor would flag the line otherwise).
  */
 function srtLabel(speaker: string): string {
-  return `[${speaker}]`;
+  return `[${singleLine(speaker)}]`;
+}
+
+/** SRT has no escapes: an arrow in the text would read as a cue's timing line to some players. */
+function srtText(text: string): string {
+  return text.replaceAll('-->', '->');
 }
 
 export function toSrt(result: JobResult, cueOptions: CueOptions = {}): string {
   return buildCues(result, cueOptions, srtLabel)
-    .map((cue, i) => `${i + 1}\n${timestamp(cue.start, ',')} --> ${timestamp(cue.end, ',')}\n${cue.lines.join('\n')}\n`)
+    .map((cue, i) => `${i + 1}\n${timestamp(cue.start, ',')} --> ${timestamp(cue.end, ',')}\n${cue.lines.map(srtText).join('\n')}\n`)
     .join('\n');
 }
 
 export function toVtt(result: JobResult, cueOptions: CueOptions = {}): string {
   const cues = buildCues(result, cueOptions).map((cue) => {
     const text = cue.lines.map(escapeVtt).join('\n');
-    return `${timestamp(cue.start, '.')} --> ${timestamp(cue.end, '.')}\n${cue.speaker ? `<v ${cue.speaker}>${text}` : text}\n`;
+    return `${timestamp(cue.start, '.')} --> ${timestamp(cue.end, '.')}\n${cue.speaker ? `<v ${escapeVtt(singleLine(cue.speaker))}>${text}` : text}\n`;
   });
   return ['WEBVTT\n', ...cues].join('\n');
 }
@@ -214,6 +220,7 @@ export function wrapLines(words: string[], limits: Required<CueOptions> = CUE_LI
   return best;
 }
 
+/** WebVTT's escapes for cue text and a voice's name: `&`, `<`, `>` (so no `-->` and no markup can appear). */
 function escapeVtt(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

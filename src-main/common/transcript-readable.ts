@@ -35,6 +35,12 @@ export function speakerTurns(result: JobResult): SpeakerTurn[] {
   return turns;
 }
 
+/** Text as one line: control characters (CR, LF, tabs…) and runs of white space become one space, trimmed. */
+export function singleLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+}
+
 /** `H:MM:SS` from one hour on, `MM:SS` before (whole seconds, rounded down). */
 export function clockTime(seconds: number): string {
   const total = Math.max(0, Math.floor(seconds));
@@ -51,7 +57,7 @@ export function toReadableTxt(result: JobResult, title: string): string {
   const turns = speakerTurns(result);
   const withSpeakers = turns.some((t) => t.speaker);
   const body = withSpeakers
-    ? turns.map((t) => `[${clockTime(t.start)}] ${t.speaker ?? 'Unknown speaker'}\n${t.text}`).join('\n\n')
+    ? turns.map((t) => `[${clockTime(t.start)}] ${singleLine(t.speaker ?? 'Unknown speaker')}\n${t.text}`).join('\n\n')
     : turns.map((t) => `[${clockTime(t.start)}] ${t.text}`).join('\n');
   return `${title}\n\n${body}${body ? '\n' : ''}`;
 }

@@ -25,6 +25,8 @@ export interface EngineInput {
   filePath?: string;
   /** The uploaded file's original name. */
   fileName?: string;
+  /** A watched recording: the folder `filePath` must lie in, reached without symbolic links (audio/input-file.ts). */
+  fileRoot?: string;
   /** voice-cloning / voice-continuation: reference audio. */
   referencePath?: string;
   /** voice-design: the description of the voice to design (text is what it speaks). */

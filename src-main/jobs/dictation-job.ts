@@ -3,18 +3,19 @@
  * text"): the transcript is already made, so the job is recorded as queued → running → succeeded in one transaction
  * through the state machine — it appears in Jobs like any transcription, exports the same way, and is charged like a
  * file of that length (request fee + audio minutes, at the price the catalogue shows) by the same billing code. The
- * session's recording becomes the job's audio artifact (a download link like any other, valid one day). Its finals
+ * session's recording becomes the job's audio artifact (a download link like any other, valid one day), kept in the
+ * folder it was recorded in — the account's uploads, where it counts in what the account may keep — under the job's
+ * id. Its finals
  * are committed as the job's segment rows in the same transaction, so `GET /v1/speech-to-text/{id}/segments` and the
  * transcript view read a dictation like any other transcription.
  */
-import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Job } from '../common/api-types.js';
 import { ApiError } from '../common/errors.js';
 import { durationString } from '../common/duration.js';
 import { isoAt } from '../store/clock.js';
 import { newId, newToken } from '../store/ids.js';
-import { PRIVATE_DIR_MODE } from '../store/private-files.js';
 import { chargeJob, priceSnapshot } from './billing.js';
 import { nowIso, type JobCore } from './job-core.js';
 import { newJobRow } from './job-rows.js';
@@ -49,12 +50,10 @@ export function recordDictation(core: JobCore, input: NewDictationJob): Job {
     null,
     price,
   );
-  // The recording moves into the job's folder first (a file operation cannot be part of the transaction).
+  // The recording takes the job's name first (a file operation cannot be part of the transaction).
   let recording: { path: string; bytes: number; sampleRate: number } | null = null;
   if (input.recording) {
-    const dir = join(core.artifactsDir, row.id);
-    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    const path = join(dir, DICTATION_RECORDING_NAME);
+    const path = join(dirname(input.recording.path), `${row.id}.wav`);
     renameSync(input.recording.path, path);
     recording = { path, bytes: statSync(path).size, sampleRate: input.recording.sampleRate };
     row.input_json = JSON.stringify({ filePath: path, fileName: DICTATION_RECORDING_NAME });
@@ -90,7 +89,7 @@ export function recordDictation(core: JobCore, input: NewDictationJob): Job {
       chargeJob(repos.ledger, done, price, Number(shown), at);
     });
   } catch (error) {
-    if (recording) rmSync(join(core.artifactsDir, row.id), { recursive: true, force: true });
+    if (recording) rmSync(recording.path, { force: true });
     throw error;
   }
   const written = repos.jobs.get(row.id);

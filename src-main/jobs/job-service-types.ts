@@ -9,6 +9,7 @@ import type { JobStatus } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
 import type { EngineInput } from '../engines/engine-types.js';
 import type { JobRecording } from './job-recording.js';
+import type { LiveReservation, LiveReservationRequest } from './live-reservations.js';
 
 /** An ended live dictation session to record as a succeeded transcription (jobs/dictation-job.ts). */
 export interface NewDictationJob {
@@ -147,6 +148,11 @@ export interface JobService {
   queueSummary(accountId?: string): { queued: number; running: number; pending: number; waiting: Record<string, number> };
   /** The monthly cap on hosted spending and where this month stands (GET /v1/settings/budget). */
   budget(): BudgetSettings;
+  /**
+   * Reserves the first chunk a live session on a hosted model may spend (jobs/live-reservations.ts), or answers why
+   * the monthly cap refuses it.
+   */
+  reserveLive(request: LiveReservationRequest): LiveReservation | string;
   /**
    * Sets the monthly cap on hosted spending (micro-dollars; null: no cap) and schedules at once, so hosted work it
    * held starts (in the order it was sent) as far as the new cap allows.

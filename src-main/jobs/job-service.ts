@@ -34,6 +34,7 @@ import { resolveOptions, type JobServiceOptions } from './job-service-options.js
 import type { JobService, ListQuery, NewBatch } from './job-service-types.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { createSpendingCap } from './spending-cap.js';
+import { createLiveReservations } from './live-reservations.js';
 import { jobRecording } from './job-recording.js';
 import { createJobViewCache } from './job-view-cache.js';
 import { StateMachine } from './state-machine.js';
@@ -115,6 +116,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     audioListeners: new Map(),
   };
   const { instanceId, artifactsDir, active } = core;
+  const liveReservations = createLiveReservations(repos, core.spendingCap, clock);
   /**
    * Who waits for which job to end (waitForTerminal): found by id when a status is committed, so a thousand waiters
    * cost nothing per change and no view is built for them.
@@ -441,6 +443,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     },
 
     budget: () => core.spendingCap.status(),
+    reserveLive: (request) => liveReservations.open(request),
 
     setMonthlyCap(micro) {
       saveMonthlyCapMicro(repos.settings, micro);

@@ -24,9 +24,20 @@ export interface SpendingCap {
    * reserves the quote in the same transaction), else the reason it waits, in words.
    */
   check(place: QueuePlace, quoteMicro: number): string | null;
+  /**
+   * Inside a write transaction: null when `micro` more may be reserved for live hosted work now (it cannot wait in the
+   * queue, so only the amount counts), else why not, in words.
+   */
+  checkLive(micro: number): string | null;
   /** What GET /v1/settings/budget answers. */
   status(): BudgetSettings;
 }
+
+/**
+ * A live session renews its reservation every minute it runs; one not renewed for this long belongs to a session
+ * that died with its process, and no longer counts.
+ */
+export const LIVE_RESERVATION_STALE_MS = 3 * 60_000;
 
 /** The UTC calendar month `at` falls in: `YYYY-MM`, its first instant and the next month's. */
 export function utcMonth(at: Date): { month: string; start: string; end: string } {
@@ -49,7 +60,18 @@ export function createSpendingCap(repos: Pick<Repositories, 'settings' | 'spendi
   const { settings, spending } = repos;
 
   function committedMicro(period: { start: string; end: string }): { spent: number; reserved: number } {
-    return { spent: spending.hostedChargedMicro(period.start, period.end), reserved: spending.reservedMicro() };
+    const liveSince = new Date(clock().getTime() - LIVE_RESERVATION_STALE_MS).toISOString();
+    return { spent: spending.hostedChargedMicro(period.start, period.end), reserved: spending.reservedMicro(liveSince) };
+  }
+
+  function checkLive(micro: number): string | null {
+    const cap = readMonthlyCapMicro(settings);
+    if (cap === null || micro <= 0) return null;
+    const period = utcMonth(clock());
+    const { spent, reserved } = committedMicro(period);
+    if (spent + reserved + micro <= cap) return null;
+    const left = Math.max(0, cap - spent - reserved);
+    return `the monthly cap for hosted work leaves ${usdText(left)} (${usdText(spent + reserved)} of ${usdText(cap)} spent or reserved in ${period.month}), less than the next ${usdText(micro)} of live hosted work; raise the cap on the Usage page or use an on-device model`;
   }
 
   function check(place: QueuePlace, quoteMicro: number): string | null {
@@ -84,5 +106,5 @@ export function createSpendingCap(repos: Pick<Repositories, 'settings' | 'spendi
     };
   }
 
-  return { check, status };
+  return { check, checkLive, status };
 }

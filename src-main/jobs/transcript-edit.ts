@@ -2,14 +2,14 @@
  * An edit of a transcript (PATCH /v1/speech-to-text/{id}/transcript): the body checked field by field, then applied
  * to the base revision to give the next one. Word times follow one rule: a word the edit did not change keeps its
  * times; words it changed or added share, in proportion to their length, the time of the words they replace (or,
- * where nothing was replaced, the gap between the kept words around them, within the segment). The word-level diff
- * is the `diff` package's diffArrays (Myers' algorithm).
+ * where nothing was replaced, the gap between the kept words around them, within the segment). Which words were
+ * kept is found by word-alignment.ts, within a bounded amount of work per edit.
  */
-import { diffArrays } from 'diff';
 import { ApiError } from '../common/errors.js';
 import { MAX_SEGMENT_TEXT_CHARS, MAX_SPEAKER_NAME_CHARS, MAX_TRANSCRIPT_CHANGES } from '../common/limits.js';
 import type { RevisionSegment, RevisionWord, SegmentPatch, SpeakerMerge, TranscriptPatch } from '../common/transcript-types.js';
 import { spreadWords, tokensOf, type RevisionBody } from './transcript-original.js';
+import { AlignmentBudget, alignWords } from './word-alignment.js';
 
 const PATCH_FIELDS = ['base_revision', 'segments', 'speakers', 'merge_speakers'] as const;
 const SEGMENT_FIELDS = ['index', 'text', 'speaker'] as const;
@@ -113,7 +113,12 @@ export function parseTranscriptPatch(body: Record<string, unknown>): TranscriptP
 }
 
 /** New words for a segment's new text: unchanged words keep their times (see the docblock). */
-export function retimeWords(segment: { start: number; end: number }, old: readonly RevisionWord[], text: string): RevisionWord[] {
+export function retimeWords(
+  segment: { start: number; end: number },
+  old: readonly RevisionWord[],
+  text: string,
+  budget: AlignmentBudget = new AlignmentBudget(),
+): RevisionWord[] {
   const tokens = tokensOf(text);
   const out: RevisionWord[] = [];
   let removed: RevisionWord[] = [];
@@ -128,17 +133,20 @@ export function retimeWords(segment: { start: number; end: number }, old: readon
     removed = [];
     added = [];
   };
-  for (const change of diffArrays(old.map((w) => w.word), tokens)) {
-    if (change.removed) {
+  let newAt = 0;
+  for (const change of alignWords(old.map((w) => w.word), tokens, budget)) {
+    if (change.kind === 'removed') {
       removed.push(...old.slice(oldAt, oldAt + change.count));
       oldAt += change.count;
-    } else if (change.added) {
-      added.push(...change.value);
+    } else if (change.kind === 'added') {
+      added.push(...tokens.slice(newAt, newAt + change.count));
+      newAt += change.count;
     } else {
       const kept = old.slice(oldAt, oldAt + change.count);
       flush(kept[0]!.start);
       out.push(...kept.map((w) => ({ ...w })));
       oldAt += change.count;
+      newAt += change.count;
     }
   }
   flush(segment.end);
@@ -149,6 +157,7 @@ export function retimeWords(segment: { start: number; end: number }, old: readon
 export function applyTranscriptPatch(base: RevisionBody, patch: TranscriptPatch): RevisionBody {
   const speakers = { ...base.speakers };
   const segments = base.segments.map((s) => ({ ...s }));
+  const budget = new AlignmentBudget();
   const used = (key: string): boolean => segments.some((s) => s.speaker === key);
   for (const [key, name] of Object.entries(patch.speakers ?? {})) {
     if (name !== null) {
@@ -180,7 +189,7 @@ export function applyTranscriptPatch(base: RevisionBody, patch: TranscriptPatch)
     if (change.text !== undefined) {
       const text = change.text.replace(/\s+/g, ' ').trim();
       if (text !== segment.text) {
-        segment.words = retimeWords(segment, segment.words, text);
+        segment.words = retimeWords(segment, segment.words, text, budget);
         segment.text = text;
       }
     }

@@ -3,6 +3,7 @@ import type { ModelManager } from '../engines/models/model-manager.js';
 import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/job-service-types.js';
 import type { Transcripts } from '../jobs/transcripts.js';
+import type { Durability } from '../store/durability.js';
 import type { Repositories } from '../store/repositories.js';
 import type { WatchService } from '../watch/watch-service.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
@@ -17,6 +18,8 @@ export interface AppDeps {
   config: ServiceConfig;
   /** The store's repositories, built once by createService (the job engine shares them). */
   repos: Repositories;
+  /** Makes what this connection committed durable before an answer acknowledges it (store/durability.ts). */
+  durability: Durability;
   jobs: JobService;
   /** Revisions, search and the latest revision as the exports take it (the export route and the watch folders). */
   transcripts: Transcripts;

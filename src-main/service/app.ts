@@ -13,6 +13,7 @@ import { authMiddleware } from './auth/auth-middleware.js';
 import type { BrowserLogin } from './auth/browser-login.js';
 import { isAdminPath, localAccountOnly } from './auth/local-account-only.js';
 import { cutIdleBodies } from './http/body-idle-timeout.js';
+import { durableAnswers } from './http/durable-answers.js';
 import { corsHeaders } from './http/cors-headers.js';
 import { handleErrors } from './http/error-handler.js';
 import { REMEMBERED_PATHS, RememberedRoutes } from './http/remembered-routes.js';
@@ -68,6 +69,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
     }),
   );
   app.use('/v1/*', authMiddleware(deps));
+  // Only on writes, so reads keep their fused gates (http/route-gates.ts).
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/v1/*', durableAnswers(deps.durability));
   app.use('/v1/*', cutIdleBodies(deps.config.bodyIdleTimeoutMs));
   // The machine's administration (model manager, settings, keys) answers the local account only.
   app.use('/v1/*', localAccountOnly(isAdminPath));

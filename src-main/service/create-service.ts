@@ -20,6 +20,7 @@ import type { JobService } from '../jobs/job-service-types.js';
 import { createTranscripts } from '../jobs/transcripts.js';
 import { RevokedKeyError } from '../store/accounts-repo.js';
 import { openDatabase, type Db } from '../store/database.js';
+import { createDurability } from '../store/durability.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
 import { createRepositories, type Repositories } from '../store/repositories.js';
@@ -34,7 +35,6 @@ import { Origins } from './auth/origins.js';
 import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { engineFamilies } from './catalogue/engine-families.js';
-import { toMicro } from '../common/pricing.js';
 import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
 import { allowWholeBodies } from './http/body-idle-timeout.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
@@ -117,8 +117,10 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
   ensurePrivateDir(uploadsDir);
   // Where job runs write (the job engine's artifacts dir): made now, not by the first job's worker (6–15 ms then).
   ensurePrivateDir(join(config.dataDir, 'artifacts'));
-  const db = openDatabase(join(config.dataDir, 'voxdesk.db'));
+  const dbFile = join(config.dataDir, 'voxdesk.db');
+  const db = openDatabase(dbFile);
   const repos = createRepositories(db);
+  const durability = createDurability(db, dbFile);
   // What a failed start must close, in the order it was opened (undone in reverse): a failure after listening used
   // to leave the port taken and the live server, the workers' start and the background compiles behind.
   const opened: (() => unknown)[] = [() => db.close()];
@@ -188,6 +190,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const deps: AppDeps = {
       config,
       repos,
+      durability,
       jobs,
       transcripts,
       catalogue,
@@ -236,10 +239,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       recordDictation: (input) => jobService.recordDictation(input),
       followHostedDictation: (input) => jobService.followHostedDictation(input),
       hostedEndpoint: () => provider.settingsStore.endpoint(),
-      hostedBudgetLeftMicro: () => {
-        const left = jobService.budget().remaining_usd;
-        return left === null ? null : toMicro(left);
-      },
+      reserveLive: (request) => jobService.reserveLive(request),
+      recordings: { uploadsDir, openQuota: (accountId) => deps.uploads.openRecording(accountId) },
+      durable: () => durability.flush(),
       dataDir: config.dataDir,
       log: config.log,
       launcher: config.processLauncher,

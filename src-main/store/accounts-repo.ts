@@ -62,8 +62,18 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
+const GENERATED_KEY_PREFIX = 'vdk_';
+
 export function newApiKey(): string {
-  return `vdk_${randomBase62(32)}`;
+  return `${GENERATED_KEY_PREFIX}${randomBase62(32)}`;
+}
+
+/**
+ * How a key is shown in lists: a generated key by its first 8 characters (`vdk_` and 4 of its 32 random ones); a key
+ * its owner chose by `fp:` and 8 hex digits of its SHA-256, never by its own characters (migration 022).
+ */
+export function keyLabel(key: string, hash: string = hashKey(key)): string {
+  return key.startsWith(GENERATED_KEY_PREFIX) ? key.slice(0, 8) : `fp:${hash.slice(0, 8)}`;
 }
 
 export interface AccountsRepo {
@@ -126,8 +136,9 @@ export function createAccountsRepo(db: Db, clock: Clock = systemClock, othersCom
 
   function storeKey(accountId: string, key: string, name: string | null): CreatedKey {
     const id = newId('key', clock().getTime());
-    const prefix = key.slice(0, 8);
-    insertKey.run(id, accountId, hashKey(key), prefix, isoAt(clock), name);
+    const hash = hashKey(key);
+    const prefix = keyLabel(key, hash);
+    insertKey.run(id, accountId, hash, prefix, isoAt(clock), name);
     return { id, key, prefix };
   }
 

@@ -9,8 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, link, lstat, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
 
 /** How many numbered names are tried before giving up. */
 export const MAX_SUFFIX = 999;
@@ -49,11 +49,34 @@ async function writeSynced(path: string, content: Uint8Array): Promise<void> {
 }
 
 /**
- * Writes `content` as `dir/base.extension` or the first free numbered name (the folder is created if needed);
- * resolves with the path written. Rejects when the folder cannot be written or every name up to (999) is taken.
+ * Creates `dir` below `root` folder by folder, refusing any existing folder on the way that is a symbolic link (a
+ * subfolder linked elsewhere would send the exports there); `root` itself is the person's choice and may be one.
  */
-export async function writeExportFile(dir: string, base: string, extension: string, content: Uint8Array): Promise<string> {
-  await mkdir(dir, { recursive: true });
+async function folderBelow(root: string, dir: string): Promise<void> {
+  const below = relative(root, dir);
+  if (below.startsWith('..') || isAbsolute(below)) throw new Error(`${dir} is not inside ${root}`);
+  await mkdir(root, { recursive: true });
+  let at = root;
+  for (const part of below.split(sep).filter(Boolean)) {
+    at = join(at, part);
+    try {
+      await mkdir(at);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const info = await lstat(at);
+      if (info.isSymbolicLink()) throw new Error(`${at} is a symbolic link; exports are not written through links`);
+      if (!info.isDirectory()) throw new Error(`${at} is a file, not a folder`);
+    }
+  }
+}
+
+/**
+ * Writes `content` as `dir/base.extension` or the first free numbered name (the folders below `root` are created if
+ * needed, never followed through a link); resolves with the path written. Rejects when the folder cannot be written,
+ * a folder on the way is a link, or every name up to (999) is taken.
+ */
+export async function writeExportFile(dir: string, base: string, extension: string, content: Uint8Array, root: string = dir): Promise<string> {
+  await folderBelow(root, dir);
   const temporary = join(dir, `.${base}.${extension}.${randomBytes(6).toString('hex')}.voxdesk-tmp`);
   await writeSynced(temporary, content);
   try {

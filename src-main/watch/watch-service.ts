@@ -15,11 +15,12 @@
  * settled from the store.
  */
 import { basename, dirname, extname, join, relative } from 'node:path';
-import { stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import type { Job } from '../common/api-types.js';
 import { ApiError } from '../common/errors.js';
 import { isTerminal } from '../common/job-states.js';
 import type { WatchFolder, WatchFolderStatus } from '../common/watch-folder-types.js';
+import { linkProblem } from '../engines/audio/input-file.js';
 import type { JobService } from '../jobs/job-service-types.js';
 import type { Repositories } from '../store/repositories.js';
 import { writeTx } from '../store/transaction.js';
@@ -221,10 +222,19 @@ export class WatchService {
   /** One file: see the class comment for the order of the checks. */
   private async consider(path: string, folder: FolderWatch): Promise<void> {
     const repo = this.options.repos.watchFiles;
-    const info = await stat(path).catch(() => null);
-    // Gone again, or empty (a recorder that made the file and writes later: its growth is reported as a change).
-    if (!info?.isFile() || info.size === 0) return;
+    // lstat: a symbolic link is looked at as the link, never as what it points to.
+    const info = await lstat(path).catch(() => null);
+    if (!info) return;
     const version: FileVersion = { folder: folder.path, path, sizeBytes: info.size, mtimeMs: info.mtimeMs };
+    if (info.isSymbolicLink() || info.isFile()) {
+      const refused = await linkProblem(folder.path, path).catch(() => null);
+      if (refused) {
+        if (!repo.seen(version)) repo.insertFailed(version, null, 'symlink_refused', refused);
+        return;
+      }
+    }
+    // Gone again, or empty (a recorder that made the file and writes later: its growth is reported as a change).
+    if (!info.isFile() || info.size === 0) return;
     if (repo.seen(version)) return;
 
     let limits: { maxFileBytes: number };
@@ -259,7 +269,7 @@ export class WatchService {
       return this.hold(path, folder, problem);
     }
     // Changed while it was read: its next version is reported once it stops changing.
-    const after = await stat(path).catch(() => null);
+    const after = await lstat(path).catch(() => null);
     if (!after || after.size !== info.size || Math.floor(after.mtimeMs) !== Math.floor(info.mtimeMs)) return;
 
     let held: FolderProblem | null = null;
@@ -316,13 +326,15 @@ export class WatchService {
       return;
     }
     const formats = JSON.parse(row.formats_json) as string[];
-    const dir = row.output_dir ? join(row.output_dir, relative(row.folder, dirname(row.path))) : dirname(row.path);
+    // Exports go below the output folder (or the watched one) and never through a link inside it.
+    const root = row.output_dir ?? row.folder;
+    const dir = join(root, relative(row.folder, dirname(row.path)));
     const base = basename(row.path, extname(row.path));
     const written: string[] = [];
     for (const format of formats) {
       try {
         const content = await this.options.submitter.render(job, format);
-        written.push(await writeExportFile(dir, base, format, content));
+        written.push(await writeExportFile(dir, base, format, content, root));
       } catch (error) {
         repo.markFailed(row.id, 'output_write_failed', `the ${format} export of ${basename(row.path)} could not be written to ${dir}: ${message(error)}`, written);
         return;

@@ -29,6 +29,7 @@ import { PocketsphinxStreamDecoder } from './pocketsphinx-stream-decoder.js';
 import { noteRecognised, noteResume } from './recognition-probe.js';
 import { assembleTranscript } from './transcript-assembly.js';
 import type { TranscriptOptions } from './transcript.js';
+import { inputFile } from '../audio/input-file.js';
 
 /** Looked up again in the worker: the package may have been removed since the catalogue row was built. */
 function currentInstall(): PocketsphinxInstall {
@@ -59,8 +60,7 @@ class WarmDecoder {
 }
 
 async function run(warm: WarmDecoder, task: EngineTask, ctx: EngineContext): Promise<EngineOutput> {
-  const file = task.input.filePath;
-  if (!file) throw new JobError('invalid_params', 'speech to text needs an audio file');
+  const file = await inputFile(task.input, () => new JobError('invalid_params', 'speech to text needs an audio file'));
   const params = readAsrParams(task.params, { languages: ['en'], wordTimings: true, translate: false, diarization: false });
   const install = currentInstall();
   const resume = task.resumeAfter ?? null;

@@ -21,6 +21,7 @@ import { wordsFromTokens } from './token-words.js';
 import { assembleTranscript } from './transcript-assembly.js';
 import type { TranscriptOptions } from './transcript.js';
 import type { SherpaOfflineRecognizer, SherpaOfflineResult } from './sherpa-native.js';
+import { inputFile } from '../audio/input-file.js';
 
 /** VAD segments closer than this are merged when diarizing (default merging bridges 3 s). */
 export const DIARIZATION_MERGE_GAP_SECONDS = 0.5;
@@ -41,8 +42,7 @@ export function languageOf(lang: string | undefined): string | null {
 }
 
 async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> {
-  const file = task.input.filePath;
-  if (!file) throw new JobError('invalid_params', 'speech to text needs an audio file');
+  const file = await inputFile(task.input, () => new JobError('invalid_params', 'speech to text needs an audio file'));
   const config = parseEngineConfig(task.engineConfig);
   const params = readAsrParams(task.params, paramRules(config));
   const duration = await probeDuration(file, { signal: ctx.signal });

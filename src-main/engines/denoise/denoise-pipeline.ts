@@ -15,6 +15,7 @@ import { PcmStreamWriter } from './pcm-stream-writer.js';
 import { probeSource } from './probe-source.js';
 import { cancelledError, decodeBlocks } from '../audio/decode.js';
 import { concat, createStreamResampler } from '../audio/stream-resampler.js';
+import { inputFile } from '../audio/input-file.js';
 
 /** Work rate when the source rate is unknown (decode.ts's rate). */
 const FALLBACK_RATE = 16_000;
@@ -45,8 +46,7 @@ export interface DenoiserSpec {
 
 export async function runDenoiseJob(task: EngineTask, ctx: EngineContext, denoiser: DenoiserSpec): Promise<EngineOutput> {
   const params = resolveDenoiseParams(task.params);
-  const file = task.input.filePath;
-  if (!file) throw new JobError('audio_decode_failed', `${task.product} needs an audio file`);
+  const file = await inputFile(task.input, () => new JobError('audio_decode_failed', `${task.product} needs an audio file`));
   const maxSeconds = readMaxSeconds(task.engineConfig);
   if (ctx.signal.aborted) throw cancelledError();
 

@@ -3,7 +3,8 @@
  * (each session is a numbered stream). Native inference can crash its process; here that ends only this child: the
  * parent (recognizer-pool.ts) tells the affected sessions and starts a new one. Audio arrives as PCM16 at the
  * session's rate, is resampled to 16 kHz and recognised; every audio message is acknowledged (`processed`) so the
- * parent can bound what waits. Messages are handled in arrival order.
+ * parent can bound what waits. Each stream's messages are handled in arrival order, and streams take turns, account
+ * by account (fair-queue.ts); a stream that is closed loses what it had waiting at once.
  */
 import { JobError } from '../../common/errors.js';
 import { s16leToFloat } from '../audio/pcm.js';
@@ -17,6 +18,7 @@ import { LIVE_SAMPLE_RATE, type LiveModelConfig, type LiveStream, type LiveStrea
 import type { RecognizerReply, RecognizerRequest } from './recognizer-protocol.js';
 import { StreamingLiveStream } from './streaming-live-stream.js';
 import { createLoadGauge, VadLiveStream } from './vad-live-stream.js';
+import { FairQueue } from './fair-queue.js';
 
 const parent = parentLink();
 const send = (reply: RecognizerReply): void => parent.send(reply);
@@ -79,22 +81,43 @@ function failure(error: unknown): { code: string; message: string } {
   return { code: typeof code === 'string' ? code : 'engine_failed', message: error instanceof Error ? error.message : String(error) };
 }
 
-/** Requests run one after another: a stream's audio is always recognised in order, after its stream was opened. */
-let chain: Promise<void> = Promise.resolve();
-function enqueue(work: () => Promise<void> | void): void {
-  chain = chain.then(work).catch((error: unknown) => send({ type: 'fatal', ...failure(error) }));
+type StreamRequest = Extract<RecognizerRequest, { type: 'open' | 'audio' | 'end' }>;
+
+/** Work waiting, by account and stream; the stream being worked on; streams closed while it was. */
+const queue = new FairQueue<StreamRequest>();
+const accounts = new Map<number, string>();
+let working: number | null = null;
+const closedWhileWorking = new Set<number>();
+let pumping = false;
+
+/** Works through the queue one request at a time, yielding between them so new messages (a close) get in. */
+async function pump(): Promise<void> {
+  if (pumping) return;
+  pumping = true;
+  try {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      working = next.stream;
+      await handle(next.item);
+      working = null;
+      if (closedWhileWorking.delete(next.stream)) dispose(next.stream);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  } catch (error) {
+    send({ type: 'fatal', ...failure(error) });
+  } finally {
+    pumping = false;
+  }
 }
 
-async function handle(request: RecognizerRequest): Promise<void> {
+function dispose(stream: number): void {
+  const open = streams.get(stream);
+  streams.delete(stream);
+  open?.resampler.release?.();
+  open?.stream.dispose();
+}
+
+async function handle(request: StreamRequest): Promise<void> {
   switch (request.type) {
-    case 'load':
-      try {
-        load(request.model);
-        send({ type: 'ready' });
-      } catch (error) {
-        send({ type: 'load-failed', message: failure(error).message });
-      }
-      return;
     case 'open':
       try {
         const stream = createStream(request.stream, request.language, request.offsetSeconds, request.firstSegmentId);
@@ -116,6 +139,7 @@ async function handle(request: RecognizerRequest): Promise<void> {
     case 'end': {
       const open = streams.get(request.stream);
       streams.delete(request.stream);
+      accounts.delete(request.stream);
       try {
         if (open) {
           open.stream.accept(open.resampler.finish());
@@ -128,15 +152,35 @@ async function handle(request: RecognizerRequest): Promise<void> {
       send({ type: 'ended', stream: request.stream });
       return;
     }
-    case 'close': {
-      const open = streams.get(request.stream);
-      streams.delete(request.stream);
-      open?.resampler.release?.();
-      open?.stream.dispose();
-      return;
-    }
   }
 }
 
-parent.onMessage((raw) => enqueue(() => handle(raw as RecognizerRequest)));
+parent.onMessage((raw) => {
+  const request = raw as RecognizerRequest;
+  switch (request.type) {
+    case 'load':
+      try {
+        load(request.model);
+        send({ type: 'ready' });
+      } catch (error) {
+        send({ type: 'load-failed', message: failure(error).message });
+      }
+      return;
+    case 'close':
+      // At once, not in turn: the stream's backlog goes with it.
+      queue.drop(request.stream);
+      accounts.delete(request.stream);
+      if (working === request.stream) closedWhileWorking.add(request.stream);
+      else dispose(request.stream);
+      return;
+    case 'open':
+      accounts.set(request.stream, request.account);
+      queue.push(request.account, request.stream, request);
+      void pump();
+      return;
+    default:
+      queue.push(accounts.get(request.stream) ?? '', request.stream, request);
+      void pump();
+  }
+});
 parent.onParentGone(() => process.exit(0));

@@ -30,6 +30,8 @@ export interface RecognizerHandlers {
 }
 
 export interface RecognizerStreamOptions {
+  /** The account the stream is for: a recognizer shared by accounts takes turns between them. */
+  account: string;
   sampleRate: number;
   language: string | null;
   offsetSeconds: number;

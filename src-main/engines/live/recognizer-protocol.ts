@@ -9,6 +9,8 @@ export type RecognizerRequest =
   | {
       type: 'open';
       stream: number;
+      /** The account the stream belongs to: the child takes turns between accounts (fair-queue.ts). */
+      account: string;
       /** Hz of the PCM16 that will follow. */
       sampleRate: number;
       /** A language code for models that take one; null: the model's default (detection where it has it). */

@@ -11,9 +11,10 @@
  * `tar` (Windows' bsdtar), that tar extracts (it refuses `..` and absolute names itself) and the result is checked.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, createReadStream, createWriteStream, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, lstat, mkdir, readdir, readlink, rename, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import * as tar from 'tar-stream';
@@ -69,40 +70,79 @@ function safeLinkTarget(entry: string, target: string, hard: boolean): string {
 }
 
 /**
- * Extracts `archive` into `dest` (created; must not exist yet), then strips a single top-level folder. Throws
- * ArchiveError (unsafe_archive or install_failed); on any error nothing is left at `dest`.
+ * How much an archive may expand to. A model archive's weights barely compress (ratio ~1.1-1.5) and its text data
+ * (tokens, lexicons, espeak-ng-data) by 3-5x, so an archive that expands past 20x its own size (or 64 MiB, for small
+ * ones) is a decompression bomb, not a model: the extraction stops as soon as it passes the bound, with
+ * `install_failed`, and what was written is removed.
  */
-export async function extractArchive(archive: string, dest: string, kind: ArchiveKind, signal?: AbortSignal, method: ExtractMethod = 'auto'): Promise<void> {
+export interface ExtractLimits {
+  /** Bytes of files the archive may write (default: max(64 MiB, 20 x the archive's size)). */
+  maxBytes: number;
+  /** Entries the archive may hold (default 100,000; sherpa-onnx's largest, espeak-ng-data included, hold ~400). */
+  maxEntries: number;
+}
+
+const MIN_EXPANSION_BYTES = 64 * 1024 * 1024;
+const EXPANSION_RATIO = 20;
+const MAX_ENTRIES = 100_000;
+
+async function defaultLimits(archive: string): Promise<ExtractLimits> {
+  const { size } = await stat(archive);
+  return { maxBytes: Math.max(MIN_EXPANSION_BYTES, EXPANSION_RATIO * size), maxEntries: MAX_ENTRIES };
+}
+
+export interface ExtractOptions {
+  signal?: AbortSignal;
+  method?: ExtractMethod;
+  /** Defaults: see ExtractLimits. */
+  limits?: Partial<ExtractLimits>;
+}
+
+/**
+ * Extracts `archive` into `dest` (created; must not exist yet), then strips a single top-level folder. Throws
+ * ArchiveError (unsafe_archive or install_failed) for every problem the archive or the disk can cause — never
+ * another error — and on any error nothing is left at `dest`. All file-system work is asynchronous: an install
+ * never stalls the service's event loop.
+ */
+export async function extractArchive(archive: string, dest: string, kind: ArchiveKind, options: ExtractOptions = {}): Promise<void> {
+  const { signal, method = 'auto' } = options;
   const raw = `${dest}.extracting`;
-  rmSync(raw, { recursive: true, force: true });
-  mkdirSync(raw, { recursive: true });
-  const chosen = method === 'auto' ? (kind === 'tar.gz' || hasProgram('bzip2') ? 'stream' : hasProgram('tar') ? 'system' : 'js') : method;
   try {
-    if (chosen === 'system') await extractWithSystemTar(archive, raw, kind, signal);
+    const limits = { ...(await defaultLimits(archive)), ...options.limits };
+    await rm(raw, { recursive: true, force: true });
+    await mkdir(raw, { recursive: true });
+    const chosen = method === 'auto' ? (kind === 'tar.gz' || hasProgram('bzip2') ? 'stream' : hasProgram('tar') ? 'system' : 'js') : method;
+    if (chosen === 'system') await extractWithSystemTar(archive, raw, kind, limits, signal);
     else {
       const { stream, done } = decompressed(archive, kind, chosen === 'js');
       // Both: the tar reader may finish on a truncated stream before the decompressor reports its failure.
-      await Promise.all([extractStream(stream, raw, signal), done]);
+      await Promise.all([extractStream(stream, raw, limits, signal), done]);
     }
-    if (readdirSync(raw).length === 0) throw new ArchiveError('install_failed', `cannot extract ${archive}: the archive holds no files`);
+    if ((await readdir(raw)).length === 0) throw new ArchiveError('install_failed', `cannot extract ${archive}: the archive holds no files`);
+    const top = await readdir(raw);
+    const single = top.length === 1 && (await stat(join(raw, top[0]!))).isDirectory();
+    if (single) {
+      await rename(join(raw, top[0]!), dest);
+      await rm(raw, { recursive: true, force: true });
+    } else {
+      await rename(raw, dest);
+    }
   } catch (err) {
-    rmSync(raw, { recursive: true, force: true });
+    await rm(raw, { recursive: true, force: true }).catch(() => undefined);
     if (signal?.aborted) throw new ArchiveError('install_failed', 'extraction cancelled', { cause: err });
     throw err instanceof ArchiveError ? err : new ArchiveError('install_failed', `cannot extract ${archive}: ${(err as Error).message ?? String(err)}`, { cause: err });
   }
-  const top = readdirSync(raw);
-  const single = top.length === 1 && statSync(join(raw, top[0]!)).isDirectory();
-  if (single) {
-    renameSync(join(raw, top[0]!), dest);
-    rmSync(raw, { recursive: true, force: true });
-  } else {
-    renameSync(raw, dest);
-  }
 }
 
-/** The `.tar.bz2` extractor the curated packages use (same checks). */
-export function extractTarBz2(archive: string, dest: string, signal?: AbortSignal, method: ExtractMethod = 'auto'): Promise<void> {
-  return extractArchive(archive, dest, 'tar.bz2', signal, method);
+function tooLarge(limits: ExtractLimits): ArchiveError {
+  return new ArchiveError(
+    'install_failed',
+    `the archive expands to more than ${Math.round(limits.maxBytes / 1048576)} MiB (20 times its own size), which no model archive does; nothing was installed`,
+  );
+}
+
+function tooManyEntries(limits: ExtractLimits): ArchiveError {
+  return new ArchiveError('install_failed', `the archive holds more than ${limits.maxEntries} entries, which no model archive does; nothing was installed`);
 }
 
 /** The uncompressed tar stream of `archive`, and a promise that rejects when the decompressor fails. */
@@ -125,57 +165,70 @@ function decompressed(archive: string, kind: ArchiveKind, pureJs: boolean): { st
   return { stream: child.stdout, done };
 }
 
-async function extractStream(input: Readable, raw: string, signal?: AbortSignal): Promise<void> {
+/**
+ * Reads the tar stream entry by entry. Every entry's handling is one awaited step whose failure (a refused name, a
+ * file where a folder must go, a full disk) becomes the extraction's error: nothing an archive holds can throw out
+ * of the stream's event handlers and take the process down.
+ */
+/** One entry's data as tar-stream hands it over (a streamx Readable). */
+type EntryStream = tar.ExtractEvents['entry'][1];
+
+async function extractStream(input: Readable, raw: string, limits: ExtractLimits, signal?: AbortSignal): Promise<void> {
   const extract = tar.extract();
   // The first problem is remembered and the rest of the archive drained (destroying the extractor mid-entry
   // leaves upstream classic streams throwing); nothing more is written once there is one.
   let problem: unknown = null;
   const written = new Set<string>();
+  let entries = 0;
+  let bytes = 0;
+  const writeEntry = async (header: tar.Header, stream: EntryStream): Promise<boolean> => {
+    entries += 1;
+    if (entries > limits.maxEntries) throw tooManyEntries(limits);
+    const rel = safeEntryPath(header.name);
+    if (header.type === 'symlink') safeLinkTarget(rel, header.linkname ?? '', false);
+    const target = join(raw, rel);
+    if (rel === '' || !target.startsWith(raw + sep)) return false;
+    if (header.type === 'directory') {
+      await mkdir(target, { recursive: true });
+      return false;
+    }
+    if (header.type === 'link') {
+      const source = safeLinkTarget(rel, header.linkname ?? '', true);
+      // A hard link to a file already extracted becomes a copy of it.
+      if (written.has(source)) {
+        bytes += (await stat(join(raw, source))).size;
+        if (bytes > limits.maxBytes) throw tooLarge(limits);
+        await mkdir(dirname(target), { recursive: true });
+        await copyFile(join(raw, source), target);
+        written.add(rel);
+      }
+      return false;
+    }
+    if (header.type !== 'file' && header.type !== 'contiguous-file') return false; // symlinks, devices, fifos
+    if (bytes + (header.size ?? 0) > limits.maxBytes) throw tooLarge(limits);
+    await mkdir(dirname(target), { recursive: true });
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        bytes += chunk.length;
+        callback(bytes > limits.maxBytes ? tooLarge(limits) : null, chunk);
+      },
+    });
+    await pipeline(stream, counter, createWriteStream(target));
+    written.add(rel);
+    return true;
+  };
   extract.on('entry', (header, stream, next) => {
-    const skip = (err?: unknown) => {
-      if (err && !problem) problem = err;
+    const skip = () => {
       stream.on('end', () => next());
       stream.resume();
     };
     if (problem) return skip();
-    let rel: string;
-    try {
-      rel = safeEntryPath(header.name);
-      if (header.type === 'symlink') safeLinkTarget(rel, header.linkname ?? '', false);
-    } catch (err) {
-      return skip(err);
-    }
-    const target = join(raw, rel);
-    if (rel === '' || !target.startsWith(raw + sep)) return skip();
-    if (header.type === 'directory') {
-      mkdirSync(target, { recursive: true });
-      return skip();
-    }
-    if (header.type === 'link') {
-      let source: string;
-      try {
-        source = safeLinkTarget(rel, header.linkname ?? '', true);
-      } catch (err) {
-        return skip(err);
-      }
-      // A hard link to a file already extracted becomes a copy of it.
-      if (written.has(source)) {
-        mkdirSync(dirname(target), { recursive: true });
-        copyFileSync(join(raw, source), target);
-        written.add(rel);
-      }
-      return skip();
-    }
-    if (header.type !== 'file' && header.type !== 'contiguous-file') return skip(); // symlinks, devices, fifos
-    mkdirSync(dirname(target), { recursive: true });
-    pipeline(stream, createWriteStream(target)).then(
-      () => {
-        written.add(rel);
-        next();
-      },
+    void writeEntry(header, stream).then(
+      (consumed) => (consumed ? next() : skip()),
       (err: unknown) => {
-        if (!problem) problem = err;
-        next();
+        problem ??= err;
+        if (stream.destroyed) next();
+        else skip();
       },
     );
   });
@@ -197,7 +250,11 @@ async function extractStream(input: Readable, raw: string, signal?: AbortSignal)
   }
 }
 
-function extractWithSystemTar(archive: string, raw: string, kind: ArchiveKind, signal?: AbortSignal): Promise<void> {
+/**
+ * The system tar (Windows' bsdtar, where there is no bzip2 program): it writes before anything can be counted, so
+ * the limits are checked on what it wrote, which is then removed when it is over them.
+ */
+function extractWithSystemTar(archive: string, raw: string, kind: ArchiveKind, limits: ExtractLimits, signal?: AbortSignal): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     // GNU tar and bsdtar refuse '..' members and strip a leading '/' by default; --no-same-owner keeps files ours.
     const child = spawn('tar', [kind === 'tar.gz' ? '-xzf' : '-xjf', archive, '-C', raw, '--no-same-owner'], {
@@ -212,27 +269,28 @@ function extractWithSystemTar(archive: string, raw: string, kind: ArchiveKind, s
       const said = stderr.trim().split('\n').slice(-2).join(' ');
       if (/\.\.|absolute|outside|leading/i.test(stderr)) return reject(unsafe(`tar reported entries outside its folder: ${said}`));
       if (code !== 0) return reject(new ArchiveError('install_failed', `cannot extract ${archive}: tar exited with ${code}: ${said}`));
-      try {
-        checkExtracted(raw, raw);
-        resolvePromise();
-      } catch (err) {
-        reject(err);
-      }
+      checkExtracted(raw, raw, limits, { bytes: 0, entries: 0 }).then(resolvePromise, reject);
     });
   });
 }
 
-/** After a system tar: links pointing outside are refused, other links and special files removed. */
-function checkExtracted(root: string, dir: string): void {
-  for (const name of readdirSync(dir)) {
+/** After a system tar: links pointing outside are refused, other links and special files removed, limits checked. */
+async function checkExtracted(root: string, dir: string, limits: ExtractLimits, seen: { bytes: number; entries: number }): Promise<void> {
+  for (const name of await readdir(dir)) {
     const path = join(dir, name);
-    const st = lstatSync(path);
-    if (st.isDirectory()) checkExtracted(root, path);
+    const st = await lstat(path);
+    seen.entries += 1;
+    if (seen.entries > limits.maxEntries) throw tooManyEntries(limits);
+    if (st.isDirectory()) await checkExtracted(root, path, limits, seen);
     else if (st.isSymbolicLink()) {
-      const target = readlinkSync(path);
+      const target = await readlink(path);
       const resolved = resolve(dirname(path), target);
       if (isAbsolute(target) || relative(root, resolved).startsWith('..')) throw unsafe(`its link ${relative(root, path)} points outside its folder (${target})`);
-      rmSync(path, { force: true });
-    } else if (!st.isFile()) rmSync(path, { force: true });
+      await rm(path, { force: true });
+    } else if (!st.isFile()) await rm(path, { force: true });
+    else {
+      seen.bytes += st.size;
+      if (seen.bytes > limits.maxBytes) throw tooLarge(limits);
+    }
   }
 }

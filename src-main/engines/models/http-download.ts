@@ -4,12 +4,17 @@
  * following redirects and retrying transient failures with exponential backoff. Requests go through the proxy the
  * environment names and trust the extra CA file of a DownloadNetwork; every error names the host that failed (and
  * the proxy used), so the caller can suggest a mirror, a proxy or a CA file.
+ *
+ * What a server may make the downloader do is bounded: it never writes more than the file's declared size (or
+ * UNDECLARED_MAX_BYTES when none was declared), and a redirect may not downgrade https to http nor lead from a
+ * public host to this machine or its private network (a model URL must not become a way to reach the LAN).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, existsSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { DownloadNetwork } from './download-network.js';
+import { isPrivateHost, publicOnlyLookup } from './private-hosts.js';
 
 export type DownloadErrorCode = 'download_failed' | 'checksum_mismatch' | 'cancelled';
 
@@ -56,7 +61,10 @@ export interface FetchOptions {
   partPath: string;
   /** ETag of the response that wrote the bytes already in partPath (sent as If-Range). */
   etag: string | null;
-  /** Expected size when known: a part file already this long is not fetched again. */
+  /**
+   * The file's declared size when known: a part file already this long is not fetched again, and a server that
+   * sends more is cut off (the download fails; nothing past the size is written).
+   */
   expectedSize: number | null;
   signal: AbortSignal;
   /** Bytes in the part file so far, the file's total when known, and the current validator. */
@@ -72,6 +80,8 @@ export interface FetchOptions {
 }
 
 const MAX_REDIRECTS = 5;
+/** The most a download without a declared size may write: 16 GiB, past the largest model of any family. */
+export const UNDECLARED_MAX_BYTES = 16 * 1024 ** 3;
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -104,6 +114,16 @@ interface OpenResult {
   via: string;
 }
 
+/** Why a redirect from `from` to `to` is refused, or null when it may be followed. */
+export function refusedRedirect(from: URL, to: URL, origin: URL): string | null {
+  if (from.protocol === 'https:' && to.protocol !== 'https:') return `${from.host} redirected from https to ${to.protocol.replace(':', '')} (${to.host}); a download never leaves TLS`;
+  if (to.protocol !== 'https:' && to.protocol !== 'http:') return `${from.host} redirected to an unsupported scheme ${to.protocol}`;
+  if (!isPrivateHost(origin.hostname) && isPrivateHost(to.hostname)) {
+    return `${from.host} redirected to ${to.host}, an address on this machine or its private network; a download from a public host is not sent there`;
+  }
+  return null;
+}
+
 function open(url: string, headers: Record<string, string>, opts: FetchOptions, redirects = 0): Promise<OpenResult> {
   const { signal } = opts;
   const idleTimeoutMs = opts.idleTimeoutMs ?? 30_000;
@@ -126,14 +146,23 @@ function open(url: string, headers: Record<string, string>, opts: FetchOptions, 
         signal,
         ...(network.agent ? { agent: network.agent } : {}),
         ...(network.ca ? { ca: network.ca } : {}),
+        // A download that starts at a public host never connects to a private address, whatever a name resolves to.
+        ...(!network.proxy && !isPrivateHost(new URL(opts.url).hostname) ? { lookup: publicOnlyLookup } : {}),
       },
       (res) => {
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400 && res.headers.location) {
           res.resume();
           if (redirects >= MAX_REDIRECTS) return reject(new DownloadError('download_failed', `too many redirects from ${url}`, false, { host }));
-          const next = new URL(res.headers.location, parsed).toString();
-          open(next, headers, opts, redirects + 1).then(resolve, reject);
+          let next: URL;
+          try {
+            next = new URL(res.headers.location, parsed);
+          } catch {
+            return reject(new DownloadError('download_failed', `${host} redirected to an invalid address (${res.headers.location})`, false, { host, problem: 'http' }));
+          }
+          const refused = refusedRedirect(parsed, next, new URL(opts.url));
+          if (refused) return reject(new DownloadError('download_failed', refused, false, { host, problem: 'http' }));
+          open(next.toString(), headers, opts, redirects + 1).then(resolve, reject);
           return;
         }
         if (status === 407) {
@@ -153,6 +182,7 @@ function open(url: string, headers: Record<string, string>, opts: FetchOptions, 
     req.setTimeout(idleTimeoutMs, () => req.destroy(new Error(`no data from ${host} for ${idleTimeoutMs} ms`)));
     req.on('error', (err: NodeJS.ErrnoException) => {
       if (signal.aborted) return reject(cancelled());
+      if (err.code === 'EPRIVATEADDRESS') return reject(new DownloadError('download_failed', err.message, false, { cause: err, host, problem: 'unreachable' }));
       if (err.code && TLS_TRUST_CODES.has(err.code)) {
         return reject(
           new DownloadError('download_failed', `cannot verify the TLS certificate of ${host}${via}: ${err.message} (${err.code})`, false, {
@@ -206,6 +236,11 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
     const length = res.headers['content-length'];
     total = length !== undefined ? Number(length) : null;
   }
+  const limit = opts.expectedSize ?? UNDECLARED_MAX_BYTES;
+  if (total !== null && total > limit) {
+    res.resume();
+    throw new DownloadError('download_failed', tooLargeMessage(url, total, opts.expectedSize), false, { host, problem: 'http' });
+  }
   const etag = typeof res.headers.etag === 'string' ? res.headers.etag : null;
   state.etag = etag;
   let done = start;
@@ -217,6 +252,10 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
     await new Promise<void>((resolvePromise, reject) => {
       let ended = false;
       res.on('data', (chunk: Buffer) => {
+        if (done + chunk.length > limit) {
+          res.destroy(new DownloadError('download_failed', tooLargeMessage(url, done + chunk.length, opts.expectedSize), false, { host, problem: 'http' }));
+          return;
+        }
         try {
           writeSync(fd, chunk);
         } catch (err) {
@@ -237,6 +276,10 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
     });
   } catch (err) {
     if (opts.signal.aborted) throw cancelled();
+    if (err instanceof DownloadError) {
+      truncateSync(opts.partPath, 0);
+      throw err;
+    }
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOSPC' || code === 'EACCES' || code === 'EROFS') {
       throw new DownloadError('download_failed', `cannot write ${opts.partPath}: ${(err as Error).message}`, false, { cause: err });
@@ -248,6 +291,12 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
   if (total !== null && done < total) {
     throw new DownloadError('download_failed', `the connection to ${host}${via} ended after ${done} of ${total} bytes`, true, { host, problem: 'unreachable' });
   }
+}
+
+function tooLargeMessage(url: string, bytes: number, declared: number | null): string {
+  return declared !== null
+    ? `${url} sends more than the declared ${declared} bytes (at least ${bytes}); the download was stopped and deleted`
+    : `${url} sends more than ${UNDECLARED_MAX_BYTES / 1024 ** 3} GiB, more than any model; the download was stopped and deleted`;
 }
 
 /** Fetches `url` into `partPath` completely (resuming what is there). Returns the final ETag. */

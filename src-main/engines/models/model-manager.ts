@@ -7,9 +7,9 @@
  * deleted at the next start) and is started again by the person.
  */
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { copyFile, rename, rm } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, join, resolve, sep } from 'node:path';
 import { ApiError } from '../../common/errors.js';
 import type { InstalledModel as StoredModel, ModelsRepo } from '../../store/models-repo.js';
 import type { Repositories } from '../../store/repositories.js';
@@ -76,6 +76,9 @@ interface ActiveImport {
   /** Resolves with the installed model, null when cancelled; rejects with an ApiError when the import failed. */
   done: Promise<InstalledModel | null>;
 }
+
+/** In a package's staging folder while it installs (see fetchAndInstall). */
+const INSTALL_MARKER = 'installing';
 
 /** A download row not updated for this long is not running in any process (a crash); start() resumes it. */
 const STALE_DOWNLOAD_MS = 60_000;
@@ -730,7 +733,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
         network,
         partPath,
         etag: row && row.fileIndex === i ? row.etag : null,
-        expectedSize: file.sha256 && file.sizeBytes > 0 ? file.sizeBytes : null,
+        expectedSize: file.sizeBytes > 0 ? file.sizeBytes : null,
         signal,
         retries: this.options.retries,
         backoffMs: this.options.backoffMs,
@@ -767,27 +770,51 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
 
     entry.phase = 'installing';
     this.emit('progress', this.status(pkg.id));
+    // A marker while installing: finding it at the next attempt means the process died in the middle (a crash
+    // or a kill), so the install is failed instead of resumed into what may be the same death at every start.
+    const marker = join(staging, INSTALL_MARKER);
+    if (existsSync(marker)) {
+      await rm(marker, { force: true });
+      throw new ArchiveError(
+        'install_failed',
+        `the service stopped while installing ${pkg.id} last time (a crash or a kill), so it is not installed again on its own; pull it again to retry`,
+      );
+    }
+    await writeFile(marker, '');
+    try {
+      return await this.install(pkg, staging, hashes, verified, signal);
+    } catch (err) {
+      await rm(marker, { force: true });
+      throw err;
+    }
+  }
+
+  /** Extracts or copies the verified files into the package folder, detects its layout and records it installed. */
+  private async install(pkg: OfferedPackage, staging: string, hashes: Record<string, string>, verified: boolean, signal: AbortSignal): Promise<InstalledModel> {
     const pkgDir = join(staging, 'package');
-    rmSync(pkgDir, { recursive: true, force: true });
-    mkdirSync(pkgDir, { recursive: true });
+    await rm(pkgDir, { recursive: true, force: true });
+    await mkdir(pkgDir, { recursive: true });
     for (const [i, file] of pkg.files.entries()) {
       const donePath = join(staging, `file-${i}.done`);
-      const target = join(pkgDir, file.path);
+      const target = resolve(pkgDir, file.path);
+      if (target !== pkgDir && !target.startsWith(pkgDir + sep)) {
+        throw new DownloadError('download_failed', `${pkg.id}: the file name ${JSON.stringify(file.path)} reaches outside the package folder; nothing was installed`, false);
+      }
       if (file.extract) {
         const out = join(staging, `extract-${i}`);
-        rmSync(out, { recursive: true, force: true });
+        await rm(out, { recursive: true, force: true });
         try {
-          await extractArchive(donePath, out, file.extract, signal);
+          await extractArchive(donePath, out, file.extract, { signal });
         } catch (err) {
           // The archive is the problem, not the connection: a new attempt downloads it again.
-          if (err instanceof ArchiveError) rmSync(donePath, { force: true });
+          if (err instanceof ArchiveError) await rm(donePath, { force: true });
           throw err;
         }
-        mkdirSync(target, { recursive: true });
-        for (const name of readdirSync(out)) renameSync(join(out, name), join(target, name));
-        rmSync(out, { recursive: true, force: true });
+        await mkdir(target, { recursive: true });
+        for (const name of await readdir(out)) await rename(join(out, name), join(target, name));
+        await rm(out, { recursive: true, force: true });
       } else {
-        mkdirSync(join(target, '..'), { recursive: true });
+        await mkdir(join(target, '..'), { recursive: true });
         await copyFile(donePath, target); // async: a 600 MB model must not stall the service
       }
     }
@@ -803,8 +830,8 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     }
     if (signal.aborted) throw new DownloadError('cancelled', 'the download was cancelled', false);
     const dir = join(this.modelsDir, pkg.id);
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(pkgDir, dir);
+    await rm(dir, { recursive: true, force: true });
+    await rename(pkgDir, dir);
     const model: InstalledModel = {
       id: pkg.id,
       source: pkg.source,
@@ -817,14 +844,14 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       version: pkg.version,
       dir,
       files: layout.files,
-      sizeBytes: diskUsage(dir),
+      sizeBytes: await diskUsage(dir),
       sha256: hashes,
       verified,
       curatedListVersion: pkg.source === 'curated' ? CURATED_LIST_VERSION : null,
       installedAt: new Date().toISOString(),
     };
     this.store.putInstalled(model);
-    rmSync(staging, { recursive: true, force: true });
+    await rm(staging, { recursive: true, force: true });
     return model;
   }
 }
@@ -863,10 +890,10 @@ function defaultImportId(source: string): string {
     .slice(0, 64);
 }
 
-function diskUsage(path: string): number {
-  const st = statSync(path);
+async function diskUsage(path: string): Promise<number> {
+  const st = await stat(path);
   if (!st.isDirectory()) return st.size;
   let total = 0;
-  for (const name of readdirSync(path)) total += diskUsage(join(path, name));
+  for (const name of await readdir(path)) total += await diskUsage(join(path, name));
   return total;
 }

@@ -17,10 +17,26 @@ const KINDS: Array<[RegExp, 'tar.bz2' | 'tar.gz' | 'onnx']> = [
   [/\.onnx$/i, 'onnx'],
 ];
 
+/**
+ * The file name a URL's last path segment gives, decoded — or null when that name could reach outside the folder
+ * it is saved in (`..%2F..%2Fx.onnx` decodes to a path, not a name) or is not a name at all.
+ */
+export function urlFileName(url: URL): string | null {
+  let name: string;
+  try {
+    name = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+  } catch {
+    return null; // a malformed %-escape
+  }
+  // eslint-disable-next-line no-control-regex
+  if (name === '' || name === '.' || name === '..' || /[/\\\u0000-\u001f]/.test(name)) return null;
+  return name;
+}
+
 /** What the URL's last path segment says the file is, or null. */
 export function urlFileKind(url: URL): 'tar.bz2' | 'tar.gz' | 'onnx' | null {
-  const name = decodeURIComponent(url.pathname.split('/').pop() ?? '');
-  return KINDS.find(([re]) => re.test(name))?.[1] ?? null;
+  const name = urlFileName(url);
+  return name === null ? null : (KINDS.find(([re]) => re.test(name))?.[1] ?? null);
 }
 
 /** The id a package gets from its URL when none is given: the file name without extensions, made safe. */
@@ -65,6 +81,9 @@ export function checkUrlPackage(input: NewUrlPackage): Omit<UrlPackageRow<ModelF
     throw bad(`url is not a valid URL: ${input.url}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad(`url must be http(s), got ${url.protocol}`);
+  if (urlFileName(url) === null) {
+    throw bad(`url must end in a file name; its last part ${JSON.stringify(url.pathname.split('/').pop() ?? '')} decodes to a path or holds control characters`);
+  }
   if (!urlFileKind(url)) throw bad(`url must name a .tar.bz2, .tar.gz (or .tgz) archive or an .onnx file, got ${basename(url.pathname) || url.pathname}`);
   if (typeof input.sha256 !== 'string' || !/^[0-9a-fA-F]{64}$/.test(input.sha256.trim())) {
     throw bad('sha256 is required: the 64 hex digits of the file (sha256sum FILE), so a tampered or broken download is refused');
@@ -97,7 +116,8 @@ export function checkUrlPackage(input: NewUrlPackage): Omit<UrlPackageRow<ModelF
 export function offeredFromUrl(row: UrlPackageRow<ModelFamily>): OfferedPackage {
   const url = new URL(row.url);
   const kind = urlFileKind(url);
-  const name = decodeURIComponent(basename(url.pathname));
+  // Rows stored before names were checked: a name that is a path is saved under a safe one.
+  const name = urlFileName(url) ?? 'model.onnx';
   const file: PackageFile =
     kind === 'onnx'
       ? { url: row.url, sha256: row.sha256, sizeBytes: row.sizeBytes ?? 0, path: name }

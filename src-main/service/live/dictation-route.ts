@@ -4,24 +4,26 @@
  * models run in the recognizer pool (engines/live/recognizer-pool.ts); hosted live models are relayed to the hosted
  * service's own route.
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type WebSocket from 'ws';
 import type { Job } from '../../common/api-types.js';
 import type { Pricing } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
-import { estimateMicro, FREE_PRICING } from '../../common/pricing.js';
-import { usdText } from '../../jobs/spending-cap.js';
 import { liveModelConfig, liveUnavailableReason } from '../../engines/live/live-models.js';
 import { RecognizerPool } from '../../engines/live/recognizer-pool.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { ProcessLauncher } from '../../engines/worker/process-launcher.js';
 import { dictationJobName } from '../../jobs/dictation-job.js';
 import type { HostedDictationJob, NewDictationJob } from '../../jobs/job-service-types.js';
+import type { LiveReservation, LiveReservationRequest } from '../../jobs/live-reservations.js';
 import { ensurePrivateDir } from '../../store/private-files.js';
 import { singleQuery } from '../http/query-params.js';
-import { DictationSession, type DictationSessionStats } from './dictation-session.js';
-import { connectHosted, relay, type HostedEndpoint } from './hosted-dictation-proxy.js';
+import { DictationSession, RECORDING_IN_PROGRESS, type DictationSessionStats } from './dictation-session.js';
+import type { UploadTicket } from '../uploads/upload-budget.js';
+import { connectHosted, relay, type HostedEndpoint, type RelayLink } from './hosted-dictation-proxy.js';
+import { hostedLiveMeter } from './hosted-live-meter.js';
 import type { LiveOptions } from './live-options.js';
 
 export interface DictationDeps {
@@ -32,11 +34,18 @@ export interface DictationDeps {
   followHostedDictation?(input: HostedDictationJob): Job;
   /** The hosted service's address and key, for hosted live models; undefined when none is configured. */
   hostedEndpoint?(): HostedEndpoint | undefined;
-  /** What is left of the monthly cap for hosted work, in micro-dollars; null for no cap (JobService.budget). */
-  hostedBudgetLeftMicro?(): number | null;
+  /** Reserves the first chunk a hosted live session may spend, or says why the monthly cap refuses (JobService.reserveLive). */
+  reserveLive?(request: LiveReservationRequest): LiveReservation | string;
   /** The price the catalogue publishes for a model (the pricing file applied). */
   pricingFor?(model: ModelDefinition): Pricing;
   dataDir: string;
+  /**
+   * Where an account's dictation recordings go and its upload quota (uploads/upload-budget.ts): recordings are kept
+   * in the account's uploads and counted there. Without it (tests of the live server alone): `<data dir>/live`.
+   */
+  recordings?: { uploadsDir: string; openQuota(accountId: string): Promise<UploadTicket> };
+  /** Resolves once what was committed is on disk: a session's `session.done` waits for its job to be (store/durability.ts). */
+  durable?(): Promise<void>;
   log(message: string): void;
   launcher?: ProcessLauncher;
 }
@@ -55,6 +64,9 @@ export interface DictationRoute {
   close(): Promise<void>;
 }
 
+/** The folder of an account's uploads that holds its dictation recordings. */
+export const DICTATIONS_FOLDER = 'dictations';
+
 /** A stable key for a model's recognizer process: the same files and settings share one warm child. */
 function poolKey(model: ModelDefinition): string {
   return `${model.id}\n${JSON.stringify(model.engineConfig)}`;
@@ -67,11 +79,20 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
   const relays = new Set<SessionHandle>();
   let prepared = false;
 
-  /** Recordings of sessions a crash cut short are deleted at the first session (their job was never recorded). */
+  /**
+   * Recordings that sessions cut short by a crash were still writing (`*.recording.wav`: their job was never
+   * recorded) are deleted at the first session, in every account's folder.
+   */
   const prepare = (): void => {
     if (prepared) return;
     ensurePrivateDir(recordingsDir);
     for (const name of readdirSync(recordingsDir)) rmSync(join(recordingsDir, name), { force: true, recursive: true });
+    const uploads = deps.recordings?.uploadsDir;
+    for (const account of uploads && existsSync(uploads) ? readdirSync(uploads) : []) {
+      const dir = join(uploads!, account, DICTATIONS_FOLDER);
+      if (!existsSync(dir)) continue;
+      for (const name of readdirSync(dir)) if (name.endsWith(RECORDING_IN_PROGRESS)) rmSync(join(dir, name), { force: true });
+    }
     prepared = true;
   };
 
@@ -102,28 +123,36 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
   }
 
   /**
-   * A hosted dictation cannot wait for the budget the way a job does (the person is speaking), so it is refused at the
-   * start when the monthly cap for hosted work leaves less than its first minute (request fee + one minute of audio).
+   * A hosted dictation cannot wait for the budget the way a job does (the person is speaking): its first chunk
+   * (request fee and five minutes) is reserved before the hosted service is asked, or the upgrade is refused with 402
+   * budget_exceeded; the meter then reserves chunk by chunk as the audio goes (hosted-live-meter.ts).
    */
-  function checkHostedBudget(model: ModelDefinition): void {
-    const left = deps.hostedBudgetLeftMicro?.() ?? null;
-    if (left === null) return;
-    const minute = estimateMicro(deps.pricingFor?.(model) ?? model.pricing ?? FREE_PRICING, [60]);
-    if (minute <= left) return;
-    throw new ApiError(
-      'budget_exceeded',
-      `the monthly cap for hosted work leaves ${usdText(left)}, less than a minute of hosted dictation costs (${usdText(minute)}); raise the cap on the Usage page or dictate with an on-device model`,
-    );
+  function reserveHosted(model: ModelDefinition, accountId: string): LiveReservation | null {
+    if (!deps.reserveLive) return null;
+    const reserved = deps.reserveLive({ sessionId: `live_${randomBytes(12).toString('base64url')}`, accountId, modelId: model.id, pricing: deps.pricingFor?.(model) ?? model.pricing ?? null, chunkSeconds: options.hostedLiveChunkSeconds });
+    if (typeof reserved === 'string') throw new ApiError('budget_exceeded', reserved);
+    return reserved;
   }
 
   async function admitHosted(model: ModelDefinition, accountId: string): Promise<(ws: WebSocket) => SessionHandle> {
     const endpoint = deps.hostedEndpoint?.();
     if (!endpoint) throw new ApiError('model_unavailable', 'no hosted service is configured (Settings → Hosted service)');
-    checkHostedBudget(model);
+    const reservation = reserveHosted(model, accountId);
     const remoteId = typeof model.engineConfig.remoteModelId === 'string' ? model.engineConfig.remoteModelId : model.id;
-    const hosted = await connectHosted(endpoint, remoteId, options.dictationHardMaxMessageBytes);
+    let hosted: Awaited<ReturnType<typeof connectHosted>>;
+    try {
+      hosted = await connectHosted(endpoint, remoteId, options.dictationHardMaxMessageBytes);
+    } catch (error) {
+      reservation?.release();
+      throw error;
+    }
     return (ws) => {
-      const link = relay(ws, hosted, deps.log, followDone(accountId, model, endpoint, remoteId));
+      let link: RelayLink | null = null;
+      const meter = reservation ? hostedLiveMeter(reservation, () => link!.endInput) : null;
+      link = relay(ws, hosted, deps.log, {
+        onDone: followDone(accountId, model, endpoint, remoteId),
+        ...(meter ? { admit: meter.admit, ended: meter.release } : {}),
+      });
       const handle: SessionHandle = { revoke: () => link.close(1008, 'API key revoked'), close: () => link.close(1001, 'service shutting down') };
       relays.add(handle);
       ws.on('close', () => relays.delete(handle));
@@ -148,15 +177,18 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
     await pool.warm(key, config);
     prepare();
     const mode = config.kind === 'sherpa-online' ? 'streaming' : 'vad';
+    const dir = deps.recordings ? join(deps.recordings.uploadsDir, accountId, DICTATIONS_FOLDER) : recordingsDir;
     return (ws) => {
       const session = new DictationSession(ws, {
         accountId,
         model,
         mode,
         options,
-        recordingsDir,
+        recordingsDir: dir,
+        ...(deps.recordings ? { openQuota: () => deps.recordings!.openQuota(accountId) } : {}),
         openRecognizer: (streamOptions, handlers) => pool.open(key, config, streamOptions, handlers),
         recordJob: (input) => deps.recordDictation(input),
+        ...(deps.durable ? { durable: deps.durable } : {}),
         log: deps.log,
       });
       sessions.add(session);

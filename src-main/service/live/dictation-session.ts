@@ -27,17 +27,25 @@ import { admitDictationFrame } from './dictation-frame-admission.js';
 import { parseDictationMessage } from './dictation-messages.js';
 import type { LiveOptions } from './live-options.js';
 import { ProtocolError } from './live-protocol.js';
+import { ensurePrivateDir } from '../../store/private-files.js';
 
 export interface DictationSessionInit {
   accountId: string;
   model: ModelDefinition;
   mode: DictationSessionInfo['mode'];
   options: LiveOptions;
-  /** Folder for recordings in progress (they move into the job's folder at the end). */
+  /** Folder the recording is written to (the account's uploads: it stays there as the job's recording). */
   recordingsDir: string;
+  /**
+   * The account's upload quota for the recording (uploads/upload-budget.ts openRecording): every frame counts in
+   * the bytes the account may keep, and past them the session ends with `upload_quota_exceeded`.
+   */
+  openQuota?(): Promise<{ add(bytes: number): void; close(): void }>;
   /** Opens a recognition stream of the model (its child is warm already). */
   openRecognizer(options: RecognizerStreamOptions, handlers: RecognizerHandlers): Promise<RecognizerStream>;
   recordJob(input: NewDictationJob): Job;
+  /** Resolves once the recorded job is on disk (store/durability.ts): session.done acknowledges it. */
+  durable?(): Promise<void>;
   log(message: string): void;
 }
 
@@ -91,6 +99,9 @@ export class DictationSession {
   private readonly languages: string[];
   /** How long the end waits for the last finals (shorter when the service shuts down). */
   private endWaitMs: number;
+  /** The recording's place in the account's upload quota, once opened (bytes before that are counted then). */
+  private quota: { add(bytes: number): void; close(): void } | null = null;
+  private quotaOpening: Promise<void> | null = null;
 
   constructor(
     private readonly ws: WebSocket,
@@ -190,6 +201,7 @@ export class DictationSession {
       return;
     }
     if (!this.started) this.start();
+    if (!this.countInQuota(frame.length)) return;
     this.receivedBytes += frame.length;
     this.waitingBytes += frame.length;
     this.recording?.write(frame);
@@ -200,8 +212,34 @@ export class DictationSession {
   /** The first frame fixes the session's settings: the recording starts and the recognizer stream opens. */
   private start(): void {
     this.started = true;
-    this.recording = new WavStreamWriter(join(this.init.recordingsDir, `${this.id}.wav`), this.sampleRate);
+    ensurePrivateDir(this.init.recordingsDir);
+    this.recording = new WavStreamWriter(join(this.init.recordingsDir, `${this.id}${RECORDING_IN_PROGRESS}`), this.sampleRate);
     this.opening = this.openStream();
+    if (this.init.openQuota) this.quotaOpening = this.openQuotaTicket(this.init.openQuota);
+  }
+
+  private async openQuotaTicket(open: () => Promise<{ add(bytes: number): void; close(): void }>): Promise<void> {
+    try {
+      const ticket = await open();
+      if (this.phase === 'done') return ticket.close();
+      this.quota = ticket;
+      this.countInQuota(0, this.receivedBytes);
+    } catch (error) {
+      this.init.log(`dictation session ${this.id}: the upload quota could not be read: ${(error as Error).message}`);
+    }
+  }
+
+  /** Counts a frame in the account's quota; past it, the session ends (what was said is kept) and false is answered. */
+  private countInQuota(frameBytes: number, alreadyReceived = 0): boolean {
+    if (!this.quota) return true;
+    try {
+      this.quota.add(frameBytes + alreadyReceived);
+      return true;
+    } catch (error) {
+      this.sendError('upload_quota_exceeded', `${(error as Error).message}; the dictation ends here and what was said so far is kept`);
+      void this.finish({ code: 1000, reason: 'session done' });
+      return false;
+    }
   }
 
   private async openStream(): Promise<void> {
@@ -209,7 +247,7 @@ export class DictationSession {
     this.streamStartBytes = this.receivedBytes;
     try {
       const stream = await this.init.openRecognizer(
-        { sampleRate: this.sampleRate, language: this.language, offsetSeconds, firstSegmentId: this.nextSegmentId },
+        { account: this.init.accountId, sampleRate: this.sampleRate, language: this.language, offsetSeconds, firstSegmentId: this.nextSegmentId },
         this.handlers(),
       );
       if (this.phase === 'done') return stream.close();
@@ -280,6 +318,7 @@ export class DictationSession {
   private async runFinish(close: { code: number; reason: string } | null): Promise<void> {
     this.phase = 'ending';
     await this.opening;
+    await this.quotaOpening;
     if (this.stream) {
       const ended = new Promise<void>((resolve) => (this.endResolve = resolve));
       this.stream.end();
@@ -297,8 +336,10 @@ export class DictationSession {
       this.init.log(`dictation session ${this.id}: the job could not be recorded: ${(error as Error).stack ?? String(error)}`);
       this.sendError('internal_error', 'the dictation could not be saved as a job');
     }
+    if (job) await this.init.durable?.().catch((error: unknown) => this.init.log(`dictation session ${this.id}: ${(error as Error).message}`));
     this.send({ type: 'session.done', job_id: job?.id ?? null, duration_seconds: round3(duration) });
     this.phase = 'done';
+    this.quota?.close();
     if (close && this.ws.readyState === WebSocket.OPEN) this.ws.close(close.code, close.reason);
   }
 
@@ -345,6 +386,9 @@ export class DictationSession {
     this.send({ type: 'error', error: { code, message } });
   }
 }
+
+/** The ending of a recording still being written; one left by a crash is deleted (dictation-route.ts). */
+export const RECORDING_IN_PROGRESS = '.recording.wav';
 
 function round3(seconds: number): number {
   return Math.round(seconds * 1000) / 1000;

@@ -61,7 +61,7 @@ export function connectHosted(endpoint: HostedEndpoint, remoteModelId: string, m
   });
 }
 
-type DoneMessage = { type: 'session.done'; job_id: string | null; duration_seconds?: number };
+export type DoneMessage = { type: 'session.done'; job_id: string | null; duration_seconds?: number };
 
 /** The hosted message as the client gets it: `session.done` through `onDone`, anything else unchanged. */
 function passOn(data: WebSocket.RawData, isBinary: boolean, onDone: ((done: DoneMessage) => object) | undefined): WebSocket.RawData | string {
@@ -78,21 +78,44 @@ function passOn(data: WebSocket.RawData, isBinary: boolean, onDone: ((done: Done
   return done?.type === 'session.done' ? JSON.stringify(onDone(done)) : data;
 }
 
+/** What the relay asks about the client's messages before passing them on (the spending meter). */
+export interface RelayHooks {
+  /** `session.done` as the client gets it (another job may be named in its place). */
+  onDone?: (done: DoneMessage) => object;
+  /** A client message about to be passed on; false: the relay ends the input instead (see endInput). */
+  admit?: (data: WebSocket.RawData, isBinary: boolean) => boolean;
+  /** Both sides are closed. */
+  ended?: () => void;
+}
+
+export interface RelayLink {
+  close(code: number, reason: string): void;
+  /**
+   * Ends the input with an error the client is told: the hosted session gets `input_audio.end` (it then recognises
+   * what it has, records it and sends `session.done`), and no more client audio is passed on.
+   */
+  endInput(code: string, message: string): void;
+}
+
 /** Relays one client socket to its hosted session until either side closes. */
-export function relay(
-  client: WebSocket,
-  session: HostedSession,
-  log: (message: string) => void,
-  onDone?: (done: DoneMessage) => object,
-): { close(code: number, reason: string): void } {
+export function relay(client: WebSocket, session: HostedSession, log: (message: string) => void, hooks: RelayHooks = {}): RelayLink {
   const hosted = session.ws;
   hosted.removeAllListeners('message');
+  let inputEnded = false;
   const toClient = (data: WebSocket.RawData, isBinary: boolean): void => {
-    if (client.readyState === WebSocket.OPEN) client.send(passOn(data, isBinary, onDone), { binary: isBinary });
+    if (client.readyState === WebSocket.OPEN) client.send(passOn(data, isBinary, hooks.onDone), { binary: isBinary });
+  };
+  const endInput = (code: string, message: string): void => {
+    if (inputEnded) return;
+    inputEnded = true;
+    if (client.readyState === WebSocket.OPEN) client.send(JSON.stringify({ type: 'error', error: { code, message } }));
+    if (hosted.readyState === WebSocket.OPEN) hosted.send(JSON.stringify({ type: 'input_audio.end' }));
   };
   for (const { data, isBinary } of session.early.splice(0)) toClient(data, isBinary);
   client.on('message', (data, isBinary) => {
-    if (hosted.readyState === WebSocket.OPEN) hosted.send(data, { binary: isBinary });
+    if (inputEnded || hosted.readyState !== WebSocket.OPEN) return;
+    if (hooks.admit && !hooks.admit(data, isBinary)) return;
+    hosted.send(data, { binary: isBinary });
   });
   hosted.on('message', toClient);
   const closeOther = (other: WebSocket, code: number, reason: Buffer): void => {
@@ -100,8 +123,19 @@ export function relay(
     // 1005/1006 cannot be sent: pass them on as a normal or abnormal end.
     other.close(code === 1005 ? 1000 : code === 1006 ? 1011 : code, reason.toString());
   };
-  client.on('close', (code, reason) => closeOther(hosted, code, reason));
-  hosted.on('close', (code, reason) => closeOther(client, code, reason));
+  let closed = 0;
+  const sideClosed = (): void => {
+    closed += 1;
+    if (closed === 2) hooks.ended?.();
+  };
+  client.on('close', (code, reason) => {
+    closeOther(hosted, code, reason);
+    sideClosed();
+  });
+  hosted.on('close', (code, reason) => {
+    closeOther(client, code, reason);
+    sideClosed();
+  });
   hosted.on('error', (error) => log(`hosted dictation: ${error.message}`));
   client.on('error', (error) => log(`dictation client: ${error.message}`));
   return {
@@ -109,5 +143,6 @@ export function relay(
       if (client.readyState === WebSocket.OPEN) client.close(code, reason);
       if (hosted.readyState === WebSocket.OPEN) hosted.close(1000, reason);
     },
+    endInput,
   };
 }

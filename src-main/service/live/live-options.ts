@@ -45,6 +45,20 @@ export interface LiveOptions {
    * (the protocol's limit) and this are refused with `frame_too_large` and the socket stays open. Default 1 MiB.
    */
   dictationHardMaxMessageBytes: number;
+  /**
+   * Live sessions one account may have open at once (each route counted apart): more are accepted and closed at
+   * once with an `error` `too_many_sessions` and close code 1013 (try again later). Default 4 dictations, 8 speech.
+   */
+  dictationMaxSessionsPerAccount: number;
+  speechMaxSessionsPerAccount: number;
+  /** Live sessions the service keeps open at once, all accounts together. Default 16 dictations, 64 speech. */
+  dictationMaxSessions: number;
+  speechMaxSessions: number;
+  /**
+   * Dictation on a hosted model: seconds of audio reserved against the monthly cap at a time (the first chunk with
+   * the request fee); the next chunk is reserved before the audio gets there (hosted-live-meter.ts). Default 300.
+   */
+  hostedLiveChunkSeconds: number;
 }
 
 export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
@@ -61,6 +75,11 @@ export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
   dictationEndTimeoutMs: 60_000,
   dictationShutdownWaitMs: 5000,
   dictationHardMaxMessageBytes: 1024 * 1024,
+  hostedLiveChunkSeconds: 300,
+  dictationMaxSessionsPerAccount: 4,
+  speechMaxSessionsPerAccount: 8,
+  dictationMaxSessions: 16,
+  speechMaxSessions: 64,
 };
 
 /** The live text-to-speech route's path. */

@@ -16,7 +16,7 @@ import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { ProcessLauncher } from '../../engines/worker/process-launcher.js';
 import { EspeakThreadPool } from '../../engines/live/espeak-thread-pool.js';
 import type { HostedDictationJob, NewDictationJob } from '../../jobs/job-service-types.js';
-import { createDictationRoute, type SessionHandle } from './dictation-route.js';
+import { createDictationRoute, type DictationDeps, type SessionHandle } from './dictation-route.js';
 import type { DictationSessionStats } from './dictation-session.js';
 import type { HostedEndpoint } from './hosted-dictation-proxy.js';
 import { admitClient, refuseUpgrade } from './live-admission.js';
@@ -25,6 +25,8 @@ import { LiveSession, type LiveCharge, type LiveSessionStats } from './live-sess
 import type { LiveVoice } from '../../engines/live/live-synth.js';
 import { NeuralVoicePool } from '../../engines/live/neural-voice-pool.js';
 import { resolveEspeakVoice } from '../../engines/tts/espeak-synth.js';
+import type { LiveReservation, LiveReservationRequest } from '../../jobs/live-reservations.js';
+import { CLOSE_TRY_AGAIN_LATER, SessionSlots } from './session-slots.js';
 
 export interface LiveDeps {
   /**
@@ -58,9 +60,12 @@ export interface LiveDeps {
   followHostedDictation?(input: HostedDictationJob): Job;
   /** The hosted service's address and key, for hosted live dictation models. */
   hostedEndpoint?(): HostedEndpoint | undefined;
-  /** What is left of the monthly cap for hosted work (micro-dollars; null: no cap): hosted dictation checks it. */
-  hostedBudgetLeftMicro?(): number | null;
+  /** Reserves what a hosted live session may spend, chunk by chunk (JobService.reserveLive). */
+  reserveLive?(request: LiveReservationRequest): LiveReservation | string;
   dataDir: string;
+  /** Where dictation recordings go and the accounts' upload quota (service/live/dictation-route.ts). */
+  recordings?: DictationDeps['recordings'];
+  durable?: DictationDeps['durable'];
   options?: Partial<LiveOptions>;
   log?(message: string): void;
   /** Starts the neural voice and recognizer processes. Default child_process.fork (the Electron app passes utilityProcess). */
@@ -90,6 +95,10 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   const espeak = new EspeakThreadPool(options.espeakThreads);
   const neural = new NeuralVoicePool(log, deps.launcher);
   const sessions = new Set<LiveSession>();
+  const slots = {
+    speech: new SessionSlots({ perAccount: options.speechMaxSessionsPerAccount, total: options.speechMaxSessions }),
+    dictation: new SessionSlots({ perAccount: options.dictationMaxSessionsPerAccount, total: options.dictationMaxSessions }),
+  };
   /** Every open session of either route, with its key. */
   const keys = new Map<SessionHandle, string>();
   const dictation = createDictationRoute(
@@ -101,9 +110,11 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
       },
       ...(deps.followHostedDictation ? { followHostedDictation: deps.followHostedDictation } : {}),
       hostedEndpoint: () => deps.hostedEndpoint?.(),
-      hostedBudgetLeftMicro: () => deps.hostedBudgetLeftMicro?.() ?? null,
+      ...(deps.reserveLive ? { reserveLive: deps.reserveLive } : {}),
       ...(deps.pricingFor ? { pricingFor: deps.pricingFor } : {}),
       dataDir: deps.dataDir,
+      ...(deps.recordings ? { recordings: deps.recordings } : {}),
+      ...(deps.durable ? { durable: deps.durable } : {}),
       log,
       ...(deps.launcher ? { launcher: deps.launcher } : {}),
     },
@@ -161,6 +172,13 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     return { model, voice: await voiceFor(model, url) };
   }
 
+  /** A session past the caps: the reason as an `error` message, then close code 1013 (try again later). */
+  const refuseSession = (reason: string) => (ws: WebSocket): SessionHandle => {
+    ws.send(JSON.stringify({ type: 'error', error: { code: 'too_many_sessions', message: reason } }));
+    ws.close(CLOSE_TRY_AGAIN_LATER, 'too many live sessions');
+    return { revoke: () => {}, close: () => {} };
+  };
+
   const startSpeech = (accountId: string, model: ModelDefinition, voice: LiveVoice) => (ws: WebSocket): SessionHandle => {
     const session = new LiveSession(ws, {
       accountId,
@@ -176,16 +194,26 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     return session;
   };
 
-  /** Both routes: the client first (key, origin), then the route's own checks; resolves to the session's starter. */
-  async function admit(req: IncomingMessage, url: URL): Promise<{ key: string; start: (ws: WebSocket) => SessionHandle }> {
+  /**
+   * Both routes: the client first (key, origin), then a session slot of the route (session-slots.ts), then the
+   * route's own checks; resolves to the session's starter and the slot to give back when the socket closes.
+   */
+  async function admit(req: IncomingMessage, url: URL): Promise<{ key: string; start: (ws: WebSocket) => SessionHandle; release: () => void }> {
     if (closing) throw new ApiError('internal_error', 'the service is shutting down');
     const client = await admitClient(req, url, { authenticate: deps.authenticate, isOriginAllowed: originAllowed });
-    if (url.pathname === DICTATION_PATH) {
-      if (!deps.recordDictation) throw new ApiError('internal_error', 'live dictation is not available in this service');
-      return { key: client.key, start: await dictation.admit(url, client.accountId) };
+    const dictating = url.pathname === DICTATION_PATH;
+    if (dictating && !deps.recordDictation) throw new ApiError('internal_error', 'live dictation is not available in this service');
+    const slot = (dictating ? slots.dictation : slots.speech).take(client.accountId);
+    // Too many: accepted and closed at once with the reason, so a browser (which cannot read a refused upgrade) sees it.
+    if ('refused' in slot) return { key: client.key, start: refuseSession(slot.refused), release: () => {} };
+    try {
+      if (dictating) return { key: client.key, start: await dictation.admit(url, client.accountId), release: slot.release };
+      const { model, voice } = await admitSpeech(url);
+      return { key: client.key, start: startSpeech(client.accountId, model, voice), release: slot.release };
+    } catch (error) {
+      slot.release();
+      throw error;
     }
-    const { model, voice } = await admitSpeech(url);
-    return { key: client.key, start: startSpeech(client.accountId, model, voice) };
   }
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -197,9 +225,11 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     }
     socket.on('error', () => socket.destroy());
     admit(req, url).then(
-      ({ key, start }) => {
+      ({ key, start, release }) => {
         const target = url.pathname === DICTATION_PATH ? dictationWss : wss;
+        socket.once('close', release);
         target.handleUpgrade(req, socket, head, (ws) => {
+          ws.once('close', release);
           if (closing) return void ws.close(1001, 'service shutting down');
           const session = start(ws);
           keys.set(session, key);

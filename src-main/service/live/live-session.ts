@@ -43,6 +43,8 @@ interface Speak {
   text: string;
   cancelled: boolean;
   samplesSent: number;
+  /** Its audio has been charged (at response.done, or when the socket closed before it). */
+  charged: boolean;
   handle: SentenceHandle | null;
 }
 
@@ -152,7 +154,7 @@ export class LiveSession {
     if (this.queue.length >= this.init.options.maxQueuedSpeaks) {
       throw new ProtocolError('queue_full', `at most ${this.init.options.maxQueuedSpeaks} speaks may wait; send cancel or wait for response.done`);
     }
-    const speak: Speak = { id: newId('resp'), text, cancelled: false, samplesSent: 0, handle: null };
+    const speak: Speak = { id: newId('resp'), text, cancelled: false, samplesSent: 0, charged: false, handle: null };
     this.queue.push(speak);
     this.sendNow({ type: 'response.created', response_id: speak.id, text_chars: length });
     void this.processQueue();
@@ -286,8 +288,7 @@ export class LiveSession {
   /** response.done counts what was actually sent (a cancelled speak's dropped frames are not billed). */
   private doneMessage(speak: Speak): ServerMessage {
     // Charged from the value response.done shows, so a client can recompute the charge from what it received.
-    const seconds = Math.round((speak.samplesSent / this.init.voice.sampleRate) * 1e6) / 1e6;
-    this.chargeSpeak(seconds);
+    const seconds = this.settle(speak);
     return {
       type: 'response.done',
       response_id: speak.id,
@@ -295,6 +296,20 @@ export class LiveSession {
       samples: speak.samplesSent,
       cancelled: speak.cancelled,
     };
+  }
+
+  /**
+   * Charges a speak once for the audio handed to the socket, and answers those seconds. Called by response.done, and
+   * by the end of the session for a speak whose audio went out but whose response.done never did (the client closed
+   * the socket first): the charge follows the audio delivered (spec), so closing early does not make it free.
+   */
+  private settle(speak: Speak): number {
+    const seconds = Math.round((speak.samplesSent / this.init.voice.sampleRate) * 1e6) / 1e6;
+    if (!speak.charged) {
+      speak.charged = true;
+      this.chargeSpeak(seconds);
+    }
+    return seconds;
   }
 
   /**
@@ -347,6 +362,10 @@ export class LiveSession {
       speak.cancelled = true;
       speak.handle?.cancel();
     }
+    // Speaks whose audio went out while their response.done did not (it waits in the outbox, or the current one).
+    const unsettled = new Set<Speak>(pending);
+    for (const item of this.outbox) if (item.kind !== 'json') unsettled.add(item.speak);
+    for (const speak of unsettled) this.settle(speak);
     this.outbox.length = 0;
     if (this.pumpTimer) clearTimeout(this.pumpTimer);
     for (const wake of this.roomWaiters.splice(0)) wake();

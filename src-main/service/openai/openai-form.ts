@@ -2,15 +2,13 @@
  * The multipart body of /v1/audio/transcriptions and /translations, read the OpenAI way: parts in any order (the
  * SDKs send `file` wherever it falls), arrays as repeated `name[]` parts, an unknown part refused with its name as
  * OpenAI does ("Unrecognized request argument supplied"). The file streams to disk under the service's upload limit
- * (500 MB); the model's own limit is checked once the model is known.
+ * (500 MB) and the account's upload budget (uploads at once, bytes kept), like the native routes; the model's own
+ * limit is checked once the model is known.
  */
-import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ApiError } from '../../common/errors.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { AppDeps } from '../app-deps.js';
-import { receiveMultipart, type UploadedFile } from '../uploads/multipart.js';
+import type { UploadedFile } from '../uploads/multipart.js';
 
 export interface OpenAiForm {
   /** Text parts by name (`name[]` stored under `name`), in arrival order. */
@@ -20,10 +18,9 @@ export interface OpenAiForm {
   discard(): Promise<void>;
 }
 
-export async function readOpenAiForm(request: Request, deps: AppDeps, allowed: readonly string[]): Promise<OpenAiForm> {
-  const dir = join(deps.uploadsDir, `up_${randomUUID().replaceAll('-', '')}`);
+export async function readOpenAiForm(request: Request, deps: AppDeps, accountId: string, allowed: readonly string[]): Promise<OpenAiForm> {
   const fields = new Map<string, string[]>();
-  const files = await receiveMultipart(request, dir, {
+  const { files, discard } = await deps.uploads.receive(accountId, request, {
     onField(name, value) {
       const key = name.endsWith('[]') ? name.slice(0, -2) : name;
       if (!allowed.includes(key) || key === 'file') {
@@ -37,7 +34,6 @@ export async function readOpenAiForm(request: Request, deps: AppDeps, allowed: r
       return { maxBytes: deps.config.maxUploadBytes };
     },
   });
-  const discard = (): Promise<void> => rm(dir, { recursive: true, force: true });
   const file = files[0];
   if (!file || file.bytes === 0) {
     await discard();

@@ -124,7 +124,7 @@ function nativeParams(def: ModelDefinition, request: TranscriptionRequest, task:
 
 async function transcribe(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels, task: OpenAiTask): Promise<Response> {
   const owner = c.get('owner');
-  const form = await readOpenAiForm(c.req.raw, deps, task === 'transcribe' ? TRANSCRIPTION_FIELDS : TRANSLATION_FIELDS);
+  const form = await readOpenAiForm(c.req.raw, deps, owner.accountId, task === 'transcribe' ? TRANSCRIPTION_FIELDS : TRANSLATION_FIELDS);
   let job: Job;
   let request: TranscriptionRequest;
   try {

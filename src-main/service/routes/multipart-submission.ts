@@ -5,9 +5,6 @@
  * refused before a byte of audio is read), a part the route does not take refused (400 unsupported_param naming it),
  * the per-file limit (413), at most 50 items (400 too_many_items at the 51st, unread).
  */
-import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ApiError } from '../../common/errors.js';
 import { MAX_BATCH_ITEMS } from '../../common/limits.js';
 import type { Product } from '../../common/products.js';
@@ -15,7 +12,7 @@ import { PRODUCT_INPUT } from '../../common/products.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { AppDeps } from '../app-deps.js';
 import { parseParamsPart } from '../params/params-validator.js';
-import { receiveMultipart, type UploadedFile } from '../uploads/multipart.js';
+import type { UploadedFile } from '../uploads/multipart.js';
 import { checkText, resolveForProduct, validateParams } from './submission.js';
 
 export interface MultipartSubmission {
@@ -50,26 +47,6 @@ function partsOf(shape: ReturnType<typeof shapeOf>, batch: boolean): string {
 
 export async function readMultipartSubmission(request: Request, deps: AppDeps, accountId: string, product: Product, batch: boolean): Promise<MultipartSubmission> {
   const shape = shapeOf(product, batch);
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  // At most a few uploads per account at once, and a bounded amount kept on disk (uploads/upload-budget.ts).
-  const ticket = await deps.uploads.open(accountId, Number.isFinite(declared) ? declared : null);
-  try {
-    return await readWithin(ticket.dir, ticket.add, request, deps, product, batch, shape);
-  } finally {
-    ticket.close();
-  }
-}
-
-async function readWithin(
-  accountDir: string,
-  onBytes: (bytes: number) => void,
-  request: Request,
-  deps: AppDeps,
-  product: Product,
-  batch: boolean,
-  shape: ReturnType<typeof shapeOf>,
-): Promise<MultipartSubmission> {
-  const dir = join(accountDir, `up_${randomUUID().replaceAll('-', '')}`);
   let def: ModelDefinition | null = null;
   let rawParamsText: string | null = null;
   let name: string | null = null;
@@ -82,8 +59,8 @@ async function readWithin(
     seen.add(field);
   };
 
-  const files = await receiveMultipart(request, dir, {
-    onBytes,
+  // At most a few uploads per account at once, and a bounded amount kept on disk (uploads/upload-budget.ts).
+  const { files, dir, discard } = await deps.uploads.receive(accountId, request, {
     onField(field, value) {
       switch (field) {
         case 'model':
@@ -126,7 +103,6 @@ async function readWithin(
     },
   });
 
-  const discard = (): Promise<void> => rm(dir, { recursive: true, force: true });
   try {
     const model = def as ModelDefinition | null;
     if (!model) throw new ApiError('model_required', 'the model part is required (a catalogue id from GET /v1/models)');

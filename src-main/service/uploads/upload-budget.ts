@@ -4,10 +4,15 @@
  * retention, plus those arriving now; more → 507 upload_quota_exceeded, checked against Content-Length before a byte
  * is read and again as bytes arrive, the partial file then deleted). Each account's uploads live in
  * uploads/<account id>/, so what it keeps is measured on disk — whatever retention has deleted no longer counts.
+ *
+ * `receive` is the one way a request's files reach the disk (a repository test holds every route to it): a new upload
+ * route cannot forget the limits, as the OpenAI-compatible route once did (trust review 2, item 4).
  */
-import { readdir, stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError } from '../../common/errors.js';
+import { receiveMultipart, type MultipartHooks, type UploadedFile } from './multipart.js';
 
 /** Uploads one account may run at once. Default 4 (the browser UI uses at most 3). */
 export const DEFAULT_MAX_CONCURRENT_UPLOADS = 4;
@@ -50,23 +55,55 @@ function gib(bytes: number): string {
   return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 }
 
+/** One upload received: its files, the folder they are in, and a way to delete them. */
+export interface ReceivedUpload {
+  files: UploadedFile[];
+  dir: string;
+  /** Deletes the upload (on a rejection after it arrived, or a replayed Idempotency-Key). */
+  discard(): Promise<void>;
+}
+
 export class UploadBudget {
-  private readonly active = new Map<string, Set<{ bytes: number }>>();
+  private readonly active = new Map<string, Set<{ bytes: number; concurrent: boolean }>>();
 
   constructor(
     private readonly uploadsDir: string,
     private readonly limits: UploadLimits,
   ) {}
 
+  /**
+   * Receives a multipart body for an account within its budget: a folder of its own under the account's uploads,
+   * counted as it arrives; the concurrency slot is held until the body has been read.
+   */
+  async receive(accountId: string, request: Request, hooks: Omit<MultipartHooks, 'onBytes'>): Promise<ReceivedUpload> {
+    const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+    const ticket = await this.open(accountId, Number.isFinite(declared) ? declared : null);
+    try {
+      const dir = join(ticket.dir, `up_${randomUUID().replaceAll('-', '')}`);
+      const files = await receiveMultipart(request, dir, { ...hooks, onBytes: ticket.add });
+      return { files, dir, discard: () => rm(dir, { recursive: true, force: true }) };
+    } finally {
+      ticket.close();
+    }
+  }
+
+  /**
+   * A live dictation's recording, written as the session goes: it counts in the account's stored bytes like an
+   * upload (its frames are add()ed), but not in the uploads at once (live sessions have caps of their own).
+   */
+  openRecording(accountId: string): Promise<UploadTicket> {
+    return this.open(accountId, null, false);
+  }
+
   /** Starts an upload for an account (`declaredBytes`: the request's Content-Length when known). */
-  async open(accountId: string, declaredBytes: number | null): Promise<UploadTicket> {
+  async open(accountId: string, declaredBytes: number | null, concurrent = true): Promise<UploadTicket> {
     const running = this.active.get(accountId) ?? new Set();
-    if (running.size >= this.limits.maxConcurrent) {
-      throw new ApiError('too_many_uploads', `${running.size} uploads of this account are already running (at most ${this.limits.maxConcurrent} at a time); send this one when one of them has finished`, {
+    if (concurrent && [...running].filter((u) => u.concurrent).length >= this.limits.maxConcurrent) {
+      throw new ApiError('too_many_uploads', `${this.limits.maxConcurrent} uploads of this account are already running (at most ${this.limits.maxConcurrent} at a time); send this one when one of them has finished`, {
         retryAfterSeconds: RETRY_UPLOAD_SECONDS,
       });
     }
-    const mine = { bytes: 0 };
+    const mine = { bytes: 0, concurrent };
     running.add(mine);
     this.active.set(accountId, running);
     const close = (): void => {

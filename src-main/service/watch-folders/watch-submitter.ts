@@ -42,7 +42,7 @@ export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validato
         name: file.name,
         language: requestedLanguage(folder.params),
         params,
-        input: { filePath: file.path, fileName: file.name },
+        input: { filePath: file.path, fileName: file.name, fileRoot: folder.path },
         estimatedSeconds: file.seconds,
       });
       return job;

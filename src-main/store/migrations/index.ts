@@ -18,6 +18,8 @@ import { unmarkedOrder } from './018-unmarked-order.js';
 import { ledgerLean } from './019-ledger-lean.js';
 import { activeJobsIndex } from './020-active-jobs-index.js';
 import { revisionsRowid } from './021-revisions-rowid.js';
+import { keyFingerprints } from './022-key-fingerprints.js';
+import { liveReservations } from './023-live-reservations.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -40,4 +42,6 @@ export const MIGRATIONS: readonly Migration[] = [
   ledgerLean,
   activeJobsIndex,
   revisionsRowid,
+  keyFingerprints,
+  liveReservations,
 ];

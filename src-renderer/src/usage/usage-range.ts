@@ -78,9 +78,10 @@ export function usageCsv(byDay: UsageReport, byModel: UsageReport | null): strin
 
 /**
  * RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. A field a spreadsheet would
- * run as a formula (`=`, `+`, `-`, `@` first: a hosted catalogue names its own models) is kept as text with a `'`.
+ * run as a formula (`=`, `+`, `-`, `@`, or a tab or carriage return before one, first: a hosted catalogue names its
+ * own models) is kept as text with a `'` (OWASP's CSV injection rule).
  */
 export function csvField(value: string): string {
-  const text = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -3,8 +3,8 @@
  * (two real services on loopback). The hosted row is `live` locally as `remote:<id>`; messages pass through both ways;
  * the hosted service records and charges the job in the hosted account, and a local job follows it (in this device's
  * Jobs with transcript, recording, segments and export); a refusal there refuses the local upgrade. Money: the hosted
- * operator prices the model ($0.05 a session + $0.01 a minute); a dictation is refused at the start when the local
- * monthly cap leaves less than its first minute, and the local job that follows one is never held by the cap.
+ * operator prices the model ($0.05 a session + $0.01 a minute); a dictation reserves its spending against the local
+ * monthly cap chunk by chunk before it is spent, and ends when the cap cannot give the next chunk.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   const pricingFile = join(dir, 'pricing.json');
   writeFileSync(pricingFile, JSON.stringify({ models: { 'tiny-streaming': { request_fee_usd: 0.05, per_minute_usd: 0.01 } } }));
   hosted = await startTestService({ extraModelSources: [tinyLiveModelSource], pricingFile });
-  local = await startTestService();
+  local = await startTestService({ live: { hostedLiveChunkSeconds: 4 } });
   const put = await fetch(`${local.url}/v1/settings/remote`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${local.key}`, 'content-type': 'application/json' },
@@ -94,7 +94,7 @@ describe('hosted live dictation', () => {
     expect(await c.waitFor('session.done')).toMatchObject({ job_id: null });
   });
 
-  it('the monthly cap: a dictation is refused at the start when the cap leaves less than its first minute; the job that follows one is never held', { timeout: 120_000 }, async () => {
+  it('the monthly cap: a dictation reserves its first chunk before it starts and each next one before its audio gets there; the cap ends it when it cannot (trust review 2, item 7)', { timeout: 120_000 }, async () => {
     const headers = { authorization: `Bearer ${local.key}`, 'content-type': 'application/json' };
     const budget = async (): Promise<BudgetSettings> => (await (await fetch(`${local.url}/v1/settings/budget`, { headers })).json()) as BudgetSettings;
     const setCap = async (monthly_usd: number | null): Promise<void> => {
@@ -103,25 +103,36 @@ describe('hosted live dictation', () => {
     // The first test's dictation was charged here at the hosted price: $0.05 + 11 s at $0.01 a minute.
     const before = await budget();
     expect(toMicro(before.spent_usd)).toBe(51_833);
-    // $0.07 left: more than a first minute ($0.06), so the session opens.
-    await setCap(before.spent_usd + 0.07);
+    const spent = toMicro(before.spent_usd);
+    // This service reserves 4 s at a time: the first chunk is $0.05 + 4 s = $0.050667, each next one $0.000667.
+    // Less than a first chunk left: refused before the hosted service is asked, with the reason.
+    await setCap((spent + 50_000) / 1e6);
+    const refused = await refusedUpgrade(localUrl('remote:tiny-streaming'), { authorization: `Bearer ${local.key}` });
+    expect(refused).toMatchObject({ status: 402, body: { error: { code: 'budget_exceeded' } } });
+    expect(JSON.stringify(refused.body)).toMatch(/monthly cap for hosted work leaves \$0\.05 .*less than the next \$0\.050667 of live hosted work/);
+
+    // Room for the first chunk and one more: the session opens, its reservation shows while it runs, and once the
+    // audio nears 8 s the next chunk is refused: the input ends with budget_exceeded, what was said is kept.
+    const cap = spent + 50_667 + 667 + 300;
+    await setCap(cap / 1e6);
     const c = await LiveClient.open(localUrl('remote:tiny-streaming'), { authorization: `Bearer ${local.key}` });
     await c.waitFor('session.created');
-    // The cap lowered to nothing left while it runs: the hosted work is being done, so the job that follows is not held.
-    await setCap(before.spent_usd);
+    expect(toMicro((await budget()).reserved_usd)).toBe(50_667);
     await sendPcm((frame) => c.ws.send(frame), jfk.pcm, 16000, { frameSeconds: 0.1, speed: 4 });
-    c.send({ type: 'input_audio.end' });
+    const stopped = (await c.waitFor('error', 30_000)) as unknown as { error: { code: string; message: string } };
+    expect(stopped.error.code).toBe('budget_exceeded');
+    expect(stopped.error.message).toMatch(/the dictation ends here and what was said so far is kept$/);
     const done = await c.waitFor('session.done', 60_000);
+    expect(done.duration_seconds as number).toBeGreaterThan(6);
+    expect(done.duration_seconds as number).toBeLessThan(8);
     await expect
       .poll(async () => ((await (await fetch(`${local.url}/v1/speech-to-text/${done.job_id as string}`, { headers })).json()) as Job).status, { timeout: 60_000 })
       .toBe('succeeded');
     const after = await budget();
-    expect(toMicro(after.spent_usd)).toBe(2 * 51_833);
-    expect(after).toMatchObject({ reserved_usd: 0, remaining_usd: 0, waiting: 0 });
-    // Nothing left, less than a first minute: refused before the hosted service is asked, with the reason.
-    const refused = await refusedUpgrade(localUrl('remote:tiny-streaming'), { authorization: `Bearer ${local.key}` });
-    expect(refused).toMatchObject({ status: 402, body: { error: { code: 'budget_exceeded' } } });
-    expect(JSON.stringify(refused.body)).toMatch(/monthly cap for hosted work leaves \$0\.00, less than a minute of hosted dictation costs \(\$0\.06\)/);
+    // Charged for what was said, never past the cap; nothing stays reserved.
+    expect(toMicro(after.spent_usd)).toBeLessThanOrEqual(cap);
+    expect(toMicro(after.spent_usd)).toBeGreaterThan(spent + 50_000);
+    expect(after).toMatchObject({ reserved_usd: 0, waiting: 0 });
     await setCap(null);
   });
 

@@ -174,6 +174,38 @@ describe('uploads per account', () => {
     await expect.poll(async () => (await third()).status, { timeout: 10_000 }).toBe(200);
   });
 
+  it('the OpenAI-compatible upload route is held to the same budget (trust review 2, item 4)', async () => {
+    // 8 concurrent slow uploads on /v1/audio/transcriptions were all accepted, stored outside the account's quota.
+    const t = await service({ maxConcurrentUploads: 2, maxStoredUploadBytes: 200_000, bodyIdleTimeoutMs: 20_000 });
+    const head = (model: string): string =>
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="model"\r\n\r\n${model}\r\n` +
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.wav"\r\nContent-Type: audio/wav\r\n\r\n`;
+    const open = Array.from({ length: 8 }, () => {
+      const r = rawRequest(t, t.key, { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': '50000' }, '/v1/audio/transcriptions');
+      r.socket.write(head('test-asr') + 'RIFF');
+      return r;
+    });
+    // Two are held open; the other six are answered at once with 429.
+    const answers = await Promise.all(open.slice(2).map((r) => r.answer));
+    for (const answer of answers) {
+      expect(answer).toMatch(/^HTTP\/1\.1 429 /);
+      expect(answer).toContain('too_many_uploads');
+    }
+    for (const r of open) r.socket.destroy();
+    // What the route keeps counts in the account's quota, in its own folder.
+    const api = new Client(t.url, t.key);
+    const post = (bytes: number): Promise<Response> =>
+      api.postForm('/v1/audio/transcriptions', [
+        { name: 'model', value: 'test-asr' },
+        { name: 'file', file: { name: 'a.wav', data: audio(bytes) } },
+      ]);
+    await expect.poll(async () => (await post(120_000)).status, { timeout: 10_000 }).toBe(200);
+    const account = t.service.keys.find(t.key)!.accountId;
+    expect(filesUnder(join(t.dataDir, 'uploads')).every((f) => f.startsWith(`${account}/`))).toBe(true);
+    const refused = await post(120_000);
+    expect(refused.status).toBe(507);
+  });
+
   it('an upload past the bytes an account may keep is 507, before reading when the size is declared, else while streaming', async () => {
     const t = await service({ maxStoredUploadBytes: 100_000 });
     const api = new Client(t.url, t.key);

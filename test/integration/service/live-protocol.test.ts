@@ -3,7 +3,8 @@ import { ALLOWED_ORIGIN, GOOD_KEY, LiveClient, refusedUpgrade, startLive, type H
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startLive();
+  // 20 sessions at once below: more than one account may open by default.
+  h = await startLive({ speechMaxSessionsPerAccount: 32 });
 });
 afterAll(async () => {
   await h.close();
@@ -116,6 +117,25 @@ describe('live text to speech: protocol', () => {
     expect(rows[1]!.seconds).toBeCloseTo(a.audio_seconds as number, 5);
     expect(rows[2]!.amount_usd_micro).toBe(Math.round(0.00333 * ((b.audio_seconds as number) / 60) * 1e6));
     c.close();
+  });
+});
+
+describe('live text to speech: a speak cut short is charged (trust review 2, item 8)', () => {
+  it('a client that closes before response.done is charged the request fee and the audio it was sent', async () => {
+    // The review: one speak dropped after 80 ms had already received 24.2 s of audio, and the ledger did not move.
+    const before = h.charges.length;
+    const c = await LiveClient.open(h.url('model=espeak-ng'));
+    c.send({ type: 'speak', text: LONG });
+    await expect.poll(() => c.received.filter((r) => r.kind === 'audio').length, { timeout: 30_000 }).toBeGreaterThan(20);
+    c.close();
+    const receivedSeconds = c.received.reduce((n, r) => n + (r.kind === 'audio' ? r.bytes / 2 : 0), 0) / 22_050;
+    await expect.poll(() => h.charges.length - before, { timeout: 10_000 }).toBe(2);
+    const [fee, usage] = h.charges.slice(before);
+    expect(fee).toMatchObject({ kind: 'request_fee', account_id: 'acct_1', amount_usd_micro: 50_000 });
+    expect(usage).toMatchObject({ kind: 'usage', account_id: 'acct_1' });
+    // What was handed to the socket, at least what this client read before it left.
+    expect(usage!.seconds).toBeGreaterThanOrEqual(receivedSeconds - 1e-6);
+    expect(usage!.amount_usd_micro).toBe(Math.round(0.00333 * (usage!.seconds / 60) * 1e6));
   });
 });
 

@@ -4,7 +4,7 @@
  * once, a renamed copy is not redone, exports never replace a person's file, output_dir mirrors subfolders, the files
  * are the export route's (readable TXT, DOCX), and a failed job shows in the folder's status.
  */
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import JSZip from 'jszip';
@@ -151,6 +151,42 @@ describe('watch folders', () => {
     const xml = await docx.file('word/document.xml')!.async('string');
     expect([...xml.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1])).toEqual(['REC002', '00:00', 'segment 0', '00:10', 'segment 1']);
     expect(namesIn(dir)).toEqual(['2026-05-01', 'REC002.wav']);
+  });
+
+  it('does not follow symbolic links: to a file, to a folder elsewhere, or in the output folder (trust review 2, item 6)', async () => {
+    const elsewhere = join(work, 'elsewhere');
+    mkdirSync(join(elsewhere, 'private'), { recursive: true });
+    writeFileSync(join(elsewhere, 'secret.wav'), recording(700));
+    writeFileSync(join(elsewhere, 'private', 'diary.wav'), recording(701));
+    const dir = join(work, 'links');
+    mkdirSync(join(dir, 'sub'), { recursive: true });
+    writeFileSync(join(dir, 'own.wav'), recording(702));
+    writeFileSync(join(dir, 'sub', 'deep.wav'), recording(703));
+    symlinkSync(join(elsewhere, 'secret.wav'), join(dir, 'linked.wav'));
+    symlinkSync(join(elsewhere, 'private'), join(dir, 'linked-folder'));
+    // An output folder whose subfolder (for the recordings in sub/) is a link to another place.
+    const out = join(work, 'links-out');
+    const redirected = join(work, 'redirected');
+    mkdirSync(out);
+    mkdirSync(redirected);
+    symlinkSync(redirected, join(out, 'sub'));
+    await saveFolders(api, [{ path: dir, model: 'test-asr', params: SEGMENTS, output_dir: out, formats: ['srt'] }]);
+    const settled = await waitForFolder(api, dir, 'own done, link refused, deep export refused', (f) => f.status.files_done === 1 && f.status.files_failed === 2);
+    expect(settled.status.files_done).toBe(1);
+    expect(await jobsNamed('linked.wav')).toEqual([]);
+    expect(await jobsNamed('diary.wav')).toEqual([]);
+    expect(readdirSync(redirected)).toEqual([]);
+    expect(namesIn(out)).toEqual(['own.srt', 'sub']);
+    expect(existsSync(join(elsewhere, 'secret.srt'))).toBe(false);
+    const failures = t.service.repos.db
+      .prepare("SELECT path, error_code AS code, error_message AS message FROM watch_files WHERE folder = ? AND state = 'failed' ORDER BY path")
+      .all(dir) as Array<{ path: string; code: string; message: string }>;
+    expect(failures.map((f) => [f.path, f.code])).toEqual([
+      [join(dir, 'linked.wav'), 'symlink_refused'],
+      [join(dir, 'sub', 'deep.wav'), 'output_write_failed'],
+    ]);
+    expect(failures[0]!.message).toMatch(/is a symbolic link; watch folders do not follow links/);
+    expect(failures[1]!.message).toMatch(/links-out\/sub is a symbolic link; exports are not written through links/);
   });
 
   it('shows a failed job and an export that cannot be written in the folder status', async () => {

@@ -60,4 +60,17 @@ describe('exportTitle', () => {
     expect(exportTitle('Quarterly review', 'job_1')).toBe('Quarterly review');
     expect(exportTitle(null, 'job_1')).toBe('job_1');
   });
+  it('is one line whatever the name holds (CR, LF, tabs), and never empty', () => {
+    expect(exportTitle('Board\r\nmeeting\t2024.wav', 'job_1')).toBe('Board meeting 2024');
+    expect(exportTitle('\r\n', 'job_1')).toBe('job_1');
+  });
+  it('a TXT and a DOCX export of a name with CR/LF have a one-line title', async () => {
+    const title = exportTitle('Line one\r\nLine two.wav', 'job_1');
+    const txt = new TextDecoder().decode((await renderTranscript({ format: 'txt', result: { text: 'hello' }, title })).bytes);
+    expect(txt.split('\n')[0]).toBe('Line one Line two');
+    const docx = await JSZip.loadAsync((await renderTranscript({ format: 'docx', result: { text: 'hello' }, title })).bytes);
+    const xml = await docx.file('word/document.xml')!.async('string');
+    expect(xml).toContain('Line one Line two');
+    expect(xml).not.toMatch(/Line one\s*\r|\r\n/);
+  });
 });

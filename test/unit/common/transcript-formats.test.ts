@@ -146,6 +146,20 @@ describe('WebVTT', () => {
   });
 });
 
+describe('speaker names that look like markup or timing (trust review 2, item 11)', () => {
+  const hostile = { text: 'hi', segments: [{ id: 0, start: 0, end: 1, text: 'hi', speaker: 'x --> 00:00:09.000 y <b>&' }] };
+  it('WebVTT escapes the voice name, so it neither ends the tag nor forms a timing line', () => {
+    const vtt = toVtt(hostile);
+    expect(vtt).toBe('WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n<v x --&gt; 00:00:09.000 y &lt;b&gt;&amp;>hi\n');
+    expect(vtt.split('\n').filter((line) => line.includes('-->'))).toHaveLength(1);
+  });
+  it('SRT keeps the label on one line with no timing arrow in it', () => {
+    const srt = toSrt({ ...hostile, segments: [{ ...hostile.segments[0]!, speaker: 'a\r\n\r\n2\nb --> c' }] });
+    expect(srt.split('\n').filter((line) => line.includes('-->'))).toHaveLength(1);
+    expect(srt).toContain('[a 2 b -> c] hi');
+  });
+});
+
 describe('JSON', () => {
   it('the transcript fields without artifacts', () => {
     const parsed = JSON.parse(toJson({ ...dialogue, artifacts: [] })) as JobResult;

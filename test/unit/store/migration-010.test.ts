@@ -83,7 +83,7 @@ describe('migration 010 (prices and budget)', () => {
       INSERT INTO ledger (account_id, job_id, batch_id, model_id, provider, product, kind, option_name, seconds, amount_usd_micro, created_at)
         VALUES ('acc_1', 'job_x', 'bat_open', 'remote:t', 'remote', 'text-to-speech', 'usage', '', 30, 30000, '${AT}');
     `);
-    expect(repos.spending.reservedMicro()).toBe(50_000 + 50_000);
+    expect(repos.spending.reservedMicro('2000-01-01T00:00:00.000Z')).toBe(50_000 + 50_000);
     expect(repos.spending.oldestWaiting()).toEqual({ created_at: '2026-05-03T08:00:00.000Z', id: 'bat_wait' });
     expect(repos.spending.countWaiting()).toBe(2);
     db.close();

@@ -62,6 +62,18 @@ describe('accounts and keys', () => {
     expect(() => repos.accounts.createAccount('  ')).toThrow(/non-empty/);
     expect(() => repos.accounts.createApiKey('acc_missing')).toThrow(/unknown account/);
   });
+
+  it('a chosen key is listed by a fingerprint, never by its own characters (trust review 2, item 12)', () => {
+    const a = repos.accounts.ensureAccount('local');
+    const chosen = 'hunter2-my-secret-operator-key';
+    repos.accounts.registerApiKey(a.id, chosen);
+    const [listed] = repos.accounts.listApiKeys(a.id);
+    expect(listed!.prefix).toBe(`fp:${hashKey(chosen).slice(0, 8)}`);
+    const raw = JSON.stringify(db.prepare('SELECT * FROM api_keys').all());
+    for (let n = 4; n <= chosen.length; n += 1) expect(raw).not.toContain(chosen.slice(0, n));
+    const generated = repos.accounts.createApiKey(a.id);
+    expect(repos.accounts.getApiKey(generated.id)!.prefix).toBe(generated.key.slice(0, 8));
+  });
 });
 
 describe('settings', () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tarStream from 'tar-stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ArchiveError, extractArchive, extractTarBz2, safeEntryPath } from '../../../../src-main/engines/models/archive.js';
+import { ArchiveError, extractArchive, safeEntryPath, type ExtractMethod } from '../../../../src-main/engines/models/archive.js';
 import { requireCommand } from '../../../helpers/system.js';
 
 /** A crafted entry: a file (holding its own name), a symbolic link or a hard link. */
@@ -30,7 +30,7 @@ describe.each(['stream', 'system', 'js'] as const)('extractTarBz2 (%s)', (method
     writeFileSync(join(src, 'tokens.txt'), 'a 0\n');
     writeFileSync(join(src, 'test_wavs', '0.wav'), 'RIFF');
     execFileSync('tar', ['cjf', join(dir, 'a.tar.bz2'), '-C', join(dir, 'src'), 'sherpa-onnx-thing']);
-    await extractTarBz2(join(dir, 'a.tar.bz2'), join(dir, 'out'), undefined, method);
+    await extractTarBz2(join(dir, 'a.tar.bz2'), join(dir, 'out'), method);
     expect(readFileSync(join(dir, 'out', 'model.onnx')).equals(Buffer.alloc(200_000, 3))).toBe(true);
     expect(readFileSync(join(dir, 'out', 'tokens.txt'), 'utf8')).toBe('a 0\n');
     expect(existsSync(join(dir, 'out', 'test_wavs', '0.wav'))).toBe(true);
@@ -42,7 +42,7 @@ describe.each(['stream', 'system', 'js'] as const)('extractTarBz2 (%s)', (method
     writeFileSync(join(dir, 'src', 'a.onnx'), 'a');
     writeFileSync(join(dir, 'src', 'b.txt'), 'b');
     execFileSync('tar', ['cjf', join(dir, 'a.tar.bz2'), '-C', join(dir, 'src'), 'a.onnx', 'b.txt']);
-    await extractTarBz2(join(dir, 'a.tar.bz2'), join(dir, 'out'), undefined, method);
+    await extractTarBz2(join(dir, 'a.tar.bz2'), join(dir, 'out'), method);
     expect(readFileSync(join(dir, 'out', 'a.onnx'), 'utf8')).toBe('a');
     expect(readFileSync(join(dir, 'out', 'b.txt'), 'utf8')).toBe('b');
   });
@@ -60,7 +60,7 @@ describe.each(['stream', 'system', 'js'] as const)('extractTarBz2 (%s)', (method
     writeFileSync(join(outside, 'secret.txt'), 'secret');
     for (const [name, entries] of crafted) {
       const archive = await tarBz2(join(dir, `${name}.tar`), entries);
-      const err = await extractTarBz2(archive, join(dir, 'out', name), undefined, method).catch((e: unknown) => e);
+      const err = await extractTarBz2(archive, join(dir, 'out', name), method).catch((e: unknown) => e);
       expect(err, name).toBeInstanceOf(ArchiveError);
       if (method !== 'system') {
         expect({ name, code: (err as ArchiveError).code }).toEqual({ name, code: 'unsafe_archive' });
@@ -80,21 +80,58 @@ describe.each(['stream', 'system', 'js'] as const)('extractTarBz2 (%s)', (method
       { name: 'pkg/copy.onnx', type: 'link', linkname: 'pkg/model.onnx' },
       { name: 'pkg/alias.onnx', type: 'symlink', linkname: 'model.onnx' },
     ]);
-    await extractTarBz2(archive, join(dir, 'out'), undefined, method);
+    await extractTarBz2(archive, join(dir, 'out'), method);
     expect(readFileSync(join(dir, 'out', 'model.onnx'), 'utf8')).toBe('pkg/model.onnx');
     if (method !== 'system') expect(readFileSync(join(dir, 'out', 'copy.onnx'), 'utf8')).toBe('pkg/model.onnx');
     expect(existsSync(join(dir, 'out', 'alias.onnx'))).toBe(false);
   });
 
+  it('a file and then a folder of the same name fails the install (install_failed) and the process carries on', async () => {
+    // Reproduces trust review 2, item 2: `m/x` then `m/x/y` threw EEXIST from the entry handler, outside any try.
+    const archive = await tarBz2(join(dir, 'clash.tar'), [{ name: 'm/model.onnx' }, { name: 'm/x' }, { name: 'm/x/y' }]);
+    const err = await extractTarBz2(archive, join(dir, 'out'), method).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ArchiveError);
+    expect((err as ArchiveError).code).toBe('install_failed');
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    expect(existsSync(join(dir, 'out.extracting'))).toBe(false);
+  });
+
+  it('stops a decompression bomb at the expansion bound (20x the archive, 64 MiB at least)', async () => {
+    // 3.4 KB of bzip2 that expands to 512 MB installed in the review; here 80 MiB of zeros in a few hundred bytes.
+    const src = join(dir, 'bomb', 'pkg');
+    mkdirSync(src, { recursive: true });
+    writeFileSync(join(src, 'tokens.txt'), 'a 0\n');
+    execFileSync('truncate', ['-s', '80M', join(src, 'model.onnx')]);
+    execFileSync('tar', ['cjf', join(dir, 'bomb.tar.bz2'), '-C', join(dir, 'bomb'), 'pkg']);
+    rmSync(join(dir, 'bomb'), { recursive: true });
+    const err = await extractTarBz2(join(dir, 'bomb.tar.bz2'), join(dir, 'out'), method).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ArchiveError);
+    expect((err as ArchiveError).code).toBe('install_failed');
+    expect((err as Error).message).toMatch(/expands to more than 64 MiB/);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    expect(existsSync(join(dir, 'out.extracting'))).toBe(false);
+  });
+
+  it('refuses an archive of more entries than any model holds', async () => {
+    const entries = Array.from({ length: 30 }, (_, i) => ({ name: `pkg/f${i}.txt` }));
+    const archive = await tarBz2(join(dir, 'many.tar'), entries);
+    const err = await extractArchive(archive, join(dir, 'out'), 'tar.bz2', { method, limits: { maxEntries: 20 } }).catch((e: unknown) => e);
+    expect((err as ArchiveError).code).toBe('install_failed');
+    expect((err as Error).message).toMatch(/more than 20 entries/);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+
   it('fails clearly on a file that is not bzip2', async () => {
     writeFileSync(join(dir, 'bad.tar.bz2'), 'this is not an archive');
-    const err = await extractTarBz2(join(dir, 'bad.tar.bz2'), join(dir, 'out'), undefined, method).catch((e: unknown) => e);
+    const err = await extractTarBz2(join(dir, 'bad.tar.bz2'), join(dir, 'out'), method).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ArchiveError);
     expect((err as ArchiveError).code).toBe('install_failed');
     expect((err as Error).message).toMatch(/cannot extract .*bad\.tar\.bz2/);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 });
+
+const extractTarBz2 = (archive: string, dest: string, method: ExtractMethod) => extractArchive(archive, dest, 'tar.bz2', { method });
 
 /** A .tar.bz2 of `entries` (files hold their own name), made with tar-stream so that names can be anything. */
 async function tarBz2(tarPath: string, entries: Entry[]): Promise<string> {
@@ -118,8 +155,8 @@ describe('.tar.gz archives and entry names', () => {
     mkdirSync(src, { recursive: true });
     writeFileSync(join(src, 'model.onnx'), 'm');
     execFileSync('tar', ['czf', join(dir, 'a.tar.gz'), '-C', join(dir, 'src'), 'voice']);
-    await extractArchive(join(dir, 'a.tar.gz'), join(dir, 'out1'), 'tar.gz', undefined, 'stream');
-    await extractArchive(join(dir, 'a.tar.gz'), join(dir, 'out2'), 'tar.gz', undefined, 'system');
+    await extractArchive(join(dir, 'a.tar.gz'), join(dir, 'out1'), 'tar.gz', { method: 'stream' });
+    await extractArchive(join(dir, 'a.tar.gz'), join(dir, 'out2'), 'tar.gz', { method: 'system' });
     expect(readFileSync(join(dir, 'out1', 'model.onnx'), 'utf8')).toBe('m');
     expect(readFileSync(join(dir, 'out2', 'model.onnx'), 'utf8')).toBe('m');
   });

@@ -42,7 +42,7 @@ export function providePageServices(): PageServices {
     dictateHotkey: provide(DICTATE_HOTKEY, new DictateHotkey()),
     notifier: provide(
       FINISH_NOTIFIER,
-      new FinishNotifier(() => app.bridge as { notify?: (note: { title: string; body: string }) => unknown } | null, {
+      new FinishNotifier(() => app.bridge !== null, {
         onOpen: (transcriptId) => (transcriptId ? navigation.openTranscriptAt(transcriptId, 0, null) : (navigation.tab = 'jobs')),
       }),
     ),

@@ -1,9 +1,10 @@
 /**
  * A system notification when long work finishes while the person is elsewhere (issue 35.6): a job that ran for a
- * while, or a whole batch, ends while Voxdesk's window or tab is hidden. In a browser it is the Notification API, whose
- * permission is asked on a click (Settings → Notifications); in the desktop app the bridge's `notify` when the shell
- * offers one, else the same API (Electron shows it as a system notification). Only changes seen between two polls
- * count: nothing is announced for work that had already finished when the page opened.
+ * while, or a whole batch, ends while Voxdesk's tab is hidden. In a browser it is the Notification API, whose
+ * permission is asked on a click (Settings → Notifications). In the desktop app the shell announces long work itself
+ * (its main process knows when the window is behind others, and a click reaches the page through the bridge's
+ * onOpenWork): the page then says nothing, so nothing is announced twice. Only changes seen between two polls count:
+ * nothing is announced for work that had already finished when the page opened.
  */
 import type { Batch, Job } from '$common/api-types.js';
 import { contextKey } from '../shared/context.js';
@@ -26,7 +27,7 @@ export interface FinishNote {
 export interface NotifierOptions {
   /** Whether the person is looking at the page. Default: the document is visible and focused. */
   visible?: () => boolean;
-  /** Shows a note; default: the bridge's notify, else the Notification API. */
+  /** Shows a note; default: the Notification API. */
   show?: (note: FinishNote) => void;
   /** Opens what a clicked note is about (a transcription's id, or null for the Jobs list). */
   onOpen?: (transcriptId: string | null) => void;
@@ -55,7 +56,8 @@ export class FinishNotifier {
   readonly #onOpen: (transcriptId: string | null) => void;
 
   constructor(
-    private readonly bridge: () => { notify?: (note: { title: string; body: string }) => unknown } | null = () => null,
+    /** Whether the page runs in the desktop app, whose shell notifies by itself. */
+    private readonly inDesktopApp: () => boolean = () => false,
     options: NotifierOptions = {},
   ) {
     this.#visible = options.visible ?? (() => typeof document === 'undefined' || (document.visibilityState === 'visible' && document.hasFocus()));
@@ -63,9 +65,9 @@ export class FinishNotifier {
     this.#show = options.show ?? ((note) => this.#systemNote(note));
   }
 
-  /** Whether notes can be shown now (wanted, and allowed by the browser or offered by the desktop shell). */
+  /** Whether the page shows notes now: in a browser, wanted and allowed (the desktop shell shows its own). */
   get active(): boolean {
-    return this.enabled && (typeof this.bridge()?.notify === 'function' || this.permission === 'granted');
+    return !this.inDesktopApp() && this.enabled && this.permission === 'granted';
   }
 
   /** Turns the notes on or off; turning them on asks the browser's permission (call it from a click). */
@@ -73,7 +75,7 @@ export class FinishNotifier {
     this.enabled = on;
     globalThis.localStorage?.setItem(KEY, on ? 'on' : 'off');
     const api = notificationApi();
-    if (on && api && api.permission === 'default' && typeof this.bridge()?.notify !== 'function') this.permission = await api.requestPermission();
+    if (on && api && api.permission === 'default') this.permission = await api.requestPermission();
     else this.permission = api?.permission ?? 'unsupported';
   }
 
@@ -98,11 +100,6 @@ export class FinishNotifier {
   }
 
   #systemNote(note: FinishNote): void {
-    const bridge = this.bridge();
-    if (typeof bridge?.notify === 'function') {
-      void bridge.notify({ title: note.title, body: note.body });
-      return;
-    }
     const api = notificationApi();
     if (!api || api.permission !== 'granted') return;
     const shown = new api(note.title, { body: note.body, tag: note.tag });

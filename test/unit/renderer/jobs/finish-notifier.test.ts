@@ -1,7 +1,7 @@
 /**
  * The notes that long work finished (src-renderer/src/jobs/finish-notifier.svelte.ts): only changes seen between two
  * polls, only while the page is hidden, only jobs that ran a while (batch items with their batch), in the person's
- * language; the desktop shell's own notify wins over the browser's Notification API.
+ * language; in the desktop app the shell notifies by itself and the page stays quiet.
  */
 import { describe, expect, it } from 'vitest';
 import type { Batch, Job } from '../../../../src-main/common/api-types.js';
@@ -13,7 +13,8 @@ const batch = (id: string, status: Batch['status']): Batch => ({ id, status, fil
 
 function notifier(visible: { now: boolean }) {
   const shown: FinishNote[] = [];
-  const n = new FinishNotifier(() => ({ notify: () => undefined }), { visible: () => visible.now, show: (note) => shown.push(note) });
+  const n = new FinishNotifier(() => false, { visible: () => visible.now, show: (note) => shown.push(note) });
+  n.permission = 'granted'; // as a browser that allowed them
   return { n, shown };
 }
 
@@ -42,11 +43,16 @@ describe('FinishNotifier', () => {
     expect(shown.map((s) => s.body)).toEqual(['b.wav: The file could not be decoded as audio. It may be damaged or in an unusual format.']);
   });
 
-  it('is active with the desktop shell’s notify, and off when the person switched it off', async () => {
-    const { n } = notifier({ now: false });
+  it('stays quiet in the desktop app (its shell notifies) and when the person switched it off', async () => {
+    const { n, shown } = notifier({ now: false });
     expect(n.active).toBe(true);
+    const desktop = new FinishNotifier(() => true, { visible: () => false, show: (note) => shown.push(note) });
+    desktop.permission = 'granted';
+    desktop.observe([job('a', 'running')], []);
+    desktop.observe([job('a', 'succeeded')], []);
+    expect(shown).toEqual([]);
     await n.setEnabled(false);
     expect(n.active).toBe(false);
-    expect(new FinishNotifier().active).toBe(false); // Node has no Notification API and no bridge here
+    expect(new FinishNotifier().active).toBe(false); // Node has no Notification API
   });
 });

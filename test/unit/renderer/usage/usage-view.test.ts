@@ -50,6 +50,9 @@ describe('usage series', () => {
     expect(dailySeries(report).map((d) => [d.day, d.total_usd])).toEqual([['2026-03-01', 0], ['2026-03-02', 0.06], ['2026-03-03', 0]]);
     expect([niceMax(0), niceMax(0.06), niceMax(0.2), niceMax(3)]).toEqual([0.01, 0.1, 0.2, 5]);
     expect(csvField('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
+    // A leading tab or CR hides the formula from a check of the first character only (trust review 2, item 12).
+    expect(csvField('\t=1+1')).toBe("'\t=1+1");
+    expect(csvField('\r=1+1')).toBe('"\'\r=1+1"');
     expect(csvField('remote:test')).toBe('remote:test');
     const amounts = { total_usd: 0.06, request_fees_usd: 0.05, usage_usd: 0.01, options_usd: 0, seconds: 60, requests: 1 };
     const full = { ...report, ...amounts, on_device: { ...amounts, total_usd: 0.01 }, hosted: { ...amounts, total_usd: 0.05 } } as unknown as UsageReport;

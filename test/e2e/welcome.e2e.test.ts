@@ -78,7 +78,7 @@ describe('the welcome screen on a new data dir (browser mode)', () => {
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Welcome to Voxdesk');
     expect(await welcome.innerText()).toMatch(/turns recordings into text and text into speech, on this computer/);
     const card = page.getByTestId('welcome-recommended');
-    expect(await card.innerText()).toMatch(/Recommended for English[\s\S]*Parakeet TDT 0\.6B v2/);
+    expect(await card.innerText()).toMatch(/Recommended for English[\s\S]*Parakeet TDT 0\.6B v2[\s\S]*most accurate English recognizer/);
     expect(await card.getByTestId('welcome-size').innerText()).toMatch(/^\d+ kB download · licence CC-BY-4\.0$/);
     expect(await welcome.innerText()).toMatch(/Low accuracy[\s\S]*about one word in two wrong[\s\S]*Use PocketSphinx for now/);
     expect(describeViolations('welcome', await seriousViolations(page))).toBe('');

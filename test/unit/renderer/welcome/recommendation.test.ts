@@ -15,10 +15,14 @@ const CATALOGUE = [
 
 describe('the recommended recognizer', () => {
   it('is Parakeet v2 for English, Parakeet v3 for its European languages, Whisper small for the others', () => {
-    expect(recommendRecognizer(CATALOGUE, 'en')?.id).toBe('parakeet-tdt-0.6b-v2');
-    expect(recommendRecognizer(CATALOGUE, 'de')?.id).toBe('parakeet-tdt-0.6b-v3');
-    expect(recommendRecognizer(CATALOGUE, 'ja')?.id).toBe('whisper-small');
-    expect(recommendRecognizer(CATALOGUE.filter((m) => m.id !== 'whisper-small'), 'ja')?.id).toBe('parakeet-tdt-0.6b-v3');
+    const pick = (models: CatalogueRecord[], language: string) => {
+      const r = recommendRecognizer(models, language);
+      return r && [r.model.id, r.reason];
+    };
+    expect(pick(CATALOGUE, 'en')).toEqual(['parakeet-tdt-0.6b-v2', 'best_for_english']);
+    expect(pick(CATALOGUE, 'de')).toEqual(['parakeet-tdt-0.6b-v3', 'european_languages']);
+    expect(pick(CATALOGUE, 'ja')).toEqual(['whisper-small', 'many_languages']);
+    expect(pick(CATALOGUE.filter((m) => m.id !== 'whisper-small'), 'ja')).toEqual(['parakeet-tdt-0.6b-v3', 'european_languages']);
     expect(recommendRecognizer([CATALOGUE[0]!], 'en')).toBeNull();
   });
 

@@ -28,6 +28,11 @@ export class FirstStart {
     return this.#state === 'showing';
   }
 
+  /** Not decided yet: the page shows neither the welcome nor the tabs, so that neither flashes before the other. */
+  get pending(): boolean {
+    return this.#state === 'undecided' || this.#state === 'deciding';
+  }
+
   /** Decides, once the lists are loaded, whether this is a first start (App.svelte calls it from an effect). */
   decide(): void {
     const app = this.app;

@@ -87,7 +87,7 @@ describe('watch folders in Settings (browser mode)', () => {
     await page.reload();
     await page.getByRole('tab', { name: /Settings/ }).click();
     await expect.poll(() => section.locator('li[data-path]').count(), { timeout: 15_000 }).toBe(2);
-    await section.getByRole('button', { name: `Stop watching ${later}` }).click();
+    await section.getByRole('button', { name: `Stop watching ${later}`, exact: true }).click();
     await expect.poll(() => section.locator('li[data-path]').count()).toBe(1);
     const listed = (await (await fetch(`${served.url}/v1/settings/watch-folders`, { headers: { authorization: `Bearer ${served.apiKey}` } })).json()) as { folders: { path: string }[] };
     expect(listed.folders.map((f) => f.path)).toEqual([inbox]);

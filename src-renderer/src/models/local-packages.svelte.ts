@@ -5,6 +5,7 @@
  */
 import type { LocalModel } from '$common/api-client.js';
 import { describeError, errorText } from '../shared/error-messages.js';
+import { Problem } from '../shared/problem.svelte.js';
 import { t } from '../shared/i18n/i18n.svelte.js';
 import type { AppState } from '../shared/service/app-state.svelte.js';
 
@@ -31,14 +32,14 @@ export function packageError(p: LocalModel): string {
 
 export class LocalPackages {
   list = $state.raw<LocalModel[]>([]);
-  /** Why the packages cannot be read, in words; null when they can. */
-  #problem = $state.raw<unknown>(null);
+  /** Why the packages cannot be read. */
+  readonly #problem = new Problem();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly app: AppState) {}
 
   get error(): string | null {
-    return this.#problem ? errorText(this.#problem) : null;
+    return this.#problem.text;
   }
 
   get busy(): boolean {
@@ -55,14 +56,14 @@ export class LocalPackages {
       // eslint-disable-next-line svelte/prefer-svelte-reactivity
       const before = new Map(this.list.map((p) => [p.id, p.state]));
       this.list = await this.app.api.localModels();
-      this.#problem = null;
+      this.#problem.clear();
       for (const p of this.list) {
         if (before.get(p.id) !== 'importing' || p.state === 'importing') continue;
         if (p.state === 'installed') this.app.toast(t('models.imported'));
         else if (p.state === 'failed') this.app.toast(packageError(p), 'error');
       }
     } catch (err) {
-      this.#problem = err;
+      this.#problem.set(err);
     }
     clearTimeout(this.#timer);
     if (this.busy) {

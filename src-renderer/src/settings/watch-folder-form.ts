@@ -4,6 +4,8 @@
  * status is read-only and not sent back).
  */
 import type { WatchFolder, WatchFolderInput, WatchFolderStatus } from '$common/watch-folder-types.js';
+import { describeError } from '../shared/error-messages.js';
+import { formatTime } from '../shared/format.js';
 import { t } from '../shared/i18n/i18n.svelte.js';
 
 export interface WatchFolderDraft {
@@ -35,6 +37,13 @@ export function folderFromDraft(draft: WatchFolderDraft): { folder: WatchFolderI
 /** The saved folders as a PUT body re-sends them. */
 export function inputsOf(folders: readonly WatchFolder[]): WatchFolderInput[] {
   return folders.map(({ path, model, params, output_dir, formats }) => ({ path, model, params, output_dir, formats }));
+}
+
+/** What is wrong with the folder, and when the watcher looks again ("… Trying again at 4:48 PM."); null when nothing is. */
+export function describeProblem(status: WatchFolderStatus): string | null {
+  if (!status.error) return null;
+  const problem = describeError(status.error.code, status.error.message);
+  return status.next_retry_at ? `${problem} ${t('watch.retryAt', { time: formatTime(status.next_retry_at) })}` : problem;
 }
 
 /** One line of counts, e.g. "3 done · 1 in the queue · 1 failed". */

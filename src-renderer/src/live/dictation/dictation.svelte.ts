@@ -5,7 +5,7 @@
  * the job that records the dictation (it then appears in Jobs).
  */
 import type { DictationServerMessage } from '$common/dictation-protocol.js';
-import { errorText } from '../../shared/error-messages.js';
+import { Problem } from '../../shared/problem.svelte.js';
 import { CAPTURE_RATE, listMicrophones, MicCapture, type MicDevice } from './mic-capture.js';
 import { DictationSocket } from './dictation-socket.js';
 import type { ServiceHost } from '../../shared/service/service-host.js';
@@ -30,8 +30,8 @@ export class Dictation {
   segments = $state<DictationSegment[]>([]);
   /** Input level 0..1 (RMS, scaled for the meter). */
   level = $state(0);
-  /** What went wrong (a PageError, or the service's code and words), shown through `error`. */
-  #problem = $state.raw<unknown>(null);
+  /** What went wrong last (its `text` says it in the person's language); empty while all is well. */
+  readonly problem = new Problem();
   /** The job of the last finished dictation. */
   jobId = $state<string | null>(null);
   /** Seconds of audio sent in this session. */
@@ -50,10 +50,6 @@ export class Dictation {
     private readonly choice: DictationChoice,
   ) {}
 
-  /** What went wrong, in plain words in the interface's language; null when all is well. */
-  get error(): string | null {
-    return this.#problem ? errorText(this.#problem) : null;
-  }
 
   /** The final text so far (what Copy copies). */
   get text(): string {
@@ -79,7 +75,7 @@ export class Dictation {
     const modelId = this.choice.modelId();
     if (!modelId || this.phase !== 'idle') return;
     this.phase = 'starting';
-    this.#problem = null;
+    this.problem.clear();
     this.jobId = null;
     this.seconds = 0;
     this.#base = this.segments.reduce((max, s) => Math.max(max, s.id + 1), 0);
@@ -102,7 +98,7 @@ export class Dictation {
       this.phase = 'listening';
       void this.refreshMicrophones();
     } catch (err) {
-      this.#problem = err;
+      this.problem.set(err);
       await this.#mic?.stop();
       this.#mic = null;
       socket.close();
@@ -147,7 +143,7 @@ export class Dictation {
         this.host.refreshSoon();
         break;
       case 'error':
-        this.#problem = message.error;
+        this.problem.set(message.error);
         break;
       default:
         break;

@@ -5,7 +5,7 @@
  * person types, each finished sentence is sent at once; Speak sends the rest; Stop cuts the audio. In a browser the
  * chosen voice opens the session with it (the live route's `voice` or `speaker`); another voice opens a new session.
  */
-import { errorText } from '../../shared/error-messages.js';
+import { Problem } from '../../shared/problem.svelte.js';
 import { finishedSentences } from './live-sentences.js';
 import { WebAudioLive, type LiveStats } from './live-web-audio.js';
 import type { ServiceHost } from '../../shared/service/service-host.js';
@@ -26,8 +26,8 @@ const DEFAULT_SAMPLE_RATE = 22050;
 
 export class LivePreview {
   phase = $state<LivePhase>('idle');
-  /** What went wrong (a PageError, or the service's code and words), shown through `error`; null when all is well. */
-  #problem = $state.raw<unknown>(null);
+  /** What went wrong last (its `text` says it in the person's language); empty while all is well. */
+  readonly problem = new Problem();
   stats = $state<LiveStats>(NO_STATS);
   sampleRate = $state<number | null>(null);
   /** How much of the text has been sent: sentences are sent once. */
@@ -42,10 +42,6 @@ export class LivePreview {
     private readonly choice: LiveChoice,
   ) {}
 
-  /** Why the session failed or what it reported, in plain words in the interface's language; null when all is well. */
-  get error(): string | null {
-    return this.#problem ? errorText(this.#problem) : null;
-  }
 
   /** True when audio goes to the sound card through the desktop app, false for Web Audio in the page. */
   get native(): boolean {
@@ -118,7 +114,7 @@ export class LivePreview {
     const key = JSON.stringify([modelId, voice]);
     if (this.#sessionKey === key && (this.phase === 'ready' || this.phase === 'speaking')) return true;
     await this.close();
-    this.#problem = null;
+    this.problem.clear();
     const speed = this.choice.speed();
     try {
       const bridge = this.host.bridge;
@@ -131,7 +127,7 @@ export class LivePreview {
           } else if (event.type === 'done') {
             this.stats = { ...this.stats, responses: this.stats.responses + 1 };
             this.phase = 'ready';
-          } else if (event.type === 'error') this.#problem = { code: event.code, message: event.message };
+          } else if (event.type === 'error') this.problem.set({ code: event.code, message: event.message });
           else if (event.type === 'closed') this.phase = 'closed';
         });
         this.sampleRate = (await bridge.live.start(modelId, speed)).sampleRate;
@@ -139,7 +135,7 @@ export class LivePreview {
       } else {
         this.#web = new WebAudioLive(this.host.api.realtimeUrl(modelId, voice), {
           onState: (s) => (this.phase = s),
-          onError: (code, message) => (this.#problem = { code, message }),
+          onError: (code, message) => this.problem.set({ code, message }),
           onStats: (s) => (this.stats = s),
         });
         this.sampleRate = await this.#web.start(speed);
@@ -147,7 +143,7 @@ export class LivePreview {
       this.#sessionKey = key;
       return true;
     } catch (err) {
-      this.#problem = err;
+      this.problem.set(err);
       this.phase = 'closed';
       return false;
     }

@@ -1,7 +1,10 @@
-/** The Settings tab's watch-folder form logic: plain-words checks before sending, the PUT body, the counts line. */
+/**
+ * The Settings tab's watch-folder form logic: plain-words checks before sending, the PUT body, the counts line, the
+ * problem line.
+ */
 import { describe, expect, it } from 'vitest';
 import type { WatchFolder, WatchFolderStatus } from '../../../../src-main/common/watch-folder-types.js';
-import { describeCounts, folderFromDraft, inputsOf, looksAbsolute } from '../../../../src-renderer/src/settings/watch-folder-form.js';
+import { describeCounts, describeProblem, folderFromDraft, inputsOf, looksAbsolute } from '../../../../src-renderer/src/settings/watch-folder-form.js';
 
 const draft = { path: ' /home/me/Rec ', model: 'pocketsphinx-en-us', outputDir: '', formats: ['srt'] };
 const status: WatchFolderStatus = {
@@ -35,5 +38,12 @@ describe('watch folder form', () => {
     expect(describeCounts({ ...status, files_done: 3, files_queued: 1, files_failed: 1, files_skipped: 2, files_waiting: 1 })).toBe(
       '3 done · 1 in the queue · 1 waiting to finish copying · 1 failed · 2 skipped as copies',
     );
+  });
+
+  it('says what is wrong with a folder and when it is tried again, with a space between the two', () => {
+    expect(describeProblem(status)).toBeNull();
+    const missing = { ...status, state: 'error' as const, error: { code: 'folder_missing', message: 'gone' } };
+    expect(describeProblem(missing)).toMatch(/^The folder does not exist: it was deleted or renamed\b.*\.$/);
+    expect(describeProblem({ ...missing, next_retry_at: '2030-01-01T12:34:00Z' })).toMatch(/plugged in\. Trying again at \S+/);
   });
 });

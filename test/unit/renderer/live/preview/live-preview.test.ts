@@ -57,13 +57,13 @@ describe('LivePreview (desktop bridge)', () => {
     expect(calls.at(-1)).toBe('speak Hello there. How are you? Fine');
 
     emit({ type: 'error', code: 'engine_crashed', message: 'boom' });
-    expect(live.error).toBe('The speech engine stopped unexpectedly while working on this item. Retry it.');
+    expect(live.problem.text).toBe('The speech engine stopped unexpectedly while working on this item. Retry it.');
 
     model = 'other-voice';
     live.reset();
     await live.speakRest('Again.');
     expect(calls.slice(-3)).toEqual(['stop', 'start other-voice 1.25', 'speak Again.']);
-    expect(live.error).toBeNull();
+    expect(live.problem.text).toBeNull();
 
     live.speedChanged();
     await live.stop();
@@ -79,7 +79,7 @@ describe('LivePreview (desktop bridge)', () => {
     };
     const live = new LivePreview({ api: new ApiClient({ baseUrl: 'http://127.0.0.1:1', apiKey: null }), bridge }, { modelId: () => 'espeak-ng', speed: () => 1 });
     await live.speakRest('Hello.');
-    expect(live.error).toBe('no sound device');
+    expect(live.problem.text).toBe('no sound device');
     expect(live.phase).toBe('closed');
     expect(calls).toEqual([]);
     await live.close();

@@ -59,18 +59,51 @@ function sources(result: JobResult | null, rows: readonly SegmentRow[]): SourceS
   return [{ start: 0, end: result?.duration ?? Math.max(1, text.length / 15), text, speaker: null, words: null }];
 }
 
-/** Each word goes to the segment its middle falls in (the nearest one when it falls between segments). */
+/**
+ * Each word goes to the segment its middle falls in (the nearest one when it falls between segments; of several, the
+ * first). In O((segments + words) log segments): revision 0 of a ten-hour transcript (6,000 segments, 72,000 words) is
+ * recorded when its job succeeds, and comparing every word with every segment took five seconds of the service's
+ * thread there (trust review 2, bounded work per request).
+ */
 function assignWords(segments: SourceSegment[], words: readonly TranscriptWord[]): TranscriptWord[][] {
   const out: TranscriptWord[][] = segments.map(() => []);
+  if (segments.length === 0) return out;
+  const order = segments.map((_, i) => i).sort((a, b) => segments[a]!.start - segments[b]!.start || a - b);
+  // The furthest end among the first j+1 segments by start (and which one it is): no earlier segment reaches further.
+  const reach: number[] = [];
+  const reacher: number[] = [];
+  for (const [j, i] of order.entries()) {
+    const prev = j > 0 ? reach[j - 1]! : -Infinity;
+    const end = segments[i]!.end;
+    reach.push(Math.max(prev, end));
+    reacher.push(j === 0 || end > prev ? i : end < prev ? reacher[j - 1]! : Math.min(reacher[j - 1]!, i));
+  }
   for (const word of words) {
     const mid = (word.start + word.end) / 2;
+    // The last segment (by start) that starts at or before the word's middle.
+    let lo = 0;
+    let hi = order.length - 1;
+    let last = -1;
+    while (lo <= hi) {
+      const m = (lo + hi) >> 1;
+      if (segments[order[m]!]!.start <= mid) {
+        last = m;
+        lo = m + 1;
+      } else hi = m - 1;
+    }
     let best = -1;
-    let distance = Infinity;
-    segments.forEach((segment, i) => {
-      const d = mid < segment.start ? segment.start - mid : mid > segment.end ? mid - segment.end : 0;
-      if (d < distance) [best, distance] = [i, d];
-    });
-    if (best >= 0) out[best]!.push(word);
+    for (let j = last; j >= 0 && reach[j]! >= mid; j -= 1) {
+      const i = order[j]!;
+      if (segments[i]!.end >= mid && (best === -1 || i < best)) best = i;
+    }
+    if (best === -1) {
+      // Between segments: the one ending closest before, or starting closest after (the first on a tie).
+      const before = last >= 0 ? { i: reacher[last]!, d: mid - reach[last]! } : null;
+      const after = last + 1 < order.length ? { i: order[last + 1]!, d: segments[order[last + 1]!]!.start - mid } : null;
+      const pick = !after || (before && (before.d < after.d || (before.d === after.d && before.i < after.i))) ? before! : after;
+      best = pick.i;
+    }
+    out[best]!.push(word);
   }
   return out;
 }

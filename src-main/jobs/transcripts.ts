@@ -15,6 +15,7 @@ import type { Repositories } from '../store/repositories.js';
 import type { RevisionRow } from '../store/transcript-revisions-repo.js';
 import { writeTx } from '../store/transaction.js';
 import { applyTranscriptPatch } from './transcript-edit.js';
+import type { ExportParts } from './transcript-export-parts.js';
 import { highlight } from './transcript-snippet.js';
 import { originalRevision, type RevisionBody } from './transcript-original.js';
 import { catchUpSearchIndex, jobName, searchRows } from './transcripts-search-index.js';
@@ -27,15 +28,18 @@ import { catchUpSearchIndex, jobName, searchRows } from './transcripts-search-in
  */
 export const MAX_RANKED_MATCHES = 400;
 
+/** Lets the requests waiting behind this one run before it goes on. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export interface Transcripts {
   /** A revision (null: the latest) of the account's succeeded transcription. */
   get(accountId: string, jobId: string, revision: number | null): TranscriptRevision;
   /** Makes revision base_revision + 1; 409 conflict when base_revision is no longer the latest. */
-  edit(accountId: string, jobId: string, patch: TranscriptPatch): TranscriptRevision;
+  edit(accountId: string, jobId: string, patch: TranscriptPatch): Promise<TranscriptRevision>;
   /** Library search over the account's latest revisions and job names. */
   search(accountId: string, q: string | undefined, limit: number | undefined, cursor: string | undefined): SearchList;
-  /** The job and its latest revision as a JobResult whose speakers are names: what every export uses. */
-  forExport(accountId: string, jobId: string): { job: JobRow; name: string | null; result: JobResult };
+  /** The job and its latest revision as stored, for an export (exportResult makes the JobResult every format reads). */
+  forExport(accountId: string, jobId: string): { job: JobRow; name: string | null; parts: ExportParts };
 }
 
 /**
@@ -114,7 +118,7 @@ function decodeCursor(text: string): SearchCursor {
 export function createTranscripts(repos: Repositories, clock: Clock): Transcripts {
   /** The account's succeeded transcription, with revision 0 recorded if it has none yet. */
   function transcription(accountId: string, jobId: string): JobRow {
-    const job = repos.jobs.get(jobId);
+    const job = repos.jobs.getWithoutResult(jobId);
     if (!job || job.account_id !== accountId || job.product !== 'speech-to-text') {
       throw new ApiError('not_found', `no job ${jobId} on this route`);
     }
@@ -122,7 +126,8 @@ export function createTranscripts(repos: Repositories, clock: Clock): Transcript
       throw new ApiError('conflict', `job ${jobId} is ${job.status}; only a succeeded transcription has a transcript`);
     }
     if (repos.revisions.latestNumber(jobId) === null) {
-      writeTx(repos.db, () => recordOriginal(repos, job, engineResult(job), isoAt(clock)));
+      // Only for jobs that predate revisions (or were written without one): their whole result is read this once.
+      writeTx(repos.db, () => recordOriginal(repos, job, engineResult(repos.jobs.get(jobId) ?? job), isoAt(clock)));
     }
     return job;
   }
@@ -143,30 +148,40 @@ export function createTranscripts(repos: Repositories, clock: Clock): Transcript
       return view(row, latest.revision);
     },
 
-    edit(accountId, jobId, patch) {
+    /**
+     * The work of an edit grows with the transcript (a ten-hour one is megabytes of JSON), so it is done in turns —
+     * read, parse, apply, serialise — with other requests served between them, and only the write is one transaction:
+     * the insert is a compare-and-set on the revision number, so an edit made meanwhile is still a 409.
+     */
+    async edit(accountId, jobId, patch) {
       const job = transcription(accountId, jobId);
-      return writeTx(repos.db, () => {
-        const base = latestRow(jobId);
-        if (base.revision !== patch.base_revision) {
-          throw new ApiError('conflict', `the transcript changed: base_revision is ${patch.base_revision} but the latest revision is ${base.revision}; read it again and redo the edit`);
-        }
-        const before = bodyOf(base);
-        const after = applyTranscriptPatch(before, patch);
-        const row: RevisionRow = {
-          job_id: jobId,
-          revision: base.revision + 1,
-          speakers_json: JSON.stringify(after.speakers),
-          segments_json: JSON.stringify(after.segments),
-          created_at: isoAt(clock),
-        };
+      const base = latestRow(jobId);
+      if (base.revision !== patch.base_revision) {
+        throw new ApiError('conflict', `the transcript changed: base_revision is ${patch.base_revision} but the latest revision is ${base.revision}; read it again and redo the edit`);
+      }
+      await nextTurn();
+      const before = bodyOf(base);
+      await nextTurn();
+      const after = applyTranscriptPatch(before, patch);
+      await nextTurn();
+      const row: RevisionRow = {
+        job_id: jobId,
+        revision: base.revision + 1,
+        speakers_json: JSON.stringify(after.speakers),
+        segments_json: JSON.stringify(after.segments),
+        created_at: isoAt(clock),
+      };
+      const changed = after.segments.filter((s, i) => s.text !== before.segments[i]!.text);
+      await nextTurn();
+      writeTx(repos.db, () => {
         if (!repos.revisions.insertNext(row)) {
           throw new ApiError('conflict', `the transcript changed while this edit was saved (revision ${row.revision} exists); read it again and redo the edit`);
         }
-        const changed = after.segments.filter((s, i) => s.text !== before.segments[i]!.text);
         // A job still waiting for its rows gets them from this (its latest) revision when the indexer comes to it.
         if (!repos.search.isPending(jobId)) repos.search.replaceSegments(jobId, changed.map((s) => s.index), searchRows(job, changed));
-        return view(row, row.revision);
       });
+      // The revision as just made, not parsed back from what was stored.
+      return { job_id: row.job_id, revision: row.revision, latest_revision: row.revision, created_at: row.created_at, ...after };
     },
 
     search(accountId, q, limit = DEFAULT_SEARCH_LIMIT, cursor) {
@@ -197,18 +212,8 @@ export function createTranscripts(repos: Repositories, clock: Clock): Transcript
 
     forExport(accountId, jobId) {
       const job = transcription(accountId, jobId);
-      const { speakers, segments } = bodyOf(latestRow(jobId));
-      const engine = engineResult(job) ?? {};
-      const nameOf = (key: string | null): string | undefined => (key === null ? undefined : (speakers[key] ?? key));
-      const spoken = segments.filter((s) => s.text !== '');
-      const result: JobResult = {
-        text: spoken.map((s) => s.text).join(' '),
-        ...(engine.language ? { language: engine.language } : {}),
-        ...(engine.duration !== undefined ? { duration: engine.duration } : {}),
-        segments: spoken.map((s) => ({ id: s.index, start: s.start, end: s.end, text: s.text, ...(s.speaker ? { speaker: nameOf(s.speaker) } : {}) })),
-        words: spoken.flatMap((s) => s.words.map((w) => ({ ...w, ...(s.speaker ? { speaker: nameOf(s.speaker) } : {}) }))),
-      };
-      return { job, name: jobName(job), result };
+      const latest = latestRow(jobId);
+      return { job, name: jobName(job), parts: { speakersJson: latest.speakers_json, segmentsJson: latest.segments_json, engine: repos.jobs.resultFacts(jobId) } };
     },
   };
 }

@@ -10,6 +10,7 @@ import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
 import type { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import type { Origins } from './auth/origins.js';
 import type { Catalogue } from './catalogue/catalogue.js';
+import type { ExportRenderer } from './exports/export-renderer.js';
 import type { ServiceConfig } from './config.js';
 import type { ParamsValidator } from './params/params-validator.js';
 import type { UploadBudget } from './uploads/upload-budget.js';
@@ -23,6 +24,8 @@ export interface AppDeps {
   jobs: JobService;
   /** Revisions, search and the latest revision as the exports take it (the export route and the watch folders). */
   transcripts: Transcripts;
+  /** Lays exports out off the service's thread (exports/export-renderer.ts). */
+  exports: ExportRenderer;
   catalogue: Catalogue;
   /** The model manager (/v1/local/models). */
   models: ModelManager;

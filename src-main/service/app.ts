@@ -70,7 +70,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   );
   app.use('/v1/*', authMiddleware(deps));
   // Only on writes, so reads keep their fused gates (http/route-gates.ts).
-  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/v1/*', durableAnswers(deps.durability));
+  if (deps.config.durableAnswers) app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/v1/*', durableAnswers(deps.durability));
   app.use('/v1/*', cutIdleBodies(deps.config.bodyIdleTimeoutMs));
   // The machine's administration (model manager, settings, keys) answers the local account only.
   app.use('/v1/*', localAccountOnly(isAdminPath));
@@ -93,7 +93,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', modelRoutes(deps));
   app.route('/', productRoutes(deps));
   app.route('/', searchRoutes(deps.transcripts));
-  app.route('/', exportRoutes(deps.transcripts));
+  app.route('/', exportRoutes(deps.transcripts, deps.exports));
   app.route('/', transcriptRevisionRoutes(deps.transcripts));
   app.route('/', recordingRoutes(deps));
   app.route('/', transcriptRoutes(deps));

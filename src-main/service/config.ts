@@ -40,6 +40,12 @@ export interface ServiceConfig {
   maxConcurrentUploads: number;
   /** Bytes of uploaded recordings one account may keep on disk; more → 507 upload_quota_exceeded. Default 50 GiB. */
   maxStoredUploadBytes: number;
+  /**
+   * An answer that acknowledges a change waits until it is on disk (one fsync shared by the answers waiting then:
+   * store/durability.ts), so it survives a power cut. Default true; false only to measure what that costs
+   * (bench/durable-answers.ts) — a crash or a kill loses nothing either way.
+   */
+  durableAnswers: boolean;
   /** Operator prices (JSON). Default: dataDir/pricing.json when that file exists, else none (on-device is free). */
   pricingFile: string | null;
   /** Worker processes running engines. Default: undefined = the job engine's own default. */
@@ -120,6 +126,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     bodyIdleTimeoutMs: partial.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_MS,
     maxConcurrentUploads: partial.maxConcurrentUploads ?? DEFAULT_MAX_CONCURRENT_UPLOADS,
     maxStoredUploadBytes: partial.maxStoredUploadBytes ?? DEFAULT_MAX_STORED_UPLOAD_BYTES,
+    durableAnswers: partial.durableAnswers ?? true,
     pricingFile: partial.pricingFile !== undefined ? partial.pricingFile : existsSync(defaultPricing) ? defaultPricing : null,
     workers: partial.workers,
     allowedOrigins: partial.allowedOrigins ?? [],

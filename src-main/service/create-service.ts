@@ -44,6 +44,7 @@ import { UploadBudget } from './uploads/upload-budget.js';
 import { warmUpHttp, type WarmUpResult } from './start-up-warm-up.js';
 import { warmUpJobPath, type WarmUpJobResult } from './start-up-warm-up-job.js';
 import { createWatchSubmitter } from './watch-folders/watch-submitter.js';
+import { ExportRenderer } from './exports/export-renderer.js';
 
 export interface Service {
   /** `http://HOST:PORT` as listened on. */
@@ -179,11 +180,13 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const limiter = new FailedAuthLimiter();
     const validator = new ParamsValidator();
     const transcripts = createTranscripts(repos, repos.clock);
+    const exports = new ExportRenderer();
+    opened.push(() => exports.close());
     const watch = new WatchService({
       repos,
       jobs,
       accountId: localAccountId,
-      submitter: createWatchSubmitter({ catalogue, validator, jobs, config, transcripts }, localAccountId),
+      submitter: createWatchSubmitter({ catalogue, validator, jobs, config, transcripts, exports }, localAccountId),
       timings: config.watchTimings,
       log: config.log,
     });
@@ -193,6 +196,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       durability,
       jobs,
       transcripts,
+      exports,
       catalogue,
       models,
       remote,
@@ -288,6 +292,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         await warmUpJobs;
         // First: no file becomes a job while the job engine stops; exports being written are finished.
         await watchFolders.stop();
+        await exports.close();
         await live.close();
         await Promise.all([jobService.shutdown(graceMs), manager.stop()]);
         // After the job engine: forwarded items may finish during its grace period.

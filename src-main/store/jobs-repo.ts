@@ -133,6 +133,13 @@ export interface JobsRepo {
   insert(row: JobRow): void;
   get(id: string): JobRow | undefined;
   /**
+   * The row without its result (`result_json` is null, not read): a long transcription's result is megabytes, and
+   * the transcript routes, which read the revisions instead, only need the rest.
+   */
+  getWithoutResult(id: string): JobRow | undefined;
+  /** The language and duration of a job's result (read inside SQLite, not the whole result). */
+  resultFacts(id: string): { language: string | null; duration: number | null };
+  /**
    * Writes the given mutable columns (only those: the others keep their stored values) when the row still has
    * `expectedStatus`; false when it changed meanwhile.
    */
@@ -180,6 +187,10 @@ export function createJobsRepo(db: Db): JobsRepo {
       @pause_requested, @claimed_by, @estimated_usd_micro, @estimated_seconds, @price_json, @reserved_usd_micro,
       @deadline_at, @created_at, @started_at, @finished_at, @updated_at)`);
   const get = db.prepare<[string], unknown[]>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`).raw(true);
+  const getWithoutResult = db.prepare<[string], unknown[]>(`SELECT ${JOB_COLUMNS.replace('result_json', 'NULL AS result_json')} FROM jobs WHERE id = ?`).raw(true);
+  const resultFacts = db.prepare<[string], { language: unknown; duration: unknown }>(
+    "SELECT json_extract(result_json, '$.language') AS language, json_extract(result_json, '$.duration') AS duration FROM jobs WHERE id = ? AND json_valid(result_json)",
+  );
   const inputsToPurge = db.prepare<[string, number], Pick<JobRow, 'id' | 'input_json'>>(`SELECT id, input_json FROM jobs
     WHERE input_purged_at IS NULL AND finished_at IS NOT NULL AND finished_at < ? ORDER BY finished_at LIMIT ?`);
   const markInputPurged = db.prepare('UPDATE jobs SET input_purged_at = ? WHERE id = ?');
@@ -249,6 +260,17 @@ export function createJobsRepo(db: Db): JobsRepo {
     get: (id) => {
       const raw = get.get(id);
       return raw ? toRow(raw) : undefined;
+    },
+    getWithoutResult: (id) => {
+      const raw = getWithoutResult.get(id);
+      return raw ? toRow(raw) : undefined;
+    },
+    resultFacts: (id) => {
+      const facts = resultFacts.get(id);
+      return {
+        language: typeof facts?.language === 'string' ? facts.language : null,
+        duration: typeof facts?.duration === 'number' ? facts.duration : null,
+      };
     },
     write: (id, expected, values) => {
       const columns = Object.keys(values).filter((column) => values[column as keyof JobMutable] !== undefined);

@@ -18,7 +18,7 @@ import { LIVE_SAMPLE_RATE, type LiveModelConfig, type LiveStream, type LiveStrea
 import type { RecognizerReply, RecognizerRequest } from './recognizer-protocol.js';
 import { StreamingLiveStream } from './streaming-live-stream.js';
 import { createLoadGauge, VadLiveStream } from './vad-live-stream.js';
-import { FairQueue } from './fair-queue.js';
+import { FairQueue } from '../../common/fair-queue.js';
 
 const parent = parentLink();
 const send = (reply: RecognizerReply): void => parent.send(reply);

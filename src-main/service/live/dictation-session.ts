@@ -319,13 +319,15 @@ export class DictationSession {
     this.phase = 'ending';
     await this.opening;
     await this.quotaOpening;
-    if (this.stream) {
+    const stream = this.stream;
+    if (stream) {
       const ended = new Promise<void>((resolve) => (this.endResolve = resolve));
-      this.stream.end();
+      stream.end();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.endWaitMs)))]);
       clearTimeout(timer);
-      this.stream.close();
+      // The recognizer may have crashed meanwhile (the handlers then dropped this.stream): closing is safe either way.
+      stream.close();
       this.stream = null;
     }
     let job: Job | null = null;

@@ -1,21 +1,22 @@
 /**
  * GET /v1/speech-to-text/{job_id}/export?format=txt|srt|vtt|json|docx (extension, docs/transcripts.md): the latest
  * revision of a succeeded transcription as a file, with its speakers' names, and Content-Disposition naming it after
- * the job. Rendered by common/transcript-export.ts, as the watch folders' files are. `srt` and `vtt` take
+ * the job. Rendered by common/transcript-export.ts on the export thread, as the watch folders' files are. `srt` and `vtt` take
  * `max_chars_per_line` (default 42) and `max_lines` (default 2). Not succeeded yet → 409 conflict; bad format or
  * subtitle option → 400 invalid_request; another account's job → 404.
  */
 import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import { SUBTITLE_LINE_CHARS_RANGE, SUBTITLE_LINES_RANGE } from '../../common/limits.js';
-import { exportTitle, renderTranscript } from '../../common/transcript-export.js';
+import { exportTitle } from '../../common/transcript-export.js';
 import { SUBTITLE_FORMATS, TRANSCRIPT_FORMATS, type CueOptions, type TranscriptFormat } from '../../common/transcript-formats.js';
 import type { Transcripts } from '../../jobs/transcripts.js';
 import type { AppEnv } from '../app-env.js';
 import { numberQuery, queryOf, singleQuery } from '../http/query-params.js';
 import { contentDisposition } from '../http/file-response.js';
+import type { ExportRenderer } from '../exports/export-renderer.js';
 
-export function exportRoutes(transcripts: Transcripts): Hono<AppEnv> {
+export function exportRoutes(transcripts: Transcripts, exports: ExportRenderer): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/v1/speech-to-text/:jobId/export', async (c) => {
     const query = queryOf(c.req.url);
@@ -29,9 +30,11 @@ export function exportRoutes(transcripts: Transcripts): Hono<AppEnv> {
     }
     if (lineChars !== undefined) cues.lineChars = lineChars;
     if (lines !== undefined) cues.lines = lines;
-    const { job, name, result } = transcripts.forExport(c.get('owner').accountId, c.req.param('jobId'));
+    const accountId = c.get('owner').accountId;
+    const { job, name, parts } = transcripts.forExport(accountId, c.req.param('jobId'));
     const title = exportTitle(name, job.id);
-    const file = await renderTranscript({ format, result, title, cues });
+    // Laid out on the export thread: seconds of CPU for a long transcript (exports/export-renderer.ts).
+    const file = await exports.render(accountId, { parts, format, title, cues });
     return c.body(file.bytes, 200, { 'Content-Type': file.contentType, 'Content-Disposition': contentDisposition(`${title}.${format}`) });
   });
   return app;

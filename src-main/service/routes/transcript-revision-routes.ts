@@ -19,7 +19,7 @@ export function transcriptRevisionRoutes(transcripts: Transcripts): Hono<AppEnv>
   });
   app.patch('/v1/speech-to-text/:jobId/transcript', async (c) => {
     const patch = parseTranscriptPatch(await readJsonObject(c));
-    return c.json(transcripts.edit(c.get('owner').accountId, c.req.param('jobId'), patch));
+    return c.json(await transcripts.edit(c.get('owner').accountId, c.req.param('jobId'), patch));
   });
   return app;
 }

@@ -9,14 +9,14 @@
  */
 import type { Job } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
-import { exportTitle, renderTranscript } from '../../common/transcript-export.js';
+import { exportTitle } from '../../common/transcript-export.js';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../common/transcript-formats.js';
 import type { WatchFolderConfig } from '../../watch/watch-folder-config.js';
 import type { WatchSubmitter } from '../../watch/watch-service.js';
 import type { AppDeps } from '../app-deps.js';
 import { audioSeconds, requestedLanguage, resolveForProduct, validateParams } from '../routes/submission.js';
 
-export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validator' | 'jobs' | 'config' | 'transcripts'>, accountId: string): WatchSubmitter {
+export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validator' | 'jobs' | 'config' | 'transcripts' | 'exports'>, accountId: string): WatchSubmitter {
   const resolve = (folder: WatchFolderConfig) => {
     const def = resolveForProduct(deps, folder.model, 'speech-to-text');
     return { def, params: validateParams(deps, def, folder.params) };
@@ -49,8 +49,8 @@ export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validato
     },
     async render(job, format) {
       if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) throw new Error(`no export format ${format}`);
-      const { name, result } = deps.transcripts.forExport(accountId, job.id);
-      const file = await renderTranscript({ format: format as TranscriptFormat, result, title: exportTitle(name, job.id) });
+      const { name, parts } = deps.transcripts.forExport(accountId, job.id);
+      const file = await deps.exports.render(accountId, { parts, format: format as TranscriptFormat, title: exportTitle(name, job.id) });
       return file.bytes;
     },
   };

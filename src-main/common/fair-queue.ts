@@ -1,9 +1,9 @@
 /**
- * The order a shared recognizer works in: one queue per stream, served round-robin across accounts and, within an
- * account, across its streams — one item at a time. So an account with many sessions gets the recognizer's time one
- * turn in every account's, not one turn per session (trust review 2, item 3: 200 sessions of one account left another
- * account's dictation with no words after 71 s), and a stream's own items still run in the order they came. A stream
- * that is dropped loses its waiting items at once, so a client that leaves takes its backlog with it.
+ * The order shared work is done in when accounts compete for it: one queue per stream, served round-robin across
+ * accounts and, within an account, across its streams — one item at a time. So an account with many streams gets one
+ * turn in every account's, not one turn per stream, and a stream's own items still run in the order they came. A
+ * stream that is dropped loses its waiting items at once. Used by the live recognizer (trust review 2, item 3: 200
+ * sessions of one account left another account's dictation with no words after 71 s) and the export thread.
  */
 
 export class FairQueue<T> {

@@ -1,6 +1,6 @@
-/** The recognizer's turn order: accounts round-robin, then their streams; a stream's items in order; drop at once. */
+/** Turn order between accounts: accounts round-robin, then their streams; a stream's items in order; drop at once. */
 import { describe, expect, it } from 'vitest';
-import { FairQueue } from '../../../../src-main/engines/live/fair-queue.js';
+import { FairQueue } from '../../../src-main/common/fair-queue.js';
 
 function drain<T>(queue: FairQueue<T>): Array<[number, T]> {
   const out: Array<[number, T]> = [];

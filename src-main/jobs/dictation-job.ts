@@ -51,11 +51,11 @@ export function recordDictation(core: JobCore, input: NewDictationJob): Job {
     price,
   );
   // The recording takes the job's name first (a file operation cannot be part of the transaction).
-  let recording: { path: string; bytes: number; sampleRate: number } | null = null;
+  let recording: { path: string; bytes: number; sampleRate: number; channels: number } | null = null;
   if (input.recording) {
     const path = join(dirname(input.recording.path), `${row.id}.wav`);
     renameSync(input.recording.path, path);
-    recording = { path, bytes: statSync(path).size, sampleRate: input.recording.sampleRate };
+    recording = { path, bytes: statSync(path).size, sampleRate: input.recording.sampleRate, channels: input.recording.channels ?? 1 };
     row.input_json = JSON.stringify({ filePath: path, fileName: DICTATION_RECORDING_NAME });
   }
   const shown = durationString(input.durationSeconds);
@@ -76,7 +76,7 @@ export function recordDictation(core: JobCore, input: NewDictationJob): Job {
           bytes: recording.bytes,
           duration_seconds: shown,
           sample_rate: recording.sampleRate,
-          channels: 1,
+          channels: recording.channels,
           created_at: at,
           expires_at: isoAt(options.clock, options.artifactTtlSeconds * 1000),
           deleted_at: null,

@@ -13,6 +13,7 @@ import type { Catalogue } from './catalogue/catalogue.js';
 import type { ExportRenderer } from './exports/export-renderer.js';
 import type { ServiceConfig } from './config.js';
 import type { ParamsValidator } from './params/params-validator.js';
+import type { CaptureService } from './capture/capture-service.js';
 import type { UploadBudget } from './uploads/upload-budget.js';
 
 export interface AppDeps {
@@ -44,6 +45,8 @@ export interface AppDeps {
   uploadsDir: string;
   /** Per-account upload limits; uploads go to uploadsDir/<account id>/ (uploads/upload-budget.ts). */
   uploads: UploadBudget;
+  /** Meeting capture (/v1/captures, the local account's). */
+  captures: CaptureService;
   /** Aborted when the service shuts down: held POSTs answer at once with the job as it stands. */
   closing: AbortSignal;
 }

@@ -1,5 +1,6 @@
 /** The `voxdesk` command (bin/voxdesk.js loads this file). Errors print one line on stderr and exit 1. */
 import { Command, CommanderError } from 'commander';
+import { registerCaptureCommand } from './capture-command.js';
 import { registerKeysCommand } from './keys-command.js';
 import { registerModelsCommand } from './models-command.js';
 import { registerServeCommand } from './serve-command.js';
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerVoicesCommand(program);
   registerTranscribeCommand(program);
   registerModelsCommand(program);
+  registerCaptureCommand(program);
   return program;
 }
 

@@ -21,6 +21,7 @@ import { nowIso, type JobCore } from './job-core.js';
 import { newJobRow } from './job-rows.js';
 import type { NewDictationJob } from './job-service-types.js';
 import { rowsFromResult } from './transcript-segments.js';
+import { recordOriginal } from './transcripts.js';
 
 /** The name a dictation's job gets: "Dictation 2026-11-23 02:15 UTC" (when it ended). */
 export function dictationJobName(at: Date): string {
@@ -87,6 +88,8 @@ export function recordDictation(core: JobCore, input: NewDictationJob): Job {
       }
       const done = machine.transition(running, 'succeeded', { result_json: JSON.stringify(input.result), duration_seconds: shown });
       chargeJob(repos.ledger, done, price, Number(shown), at);
+      // Revision 0 now, as a file job gets it: the dictation (or meeting) is in library search at once.
+      recordOriginal(repos, done, input.result, at);
     });
   } catch (error) {
     if (recording) rmSync(recording.path, { force: true });

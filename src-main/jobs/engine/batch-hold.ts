@@ -9,13 +9,14 @@
  * same transaction, so a batch is never half pending. Before it is placed, the batch passes the monthly spending
  * cap as a whole (its estimate reserved, or its items pending with `waiting_for_budget`, which never expires).
  */
-import type { WaitingCode } from '../common/errors.js';
-import type { JobStatus } from '../common/job-states.js';
-import type { EngineInput } from '../engines/engine-types.js';
-import type { ModelDefinition } from '../engines/model-definition.js';
-import type { BatchRow } from '../store/batches-repo.js';
-import { storedSnapshot } from './billing.js';
-import { guard, nowIso, type JobCore } from './job-core.js';
+import type { WaitingCode } from '../../common/errors.js';
+import type { JobStatus } from '../../common/job-states.js';
+import type { EngineInput } from '../../engines/engine-types.js';
+import type { ModelDefinition } from '../../engines/model-definition.js';
+import type { BatchRow } from '../../store/batches-repo.js';
+import { storedSnapshot } from '../money/billing.js';
+import { CANCELLED_MESSAGE, guard, nowIso, type JobCore } from './job-core.js';
+import type { JobTx } from './state-machine.js';
 import { newJobRow } from './job-rows.js';
 import type { HoldOutcome } from './job-runner.js';
 import type { ResolvedOptions } from './job-service-options.js';
@@ -32,23 +33,25 @@ type Ending = { status: Extract<JobStatus, 'failed' | 'cancelled' | 'expired'>; 
 
 export interface BatchHold {
   /** Places held batches (at most one placement per batch at a time); called by every scheduling pass. */
-  pass(): void;
+  pass(): Promise<void>;
   /** Inside a tx: the batch's pending items become jobs and end cancelled (a batch cancel). */
-  cancel(batchId: string): void;
+  cancel(tx: JobTx, batchId: string): Promise<void>;
   /** Inside a tx: pending items of batches older than the queue window end expired. */
-  expireOverdue(): void;
+  expireOverdue(tx: JobTx): Promise<void>;
   /** Stops placing (shutdown): placements under way are aborted and their outcome ignored. */
   stop(): void;
 }
 
-export function createBatchHold(core: JobCore): BatchHold {
-  const { options, repos, machine } = core;
+/** `wake`: asks the job engine's loop for a pass soon (jobs were made that it should schedule). */
+export function createBatchHold(core: JobCore, wake: () => void): BatchHold {
+  const { options, store, machine } = core;
   const placing = new Map<string, AbortController>();
   let stopped = false;
 
   /** Inside a tx: every pending item of the batch becomes a queued job, then ends as `ending` says (if given). */
-  function release(batch: BatchRow, ending?: Ending): void {
-    const items = repos.batches.pendingItems(batch.id);
+  async function release(tx: JobTx, batch: BatchRow, ending?: Ending): Promise<void> {
+    const { repos } = tx;
+    const items = await repos.batches.pendingItems(batch.id);
     const params = JSON.parse(batch.params_json) as Record<string, unknown>;
     // Every item's job is priced as the batch was when it was accepted, with the estimate stored for the item.
     const price = storedSnapshot(batch.price_json, () => options.resolveModel(batch.model_id));
@@ -70,29 +73,29 @@ export function createBatchHold(core: JobCore): BatchHold {
         batch.id,
         price,
       );
-      repos.jobs.insert(row);
-      if (!repos.batches.attachJob(batch.id, item.position, row.id)) throw new Error(`batch ${batch.id} item ${item.position} is no longer pending`);
-      machine.touch(row.id, batch.id);
-      if (ending) machine.transition(row, ending.status, { error_code: ending.code, error_message: ending.message });
+      await repos.jobs.insert(row);
+      if (!(await repos.batches.attachJob(batch.id, item.position, row.id))) throw new Error(`batch ${batch.id} item ${item.position} is no longer pending`);
+      tx.touch(row.id, batch.id);
+      if (ending) await tx.transition(row, ending.status, { error_code: ending.code, error_message: ending.message });
     }
-    repos.batches.setPendingReason(batch.id, null, null);
-    machine.touch(null, batch.id);
+    await repos.batches.setPendingReason(batch.id, null, null);
+    tx.touch(null, batch.id);
   }
 
-  function apply(batchId: string, outcome: HoldOutcome): void {
-    machine.tx(() => {
-      const batch = repos.batches.get(batchId);
+  async function apply(batchId: string, outcome: HoldOutcome): Promise<void> {
+    await machine.tx(async (tx) => {
+      const batch = await tx.repos.batches.get(batchId);
       if (!batch || batch.status !== 'open') return;
-      if (outcome.kind === 'accepted') release(batch);
-      else if (outcome.kind === 'refused') release(batch, { status: 'failed', code: outcome.code, message: outcome.message });
-      else wait(batch, outcome.code, outcome.message);
+      if (outcome.kind === 'accepted') await release(tx, batch);
+      else if (outcome.kind === 'refused') await release(tx, batch, { status: 'failed', code: outcome.code, message: outcome.message });
+      else await wait(tx, batch, outcome.code, outcome.message);
     });
   }
 
-  function wait(batch: BatchRow, code: WaitingCode, message: string): void {
+  async function wait(tx: JobTx, batch: BatchRow, code: WaitingCode, message: string): Promise<void> {
     if (batch.pending_code === code && batch.pending_message === message) return;
-    repos.batches.setPendingReason(batch.id, code, message);
-    machine.touch(null, batch.id);
+    await tx.repos.batches.setPendingReason(batch.id, code, message);
+    tx.touch(null, batch.id);
   }
 
   function place(batch: BatchRow, definition: ModelDefinition): void {
@@ -102,11 +105,11 @@ export function createBatchHold(core: JobCore): BatchHold {
     const held = { batchId: batch.id, accountId: batch.account_id, product: batch.product, definition, params: JSON.parse(batch.params_json) as Record<string, unknown> };
     runner.placeBatch!(held, controller.signal)
       .then(
-        (outcome) => {
+        async (outcome) => {
           if (stopped || controller.signal.aborted) return;
-          guard(`placing batch ${batch.id}`, () => apply(batch.id, outcome));
+          await apply(batch.id, outcome).catch((error: unknown) => guard(`placing batch ${batch.id}`, () => Promise.reject(error)));
           // A placed or refused batch has jobs to schedule; a waiting one is asked again on a later pass.
-          if (outcome.kind !== 'waiting') core.kick();
+          if (outcome.kind !== 'waiting') wake();
         },
         (error: unknown) => {
           if (stopped || controller.signal.aborted) return;
@@ -121,66 +124,66 @@ export function createBatchHold(core: JobCore): BatchHold {
    * and every item) is reserved in one transaction, or its items stay pending with `waiting_for_budget`. A batch that
    * reserved once is not asked again (a later wait for the network or for the hosted account's room keeps it).
    */
-  function reserveForPlacing(batchId: string): boolean {
-    return machine.tx(() => {
-      const batch = repos.batches.get(batchId);
+  function reserveForPlacing(batchId: string): Promise<boolean> {
+    return machine.tx(async (tx) => {
+      const batch = await tx.repos.batches.get(batchId);
       if (!batch || batch.status !== 'open') return false;
       if (batch.reserved_usd_micro !== null) return true;
       const quote = batch.estimated_usd_micro ?? 0;
-      const blocked = core.spendingCap.check(batch, quote);
+      const blocked = await core.spendingCap.check(tx.repos, batch, quote);
       if (blocked) {
-        wait(batch, 'waiting_for_budget', blocked);
+        await wait(tx, batch, 'waiting_for_budget', blocked);
         return false;
       }
-      repos.batches.reserve(batch.id, quote, nowIso(core));
+      await tx.repos.batches.reserve(batch.id, quote, nowIso(core));
       if (batch.pending_code === 'waiting_for_budget') {
-        repos.batches.setPendingReason(batch.id, null, null);
-        machine.touch(null, batch.id);
+        await tx.repos.batches.setPendingReason(batch.id, null, null);
+        tx.touch(null, batch.id);
       }
       return true;
     });
   }
 
-  function pass(): void {
+  async function pass(): Promise<void> {
     if (stopped) return;
-    for (const batchId of repos.batches.withPendingItems(PASS_LIMIT)) {
+    for (const batchId of await store.repos.batches.withPendingItems(PASS_LIMIT)) {
       if (placing.has(batchId)) continue;
-      const batch = repos.batches.get(batchId);
+      const batch = await store.repos.batches.get(batchId);
       if (!batch) continue;
       const definition = options.resolveModel(batch.model_id);
       if (holdsBatches(options, definition) && definition!.status === 'available') {
-        if (reserveForPlacing(batchId)) place(batch, definition!);
+        if (await reserveForPlacing(batchId)) place(batch, definition!);
         continue;
       }
       // Nothing to hold for any more (the model changed, or it is gone): the items become jobs and the scheduler
       // runs, fails or parks them as it does any queued job.
-      machine.tx(() => {
-        const fresh = repos.batches.get(batchId);
-        if (fresh?.status === 'open') release(fresh);
+      await machine.tx(async (tx) => {
+        const fresh = await tx.repos.batches.get(batchId);
+        if (fresh?.status === 'open') await release(tx, fresh);
       });
-      core.kick();
+      wake();
     }
   }
 
-  function cancel(batchId: string): void {
-    const batch = repos.batches.get(batchId);
+  async function cancel(tx: JobTx, batchId: string): Promise<void> {
+    const batch = await tx.repos.batches.get(batchId);
     if (!batch || batch.status !== 'open') return;
     placing.get(batchId)?.abort();
-    release(batch, { status: 'cancelled', code: 'cancelled', message: 'The job was cancelled.' });
+    await release(tx, batch, { status: 'cancelled', code: 'cancelled', message: CANCELLED_MESSAGE });
   }
 
-  function expireOverdue(): void {
+  async function expireOverdue(tx: JobTx): Promise<void> {
     const limitMs = options.queueWindowSeconds * 1000;
     const now = new Date(nowIso(core)).getTime();
-    for (const batchId of repos.batches.withPendingItems(PASS_LIMIT)) {
-      const batch = repos.batches.get(batchId);
+    for (const batchId of await tx.repos.batches.withPendingItems(PASS_LIMIT)) {
+      const batch = await tx.repos.batches.get(batchId);
       // Held by the spending cap: it keeps its place. Once reserved, its window counts from then.
       if (!batch || batch.pending_code === 'waiting_for_budget') continue;
       if (now - new Date(batch.reserved_at ?? batch.created_at).getTime() < limitMs) continue;
       placing.get(batchId)?.abort();
       const days = options.queueWindowSeconds / 86_400;
       const window = days >= 1 ? `${+days.toFixed(2)} days` : `${options.queueWindowSeconds} s`;
-      release(batch, { status: 'expired', code: 'expired', message: `The batch waited longer than ${window} to be accepted.` });
+      await release(tx, batch, { status: 'expired', code: 'expired', message: `The batch waited longer than ${window} to be accepted.` });
     }
   }
 

@@ -1,6 +1,6 @@
 /** Opaque list cursors: the (created_at, id) of the last row of a page, base64url JSON. */
-import { ApiError } from '../common/errors.js';
-import type { PageKey } from '../store/jobs-repo.js';
+import { ApiError } from '../../common/errors.js';
+import type { PageKey } from '../../store/jobs-repo.js';
 
 export function encodeCursor(key: PageKey): string {
   return Buffer.from(JSON.stringify([key.created_at, key.id])).toString('base64url');

@@ -9,18 +9,18 @@
  * are committed as the job's segment rows in the same transaction, so `GET /v1/speech-to-text/{id}/segments` and the
  * transcript view read a dictation like any other transcription.
  */
-import { renameSync, rmSync, statSync } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Job } from '../common/api-types.js';
-import { ApiError } from '../common/errors.js';
-import { durationString } from '../common/duration.js';
-import { isoAt } from '../store/clock.js';
-import { newId, newToken } from '../store/ids.js';
-import { chargeJob, priceSnapshot } from './billing.js';
+import type { Job } from '../../common/api-types.js';
+import { ApiError } from '../../common/errors.js';
+import { durationString } from '../../common/duration.js';
+import { isoAt } from '../../store/clock.js';
+import { newId, newToken } from '../../store/ids.js';
+import { chargeJob, priceSnapshot } from '../money/billing.js';
 import { nowIso, type JobCore } from './job-core.js';
 import { newJobRow } from './job-rows.js';
 import type { NewDictationJob } from './job-service-types.js';
-import { rowsFromResult } from './transcript-segments.js';
+import { rowsFromResult } from '../transcripts/transcript-segments.js';
 
 /** The name a dictation's job gets: "Dictation 2026-11-23 02:15 UTC" (when it ended). */
 export function dictationJobName(at: Date): string {
@@ -30,9 +30,9 @@ export function dictationJobName(at: Date): string {
 /** The file name of a dictation's recording (its artifact). */
 export const DICTATION_RECORDING_NAME = 'dictation.wav';
 
-export function recordDictation(core: JobCore, input: NewDictationJob): Job {
-  const { repos, machine, options } = core;
-  if (!repos.accounts.getAccount(input.accountId)) throw new ApiError('unauthorized', `account ${input.accountId} does not exist`);
+export async function recordDictation(core: JobCore, input: NewDictationJob): Promise<Job> {
+  const { store, machine, options } = core;
+  if (!(await store.repos.accounts.getAccount(input.accountId))) throw new ApiError('unauthorized', `account ${input.accountId} does not exist`);
   // Priced like a recording of the length received (its estimate is its charge), from the catalogue's record.
   const price = priceSnapshot(options.resolveModel(input.modelId));
   const row = newJobRow(
@@ -54,19 +54,20 @@ export function recordDictation(core: JobCore, input: NewDictationJob): Job {
   let recording: { path: string; bytes: number; sampleRate: number } | null = null;
   if (input.recording) {
     const path = join(dirname(input.recording.path), `${row.id}.wav`);
-    renameSync(input.recording.path, path);
-    recording = { path, bytes: statSync(path).size, sampleRate: input.recording.sampleRate };
+    await rename(input.recording.path, path);
+    recording = { path, bytes: (await stat(path)).size, sampleRate: input.recording.sampleRate };
     row.input_json = JSON.stringify({ filePath: path, fileName: DICTATION_RECORDING_NAME });
   }
   const shown = durationString(input.durationSeconds);
   try {
-    machine.tx(() => {
-      repos.jobs.insert(row);
-      machine.touch(row.id, null);
-      const running = machine.transition(row, 'running');
+    await machine.tx(async (tx) => {
+      const { repos } = tx;
+      await repos.jobs.insert(row);
+      tx.touch(row.id, null);
+      const running = await tx.transition(row, 'running');
       const at = nowIso(core);
       if (recording) {
-        repos.artifacts.insert({
+        await repos.artifacts.insert({
           id: newId('art', options.clock().getTime()),
           job_id: row.id,
           token: newToken(),
@@ -83,16 +84,16 @@ export function recordDictation(core: JobCore, input: NewDictationJob): Job {
         });
       }
       for (const segment of rowsFromResult(row.id, input.result, at)) {
-        if (!repos.segments.append(segment)) throw new Error(`segment ${segment.idx} of dictation ${row.id} is not the next one`);
+        if (!(await repos.segments.append(segment))) throw new Error(`segment ${segment.idx} of dictation ${row.id} is not the next one`);
       }
-      const done = machine.transition(running, 'succeeded', { result_json: JSON.stringify(input.result), duration_seconds: shown });
-      chargeJob(repos.ledger, done, price, Number(shown), at);
+      const done = await tx.transition(running, 'succeeded', { result_json: JSON.stringify(input.result), duration_seconds: shown });
+      await chargeJob(repos.ledger, done, price, Number(shown), at);
     });
   } catch (error) {
-    if (recording) rmSync(recording.path, { force: true });
+    if (recording) await rm(recording.path, { force: true });
     throw error;
   }
-  const written = repos.jobs.get(row.id);
+  const written = await store.repos.jobs.get(row.id);
   if (!written) throw new Error(`job ${row.id} vanished`);
   return core.views.job(written);
 }

@@ -8,16 +8,16 @@
  * cap: it is accepted with its estimate reserved (the cap was checked when the session opened), like hosted work
  * under way, until its charge is in the ledger.
  */
-import type { Job } from '../common/api-types.js';
-import { ApiError } from '../common/errors.js';
+import type { Job } from '../../common/api-types.js';
+import { ApiError } from '../../common/errors.js';
 import type { JobCore } from './job-core.js';
-import { priceSnapshot } from './billing.js';
+import { priceSnapshot } from '../money/billing.js';
 import { newJobRow } from './job-rows.js';
 import type { HostedDictationJob } from './job-service-types.js';
 
-export function followHostedDictation(core: JobCore, input: HostedDictationJob): Job {
-  const { repos, machine } = core;
-  if (!repos.accounts.getAccount(input.accountId)) throw new ApiError('unauthorized', `account ${input.accountId} does not exist`);
+export async function followHostedDictation(core: JobCore, input: HostedDictationJob): Promise<Job> {
+  const { store, machine } = core;
+  if (!(await store.repos.accounts.getAccount(input.accountId))) throw new ApiError('unauthorized', `account ${input.accountId} does not exist`);
   const row = newJobRow(
     core,
     {
@@ -34,9 +34,10 @@ export function followHostedDictation(core: JobCore, input: HostedDictationJob):
     priceSnapshot(core.options.resolveModel(input.modelId)),
   );
   row.reserved_usd_micro = row.estimated_usd_micro ?? 0;
-  machine.tx(() => {
-    repos.jobs.insert(row);
-    repos.remoteJobs.ensure({
+  await machine.tx(async (tx) => {
+    const { repos } = tx;
+    await repos.jobs.insert(row);
+    await repos.remoteJobs.ensure({
       jobId: row.id,
       endpointUrl: input.endpointUrl,
       product: 'speech-to-text',
@@ -44,10 +45,10 @@ export function followHostedDictation(core: JobCore, input: HostedDictationJob):
       // Never sent: the hosted job exists already, so nothing is submitted with it.
       idempotencyKey: `voxdesk-dictation-${input.remoteJobId}`,
     });
-    repos.remoteJobs.recordRemoteJob(row.id, input.remoteJobId, 'succeeded');
-    machine.touch(row.id, null);
+    await repos.remoteJobs.recordRemoteJob(row.id, input.remoteJobId, 'succeeded');
+    tx.touch(row.id, null);
   });
-  const written = repos.jobs.get(row.id);
+  const written = await store.repos.jobs.get(row.id);
   if (!written) throw new Error(`job ${row.id} vanished`);
   return core.views.job(written);
 }

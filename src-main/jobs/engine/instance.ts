@@ -1,6 +1,7 @@
 /**
- * Which service instance runs a job (`jobs.claimed_by` = host:pid:random). On start, a job left `running` is
- * requeued only when its instance is gone: another live instance on the same database keeps its jobs.
+ * Which service instance runs a job (`jobs.claimed_by` = host:pid:random). On start, a job left `running` by a process
+ * of this machine is requeued only when that process is gone: another live instance on the same database keeps its
+ * jobs. Claims of other machines are judged by their lease (job-maintenance.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -23,6 +24,11 @@ function pidAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Whether an instance id names a process of this machine (whose life this machine can check). */
+export function onThisMachine(claimedBy: string): boolean {
+  return claimedBy.split(':').slice(0, -2).join(':') === hostname();
 }
 
 export function ownerAlive(claimedBy: string | null): boolean {

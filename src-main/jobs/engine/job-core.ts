@@ -1,21 +1,23 @@
 /**
- * What the parts of the job engine share: options, repositories, the state machine, the worker pool and the runs in
- * progress. Built once by createJobService; the scheduler, executor, intake and maintenance modules work on it.
+ * What the parts of the job engine share: options, the store, the state machine, the worker pool and the runs in
+ * progress. Built once by createJobService; the parts (intake, claims, runs, loop, maintenance, queries) each take
+ * what they need from it and talk to each other only through the narrow interfaces they are given — never back
+ * into the code that wires them.
  */
-import type { EngineKind } from '../engines/engine-types.js';
-import type { WorkerPool } from '../engines/worker/worker-pool.js';
-import { isoAt } from '../store/clock.js';
-import type { Repositories } from '../store/repositories.js';
+import type { EngineKind } from '../../engines/engine-types.js';
+import type { WorkerPool } from '../../engines/worker/worker-pool.js';
+import { isoAt } from '../../store/clock.js';
+import type { Store } from '../../store/store.js';
+import type { SpendingCap } from '../money/spending-cap.js';
 import type { AudioChunk } from './job-service-types.js';
 import type { ResolvedOptions } from './job-service-options.js';
-import type { SpendingCap } from './spending-cap.js';
 import type { StateMachine } from './state-machine.js';
 import type { Views } from './views.js';
 
 export interface ActiveRun {
   controller: AbortController;
   remote: boolean;
-  /** Shutdown requeued the job: whatever the run returns is ignored. */
+  /** Shutdown requeued the job (or its lease was lost): whatever the run returns is ignored. */
   abandoned: boolean;
   done: Promise<void>;
   lastProgress: number | null;
@@ -29,7 +31,7 @@ export interface ActiveRun {
 
 export interface JobCore {
   options: ResolvedOptions;
-  repos: Repositories;
+  store: Store;
   views: Views;
   machine: StateMachine;
   pool: WorkerPool;
@@ -39,13 +41,6 @@ export interface JobCore {
   artifactsDir: string;
   /** Runs of this instance, by job id. */
   active: Map<string, ActiveRun>;
-  /** Asks for a scheduling pass soon (coalesced). */
-  kick(): void;
-  /**
-   * Asks for a pass on the next turn that settles the runs that finished (Executor.settleFinished), with scheduling
-   * when the engine is running; coalesced with kick(): one pass settles, claims and marks whatever is due.
-   */
-  settleSoon(): void;
   /** The monthly cap on hosted spending: checked (and the quote reserved) before hosted work is forwarded. */
   spendingCap: SpendingCap;
   /** Who listens to which job's audio as it is made (JobService.listenToAudio). */
@@ -59,14 +54,19 @@ export function nowIso(core: JobCore): string {
   return isoAt(core.options.clock);
 }
 
+/** The message every cancelled job carries. */
+export const CANCELLED_MESSAGE = 'The job was cancelled.';
+
 /**
  * Timer- and event-driven work must never throw into the event loop (that would take the service down): a busy
- * or broken database is reported on stderr and the next tick tries again; interrupted jobs are recovered on start.
+ * or broken database is reported as a warning and the next tick tries again; interrupted jobs are recovered on start.
  */
-export function guard(label: string, fn: () => void): void {
+export function guard(label: string, fn: () => unknown): void {
+  const report = (error: unknown): void => process.emitWarning(`job engine: ${label} failed: ${error instanceof Error ? error.message : String(error)}`);
   try {
-    fn();
+    const result = fn();
+    if (result instanceof Promise) result.catch(report);
   } catch (error) {
-    process.emitWarning(`job engine: ${label} failed: ${error instanceof Error ? error.message : String(error)}`);
+    report(error);
   }
 }

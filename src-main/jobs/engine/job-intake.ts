@@ -1,34 +1,50 @@
-/** Creating jobs and batches: validation that needs the store, idempotency keys, and the inserts, in one transaction. */
-import { ApiError } from '../common/errors.js';
-import { MAX_BATCH_ITEMS, MAX_OPEN_BATCHES } from '../common/limits.js';
-import type { ModelDefinition } from '../engines/model-definition.js';
-import { IDEMPOTENCY_TTL_MS } from '../store/idempotency-repo.js';
-import { isoAt } from '../store/clock.js';
-import { newId } from '../store/ids.js';
-import type { JobRow } from '../store/jobs-repo.js';
+/**
+ * Creating jobs and batches: validation that needs the store, idempotency keys, and the inserts, in one transaction.
+ * Across nodes: an idempotency key is unique per account in the store (a second node replaying the same request
+ * conflicts on the insert and reads the first one's), and the two open batches per account are counted under the
+ * store's per-account lock (`batches.lockAccount`).
+ */
+import { ApiError } from '../../common/errors.js';
+import { MAX_BATCH_ITEMS, MAX_OPEN_BATCHES } from '../../common/limits.js';
+import type { ModelDefinition } from '../../engines/model-definition.js';
+import { IDEMPOTENCY_TTL_MS } from '../../store/idempotency-repo.js';
+import { isoAt } from '../../store/clock.js';
+import { newId } from '../../store/ids.js';
+import type { JobRow } from '../../store/jobs-repo.js';
+import type { StoreRepos } from '../../store/store.js';
 import { holdsBatches } from './batch-hold.js';
-import { batchEstimate, estimatedSecondsOf, priceSnapshot } from './billing.js';
+import { batchEstimate, estimatedSecondsOf, priceSnapshot } from '../money/billing.js';
 import { nowIso, type JobCore } from './job-core.js';
 import { defaultJobName } from './job-name.js';
 import { newJobRow } from './job-rows.js';
-import type { Idempotency, NewBatch, NewJob } from './job-service-types.js';
+import type { AlongWithJob, Idempotency, NewBatch, NewJob } from './job-service-types.js';
+
+export interface JobInsert {
+  idem?: Idempotency;
+  /**
+   * A retried job whose committed segments (checkpoints) the new job starts from, with its measured duration and
+   * progress, in the same transaction.
+   */
+  continues?: JobRow;
+}
+
+/** `row`: the job as inserted (not for a replay). */
+export type Inserted = { id: string; replayed: boolean; row?: JobRow };
 
 export interface Intake {
-  /**
-   * `continues`: a retried job whose committed segments (checkpoints) the new job starts from, with its measured
-   * duration and progress, in the same transaction.
-   */
-  insertJob(job: NewJob, idem?: Idempotency, continues?: JobRow): { id: string; replayed: boolean; row?: JobRow };
-  insertBatch(batch: NewBatch, idem?: Idempotency): { id: string; replayed: boolean };
+  insertJob(job: NewJob, how?: JobInsert): Promise<Inserted>;
+  /** With the caller's writes in the same transaction (JobService.createJobAlong); null when `along.before` declined. */
+  insertJobAlong(job: NewJob, along: AlongWithJob): Promise<Inserted | null>;
+  insertBatch(batch: NewBatch, idem?: Idempotency): Promise<{ id: string; replayed: boolean }>;
 }
 
 export function createIntake(core: JobCore): Intake {
-  const { options, repos, machine } = core;
+  const { options, machine } = core;
   const { clock, resolveModel } = options;
   const now = (): string => nowIso(core);
 
-  function checkAccount(accountId: string): void {
-    if (!repos.accounts.getAccount(accountId)) throw new ApiError('unauthorized', `account ${accountId} does not exist`);
+  async function checkAccount(repos: StoreRepos, accountId: string): Promise<void> {
+    if (!(await repos.accounts.getAccount(accountId))) throw new ApiError('unauthorized', `account ${accountId} does not exist`);
   }
 
   /** The model's resolved catalogue definition: its price is the one the job or batch is accepted at. */
@@ -39,9 +55,9 @@ export function createIntake(core: JobCore): Intake {
   }
 
   /** Inside a tx: the resource an idempotency key already names, or undefined; throws 409 on a different request. */
-  function replayOf(accountId: string, type: 'job' | 'batch', idem: Idempotency | undefined): string | undefined {
+  async function replayOf(repos: StoreRepos, accountId: string, type: 'job' | 'batch', idem: Idempotency | undefined): Promise<string | undefined> {
     if (!idem) return undefined;
-    const found = repos.idempotency.find(accountId, idem.key, now());
+    const found = await repos.idempotency.find(accountId, idem.key, now());
     if (!found) return undefined;
     if (found.request_hash !== idem.requestHash || found.resource_type !== type) {
       throw new ApiError(
@@ -52,9 +68,9 @@ export function createIntake(core: JobCore): Intake {
     return found.resource_id;
   }
 
-  function rememberKey(accountId: string, type: 'job' | 'batch', id: string, idem: Idempotency | undefined): void {
+  async function rememberKey(repos: StoreRepos, accountId: string, type: 'job' | 'batch', id: string, idem: Idempotency | undefined): Promise<void> {
     if (!idem) return;
-    repos.idempotency.insert({
+    await repos.idempotency.insert({
       account_id: accountId,
       key: idem.key,
       request_hash: idem.requestHash,
@@ -65,42 +81,50 @@ export function createIntake(core: JobCore): Intake {
     });
   }
 
-  /** `row`: the job as inserted (not for a replay). */
-  function insertJob(job: NewJob, idem?: Idempotency, continues?: JobRow): { id: string; replayed: boolean; row?: JobRow } {
-    return machine.tx(() => {
-      const replay = replayOf(job.accountId, 'job', idem);
+  function insertJob(job: NewJob, how: JobInsert = {}): Promise<Inserted> {
+    return insert(job, how, undefined) as Promise<Inserted>;
+  }
+
+  function insert(job: NewJob, { idem, continues }: JobInsert, along: AlongWithJob | undefined): Promise<Inserted | null> {
+    return machine.tx(async (tx) => {
+      const { repos } = tx;
+      if (along && !(await along.before(repos))) return null;
+      const replay = await replayOf(repos, job.accountId, 'job', idem);
       if (replay) return { id: replay, replayed: true };
-      checkAccount(job.accountId);
+      await checkAccount(repos, job.accountId);
       const named = { ...job, name: job.name ?? defaultJobName(job.product, job.input) };
       const row = newJobRow(core, named, null, priceSnapshot(checkModel(job.modelId)));
-      const checkpoint = continues && repos.segments.count(continues.id) > 0;
+      const checkpoint = continues && (await repos.segments.count(continues.id)) > 0;
       if (continues && checkpoint) Object.assign(row, { duration_seconds: continues.duration_seconds, progress: continues.progress });
-      repos.jobs.insert(row);
-      if (continues && checkpoint) repos.segments.copy(continues.id, row.id, now());
-      rememberKey(job.accountId, 'job', row.id, idem);
-      machine.touch(row, null);
+      await repos.jobs.insert(row);
+      if (continues && checkpoint) await repos.segments.copy(continues.id, row.id, now());
+      await rememberKey(repos, job.accountId, 'job', row.id, idem);
+      await along?.after(repos, row.id);
+      tx.touch(row, null);
       return { id: row.id, replayed: false, row };
     });
   }
 
-  function insertBatch(batch: NewBatch, idem?: Idempotency): { id: string; replayed: boolean } {
+  async function insertBatch(batch: NewBatch, idem?: Idempotency): Promise<{ id: string; replayed: boolean }> {
     if (batch.items.length === 0) throw new ApiError('invalid_request', 'a batch needs at least one item');
     if (batch.items.length > MAX_BATCH_ITEMS) {
       throw new ApiError('too_many_items', `a batch holds at most ${MAX_BATCH_ITEMS} items, got ${batch.items.length}`);
     }
-    return machine.tx(() => {
-      const replay = replayOf(batch.accountId, 'batch', idem);
+    return machine.tx(async (tx) => {
+      const { repos } = tx;
+      const replay = await replayOf(repos, batch.accountId, 'batch', idem);
       if (replay) return { id: replay, replayed: true };
-      checkAccount(batch.accountId);
+      await checkAccount(repos, batch.accountId);
       const definition = checkModel(batch.modelId);
       const price = priceSnapshot(definition);
       const itemSeconds = batch.items.map((item) => estimatedSecondsOf(item.estimatedSeconds, item.input));
-      if (repos.batches.countOpen(batch.accountId) >= MAX_OPEN_BATCHES) {
+      await repos.batches.lockAccount(batch.accountId);
+      if ((await repos.batches.countOpen(batch.accountId)) >= MAX_OPEN_BATCHES) {
         throw new ApiError('too_many_open_batches', `An account may have ${MAX_OPEN_BATCHES} open batches at a time; wait for one to complete.`);
       }
       const at = clock();
       const id = newId('bat', at.getTime());
-      repos.batches.insert({
+      await repos.batches.insert({
         id,
         account_id: batch.accountId,
         product: batch.product,
@@ -120,12 +144,12 @@ export function createIntake(core: JobCore): Intake {
       });
       // A batch the runner places as a whole (a hosted batch) keeps its items pending until then (batch-hold.ts).
       const held = holdsBatches(options, definition);
-      batch.items.forEach((unnamed, position) => {
+      for (const [position, unnamed] of batch.items.entries()) {
         const item = { ...unnamed, name: unnamed.name ?? defaultJobName(batch.product, unnamed.input) };
         const estimatedSeconds = itemSeconds[position]!;
         if (held) {
-          repos.batches.insertItem({ batch_id: id, position, name: item.name, job_id: null, pending_input_json: JSON.stringify(item.input), estimated_seconds: estimatedSeconds });
-          return;
+          await repos.batches.insertItem({ batch_id: id, position, name: item.name, job_id: null, pending_input_json: JSON.stringify(item.input), estimated_seconds: estimatedSeconds });
+          continue;
         }
         const row = newJobRow(
           core,
@@ -133,15 +157,15 @@ export function createIntake(core: JobCore): Intake {
           id,
           price,
         );
-        repos.jobs.insert(row);
-        repos.batches.insertItem({ batch_id: id, position, name: item.name, job_id: row.id, pending_input_json: null, estimated_seconds: estimatedSeconds });
-        machine.touch(row.id, null);
-      });
-      machine.touch(null, id);
-      rememberKey(batch.accountId, 'batch', id, idem);
+        await repos.jobs.insert(row);
+        await repos.batches.insertItem({ batch_id: id, position, name: item.name, job_id: row.id, pending_input_json: null, estimated_seconds: estimatedSeconds });
+        tx.touch(row.id, null);
+      }
+      tx.touch(null, id);
+      await rememberKey(repos, batch.accountId, 'batch', id, idem);
       return { id, replayed: false };
     });
   }
 
-  return { insertJob, insertBatch };
+  return { insertJob, insertJobAlong: (job, along) => insert(job, {}, along), insertBatch };
 }

@@ -4,8 +4,8 @@
  * after the start of that text. The Jobs list, library search, exports (their file names) and notifications show it.
  * A name given with the request always wins; jobs stored before this rule keep the name they had.
  */
-import { PRODUCT_INPUT, type Product } from '../common/products.js';
-import type { EngineInput } from '../engines/engine-types.js';
+import { PRODUCT_INPUT, type Product } from '../../common/products.js';
+import type { EngineInput } from '../../engines/engine-types.js';
 
 /** Longest name taken from a text, ellipsis included. Default 60 characters: one line of the Jobs list. */
 export const TEXT_NAME_CHARS = 60;

@@ -9,12 +9,12 @@
  * The first of those that still exists is served, typed from its first bytes. Nothing left → `gone` (410) naming
  * why; a job that never had a recording on this device (a hosted dictation not settled yet) → `none`.
  */
-import { openSync, readSync, closeSync, statSync } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { SNIFF_BYTES, sniffAudioType } from '../common/audio-sniff.js';
-import type { EngineInput } from '../engines/engine-types.js';
-import type { Repositories } from '../store/repositories.js';
-import type { JobRow } from '../store/jobs-repo.js';
+import { SNIFF_BYTES, sniffAudioType } from '../../common/audio-sniff.js';
+import type { EngineInput } from '../../engines/engine-types.js';
+import type { StoreRepos } from '../../store/store.js';
+import type { JobRow } from '../../store/jobs-repo.js';
 
 export type JobRecording =
   | { kind: 'file'; path: string; size: number; contentType: string; fileName: string }
@@ -35,20 +35,21 @@ const TYPES_BY_EXTENSION: Record<string, string> = {
   '.aac': 'audio/aac',
 };
 
-function readHead(path: string): Uint8Array {
-  const fd = openSync(path, 'r');
+async function readHead(path: string): Promise<Uint8Array> {
+  const handle = await open(path, 'r');
   try {
     const head = Buffer.alloc(SNIFF_BYTES);
-    return head.subarray(0, readSync(fd, head, 0, SNIFF_BYTES, 0));
+    const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
+    return head.subarray(0, bytesRead);
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }
 
 /** Size of a regular file, or null when it is gone (or not a file). */
-function fileSize(path: string): number | null {
+async function fileSize(path: string): Promise<number | null> {
   try {
-    const info = statSync(path);
+    const info = await stat(path);
     return info.isFile() ? info.size : null;
   } catch {
     return null;
@@ -64,19 +65,19 @@ function inputOf(row: JobRow): EngineInput {
 }
 
 /** The recording of a transcription row the caller has already checked is the account's (see the docblock). */
-export function jobRecording(repos: Repositories, row: JobRow): JobRecording {
+export async function jobRecording(repos: Pick<StoreRepos, 'artifacts' | 'remoteJobs'>, row: JobRow): Promise<JobRecording> {
   const input = inputOf(row);
-  const artifacts = repos.artifacts.ofJob(row.id).filter((a) => a.content_type.startsWith('audio/'));
+  const artifacts = (await repos.artifacts.ofJob(row.id)).filter((a) => a.content_type.startsWith('audio/'));
   const candidates: { path: string; fileName: string; declared: string | null }[] = [];
   if (input.filePath) candidates.push({ path: input.filePath, fileName: input.fileName ?? 'recording', declared: null });
   for (const artifact of artifacts) candidates.push({ path: artifact.path, fileName: artifact.file_name, declared: artifact.content_type });
 
   for (const candidate of candidates) {
-    const size = fileSize(candidate.path);
+    const size = await fileSize(candidate.path);
     if (size === null) continue;
     let head: Uint8Array;
     try {
-      head = readHead(candidate.path);
+      head = await readHead(candidate.path);
     } catch {
       continue; // vanished between stat and open
     }
@@ -98,7 +99,7 @@ export function jobRecording(repos: Repositories, row: JobRow): JobRecording {
   }
   return {
     kind: 'none',
-    message: repos.remoteJobs.get(row.id)
+    message: (await repos.remoteJobs.get(row.id))
       ? 'this transcription ran on a hosted service and no copy of its recording is on this device (yet: a hosted dictation’s recording arrives when its job succeeds)'
       : 'this transcription has no recording on this device',
   };

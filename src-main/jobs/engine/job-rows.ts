@@ -2,11 +2,11 @@
  * The row of a new queued job: one shape whether it comes from a request, a batch item or a pending item released.
  * It records the price the job was accepted at (its own model's, or its batch's) and its estimate (jobs/billing.ts).
  */
-import type { PriceSnapshot } from '../common/pricing.js';
-import { isoAt } from '../store/clock.js';
-import { newId } from '../store/ids.js';
-import type { JobRow } from '../store/jobs-repo.js';
-import { estimatedSecondsOf, jobEstimate } from './billing.js';
+import type { PriceSnapshot } from '../../common/pricing.js';
+import { isoAt } from '../../store/clock.js';
+import { newId } from '../../store/ids.js';
+import type { JobRow } from '../../store/jobs-repo.js';
+import { estimatedSecondsOf, jobEstimate } from '../money/billing.js';
 import type { JobCore } from './job-core.js';
 import type { NewJob } from './job-service-types.js';
 
@@ -35,6 +35,7 @@ export function newJobRow(core: JobCore, job: NewJob, batchId: string | null, pr
     cancel_requested: 0,
     pause_requested: 0,
     claimed_by: null,
+    lease_expires_at: null,
     estimated_usd_micro: jobEstimate(price.pricing, job.params, seconds, batchId !== null),
     estimated_seconds: seconds,
     price_json: JSON.stringify(price),

@@ -3,10 +3,10 @@
  * on-device kinds go to the worker pool, `'remote'` goes to the registered remote JobRunner (hosted forwarding,
  * written by the remote provider). Without one, remote models fail `model_unavailable`.
  */
-import type { WaitingCode } from '../common/errors.js';
-import type { Product } from '../common/products.js';
-import type { EngineContext, EngineOutput, EngineTask } from '../engines/engine-types.js';
-import type { ModelDefinition } from '../engines/model-definition.js';
+import type { WaitingCode } from '../../common/errors.js';
+import type { Product } from '../../common/products.js';
+import type { EngineContext, EngineOutput, EngineTask } from '../../engines/engine-types.js';
+import type { ModelDefinition } from '../../engines/model-definition.js';
 
 export interface RunnerTask extends Omit<EngineTask, 'engine'> {
   accountId: string;

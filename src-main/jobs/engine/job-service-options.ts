@@ -1,16 +1,16 @@
 /** Options of createJobService, with every default in one place. */
 import { availableParallelism } from 'node:os';
-import type { Clock } from '../store/clock.js';
-import type { Repositories } from '../store/repositories.js';
-import type { EngineKind } from '../engines/engine-types.js';
-import type { ModelDefinition } from '../engines/model-definition.js';
-import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
-import { CHEAP_TASK_MS, type WorkerPool } from '../engines/worker/worker-pool.js';
+import type { Clock } from '../../store/clock.js';
+import type { Store } from '../../store/store.js';
+import type { EngineKind } from '../../engines/engine-types.js';
+import type { ModelDefinition } from '../../engines/model-definition.js';
+import { forkLauncher, type ProcessLauncher } from '../../engines/worker/process-launcher.js';
+import { CHEAP_TASK_MS, type WorkerPool } from '../../engines/worker/worker-pool.js';
 import type { Runners } from './job-runner.js';
 
 export interface JobServiceOptions {
   /** The store, built once by the caller; its clock is the job engine's time source. */
-  repos: Repositories;
+  store: Store;
   /** Artifacts go to dataDir/artifacts/<job>/, worker logs to dataDir/logs/. */
   dataDir: string;
   /** The catalogue: the current definition of a model (status, downloading, engine, pricing). */
@@ -79,9 +79,23 @@ export interface JobServiceOptions {
    * job engine sharing another's workers). Default: a pool of its own, built from the options above.
    */
   pool?: WorkerPool;
+  /**
+   * How long a claim on a running job lasts without renewal (default 60 s): the instance renews it every third of
+   * that while the job runs; a job whose lease lapsed (its node died, or lost the database for longer) goes back to
+   * the queue and continues after its last checkpoint wherever it is claimed next.
+   */
+  leaseSeconds?: number;
+  /**
+   * Whether this instance claims queued jobs and runs them (default true). A cluster's API nodes run none unless
+   * given workers (`voxdesk serve --workers N`); `voxdesk worker` nodes only run jobs.
+   */
+  runsJobs?: boolean;
 }
 
 export type ResolvedOptions = Required<Omit<JobServiceOptions, 'workerEnv' | 'pool'>> & { workerEnv: NodeJS.ProcessEnv; clock: Clock };
+
+/** Default lease of a running job, and how often it is renewed (a third of it). */
+export const DEFAULT_LEASE_SECONDS = 60;
 
 export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
@@ -97,7 +111,7 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
   const workers = positive('workers', options.workers, defaultWorkerCount());
   if (!Number.isInteger(workers)) throw new Error(`job service option workers must be an integer, got ${workers}`);
   return {
-    repos: options.repos,
+    store: options.store,
     dataDir: options.dataDir,
     resolveModel: options.resolveModel,
     workers,
@@ -106,7 +120,7 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     artifactTtlSeconds: positive('artifactTtlSeconds', options.artifactTtlSeconds, 86_400),
     uploadRetentionSeconds: options.uploadRetentionSeconds === null || options.uploadRetentionSeconds === undefined ? null : positive('uploadRetentionSeconds', options.uploadRetentionSeconds, 86_400),
     publicBaseUrl: options.publicBaseUrl ?? (() => 'http://127.0.0.1'),
-    clock: options.repos.clock,
+    clock: options.store.clock,
     runners: options.runners ?? {},
     cancelGraceMs: positive('cancelGraceMs', options.cancelGraceMs, 3000),
     schedulerIntervalMs: positive('schedulerIntervalMs', options.schedulerIntervalMs, 1000),
@@ -119,5 +133,7 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     startWorkers: options.startWorkers ?? 'eager',
     idleWorkerExitMs: positive('idleWorkerExitMs', options.idleWorkerExitMs, Infinity),
     searchIndexDelayMs: positive('searchIndexDelayMs', options.searchIndexDelayMs, 10_000),
+    leaseSeconds: positive('leaseSeconds', options.leaseSeconds, DEFAULT_LEASE_SECONDS),
+    runsJobs: options.runsJobs ?? true,
   };
 }

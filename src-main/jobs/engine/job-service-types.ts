@@ -4,12 +4,13 @@
  * disk); the job engine owns statuses, queueing, workers, batches, billing and retention.
  */
 import type { EventEmitter } from 'node:events';
-import type { Batch, BudgetSettings, Job, JobResult, SegmentList } from '../common/api-types.js';
-import type { JobStatus } from '../common/job-states.js';
-import type { Product } from '../common/products.js';
-import type { EngineInput } from '../engines/engine-types.js';
+import type { Batch, BudgetSettings, Job, JobResult, SegmentList } from '../../common/api-types.js';
+import type { JobStatus } from '../../common/job-states.js';
+import type { Product } from '../../common/products.js';
+import type { EngineInput } from '../../engines/engine-types.js';
+import type { StoreRepos } from '../../store/store.js';
 import type { JobRecording } from './job-recording.js';
-import type { LiveReservation, LiveReservationRequest } from './live-reservations.js';
+import type { LiveReservation, LiveReservationRequest } from '../money/live-reservations.js';
 
 /** An ended live dictation session to record as a succeeded transcription (jobs/dictation-job.ts). */
 export interface NewDictationJob {
@@ -100,64 +101,77 @@ export interface JobEvents {
   'job-retried': [fromJobId: string, job: Job, accountId: string];
 }
 
+/**
+ * Work done in the transaction that creates a job, so that both are committed or neither: a watch folder records the
+ * file with its job (a crash never queues a file twice nor loses one).
+ */
+export interface AlongWithJob {
+  /** Runs first inside the transaction; false: no job is created (createJobAlong answers null). */
+  before(repos: StoreRepos): Promise<boolean>;
+  /** Runs after the insert, inside the same transaction. */
+  after(repos: StoreRepos, jobId: string): Promise<void>;
+}
+
 export interface JobService {
   /** Creates a queued job (or returns the job a replayed Idempotency-Key names; throws 409 on a different request). */
-  createJob(job: NewJob, idempotency?: Idempotency): { job: Job; replayed: boolean };
+  createJob(job: NewJob, idempotency?: Idempotency): Promise<{ job: Job; replayed: boolean }>;
+  /** Creates a queued job with `along`'s writes in the same transaction; null when `along.before` declined. */
+  createJobAlong(job: NewJob, along: AlongWithJob): Promise<Job | null>;
   /**
    * Records an ended live dictation session as a succeeded speech-to-text job with its transcript and recording,
    * charged like a file of that length (jobs/dictation-job.ts).
    */
-  recordDictation(input: NewDictationJob): Job;
+  recordDictation(input: NewDictationJob): Promise<Job>;
   /**
    * Records a local job that follows the job a hosted service recorded for a relayed dictation (queued; the remote
    * runner settles it from the hosted job: jobs/hosted-dictation-job.ts).
    */
-  followHostedDictation(input: HostedDictationJob): Job;
+  followHostedDictation(input: HostedDictationJob): Promise<Job>;
   /** Throws ApiError too_many_open_batches when the account already has two open batches. */
-  createBatch(batch: NewBatch, idempotency?: Idempotency): { batch: Batch; replayed: boolean };
+  createBatch(batch: NewBatch, idempotency?: Idempotency): Promise<{ batch: Batch; replayed: boolean }>;
   /**
    * Undefined for an unknown id, another account's job, or a job created on another product route. The view is
    * shared and frozen (job-view-cache.ts): copy it to change it.
    */
-  getJob(accountId: string, product: Product, jobId: string): Job | undefined;
+  getJob(accountId: string, product: Product, jobId: string): Promise<Job | undefined>;
   /** The recording behind a transcription (jobs/job-recording.ts); undefined as getJob is for speech-to-text. */
-  getRecording(accountId: string, jobId: string): JobRecording | undefined;
-  getBatch(accountId: string, product: Product, batchId: string): Batch | undefined;
+  getRecording(accountId: string, jobId: string): Promise<JobRecording | undefined>;
+  getBatch(accountId: string, product: Product, batchId: string): Promise<Batch | undefined>;
   /** Resolves when the job is terminal or after timeoutMs (the POST hold window), whichever comes first. */
   waitForTerminal(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<void>;
-  cancelJob(accountId: string, product: Product, jobId: string): Job | undefined;
-  cancelBatch(accountId: string, product: Product, batchId: string): Batch | undefined;
+  cancelJob(accountId: string, product: Product, jobId: string): Promise<Job | undefined>;
+  cancelBatch(accountId: string, product: Product, batchId: string): Promise<Batch | undefined>;
   /**
    * Retry a failed/cancelled/expired job as a new job with the same input (extension for the desktop app). A
    * transcription's new job starts with the old one's committed segments and continues after them.
    */
-  retryJob(accountId: string, product: Product, jobId: string): Job | undefined;
+  retryJob(accountId: string, product: Product, jobId: string): Promise<Job | undefined>;
   /**
    * Pause a queued or running job: it stops after its current segment and waits queued with error_code `paused`.
    * Undefined when not found; throws ApiError conflict for a finished job.
    */
-  pauseJob(accountId: string, product: Product, jobId: string): Job | undefined;
+  pauseJob(accountId: string, product: Product, jobId: string): Promise<Job | undefined>;
   /** Put a paused job back in line (a running job whose pause has not landed carries on). Conflict when finished. */
-  resumeJob(accountId: string, product: Product, jobId: string): Job | undefined;
+  resumeJob(accountId: string, product: Product, jobId: string): Promise<Job | undefined>;
   /** The committed segments of a transcription after index `after` (null: from the first), at most `limit`. */
-  listSegments(accountId: string, jobId: string, after: number | null, limit: number): SegmentList | undefined;
-  listJobs(accountId: string, query: ListQuery): { data: Job[]; next_cursor: string | null };
-  listBatches(accountId: string, query: ListQuery): { data: Batch[]; next_cursor: string | null };
+  listSegments(accountId: string, jobId: string, after: number | null, limit: number): Promise<SegmentList | undefined>;
+  listJobs(accountId: string, query: ListQuery): Promise<{ data: Job[]; next_cursor: string | null }>;
+  listBatches(accountId: string, query: ListQuery): Promise<{ data: Batch[]; next_cursor: string | null }>;
   /** Queue summary for the tray and the UI: counts by status and by waiting code. */
   /** Queued and running jobs, batch items still pending (not jobs yet), and queued jobs by waiting code. */
-  queueSummary(accountId?: string): { queued: number; running: number; pending: number; waiting: Record<string, number> };
+  queueSummary(accountId?: string): Promise<{ queued: number; running: number; pending: number; waiting: Record<string, number> }>;
   /** The monthly cap on hosted spending and where this month stands (GET /v1/settings/budget). */
-  budget(): BudgetSettings;
+  budget(): Promise<BudgetSettings>;
   /**
    * Reserves the first chunk a live session on a hosted model may spend (jobs/live-reservations.ts), or answers why
    * the monthly cap refuses it.
    */
-  reserveLive(request: LiveReservationRequest): LiveReservation | string;
+  reserveLive(request: LiveReservationRequest): Promise<LiveReservation | string>;
   /**
    * Sets the monthly cap on hosted spending (micro-dollars; null: no cap) and schedules at once, so hosted work it
    * held starts (in the order it was sent) as far as the new cap allows.
    */
-  setMonthlyCap(micro: number | null): BudgetSettings;
+  setMonthlyCap(micro: number | null): Promise<BudgetSettings>;
   readonly events: EventEmitter<JobEvents>;
   /**
    * Receives a job's encoded audio while it runs (text-to-speech on a worker): register right after createJob, before
@@ -166,7 +180,7 @@ export interface JobService {
    */
   listenToAudio(jobId: string, listener: (chunk: AudioChunk) => void): () => void;
   /** Requeue jobs left running by a crash, start workers and timers. */
-  start(): void;
+  start(): Promise<void>;
   /** Refuse new work, let running jobs finish within graceMs, requeue the rest, stop workers. */
   shutdown(graceMs?: number): Promise<void>;
 }

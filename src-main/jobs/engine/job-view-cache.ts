@@ -2,7 +2,7 @@
  * Job views remembered between reads while the database stands still. A client polling a job asks for the same view
  * over and over; building it read the job row, its artifacts (and for a transcription where it resumed) and made a
  * fresh object each time: most of what GET /v1/{product}/{job_id} cost (bench/api-overhead.ts). A view is kept with
- * the change stamp it was built under (store/change-stamp.ts) and the base URL its artifact links were made with,
+ * the change stamp it was built under (the store's `changes`) and the base URL its artifact links were made with,
  * and is served again only while neither moved, so every write anywhere (this process, a worker, another instance)
  * makes the next read build it afresh. Views handed out are frozen: they are shared between callers.
  *
@@ -11,14 +11,14 @@
  * Kept for that: it is what polling clients (the UI, scripts, the OpenAI SDK's waits) pay per request, though no
  * single request is long enough for a person to notice either way.
  */
-import type { Job } from '../common/api-types.js';
-import type { ChangeStamp, Stamp } from '../store/change-stamp.js';
+import type { Job } from '../../common/api-types.js';
+import type { ChangeToken, Store } from '../../store/store.js';
 
 /** Views kept at most. Default 256 (a few KB each); past it the oldest is forgotten. */
 export const JOB_VIEW_CACHE_SIZE = 256;
 
 interface Entry {
-  stamp: Stamp;
+  stamp: ChangeToken;
   baseUrl: string;
   accountId: string;
   view: Job;
@@ -29,7 +29,7 @@ export interface JobViewCache {
    * The view of job `id` as `build` would make it now, built only when the database or the base URL changed since
    * it was last built; `build` answers the job's owner with its view, or undefined for no such job (never kept).
    */
-  get(id: string, build: () => { accountId: string; view: Job } | undefined): { accountId: string; view: Job } | undefined;
+  get(id: string, build: () => Promise<{ accountId: string; view: Job } | undefined>): Promise<{ accountId: string; view: Job } | undefined>;
 }
 
 function freeze<T>(value: T): T {
@@ -40,16 +40,16 @@ function freeze<T>(value: T): T {
   return value;
 }
 
-export function createJobViewCache(changes: ChangeStamp, baseUrl: () => string, size = JOB_VIEW_CACHE_SIZE): JobViewCache {
+export function createJobViewCache(changes: Store['changes'], baseUrl: () => string, size = JOB_VIEW_CACHE_SIZE): JobViewCache {
   const entries = new Map<string, Entry>();
   return {
-    get(id, build) {
+    async get(id, build) {
       const base = baseUrl();
       const known = entries.get(id);
-      if (known && known.baseUrl === base && changes.unchanged(known.stamp)) return known;
+      if (known && known.baseUrl === base && (await changes.unchanged(known.stamp))) return known;
       // Taken before the reads: a write between the two makes the stamp older than the view, never newer.
-      const stamp = changes.take();
-      const built = build();
+      const stamp = await changes.take();
+      const built = await build();
       if (!built) {
         entries.delete(id);
         return undefined;

@@ -1,10 +1,10 @@
 /** Store rows → wire objects (common/api-types). Artifact URLs are computed here, at read time, from the base URL. */
-import type { Artifact, Batch, BatchFile, Job, JobResult } from '../common/api-types.js';
-import { countItems } from '../common/job-states.js';
-import type { ArtifactRow } from '../store/artifacts-repo.js';
-import type { BatchRow } from '../store/batches-repo.js';
-import type { JobRow } from '../store/jobs-repo.js';
-import type { Repositories } from '../store/repositories.js';
+import type { Artifact, Batch, BatchFile, Job, JobResult } from '../../common/api-types.js';
+import { countItems } from '../../common/job-states.js';
+import type { ArtifactRow } from '../../store/artifacts-repo.js';
+import type { BatchRow } from '../../store/batches-repo.js';
+import type { JobRow } from '../../store/jobs-repo.js';
+import type { StoreRepos } from '../../store/store.js';
 
 export function artifactUrl(baseUrl: string, row: ArtifactRow): string {
   return `${baseUrl.replace(/\/+$/, '')}/v1/artifacts/${row.token}/${encodeURIComponent(row.file_name)}`;
@@ -22,16 +22,17 @@ function toArtifact(baseUrl: string, row: ArtifactRow): Artifact {
   };
 }
 
+/** Views read through the store's repositories (outside any transaction: what is committed). */
 export class Views {
   constructor(
-    private readonly repos: Repositories,
+    private readonly repos: Pick<StoreRepos, 'artifacts' | 'revisions' | 'segments' | 'batches' | 'jobs'>,
     private readonly baseUrl: () => string,
   ) {}
 
-  result(row: JobRow): JobResult | null {
+  async result(row: JobRow): Promise<JobResult | null> {
     if (row.status !== 'succeeded' || row.result_json === null) return null;
     const result = JSON.parse(row.result_json) as JobResult;
-    const artifacts = this.repos.artifacts.ofJob(row.id);
+    const artifacts = await this.repos.artifacts.ofJob(row.id);
     if (artifacts.length > 0) {
       const base = this.baseUrl();
       result.artifacts = artifacts.map((a) => toArtifact(base, a));
@@ -39,7 +40,9 @@ export class Views {
     return result;
   }
 
-  job(row: JobRow): Job {
+  async job(row: JobRow): Promise<Job> {
+    const result = await this.result(row);
+    const transcription = row.product === 'speech-to-text' ? { resumed_from: await this.resumedFrom(row), transcript_revision: await this.transcriptRevision(row) } : {};
     return {
       id: row.id,
       object: 'job',
@@ -49,7 +52,7 @@ export class Views {
       name: row.name,
       language: row.language,
       duration_seconds: row.duration_seconds,
-      result: this.result(row),
+      result,
       error_code: row.error_code,
       error_message: row.error_message,
       created_at: row.created_at,
@@ -57,41 +60,43 @@ export class Views {
       finished_at: row.finished_at,
       progress: row.progress,
       batch_id: row.batch_id,
-      ...(row.product === 'speech-to-text' ? { resumed_from: this.resumedFrom(row), transcript_revision: this.transcriptRevision(row) } : {}),
+      ...transcription,
     };
   }
 
   /** The latest transcript revision of a succeeded transcription (0 until edited, also before revision 0 is stored). */
-  private transcriptRevision(row: JobRow): number | null {
+  private async transcriptRevision(row: JobRow): Promise<number | null> {
     if (row.status !== 'succeeded') return null;
-    return this.repos.revisions.latestNumber(row.id) ?? 0;
+    return (await this.repos.revisions.latestNumber(row.id)) ?? 0;
   }
 
   /** Where the current (or last) run of a transcription continued from its checkpoint; null from the beginning. */
-  private resumedFrom(row: JobRow): number | null {
+  private async resumedFrom(row: JobRow): Promise<number | null> {
     if (!row.started_at) return null;
-    const seconds = this.repos.segments.resumedFrom(row.id, row.started_at);
+    const seconds = await this.repos.segments.resumedFrom(row.id, row.started_at);
     return seconds === null ? null : Math.round(seconds * 1000) / 1000;
   }
 
-  batch(row: BatchRow): Batch {
-    const items = this.repos.batches.items(row.id);
-    const files: BatchFile[] = items.map((item) => {
-      const job = item.job_id ? this.repos.jobs.get(item.job_id) : undefined;
+  async batch(row: BatchRow): Promise<Batch> {
+    const items = await this.repos.batches.items(row.id);
+    const files: BatchFile[] = [];
+    for (const item of items) {
+      const job = item.job_id ? await this.repos.jobs.get(item.job_id) : undefined;
       if (!job) {
-        // Pending (jobs/batch-hold.ts): no job id yet; error_code says why it waits, as for a queued job.
-        return { job_id: null, name: item.name, status: 'pending', result: null, error_code: row.pending_code, error_message: row.pending_message, progress: null };
+        // Pending (jobs/engine/batch-hold.ts): no job id yet; error_code says why it waits, as for a queued job.
+        files.push({ job_id: null, name: item.name, status: 'pending', result: null, error_code: row.pending_code, error_message: row.pending_message, progress: null });
+        continue;
       }
-      return {
+      files.push({
         job_id: item.job_id,
         name: item.name,
         status: job.status,
-        result: this.result(job),
+        result: await this.result(job),
         error_code: job.error_code,
         error_message: job.error_message,
         progress: job.progress,
-      };
-    });
+      });
+    }
     const counts = countItems(files.map((f) => f.status));
     return {
       id: row.id,

@@ -5,14 +5,15 @@
  * (common/pricing.ts chargesFor). The charges are written in the transaction that records the success, and the
  * ledger's unique indexes make every charge happen at most once per job (and the fee once per batch).
  */
-import type { Pricing } from '../common/api-types.js';
-import { countItems } from '../common/job-states.js';
-import { chargesFor, enabledOptions, estimateMicro, FREE_PRICING, textSeconds, type PriceSnapshot } from '../common/pricing.js';
-import type { EngineInput } from '../engines/engine-types.js';
-import type { ModelDefinition } from '../engines/model-definition.js';
-import type { BatchRow } from '../store/batches-repo.js';
-import type { JobRow } from '../store/jobs-repo.js';
-import type { LedgerRepo, NewCharge } from '../store/ledger-repo.js';
+import type { Pricing } from '../../common/api-types.js';
+import { countItems } from '../../common/job-states.js';
+import { chargesFor, enabledOptions, estimateMicro, FREE_PRICING, textSeconds, type PriceSnapshot } from '../../common/pricing.js';
+import type { EngineInput } from '../../engines/engine-types.js';
+import type { ModelDefinition } from '../../engines/model-definition.js';
+import type { BatchRow } from '../../store/batches-repo.js';
+import type { JobRow } from '../../store/jobs-repo.js';
+import type { LedgerRepo, NewCharge } from '../../store/ledger-repo.js';
+import type { Async } from '../../store/store.js';
 
 /** The price a job or batch on this model is accepted at (the catalogue's resolved record; free when it has none). */
 export function priceSnapshot(definition: ModelDefinition | undefined): PriceSnapshot {
@@ -54,18 +55,18 @@ function rowBase(snapshot: PriceSnapshot, row: { account_id: string; model_id: s
  * batch item is charged its share of the batch's total rounded once (common/pricing.ts chargesFor): the batch's
  * rows then add up to what a quote for all its seconds says, whatever order its items finish in.
  */
-export function chargeJob(ledger: LedgerRepo, job: JobRow, snapshot: PriceSnapshot, seconds: number, nowIso: string): void {
+export async function chargeJob(ledger: Async<LedgerRepo>, job: JobRow, snapshot: PriceSnapshot, seconds: number, nowIso: string): Promise<void> {
   const params = JSON.parse(job.params_json) as Record<string, unknown>;
   const base = { ...rowBase(snapshot, job, nowIso), job_id: job.id, batch_id: job.batch_id, seconds };
-  const charged = job.batch_id === null ? 0 : ledger.batchUsageSeconds(job.batch_id);
+  const charged = job.batch_id === null ? 0 : await ledger.batchUsageSeconds(job.batch_id);
   for (const charge of chargesFor(snapshot.pricing, seconds, enabledOptions(snapshot.pricing, params), job.batch_id === null, charged)) {
-    ledger.charge({ ...base, ...charge } satisfies NewCharge);
+    await ledger.charge({ ...base, ...charge } satisfies NewCharge);
   }
 }
 
 /** A completed batch with at least one succeeded item pays its single request fee. */
-export function chargeBatch(ledger: LedgerRepo, batch: BatchRow, items: readonly JobRow[], snapshot: PriceSnapshot, nowIso: string): void {
+export async function chargeBatch(ledger: Async<LedgerRepo>, batch: BatchRow, items: readonly JobRow[], snapshot: PriceSnapshot, nowIso: string): Promise<void> {
   if (countItems(items.map((j) => j.status)).succeeded === 0) return;
   const [fee] = chargesFor(snapshot.pricing, 0, [], true);
-  ledger.charge({ ...rowBase(snapshot, batch, nowIso), job_id: null, batch_id: batch.id, seconds: 0, ...fee! });
+  await ledger.charge({ ...rowBase(snapshot, batch, nowIso), job_id: null, batch_id: batch.id, seconds: 0, ...fee! });
 }

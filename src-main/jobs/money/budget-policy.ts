@@ -4,9 +4,9 @@
  * change applies at once and releases the work it held (jobs/spending-cap.ts). PUT /v1/settings/budget takes
  * `{"monthly_usd": number|null}` in dollars.
  */
-import { ApiError } from '../common/errors.js';
-import { fromMicro, toMicro } from '../common/pricing.js';
-import type { SettingsRepo } from '../store/settings-repo.js';
+import { ApiError } from '../../common/errors.js';
+import { fromMicro, toMicro } from '../../common/pricing.js';
+import type { AsyncSettingsRepo } from '../../store/store.js';
 
 export const BUDGET_SETTING_KEY = 'budget';
 
@@ -14,10 +14,10 @@ export const BUDGET_SETTING_KEY = 'budget';
 export const MAX_MONTHLY_USD = 1_000_000;
 
 /** The cap in micro-dollars, or null for no cap (the default, and what an unreadable stored value means). */
-export function readMonthlyCapMicro(settings: SettingsRepo): number | null {
+export async function readMonthlyCapMicro(settings: AsyncSettingsRepo): Promise<number | null> {
   let stored: unknown;
   try {
-    stored = settings.get<unknown>(BUDGET_SETTING_KEY);
+    stored = await settings.get<unknown>(BUDGET_SETTING_KEY);
   } catch {
     return null; // a hand-edited, unparsable value must not stop the scheduler
   }
@@ -25,8 +25,8 @@ export function readMonthlyCapMicro(settings: SettingsRepo): number | null {
   return typeof micro === 'number' && Number.isInteger(micro) && micro >= 0 ? micro : null;
 }
 
-export function saveMonthlyCapMicro(settings: SettingsRepo, micro: number | null): void {
-  settings.set(BUDGET_SETTING_KEY, { monthly_usd_micro: micro });
+export async function saveMonthlyCapMicro(settings: AsyncSettingsRepo, micro: number | null): Promise<void> {
+  await settings.set(BUDGET_SETTING_KEY, { monthly_usd_micro: micro });
 }
 
 /**

@@ -6,11 +6,10 @@
  * is ended (its words so far are kept). Each reservation counts in the monthly cap like a running job's; it is
  * released when the session ends, when the local job that follows the hosted one takes over with its own.
  */
-import { estimateMicro, FREE_PRICING } from '../common/pricing.js';
-import type { Pricing } from '../common/api-types.js';
-import type { Repositories } from '../store/repositories.js';
-import { writeTx } from '../store/transaction.js';
-import type { Clock } from '../store/clock.js';
+import { estimateMicro, FREE_PRICING } from '../../common/pricing.js';
+import type { Pricing } from '../../common/api-types.js';
+import type { Clock } from '../../store/clock.js';
+import type { Store } from '../../store/store.js';
 import { LIVE_RESERVATION_STALE_MS, type SpendingCap } from './spending-cap.js';
 
 export interface LiveReservation {
@@ -19,10 +18,10 @@ export interface LiveReservation {
   /** Seconds each extension adds. */
   readonly chunkSeconds: number;
   /** Reserves the next chunk; null when done, else why the cap refuses (the session must end). */
-  extend(): string | null;
+  extend(): Promise<string | null>;
   /** Keeps the reservation counting while the session is alive (every minute). */
-  renew(): void;
-  release(): void;
+  renew(): Promise<void>;
+  release(): Promise<void>;
 }
 
 export interface LiveReservationRequest {
@@ -34,19 +33,19 @@ export interface LiveReservationRequest {
   chunkSeconds: number;
 }
 
-export function createLiveReservations(repos: Pick<Repositories, 'db' | 'spending'>, cap: SpendingCap, clock: Clock) {
+export function createLiveReservations(store: Store, cap: SpendingCap, clock: Clock) {
   const now = (): string => clock().toISOString();
   return {
     /** The first chunk reserved, or why the cap refuses it (the session is then refused: 402 budget_exceeded). */
-    open(request: LiveReservationRequest): LiveReservation | string {
+    async open(request: LiveReservationRequest): Promise<LiveReservation | string> {
       const pricing = request.pricing ?? FREE_PRICING;
       const first = estimateMicro(pricing, [request.chunkSeconds]);
       const next = estimateMicro({ ...pricing, request_fee_usd: 0 }, [request.chunkSeconds]);
-      const refused = writeTx(repos.db, () => {
-        const why = cap.checkLive(first);
+      const refused = await store.tx(async ({ repos }) => {
+        const why = await cap.checkLive(repos, first);
         if (why) return why;
         const at = now();
-        repos.spending.reserveLive({ id: request.sessionId, accountId: request.accountId, modelId: request.modelId, micro: first, at, staleIso: new Date(clock().getTime() - LIVE_RESERVATION_STALE_MS).toISOString() });
+        await repos.spending.reserveLive({ id: request.sessionId, accountId: request.accountId, modelId: request.modelId, micro: first, at, staleIso: new Date(clock().getTime() - LIVE_RESERVATION_STALE_MS).toISOString() });
         return null;
       });
       if (refused) return refused;
@@ -57,24 +56,24 @@ export function createLiveReservations(repos: Pick<Repositories, 'db' | 'spendin
           return covered;
         },
         chunkSeconds: request.chunkSeconds,
-        extend() {
+        async extend() {
           if (released) return 'the session has ended';
-          const why = writeTx(repos.db, () => {
-            const capped = cap.checkLive(next);
+          const why = await store.tx(async ({ repos }) => {
+            const capped = await cap.checkLive(repos, next);
             if (capped) return capped;
-            repos.spending.extendLive(request.sessionId, next, now());
+            await repos.spending.extendLive(request.sessionId, next, now());
             return null;
           });
           if (!why) covered += request.chunkSeconds;
           return why;
         },
-        renew() {
-          if (!released) repos.spending.renewLive(request.sessionId, now());
+        async renew() {
+          if (!released) await store.repos.spending.renewLive(request.sessionId, now());
         },
-        release() {
+        async release() {
           if (released) return;
           released = true;
-          repos.spending.releaseLive(request.sessionId);
+          await store.repos.spending.releaseLive(request.sessionId);
         },
       };
     },

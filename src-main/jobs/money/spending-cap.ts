@@ -11,27 +11,29 @@
  * counts until the job ends (its charges then are in the ledger); a batch's counts, less what it has been charged
  * so far, until the batch completes. Months are calendar months in UTC.
  */
-import type { BudgetSettings } from '../common/api-types.js';
-import { fromMicro } from '../common/pricing.js';
-import type { Clock } from '../store/clock.js';
-import type { Repositories } from '../store/repositories.js';
-import type { QueuePlace } from '../store/spending-repo.js';
+import type { BudgetSettings } from '../../common/api-types.js';
+import { fromMicro } from '../../common/pricing.js';
+import type { Clock } from '../../store/clock.js';
+import type { QueuePlace } from '../../store/spending-repo.js';
+import type { StoreRepos } from '../../store/store.js';
 import { readMonthlyCapMicro } from './budget-policy.js';
 
 export interface SpendingCap {
   /**
-   * Inside a write transaction: null when hosted work at `place` quoted `quoteMicro` may start now (the caller then
-   * reserves the quote in the same transaction), else the reason it waits, in words.
+   * With a write transaction's repositories: null when hosted work at `place` quoted `quoteMicro` may start now (the
+   * caller then reserves the quote in the same transaction), else the reason it waits, in words.
    */
-  check(place: QueuePlace, quoteMicro: number): string | null;
+  check(repos: CapRepos, place: QueuePlace, quoteMicro: number): Promise<string | null>;
   /**
-   * Inside a write transaction: null when `micro` more may be reserved for live hosted work now (it cannot wait in the
-   * queue, so only the amount counts), else why not, in words.
+   * With a write transaction's repositories: null when `micro` more may be reserved for live hosted work now (it
+   * cannot wait in the queue, so only the amount counts), else why not, in words.
    */
-  checkLive(micro: number): string | null;
+  checkLive(repos: CapRepos, micro: number): Promise<string | null>;
   /** What GET /v1/settings/budget answers. */
-  status(): BudgetSettings;
+  status(repos: CapRepos): Promise<BudgetSettings>;
 }
+
+type CapRepos = Pick<StoreRepos, 'settings' | 'spending'>;
 
 /**
  * A live session renews its reservation every minute it runs; one not renewed for this long belongs to a session
@@ -56,43 +58,43 @@ function before(a: QueuePlace, b: QueuePlace): boolean {
   return a.created_at < b.created_at || (a.created_at === b.created_at && a.id < b.id);
 }
 
-export function createSpendingCap(repos: Pick<Repositories, 'settings' | 'spending'>, clock: Clock): SpendingCap {
-  const { settings, spending } = repos;
-
-  function committedMicro(period: { start: string; end: string }): { spent: number; reserved: number } {
+export function createSpendingCap(clock: Clock): SpendingCap {
+  async function committedMicro(repos: CapRepos, period: { start: string; end: string }): Promise<{ spent: number; reserved: number }> {
     const liveSince = new Date(clock().getTime() - LIVE_RESERVATION_STALE_MS).toISOString();
-    return { spent: spending.hostedChargedMicro(period.start, period.end), reserved: spending.reservedMicro(liveSince) };
+    return { spent: await repos.spending.hostedChargedMicro(period.start, period.end), reserved: await repos.spending.reservedMicro(liveSince) };
   }
 
-  function checkLive(micro: number): string | null {
-    const cap = readMonthlyCapMicro(settings);
+  async function checkLive(repos: CapRepos, micro: number): Promise<string | null> {
+    const cap = await readMonthlyCapMicro(repos.settings);
     if (cap === null || micro <= 0) return null;
+    await repos.spending.lockForReservation();
     const period = utcMonth(clock());
-    const { spent, reserved } = committedMicro(period);
+    const { spent, reserved } = await committedMicro(repos, period);
     if (spent + reserved + micro <= cap) return null;
     const left = Math.max(0, cap - spent - reserved);
     return `the monthly cap for hosted work leaves ${usdText(left)} (${usdText(spent + reserved)} of ${usdText(cap)} spent or reserved in ${period.month}), less than the next ${usdText(micro)} of live hosted work; raise the cap on the Usage page or use an on-device model`;
   }
 
-  function check(place: QueuePlace, quoteMicro: number): string | null {
-    const cap = readMonthlyCapMicro(settings);
+  async function check(repos: CapRepos, place: QueuePlace, quoteMicro: number): Promise<string | null> {
+    const cap = await readMonthlyCapMicro(repos.settings);
     if (cap === null) return null;
-    const oldest = spending.oldestWaiting();
+    await repos.spending.lockForReservation();
+    const oldest = await repos.spending.oldestWaiting();
     if (oldest && oldest.id !== place.id && before(oldest, place)) {
       return 'Waiting behind earlier hosted work that waits for the monthly budget: hosted work starts in the order it was sent.';
     }
     if (quoteMicro <= 0) return null;
     const period = utcMonth(clock());
-    const { spent, reserved } = committedMicro(period);
+    const { spent, reserved } = await committedMicro(repos, period);
     if (spent + reserved + quoteMicro <= cap) return null;
     const left = Math.max(0, cap - spent - reserved);
     return `Its quote of ${usdText(quoteMicro)} would pass the monthly cap for hosted work: ${usdText(spent + reserved)} of ${usdText(cap)} is spent or reserved in ${period.month} (${usdText(left)} left). It starts when the cap is raised, or on ${period.end.slice(0, 10)} (UTC).`;
   }
 
-  function status(): BudgetSettings {
-    const cap = readMonthlyCapMicro(settings);
+  async function status(repos: CapRepos): Promise<BudgetSettings> {
+    const cap = await readMonthlyCapMicro(repos.settings);
     const period = utcMonth(clock());
-    const { spent, reserved } = committedMicro(period);
+    const { spent, reserved } = await committedMicro(repos, period);
     return {
       monthly_usd: cap === null ? null : fromMicro(cap),
       currency: 'USD',
@@ -102,7 +104,7 @@ export function createSpendingCap(repos: Pick<Repositories, 'settings' | 'spendi
       spent_usd: fromMicro(spent),
       reserved_usd: fromMicro(reserved),
       remaining_usd: cap === null ? null : fromMicro(Math.max(0, cap - spent - reserved)),
-      waiting: spending.countWaiting(),
+      waiting: await repos.spending.countWaiting(),
     };
   }
 

@@ -2,9 +2,9 @@
  * The user's retention policy, stored in the settings table under `retention` and read by every maintenance sweep
  * (a change applies without a restart). Artifact links are not part of it: the spec fixes them at one day.
  */
-import { ApiError } from '../common/errors.js';
-import { JOB_HISTORY_DAYS_RANGE, RECORDINGS_HOURS_RANGE } from '../common/limits.js';
-import type { SettingsRepo } from '../store/settings-repo.js';
+import { ApiError } from '../../common/errors.js';
+import { JOB_HISTORY_DAYS_RANGE, RECORDINGS_HOURS_RANGE } from '../../common/limits.js';
+import type { AsyncSettingsRepo } from '../../store/store.js';
 
 export interface RetentionPolicy {
   /**
@@ -35,10 +35,10 @@ function inRange(value: unknown, range: { min: number; max: number }): value is 
 }
 
 /** The stored policy; `undefined` fields when nothing (or something unreadable) is stored, so callers pick a fallback. */
-export function storedRetention(settings: SettingsRepo): Partial<RetentionPolicy> {
+export async function storedRetention(settings: AsyncSettingsRepo): Promise<Partial<RetentionPolicy>> {
   let stored: unknown;
   try {
-    stored = settings.get<unknown>(RETENTION_SETTING_KEY);
+    stored = await settings.get<unknown>(RETENTION_SETTING_KEY);
   } catch {
     return {}; // a hand-edited, unparsable value must not stop the sweep: defaults apply
   }
@@ -53,8 +53,8 @@ export function storedRetention(settings: SettingsRepo): Partial<RetentionPolicy
 }
 
 /** The effective policy: stored values, else the defaults. */
-export function readRetention(settings: SettingsRepo): RetentionPolicy {
-  return { ...DEFAULT_RETENTION, ...storedRetention(settings) };
+export async function readRetention(settings: AsyncSettingsRepo): Promise<RetentionPolicy> {
+  return { ...DEFAULT_RETENTION, ...(await storedRetention(settings)) };
 }
 
 export function retentionSettings(policy: RetentionPolicy, recordingsBytes: number): RetentionSettings {
@@ -92,6 +92,6 @@ export function mergeRetentionUpdate(current: RetentionPolicy, body: Record<stri
   return next;
 }
 
-export function saveRetention(settings: SettingsRepo, policy: RetentionPolicy): void {
-  settings.set(RETENTION_SETTING_KEY, { recordings_hours: policy.recordings_hours, job_history_days: policy.job_history_days });
+export async function saveRetention(settings: AsyncSettingsRepo, policy: RetentionPolicy): Promise<void> {
+  await settings.set(RETENTION_SETTING_KEY, { recordings_hours: policy.recordings_hours, job_history_days: policy.job_history_days });
 }

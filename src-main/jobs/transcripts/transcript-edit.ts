@@ -5,9 +5,9 @@
  * where nothing was replaced, the gap between the kept words around them, within the segment). Which words were
  * kept is found by word-alignment.ts, within a bounded amount of work per edit.
  */
-import { ApiError } from '../common/errors.js';
-import { MAX_SEGMENT_TEXT_CHARS, MAX_SPEAKER_NAME_CHARS, MAX_TRANSCRIPT_CHANGES } from '../common/limits.js';
-import type { RevisionSegment, RevisionWord, SegmentPatch, SpeakerMerge, TranscriptPatch } from '../common/transcript-types.js';
+import { ApiError } from '../../common/errors.js';
+import { MAX_SEGMENT_TEXT_CHARS, MAX_SPEAKER_NAME_CHARS, MAX_TRANSCRIPT_CHANGES } from '../../common/limits.js';
+import type { RevisionSegment, RevisionWord, SegmentPatch, SpeakerMerge, TranscriptPatch } from '../../common/transcript-types.js';
 import { spreadWords, tokensOf, type RevisionBody } from './transcript-original.js';
 import { AlignmentBudget, alignWords } from './word-alignment.js';
 

@@ -4,8 +4,8 @@
  * the service's thread (service/exports/export-renderer.ts), and `exportResult` turns it into the JobResult every
  * export format reads: the latest revision's text and words with its speakers' names.
  */
-import type { JobResult } from '../common/api-types.js';
-import type { RevisionSegment } from '../common/transcript-types.js';
+import type { JobResult } from '../../common/api-types.js';
+import type { RevisionSegment } from '../../common/transcript-types.js';
 import type { RevisionBody } from './transcript-original.js';
 
 export interface ExportParts {

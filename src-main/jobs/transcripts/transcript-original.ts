@@ -5,9 +5,9 @@
  * (the job engine passes a word-level result assembled from the rows and the speaker turns, whatever
  * response_format the job asked for), or on first use for jobs that succeeded before revisions existed.
  */
-import type { JobResult, TranscriptWord } from '../common/api-types.js';
-import type { RevisionSegment, RevisionWord } from '../common/transcript-types.js';
-import type { SegmentRow } from '../store/segments-repo.js';
+import type { JobResult, TranscriptWord } from '../../common/api-types.js';
+import type { RevisionSegment, RevisionWord } from '../../common/transcript-types.js';
+import type { SegmentRow } from '../../store/segments-repo.js';
 
 export interface RevisionBody {
   speakers: Record<string, string>;

@@ -4,11 +4,11 @@
  * the rows. A hosted job commits no checkpoints of its own: its segments are written from the hosted result when it
  * succeeds, so the segments route answers the same way for every transcription.
  */
-import type { JobResult, SegmentView, TranscriptWord } from '../common/api-types.js';
-import { assembleTranscript, type TranscriptPlan } from '../engines/asr/transcript-assembly.js';
-import type { TranscriptResult } from '../engines/asr/transcript.js';
-import type { RecognizedSegment, ResumePoint } from '../engines/engine-types.js';
-import type { SegmentRow } from '../store/segments-repo.js';
+import type { JobResult, SegmentView, TranscriptWord } from '../../common/api-types.js';
+import { assembleTranscript, type TranscriptPlan } from '../../engines/asr/transcript-assembly.js';
+import type { TranscriptResult } from '../../engines/asr/transcript.js';
+import type { RecognizedSegment, ResumePoint } from '../../engines/engine-types.js';
+import type { SegmentRow } from '../../store/segments-repo.js';
 
 /** A segment the worker sent, checked (it crossed a process boundary) and shaped as a row. */
 export function segmentRow(jobId: string, segment: RecognizedSegment, createdAt: string): SegmentRow {

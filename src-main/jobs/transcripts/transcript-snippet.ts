@@ -4,7 +4,7 @@
  * is the index's own (unicode61, diacritics removed, any case): a word matches a query word when they fold to the
  * same text, or starts with it for a prefix; a phrase matches where its words follow one another.
  */
-import type { QueryPhrase } from '../store/fts-query.js';
+import type { QueryPhrase } from '../../store/fts-query.js';
 
 /** Words shown around the first match (about two subtitle lines either side). */
 export const SNIPPET_WORDS = 24;

@@ -10,11 +10,10 @@
  * transcript finished before it began. An edit of a job still pending leaves its rows to the indexer, which reads the
  * latest revision.
  */
-import type { RevisionSegment } from '../common/transcript-types.js';
-import type { JobRow } from '../store/jobs-repo.js';
-import type { Repositories } from '../store/repositories.js';
-import type { SearchRowInput } from '../store/transcript-search-repo.js';
-import { writeTx } from '../store/transaction.js';
+import type { RevisionSegment } from '../../common/transcript-types.js';
+import type { JobRow } from '../../store/jobs-repo.js';
+import type { Store, StoreRepos } from '../../store/store.js';
+import type { SearchRowInput } from '../../store/transcript-search-repo.js';
 
 /** Jobs one transaction of the indexer takes at most (it holds the write lock while it runs). */
 export const INDEX_BATCH = 50;
@@ -39,29 +38,29 @@ export function searchRows(job: JobRow, segments: readonly RevisionSegment[]): S
 }
 
 /** Inside a write transaction: the job's rows from its latest revision (none if it has rows already), off the list. */
-function indexJob(repos: Repositories, jobId: string): void {
-  const job = repos.jobs.get(jobId);
-  const latest = repos.revisions.latest(jobId);
-  if (job && latest && !repos.search.hasJob(jobId)) {
+async function indexJob(repos: StoreRepos, jobId: string): Promise<void> {
+  const job = await repos.jobs.getWithoutResult(jobId);
+  const latest = await repos.revisions.latest(jobId);
+  if (job && latest && !(await repos.search.hasJob(jobId))) {
     const name = jobName(job);
     const nameRow: SearchRowInput[] = name
       ? [{ job_id: job.id, account_id: job.account_id, job_created_at: job.created_at, job_name: name, segment_idx: null, start_seconds: null, end_seconds: null, body: name }]
       : [];
-    repos.search.insert([...nameRow, ...searchRows(job, JSON.parse(latest.segments_json) as RevisionSegment[])]);
+    await repos.search.insert([...nameRow, ...searchRows(job, JSON.parse(latest.segments_json) as RevisionSegment[])]);
   }
-  repos.search.clearPending(jobId);
+  await repos.search.clearPending(jobId);
 }
 
 /** Writes the search rows of up to `limit` pending jobs in one transaction; how many it took off the list. */
-export function indexPending(repos: Repositories, limit = INDEX_BATCH): number {
-  return writeTx(repos.db, () => {
-    const ids = repos.search.pending(limit);
-    for (const id of ids) indexJob(repos, id);
+export function indexPending(store: Store, limit = INDEX_BATCH): Promise<number> {
+  return store.tx(async ({ repos }) => {
+    const ids = await repos.search.pending(limit);
+    for (const id of ids) await indexJob(repos, id);
     return ids.length;
   });
 }
 
 /** Until no job is pending (a batch per transaction). */
-export function catchUpSearchIndex(repos: Repositories): void {
-  while (repos.search.anyPending() && indexPending(repos) === INDEX_BATCH);
+export async function catchUpSearchIndex(store: Store): Promise<void> {
+  while ((await store.repos.search.anyPending()) && (await indexPending(store)) === INDEX_BATCH);
 }

@@ -4,16 +4,15 @@
  * shape the exports take. Only succeeded speech-to-text jobs have a transcript: another account's job, another
  * product's or an unknown id is 404 not_found; a job not succeeded (yet) is 409 conflict, as the export route answers.
  */
-import type { JobResult } from '../common/api-types.js';
-import { ApiError } from '../common/errors.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_TERMS } from '../common/limits.js';
-import type { RevisionSegment, SearchHit, SearchList, TranscriptPatch, TranscriptRevision } from '../common/transcript-types.js';
-import { isoAt, type Clock } from '../store/clock.js';
-import { toFtsQuery } from '../store/fts-query.js';
-import type { JobRow } from '../store/jobs-repo.js';
-import type { Repositories } from '../store/repositories.js';
-import type { RevisionRow } from '../store/transcript-revisions-repo.js';
-import { writeTx } from '../store/transaction.js';
+import type { JobResult } from '../../common/api-types.js';
+import { ApiError } from '../../common/errors.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_TERMS } from '../../common/limits.js';
+import type { RevisionSegment, SearchHit, SearchList, TranscriptPatch, TranscriptRevision } from '../../common/transcript-types.js';
+import { isoAt, type Clock } from '../../store/clock.js';
+import { toFtsQuery } from '../../store/fts-query.js';
+import type { JobRow } from '../../store/jobs-repo.js';
+import type { Store, StoreRepos } from '../../store/store.js';
+import type { RevisionRow } from '../../store/transcript-revisions-repo.js';
 import { applyTranscriptPatch } from './transcript-edit.js';
 import type { ExportParts } from './transcript-export-parts.js';
 import { highlight } from './transcript-snippet.js';
@@ -33,30 +32,30 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 export interface Transcripts {
   /** A revision (null: the latest) of the account's succeeded transcription. */
-  get(accountId: string, jobId: string, revision: number | null): TranscriptRevision;
+  get(accountId: string, jobId: string, revision: number | null): Promise<TranscriptRevision>;
   /** Makes revision base_revision + 1; 409 conflict when base_revision is no longer the latest. */
   edit(accountId: string, jobId: string, patch: TranscriptPatch): Promise<TranscriptRevision>;
   /** Library search over the account's latest revisions and job names. */
-  search(accountId: string, q: string | undefined, limit: number | undefined, cursor: string | undefined): SearchList;
+  search(accountId: string, q: string | undefined, limit: number | undefined, cursor: string | undefined): Promise<SearchList>;
   /** The job and its latest revision as stored, for an export (exportResult makes the JobResult every format reads). */
-  forExport(accountId: string, jobId: string): { job: JobRow; name: string | null; parts: ExportParts };
+  forExport(accountId: string, jobId: string): Promise<{ job: JobRow; name: string | null; parts: ExportParts }>;
 }
 
 /**
  * Revision 0 from the job's result (and segment rows), inside the caller's write transaction; its search rows are
  * written later with other jobs' (transcripts-search-index.ts). Does nothing when the job has a revision already.
  */
-export function recordOriginal(repos: Repositories, job: JobRow, result: JobResult | null, at: string): void {
+export async function recordOriginal(repos: StoreRepos, job: JobRow, result: JobResult | null, at: string): Promise<void> {
   // insertNext stores revision 0 only when the job has none (a compare-and-set in the INSERT): no read first.
-  const body = originalRevision(result, repos.segments.all(job.id));
-  const inserted = repos.revisions.insertNext({
+  const body = originalRevision(result, await repos.segments.all(job.id));
+  const inserted = await repos.revisions.insertNext({
     job_id: job.id,
     revision: 0,
     speakers_json: JSON.stringify(body.speakers),
     segments_json: JSON.stringify(body.segments),
     created_at: at,
   });
-  if (inserted) repos.search.markPending(job.id);
+  if (inserted) await repos.search.markPending(job.id);
 }
 
 /** The engine's result; null when there is none or it cannot be read (then revision 0 comes from the segment rows). */
@@ -69,12 +68,13 @@ function engineResult(job: JobRow): JobResult | null {
 }
 
 /** Records revision 0 for up to `limit` succeeded transcriptions that have none (they predate revisions); how many. */
-export function backfillOriginals(repos: Repositories, at: string, limit: number): number {
-  const ids = repos.revisions.withoutRevision(limit);
-  writeTx(repos.db, () => {
+export async function backfillOriginals(store: Store, at: string, limit: number): Promise<number> {
+  const ids = await store.repos.revisions.withoutRevision(limit);
+  if (ids.length === 0) return 0;
+  await store.tx(async ({ repos }) => {
     for (const id of ids) {
-      const job = repos.jobs.get(id);
-      if (job) recordOriginal(repos, job, engineResult(job), at);
+      const job = await repos.jobs.get(id);
+      if (job) await recordOriginal(repos, job, engineResult(job), at);
     }
   });
   return ids.length;
@@ -115,35 +115,37 @@ function decodeCursor(text: string): SearchCursor {
   throw new ApiError('invalid_request', 'cursor is not one a search answered (pass next_cursor back unchanged)');
 }
 
-export function createTranscripts(repos: Repositories, clock: Clock): Transcripts {
+export function createTranscripts(store: Store, clock: Clock): Transcripts {
+  const { repos } = store;
   /** The account's succeeded transcription, with revision 0 recorded if it has none yet. */
-  function transcription(accountId: string, jobId: string): JobRow {
-    const job = repos.jobs.getWithoutResult(jobId);
+  async function transcription(accountId: string, jobId: string): Promise<JobRow> {
+    const job = await repos.jobs.getWithoutResult(jobId);
     if (!job || job.account_id !== accountId || job.product !== 'speech-to-text') {
       throw new ApiError('not_found', `no job ${jobId} on this route`);
     }
     if (job.status !== 'succeeded') {
       throw new ApiError('conflict', `job ${jobId} is ${job.status}; only a succeeded transcription has a transcript`);
     }
-    if (repos.revisions.latestNumber(jobId) === null) {
+    if ((await repos.revisions.latestNumber(jobId)) === null) {
       // Only for jobs that predate revisions (or were written without one): their whole result is read this once.
-      writeTx(repos.db, () => recordOriginal(repos, job, engineResult(repos.jobs.get(jobId) ?? job), isoAt(clock)));
+      const whole = (await repos.jobs.get(jobId)) ?? job;
+      await store.tx((tx) => recordOriginal(tx.repos, job, engineResult(whole), isoAt(clock)));
     }
     return job;
   }
 
-  function latestRow(jobId: string): RevisionRow {
-    const row = repos.revisions.latest(jobId);
+  async function latestRow(jobId: string): Promise<RevisionRow> {
+    const row = await repos.revisions.latest(jobId);
     if (!row) throw new Error(`job ${jobId} has no revision after recording its original`);
     return row;
   }
 
   return {
-    get(accountId, jobId, revision) {
-      transcription(accountId, jobId);
-      const latest = latestRow(jobId);
+    async get(accountId, jobId, revision) {
+      await transcription(accountId, jobId);
+      const latest = await latestRow(jobId);
       if (revision === null) return view(latest, latest.revision);
-      const row = repos.revisions.get(jobId, revision);
+      const row = await repos.revisions.get(jobId, revision);
       if (!row) throw new ApiError('not_found', `job ${jobId} has no revision ${revision}; its revisions are 0–${latest.revision}`);
       return view(row, latest.revision);
     },
@@ -154,8 +156,8 @@ export function createTranscripts(repos: Repositories, clock: Clock): Transcript
      * the insert is a compare-and-set on the revision number, so an edit made meanwhile is still a 409.
      */
     async edit(accountId, jobId, patch) {
-      const job = transcription(accountId, jobId);
-      const base = latestRow(jobId);
+      const job = await transcription(accountId, jobId);
+      const base = await latestRow(jobId);
       if (base.revision !== patch.base_revision) {
         throw new ApiError('conflict', `the transcript changed: base_revision is ${patch.base_revision} but the latest revision is ${base.revision}; read it again and redo the edit`);
       }
@@ -173,29 +175,31 @@ export function createTranscripts(repos: Repositories, clock: Clock): Transcript
       };
       const changed = after.segments.filter((s, i) => s.text !== before.segments[i]!.text);
       await nextTurn();
-      writeTx(repos.db, () => {
-        if (!repos.revisions.insertNext(row)) {
+      await store.tx(async ({ repos: inTx }) => {
+        if (!(await inTx.revisions.insertNext(row))) {
           throw new ApiError('conflict', `the transcript changed while this edit was saved (revision ${row.revision} exists); read it again and redo the edit`);
         }
         // A job still waiting for its rows gets them from this (its latest) revision when the indexer comes to it.
-        if (!repos.search.isPending(jobId)) repos.search.replaceSegments(jobId, changed.map((s) => s.index), searchRows(job, changed));
+        if (!(await inTx.search.isPending(jobId))) await inTx.search.replaceSegments(jobId, changed.map((s) => s.index), searchRows(job, changed));
       });
       // The revision as just made, not parsed back from what was stored.
       return { job_id: row.job_id, revision: row.revision, latest_revision: row.revision, created_at: row.created_at, ...after };
     },
 
-    search(accountId, q, limit = DEFAULT_SEARCH_LIMIT, cursor) {
+    async search(accountId, q, limit = DEFAULT_SEARCH_LIMIT, cursor) {
       const text = q?.trim() ?? '';
       if (text === '') throw new ApiError('invalid_request', 'q is required: the words to look for');
       if (text.length > MAX_SEARCH_QUERY_CHARS) throw new ApiError('invalid_request', `q is longer than ${MAX_SEARCH_QUERY_CHARS} characters`);
       const query = toFtsQuery(text);
       if (query.terms > MAX_SEARCH_TERMS) throw new ApiError('invalid_request', `q holds ${query.terms} words; a search takes at most ${MAX_SEARCH_TERMS}`);
       // Transcripts finished before this search are found: their rows are written now if they were still pending.
-      catchUpSearchIndex(repos);
-      const at = cursor === undefined || cursor === '' ? { offset: 0, maxId: repos.search.maxRowId() } : decodeCursor(cursor);
+      await catchUpSearchIndex(store);
+      const at = cursor === undefined || cursor === '' ? { offset: 0, maxId: await repos.search.maxRowId() } : decodeCursor(cursor);
       if (query.match === null) return { object: 'list', data: [], next_cursor: null };
-      const ranked = repos.search.countMatches(query.match, at.maxId, MAX_RANKED_MATCHES + 1) <= MAX_RANKED_MATCHES;
-      const rows = (ranked ? repos.search.search : repos.search.searchNewest)(accountId, query.match, at.maxId, at.offset, limit + 1);
+      const ranked = (await repos.search.countMatches(query.match, at.maxId, MAX_RANKED_MATCHES + 1)) <= MAX_RANKED_MATCHES;
+      const rows = ranked
+        ? await repos.search.search(accountId, query.match, at.maxId, at.offset, limit + 1)
+        : await repos.search.searchNewest(accountId, query.match, at.maxId, at.offset, limit + 1);
       const page = rows.slice(0, limit);
       const data = page.map(
         (row): SearchHit => ({
@@ -210,10 +214,10 @@ export function createTranscripts(repos: Repositories, clock: Clock): Transcript
       return { object: 'list', data, next_cursor: rows.length > limit ? encodeCursor({ offset: at.offset + limit, maxId: at.maxId }) : null };
     },
 
-    forExport(accountId, jobId) {
-      const job = transcription(accountId, jobId);
-      const latest = latestRow(jobId);
-      return { job, name: jobName(job), parts: { speakersJson: latest.speakers_json, segmentsJson: latest.segments_json, engine: repos.jobs.resultFacts(jobId) } };
+    async forExport(accountId, jobId) {
+      const job = await transcription(accountId, jobId);
+      const latest = await latestRow(jobId);
+      return { job, name: jobName(job), parts: { speakersJson: latest.speakers_json, segmentsJson: latest.segments_json, engine: await repos.jobs.resultFacts(jobId) } };
     },
   };
 }

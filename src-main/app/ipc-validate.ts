@@ -1,4 +1,7 @@
 /** Validation of every argument that crosses the preload bridge into the main process (never trust the page). */
+import { isAbsolute } from 'node:path';
+import { statSync } from 'node:fs';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../common/transcript-formats.js';
 
 /** Longest text one live `speak` may carry over IPC. Default 20 000 characters. */
 export const MAX_LIVE_TEXT = 20_000;
@@ -24,4 +27,33 @@ export function textArg(value: unknown): string {
   if (typeof value !== 'string' || !value.trim()) throw new IpcInputError('text must be a non-empty string');
   if (value.length > MAX_LIVE_TEXT) throw new IpcInputError(`text is longer than ${MAX_LIVE_TEXT} characters`);
   return value;
+}
+
+/** A job id as the service makes them (store/ids.ts): `job_` and letters or digits. */
+export function jobIdArg(value: unknown): string {
+  if (typeof value !== 'string' || !/^job_[A-Za-z0-9]{1,64}$/.test(value)) throw new IpcInputError('job id must be a job_… id');
+  return value;
+}
+
+export function exportFormatArg(value: unknown): TranscriptFormat {
+  if (typeof value !== 'string' || !(TRANSCRIPT_FORMATS as readonly string[]).includes(value)) {
+    throw new IpcInputError(`format must be one of ${TRANSCRIPT_FORMATS.join(', ')}`);
+  }
+  return value as TranscriptFormat;
+}
+
+/** Most files one addRecentFiles call may name. */
+export const MAX_RECENT_FILES = 50;
+
+/** Absolute paths of existing regular files (anything else is left out, never an error: a file may have moved). */
+export function recentFilesArg(value: unknown): string[] {
+  if (!Array.isArray(value) || value.length > MAX_RECENT_FILES) throw new IpcInputError(`paths must be a list of at most ${MAX_RECENT_FILES} file paths`);
+  return value.filter((path): path is string => {
+    if (typeof path !== 'string' || path.length > 4096 || !isAbsolute(path) || path.includes('\0')) return false;
+    try {
+      return statSync(path).isFile();
+    } catch {
+      return false;
+    }
+  });
 }

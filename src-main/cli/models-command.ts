@@ -9,6 +9,7 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { ApiError } from '../common/errors.js';
+import { builtInModels, builtInModelsWanted } from '../engines/models/built-in-models.js';
 import { normaliseMirror } from '../engines/models/download-source.js';
 import { MODEL_FAMILIES } from '../engines/models/model-families.js';
 import { ModelManager } from '../engines/models/model-manager.js';
@@ -33,7 +34,7 @@ function withManager<T>(opts: DataDirOption, fn: (manager: ModelManager) => Prom
     ...(opts.caFile ? { caFile: resolve(opts.caFile) } : {}),
   };
   const db = openDatabase(join(dataDir, 'voxdesk.db'));
-  const manager = new ModelManager({ dataDir, repos: createRepositories(db), log: (m) => process.stderr.write(`${m}\n`), ...source });
+  const manager = new ModelManager({ dataDir, repos: createRepositories(db), log: (m) => process.stderr.write(`${m}\n`), ...(builtInModelsWanted() ? { builtIn: builtInModels() } : {}), ...source });
   return fn(manager).finally(async () => {
     await manager.stop();
     db.close();
@@ -50,6 +51,7 @@ export function formatSize(bytes: number): string {
 function stateLabel(p: PackageStatus): string {
   if (p.state === 'downloading' || p.state === 'installing' || p.state === 'importing') return `${p.state} ${Math.round((p.progress ?? 0) * 100)}%`;
   if (p.state === 'failed') return p.source === 'imported' ? `failed (${p.error_code})` : `failed (${p.error_code}); pull again to resume`;
+  if (p.built_in) return 'installed (built in)';
   if (p.state === 'installed') return p.verified ? 'installed' : p.source === 'imported' ? 'installed (imported)' : 'installed (unverified)';
   return p.progress !== null ? `paused ${Math.round(p.progress * 100)}%` : 'not installed';
 }

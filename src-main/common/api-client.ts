@@ -16,6 +16,7 @@ import type {
   SegmentList,
   UsageGroupBy,
   UsageReport,
+  WelcomeInfo,
 } from './api-types.js';
 import type { Capability, Product } from './products.js';
 import type { JobStatus } from './job-states.js';
@@ -73,6 +74,8 @@ export interface LocalModel {
   progress?: number | null;
   downloaded_bytes?: number | null;
   error_message?: string | null;
+  /** Shipped inside the app (Silero VAD): installed from the first start, nothing to download, not removable. */
+  built_in?: boolean;
   [key: string]: unknown;
 }
 
@@ -344,6 +347,10 @@ export class ApiClient {
   }
 
   // Model manager (local service only).
+  /** The first-start screen's offer for a language tag (navigator.language): GET /v1/local/welcome. */
+  welcome(language?: string): Promise<WelcomeInfo> {
+    return this.request('GET', `/v1/local/welcome${query({ language })}`);
+  }
   async localModels(): Promise<LocalModel[]> {
     const body = await this.request<{ data: LocalModel[] } | LocalModel[]>('GET', '/v1/local/models');
     return Array.isArray(body) ? body : body.data;

@@ -27,6 +27,11 @@ export interface TranscriptWord {
   start: number;
   end: number;
   speaker?: string;
+  /**
+   * Extension: true when the recognizer gave no time for this word and it was spread evenly over its segment's
+   * characters (Whisper exports without attention outputs, Moonshine); absent for times measured from token times.
+   */
+  interpolated?: boolean;
 }
 
 /**
@@ -240,4 +245,69 @@ export interface ListResponse<T> {
   object: 'list';
   data: T[];
   next_cursor?: string | null;
+}
+
+/**
+ * GET /v1/local/welcome?language=xx — what the first-start screen offers (docs/api-conventions.md, "First start"):
+ * whether the data dir is new, the recognizer recommended for the person's language with its size, licence and
+ * download state, other good choices, and what works with nothing downloaded. Local account only, like /v1/local/models.
+ */
+export interface WelcomeInfo {
+  object: 'welcome';
+  /**
+   * True while the data dir holds no job and no recognizer was downloaded or imported (built-in support models do
+   * not count, a download under way does not either): the first-start screen is for this state.
+   */
+  new_data_dir: boolean;
+  /** The language the recommendation is for: the query's primary subtag in lower case (`de` for `de-AT`); `en` without one. */
+  language: string;
+  /** null only when the service offers none of the recommended packages (a test catalogue). */
+  recommended: RecommendedRecognizer | null;
+  /** Other good choices for the language, best first (Whisper small beside Parakeet v3); often empty. */
+  alternatives: RecommendedRecognizer[];
+  /** What recognizes speech with nothing downloaded; null when the system has no such recognizer. */
+  fallback: FallbackRecognizer | null;
+}
+
+/** Why a recognizer is recommended, for the screen to word in its own language. */
+export type RecommendationReason =
+  /** Parakeet TDT v2: the most accurate English recognizer offered. */
+  | 'best_for_english'
+  /** Parakeet TDT v3: 25 European languages, the person's among them. */
+  | 'european_languages'
+  /** Whisper small: about 100 languages, detects which one is spoken. */
+  | 'many_languages';
+
+/** A downloadable recognizer as the welcome screen shows it; its download is the model manager's (POST /v1/local/models/{id}/download, resumable). */
+export interface RecommendedRecognizer {
+  /** The model manager's package id, also the catalogue model id once installed. */
+  id: string;
+  name: string;
+  languages: string[];
+  /** Download size (installed: size on disk). */
+  size_bytes: number;
+  licence: string;
+  reason: RecommendationReason;
+  /** The same reason as an English sentence (for scripts and logs). */
+  reason_text: string;
+  /** The model manager's state: not_installed, downloading, installing, installed or failed (then error_code/message). */
+  state: string;
+  /** While downloading, and after a failure where the download resumes: fraction 0..1. */
+  progress: number | null;
+  downloaded_bytes: number | null;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+/** A recognizer that works with nothing downloaded: PocketSphinx, when the system has it. */
+export interface FallbackRecognizer {
+  id: string;
+  name: string;
+  languages: string[];
+  /** Whether it can take a job now (the catalogue's status). */
+  available: boolean;
+  /** Always `low` today: about half the words of a recording come out wrong. */
+  accuracy: 'low';
+  /** English sentence saying what to expect. */
+  note: string;
 }

@@ -16,6 +16,14 @@ export const BRIDGE_CHANNELS = {
   liveSpeed: 'voxdesk:live-speed',
   liveStop: 'voxdesk:live-stop',
   liveEvent: 'voxdesk:live-event',
+  /** Fire-and-forget (ipcRenderer.send): drag an export of a transcription out to the file manager. */
+  startExportDrag: 'voxdesk:start-export-drag',
+  /** Files the person worked on, for the OS's recent documents. */
+  addRecentFiles: 'voxdesk:add-recent-files',
+  /** Main → page: the update state. */
+  updateEvent: 'voxdesk:update-event',
+  /** Main → page: a system notification was clicked; open this job or batch. */
+  openWork: 'voxdesk:open-work',
 } as const;
 export type BridgeChannel = (typeof BRIDGE_CHANNELS)[keyof typeof BRIDGE_CHANNELS];
 
@@ -32,6 +40,23 @@ export type LiveBridgeEvent =
   | { type: 'done'; cancelled: boolean }
   | { type: 'error'; code: string; message: string }
   | { type: 'closed' };
+
+/** The state of updates (app/update-policy.ts): a new version downloads in the background and installs at quit. */
+export type UpdateBridgeEvent =
+  | { state: 'idle' }
+  | { state: 'downloading'; version: string; percent: number }
+  /** Downloaded: installed when the person quits Voxdesk (never while a job runs). */
+  | { state: 'ready'; version: string }
+  | { state: 'error'; message: string };
+
+/** What a click on a system notification opens. */
+export interface OpenWorkEvent {
+  jobId: string | null;
+  batchId: string | null;
+}
+
+/** The export formats a transcription can be dragged out as (common/transcript-formats.ts TRANSCRIPT_FORMATS). */
+export type DragFormat = 'txt' | 'srt' | 'vtt' | 'json' | 'docx';
 
 export interface DesktopBridge {
   serviceUrl: string;
@@ -52,4 +77,20 @@ export interface DesktopBridge {
     /** Subscribe to playback events; returns the unsubscribe function. */
     onEvent(listener: (event: LiveBridgeEvent) => void): () => void;
   };
+  /**
+   * Starts dragging the export of a succeeded transcription (`format` of its latest revision, named as its Export
+   * button names it) out of the window: call it from the element's `dragstart` handler after `preventDefault()`.
+   * Nothing happens for a job that cannot be exported (the drop is simply not offered).
+   */
+  startExportDrag(jobId: string, format: DragFormat): void;
+  /**
+   * The path of a dropped or picked File (Electron's webUtils.getPathForFile); '' when it has none (made in the page).
+   */
+  pathForFile(file: File): string;
+  /** Adds files the person opened to the OS's recent documents (absolute paths of existing files; at most 50 a call). */
+  addRecentFiles(paths: string[]): Promise<void>;
+  /** The update state now and on every change; returns the unsubscribe function. */
+  onUpdate(listener: (event: UpdateBridgeEvent) => void): () => void;
+  /** A click on a system notification about finished work; returns the unsubscribe function. */
+  onOpenWork(listener: (event: OpenWorkEvent) => void): () => void;
 }

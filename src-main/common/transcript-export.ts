@@ -5,7 +5,6 @@
  * gives. `txt` and `docx` are laid out for reading under a title; `srt`, `vtt` and `json` for players and programs.
  */
 import type { JobResult } from './api-types.js';
-import { transcriptDocx } from './transcript-docx.js';
 import { toJson, toSrt, toVtt, TRANSCRIPT_CONTENT_TYPES, type CueOptions, type TranscriptFormat } from './transcript-formats.js';
 import { singleLine, toReadableTxt } from './transcript-readable.js';
 
@@ -50,6 +49,10 @@ function textOf(format: Exclude<TranscriptFormat, 'docx'>, result: JobResult, ti
 export async function renderTranscript(input: TranscriptExportInput): Promise<RenderedTranscript> {
   const { format, result, title, cues = {} } = input;
   const contentType = TRANSCRIPT_CONTENT_TYPES[format];
-  if (format === 'docx') return { bytes: await transcriptDocx(result, title), contentType };
+  if (format === 'docx') {
+    // The docx package is large: loaded with the first Word export (a chunk of its own in the page).
+    const { transcriptDocx } = await import('./transcript-docx.js');
+    return { bytes: await transcriptDocx(result, title), contentType };
+  }
   return { bytes: new TextEncoder().encode(textOf(format, result, title, cues)), contentType };
 }

@@ -9,6 +9,7 @@ import type { JobRow } from '../store/jobs-repo.js';
 import { holdsBatches } from './batch-hold.js';
 import { batchEstimate, estimatedSecondsOf, priceSnapshot } from './billing.js';
 import { nowIso, type JobCore } from './job-core.js';
+import { defaultJobName } from './job-name.js';
 import { newJobRow } from './job-rows.js';
 import type { Idempotency, NewBatch, NewJob } from './job-service-types.js';
 
@@ -70,7 +71,8 @@ export function createIntake(core: JobCore): Intake {
       const replay = replayOf(job.accountId, 'job', idem);
       if (replay) return { id: replay, replayed: true };
       checkAccount(job.accountId);
-      const row = newJobRow(core, job, null, priceSnapshot(checkModel(job.modelId)));
+      const named = { ...job, name: job.name ?? defaultJobName(job.product, job.input) };
+      const row = newJobRow(core, named, null, priceSnapshot(checkModel(job.modelId)));
       const checkpoint = continues && repos.segments.count(continues.id) > 0;
       if (continues && checkpoint) Object.assign(row, { duration_seconds: continues.duration_seconds, progress: continues.progress });
       repos.jobs.insert(row);
@@ -118,7 +120,8 @@ export function createIntake(core: JobCore): Intake {
       });
       // A batch the runner places as a whole (a hosted batch) keeps its items pending until then (batch-hold.ts).
       const held = holdsBatches(options, definition);
-      batch.items.forEach((item, position) => {
+      batch.items.forEach((unnamed, position) => {
+        const item = { ...unnamed, name: unnamed.name ?? defaultJobName(batch.product, unnamed.input) };
         const estimatedSeconds = itemSeconds[position]!;
         if (held) {
           repos.batches.insertItem({ batch_id: id, position, name: item.name, job_id: null, pending_input_json: JSON.stringify(item.input), estimated_seconds: estimatedSeconds });

@@ -56,6 +56,14 @@ export interface JobServiceOptions {
    */
   warmEngines?: EngineKind[];
   /**
+   * When worker processes run: `eager` starts them all with the job engine (the first job never waits for one);
+   * `on-demand` starts one when a job needs it (engines/worker/worker-pool.ts). Default 'eager'; the service passes
+   * 'on-demand' so that an idle service costs little memory (docs/job-engine.md).
+   */
+  startWorkers?: 'eager' | 'on-demand';
+  /** A worker with nothing to do for this long exits; the next job starts it again. Default Infinity: never. */
+  idleWorkerExitMs?: number;
+  /**
    * Engine kinds whose runs have averaged less than this are cheap: their tasks may wait in a busy worker's line
    * (engines/worker/worker-pool.ts). Default CHEAP_TASK_MS (25 ms); tests raise it to make the test engine cheap.
    */
@@ -67,9 +75,8 @@ export interface JobServiceOptions {
    */
   searchIndexDelayMs?: number;
   /**
-   * Run on this worker pool instead of starting one: it is neither started nor stopped by this job engine (the
-   * service's start-up warm-up, service/start-up-warm-up-job.ts, runs a private job engine on the service's workers).
-   * Default: a pool of its own, built from the options above.
+   * Run on this worker pool instead of starting one: it is neither started nor stopped by this job engine (a second
+   * job engine sharing another's workers). Default: a pool of its own, built from the options above.
    */
   pool?: WorkerPool;
 }
@@ -109,6 +116,8 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     workerLauncher: options.workerLauncher ?? forkLauncher,
     warmEngines: options.warmEngines ?? ['espeak'],
     cheapTaskMs: positive('cheapTaskMs', options.cheapTaskMs, CHEAP_TASK_MS),
+    startWorkers: options.startWorkers ?? 'eager',
+    idleWorkerExitMs: positive('idleWorkerExitMs', options.idleWorkerExitMs, Infinity),
     searchIndexDelayMs: positive('searchIndexDelayMs', options.searchIndexDelayMs, 10_000),
   };
 }

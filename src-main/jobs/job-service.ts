@@ -63,8 +63,10 @@ export interface JobEngine extends JobService {
   runMaintenance(): void;
   /** Worker pool figures for diagnostics and tests. */
   workerStats(): { size: number; idle: number; started: number; pids: number[] };
-  /** Resolves when every worker process has started and loaded its modules (they start with start()). */
+  /** Resolves when every running worker process has loaded and warmed its engines. */
   workersReady(): Promise<void>;
+  /** Starts a worker ahead of a job when none runs (on-demand workers: the desktop window was opened). */
+  prewarmWorker(): void;
   /**
    * Asks for a scheduling pass soon (coalesced): a worker this engine shares with another one (the start-up
    * warm-up's, options.pool) was freed by the other's run, which this engine's own runs would not have told it.
@@ -93,6 +95,8 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       launcher: options.workerLauncher,
       warmEngines: options.warmEngines,
       cheapTaskMs: options.cheapTaskMs,
+      startWorkers: options.startWorkers,
+      idleExitMs: options.idleWorkerExitMs,
     });
 
   let started = false;
@@ -392,7 +396,8 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       started = true;
       searchIndexedAt = performance.now();
       markLive(instanceId, true);
-      // Workers start with the service, not with the first job (which would wait for a process and its modules).
+      // Eager workers start with the job engine, not with the first job (which would wait for a process and its
+      // modules); on-demand ones (the service's) with the first job that needs one (worker-pool.ts).
       if (!borrowedPool) pool.start();
       maintenance.recoverInterrupted();
       maintenance.runMaintenance();
@@ -456,6 +461,9 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     runMaintenance: () => maintenance.runMaintenance(),
     workerStats: () => ({ size: pool.size, idle: pool.idle, started: pool.started, pids: pool.pids() }),
     workersReady: () => pool.whenReady(),
+    prewarmWorker: () => {
+      if (started && !shutdownPromise) pool.prewarm();
+    },
     kick,
   };
 

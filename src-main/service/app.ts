@@ -33,6 +33,7 @@ import { hostedSettingsRoutes } from './routes/hosted-settings-routes.js';
 import { jobRoutes } from './routes/job-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { modelManagerRoutes } from './routes/model-manager-routes.js';
+import { welcomeRoutes } from './routes/welcome-routes.js';
 import { modelRoutes } from './routes/model-routes.js';
 import { modelSettingsRoutes } from './routes/model-settings-routes.js';
 import { productRoutes } from './routes/product-routes.js';
@@ -82,6 +83,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', budgetSettingsRoutes(deps.jobs));
   app.route('/', usageRoutes(deps));
   app.route('/', modelManagerRoutes(deps.models));
+  app.route('/', welcomeRoutes(deps));
   app.route('/', modelSettingsRoutes(deps.models, deps.repos.settings));
   app.route('/', hostedSettingsRoutes(deps.remote));
   app.route('/', watchFolderRoutes(deps));

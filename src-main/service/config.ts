@@ -2,6 +2,7 @@
  * Every option of the HTTP service, each with its default, in one place (docs/design.md §6.7). The CLI, the Electron
  * shell and tests pass a partial config; resolveConfig fills in the rest.
  */
+import { builtInModelsWanted } from '../engines/models/built-in-models.js';
 import type { LiveOptions } from './live/live-options.js';
 import envPaths from 'env-paths';
 import { existsSync } from 'node:fs';
@@ -80,6 +81,11 @@ export interface ServiceConfig {
   /** Packages the model manager offers for download. Default null: the curated list (tests offer tiny packages). */
   modelPackages: readonly ModelPackage[] | null;
   /**
+   * The models shipped in resources/models (Silero VAD) count as installed (engines/models/built-in-models.ts).
+   * Default true, unless $VOXDESK_BUILT_IN_MODELS is `off` (tests that pin what recognizers do without a VAD).
+   */
+  builtInModels: boolean;
+  /**
    * Base URL that curated model files are downloaded from instead of their upstream hosts (`--model-mirror`; forms
    * in engines/models/download-source.ts). Stored as the `models.mirror` setting when given, like --remote-url.
    * Default null: the setting as it is (else $VOXDESK_MODEL_MIRROR, else the upstream URLs).
@@ -90,6 +96,16 @@ export interface ServiceConfig {
    * the `models.ca_file` setting when given. Default null: the setting as it is (else $VOXDESK_CA_FILE).
    */
   caFile: string | null;
+  /**
+   * When engine worker processes run: `on-demand` (default) starts one when a job needs it, so an idle service (a
+   * desktop app in the tray) holds no worker; `eager` starts them all with the service.
+   */
+  workerStart: 'eager' | 'on-demand';
+  /**
+   * A worker with nothing to do for this long exits, giving its memory back (the engines it loaded: a neural
+   * recognizer is hundreds of MB); the next job starts one again. Default 300 000 ms (5 min).
+   */
+  workerIdleExitMs: number;
   /** Logger for unexpected errors and lifecycle lines; never stdout (the first stdout line is a contract). */
   log: (message: string) => void;
   /**
@@ -104,6 +120,8 @@ export interface ServiceConfig {
 }
 
 export const DEFAULT_PORT = 8750;
+/** See ServiceConfig.workerIdleExitMs. */
+export const DEFAULT_WORKER_IDLE_EXIT_MS = 300_000;
 export const DEFAULT_HOLD_SECONDS = 240;
 export const DEFAULT_MAX_UPLOAD_BYTES = MAX_FILE_BYTES;
 /** Name of the account that owns the local machine's keys (CLI, desktop app, browser UI bootstrap). */
@@ -138,6 +156,9 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     secretCipher: partial.secretCipher ?? null,
     extraModelSources: partial.extraModelSources ?? [],
     modelPackages: partial.modelPackages ?? null,
+    builtInModels: partial.builtInModels ?? builtInModelsWanted(env),
+    workerStart: partial.workerStart ?? 'on-demand',
+    workerIdleExitMs: partial.workerIdleExitMs ?? DEFAULT_WORKER_IDLE_EXIT_MS,
     modelMirror: partial.modelMirror ? checked(() => normaliseMirror(partial.modelMirror!), '--model-mirror') : null,
     caFile: partial.caFile ? checked(() => caFileOf(partial.caFile!), '--ca-file') : null,
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),

@@ -8,6 +8,7 @@ import type { Hono } from 'hono';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelSource } from '../engines/model-definition.js';
 import { CA_FILE_SETTING, MIRROR_SETTING } from '../engines/models/download-source.js';
@@ -23,6 +24,7 @@ import { openDatabase, type Db } from '../store/database.js';
 import { createDurability } from '../store/durability.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
+import { builtInModels } from '../engines/models/built-in-models.js';
 import { createRepositories, type Repositories } from '../store/repositories.js';
 import { WatchService } from '../watch/watch-service.js';
 import type { AppDeps } from './app-deps.js';
@@ -36,13 +38,13 @@ import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/built
 import { Catalogue } from './catalogue/catalogue.js';
 import { engineFamilies } from './catalogue/engine-families.js';
 import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
+import { boundUnreadBodies } from './http/unread-body.js';
 import { allowWholeBodies } from './http/body-idle-timeout.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
 import { attachLiveServer, type LiveServer } from './live/live-server.js';
 import { ParamsValidator } from './params/params-validator.js';
 import { UploadBudget } from './uploads/upload-budget.js';
 import { warmUpHttp, type WarmUpResult } from './start-up-warm-up.js';
-import { warmUpJobPath, type WarmUpJobResult } from './start-up-warm-up-job.js';
 import { createWatchSubmitter } from './watch-folders/watch-submitter.js';
 import { ExportRenderer } from './exports/export-renderer.js';
 
@@ -66,8 +68,6 @@ export interface Service {
   readonly watch: WatchService;
   /** The start-up warm-up request's answer (start-up-warm-up.ts); nothing waits for it. */
   readonly warmUp: Promise<WarmUpResult>;
-  /** The start-up warm-up jobs on a private job engine (start-up-warm-up-job.ts), after the request; nothing waits for it. */
-  readonly warmUpJobs: Promise<WarmUpJobResult>;
   /** A key valid until this process stops, for an account (default the local one): the CLI and the browser UI. */
   sessionKey(accountName?: string): string;
   /**
@@ -105,11 +105,6 @@ function registerConfiguredKey(keys: ApiKeys, config: ServiceConfig): void {
   }
 }
 
-/** Resolves when the signal is aborted (never rejects): a wait that must end when the service closes. */
-function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-}
-
 export async function createService(partial: Partial<ServiceConfig> = {}): Promise<Service> {
   const config = resolveConfig(partial);
   // The data dir and what is in it are private to the person (0700 folders, 0600 files; store/private-files.ts).
@@ -118,6 +113,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
   ensurePrivateDir(uploadsDir);
   // Where job runs write (the job engine's artifacts dir): made now, not by the first job's worker (6–15 ms then).
   ensurePrivateDir(join(config.dataDir, 'artifacts'));
+  // The private folder of the start-up warm-up job of earlier versions (a kill during it left it behind).
+  rmSync(join(config.dataDir, 'warm-up'), { recursive: true, force: true });
   const dbFile = join(config.dataDir, 'voxdesk.db');
   const db = openDatabase(dbFile);
   const repos = createRepositories(db);
@@ -136,6 +133,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       repos,
       log: config.log,
       ...(config.modelPackages ? { packages: config.modelPackages } : {}),
+      ...(config.builtInModels ? { builtIn: builtInModels() } : {}),
     });
     opened.push(() => models.stop());
     const ctx = { dataDir: config.dataDir, vadModel: () => models.supportModelPath('silero-vad') };
@@ -164,6 +162,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       publicBaseUrl: () => url,
       runners: { remote: remote.jobRunner },
       workerLauncher: config.processLauncher,
+      startWorkers: config.workerStart,
+      idleWorkerExitMs: config.workerIdleExitMs,
     });
     const jobs = engine;
     opened.push(() => jobs.shutdown(0));
@@ -214,8 +214,10 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const provider = remote;
     const browserLogin = config.serveUi ? new BrowserLogin(() => sessionKey()) : null;
     const app = buildApp(deps, { browserLogin });
-    const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+    // Bodies left unread by an early answer are discarded by unread-body.ts, within bounds, not cut after 0.5 s.
+    const server = createAdaptorServer({ fetch: app.fetch, autoCleanupIncoming: false }) as Server;
     allowWholeBodies(server);
+    boundUnreadBodies(server, { maxBytes: config.maxUploadBytes, idleMs: config.bodyIdleTimeoutMs });
     const port = await listen(server, config.port, config.host);
     opened.push(
       () =>
@@ -259,25 +261,14 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     // The first request of a model would compile its params schema (and JSON Schema's own): done now, in the background.
     void validator.prepare(catalogue.definitions().filter((d) => d.status === 'available'), closing.signal);
     // And the first request would compile the HTTP stack's code: one request that stops at params validation does it,
-    // once the workers are warm (sooner, it would compete with their warm-up, which stops when a round is no faster),
-    // and only while no job runs (a job that came during start-up has compiled that code itself).
-    const warmUp = Promise.race([engine.workersReady(), aborted(closing.signal)]).then((): WarmUpResult | Promise<WarmUpResult> => {
+    // once the service listens, and only while no job runs (a job that came during start-up has compiled that code
+    // itself). No worker is started for it: workers start with the first job (config.workerStart).
+    const warmUp = new Promise<void>((resolve) => setImmediate(resolve)).then((): WarmUpResult | Promise<WarmUpResult> => {
       const stats = engine.workerStats();
       if (closing.signal.aborted || stats.idle < stats.size) return { status: 0, code: null };
       const key = sessionKey();
       return warmUpHttp({ host: config.host, port, key, release: () => sessionKeys.delete(key), modelId: ESPEAK_MODEL_ID, signal: closing.signal });
     });
-    // Then the job path itself, on a private job engine and store (nothing a person can see), on the same workers.
-    const warmUpJobs = warmUp.then(() =>
-      warmUpJobPath({
-        service: engine,
-        resolveModel: (id) => catalogue.resolveForJobs(id),
-        modelId: ESPEAK_MODEL_ID,
-        params: (definition) => validator.validate(definition.id, definition.paramsSchema, {}),
-        folder: join(config.dataDir, 'warm-up'),
-        signal: closing.signal,
-      }),
-    );
     const watchFolders = watch;
     opened.push(() => watchFolders.stop());
     await watchFolders.start();
@@ -288,8 +279,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         closing.abort(new Error('the service is shutting down'));
         server.closeIdleConnections();
-        // The warm-up stops at once (its job cancelled) and removes its private store and folder before the workers go.
-        await warmUpJobs;
+        await warmUp;
         // First: no file becomes a job while the job engine stops; exports being written are finished.
         await watchFolders.stop();
         await exports.close();
@@ -305,7 +295,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       })());
 
     const browserLoginUrl = (): string | null => (browserLogin ? `${url}/#token=${browserLogin.issue()}` : null);
-    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, warmUp, warmUpJobs, sessionKey, browserLoginUrl, close };
+    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, warmUp, sessionKey, browserLoginUrl, close };
   } catch (error) {
     for (const undo of opened.reverse()) await Promise.resolve().then(undo).catch(() => undefined);
     throw error;

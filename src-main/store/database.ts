@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
 import { applyMigrations } from './migrate.js';
+import { electronAddonPath } from './native-addons.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Db } from './db.js';
 import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE, tighten } from './private-files.js';
@@ -26,7 +27,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     ensurePrivateFile(file);
     for (const suffix of ['-wal', '-shm']) tighten(`${file}${suffix}`, PRIVATE_FILE_MODE);
   }
-  const db = new Database(file, { readonly: options.readonly ?? false });
+  // Under Electron, the build of better-sqlite3 for its ABI (native-addons.ts); under Node, npm's.
+  const nativeBinding = electronAddonPath('better-sqlite3') ?? undefined;
+  const db = new Database(file, { readonly: options.readonly ?? false, ...(nativeBinding ? { nativeBinding } : {}) });
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   if (!options.readonly) {
     db.pragma('secure_delete = ON');

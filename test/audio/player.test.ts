@@ -3,7 +3,9 @@ import { AdaptiveJitter } from '../../src-main/app/player/adaptive-jitter.js';
 import type { createPlayer as createPlayerFn, listOutputDevices as listOutputDevicesFn } from '../../src-main/app/player/player.js';
 import type { Player } from '../../src-main/app/player/player-types.js';
 import { EspeakSynth } from '../../src-main/engines/tts/espeak-synth.js';
-import { REC_RATE, audibleSeconds, audibleSpan, rms, startPulse, type Pulse } from './pulse.js';
+import { resampleMono } from '../../src-main/engines/audio/resample.js';
+import { follow, locate, locateExact, noise } from './compare.js';
+import { REC_RATE, audibleRms, audibleSeconds, audibleSpan, startPulse, type Pulse } from './pulse.js';
 
 let pulse: Pulse;
 let createPlayer: typeof createPlayerFn;
@@ -18,6 +20,7 @@ beforeAll(async () => {
 afterAll(() => pulse?.stop());
 
 const RATE = 22050;
+const ms48 = (n: number) => Math.round((REC_RATE * n) / 1000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function toInt16(x: Float32Array): Int16Array {
@@ -38,13 +41,20 @@ async function playAll(player: Player, pcm: Int16Array): Promise<void> {
 }
 
 describe('naudiodon player through PulseAudio null sink', () => {
+  // Real time on a shared machine: a busy CPU can starve the device (an underrun: silence inside the sound, which the
+  // player reports) or the sound server (the same, unreported). So sound is measured as the 10 ms windows that hold
+  // any (audibleSeconds: silence inserted does not count), or sample for sample (follow: only silence may be
+  // inserted); never as the span from first to last sound, which an underrun stretches.
+
   it('plays a tone whole, at full level, and in time', async () => {
     const rec = pulse.record();
     const recStart = await rec.firstDataAt();
     await sleep(200);
     const player = createPlayer({ sampleRate: RATE });
     const errors: unknown[] = [];
+    let underruns = 0;
     player.on('error', (e) => errors.push(e));
+    player.on('underrun', () => underruns++);
     const writeAt = performance.now();
     await playAll(player, toInt16(tone(1)));
     await sleep(300);
@@ -52,10 +62,11 @@ describe('naudiodon player through PulseAudio null sink', () => {
     expect(errors).toEqual([]);
     const span = audibleSpan(x)!;
     expect(span).not.toBeNull();
-    const seconds = (span.last - span.first) / REC_RATE;
-    expect(Math.abs(seconds - 1)).toBeLessThan(0.03);
-    expect(rms(x, span.first + REC_RATE * 0.1, span.first + REC_RATE * 0.9)).toBeGreaterThan(0.3);
-    // Onset relative to the first write: the jitter buffer (60 ms) plus device latency, well under half a second.
+    // Whole: one second of sound; each gap an underrun opens may split a 10 ms window in two.
+    expect(Math.abs(audibleSeconds(x, REC_RATE) - 1)).toBeLessThan(0.03 + 0.02 * underruns);
+    // At full level (0.5 peak: 0.35 RMS) where there is sound.
+    expect(audibleRms(x, REC_RATE)).toBeGreaterThan(0.3);
+    // Onset relative to the first write: the jitter buffer (20 ms) plus device latency, well under half a second.
     const latency = span.first / REC_RATE - (writeAt - recStart) / 1000;
     expect(latency).toBeGreaterThan(-0.05);
     expect(latency).toBeLessThan(0.5);
@@ -64,20 +75,25 @@ describe('naudiodon player through PulseAudio null sink', () => {
   it('plays a spoken sentence to its last syllable', async () => {
     const synth = await EspeakSynth.create();
     synth.configure({ voice: 'en-us' });
-    const speech = synth.synthesize('The last syllable of this sentence must be heard completely.');
-    const source = audibleSpan(speech)!;
+    // At the sink's rate, so the recording can be compared with what was written sample for sample.
+    const speech = await resampleMono(synth.synthesize('The last syllable of this sentence must be heard completely.'), RATE, REC_RATE);
+    const sentence = toInt16(speech.subarray(audibleSpan(speech)!.first));
     const rec = pulse.record();
     await rec.firstDataAt();
     await sleep(200);
-    await playAll(createPlayer({ sampleRate: RATE }), toInt16(speech));
+    await playAll(createPlayer({ sampleRate: REC_RATE }), sentence);
     await sleep(300);
     const x = await rec.stop();
-    const span = audibleSpan(x)!;
-    const expected = (source.last - source.first) / RATE;
-    // Nothing cut: the span reaches the end of the sentence, and every moment of sound was heard (counted in 10 ms
-    // windows, so an underrun on a loaded machine — silence inside the sentence — is not mistaken for a cut).
-    expect((span.last - span.first) / REC_RATE).toBeGreaterThan(expected - 0.05);
-    expect(Math.abs(audibleSeconds(x, REC_RATE) - audibleSeconds(speech, RATE))).toBeLessThan(0.06);
+    // Every sample of the sentence, its last syllable included, came back identical and in order, with nothing but
+    // silence inserted (after the first 20 ms, which a starting stream loses), and at most a sound server's restart
+    // loss after each silence: ~10 ms on a quiet machine, more when a loaded one held the server up (bounded at 40).
+    const at = locateExact(x, sentence, ms48(20));
+    expect(at).toBeGreaterThanOrEqual(0);
+    const { silences, lost, missing } = follow(x, sentence, at, ms48(20), ms48(40));
+    expect(missing).toBe(0);
+    // (How many silences a busy machine makes is not the player's to say: the sound server runs dry without the
+    // player seeing it. Their number is not bounded here; what each may cost is.)
+    expect(lost).toBeLessThanOrEqual(silences.length * ms48(40));
   });
 
   it('stop() silences at once', async () => {
@@ -85,17 +101,23 @@ describe('naudiodon player through PulseAudio null sink', () => {
     await rec.firstDataAt();
     await sleep(200);
     const player = createPlayer({ sampleRate: RATE });
+    let startedAt = 0;
+    player.once('started', () => (startedAt = performance.now()));
     const pcm = toInt16(tone(3));
     for (let i = 0; i < pcm.length; i += 1024) player.write(pcm.subarray(i, i + 1024));
     await sleep(600);
     const ended = new Promise<{ stopped: boolean }>((r) => player.once('ended', r));
+    const stoppedAt = performance.now();
     player.stop();
     expect(await ended).toEqual({ stopped: true });
     await sleep(500);
     const x = await rec.stop();
-    const span = audibleSpan(x)!;
-    // 0.6 s played, then at most maxAheadMs (200 ms) plus the sound server's latency.
-    expect((span.last - span.first) / REC_RATE).toBeLessThan(0.6 + 0.4);
+    expect(startedAt).toBeGreaterThan(0);
+    // What played until stop() (however long a busy machine made the wait), then at most maxAheadMs (200 ms) plus
+    // the sound server's latency: never the rest of the 3 s tone.
+    const heard = audibleSeconds(x, REC_RATE);
+    expect(heard).toBeGreaterThan(0.3);
+    expect(heard).toBeLessThan((stoppedAt - startedAt) / 1000 + 0.4);
   });
 
   it('lists the output devices right after a player stops (the listing waits for the close, as an open does)', async () => {
@@ -119,76 +141,6 @@ describe('naudiodon player through PulseAudio null sink', () => {
     expect(await new Promise<{ code: string }>((r) => bad.once('error', r))).toMatchObject({ code: 'invalid_audio' });
   });
 });
-
-/** Deterministic noise (a fixed LCG): every sample differs, so a dropped, repeated or moved sample shows. */
-function noise(samples: number, seed: number): Int16Array {
-  const out = new Int16Array(samples);
-  let state = seed;
-  for (let i = 0; i < samples; i++) {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    out[i] = ((state >> 8) % 16000) - 8000;
-  }
-  return out;
-}
-
-/** Where `segment` best lines up in the recording (cross-correlation of its first 2,000 samples). */
-function locate(x: Float32Array, segment: Int16Array, from = 0): number {
-  let best = -Infinity;
-  let at = -1;
-  for (let offset = from; offset + segment.length <= x.length; offset++) {
-    let c = 0;
-    for (let i = 0; i < 2000; i += 2) c += x[offset + i]! * segment[i]!;
-    if (c > best) {
-      best = c;
-      at = offset;
-    }
-  }
-  return at;
-}
-
-/**
- * Follows `source` through the recording from `offset` (where source[0] is), from its sample `skip` on: every
- * sample must come back identical and in order, and where the recording departs from it, only digital silence may
- * have been inserted before the source goes on. A sound server that ran dry restarts the stream and loses up to
- * ~10 ms there (as at a stream's start): up to `restartLoss` samples may be missing after each silence, counted in
- * `lost`. Returns the silences (recording sample counts), the samples lost at restarts, and those never found.
- */
-function follow(
-  x: Float32Array,
-  source: Int16Array,
-  offset: number,
-  skip: number,
-  restartLoss: number,
-): { silences: number[]; lost: number; missing: number } {
-  const at = (j: number) => Math.round(x[j]! * 32768);
-  const silences: number[] = [];
-  let lost = 0;
-  let pos = offset + skip;
-  let i = skip;
-  const resumesAt = (p: number, j: number): boolean => {
-    const run = Math.min(64, source.length - j);
-    for (let k = 0; k < run; k++) if (p + k >= x.length || at(p + k) !== source[j + k]) return false;
-    return true;
-  };
-  while (i < source.length) {
-    if (pos < x.length && at(pos) === source[i]) {
-      i++;
-      pos++;
-      continue;
-    }
-    // Not the next sample: only silence may come before it.
-    let resume = pos;
-    while (resume < x.length && at(resume) === 0) resume++;
-    let j = i;
-    while (j <= i + restartLoss && j < source.length && !resumesAt(resume, j)) j++;
-    if (resume === pos || j > i + restartLoss || j >= source.length) return { silences, lost, missing: source.length - i };
-    silences.push(resume - pos);
-    lost += j - i;
-    pos = resume;
-    i = j;
-  }
-  return { silences, lost, missing: 0 };
-}
 
 describe('adaptive jitter buffer through PulseAudio null sink', () => {
   // At the sink's own rate nothing is resampled, so the recording holds the very samples written. The device itself

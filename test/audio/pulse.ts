@@ -110,6 +110,22 @@ export function audibleSeconds(x: Float32Array, rate: number, threshold = 0.02):
   return loud / 100;
 }
 
+/** RMS over the 10 ms windows of `x` that hold sound (audibleSeconds' windows): the level, gaps left out. */
+export function audibleRms(x: Float32Array, rate: number, threshold = 0.02): number {
+  const window = Math.round(rate / 100);
+  let sum = 0;
+  let count = 0;
+  for (let from = 0; from < x.length; from += window) {
+    const to = Math.min(x.length, from + window);
+    let loud = false;
+    for (let i = from; i < to && !loud; i++) loud = Math.abs(x[i]!) > threshold;
+    if (!loud) continue;
+    for (let i = from; i < to; i++) sum += x[i]! * x[i]!;
+    count += to - from;
+  }
+  return Math.sqrt(sum / Math.max(1, count));
+}
+
 export function rms(x: Float32Array, from: number, to: number): number {
   let s = 0;
   for (let i = from; i < to; i++) s += x[i]! * x[i]!;

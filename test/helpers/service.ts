@@ -101,6 +101,9 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
     pricingFile: null,
     extraModelSources: [testModelSource],
     log: () => {},
+    // Without the shipped Silero VAD unless a test asks for it: many tests pin what recognizers do on whole files, and
+    // those of dictation and VAD segmentation install it (or turn this on) themselves. voxdesk serve has it.
+    builtInModels: false,
     ...overrides,
     dataDir,
   });

@@ -1,49 +1,33 @@
 /**
- * The native audio player: 16-bit mono PCM to the default (or a chosen) output device through naudiodon
- * (PortAudio). The ONLY module that imports naudiodon. An adaptive jitter buffer (adaptive-jitter.ts) is held
- * before the device starts: small at first, larger after an underrun, when the player also holds the audio again
- * until the new target is queued (nothing is ever dropped). Audio is then fed only `maxAheadMs` ahead of the
- * playback position (the sound server plays out whatever it was given), so stop() is heard at once; end() pads with
- * silence so the last syllable is heard (the device cuts the last ~2 buffers otherwise). Device problems become
- * typed 'error' events, never exceptions.
+ * The native audio player: 16-bit mono PCM to the default (or a chosen) output device through naudiodon (PortAudio),
+ * loaded by naudiodon-loader.ts (the one place that does, for either runtime). An adaptive jitter buffer
+ * (adaptive-jitter.ts) is held before the device starts: small at first, larger after an underrun, when the player
+ * also holds the audio again until the new target is queued (nothing is ever dropped). Audio is then fed only
+ * `maxAheadMs` ahead of the playback position (the sound server plays out whatever it was given), so stop() is heard
+ * at once; end() pads with silence so the last syllable is heard (the device cuts the last ~2 buffers otherwise).
+ * Device problems become typed 'error' events, never exceptions.
  *
  * Opening a device costs 30–100 ms while PortAudio is not initialised (Pa_Initialize probes every ALSA device,
  * JACK included) and ~3–10 ms while another stream keeps it initialised: the live playback therefore opens its next
  * player ahead of time (live-playback.ts).
+ *
+ * The device's life is one state field (DeviceState below); the audio waiting for it is a PcmQueue (pcm-queue.ts,
+ * which also knows when the input ended and when a writer may go on); opens wait at the process's one PortAudio gate
+ * (portaudio-gate.ts).
  */
 import { EventEmitter } from 'node:events';
-import { createRequire } from 'node:module';
-import type { Writable } from 'node:stream';
 import { AdaptiveJitter } from './adaptive-jitter.js';
+import { loadNaudiodon, type IoStreamWrite, type Naudiodon } from './naudiodon-loader.js';
+import { PcmQueue } from './pcm-queue.js';
 import { DEFAULT_PLAYER_OPTIONS, PLAYER_FEED_INTERVAL_MS, PlayerError, type Player, type PlayerOptions } from './player-types.js';
-
-interface IoStreamWrite extends Writable {
-  start(): void;
-  /**
-   * Ends the stream at once: the native queue stops, the chunk being played finishes, the device is closed and
-   * PortAudio released. (naudiodon 2.3.6's abort() always throws "AudioIO Quit expects 1 argument" — it passes a
-   * callback the native quit does not take — so it must not be used.)
-   */
-  quit(callback?: () => void): Promise<void>;
-}
-interface Naudiodon {
-  SampleFormat16Bit: 16;
-  getDevices(): { id: number; name: string; maxOutputChannels: number }[];
-  AudioIO(options: { outOptions: Record<string, unknown> }): IoStreamWrite;
-}
-
-let naudiodon: Naudiodon | undefined;
-function loadNaudiodon(): Naudiodon {
-  naudiodon ??= createRequire(import.meta.url)('naudiodon') as Naudiodon;
-  return naudiodon;
-}
+import { portAudio } from './portaudio-gate.js';
 
 /**
  * Output devices PortAudio sees (for a device picker). Rejects with PlayerError when naudiodon cannot load. Listing
- * initialises PortAudio on this thread, so, like an open, it waits for closes in flight (see closesInFlight).
+ * initialises PortAudio on this thread, so, like an open, it waits for closes in flight (portaudio-gate.ts).
  */
 export async function listOutputDevices(): Promise<{ id: number; name: string }[]> {
-  if (closesInFlight > 0) await new Promise<void>((resolve) => opensWaiting.push(resolve));
+  await portAudio.idle();
   try {
     return loadNaudiodon()
       .getDevices()
@@ -63,48 +47,25 @@ const STARVING_MS = 2 * PLAYER_FEED_INTERVAL_MS;
 const NATIVE_MAX_QUEUE = 64;
 
 /**
- * PortAudio is not thread-safe: naudiodon opens a stream (Pa_Initialize, Pa_OpenStream) on this thread but closes it
- * (Pa_CloseStream, Pa_Terminate) on libuv's thread pool, and the two at once crash the process (a SIGSEGV in
- * Pa_Initialize, seen when a player was opened while the previous one closed). So a device is never opened while a
- * close is in flight: the open waits (audio written meanwhile is queued), and runs once the closes have settled.
+ * Where the device is in its life:
+ * - `opening`: waiting for the PortAudio gate (a close in flight); audio written meanwhile is queued.
+ * - `holding`: open, not started: holding audio until the jitter target is queued (or the input ended).
+ * - `playing`: started; fed up to maxAheadMs ahead of the playback position.
+ * - `rebuffering`: started, after an underrun: fed silence while holding audio until the new, larger target is queued.
+ * - `closing`: the input ended and was all handed over; naudiodon plays it out and closes the stream ('finished').
+ * - `ended`: played out, stopped or failed. Nothing more happens.
  */
-let closesInFlight = 0;
-const opensWaiting: (() => void)[] = [];
-
-/** A close that never reports back (a stream broken mid-close) must not hold every later open: settled after this. */
-const CLOSE_SETTLE_MAX_MS = 5000;
-
-function closeStarted(): () => void {
-  closesInFlight++;
-  let settled = false;
-  const settle = (): void => {
-    if (settled) return;
-    settled = true;
-    clearTimeout(timer);
-    closesInFlight--;
-    if (closesInFlight === 0) for (const open of opensWaiting.splice(0)) open();
-  };
-  const timer = setTimeout(settle, CLOSE_SETTLE_MAX_MS);
-  timer.unref();
-  return settle;
-}
+type DeviceState = 'opening' | 'holding' | 'playing' | 'rebuffering' | 'closing' | 'ended';
 
 class NativePlayer extends EventEmitter implements Player {
   readonly sampleRate: number;
   private readonly options: Required<Omit<PlayerOptions, 'jitter'>>;
   private readonly jitter: AdaptiveJitter;
-  /** Holding audio until the jitter target is queued: before the start, and again after an underrun. */
-  private buffering = true;
+  private state: DeviceState = 'opening';
+  private readonly queue = new PcmQueue();
+  private stream: IoStreamWrite | null = null;
   /** fedSamples at the last underrun (or 0): what was fed after it played cleanly. */
   private cleanFrom = 0;
-  private stream: IoStreamWrite | null = null;
-  private readonly queue: Buffer[] = [];
-  private queuedBytes = 0;
-  private started = false;
-  private finished = false;
-  private ending = false;
-  private streamEnded = false;
-  private wantDrain = false;
   /** Samples handed to the device, and when the device position was last known to be `baseSamples`. */
   private fedSamples = 0;
   private baseSamples = 0;
@@ -119,31 +80,24 @@ class NativePlayer extends EventEmitter implements Player {
     this.options = { ...DEFAULT_PLAYER_OPTIONS, ...rest };
     this.sampleRate = options.sampleRate;
     this.jitter = jitter ?? new AdaptiveJitter({ startMs: this.options.jitterMs, maxMs: Math.max(400, this.options.jitterMs) });
-    try {
-      if (!Number.isInteger(options.sampleRate) || options.sampleRate < 8000 || options.sampleRate > 192_000) {
-        throw new PlayerError('invalid_audio', `sampleRate must be an integer 8000–192000 (got ${options.sampleRate})`);
-      }
-    } catch (error) {
-      this.fail(error instanceof PlayerError ? error : new PlayerError('device_unavailable', `cannot open the audio device: ${String(error)}`, { cause: error }));
+    if (!Number.isInteger(options.sampleRate) || options.sampleRate < 8000 || options.sampleRate > 192_000) {
+      this.fail(new PlayerError('invalid_audio', `sampleRate must be an integer 8000–192000 (got ${options.sampleRate})`));
       return;
     }
-    if (closesInFlight > 0) opensWaiting.push(() => this.openNow());
-    else this.openNow();
+    portAudio.whenIdle(() => this.openNow());
   }
 
-  /** Opens the device (unless stopped meanwhile), and starts it if audio was already due to play. */
+  /** Opens the device (unless stopped meanwhile), and starts it if enough audio, or all of it, is already queued. */
   private openNow(): void {
-    if (this.finished) return;
+    if (this.state !== 'opening') return;
     try {
       this.open();
     } catch (error) {
       this.fail(error instanceof PlayerError ? error : new PlayerError('device_unavailable', `cannot open the audio device: ${String(error)}`, { cause: error }));
       return;
     }
-    if (this.started) {
-      this.started = false;
-      this.startDevice();
-    }
+    this.state = 'holding';
+    if (this.queue.ended || this.queue.bytes >= this.holdBytes()) this.startDevice();
   }
 
   private open(): void {
@@ -182,39 +136,33 @@ class NativePlayer extends EventEmitter implements Player {
   }
 
   write(pcm: Int16Array | Buffer): boolean {
-    if (this.finished || this.ending) return false;
+    if (this.state === 'ended' || this.queue.ended) return false;
     const bytes = Buffer.isBuffer(pcm) ? pcm : Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
     if (bytes.length % 2 !== 0) {
       this.fail(new PlayerError('invalid_audio', 'PCM16 data must have an even number of bytes'));
       return false;
     }
-    this.queue.push(Buffer.from(bytes));
-    this.queuedBytes += bytes.length;
-    if (!this.started) {
-      if (this.queuedBytes >= this.holdBytes()) this.startDevice();
-    } else this.feed();
-    const ok = this.queuedBytes < this.ms(this.options.queueHighMs);
-    if (!ok) this.wantDrain = true;
-    return ok;
+    this.queue.push(bytes);
+    if (this.state === 'holding') {
+      if (this.queue.bytes >= this.holdBytes()) this.startDevice();
+    } else if (this.state !== 'opening') this.feed();
+    return this.queue.admit(this.ms(this.options.queueHighMs));
   }
 
   end(): void {
-    if (this.finished || this.ending) return;
-    this.ending = true;
-    const pad = Buffer.alloc(this.options.padBuffers * this.options.framesPerBuffer * 2);
-    this.queue.push(pad);
-    this.queuedBytes += pad.length;
-    if (!this.started) this.startDevice();
-    else this.feed();
+    if (this.state === 'ended' || this.queue.ended) return;
+    this.queue.end(Buffer.alloc(this.options.padBuffers * this.options.framesPerBuffer * 2));
+    if (this.state === 'holding') this.startDevice();
+    else if (this.state !== 'opening') this.feed();
   }
 
   stop(): void {
-    if (this.finished) return;
+    if (this.state === 'ended') return;
     const stream = this.stream;
-    this.queue.length = 0;
-    this.queuedBytes = 0;
+    const ending = this.state === 'closing';
+    this.queue.clear();
     this.finish(true);
-    if (stream) this.close(stream);
+    if (stream && !ending) this.quit(stream);
   }
 
   /**
@@ -222,12 +170,11 @@ class NativePlayer extends EventEmitter implements Player {
    * busy machine (PulseAudio round trips), and a device started first would wait that long for its first chunk.
    */
   private startDevice(): void {
-    this.started = true;
-    if (!this.stream) return; // still waiting to open: openNow() starts it
-    this.buffering = false;
+    this.state = 'playing';
     this.baseTime = performance.now();
     this.feed();
-    if (this.finished) return;
+    // feed() may have failed the device.
+    if ((this.state as DeviceState) === 'ended') return;
     try {
       this.stream!.start();
     } catch (error) {
@@ -247,7 +194,8 @@ class NativePlayer extends EventEmitter implements Player {
    * silence instead, and the audio is held until the jitter buffer's new, larger target is queued; nothing is dropped.
    */
   private feed(): void {
-    if (this.finished || !this.stream) return;
+    if ((this.state !== 'playing' && this.state !== 'rebuffering') || !this.stream) return;
+    const queue = this.queue;
     const now = performance.now();
     const period = this.options.framesPerBuffer;
     let played = this.baseSamples + ((now - this.baseTime) * this.sampleRate) / 1000;
@@ -256,48 +204,44 @@ class NativePlayer extends EventEmitter implements Player {
       this.baseSamples = this.fedSamples;
       this.baseTime = now;
       played = this.fedSamples;
-      if (!this.ending && !this.buffering) this.underrun();
+      if (!queue.ended && this.state === 'playing') this.underrun();
     }
-    if (this.buffering && (this.ending || this.queuedBytes >= this.holdBytes())) this.buffering = false;
+    if (this.state === 'rebuffering' && (queue.ended || queue.bytes >= this.holdBytes())) this.state = 'playing';
     const aheadLimit = played + (this.options.maxAheadMs * this.sampleRate) / 1000;
-    if (!this.buffering && this.fedSamples < aheadLimit) {
+    if (this.state === 'playing' && this.fedSamples < aheadLimit) {
       // One write for all of it: each write is a hop through libuv's thread pool and back, which a busy machine
       // can delay by tens of ms, and the device must never wait for one.
       const periods = Math.ceil((aheadLimit - this.fedSamples) / period);
-      const whole = Math.floor(this.queuedBytes / (period * 2));
-      const bytes = this.ending && whole < periods ? this.queuedBytes : Math.min(whole, periods) * period * 2;
-      if (bytes > 0) this.hand(this.take(bytes));
+      const whole = Math.floor(queue.bytes / (period * 2));
+      const bytes = queue.ended && whole < periods ? queue.bytes : Math.min(whole, periods) * period * 2;
+      if (bytes > 0) this.hand(queue.take(bytes));
     }
     const starving = (STARVING_MS * this.sampleRate) / 1000;
-    if (!this.ending && this.fedSamples - played < starving) {
-      if (!this.buffering) this.underrun();
+    if (!queue.ended && this.fedSamples - played < starving) {
+      if (this.state === 'playing') this.underrun();
       // While the audio is held, the device is kept a buffer further ahead in silence: it takes a buffer ahead of
       // what is heard, and a sound server that runs dry loses ~10 ms as it restarts.
       while (this.fedSamples - played < period + starving) this.hand(Buffer.alloc(period * 2));
     }
-    if (this.wantDrain && this.queuedBytes < this.ms(this.options.queueHighMs)) {
-      this.wantDrain = false;
-      this.emit('drain');
-    }
-    if (this.queue.length === 0 && this.ending && !this.streamEnded) {
-      this.streamEnded = true;
-      this.closeSettled = closeStarted();
+    if (queue.drained(this.ms(this.options.queueHighMs))) this.emit('drain');
+    if (queue.empty && queue.ended) {
+      this.state = 'closing';
+      this.closeSettled = portAudio.closeStarted();
       this.stream.end();
+      return;
     }
     // While playing, the device is watched even with nothing queued (to notice in time that it is running dry).
-    if (!this.timer && !this.streamEnded) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.feed();
-      }, PLAYER_FEED_INTERVAL_MS);
-    }
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      this.feed();
+    }, PLAYER_FEED_INTERVAL_MS);
   }
 
   private underrun(): void {
     this.jitter.playedCleanly(((this.fedSamples - this.cleanFrom) * 1000) / this.sampleRate);
     this.cleanFrom = this.fedSamples;
     this.jitter.underrun();
-    this.buffering = true;
+    this.state = 'rebuffering';
     this.emit('underrun', { targetMs: this.jitter.targetMs });
   }
 
@@ -306,34 +250,13 @@ class NativePlayer extends EventEmitter implements Player {
     this.stream!.write(chunk);
   }
 
-  /** The first `bytes` of the queue (bytes ≤ queuedBytes). */
-  private take(bytes: number): Buffer {
-    const parts: Buffer[] = [];
-    let need = bytes;
-    while (need > 0) {
-      const head = this.queue[0]!;
-      if (head.length <= need) {
-        parts.push(this.queue.shift()!);
-        need -= head.length;
-      } else {
-        parts.push(head.subarray(0, need));
-        this.queue[0] = head.subarray(need);
-        need = 0;
-      }
-    }
-    this.queuedBytes -= bytes;
-    return parts.length === 1 ? parts[0]! : Buffer.concat(parts, bytes);
-  }
-
   /**
-   * Closes the stream now, whatever state it is in (never started, playing, broken); never throws. Not after end():
-   * naudiodon then closes it itself once the last write is in, and a second close would free it twice; what it
-   * still plays is at most maxAheadMs.
+   * Closes the stream now, whatever state it is in (never started, playing, broken); never throws. Not once it is
+   * `closing`: naudiodon then closes it itself once the last write is in, and a second close would free it twice;
+   * what it still plays is at most maxAheadMs.
    */
-  private close(stream: IoStreamWrite): void {
-    if (this.streamEnded) return;
-    this.streamEnded = true;
-    const settled = closeStarted();
+  private quit(stream: IoStreamWrite): void {
+    const settled = portAudio.closeStarted();
     try {
       stream.quit().then(settled, settled);
     } catch {
@@ -342,16 +265,17 @@ class NativePlayer extends EventEmitter implements Player {
   }
 
   private finish(stopped: boolean): void {
-    if (this.finished) return;
-    this.finished = true;
+    if (this.state === 'ended') return;
+    this.state = 'ended';
     if (this.timer) clearTimeout(this.timer);
     if (!stopped) this.jitter.playedCleanly(((this.fedSamples - this.cleanFrom) * 1000) / this.sampleRate);
     this.emit('ended', { stopped });
   }
 
   private fail(error: PlayerError): void {
-    if (this.finished) return;
-    this.finished = true;
+    if (this.state === 'ended') return;
+    const ending = this.state === 'closing';
+    this.state = 'ended';
     if (this.timer) clearTimeout(this.timer);
     const stream = this.stream;
     this.stream = null;
@@ -360,11 +284,9 @@ class NativePlayer extends EventEmitter implements Player {
       if (this.listenerCount('error') > 0) this.emit('error', error);
       this.emit('ended', { stopped: true });
     });
-    if (stream) this.close(stream);
+    if (stream && !ending) this.quit(stream);
   }
 }
-
-
 
 /** Opens the output device. Never throws: problems arrive as an 'error' event (PlayerError with a code). */
 export function createPlayer(options: PlayerOptions): Player {

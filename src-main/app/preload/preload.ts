@@ -7,9 +7,9 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import electron = require('electron');
 import type { IpcRendererEvent } from 'electron';
-import type { DesktopBridge, LiveBridgeEvent, PickedFile } from '../../common/desktop-bridge.js';
+import type { DesktopBridge, DragFormat, LiveBridgeEvent, OpenWorkEvent, PickedFile, UpdateBridgeEvent } from '../../common/desktop-bridge.js';
 
-const { contextBridge, ipcRenderer } = electron;
+const { contextBridge, ipcRenderer, webUtils } = electron;
 
 const CHANNELS = {
   config: 'voxdesk:config',
@@ -21,7 +21,18 @@ const CHANNELS = {
   liveSpeed: 'voxdesk:live-speed',
   liveStop: 'voxdesk:live-stop',
   liveEvent: 'voxdesk:live-event',
+  startExportDrag: 'voxdesk:start-export-drag',
+  addRecentFiles: 'voxdesk:add-recent-files',
+  updateEvent: 'voxdesk:update-event',
+  openWork: 'voxdesk:open-work',
 } as const;
+
+/** Subscribes the page to one main → page channel without ever handing it the IpcRendererEvent (it would leak ipcRenderer). */
+function subscribe<T>(channel: string, listener: (payload: T) => void): () => void {
+  const wrapped = (_event: IpcRendererEvent, payload: T): void => listener(payload);
+  ipcRenderer.on(channel, wrapped);
+  return () => void ipcRenderer.removeListener(channel, wrapped);
+}
 
 const config = ipcRenderer.sendSync(CHANNELS.config) as { serviceUrl: string; apiKey: string; dataDir: string; platform: string } | null;
 
@@ -39,13 +50,19 @@ if (config) {
       speak: (text) => ipcRenderer.invoke(CHANNELS.liveSpeak, String(text)) as Promise<void>,
       setSpeed: (speed) => ipcRenderer.invoke(CHANNELS.liveSpeed, Number(speed)) as Promise<void>,
       stop: () => ipcRenderer.invoke(CHANNELS.liveStop) as Promise<void>,
-      onEvent: (listener) => {
-        // The page never sees the IpcRendererEvent (it would leak ipcRenderer).
-        const wrapped = (_event: IpcRendererEvent, payload: LiveBridgeEvent): void => listener(payload);
-        ipcRenderer.on(CHANNELS.liveEvent, wrapped);
-        return () => void ipcRenderer.removeListener(CHANNELS.liveEvent, wrapped);
-      },
+      onEvent: (listener) => subscribe<LiveBridgeEvent>(CHANNELS.liveEvent, listener),
     },
+    startExportDrag: (jobId, format: DragFormat) => ipcRenderer.send(CHANNELS.startExportDrag, String(jobId), String(format)),
+    pathForFile: (file) => {
+      try {
+        return webUtils.getPathForFile(file);
+      } catch {
+        return '';
+      }
+    },
+    addRecentFiles: (paths) => ipcRenderer.invoke(CHANNELS.addRecentFiles, Array.isArray(paths) ? paths.map(String) : []) as Promise<void>,
+    onUpdate: (listener) => subscribe<UpdateBridgeEvent>(CHANNELS.updateEvent, listener),
+    onOpenWork: (listener) => subscribe<OpenWorkEvent>(CHANNELS.openWork, listener),
   };
   contextBridge.exposeInMainWorld('voxdesk', bridge);
 }

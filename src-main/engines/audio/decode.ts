@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, createReadStream } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { access, open, stat } from 'node:fs/promises';
-import decodeChunked from 'audio-decode/stream';
 import { JobError } from '../../common/errors.js';
 import type { BlockProcessor } from './block-processor.js';
 import { createStreamResampler } from './stream-resampler.js';
@@ -159,6 +158,8 @@ async function* wasmSamples(file: string, rate: number, signal?: AbortSignal): A
   let resampler: BlockProcessor | undefined;
   let sourceRate = 0;
   try {
+    // Loaded on first use: a service that never decodes without ffmpeg does not hold its WebAssembly decoders.
+    const { default: decodeChunked } = await import('audio-decode/stream');
     for await (const data of decodeChunked(createReadStream(file, { highWaterMark: 1 << 16 }), format)) {
       if (signal?.aborted) throw cancelledError();
       if (data.sampleRate !== sourceRate) {

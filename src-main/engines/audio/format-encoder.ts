@@ -4,7 +4,6 @@
  * first with "unknown" sizes, fixed up at the end for files), raw PCM, and MP3 (LAME via @breezystack/lamejs).
  * Opus, AAC and FLAC live in ffmpeg-encoder.ts and libav-encoder.ts.
  */
-import { Mp3Encoder } from '@breezystack/lamejs';
 import type { EncodedSink } from './encoded-sink.js';
 import { floatToS16le } from './pcm.js';
 
@@ -69,7 +68,9 @@ export function createPcmEncoder(sampleRate: number, channels: number, sink: Enc
   };
 }
 
-export function createMp3Encoder(sampleRate: number, channels: number, sink: EncodedSink): FormatEncoder {
+/** MP3 through LAME; lamejs is loaded with the first MP3 (most processes never encode one). */
+export async function createMp3Encoder(sampleRate: number, channels: number, sink: EncodedSink): Promise<FormatEncoder> {
+  const { Mp3Encoder } = await import('@breezystack/lamejs');
   const encoder = new Mp3Encoder(channels, sampleRate, MP3_KBPS_PER_CHANNEL * channels);
   let position = 0;
   let aborted = false;

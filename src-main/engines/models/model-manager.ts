@@ -14,6 +14,7 @@ import { ApiError } from '../../common/errors.js';
 import type { InstalledModel as StoredModel, ModelsRepo } from '../../store/models-repo.js';
 import type { Repositories } from '../../store/repositories.js';
 import { ArchiveError, extractArchive } from './archive.js';
+import { withBuiltIns } from './built-in-models.js';
 import { CURATED_LIST_VERSION, CURATED_PACKAGES, packageSize, type ModelPackage, type OfferedPackage } from './curated-models.js';
 import { DownloadNetwork, NetworkSetupError } from './download-network.js';
 import { currentDownloadSource, downloadHint, mirroredUrl, type DownloadSource } from './download-source.js';
@@ -50,6 +51,11 @@ export interface ModelManagerOptions {
   idleTimeoutMs?: number;
   /** Diagnostics (never stdout). Default: none. */
   log?: (message: string) => void;
+  /**
+   * Models shipped with the app (built-in-models.ts builtInModels()): installed without a download, never removed.
+   * Default none.
+   */
+  builtIn?: readonly InstalledModel[];
 }
 
 interface ActiveDownload {
@@ -170,7 +176,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     this.modelsDir = join(resolve(options.dataDir), 'models');
     this.stagingDir = join(this.modelsDir, '.staging');
     // The manager is the only writer of these rows: family and capability read back are what it wrote.
-    this.store = countingWrites(options.repos.models as ManagerRepo, () => this.changed());
+    this.store = countingWrites(withBuiltIns(options.repos.models as ManagerRepo, options.builtIn ?? []), () => this.changed());
     this.curated = options.packages ?? CURATED_PACKAGES;
   }
 
@@ -380,6 +386,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     if (this.active.has(id)) throw new ApiError('conflict', `${id} is downloading; cancel the download first`);
     const importing = this.imports.get(id);
     if (importing?.phase === 'importing') throw new ApiError('conflict', `${id} is being imported; cancel the import first`);
+    if (this.isBuiltIn(id)) throw new ApiError('conflict', `${id} is built into Voxdesk: there is nothing to remove`);
     const m = this.store.installedById(id);
     if (this.store.urlPackage(id)) {
       // A package added by URL goes entirely: its files, its partial download and the entry itself.
@@ -556,6 +563,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       error_code: entry.error?.code ?? null,
       error_message: entry.error?.message ?? null,
       dir: null,
+      built_in: false,
     };
   }
 
@@ -566,6 +574,11 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     for (const name of readdirSync(this.stagingDir)) {
       if (!known.has(name) && !this.active.has(name)) rmSync(join(this.stagingDir, name), { recursive: true, force: true });
     }
+  }
+
+  /** The package is the copy shipped with the app (no downloaded copy of it is installed). */
+  private isBuiltIn(id: string): boolean {
+    return (this.options.builtIn ?? []).some((b) => b.id === id) && !this.options.repos.models.installedById(id);
   }
 
   private offered(id: string): OfferedPackage | null {
@@ -615,6 +628,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       error_code: failed ? row.errorCode : null,
       error_message: failed ? (row.errorMessage ?? row.errorCode) : null,
       dir: installed?.dir ?? null,
+      built_in: this.isBuiltIn(base.id),
     };
   }
 

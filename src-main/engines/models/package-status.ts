@@ -31,4 +31,6 @@ export interface PackageStatus {
   error_message: string | null;
   /** Installed: the package folder. */
   dir: string | null;
+  /** Shipped inside the app (resources/models): installed from the first start, nothing to download, not removable. */
+  built_in: boolean;
 }

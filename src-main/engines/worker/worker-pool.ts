@@ -1,12 +1,14 @@
 /**
- * A fixed number of worker processes (worker-main), each running one task at a time, started by a ProcessLauncher
+ * Up to a fixed number of worker processes (worker-main), each running one task at a time, started by a ProcessLauncher
  * (child_process.fork by default; Electron's utilityProcess in the app). A crash (signal, exit, IPC disconnect)
  * rejects only the task that worker was running, with WorkerCrashError, and the worker is restarted. Cancellation
  * asks the worker first and kills it after `cancelGraceMs`.
  *
- * `start()` starts every worker at once (the job engine calls it when the service starts), so the first job does not
- * wait seconds for a process and its module loading (one that dies while idle is started again on the next task, so
- * a worker that cannot start does not loop).
+ * When workers run: `eager` (the default), `start()` starts every worker at once (the job engine calls it when it
+ * starts), so the first job does not wait for a process and its modules. `on-demand` (the service's choice: a desktop
+ * app waiting in the tray must cost little), no worker runs until a task needs one, and a worker idle for
+ * `idleExitMs` exits; the next task starts it again (about 0.1–0.3 s: docs/job-engine.md). Either way one that dies
+ * while idle is started again on the next task, so a worker that cannot start does not loop.
  * Engines are still loaded on first use and then kept (worker-main.ts), so memory holds only the engines in use.
  *
  * Cheap tasks are pipelined: a worker busy with tasks of engine kinds whose runs have lately taken less than
@@ -41,6 +43,10 @@ export interface WorkerPoolOptions {
   tasksPerWorker?: number;
   /** Kinds whose runs averaged less than this (ms) are cheap (default CHEAP_TASK_MS). */
   cheapTaskMs?: number;
+  /** `eager`: start() starts every worker; `on-demand`: a worker starts when a task needs it. Default 'eager'. */
+  startWorkers?: 'eager' | 'on-demand';
+  /** A worker with nothing to do for this long exits (the next task starts it again). Default Infinity: never. */
+  idleExitMs?: number;
 }
 
 /** Engine kinds whose recent runs took less than this on average are cheap: their tasks may wait in a worker's line. */
@@ -107,6 +113,8 @@ interface Slot {
   markReady: () => void;
   /** Messages for the worker not sent yet: sent together once the current turn's work is done (send()). */
   outbox: ParentMessage[];
+  /** Ends the worker when it has been idle for idleExitMs. */
+  idleTimer: NodeJS.Timeout | undefined;
 }
 
 function readiness(): { ready: Promise<void>; markReady: () => void } {
@@ -142,7 +150,7 @@ export class WorkerPool {
   constructor(options: WorkerPoolOptions) {
     if (!Number.isInteger(options.size) || options.size < 1) throw new Error(`worker pool size must be ≥ 1, got ${options.size}`);
     this.size = options.size;
-    this.slots = Array.from({ length: options.size }, (_, index) => ({ index, child: undefined, tasks: [], outbox: [], ...readiness() }));
+    this.slots = Array.from({ length: options.size }, (_, index) => ({ index, child: undefined, tasks: [], outbox: [], idleTimer: undefined, ...readiness() }));
     mkdirSync(options.logDir, { recursive: true, mode: 0o700 });
     this.logFile = join(options.logDir, 'workers.log');
     this.cancelGraceMs = options.cancelGraceMs ?? 3000;
@@ -151,17 +159,32 @@ export class WorkerPool {
     this.warmEngines = options.warmEngines ?? [];
     this.tasksPerWorker = Math.max(1, options.tasksPerWorker ?? TASKS_PER_WORKER);
     this.cheapTaskMs = options.cheapTaskMs ?? CHEAP_TASK_MS;
+    this.onDemand = options.startWorkers === 'on-demand';
+    this.idleExitMs = options.idleExitMs ?? Infinity;
+    if (!(this.idleExitMs > 0)) throw new Error(`worker pool idleExitMs must be > 0, got ${options.idleExitMs}`);
   }
 
-  /** Starts every worker that is not running yet (idempotent). */
+  private readonly onDemand: boolean;
+  private readonly idleExitMs: number;
+
+  /** Starts every worker that is not running yet (idempotent); on demand, none (a task starts its worker). */
   start(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.onDemand) return;
     for (const slot of this.slots) if (!slot.child) this.spawn(slot);
   }
 
-  /** Resolves when every worker has started and loaded and warmed its engines (after start()). */
+  /**
+   * Starts one worker ahead of a job when none runs (the person opened the app: their first job should not wait for a
+   * process and its engines); it warms its engines and, given nothing to do, exits after idleExitMs like any other.
+   */
+  prewarm(): void {
+    if (this.stopped || this.slots.some((slot) => slot.child)) return;
+    this.spawn(this.slots[0]!);
+  }
+
+  /** Resolves when every running worker has loaded and warmed its engines (one not started counts as ready). */
   async whenReady(): Promise<void> {
-    await Promise.all(this.slots.map((slot) => slot.ready));
+    await Promise.all(this.slots.map((slot) => (slot.child ? slot.ready : undefined)));
   }
 
   /** Workers with nothing to do. */
@@ -246,6 +269,7 @@ export class WorkerPool {
         );
       };
       slot.tasks.push(active);
+      this.busy(slot);
       if (slot.tasks.length === 1) active.onStart();
       if (options.signal?.aborted) return void queueMicrotask(onAbort);
       options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -271,6 +295,34 @@ export class WorkerPool {
     if (at < 0) return;
     slot.tasks.splice(at, 1);
     if (at === 0) slot.tasks[0]?.onStart();
+    if (slot.tasks.length === 0) this.idleFrom(slot);
+  }
+
+  /** The slot has work: its worker stays. */
+  private busy(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
+  }
+
+  /** The slot's worker has nothing to do: it exits after idleExitMs unless a task comes first. */
+  private idleFrom(slot: Slot): void {
+    if (!Number.isFinite(this.idleExitMs) || this.stopped) return;
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => this.retire(slot), this.idleExitMs);
+    slot.idleTimer.unref();
+  }
+
+  /** Ends an idle worker (asked to: not a crash); the next task starts a new one. */
+  private retire(slot: Slot): void {
+    slot.idleTimer = undefined;
+    const child = slot.child;
+    if (!child || slot.tasks.length > 0 || slot.outbox.length > 0 || this.stopped) return;
+    slot.child = undefined;
+    // Whoever waits for this worker to be ready stops waiting: it is gone, as a worker never started.
+    slot.markReady();
+    Object.assign(slot, readiness());
+    this.log(`worker ${slot.index}: exits after ${Math.round(this.idleExitMs / 1000)} s with nothing to do`);
+    child.kill();
   }
 
   private measure(active: ActiveTask): void {
@@ -288,6 +340,7 @@ export class WorkerPool {
   async stop(): Promise<void> {
     this.stopped = true;
     const exits = this.slots.map((slot) => {
+      this.busy(slot);
       const child = slot.child;
       for (const task of [...slot.tasks]) task.reject(new Error('the worker pool stopped'));
       if (!child) return Promise.resolve();
@@ -335,6 +388,7 @@ export class WorkerPool {
     Object.assign(slot, readiness());
     this.log(`worker ${slot.index}: started pid ${child.pid ?? '?'}`);
     child.send({ type: 'warm', engines: this.warmEngines } satisfies ParentMessage);
+    if (slot.tasks.length === 0) this.idleFrom(slot);
     return child;
   }
 

@@ -29,8 +29,6 @@ import type { OpenAiModels } from './openai-models.js';
 const SPEECH_FIELDS = ['model', 'input', 'voice', 'response_format', 'speed', 'instructions', 'stream_format'];
 /** OpenAI's documented speed range; each model then has its own (on-device voices: 0.5–2). */
 const OPENAI_SPEED = { min: 0.25, max: 4 } as const;
-/** Longest job name made from the input text (the Jobs tab's Name column). */
-const NAME_CHARS = 60;
 /** The rate OpenAI's audio comes at (its `pcm` is documented as 24 kHz mono s16le). */
 export const SPEECH_SAMPLE_RATE = 24_000;
 
@@ -153,8 +151,8 @@ async function speak(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels): P
       accountId: owner.accountId,
       product: 'text-to-speech',
       modelId: def.id,
-      // The Jobs tab shows the start of what was said.
-      name: text.length > NAME_CHARS ? `${text.slice(0, NAME_CHARS - 1).trimEnd()}…` : text,
+      // Named by the job engine after the start of what is said (jobs/job-name.ts).
+      name: null,
       language: null,
       params,
       input: { text },

@@ -5,6 +5,9 @@
  *   (start-up fails with the reason otherwise); `key-file` uses the key file without asking the keyring;
  * - whatever sealed the values already stored is opened too when at hand (a key file that exists; the keyring,
  *   asked only when some value was sealed with it).
+ * Falling back to the key file is normal on a machine without a keyring (a server, a container, a desktop without
+ * a Secret Service): it is said once, in the log, when the first secret is sealed with the key file — not on every
+ * start of every command.
  */
 import type { SecretsRepo } from '../secrets-repo.js';
 import { KEY_FILE_KIND, keyFileCipher } from './key-file-cipher.js';
@@ -42,11 +45,15 @@ export async function openSecretStore(options: OpenSecretStoreOptions): Promise<
     }
   }
   let primary: SecretCipher;
+  let fallbackNotice: string | null = null;
   if (options.provided) primary = options.provided;
   else if (mode !== 'key-file' && keyring) primary = keyring;
   else {
     primary = keyFileCipher(dataDir, { create: true })!;
-    if (mode === 'auto') log?.(`secrets: no OS keyring (${missing.get(KEYRING_KIND) ?? 'not asked'}); sealing with the key file in the data dir`);
+    // Said before, with the first secret the key file sealed.
+    if (mode === 'auto' && !inUse.has(KEY_FILE_KIND)) {
+      fallbackNotice = `secrets: no OS keyring (${missing.get(KEYRING_KIND) ?? 'not asked'}); sealing with the key file in the data dir`;
+    }
   }
   const openers: SecretCipher[] = [];
   if (keyring) openers.push(keyring);
@@ -54,5 +61,6 @@ export async function openSecretStore(options: OpenSecretStoreOptions): Promise<
   if (keyFile) openers.push(keyFile);
   else missing.set(KEY_FILE_KIND, 'the data dir has no secrets.key');
   if (!options.provided) missing.set('electron-safe-storage', "it was stored by the desktop app, whose safe storage only the app can open");
-  return new SecretStore(repo, { primary, openers, missing, ...(log ? { log } : {}) });
+  const firstSeal = fallbackNotice && log ? { onFirstSeal: () => log(fallbackNotice) } : {};
+  return new SecretStore(repo, { primary, openers, missing, ...(log ? { log } : {}), ...firstSeal });
 }

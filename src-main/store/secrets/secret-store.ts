@@ -16,17 +16,21 @@ export interface SecretStoreOptions {
   log?: (message: string) => void;
   /** Why ciphers that sealed stored values are missing here, by kind (shown in SecretUnavailableError). */
   missing?: ReadonlyMap<string, string>;
+  /** Called once, after the first value this store seals (open-secret-store.ts: the key-file notice). */
+  onFirstSeal?: () => void;
 }
 
 export class SecretStore {
   private readonly cache = new Map<string, string | null>();
   private readonly ciphers: Map<string, SecretCipher>;
+  private onFirstSeal: (() => void) | undefined;
 
   constructor(
     private readonly repo: SecretsRepo,
     private readonly options: SecretStoreOptions,
   ) {
     this.ciphers = new Map([...(options.openers ?? []), options.primary].map((c) => [c.kind, c]));
+    this.onFirstSeal = options.onFirstSeal;
   }
 
   /** Which cipher seals new values (`electron-safe-storage`, `os-keyring` or `key-file`). */
@@ -63,6 +67,11 @@ export class SecretStore {
     if (value === null) this.repo.delete(name);
     else this.repo.put(name, { sealed: this.options.primary.seal(name, value), sealedBy: this.options.primary.kind });
     this.cache.set(name, value);
+    if (value !== null && this.onFirstSeal) {
+      const notice = this.onFirstSeal;
+      this.onFirstSeal = undefined;
+      notice();
+    }
   }
 
   /** After a plain value was moved in: pushes the old page images out of the WAL (see SecretsRepo.checkpoint). */

@@ -84,12 +84,16 @@ describe('voxdesk keys create', () => {
 });
 
 describe('voxdesk speak', () => {
-  it('speaks with the built-in eSpeak NG voice into a WAV file and prints its path', async () => {
+  it('speaks with the built-in eSpeak NG voice into a WAV file and prints its path, quiet about secrets without a keyring', async () => {
     const dataDir = tempDir();
     const out = join(dataDir, 'hello.wav');
-    const r = await voxdesk(['speak', 'Hello from the command line', '--voice', 'en-us', '--out', out, '--data-dir', dataDir]);
+    // No OS keyring answers (no D-Bus session): nothing is stored, so nothing is said about where secrets would go.
+    const r = await voxdesk(['speak', 'Hello from the command line', '--voice', 'en-us', '--out', out, '--data-dir', dataDir], {
+      DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dataDir, 'no-bus')}`,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`${out}\n`);
+    expect(r.stderr).not.toContain('secrets:');
     const wav = readFileSync(out);
     expect(wav.subarray(0, 4).toString('ascii')).toBe('RIFF');
     expect(wav.length).toBeGreaterThan(10_000);

@@ -20,7 +20,7 @@ let dir: string;
 
 function run(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, 'models', ...args, '--data-dir', dir], { env: { ...process.env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, 'models', ...args, '--data-dir', dir], { env: { ...process.env, VOXDESK_BUILT_IN_MODELS: 'off' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

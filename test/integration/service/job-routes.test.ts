@@ -48,6 +48,25 @@ describe('hold window', () => {
   });
 });
 
+describe('names people recognise', () => {
+  it('a job sent without a name is named after its file or the start of its text; a name given wins', async () => {
+    const transcribed = await json<Job>(api.postForm('/v1/speech-to-text', [model('test-asr'), file('interview.wav')]));
+    expect(transcribed.name).toBe('interview.wav');
+    const spoken = await json<Job>(api.postJson('/v1/text-to-speech', { model: 'test-tts', text: 'Short and sweet.' }));
+    expect(spoken.name).toBe('Short and sweet.');
+    const long = 'Welcome to the quarterly meeting of the society of people who write very long sentences for tests.';
+    const speech = await json<Job>(api.postJson('/v1/text-to-speech', { model: 'test-tts', text: long }));
+    expect(speech.name).toBe('Welcome to the quarterly meeting of the society of people…');
+    expect(speech.name!.length).toBeLessThanOrEqual(60);
+    const named = await json<Job>(api.postJson('/v1/text-to-speech', { model: 'test-tts', text: 'x', name: 'my take' }));
+    expect(named.name).toBe('my take');
+    // Exports are named after it.
+    const done = await poll<Job>(`/v1/speech-to-text/${transcribed.id}`, (j) => j.status === 'succeeded');
+    const res = await api.get(`/v1/speech-to-text/${done.id}/export?format=srt`);
+    expect(res.headers.get('content-disposition')).toContain('interview.srt');
+  });
+});
+
 describe('cancel, retry, lists', () => {
   it('cancels a running job and retries it as a new job', async () => {
     const job = await json<Job>(api.postJson('/v1/text-to-speech', { model: 'test-tts', text: 'long', params: { behaviour: 'sleep', ms: 30_000 } }));
@@ -95,7 +114,8 @@ describe('batches of every shape', () => {
   });
   it('text-to-speech batch with names; audio products; voice-cloning, continuation and design', async () => {
     const tts = await json<Batch>(api.postJson('/v1/text-to-speech/batch', { model: 'test-tts', items: [{ text: 'a', name: 'first' }, { text: 'b' }] }));
-    expect(tts.files.map((f) => f.name)).toEqual(['first', null]);
+    // An item without a name is named after the start of its text.
+    expect(tts.files.map((f) => f.name)).toEqual(['first', 'b']);
     for (const product of ['voice-isolator', 'audio-enhancement', 'stem-separation', 'voice-conversion']) {
       const job = await json<Job>(api.postForm(`/v1/${product}`, [model('test-audio'), params({ artifact: true }), file()]));
       expect(job).toMatchObject({ product, status: 'succeeded' });

@@ -30,12 +30,23 @@ describe('electron-builder.yml', () => {
     expect((config.win as { target: string[] }).target).toEqual(['nsis']);
   });
 
-  it('unpacks every native module from the asar and rebuilds them for Electron', () => {
+  it('ships the Electron builds of natives/ unpacked, the Node-API modules as npm built them, and rebuilds nothing itself', () => {
     const unpack = config.asarUnpack as string[];
-    for (const name of ['better-sqlite3', 'naudiodon', 'sherpa-onnx-*']) {
+    expect(unpack).toContain('natives/**/*');
+    for (const name of ['naudiodon', 'sherpa-onnx-*', 'koffi', '@napi-rs/keyring*']) {
       expect(unpack).toContain(`node_modules/${name}/**/*`);
     }
-    expect(config.npmRebuild).toBe(true);
+    const files = config.files as string[];
+    expect(files).toContain('natives/**/*');
+    // One mechanism (npm run natives:electron, which npm run dist runs first), not a second rebuild in node_modules.
+    expect(config.npmRebuild).toBe(false);
+    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.dist).toMatch(/^npm run natives:electron && /);
+    expect(scripts.app).toMatch(/^npm run natives:electron && /);
+  });
+
+  it('publishes to GitHub releases, where electron-updater looks for updates', () => {
+    expect(config.publish).toEqual([{ provider: 'github', releaseType: 'release' }]);
   });
 
   it('flips the security fuses and registers no URL scheme it does not handle', () => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BatchWatcher } from '../../../src-main/app/batch-watcher.js';
 import { INSTALL_KEY_FILE, loadOrCreateInstallKey } from '../../../src-main/app/install-key.js';
-import { IpcInputError, modelIdArg, speedArg, textArg } from '../../../src-main/app/ipc-validate.js';
+import { exportFormatArg, IpcInputError, jobIdArg, MAX_RECENT_FILES, modelIdArg, recentFilesArg, speedArg, textArg } from '../../../src-main/app/ipc-validate.js';
+import { dispositionFileName } from '../../../src-main/app/export-drag.js';
 import { trayLabel } from '../../../src-main/app/tray-status.js';
 import { BRIDGE_CHANNELS } from '../../../src-main/common/desktop-bridge.js';
 
@@ -69,6 +70,34 @@ describe('IPC argument validation', () => {
     for (const bad of [42, '', 'a b', '../x;rm', null, 'x'.repeat(201)]) expect(() => modelIdArg(bad)).toThrow(IpcInputError);
     for (const bad of [0.4, 2.1, NaN, '1', null, Infinity]) expect(() => speedArg(bad)).toThrow(IpcInputError);
     for (const bad of ['', '   ', 5, null, 'x'.repeat(20_001)]) expect(() => textArg(bad)).toThrow(IpcInputError);
+  });
+
+  it('drag-out takes a job id and an export format, nothing else', () => {
+    expect(jobIdArg('job_01JX0000000000ABCDEFGHIJKLMN')).toBe('job_01JX0000000000ABCDEFGHIJKLMN');
+    expect(exportFormatArg('srt')).toBe('srt');
+    for (const bad of ['bat_1', 'job_', 'job_../x', '../../etc/passwd', 42, null]) expect(() => jobIdArg(bad)).toThrow(IpcInputError);
+    for (const bad of ['exe', 'SRT', '', null, 1]) expect(() => exportFormatArg(bad)).toThrow(IpcInputError);
+  });
+
+  it('recent files keep only absolute paths of existing files, at most a bounded list', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'voxdesk-recent-'));
+    dirs.push(dir);
+    const file = join(dir, 'a.wav');
+    writeFileSync(file, 'x');
+    expect(recentFilesArg([file, 'a.wav', join(dir, 'gone.wav'), dir, `${file}\0x`, 7])).toEqual([file]);
+    expect(() => recentFilesArg(file)).toThrow(IpcInputError);
+    expect(() => recentFilesArg(Array(MAX_RECENT_FILES + 1).fill(file))).toThrow(IpcInputError);
+  });
+});
+
+describe('export file names for drag-out', () => {
+  it('takes the UTF-8 name of Content-Disposition and keeps it a plain name', () => {
+    expect(dispositionFileName(`attachment; filename="Caf_ talk.srt"; filename*=UTF-8''Caf%C3%A9%20talk.srt`)).toBe('Café talk.srt');
+    expect(dispositionFileName('attachment; filename="plain.txt"')).toBe('plain.txt');
+    expect(dispositionFileName(`attachment; filename*=UTF-8''..%2F..%2Fetc%2Fpasswd`)).toBe('_.._etc_passwd');
+    expect(dispositionFileName(`attachment; filename*=UTF-8''a%0Ab.txt`)).toBe('a_b.txt');
+    expect(dispositionFileName(`attachment; filename*=UTF-8''%E0%A4%A`)).toBeNull();
+    expect(dispositionFileName(null)).toBeNull();
   });
 });
 

@@ -119,6 +119,40 @@ describe('choosing the cipher', () => {
     }
   });
 
+  it('says that it falls back to the key file once, when the first secret is sealed, not at every start', async () => {
+    const saved = process.env.DBUS_SESSION_BUS_ADDRESS;
+    process.env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${join(dir, 'no-bus')}`;
+    try {
+      const lines: string[] = [];
+      const open = () => openSecretStore({ dataDir: dir, repo: repos.secrets, mode: 'auto', keyringTimeoutMs: 2000, log: (line) => lines.push(line) });
+      // A command that stores nothing (voxdesk speak, keys list, …) says nothing.
+      await open();
+      expect(lines).toEqual([]);
+      const store = await open();
+      store.set('remote.key', VALUE);
+      store.set('remote.other', VALUE);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^secrets: no OS keyring \(the OS keyring cannot be used: .+\); sealing with the key file in the data dir$/);
+      // Later runs, with the key file already in use: quiet, also when they store more.
+      const later = await open();
+      expect(later.get('remote.key')).toBe(VALUE);
+      later.set('remote.key', 'another value');
+      expect(lines).toHaveLength(1);
+      // key-file chosen on purpose: nothing to say.
+      const otherDb = openDatabase(join(dir, 'kf.db'));
+      try {
+        const chosen = await openSecretStore({ dataDir: mkdtempSync(join(dir, 'kf-')), repo: createRepositories(otherDb).secrets, mode: 'key-file', log: (line) => lines.push(line) });
+        chosen.set('remote.key', VALUE);
+      } finally {
+        otherDb.close();
+      }
+      expect(lines).toHaveLength(1);
+    } finally {
+      if (saved === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS;
+      else process.env.DBUS_SESSION_BUS_ADDRESS = saved;
+    }
+  });
+
   it('the desktop app seals with safeStorage, except where it protects nothing', async () => {
     expect(safeStorageCipher(fakeSafeStorage('basic_text'), 'linux')).toBeNull();
     expect(safeStorageCipher(fakeSafeStorage('gnome_libsecret', false), 'linux')).toBeNull();

@@ -22,7 +22,21 @@ function fakeBridge() {
       return () => (listener = null);
     },
   };
-  const bridge = { serviceUrl: 'http://127.0.0.1:1', apiKey: 'k', dataDir: '/tmp', platform: 'linux', pickFiles: async () => [], pickFolder: async () => null, openDataDir: async () => undefined, live } satisfies DesktopBridge;
+  const bridge = {
+    serviceUrl: 'http://127.0.0.1:1',
+    apiKey: 'k',
+    dataDir: '/tmp',
+    platform: 'linux',
+    pickFiles: async () => [],
+    pickFolder: async () => null,
+    openDataDir: async () => undefined,
+    live,
+    startExportDrag: () => undefined,
+    pathForFile: () => '',
+    addRecentFiles: async () => undefined,
+    onUpdate: () => () => undefined,
+    onOpenWork: () => () => undefined,
+  } satisfies DesktopBridge;
   return { bridge, calls, emit: (event: LiveBridgeEvent) => listener?.(event), listening: () => listener !== null };
 }
 

@@ -107,12 +107,14 @@ export interface RemoteSettings {
 
 /** GET/PUT /v1/settings/retention. */
 export interface RetentionSettings {
-  /** Hours an uploaded recording is kept after its job ends (1–8760). */
-  recordings_hours: number;
+  /** Hours an uploaded recording is kept after its job ends (1–8760); null: as long as the job (the default). */
+  recordings_hours: number | null;
   /** Days a finished job stays in the history (1–3650), null = forever. */
   job_history_days: number | null;
   /** Download links live this long (fixed: one day). */
   artifact_link_hours: number;
+  /** Bytes the uploaded recordings kept now take on disk. */
+  recordings_bytes: number;
 }
 
 export interface SessionBootstrap {
@@ -169,8 +171,9 @@ export class ApiClient {
   }
 
   /** ws(s) URL of the live text-to-speech socket; browsers cannot set headers, so the key rides in `api_key`. */
-  realtimeUrl(modelId: string): string {
-    return this.socketUrl('/v1/text-to-speech/realtime', modelId);
+  /** `voice` (and the other query settings of the live route: language, speaker, pitch) pick the session's voice. */
+  realtimeUrl(modelId: string, settings: Record<string, string> = {}): string {
+    return this.socketUrl('/v1/text-to-speech/realtime', modelId, settings);
   }
 
   /** ws(s) URL of the live dictation socket (common/dictation-protocol.ts), the key in `api_key` like realtimeUrl. */
@@ -200,10 +203,11 @@ export class ApiClient {
     }
   }
 
-  private socketUrl(path: string, modelId: string): string {
+  private socketUrl(path: string, modelId: string, settings: Record<string, string> = {}): string {
     const http = new URL(this.url(path));
     http.protocol = http.protocol === 'https:' ? 'wss:' : 'ws:';
     http.searchParams.set('model', modelId);
+    for (const [name, value] of Object.entries(settings)) http.searchParams.set(name, value);
     if (this.apiKey) http.searchParams.set('api_key', this.apiKey);
     return http.toString();
   }
@@ -395,7 +399,7 @@ export class ApiClient {
     return this.request('PUT', '/v1/settings/openai', body);
   }
 
-  putRetentionSettings(body: { recordings_hours?: number; job_history_days?: number | null }): Promise<RetentionSettings> {
+  putRetentionSettings(body: { recordings_hours?: number | null; job_history_days?: number | null }): Promise<RetentionSettings> {
     return this.request('PUT', '/v1/settings/retention', body);
   }
   /** The monthly cap on hosted spending and where this month stands (local account). */

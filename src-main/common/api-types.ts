@@ -27,6 +27,11 @@ export interface TranscriptWord {
   start: number;
   end: number;
   speaker?: string;
+  /**
+   * Extension: true when the recognizer gave no time for this word and it was spread evenly over its segment's
+   * characters (Whisper exports without attention outputs, Moonshine); absent for times measured from token times.
+   */
+  interpolated?: boolean;
 }
 
 /**

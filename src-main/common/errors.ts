@@ -18,6 +18,9 @@ export const REQUEST_ERRORS = {
   text_required: 400,
   text_too_long: 400,
   too_many_items: 400,
+  /** A watch folder added in PUT /v1/settings/watch-folders that does not exist, or is a file. */
+  folder_missing: 400,
+  folder_not_directory: 400,
   invalid_request: 400,
   invalid_json: 400,
   idempotency_key_reused: 409,

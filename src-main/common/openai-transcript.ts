@@ -2,7 +2,7 @@
  * A speech-to-text JobResult in the shapes the OpenAI audio API answers with, so that clients written for it read
  * them unchanged: `json` ({text, usage}), `text`, `srt` and `vtt` (one cue per segment, as Whisper makes them),
  * `verbose_json` (task, language as a lower-case English name, duration, text, segments with Whisper's fields,
- * words) and `diarized_json` (speaker-labelled segments). Fields Voxdesk's engines do not measure (token ids, log
+ * words — both arrays always present) and `diarized_json` (speaker-labelled segments). Fields Voxdesk's engines do not measure (token ids, log
  * probabilities, compression ratio) carry neutral values: [] / 0 / 1 / 0. Pure: shared by the service and tests.
  */
 import type { JobResult, TranscriptSegment } from './api-types.js';
@@ -41,6 +41,15 @@ const LANGUAGE_NAMES: Record<string, string> = {
   jw: 'javanese', su: 'sundanese', yue: 'cantonese',
 };
 
+/** Whisper's language codes in Whisper's own order (its language tokens follow it; `yue` came with large-v3). */
+export const WHISPER_LANGUAGE_CODES: readonly string[] = Object.keys(LANGUAGE_NAMES);
+
+/** `english` → `en` (a model's metadata names its language in words); null for a name Whisper does not know. */
+export function languageCode(name: string): string | null {
+  const wanted = name.trim().toLowerCase();
+  return Object.entries(LANGUAGE_NAMES).find(([, n]) => n === wanted)?.[0] ?? null;
+}
+
 /** `en` → `english`; an unknown code is returned as it is. */
 export function languageName(code: string | undefined | null): string {
   if (!code) return 'unknown';
@@ -66,6 +75,11 @@ function segmentsOf(result: JobResult): TranscriptSegment[] {
   return text ? [{ id: 0, start: 0, end: result.duration ?? 0, text }] : [];
 }
 
+/**
+ * verbose_json: always task, language, duration, text, segments and words (issue 32, point 1: a client reads
+ * `words.map(…)` without a guard); the granularities asked for choose which arrays are filled (segments by default).
+ * Interpolated word times (a model without token times) keep their `interpolated: true` mark.
+ */
 function verbose(result: JobResult, options: OpenAiTranscriptOptions): Record<string, unknown> {
   const granularities = options.granularities.length ? options.granularities : ['segment'];
   const body: Record<string, unknown> = {
@@ -73,6 +87,8 @@ function verbose(result: JobResult, options: OpenAiTranscriptOptions): Record<st
     language: languageName(result.language ?? options.language),
     duration: result.duration ?? 0,
     text: result.text ?? '',
+    segments: [],
+    words: [],
   };
   if (granularities.includes('segment')) {
     body.segments = segmentsOf(result).map((s, id) => ({
@@ -89,7 +105,9 @@ function verbose(result: JobResult, options: OpenAiTranscriptOptions): Record<st
       no_speech_prob: 0,
     }));
   }
-  if (granularities.includes('word')) body.words = (result.words ?? []).map((w) => ({ word: w.word.trim(), start: w.start, end: w.end }));
+  if (granularities.includes('word')) {
+    body.words = (result.words ?? []).map((w) => ({ word: w.word.trim(), start: w.start, end: w.end, ...(w.interpolated ? { interpolated: true } : {}) }));
+  }
   body.usage = usage(result);
   return body;
 }

@@ -5,9 +5,11 @@
  * (a PriceSnapshot) and charges it from the job's `duration_seconds` when the job succeeds; quotes, estimates, live
  * sessions and the renderer compute with these same functions, so money shown and money recorded are one number.
  *
- * Amounts are micro-dollars (integers) so that sums in the ledger are exact; each charge is rounded to the
- * micro-dollar on its own (a request fee, a usage, each option), and shown in dollars. Pure (no Node imports): the
- * renderer imports it as `$common/pricing.js`.
+ * Amounts are micro-dollars (integers) so that sums in the ledger are exact, and shown in dollars. A request's usage
+ * (and each option) is rounded to the micro-dollar once, on its total: a batch's items are charged as they succeed,
+ * each the difference the item makes to the rounded total of the batch so far (`chargedSeconds`), so the batch's
+ * rows add up to its total rounded once — what a quote for the batch's seconds says — and never to a sum of 50
+ * roundings. Pure (no Node imports): the renderer imports it as `$common/pricing.js`.
  */
 import type { Pricing, Quote } from './api-types.js';
 import { textLength } from './text-length.js';
@@ -61,23 +63,40 @@ export interface Charge {
  * items of a batch, whose batch pays one fee), the usage, and one charge per priced option. Every success is charged
  * these rows; every quote and estimate is their sum.
  */
-export function chargesFor(pricing: Pricing, seconds: number, options: readonly string[] = [], requestFee = true): Charge[] {
-  const minutes = Math.max(0, seconds) / 60;
+export function chargesFor(pricing: Pricing, seconds: number, options: readonly string[] = [], requestFee = true, chargedSeconds = 0): Charge[] {
+  const before = Math.max(0, chargedSeconds);
+  const after = before + Math.max(0, seconds);
+  // The item's share of the rounded running total: what the total rounded once becomes with it, less what it was.
+  const share = (perMinuteUsd: number): number => minutesMicro(perMinuteUsd, after) - minutesMicro(perMinuteUsd, before);
   const charges: Charge[] = [];
   if (requestFee) charges.push({ kind: 'request_fee', option_name: '', amount_usd_micro: toMicro(pricing.request_fee_usd) });
-  charges.push({ kind: 'usage', option_name: '', amount_usd_micro: toMicro(pricing.per_minute_usd * minutes) });
+  charges.push({ kind: 'usage', option_name: '', amount_usd_micro: share(pricing.per_minute_usd) });
   for (const name of options) {
     const option = pricing.options[name];
-    if (option) charges.push({ kind: 'option', option_name: name, amount_usd_micro: toMicro(option.per_minute_usd * minutes) });
+    if (option) charges.push({ kind: 'option', option_name: name, amount_usd_micro: share(option.per_minute_usd) });
   }
   return charges;
+}
+
+/**
+ * `seconds` of audio at `perMinuteUsd`, rounded once to the micro-dollar. Seconds count in whole milliseconds (jobs
+ * show and are billed from durations of three decimals), so a sum of items gives the same amount in any order.
+ */
+export function minutesMicro(perMinuteUsd: number, seconds: number): number {
+  const ms = Math.round(Math.max(0, seconds) * 1000);
+  return Math.round((perMinuteUsd * MICRO * ms) / 60_000);
+}
+
+/** The items' seconds added in whole milliseconds (the unit minutesMicro rounds), skipping those not known yet. */
+export function totalSeconds(itemSeconds: readonly (number | null)[]): number {
+  return itemSeconds.reduce<number>((ms, s) => (s === null ? ms : ms + Math.round(Math.max(0, s) * 1000)), 0) / 1000;
 }
 
 export function sumMicro(charges: readonly Charge[]): number {
   return charges.reduce((sum, c) => sum + c.amount_usd_micro, 0);
 }
 
-/** Usage and priced options of `seconds` (micro-dollars), each rounded as the ledger rounds it. */
+/** Usage and priced options of `seconds` (micro-dollars), each rounded once as the ledger rounds a request's total. */
 export function usageMicro(pricing: Pricing, seconds: number, enabled: readonly string[] = []): { usage: number; options: number } {
   const charges = chargesFor(pricing, seconds, enabled, false);
   return {
@@ -88,13 +107,11 @@ export function usageMicro(pricing: Pricing, seconds: number, enabled: readonly 
 
 /**
  * What a piece of work will cost, in micro-dollars: the request fee (when `requestFee`) plus usage and options for
- * each item's seconds. An item whose length is not known before it runs (null) adds nothing: its usage is charged
- * when it has run.
+ * its items' seconds together, rounded once. An item whose length is not known before it runs (null) adds nothing:
+ * its usage is charged when it has run.
  */
 export function estimateMicro(pricing: Pricing, itemSeconds: readonly (number | null)[], options: readonly string[] = [], requestFee = true): number {
-  let total = requestFee ? toMicro(pricing.request_fee_usd) : 0;
-  for (const seconds of itemSeconds) if (seconds !== null) total += sumMicro(chargesFor(pricing, seconds, options, false));
-  return total;
+  return sumMicro(chargesFor(pricing, totalSeconds(itemSeconds), options, requestFee));
 }
 
 export function quote(modelId: string, pricing: Pricing, seconds: number, enabled: readonly string[] = []): Quote {
@@ -102,20 +119,13 @@ export function quote(modelId: string, pricing: Pricing, seconds: number, enable
 }
 
 /**
- * The quote of a batch (or one request: a single item): one request fee plus each item's usage and options, each
- * rounded as the ledger will charge it. `seconds` is their sum; an item of unknown length (null) adds nothing yet.
+ * The quote of a batch (or one request: a single item): one request fee plus the usage and options of the items'
+ * seconds together, rounded once as the ledger charges a batch. `seconds` is their sum; an item of unknown length
+ * (null) adds nothing yet. The same as `quote(modelId, pricing, seconds)` for that sum.
  */
 export function itemsQuote(modelId: string, pricing: Pricing, itemSeconds: readonly (number | null)[], enabled: readonly string[] = []): Quote {
-  let usage = 0;
-  let options = 0;
-  let seconds = 0;
-  for (const item of itemSeconds) {
-    if (item === null) continue;
-    const part = usageMicro(pricing, item, enabled);
-    usage += part.usage;
-    options += part.options;
-    seconds += item;
-  }
+  const seconds = totalSeconds(itemSeconds);
+  const { usage, options } = usageMicro(pricing, seconds, enabled);
   const fee = toMicro(pricing.request_fee_usd);
   return {
     model_id: modelId,

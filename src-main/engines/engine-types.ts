@@ -65,6 +65,8 @@ export interface EngineTask {
 export interface ResumePoint {
   index: number;
   seconds: number;
+  /** The language the recognizer reported for that segment, when it reports one (a Whisper run keeps it). */
+  language?: string | null;
 }
 
 /**

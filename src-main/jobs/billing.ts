@@ -49,11 +49,16 @@ function rowBase(snapshot: PriceSnapshot, row: { account_id: string; model_id: s
   return { account_id: row.account_id, model_id: row.model_id, product: row.product, provider: snapshot.hosted ? ('remote' as const) : ('local' as const), created_at: at };
 }
 
-/** A succeeded job: usage and options; the request fee too unless it belongs to a batch (charged once per batch). */
+/**
+ * A succeeded job: usage and options; the request fee too unless it belongs to a batch (charged once per batch). A
+ * batch item is charged its share of the batch's total rounded once (common/pricing.ts chargesFor): the batch's
+ * rows then add up to what a quote for all its seconds says, whatever order its items finish in.
+ */
 export function chargeJob(ledger: LedgerRepo, job: JobRow, snapshot: PriceSnapshot, seconds: number, nowIso: string): void {
   const params = JSON.parse(job.params_json) as Record<string, unknown>;
   const base = { ...rowBase(snapshot, job, nowIso), job_id: job.id, batch_id: job.batch_id, seconds };
-  for (const charge of chargesFor(snapshot.pricing, seconds, enabledOptions(snapshot.pricing, params), job.batch_id === null)) {
+  const charged = job.batch_id === null ? 0 : ledger.batchUsageSeconds(job.batch_id);
+  for (const charge of chargesFor(snapshot.pricing, seconds, enabledOptions(snapshot.pricing, params), job.batch_id === null, charged)) {
     ledger.charge({ ...base, ...charge } satisfies NewCharge);
   }
 }

@@ -73,7 +73,8 @@ export function createMaintenance(core: JobCore, expireOverdue: () => void): Mai
 
   function sweepUploads(): void {
     const hours = storedRetention(repos.settings).recordings_hours;
-    const seconds = hours === undefined ? core.options.uploadRetentionSeconds : hours * 3600;
+    const seconds = hours === undefined ? core.options.uploadRetentionSeconds : hours === null ? null : hours * 3600;
+    if (seconds === null) return; // kept as long as the job: the history sweep deletes it with the job
     const before = isoAt(core.options.clock, -seconds * 1000);
     for (const row of repos.jobs.inputsToPurge(before, 500)) {
       let kept = false;

@@ -27,11 +27,12 @@ export interface JobServiceOptions {
   /** How long artifact links live (default 86 400 s, one day, docs/design.md §3). */
   artifactTtlSeconds?: number;
   /**
-   * How long an uploaded recording is kept after its job ends (default 86 400 s): long enough to retry a failed job,
-   * short enough that a folder of 2-hour interviews does not fill the disk twice. Only a fallback: the user's
-   * `recordings_hours` in the settings table (retention-policy.ts, PUT /v1/settings/retention) wins when stored.
+   * How long an uploaded recording is kept after its job ends. Default null: as long as the job, so a transcript can
+   * play its quotes for as long as it exists (Settings shows the disk the recordings take, and the person can choose
+   * fewer hours). Only a fallback: the user's `recordings_hours` in the settings table (retention-policy.ts, PUT
+   * /v1/settings/retention) wins when stored.
    */
-  uploadRetentionSeconds?: number;
+  uploadRetentionSeconds?: number | null;
   /** `http://127.0.0.1:PORT`, known only after listen; artifact URLs are computed when read. Default `http://127.0.0.1`. */
   publicBaseUrl?: () => string;
   /** Runners for non-local engines (default: none, so remote models fail `model_unavailable`). */
@@ -103,7 +104,7 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     queueWindowSeconds: positive('queueWindowSeconds', options.queueWindowSeconds, 7 * 24 * 3600),
     runTimeoutSeconds: positive('runTimeoutSeconds', options.runTimeoutSeconds, 6 * 3600),
     artifactTtlSeconds: positive('artifactTtlSeconds', options.artifactTtlSeconds, 86_400),
-    uploadRetentionSeconds: positive('uploadRetentionSeconds', options.uploadRetentionSeconds, 86_400),
+    uploadRetentionSeconds: options.uploadRetentionSeconds === null || options.uploadRetentionSeconds === undefined ? null : positive('uploadRetentionSeconds', options.uploadRetentionSeconds, 86_400),
     publicBaseUrl: options.publicBaseUrl ?? (() => 'http://127.0.0.1'),
     clock: options.repos.clock,
     runners: options.runners ?? {},

@@ -7,8 +7,11 @@ import { JOB_HISTORY_DAYS_RANGE, RECORDINGS_HOURS_RANGE } from '../common/limits
 import type { SettingsRepo } from '../store/settings-repo.js';
 
 export interface RetentionPolicy {
-  /** Hours an uploaded recording is kept after its job ends: whole hours 1–8760. Default 24. */
-  recordings_hours: number;
+  /**
+   * Hours an uploaded recording is kept after its job ends: whole hours 1–8760, or null = as long as its job (default:
+   * a transcript can play its quotes for as long as it exists; the recording goes with the job, by the history rule).
+   */
+  recordings_hours: number | null;
   /** Days a finished job (and its batch) stays in the history: whole days 1–3650, or null = forever (default). */
   job_history_days: number | null;
 }
@@ -17,11 +20,13 @@ export interface RetentionPolicy {
 export interface RetentionSettings extends RetentionPolicy {
   /** How long download links live: fixed by the spec (one day), shown read-only. */
   artifact_link_hours: number;
+  /** Bytes the uploaded recordings kept now take on disk (every account's: the route is the local account's). */
+  recordings_bytes: number;
 }
 
 export const RETENTION_SETTING_KEY = 'retention';
 export const ARTIFACT_LINK_HOURS = 24;
-export const DEFAULT_RETENTION: RetentionPolicy = { recordings_hours: 24, job_history_days: null };
+export const DEFAULT_RETENTION: RetentionPolicy = { recordings_hours: null, job_history_days: null };
 
 const FIELDS = ['recordings_hours', 'job_history_days'] as const;
 
@@ -40,7 +45,7 @@ export function storedRetention(settings: SettingsRepo): Partial<RetentionPolicy
   if (stored === null || typeof stored !== 'object') return {};
   const record = stored as Record<string, unknown>;
   const policy: Partial<RetentionPolicy> = {};
-  if (inRange(record.recordings_hours, RECORDINGS_HOURS_RANGE)) policy.recordings_hours = record.recordings_hours;
+  if (record.recordings_hours === null || inRange(record.recordings_hours, RECORDINGS_HOURS_RANGE)) policy.recordings_hours = record.recordings_hours;
   if (record.job_history_days === null || inRange(record.job_history_days, JOB_HISTORY_DAYS_RANGE)) {
     policy.job_history_days = record.job_history_days;
   }
@@ -52,8 +57,8 @@ export function readRetention(settings: SettingsRepo): RetentionPolicy {
   return { ...DEFAULT_RETENTION, ...storedRetention(settings) };
 }
 
-export function retentionSettings(policy: RetentionPolicy): RetentionSettings {
-  return { ...policy, artifact_link_hours: ARTIFACT_LINK_HOURS };
+export function retentionSettings(policy: RetentionPolicy, recordingsBytes: number): RetentionSettings {
+  return { ...policy, artifact_link_hours: ARTIFACT_LINK_HOURS, recordings_bytes: recordingsBytes };
 }
 
 /**
@@ -72,8 +77,8 @@ export function mergeRetentionUpdate(current: RetentionPolicy, body: Record<stri
   const next: RetentionPolicy = { ...current };
   if ('recordings_hours' in body) {
     const value = body.recordings_hours;
-    if (!inRange(value, RECORDINGS_HOURS_RANGE)) {
-      throw new ApiError('invalid_params', `recordings_hours must be a whole number of hours from ${RECORDINGS_HOURS_RANGE.min} to ${RECORDINGS_HOURS_RANGE.max} (one year), got ${JSON.stringify(value)}`);
+    if (value !== null && !inRange(value, RECORDINGS_HOURS_RANGE)) {
+      throw new ApiError('invalid_params', `recordings_hours must be null (as long as the job) or a whole number of hours from ${RECORDINGS_HOURS_RANGE.min} to ${RECORDINGS_HOURS_RANGE.max} (one year), got ${JSON.stringify(value)}`);
     }
     next.recordings_hours = value;
   }

@@ -34,7 +34,7 @@ function wordsOf(row: SegmentRow): TranscriptWord[] | undefined {
 }
 
 export function resumePointOf(row: SegmentRow | undefined): ResumePoint | null {
-  return row ? { index: row.idx, seconds: row.resume_seconds } : null;
+  return row ? { index: row.idx, seconds: row.resume_seconds, ...(row.language ? { language: row.language } : {}) } : null;
 }
 
 /** The finished job's result, built from its committed segments with the engine's plan. */

@@ -38,6 +38,7 @@ import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/built
 import { Catalogue } from './catalogue/catalogue.js';
 import { engineFamilies } from './catalogue/engine-families.js';
 import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
+import { boundUnreadBodies } from './http/unread-body.js';
 import { allowWholeBodies } from './http/body-idle-timeout.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
 import { attachLiveServer, type LiveServer } from './live/live-server.js';
@@ -213,8 +214,10 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const provider = remote;
     const browserLogin = config.serveUi ? new BrowserLogin(() => sessionKey()) : null;
     const app = buildApp(deps, { browserLogin });
-    const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+    // Bodies left unread by an early answer are discarded by unread-body.ts, within bounds, not cut after 0.5 s.
+    const server = createAdaptorServer({ fetch: app.fetch, autoCleanupIncoming: false }) as Server;
     allowWholeBodies(server);
+    boundUnreadBodies(server, { maxBytes: config.maxUploadBytes, idleMs: config.bodyIdleTimeoutMs });
     const port = await listen(server, config.port, config.host);
     opened.push(
       () =>

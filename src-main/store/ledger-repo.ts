@@ -58,6 +58,11 @@ export interface LedgerRepo {
   charge(entry: NewCharge): boolean;
   forAccount(accountId: string): LedgerEntry[];
   totalMicro(accountId: string): number;
+  /**
+   * Seconds of usage already charged to a batch's items, added in whole milliseconds: where the batch's rounded
+   * running total stands before its next item is charged (common/pricing.ts chargesFor).
+   */
+  batchUsageSeconds(batchId: string): number;
   /** The account's charges in [from, to), summed by group, provider and kind, groups in ascending order. */
   usage(query: UsageQuery): UsageSum[];
 }
@@ -78,6 +83,11 @@ export function createLedgerRepo(db: Db): LedgerRepo {
   const total = db.prepare<[string], { total: number | null }>(
     'SELECT SUM(amount_usd_micro) AS total FROM ledger WHERE account_id = ?',
   );
+  const batchUsage = db.prepare<[string], { ms: number | null }>(
+    // Through the batch's jobs (jobs_batch) and each job's usage row (ledger_once_per_job): no scan of the ledger.
+    `SELECT SUM(CAST(ROUND(seconds * 1000) AS INTEGER)) AS ms FROM ledger
+      WHERE job_id IN (SELECT id FROM jobs WHERE batch_id = ?) AND kind = 'usage' AND option_name = ''`,
+  );
   const usage = Object.fromEntries(
     (Object.keys(GROUP_COLUMNS) as UsageGroup[]).map((group) => [
       group,
@@ -91,6 +101,7 @@ export function createLedgerRepo(db: Db): LedgerRepo {
     charge: (entry) => insert.run(entry).changes === 1,
     forAccount: (accountId) => forAccount.all(accountId),
     totalMicro: (accountId) => total.get(accountId)?.total ?? 0,
+    batchUsageSeconds: (batchId) => (batchUsage.get(batchId)?.ms ?? 0) / 1000,
     usage: (q) => usage[q.groupBy].all({ accountId: q.accountId, fromIso: q.fromIso, toIso: q.toIso }),
   };
 }

@@ -259,15 +259,20 @@ describe('desktop UI in Chromium (browser mode)', () => {
   it('changes retention in Settings, explains a bad value, and keeps the change after a reload', async () => {
     await openTab('settings', 7);
     const panel = page.locator('#panel-settings');
-    const hours = panel.getByLabel('Delete uploaded recordings after');
+    const keepRecordings = panel.getByLabel('Keep each recording as long as its transcript');
+    const hours = panel.getByLabel('Otherwise delete uploaded recordings after');
     const forever = panel.getByLabel('Keep the job history forever');
-    const days = panel.getByLabel('Delete finished jobs after');
+    const days = panel.getByLabel('Otherwise delete finished jobs after');
     const save = panel.getByRole('button', { name: 'Save retention' });
-    await expect.poll(() => hours.inputValue()).toBe('24');
+    // By default a recording stays as long as its transcript, and the disk the kept recordings take is shown.
+    await expect.poll(() => keepRecordings.isChecked()).toBe(true);
+    expect(await hours.isDisabled()).toBe(true);
     expect(await forever.isChecked()).toBe(true);
     expect(await days.isDisabled()).toBe(true);
+    await expect.poll(() => panel.getByTestId('recordings-disk').innerText()).toMatch(/Kept recordings take \d+(\.\d)? (kB|MB) on disk/);
     expect(await panel.getByTestId('artifact-link-hours').innerText()).toMatch(/24 hours.*fixed/);
 
+    await keepRecordings.uncheck();
     await hours.fill('0');
     await save.click();
     await expect.poll(() => panel.getByRole('alert').innerText()).toMatch(/whole number of hours between 1 and 8760/);
@@ -284,12 +289,14 @@ describe('desktop UI in Chromium (browser mode)', () => {
     await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
     await openTab('settings', 7);
     await expect.poll(() => hours.inputValue()).toBe('48');
+    expect(await keepRecordings.isChecked()).toBe(false);
     expect(await forever.isChecked()).toBe(false);
     expect(await days.inputValue()).toBe('30');
 
+    await keepRecordings.check();
     await forever.check();
     await save.click();
-    await expect.poll(() => panel.locator('#retention-status').innerText()).toMatch(/finished jobs are kept forever/);
+    await expect.poll(() => panel.locator('#retention-status').innerText()).toMatch(/kept as long as their transcript; finished jobs are kept forever/);
     expect(pageErrors).toEqual([]);
     expect(cspViolations).toEqual([]);
   });

@@ -25,7 +25,8 @@ export function fakeMicrophoneFlags(file: string, options: { loop?: boolean } = 
   return ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${file}${options.loop ? '' : '%noloop'}`];
 }
 
-export async function launchChromium(extraArgs: string[] = []): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+/** `locale`: the browser's language (navigator.languages, Accept-Language). Default en-US. */
+export async function launchChromium(extraArgs: string[] = [], options: { locale?: string | undefined } = {}): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   requireFile(CHROMIUM, 'chromium');
   const profile = mkdtempSync(join(tmpdir(), 'voxdesk-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -34,6 +35,7 @@ export async function launchChromium(extraArgs: string[] = []): Promise<{ contex
     args: [...CHROMIUM_FLAGS, ...extraArgs],
     acceptDownloads: true,
     viewport: { width: 1280, height: 860 },
+    locale: options.locale ?? 'en-US',
   });
   return {
     context,

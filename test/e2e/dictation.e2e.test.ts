@@ -69,6 +69,10 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
     await expect.poll(() => panel.locator('[data-testid="dictate-transcript"] span[data-final="false"]').count()).toBe(0);
     // Nothing said was refused, however far recognition fell behind on a busy machine (dictation-frame-admission.ts).
     expect(await panel.getByRole('alert').allInnerTexts()).toEqual([]);
+    // The words of one utterance and the next are apart on screen as in the saved copy ("americans like", never
+    // "americanslike"): the box reads as its utterances joined by spaces.
+    const shown = (await panel.getByTestId('dictate-transcript').innerText()).replace(/\s+/g, ' ').trim();
+    expect(shown).toBe((await finalText()).replace(/\s+/g, ' ').trim());
     const said = new Set(wordsOf(await finalText()));
     const reference = wordsOf(JFK_TEXT);
     // PocketSphinx after Chromium's capture path (about 50% WER on read speech, docs/design.md §7): most words.
@@ -92,6 +96,8 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
     expect(srt).toBeTruthy();
     const list = (await (await fetch(`${served.url}/v1/jobs?product=speech-to-text`, { headers: { authorization: `Bearer ${served.apiKey}` } })).json()) as { data: Job[] };
     const job = list.data.find((j) => j.name?.startsWith('Dictation'))!;
+    const saved = (await (await fetch(`${served.url}/v1/speech-to-text/${job.id}/export?format=txt`, { headers: { authorization: `Bearer ${served.apiKey}` } })).text()).replace(/\s+/g, ' ');
+    for (const word of shown.split(' ')) expect(saved, `"${word}" of the page is a word of the saved copy`).toContain(word);
     expect(Number(job.duration_seconds)).toBeGreaterThan(22);
     // Charged like a recording of its length, at the price the tab showed.
     const usage = (await (await fetch(`${served.url}/v1/usage?group_by=model`, { headers: { authorization: `Bearer ${served.apiKey}` } })).json()) as UsageReport;

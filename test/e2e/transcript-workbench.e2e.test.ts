@@ -123,6 +123,14 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     await transcript.getByRole('button', { name: 'Name the speaker' }).click();
     const chip = transcript.getByRole('group', { name: 'Speakers' }).getByRole('button', { name: 'Alice' });
     await chip.waitFor();
+    // Focus stays in the transcript (on the new chip), so Ctrl+Z right away takes the naming back; named again after.
+    await expect.poll(() => chip.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => transcript.getByRole('group', { name: 'Speakers' }).count()).toBe(0);
+    await transcript.getByRole('button', { name: 'Name the speaker' }).click();
+    await transcript.getByLabel('Speaker name').fill('Alice');
+    await transcript.getByRole('button', { name: 'Name the speaker' }).click();
+    await chip.waitFor();
     await chip.click();
     await transcript.getByLabel('Speaker name').fill('John F. Kennedy');
     await transcript.getByRole('button', { name: 'Rename everywhere' }).click();

@@ -50,13 +50,23 @@ describe('watch folders in Settings (browser mode)', () => {
     await add.click();
     await expect.poll(() => section.getByRole('alert').innerText()).toMatch(/must be a full path/);
 
-    // A folder that is not there yet: saved, with the problem shown.
-    const later = join(work, 'not-yet');
+    // A folder that is not there: refused with the path named (a typo is not "added"), nothing saved.
+    const typo = join(work, 'Recrodings');
+    await path.fill(typo);
+    await add.click();
+    await expect.poll(() => section.getByRole('alert').innerText()).toMatch(new RegExp(`There is no folder ${typo}\\. Check the path`));
+    await expect.poll(() => section.innerText()).toMatch(/No folder is watched/);
+
+    // A folder saved while it existed and then gone (a recorder unplugged): kept, with the problem shown.
+    const later = join(work, 'recorder');
+    mkdirSync(later);
     await path.fill(later);
     await add.click();
     const laterRow = section.locator(`li[data-path="${later}"]`);
-    await expect.poll(() => laterRow.getByTestId('watch-state').innerText()).toBe('Problem');
-    await expect.poll(() => laterRow.getByTestId('watch-error').innerText()).toMatch(/does not exist .* trying again at/);
+    await expect.poll(() => laterRow.getByTestId('watch-state').innerText(), { timeout: 30_000 }).toBe('Watching');
+    rmSync(later, { recursive: true });
+    await expect.poll(() => laterRow.getByTestId('watch-state').innerText(), { timeout: 30_000 }).toBe('Problem');
+    await expect.poll(() => laterRow.getByTestId('watch-error').innerText()).toMatch(/does not exist: it was deleted or renamed.* Trying again at/);
 
     // A real folder with a recording made while nothing watched it.
     const inbox = join(work, 'Recorder inbox');
@@ -77,7 +87,7 @@ describe('watch folders in Settings (browser mode)', () => {
     await page.reload();
     await page.getByRole('tab', { name: /Settings/ }).click();
     await expect.poll(() => section.locator('li[data-path]').count(), { timeout: 15_000 }).toBe(2);
-    await section.getByRole('button', { name: `Stop watching ${later}` }).click();
+    await section.getByRole('button', { name: `Stop watching ${later}`, exact: true }).click();
     await expect.poll(() => section.locator('li[data-path]').count()).toBe(1);
     const listed = (await (await fetch(`${served.url}/v1/settings/watch-folders`, { headers: { authorization: `Bearer ${served.apiKey}` } })).json()) as { folders: { path: string }[] };
     expect(listed.folders.map((f) => f.path)).toEqual([inbox]);

@@ -27,7 +27,6 @@ function row(id: string, family: AsrFamily, pkg: Omit<AsrPackage, 'id'>): ModelD
     capability: 'asr',
     products: ['speech-to-text'],
     provider: 'local',
-    languages: pkg.languages,
     status: 'available',
     reason: null,
     download: null,

@@ -27,7 +27,6 @@ export function tinyVitsModel(): ModelDefinition {
     capability: 'tts',
     products: ['text-to-speech'],
     provider: 'local',
-    languages: ['en'],
     status: 'available',
     reason: null,
     ...family,

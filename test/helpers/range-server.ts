@@ -16,6 +16,8 @@ export interface ServedFile {
   ignoreRange?: boolean;
   /** Send the body in small chunks with a pause (ms) between them, so a test can stop mid-way. */
   slowChunkMs?: number;
+  /** Bytes per chunk of a slow body. Default 64 KiB. */
+  chunkBytes?: number;
 }
 
 export interface RequestLog {
@@ -84,7 +86,7 @@ export async function startRangeServer(files: Record<string, ServedFile> = {}, t
       return;
     }
     if (file.slowChunkMs) {
-      const chunk = 64 * 1024;
+      const chunk = file.chunkBytes ?? 64 * 1024;
       let offset = 0;
       const pump = () => {
         if (res.destroyed) return;

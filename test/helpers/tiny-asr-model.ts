@@ -17,7 +17,6 @@ export function tinyCtcDefinition(): ModelDefinition {
     capability: 'asr',
     products: ['speech-to-text'],
     provider: 'local',
-    languages: ['en'],
     status: 'available',
     reason: null,
     download: null,

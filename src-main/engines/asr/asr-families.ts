@@ -1,12 +1,13 @@
 /**
  * Engine fields of an installed sherpa-onnx speech-to-text package (the model manager adds id, name, status…).
- * The params schema lists exactly what the engine honours for the family, with the spec's defaults, and nothing it
- * cannot honour (additionalProperties false).
+ * The params schema (asr-params-schema.ts) lists what the engine honours for the family, and the languages come from
+ * the package, or the model itself when the package does not list them (asr-languages.ts).
  */
-import type { JsonSchema } from '../../common/api-types.js';
 import type { ModelDefinition } from '../model-definition.js';
 import { NO_LIMITS } from '../model-definition.js';
 import { MAX_FILE_BYTES } from '../../common/limits.js';
+import { modelLanguages } from './asr-languages.js';
+import { asrParamsSchema } from './asr-params-schema.js';
 
 /**
  * nemo-transducer: offline transducers (NeMo Parakeet TDT/RNN-T; sherpa-onnx tells the kind from the encoder's
@@ -26,14 +27,10 @@ export const ASR_FAMILY_FILES: Record<AsrFamily, readonly string[]> = {
   'sense-voice': ['model', 'tokens'],
 };
 
-/** Families whose results carry token timestamps, hence word timings. */
-export const WORD_TIMED_FAMILIES: readonly AsrFamily[] = ['nemo-ctc', 'nemo-transducer', 'streaming-transducer', 'sense-voice'];
 /** Families recognised as a stream (OnlineRecognizer): they find their own utterance ends, so no VAD is used. */
 export const STREAMING_FAMILIES: readonly AsrFamily[] = ['streaming-transducer'];
-/** Families with a language setting ('auto' detects). */
-export const LANGUAGE_AWARE_FAMILIES: readonly AsrFamily[] = ['whisper', 'sense-voice'];
-/** SenseVoice's language codes (sherpa-onnx accepts these or '' for auto). */
-export const SENSE_VOICE_LANGUAGES = ['zh', 'en', 'ja', 'ko', 'yue'] as const;
+export { LANGUAGE_AWARE_FAMILIES, TOKEN_TIMED_FAMILIES, TRANSDUCER_FAMILIES } from './asr-params-schema.js';
+export { SENSE_VOICE_LANGUAGES } from './asr-languages.js';
 
 /** Support models (from the model manager) that widen what a package can do. All optional. */
 export interface AsrSupportModels {
@@ -66,7 +63,7 @@ export interface SherpaAsrEngineConfig {
   diarization: { segmentation: string; embedding: string } | null;
 }
 
-export type AsrFamilyFields = Pick<ModelDefinition, 'engine' | 'engineConfig' | 'paramsSchema' | 'limits' | 'live' | 'acceptsSpeed'> & {
+export type AsrFamilyFields = Pick<ModelDefinition, 'engine' | 'engineConfig' | 'paramsSchema' | 'limits' | 'live' | 'acceptsSpeed' | 'languages'> & {
   /** Only when pkg.description was given: it, plus segmentationNote(). */
   description?: string;
 };
@@ -88,10 +85,12 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     support.speakerEmbedding && support.pyannoteSegmentation
       ? { segmentation: support.pyannoteSegmentation, embedding: support.speakerEmbedding }
       : null;
+  // An imported package lists no languages: the model's metadata, files or family tell (asr-languages.ts).
+  const languages = modelLanguages(family, files, pkg.languages);
   const engineConfig: SherpaAsrEngineConfig = {
     family,
     files,
-    languages: family === 'sense-voice' && pkg.languages.length === 0 ? [...SENSE_VOICE_LANGUAGES] : pkg.languages,
+    languages,
     vadModel: support.sileroVad ?? null,
     diarization,
   };
@@ -101,66 +100,13 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     ...(pkg.description ? { description: `${pkg.description.trim()} ${note}` } : {}),
     engine: 'sherpa-asr',
     engineConfig: { ...engineConfig },
-    paramsSchema: asrParamsSchema(family, engineConfig.languages, diarization !== null),
+    languages,
+    paramsSchema: asrParamsSchema({ family, languages, vad: Boolean(support.sileroVad), diarization: diarization !== null }),
     limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },
     // Live dictation (docs/engines-and-models.md): streaming models find utterance ends themselves; offline models
     // need Silero VAD to find them.
     live: streaming || Boolean(support.sileroVad),
     acceptsSpeed: false,
-  };
-}
-
-export function asrParamsSchema(family: AsrFamily, languages: string[], diarization: boolean): JsonSchema {
-  const properties: Record<string, JsonSchema> = {
-    response_format: {
-      type: 'string',
-      enum: ['json', 'verbose_json'],
-      default: 'verbose_json',
-      description: 'json: text only; verbose_json: also language, duration, segments and words.',
-    },
-    timestamp_granularity: WORD_TIMED_FAMILIES.includes(family)
-      ? { type: 'string', enum: ['word', 'segment', 'none'], default: 'word', description: 'Timings in verbose_json.' }
-      : { type: 'string', enum: ['segment', 'none'], default: 'segment', description: 'This family gives no word timings.' },
-  };
-  if (LANGUAGE_AWARE_FAMILIES.includes(family) && languages.length > 0) {
-    properties.language = {
-      type: 'string',
-      enum: ['auto', ...languages],
-      default: 'auto',
-      description: 'Spoken language; auto detects it.',
-    };
-  }
-  if (family === 'whisper' && languages.length > 1) {
-    properties.task = {
-      type: 'string',
-      enum: ['transcribe', 'translate'],
-      default: 'transcribe',
-      description: 'translate returns English.',
-    };
-  }
-  if (family === 'sense-voice') {
-    properties.use_itn = { type: 'boolean', default: true, description: 'Inverse text normalization (punctuation, numbers).' };
-  }
-  Object.assign(properties, diarizationParams(diarization));
-  return { type: 'object', properties, additionalProperties: false, ...(diarization ? DIARIZATION_RULES : {}) };
-}
-
-/** num_speakers means something only with speaker_diarization on: a cross-field rule the schema itself states. */
-export const DIARIZATION_RULES: JsonSchema = {
-  dependentSchemas: { num_speakers: { required: ['speaker_diarization'], properties: { speaker_diarization: { const: true } } } },
-};
-
-/** speaker_diarization / num_speakers, only when the diarization models are installed. */
-export function diarizationParams(available: boolean): Record<string, JsonSchema> {
-  if (!available) return {};
-  return {
-    speaker_diarization: { type: 'boolean', default: false, description: 'Label segments and words with speakers.' },
-    num_speakers: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 20,
-      description: 'Number of speakers when known; omitted: estimated from the audio.',
-    },
   };
 }
 

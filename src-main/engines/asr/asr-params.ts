@@ -1,10 +1,14 @@
 /**
  * Reads a speech-to-text job's params inside the worker. The job service has already validated them against the
- * model's schema; they are checked again here because an invalid Whisper language makes sherpa-onnx EXIT the
- * process (../shared/models/tiny/README.md) — that must never be reachable from a request.
+ * model's schema (asr-params-schema.ts); they are checked again here because some values make sherpa-onnx EXIT the
+ * process rather than throw (../shared/models/tiny/README.md): a Whisper language the model lacks, modified beam
+ * search on a CTC model. Those must never be reachable from a request, whatever the schema said.
  */
 import { JobError } from '../../common/errors.js';
+import { DEFAULT_CHUNK_SECONDS, DEFAULT_HOTWORDS_SCORE, DEFAULT_MAX_ACTIVE_PATHS, DEFAULT_MIN_SILENCE_MS } from './asr-params-schema.js';
 import type { ResponseFormat, TimestampGranularity } from './transcript.js';
+
+export type DecodingMethod = 'greedy_search' | 'modified_beam_search';
 
 export interface AsrJobParams {
   responseFormat: ResponseFormat;
@@ -15,14 +19,36 @@ export interface AsrJobParams {
   useItn: boolean;
   speakerDiarization: boolean;
   numSpeakers: number | undefined;
+  /** Silero VAD segments (true) or fixed windows (false). */
+  vadFilter: boolean;
+  /** Silence that ends a VAD segment, in seconds. */
+  minSilenceSeconds: number;
+  /** Longest segment, in seconds. */
+  chunkSeconds: number;
+  decodingMethod: DecodingMethod;
+  maxActivePaths: number;
+  blankPenalty: number;
+  /** Hotword phrases as written (each may end with " :boost"); [] for none. */
+  hotwords: string[];
+  hotwordsScore: number;
+  /** Whisper: -1 = sherpa-onnx's own default. */
+  tailPaddings: number;
+  /** Whisper with language auto: detect per segment (true) or keep the first detection (false). */
+  multilingual: boolean;
+  languageDetectionSegments: number;
+  /** Whisper: most tokens per segment; null = no limit. */
+  maxNewTokens: number | null;
 }
 
 export interface AsrParamRules {
   /** Codes the model accepts; [] = the engine takes no language (any value but auto/one of these is rejected). */
   languages: string[];
-  wordTimings: boolean;
   translate: boolean;
   diarization: boolean;
+  /** Silero VAD is installed. */
+  vad: boolean;
+  /** The family decodes with transducer options (decoding method, blank penalty, hotwords). */
+  transducer: boolean;
 }
 
 function invalid(message: string): JobError {
@@ -37,28 +63,65 @@ function oneOf<T extends string>(name: string, value: unknown, allowed: readonly
   return value as T;
 }
 
+function bool(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'boolean') throw invalid(`${name} must be true or false`);
+  return value;
+}
+
+function num(name: string, value: unknown, fallback: number, min: number, max: number, integer = false): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+    throw invalid(`${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`);
+  }
+  return value;
+}
+
+/** Hotword phrases from the param: separated by commas or new lines, blanks dropped. */
+export function hotwordPhrases(value: unknown): string[] {
+  if (value === undefined || value === null || value === '') return [];
+  if (typeof value !== 'string') throw invalid('hotwords must be a string of phrases separated by commas or new lines');
+  return value
+    .split(/[,\n]/)
+    .map((phrase) => phrase.trim())
+    .filter(Boolean);
+}
+
 export function readAsrParams(params: Record<string, unknown>, rules: AsrParamRules): AsrJobParams {
-  const granularities: TimestampGranularity[] = rules.wordTimings ? ['word', 'segment', 'none'] : ['segment', 'none'];
   const language = oneOf('language', params.language, ['auto', ...rules.languages], 'auto');
   const task = oneOf('task', params.task, rules.translate ? ['transcribe', 'translate'] : ['transcribe'], 'transcribe');
-  const speakerDiarization = params.speaker_diarization ?? false;
-  if (typeof speakerDiarization !== 'boolean') throw invalid('speaker_diarization must be true or false');
+  const speakerDiarization = bool('speaker_diarization', params.speaker_diarization, false);
   if (speakerDiarization && !rules.diarization) {
     throw invalid('speaker_diarization needs the speaker-embedding and pyannote segmentation models: install them first');
   }
-  const numSpeakers = params.num_speakers;
-  if (numSpeakers !== undefined && (typeof numSpeakers !== 'number' || !Number.isInteger(numSpeakers) || numSpeakers < 1 || numSpeakers > 20)) {
-    throw invalid('num_speakers must be an integer from 1 to 20');
-  }
-  const useItn = params.use_itn ?? true;
-  if (typeof useItn !== 'boolean') throw invalid('use_itn must be true or false');
+  const numSpeakers = params.num_speakers === undefined ? undefined : num('num_speakers', params.num_speakers, 1, 1, 20, true);
+  const vadFilter = bool('vad_filter', params.vad_filter, rules.vad);
+  if (vadFilter && !rules.vad) throw invalid('vad_filter needs Silero VAD: install it first (voxdesk models pull silero-vad)');
+  const hotwords = rules.transducer ? hotwordPhrases(params.hotwords) : [];
+  // Only transducers have a decoding choice; modified beam search on a CTC model ends sherpa-onnx's process.
+  const decodingMethod = rules.transducer
+    ? oneOf<DecodingMethod>('decoding_method', params.decoding_method, ['greedy_search', 'modified_beam_search'], hotwords.length > 0 ? 'modified_beam_search' : 'greedy_search')
+    : 'greedy_search';
+  if (hotwords.length > 0 && decodingMethod !== 'modified_beam_search') throw invalid('hotwords need decoding_method modified_beam_search');
   return {
     responseFormat: oneOf('response_format', params.response_format, ['json', 'verbose_json'], 'verbose_json'),
-    granularity: oneOf('timestamp_granularity', params.timestamp_granularity, granularities, granularities[0]!),
+    granularity: oneOf<TimestampGranularity>('timestamp_granularity', params.timestamp_granularity, ['word', 'segment', 'none'], 'word'),
     language,
     task,
-    useItn,
+    useItn: bool('use_itn', params.use_itn, true),
     speakerDiarization,
-    numSpeakers: numSpeakers as number | undefined,
+    numSpeakers,
+    vadFilter,
+    minSilenceSeconds: num('min_silence_duration_ms', params.min_silence_duration_ms, DEFAULT_MIN_SILENCE_MS, 0, 10_000, true) / 1000,
+    chunkSeconds: num('chunk_length', params.chunk_length, DEFAULT_CHUNK_SECONDS, 1, 30, true),
+    decodingMethod,
+    maxActivePaths: num('max_active_paths', params.max_active_paths, DEFAULT_MAX_ACTIVE_PATHS, 1, 16, true),
+    blankPenalty: rules.transducer ? num('blank_penalty', params.blank_penalty, 0, 0, 100) : 0,
+    hotwords,
+    hotwordsScore: num('hotwords_score', params.hotwords_score, DEFAULT_HOTWORDS_SCORE, 0, 20),
+    tailPaddings: num('tail_paddings', params.tail_paddings, -1, -1, 1000, true),
+    multilingual: bool('multilingual', params.multilingual, false),
+    languageDetectionSegments: num('language_detection_segments', params.language_detection_segments, 1, 1, 100, true),
+    maxNewTokens: params.max_new_tokens === undefined || params.max_new_tokens === null ? null : num('max_new_tokens', params.max_new_tokens, 448, 1, 448, true),
   };
 }

@@ -61,7 +61,7 @@ class WarmDecoder {
 
 async function run(warm: WarmDecoder, task: EngineTask, ctx: EngineContext): Promise<EngineOutput> {
   const file = await inputFile(task.input, () => new JobError('invalid_params', 'speech to text needs an audio file'));
-  const params = readAsrParams(task.params, { languages: ['en'], wordTimings: true, translate: false, diarization: false });
+  const params = readAsrParams(task.params, { languages: ['en'], translate: false, diarization: false, vad: false, transducer: false });
   const install = currentInstall();
   const resume = task.resumeAfter ?? null;
   const { duration, first, blocks } = await openAudio(file, Math.round((resume?.seconds ?? 0) * ASR_SAMPLE_RATE), ctx.signal);

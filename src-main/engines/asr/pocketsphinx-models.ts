@@ -7,7 +7,7 @@ import { MAX_FILE_BYTES } from '../../common/limits.js';
 
 export const POCKETSPHINX_MODEL_ID = 'pocketsphinx-en-us';
 
-/** Params the PocketSphinx engine honours (spec defaults: verbose_json, word timings). */
+/** Params the PocketSphinx engine honours (spec defaults: verbose_json, word timings; speaker labels only off). */
 export const POCKETSPHINX_PARAMS_SCHEMA = {
   type: 'object',
   properties: {
@@ -24,6 +24,12 @@ export const POCKETSPHINX_PARAMS_SCHEMA = {
       description: 'Timings in verbose_json.',
     },
     language: { type: 'string', enum: ['auto', 'en'], default: 'auto', description: 'English only.' },
+    speaker_diarization: {
+      type: 'boolean',
+      enum: [false],
+      default: false,
+      description: 'Only false here: PocketSphinx labels no speakers; a sherpa-onnx recognizer does, with the speaker models installed.',
+    },
   },
   additionalProperties: false,
 } as const;

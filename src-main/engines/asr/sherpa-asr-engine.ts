@@ -5,41 +5,50 @@
  * recognised (a checkpoint); a run given `resumeAfter` continues after the last committed segment with the same
  * segments an uninterrupted run would make (see segments.ts). Runs inside a worker process.
  */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask, RecognizedSegment } from '../engine-types.js';
 import { JobError } from '../../common/errors.js';
 import { ASR_SAMPLE_RATE, decodeBlocks } from '../audio/decode.js';
+import { inputFile } from '../audio/input-file.js';
 import { probeDuration } from '../audio/probe.js';
 import { concatSamples, segmentSpeech } from '../audio/segments.js';
 import { skipSamples } from '../audio/skip-samples.js';
-import { LANGUAGE_AWARE_FAMILIES, STREAMING_FAMILIES, WORD_TIMED_FAMILIES, type SherpaAsrEngineConfig } from './asr-families.js';
-import { readAsrParams, type AsrParamRules } from './asr-params.js';
+import { PRIVATE_FILE_MODE } from '../../store/private-files.js';
+import { LANGUAGE_AWARE_FAMILIES, STREAMING_FAMILIES, TRANSDUCER_FAMILIES, type SherpaAsrEngineConfig } from './asr-families.js';
+import { readAsrParams, type AsrJobParams, type AsrParamRules } from './asr-params.js';
 import { diarize, type SpeakerTurn } from './diarization.js';
+import { hotwordLines } from './hotword-tokens.js';
 import { noteRecognised, noteResume, segmentDelay } from './recognition-probe.js';
-import { clearRecognizers, getOnlineRecognizer, getRecognizer, parseEngineConfig } from './sherpa-recognizers.js';
+import { clearRecognizers, getOnlineRecognizer, getRecognizer, parseEngineConfig, type RecognizerSettings } from './sherpa-recognizers.js';
+import { LanguageLock, languageOf, RecordingHead } from './spoken-language.js';
 import { streamingUtterances } from './streaming-recognition.js';
 import { wordsFromTokens } from './token-words.js';
 import { assembleTranscript } from './transcript-assembly.js';
 import type { TranscriptOptions } from './transcript.js';
-import type { SherpaOfflineRecognizer, SherpaOfflineResult } from './sherpa-native.js';
-import { inputFile } from '../audio/input-file.js';
+import type { SherpaOfflineRecognizer, SherpaOfflineResult, SherpaOnlineRecognizer } from './sherpa-native.js';
+
+export { languageOf } from './spoken-language.js';
 
 /** VAD segments closer than this are merged when diarizing (default merging bridges 3 s). */
 export const DIARIZATION_MERGE_GAP_SECONDS = 0.5;
 
 export function paramRules(config: SherpaAsrEngineConfig): AsrParamRules {
   return {
-    languages: LANGUAGE_AWARE_FAMILIES.includes(config.family) ? config.languages : [],
-    wordTimings: WORD_TIMED_FAMILIES.includes(config.family),
+    // Every model may be told its own language; only language-aware families pass it on to sherpa-onnx.
+    languages: config.languages,
     translate: config.family === 'whisper' && config.languages.length > 1,
     diarization: config.diarization !== null,
+    vad: config.vadModel !== null,
+    transducer: TRANSDUCER_FAMILIES.includes(config.family),
   };
 }
 
-/** Language code from a result's `lang` ("<|en|>", "en", "<|EN|>"), or null. */
-export function languageOf(lang: string | undefined): string | null {
-  const code = (lang ?? '').replace(/[<|>]/g, '').trim().toLowerCase();
-  return code === '' ? null : code;
-}
+/**
+ * Whisper decoders exported without attention outputs give no token times, and sherpa-onnx warns on every decode
+ * when asked for them: once a model is seen to give none, this worker stops asking (one more load of the model).
+ */
+const withoutTokenTimes = new Set<string>();
 
 async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> {
   const file = await inputFile(task.input, () => new JobError('invalid_params', 'speech to text needs an audio file'));
@@ -65,9 +74,10 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
   // run decodes the recording from the start too (exact samples), keeping them for diarization, but hands VAD and
   // the recognizer only the audio after its checkpoint.
   const kept: Float32Array[] = [];
+  const head = new RecordingHead();
   const startSample = resume ? Math.round(resume.seconds * ASR_SAMPLE_RATE) : 0;
   if (resume) noteResume(task.jobId, resume.seconds);
-  const decoded = keepBlocks(decodeBlocks(file, { signal: ctx.signal }), diarizing ? kept : null);
+  const decoded = keepBlocks(decodeBlocks(file, { signal: ctx.signal }), diarizing ? kept : null, head);
   const blocks = startSample > 0 ? skipSamples(decoded, startSample) : decoded;
   const pieces: RecognizedSegment[] = [];
   const share = diarizing ? 0.8 : 0.99;
@@ -93,7 +103,20 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     // A streaming recognizer finds utterance ends itself and is fed the recording as it is decoded. Each utterance is a
     // checkpoint, resumable where its endpoint was found; a fresh stream there has not the encoder state the
     // uninterrupted one carried over, so the text after a resume point can differ a little (like PocketSphinx).
-    const recognizer = getOnlineRecognizer(config);
+    const hotwords = params.hotwords.length > 0 ? hotwordsFile(task.workDir, hotwordLines(params.hotwords, config.files.tokens!)) : undefined;
+    let recognizer: SherpaOnlineRecognizer;
+    try {
+      recognizer = getOnlineRecognizer(config, {
+        decodingMethod: params.decodingMethod,
+        maxActivePaths: params.maxActivePaths,
+        blankPenalty: params.blankPenalty,
+        hotwordsScore: params.hotwordsScore,
+        ...(hotwords ? { hotwordsFile: hotwords } : {}),
+      });
+    } finally {
+      // sherpa-onnx reads the file when the recognizer is made; the job's folder is removed when it holds nothing.
+      if (hotwords) rmSync(hotwords, { force: true });
+    }
     const offset = startSample / ASR_SAMPLE_RATE;
     const report = (seconds: number): void => onPosition(offset + seconds + 30);
     for await (const u of streamingUtterances(recognizer, blocks, { signal: ctx.signal, onPosition: report })) {
@@ -103,22 +126,25 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
       await recognised({ index, start, end, text: u.text, ...(words.length > 0 ? { words } : {}) });
     }
   } else {
-    const recognizer = getRecognizer(config, {
-      language: params.language === 'auto' ? '' : params.language,
-      task: params.task,
-      useItn: params.useItn,
+    const offline = new OfflineRecognition(config, params, resume?.language ?? null);
+    const segments = segmentSpeech(blocks, {
+      vadModel: params.vadFilter ? config.vadModel : null,
+      vad: { minSilenceSeconds: params.minSilenceSeconds, maxSpeechSeconds: params.chunkSeconds },
+      windowSeconds: params.chunkSeconds,
+      signal: ctx.signal,
+      mergeGapSeconds,
+      onPosition,
+      startSample,
     });
-    const segments = segmentSpeech(blocks, { vadModel: config.vadModel, signal: ctx.signal, mergeGapSeconds, onPosition, startSample });
     for await (const segment of segments) {
-      const result = recognizeSegment(recognizer, segment.samples);
-      const words = wordsFromTokens(
-        { tokens: result.tokens ?? [], timestamps: result.timestamps ?? [], durations: result.durations },
-        segment.start,
-        segment.end,
-      );
-      const piece: RecognizedSegment = { index, start: segment.start, end: segment.end, text: result.text, language: languageOf(result.lang) };
+      const { text, language, words } = offline.recognize(segment.samples, segment.start, segment.end);
+      const piece: RecognizedSegment = { index, start: segment.start, end: segment.end, text, language };
       if (words.length > 0) piece.words = words;
       await recognised(piece);
+    }
+    // Nothing spoken said which language this is: the recognizer names one for the start of the audio.
+    if (options.language === null && params.language === 'auto' && LANGUAGE_AWARE_FAMILIES.includes(config.family) && !resume?.language && !pieces.some((p) => p.language && p.text.trim())) {
+      options.language = offline.detect(head.samples());
     }
   }
   let speakerTurns: SpeakerTurn[] | null = null;
@@ -135,9 +161,75 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
   };
 }
 
-function recognizeSegment(recognizer: SherpaOfflineRecognizer, samples: Float32Array): SherpaOfflineResult {
+/** Hotword lines in a file of the job's own folder, for sherpa-onnx's OnlineRecognizer (it reads them from a file). */
+function hotwordsFile(workDir: string, lines: string[]): string {
+  const path = join(workDir, 'hotwords.txt');
+  writeFileSync(path, `${lines.join('\n')}\n`, { mode: PRIVATE_FILE_MODE });
+  return path;
+}
+
+/** Offline recognition of one job's segments with its params: the recognizer, hotwords, language and token limit. */
+class OfflineRecognition {
+  private readonly lock: LanguageLock;
+  private readonly hotwords: string | undefined;
+
+  constructor(
+    private readonly config: SherpaAsrEngineConfig,
+    private readonly params: AsrJobParams,
+    resumedLanguage: string | null,
+  ) {
+    const detecting = config.family === 'whisper' && params.language === 'auto' && !params.multilingual;
+    this.lock = new LanguageLock(detecting, params.languageDetectionSegments, resumedLanguage, config.languages);
+    this.hotwords = params.hotwords.length > 0 ? hotwordLines(params.hotwords, config.files.tokens!).join('/') : undefined;
+  }
+
+  private settings(language: string): RecognizerSettings {
+    const p = this.params;
+    return {
+      language,
+      task: p.task,
+      useItn: p.useItn,
+      decodingMethod: p.decodingMethod,
+      maxActivePaths: p.maxActivePaths,
+      blankPenalty: p.blankPenalty,
+      hotwordsScore: p.hotwordsScore,
+      tailPaddings: p.tailPaddings,
+      tokenTimestamps: this.config.family === 'whisper' && !withoutTokenTimes.has(this.config.files.decoder!),
+    };
+  }
+
+  private recognizer(): SherpaOfflineRecognizer {
+    const aware = LANGUAGE_AWARE_FAMILIES.includes(this.config.family);
+    const language = !aware || this.params.language === 'auto' ? (this.lock.language ?? '') : this.params.language;
+    return getRecognizer(this.config, this.settings(language));
+  }
+
+  recognize(samples: Float32Array, start: number, end: number): { text: string; language: string | null; words: ReturnType<typeof wordsFromTokens> } {
+    const result = decodeSegment(this.recognizer(), samples, this.hotwords);
+    if (this.config.family === 'whisper' && (result.tokens?.length ?? 0) > 0 && (result.timestamps?.length ?? 0) === 0) {
+      withoutTokenTimes.add(this.config.files.decoder!);
+    }
+    const limit = this.params.maxNewTokens;
+    const tokens = result.tokens ?? [];
+    // Greedy decoding makes the first N tokens the same whether it stops after N or not: max_new_tokens is exact.
+    const cut = limit !== null && tokens.length > limit;
+    const text = cut ? tokens.slice(0, limit).join('') : result.text;
+    const timed = cut ? { tokens: tokens.slice(0, limit), timestamps: (result.timestamps ?? []).slice(0, limit), durations: result.durations?.slice(0, limit) } : { tokens, timestamps: result.timestamps ?? [], durations: result.durations };
+    const language = languageOf(result.lang);
+    this.lock.heardIn(language, text, end - start);
+    return { text, language, words: wordsFromTokens(timed, start, end) };
+  }
+
+  /** The language the recognizer detects in `samples` (the start of a recording where nothing was spoken). */
+  detect(samples: Float32Array): string | null {
+    if (samples.length === 0) return null;
+    return languageOf(decodeSegment(getRecognizer(this.config, this.settings('')), samples, undefined).lang);
+  }
+}
+
+function decodeSegment(recognizer: SherpaOfflineRecognizer, samples: Float32Array, hotwords: string | undefined): SherpaOfflineResult {
   try {
-    const stream = recognizer.createStream();
+    const stream = hotwords === undefined ? recognizer.createStream() : recognizer.createStream(hotwords);
     stream.acceptWaveform({ samples, sampleRate: 16000 });
     recognizer.decode(stream);
     return recognizer.getResult(stream);
@@ -146,9 +238,10 @@ function recognizeSegment(recognizer: SherpaOfflineRecognizer, samples: Float32A
   }
 }
 
-async function* keepBlocks(source: AsyncIterable<Float32Array>, into: Float32Array[] | null): AsyncGenerator<Float32Array> {
+async function* keepBlocks(source: AsyncIterable<Float32Array>, into: Float32Array[] | null, head: RecordingHead): AsyncGenerator<Float32Array> {
   for await (const block of source) {
     into?.push(block);
+    head.add(block);
     yield block;
   }
 }

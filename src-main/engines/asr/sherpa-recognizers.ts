@@ -1,11 +1,15 @@
 /**
  * sherpa-onnx recognizer configs per family (OfflineRecognizer; OnlineRecognizer for streaming transducers), and a
- * small cache of loaded recognizers per worker process. Language and task are part of a Whisper/SenseVoice
- * recognizer's config, so they are part of the cache key.
+ * small cache of loaded recognizers per worker process. Language, task and the decoding options are part of a
+ * recognizer's config, so they are part of the cache key. Option names are sherpa-onnx-node 1.13.8's own (its
+ * addon reads decodingMethod, maxActivePaths, blankPenalty, hotwordsFile/hotwordsScore at the top level and
+ * whisper.tailPaddings / enableTokenTimestamps in the model config).
  */
 import { existsSync } from 'node:fs';
 import { JobError } from '../../common/errors.js';
 import { isAsrFamily, type AsrFamily, type SherpaAsrEngineConfig } from './asr-families.js';
+import type { DecodingMethod } from './asr-params.js';
+import { DEFAULT_HOTWORDS_SCORE, DEFAULT_MAX_ACTIVE_PATHS, TRANSDUCER_FAMILIES } from './asr-params-schema.js';
 import { loadSherpa, type SherpaOfflineRecognizer, type SherpaOnlineRecognizer } from './sherpa-native.js';
 
 /** Recognizers kept loaded per worker (each holds its model in memory). Default 2. */
@@ -16,6 +20,28 @@ export interface RecognizerSettings {
   language: string;
   task: 'transcribe' | 'translate';
   useItn: boolean;
+  /** Transducers only (a CTC model given modified_beam_search ends the process). Default greedy_search. */
+  decodingMethod?: DecodingMethod;
+  /** Beam of modified_beam_search. Default 4. */
+  maxActivePaths?: number;
+  /** Transducers: subtracted from the blank score. Default 0. */
+  blankPenalty?: number;
+  /** Boost of per-stream hotwords (createStream(hotwords)). Default 1.5. */
+  hotwordsScore?: number;
+  /** Whisper: feature frames of padding after the audio; -1 = sherpa-onnx's default. Default -1. */
+  tailPaddings?: number;
+  /** Whisper: ask for token timestamps (exports with attention outputs give them). Default false. */
+  tokenTimestamps?: boolean;
+}
+
+/** What a streaming transducer's config may vary by (OnlineRecognizer takes hotwords only from a file). */
+export interface OnlineRecognizerSettings {
+  decodingMethod?: DecodingMethod;
+  maxActivePaths?: number;
+  blankPenalty?: number;
+  /** A file of hotword lines (hotword-tokens.ts), or undefined for none. */
+  hotwordsFile?: string;
+  hotwordsScore?: number;
 }
 
 /** Validates engineConfig as produced by asrFamilyDefinition (it crosses a process boundary as JSON). */
@@ -44,7 +70,14 @@ export function recognizerConfig(config: SherpaAsrEngineConfig, settings: Recogn
   const common = { tokens: f.tokens, numThreads: 1, debug: 0 };
   const families: Record<Exclude<AsrFamily, 'streaming-transducer'>, () => Record<string, unknown>> = {
     whisper: () => ({
-      whisper: { encoder: f.encoder, decoder: f.decoder, language: settings.language, task: settings.task },
+      whisper: {
+        encoder: f.encoder,
+        decoder: f.decoder,
+        language: settings.language,
+        task: settings.task,
+        tailPaddings: settings.tailPaddings ?? -1,
+        ...(settings.tokenTimestamps ? { enableTokenTimestamps: 1 } : {}),
+      },
     }),
     'nemo-ctc': () => ({ nemoCtc: { model: f.model } }),
     // No modelType: sherpa-onnx reads the encoder's metadata and loads NeMo (TDT, RNN-T) and icefall offline
@@ -65,10 +98,19 @@ export function recognizerConfig(config: SherpaAsrEngineConfig, settings: Recogn
     }),
   };
   if (config.family === 'streaming-transducer') throw new Error('a streaming transducer needs onlineRecognizerConfig()');
+  const transducer = TRANSDUCER_FAMILIES.includes(config.family);
   return {
     featConfig: { sampleRate: 16000, featureDim: 80 },
     modelConfig: { ...families[config.family](), ...common },
-    decodingMethod: 'greedy_search',
+    // Only transducers choose: modified beam search on a CTC model ends sherpa-onnx's process (models/tiny).
+    decodingMethod: transducer ? (settings.decodingMethod ?? 'greedy_search') : 'greedy_search',
+    ...(transducer
+      ? {
+          maxActivePaths: settings.maxActivePaths ?? DEFAULT_MAX_ACTIVE_PATHS,
+          blankPenalty: settings.blankPenalty ?? 0,
+          hotwordsScore: settings.hotwordsScore ?? DEFAULT_HOTWORDS_SCORE,
+        }
+      : {}),
   };
 }
 
@@ -78,13 +120,16 @@ export function recognizerConfig(config: SherpaAsrEngineConfig, settings: Recogn
  */
 export const STREAMING_ENDPOINT_RULES = { rule1MinTrailingSilence: 2.4, rule2MinTrailingSilence: 1.2, rule3MinUtteranceLength: 20 } as const;
 
-export function onlineRecognizerConfig(config: SherpaAsrEngineConfig): Record<string, unknown> {
+export function onlineRecognizerConfig(config: SherpaAsrEngineConfig, settings: OnlineRecognizerSettings = {}): Record<string, unknown> {
   const f = config.files;
   return {
     // featureDim must be 80 for streaming Zipformer (the shape of one of its states depends on it).
     featConfig: { sampleRate: 16000, featureDim: 80 },
     modelConfig: { transducer: { encoder: f.encoder, decoder: f.decoder, joiner: f.joiner }, tokens: f.tokens, numThreads: 1, debug: 0 },
-    decodingMethod: 'greedy_search',
+    decodingMethod: settings.decodingMethod ?? 'greedy_search',
+    maxActivePaths: settings.maxActivePaths ?? DEFAULT_MAX_ACTIVE_PATHS,
+    blankPenalty: settings.blankPenalty ?? 0,
+    ...(settings.hotwordsFile ? { hotwordsFile: settings.hotwordsFile, hotwordsScore: settings.hotwordsScore ?? DEFAULT_HOTWORDS_SCORE } : {}),
     enableEndpoint: 1,
     ...STREAMING_ENDPOINT_RULES,
   };
@@ -116,8 +161,8 @@ export function getRecognizer(config: SherpaAsrEngineConfig, settings: Recognize
 }
 
 /** A loaded streaming recognizer (streaming-transducer), cached like getRecognizer. */
-export function getOnlineRecognizer(config: SherpaAsrEngineConfig): SherpaOnlineRecognizer {
-  return cached(config.family, onlineRecognizerConfig(config), (full) => new (loadSherpa().OnlineRecognizer)(full));
+export function getOnlineRecognizer(config: SherpaAsrEngineConfig, settings: OnlineRecognizerSettings = {}): SherpaOnlineRecognizer {
+  return cached(config.family, onlineRecognizerConfig(config, settings), (full) => new (loadSherpa().OnlineRecognizer)(full));
 }
 
 export function clearRecognizers(): void {

@@ -1,9 +1,13 @@
 /**
  * Word timings from sherpa-onnx token timestamps (CTC and transducer families). SentencePiece marks a word's first
  * token with "▁"; some token sets use a leading space instead. A word ends where its last token's duration ends
- * (TDT models give durations) or where the next token starts, at most TOKEN_SPAN_SECONDS after its last token.
+ * (TDT models give durations) or where the next token starts, at most TOKEN_SPAN_SECONDS after its last token. A token
+ * in a script written without spaces (Chinese, Japanese: SenseVoice's) is a word of its own.
  */
 import type { TranscriptWord } from '../../common/api-types.js';
+
+/** Han and kana: scripts written without spaces between words (Korean has spaces). */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 /** Assumed length of a token without a duration (a little more than 2 encoder frames of 40 ms). */
 export const TOKEN_SPAN_SECONDS = 0.1;
@@ -30,7 +34,9 @@ export function wordsFromTokens(result: TokenTimes, offset: number, segmentEnd: 
     words.push({ word: current.text, start: offset + current.start, end: offset + Math.max(end, current.start) });
   };
   tokens.forEach((token, index) => {
-    const startsWord = token.startsWith('▁') || token.startsWith(' ');
+    // Chinese and Japanese are written without spaces: each such token is a word of its own.
+    const cjk = CJK.test(token) || (current !== null && CJK.test((current as { text: string }).text));
+    const startsWord = token.startsWith('▁') || token.startsWith(' ') || cjk;
     const piece = token.replace(/^[▁ ]+/, '').replace(/▁/g, ' ');
     if (startsWord || !current) {
       close();

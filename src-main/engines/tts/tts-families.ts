@@ -6,6 +6,7 @@ import { isAbsolute, join } from 'node:path';
 import type { ModelLimits } from '../../common/api-types.js';
 import type { ModelDefinition } from '../model-definition.js';
 import { OUTPUT_PARAMS_SCHEMA, outputFormatRules, SPEED_SCHEMA } from './output-params.js';
+import { voiceLanguages } from './voice-languages.js';
 
 export const TTS_FAMILIES = ['vits', 'piper', 'kokoro', 'matcha'] as const;
 export type TtsFamily = (typeof TTS_FAMILIES)[number];
@@ -59,7 +60,7 @@ export function isTtsFamily(value: string): value is TtsFamily {
 export function ttsFamilyDefinition(
   family: TtsFamily,
   pkg: TtsPackage,
-): Pick<ModelDefinition, 'engine' | 'engineConfig' | 'paramsSchema' | 'limits' | 'live' | 'acceptsSpeed'> {
+): Pick<ModelDefinition, 'engine' | 'engineConfig' | 'paramsSchema' | 'limits' | 'live' | 'acceptsSpeed' | 'languages'> {
   if (!isTtsFamily(family)) throw new Error(`unknown TTS family "${String(family)}" (known: ${TTS_FAMILIES.join(', ')})`);
   const missing = REQUIRED[family].filter((role) => !pkg.files[role]);
   if (missing.length > 0) throw new Error(`${pkg.id}: ${family} voice package lacks ${missing.join(', ')}`);
@@ -84,6 +85,8 @@ export function ttsFamilyDefinition(
   return {
     engine: 'sherpa-tts',
     engineConfig: engineConfig as unknown as Record<string, unknown>,
+    // An imported voice lists no languages: its Piper config or ONNX metadata tells (voice-languages.ts).
+    languages: voiceLanguages(files.model ?? files.acousticModel, pkg.languages),
     paramsSchema: {
       type: 'object',
       additionalProperties: false,

@@ -11,17 +11,18 @@ import { ApiError } from '../../common/errors.js';
 import { isOpenAiPath, openAiErrorBody } from '../openai/openai-error.js';
 
 /**
- * A request refused before its body was read (an upload stopped at a bad part, a key check before a 500 MB file)
- * leaves bytes on the connection: the client must not reuse it, or its next request lands on a socket Node is about
- * to destroy ("other side closed"). RFC 9112 §9.6: close after answering without reading the whole body.
+ * A body that stopped arriving (408) is done with: the answer closes the connection. Any other refusal before the
+ * body was read keeps the connection and the rest of the body is discarded once the answer is out
+ * (http/unread-body.ts): closing while the client still sends made Node's fetch see EPIPE instead of the status.
  */
-function closeIfBodyUnread(c: Context): void {
+function closeIfBodyStalled(c: Context, error: ApiError): void {
+  if (error.code !== 'request_timeout') return;
   const incoming = (c.env as { incoming?: { complete?: boolean } } | undefined)?.incoming;
   if (incoming && incoming.complete === false) c.header('Connection', 'close');
 }
 
 export function errorResponse(c: Context, error: ApiError): Response {
-  closeIfBodyUnread(c);
+  closeIfBodyStalled(c, error);
   if (error.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer realm="voxdesk"');
   if (error.retryAfterSeconds !== null) c.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
   const body = isOpenAiPath(new URL(c.req.url).pathname) ? openAiErrorBody(error) : error.toBody();

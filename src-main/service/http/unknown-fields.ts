@@ -8,5 +8,7 @@
 /** The message for the first field of `object` not in `allowed`, or null when every field is known. */
 export function unknownFieldMessage(object: Record<string, unknown>, allowed: readonly string[], prefix = '', owner = 'this route'): string | null {
   const unknown = Object.keys(object).find((key) => !allowed.includes(key));
-  return unknown === undefined ? null : `unknown field "${prefix}${unknown}"; ${owner} takes ${allowed.join(', ')}`;
+  if (unknown === undefined) return null;
+  const settings = allowed.includes('params') ? " (a model's own settings go inside params)" : '';
+  return `unknown field "${prefix}${unknown}"; ${owner} takes ${allowed.join(', ')}: leave it out${settings}`;
 }

@@ -10,6 +10,7 @@ import {
 } from '../../common/dictation-protocol.js';
 import { unknownFieldMessage } from '../http/unknown-fields.js';
 import { ProtocolError } from './live-protocol.js';
+import { MAX_JSON_DEPTH, textNestsPast } from '../http/json-depth.js';
 
 const MESSAGE_FIELDS: Record<DictationClientMessage['type'], readonly string[]> = {
   'session.update': ['type', 'session'],
@@ -27,6 +28,8 @@ function refuseUnknown(object: Record<string, unknown>, allowed: readonly string
  * no language setting, and any value is refused.
  */
 export function parseDictationMessage(raw: string, languages: readonly string[]): DictationClientMessage {
+  // Before anything recurses over it (a deep `type` made JSON.stringify overflow: internal_error).
+  if (textNestsPast(raw, MAX_JSON_DEPTH)) throw new ProtocolError('invalid_json', `message nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; no message of this socket nests more than two`);
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -4,6 +4,7 @@
  * frames, response.done, error.
  */
 import { unknownFieldMessage } from '../http/unknown-fields.js';
+import { MAX_JSON_DEPTH, textNestsPast } from '../http/json-depth.js';
 
 export interface SessionInfo {
   id: string;
@@ -61,6 +62,8 @@ function refuseUnknown(object: Record<string, unknown>, allowed: readonly string
  * the socket stays open). Unknown fields, top-level or in `session`, are 400-style unsupported_param errors.
  */
 export function parseClientMessage(raw: string, acceptsSpeed: boolean): ClientMessage {
+  // Before anything recurses over it (a deep `type` made JSON.stringify overflow: internal_error).
+  if (textNestsPast(raw, MAX_JSON_DEPTH)) throw new ProtocolError('invalid_json', `message nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; no message of this socket nests more than two`);
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -57,7 +57,8 @@ export function recognizerAbilities(def: Pick<ModelDefinition, 'paramsSchema' | 
     /** Codes the language param accepts; null = the model takes no language (it knows `def.languages`). */
     languages: props.language ? (props.language.enum?.filter((l): l is string => typeof l === 'string' && l !== 'auto') ?? def.languages) : null,
     englishOnly: def.languages.length === 1 && def.languages[0] === 'en',
-    diarization: 'speaker_diarization' in props,
+    // Declared in every on-device schema; only `enum: [false]` when the speaker models are missing.
+    diarization: 'speaker_diarization' in props && !(props.speaker_diarization?.enum && !props.speaker_diarization.enum.includes(true)),
   };
 }
 

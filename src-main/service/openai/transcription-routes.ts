@@ -91,7 +91,7 @@ function nativeParams(def: ModelDefinition, request: TranscriptionRequest, task:
   if ('response_format' in schema) params.response_format = 'verbose_json';
   const wantWords = request.granularities.includes('word');
   if (wantWords && !abilities.words) {
-    throw new ApiError('invalid_request', `model ${def.id} gives no word timestamps (Whisper and Moonshine exports time segments only); ask for segment, or use a model with word timings such as parakeet-tdt-0.6b-v2`, {
+    throw new ApiError('invalid_request', `model ${def.id} gives no word timestamps; ask for segment, or use a model with word timings (every on-device recogniser has them)`, {
       param: 'timestamp_granularities',
     });
   }

@@ -15,6 +15,8 @@ import addFormatsModule from 'ajv-formats';
 import { createHash } from 'node:crypto';
 import type { JsonSchema } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
+import { describeJson } from '../http/json-body.js';
+import { MAX_JSON_DEPTH, textNestsPast, valueNestsPast } from '../http/json-depth.js';
 import { publishedParamsSchema } from './published-schema.js';
 
 // ajv-formats is CommonJS: under NodeNext its default export arrives as the module object.
@@ -36,7 +38,8 @@ export class ParamsValidator {
   private readonly byObject = new WeakMap<JsonSchema, Compiled>();
 
   constructor() {
-    this.ajv = new Ajv2020({ useDefaults: true, removeAdditional: false, allErrors: true, strict: false, coerceTypes: false });
+    // verbose: each error carries the value that failed, so a refusal can say what was sent.
+    this.ajv = new Ajv2020({ useDefaults: true, removeAdditional: false, allErrors: true, strict: false, coerceTypes: false, verbose: true });
     addFormats(this.ajv);
   }
 
@@ -59,6 +62,9 @@ export class ParamsValidator {
 
   /** Returns a copy of `params` with defaults applied, or throws ApiError. */
   validate(modelId: string, schema: JsonSchema, params: Record<string, unknown>): Record<string, unknown> {
+    // Before anything recurses over the value (structuredClone, Ajv): a deep value overflowed the stack (a 500).
+    const deep = valueNestsPast(params, MAX_JSON_DEPTH);
+    if (deep !== null) throw tooDeep(deep === '(top)' ? 'params' : `params.${deep}`);
     const { schema: published, validate } = this.compiled(modelId, schema);
     const copy = structuredClone(params);
     if (validate(copy)) return copy;
@@ -125,8 +131,10 @@ function toApiError(modelId: string, schema: JsonSchema, errors: ErrorObject[]):
   const unknown = errors.find((e) => e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties');
   if (unknown) {
     const name = String((unknown.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ?? (unknown.params as { unevaluatedProperty?: string }).unevaluatedProperty);
-    const where = unknown.instancePath ? ` in ${unknown.instancePath}` : '';
-    return new ApiError('unsupported_param', `model ${modelId} does not accept the param "${name}"${where}`);
+    const where = unknown.instancePath ? ` in params${unknown.instancePath.replaceAll('/', '.')}` : '';
+    const accepted = unknown.instancePath ? [] : Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
+    const fix = accepted.length > 0 ? `; it accepts ${accepted.join(', ')} (params_schema in GET /v1/models/${modelId}): leave "${name}" out` : `: leave "${name}" out`;
+    return new ApiError('unsupported_param', `model ${modelId} does not accept the param "${name}"${where}${fix}`);
   }
   const alternatives = errors.find((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
   const inAlternatives = (e: ErrorObject): boolean => alternatives !== undefined && e.schemaPath.startsWith(`${alternatives.schemaPath}/`);
@@ -154,19 +162,34 @@ function describeError(schema: JsonSchema, error: ErrorObject): string {
       break;
     }
     case 'const':
-      what = `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
+      what = `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}${sent(error)}${reasonOf(schema, error)}`;
       break;
     case 'enum':
-      what = `${error.message ?? 'is invalid'}: ${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)}`;
+      what = `${error.message ?? 'is invalid'}: ${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)}${sent(error)}${reasonOf(schema, error)}`;
       break;
     case 'pattern':
-      what = describePattern(schema, error) ?? error.message ?? 'is invalid';
+      what = `${describePattern(schema, error) ?? error.message ?? 'is invalid'}${sent(error)}`;
       break;
     default:
-      what = error.message ?? 'is invalid';
+      what = `${error.message ?? 'is invalid'}${sent(error)}${reasonOf(schema, error)}`;
   }
   const because = conditionOf(schema, error.schemaPath);
   return `${field} ${what}${because ? ` when ${because}` : ''}`;
+}
+
+/** " (got the string "x")": the value that failed, when Ajv kept it (verbose) and it is a value of the params. */
+function sent(error: ErrorObject): string {
+  return error.instancePath && 'data' in error ? ` (got ${describeJson(error.data)})` : '';
+}
+
+/**
+ * ": <description>" for a refused value whose param's description says why only some values can be honoured (a
+ * param the engine takes only in its neutral setting says so in its description, starting "Only …").
+ */
+function reasonOf(schema: JsonSchema, error: ErrorObject): string {
+  const field = schemaAt(schema, error.schemaPath.replace(/\/[^/]+$/, ''));
+  const description = typeof field?.description === 'string' ? field.description : '';
+  return /^Only\b/.test(description) ? `: ${description}` : '';
 }
 
 /**
@@ -195,21 +218,32 @@ function describePattern(schema: JsonSchema, error: ErrorObject): string | null 
  */
 export function parseParamsPart(raw: string | null): Record<string, unknown> {
   if (raw === null || raw === '') return {};
+  if (textNestsPast(raw, MAX_JSON_DEPTH) !== null) throw tooDeep('params');
   let value: unknown;
   try {
     value = JSON.parse(raw);
-  } catch {
-    throw new ApiError('invalid_params', 'params must be a JSON object encoded as a string; it is not valid JSON');
+  } catch (cause) {
+    throw new ApiError('invalid_params', `the params part is not valid JSON (${(cause as Error).message}): send a JSON object as text, e.g. -F 'params={"language":"en"}', or leave the part out for the defaults`, { cause });
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ApiError('invalid_params', 'params must be a JSON object (got ' + (Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value) + ')');
+    throw new ApiError('invalid_params', `the params part must be a JSON object, not ${describeJson(value)}: send e.g. -F 'params={"language":"en"}', or leave the part out for the defaults`);
   }
   return value as Record<string, unknown>;
+}
+
+/** params (or a value inside it, at `where`) nested past MAX_JSON_DEPTH levels. */
+function tooDeep(where: string): ApiError {
+  return new ApiError(
+    'invalid_params',
+    `${where} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; no model's params nest more than a few: send a flat object of the params in the model's params_schema (GET /v1/models/{id})`,
+  );
 }
 
 /** JSON bodies: params absent/null = {}, otherwise must be an object. */
 export function paramsField(value: unknown): Record<string, unknown> {
   if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new ApiError('invalid_params', 'params must be a JSON object');
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new ApiError('invalid_params', `params must be a JSON object of the model's params, not ${describeJson(value)}: e.g. "params": {"language": "en"}, or leave it out for the defaults`);
+  }
   return value as Record<string, unknown>;
 }

@@ -8,7 +8,7 @@
 import { ApiError } from '../../common/errors.js';
 import { MAX_BATCH_ITEMS } from '../../common/limits.js';
 import type { Product } from '../../common/products.js';
-import { PRODUCT_INPUT } from '../../common/products.js';
+import { BATCH_PRODUCTS, PRODUCT_INPUT } from '../../common/products.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { AppDeps } from '../app-deps.js';
 import { parseParamsPart } from '../params/params-validator.js';
@@ -42,7 +42,18 @@ function shapeOf(product: Product, batch: boolean) {
 
 /** The parts a route takes, for the unsupported_param message. */
 function partsOf(shape: ReturnType<typeof shapeOf>, batch: boolean): string {
-  return ['model', 'params', ...(batch ? [] : ['name']), shape.fileField, ...(shape.texts === 'none' ? [] : ['text'])].join(', ');
+  const texts = ['model', 'params', ...(batch ? [] : ['name']), ...(shape.texts === 'none' ? [] : ['text'])];
+  return `the text parts ${texts.join(', ')} and the file part ${shape.fileField}, model first`;
+}
+
+/** Text parts of every multipart route (a `text` part only where the product takes one). */
+const TEXT_PARTS = new Set(['model', 'params', 'name', 'text']);
+
+/** A text part that arrived as a file (a curl `-F params=@x.json`), refused with what to send instead. */
+function textPartAsFile(field: string): ApiError {
+  const example = field === 'model' ? 'model=whisper-small' : field === 'params' ? `'params={"language":"en"}'` : `${field}=…`;
+  const code = field === 'model' ? 'model_required' : field === 'params' ? 'invalid_params' : 'invalid_request';
+  return new ApiError(code, `the ${field} part was sent as a file; send it as a text part instead (curl -F ${example}, not -F ${field}=@file)`);
 }
 
 export async function readMultipartSubmission(request: Request, deps: AppDeps, accountId: string, product: Product, batch: boolean): Promise<MultipartSubmission> {
@@ -55,7 +66,7 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
   let fileCount = 0;
 
   const once = (field: string): void => {
-    if (seen.has(field)) throw new ApiError('invalid_request', `the ${field} part was sent twice`);
+    if (seen.has(field)) throw new ApiError('invalid_request', `the ${field} part was sent twice; send it once`);
     seen.add(field);
   };
 
@@ -75,41 +86,58 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
           else parseParamsPart(value);
           return;
         case 'name':
-          if (batch) throw new ApiError('unsupported_param', 'unknown part "name": a batch takes no name part (files[].name are the file names)');
+          if (batch) throw new ApiError('unsupported_param', 'unknown part "name": a batch takes no name part (each item is named after its file: files[].name); leave it out');
           once(field);
           name = value;
           return;
         case 'text':
-          if (shape.texts === 'none') throw new ApiError('unsupported_param', `unknown part "text": ${product} takes no text part`);
+          if (shape.texts === 'none') throw new ApiError('unsupported_param', `unknown part "text": ${product} takes no text part; leave it out`);
           if (shape.texts === 'one') once(field);
-          if (texts.length >= MAX_BATCH_ITEMS) throw new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} texts`);
+          if (texts.length >= MAX_BATCH_ITEMS) throw new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} texts: split them into several batches`);
           texts.push(value);
           return;
+        case shape.fileField:
+          throw new ApiError(
+            'file_required',
+            `the ${field} part arrived as text, not as a file: send the recording as a file part with a filename (curl -F ${field}=@audio.wav; in a FormData, append a Blob or File)`,
+          );
         default:
           throw new ApiError('unsupported_param', `unknown part "${field}"; this route takes ${partsOf(shape, batch)}`);
       }
     },
     beforeFile(field) {
-      if (!def) throw new ApiError('model_required', `the model part must come before the ${field} part`);
-      if (field !== shape.fileField) throw new ApiError('unsupported_param', `unknown file part "${field}"; this route takes ${partsOf(shape, batch)}`);
+      if (TEXT_PARTS.has(field)) throw textPartAsFile(field);
+      if (field !== shape.fileField) throw new ApiError('unsupported_param', `unknown file part "${field}": the recording goes in the part named ${shape.fileField}; this route takes ${partsOf(shape, batch)}`);
+      if (!def) {
+        throw new ApiError('model_required', `the ${field} part came before the model part: send the model part first (curl -F model=ID -F ${field}=@audio.wav), so the model is known before its audio is read`);
+      }
       if (fileCount >= shape.maxFiles) {
         throw shape.maxFiles > 1
-          ? new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} files`)
-          : new ApiError('invalid_request', `this route takes one ${field} part`);
+          ? new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} files: split them into several batches`)
+          : new ApiError('invalid_request', `this route takes one ${field} part${BATCH_PRODUCTS.includes(product) ? `; send several files to POST /v1/${product}/batch` : ''}`);
       }
       fileCount++;
       // The catalogue's limits.max_file_bytes: the smaller of the model's and the service's (inclusive) limit.
-      return { maxBytes: deps.catalogue.limitsFor(def).max_file_bytes ?? deps.config.maxUploadBytes };
+      const limits = deps.catalogue.limitsFor(def);
+      const maxBytes = limits.max_file_bytes ?? deps.config.maxUploadBytes;
+      return {
+        maxBytes,
+        limitNote: `the most model ${def.id} takes (limits.max_file_bytes in GET /v1/models/${def.id}); send a shorter or more compressed recording, or use a model with a larger limit`,
+      };
     },
   });
 
   try {
     const model = def as ModelDefinition | null;
-    if (!model) throw new ApiError('model_required', 'the model part is required (a catalogue id from GET /v1/models)');
+    if (!model) throw new ApiError('model_required', 'the model part is required: send a catalogue id from GET /v1/models as the first part (curl -F model=ID)');
     const empty = files.find((f) => f.bytes === 0);
-    if (empty) throw new ApiError('file_required', `the ${empty.field} part ${empty.originalName ? `"${empty.originalName}" ` : ''}is empty`);
-    if (files.length === 0) throw new ApiError('file_required', `the ${shape.fileField} part (an audio file) is required`);
-    if (shape.textRequired && texts.length === 0) throw new ApiError('text_required', 'the text part is required');
+    if (empty) {
+      throw new ApiError('file_required', `the ${empty.field} part ${empty.originalName ? `"${empty.originalName}" ` : ''}has 0 bytes: send the recording's bytes (curl -F ${empty.field}=@path reads the file: check the path)`);
+    }
+    if (files.length === 0) {
+      throw new ApiError('file_required', `the ${shape.fileField} part is required: send the recording as a file part after the model (curl -F model=ID -F ${shape.fileField}=@audio.wav)`);
+    }
+    if (shape.textRequired && texts.length === 0) throw new ApiError('text_required', 'the text part is required: send the words to speak as a text part (curl -F text=…)');
     texts.forEach((t, i) => checkText(deps, model, t, texts.length > 1 ? `text #${i + 1}` : 'text'));
     const rawParams = parseParamsPart(rawParamsText);
     const params = validateParams(deps, model, rawParams);

@@ -12,7 +12,7 @@ import type { EngineInput } from '../../engines/engine-types.js';
 import type { NewBatch } from '../../jobs/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
-import { optionalString, readJsonObject, refuseUnknownFields } from '../http/json-body.js';
+import { describeJson, optionalString, readJsonObject, refuseUnknownFields } from '../http/json-body.js';
 import { paramsField } from '../params/params-validator.js';
 import { readMultipartSubmission } from './multipart-submission.js';
 import {
@@ -96,8 +96,8 @@ async function postMultipartBatch(c: Context<AppEnv>, deps: AppDeps, product: Pr
 
 function modelField(body: Record<string, unknown>): string {
   const model = body.model;
-  if (model === undefined || model === null || model === '') throw new ApiError('model_required', 'the model field is required (a catalogue id from GET /v1/models)');
-  if (typeof model !== 'string') throw new ApiError('invalid_request', 'model must be a string');
+  if (model === undefined || model === null || model === '') throw new ApiError('model_required', 'the model field is required: a catalogue id from GET /v1/models, e.g. {"model": "espeak-ng", …}');
+  if (typeof model !== 'string') throw new ApiError('invalid_request', `model must be a string (a catalogue id from GET /v1/models), not ${describeJson(model)}`);
   return model;
 }
 
@@ -148,12 +148,14 @@ async function postJsonBatch(c: Context<AppEnv>, deps: AppDeps, product: Product
   refuseUnknownFields(body, fields.body);
   const def = resolveForProduct(deps, modelField(body), product);
   const rawItems = body.items;
-  if (!Array.isArray(rawItems) || rawItems.length === 0) throw new ApiError('invalid_request', 'items must be a non-empty array of {text, name}');
-  if (rawItems.length > MAX_BATCH_ITEMS) throw new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} items; got ${rawItems.length}`);
+  if (!Array.isArray(rawItems) || rawItems.length === 0) {
+    throw new ApiError('invalid_request', `items must be a non-empty array of {${fields.item.join(', ')}}, not ${Array.isArray(rawItems) ? 'an empty array' : rawItems === undefined ? 'missing' : describeJson(rawItems)}`);
+  }
+  if (rawItems.length > MAX_BATCH_ITEMS) throw new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} items; got ${rawItems.length}: split them into several batches`);
   const rawParams = paramsField(body.params);
   const params = validateParams(deps, def, rawParams);
   const items = rawItems.map((raw: unknown, i) => {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError('invalid_request', `items[${i}] must be an object {text, name}`);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError('invalid_request', `items[${i}] must be an object {${fields.item.join(', ')}}, not ${describeJson(raw)}`);
     const item = raw as Record<string, unknown>;
     refuseUnknownFields(item, fields.item, `items[${i}].`, 'a batch item');
     const text = checkText(deps, def, item.text, `items[${i}].text`);

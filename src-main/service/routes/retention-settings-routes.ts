@@ -1,8 +1,9 @@
 /**
- * GET/PUT /v1/settings/retention (key required): how long uploaded recordings and the job history are kept.
- * Answers `{recordings_hours, job_history_days, artifact_link_hours}`; artifact links are fixed at one day by the
- * spec and cannot be set. PUT takes `{recordings_hours?, job_history_days?}` (an omitted field keeps its value,
- * job_history_days null = keep forever); the job engine reads the policy at its next maintenance sweep. Like every
+ * GET/PUT /v1/settings/retention (key required): how long uploaded recordings and the job history are kept, and the
+ * disk the recordings take now. Answers `{recordings_hours, job_history_days, artifact_link_hours, recordings_bytes}`;
+ * artifact links are fixed at one day by the spec and cannot be set. PUT takes `{recordings_hours?, job_history_days?}`
+ * (an omitted field keeps its value; recordings_hours null = as long as the job, job_history_days null = keep
+ * forever); the job engine reads the policy at its next maintenance sweep. Like every
  * /v1/settings route, only the local account may read or change it (auth/local-account-only.ts, applied by app.ts):
  * the policy deletes every account's data.
  */
@@ -11,12 +12,14 @@ import { mergeRetentionUpdate, readRetention, retentionSettings, saveRetention }
 import type { SettingsRepo } from '../../store/settings-repo.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonObject } from '../http/json-body.js';
+import { diskUsage } from '../uploads/upload-budget.js';
 
-export function retentionSettingsRoutes(settings: SettingsRepo): Hono<AppEnv> {
+/** `uploadsDir`: where every account's uploaded recordings are kept (their size is the answer's recordings_bytes). */
+export function retentionSettingsRoutes(settings: SettingsRepo, uploadsDir: string): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/settings/retention', (c) => {
+  app.get('/v1/settings/retention', async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json(retentionSettings(readRetention(settings)));
+    return c.json(retentionSettings(readRetention(settings), await diskUsage(uploadsDir)));
   });
 
   app.put('/v1/settings/retention', async (c) => {
@@ -24,7 +27,7 @@ export function retentionSettingsRoutes(settings: SettingsRepo): Hono<AppEnv> {
     const next = mergeRetentionUpdate(readRetention(settings), body);
     saveRetention(settings, next);
     c.header('Cache-Control', 'no-store');
-    return c.json(retentionSettings(next));
+    return c.json(retentionSettings(next, await diskUsage(uploadsDir)));
   });
   return app;
 }

@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonObject } from '../http/json-body.js';
-import { parseWatchFolders } from '../watch-folders/watch-folders-body.js';
+import { parseWatchFolders, refuseMissingNewFolders } from '../watch-folders/watch-folders-body.js';
 
 export function watchFolderRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -19,6 +19,7 @@ export function watchFolderRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.put('/v1/settings/watch-folders', async (c) => {
     const folders = parseWatchFolders(deps, await readJsonObject(c));
+    await refuseMissingNewFolders(folders, deps.watch.list());
     c.header('Cache-Control', 'no-store');
     return c.json({ folders: await deps.watch.replace(folders) });
   });

@@ -34,7 +34,8 @@ export interface UploadTicket {
   close(): void;
 }
 
-async function diskUsage(path: string): Promise<number> {
+/** Bytes of the files below `path` (0 when it does not exist): what uploads take on disk. */
+export async function diskUsage(path: string): Promise<number> {
   let entries;
   try {
     entries = await readdir(path, { withFileTypes: true });

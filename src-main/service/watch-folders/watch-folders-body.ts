@@ -3,14 +3,17 @@
  * the way a job request is checked, and names the folder in every refusal (`folders[1].model …`): an unknown model
  * is 400 invalid_request, a model of another product 400 invalid_params, an unavailable one 422 model_unavailable,
  * params are validated against the model's schema (400 invalid_params / unsupported_param), an unknown field is 400
- * unsupported_param (`status` is read-only). Paths must be absolute; a folder that does not exist yet is accepted
- * (its status shows the error, and it is watched once it appears). The same folder twice, or one folder inside
- * another (its files would be seen twice), is refused.
+ * unsupported_param (`status` is read-only). Paths must be absolute. A folder added by this PUT must exist and be a
+ * folder (400 folder_missing / folder_not_directory: someone who typed a wrong path is told at once, not shown
+ * "added"); one already saved may be missing meanwhile (a recorder unplugged): its status shows it, and it is watched
+ * again once it is back. The same folder twice, or one folder inside another (its files would be seen twice), is
+ * refused.
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { ApiError } from '../../common/errors.js';
 import { MAX_WATCH_FOLDERS } from '../../common/limits.js';
 import { TRANSCRIPT_FORMATS } from '../../common/transcript-formats.js';
+import { folderProblem } from '../../watch/folder-watch.js';
 import type { WatchFolderConfig } from '../../watch/watch-folder-config.js';
 import type { AppDeps } from '../app-deps.js';
 import { refuseUnknownFields } from '../http/json-body.js';
@@ -95,4 +98,17 @@ export function parseWatchFolders(deps: AppDeps, body: Record<string, unknown>):
     }),
   );
   return folders;
+}
+
+/** Refuses a folder that is new in this list (not among `saved`) and does not exist, or is a file, naming it. */
+export async function refuseMissingNewFolders(folders: readonly WatchFolderConfig[], saved: readonly { path: string }[]): Promise<void> {
+  const known = new Set(saved.map((f) => f.path));
+  for (const [i, folder] of folders.entries()) {
+    if (known.has(folder.path)) continue;
+    const problem = await folderProblem(folder.path);
+    if (problem?.code === 'folder_missing') {
+      throw new ApiError('folder_missing', `folders[${i}].path ${folder.path} does not exist: create the folder (or plug in the drive it is on), then add it`);
+    }
+    if (problem?.code === 'folder_not_directory') throw new ApiError('folder_not_directory', `folders[${i}].path ${folder.path} is a file, not a folder`);
+  }
 }

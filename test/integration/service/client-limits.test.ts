@@ -39,7 +39,7 @@ function multipartHead(model: string): string {
 }
 
 /** A raw HTTP request whose body the test sends by hand; resolves the whole answer when the server closes. */
-function rawRequest(t: TestService, key: string, head: Record<string, string>, path: string): { socket: Socket; answer: Promise<string> } {
+function rawRequest(t: TestService, key: string, head: Record<string, string>, path: string): { socket: Socket; answer: Promise<string>; received: () => string } {
   const port = Number(new URL(t.url).port);
   const socket = connect(port, '127.0.0.1');
   sockets.push(socket);
@@ -49,7 +49,7 @@ function rawRequest(t: TestService, key: string, head: Record<string, string>, p
   socket.on('error', () => undefined);
   const headers = Object.entries({ Host: `127.0.0.1:${port}`, Authorization: `Bearer ${key}`, ...head }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
   socket.write(`POST ${path} HTTP/1.1\r\n${headers}\r\n`);
-  return { socket, answer };
+  return { socket, answer, received: () => text };
 }
 
 function filesUnder(dir: string): string[] {
@@ -80,14 +80,18 @@ describe('a trickling body', () => {
     expect((await fetch(`${t.url}/v1/health`)).status).toBe(200);
   });
 
-  it('a chunked JSON body is refused as soon as it passes 8 MB, and the connection is closed', async () => {
+  it('a chunked JSON body is refused as soon as it passes 8 MB; the rest is discarded and the connection serves the next request', async () => {
     const t = await service();
-    const { socket, answer } = rawRequest(t, t.key, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, '/v1/text-to-speech');
+    const { socket, received } = rawRequest(t, t.key, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, '/v1/text-to-speech');
     const chunk = `{"text": "${'x'.repeat(1024 * 1024)}`;
     for (let i = 0; i < 9 && !socket.destroyed; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
-    const text = await answer;
-    expect(text).toMatch(/^HTTP\/1\.1 400 /);
-    expect(text).toContain('larger than 8388608 bytes');
+    socket.write('0\r\n\r\n');
+    await expect.poll(() => received(), { timeout: 20_000 }).toContain('larger than 8388608 bytes');
+    expect(received()).toMatch(/^HTTP\/1\.1 400 /);
+    expect(received()).not.toMatch(/connection: close/i);
+    // The same connection answers the next request once the refused body has been read and discarded.
+    socket.write(`GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await expect.poll(() => received().match(/HTTP\/1\.1 200 /g)?.length ?? 0, { timeout: 20_000 }).toBe(1);
     const ok = await fetch(`${t.url}/v1/text-to-speech`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },

@@ -100,7 +100,7 @@ describe('model manager routes', () => {
     expect(await call('POST', '/v1/local/models/import', 'path=x', 'text/plain')).toMatchObject({ status: 415, body: { error: { code: 'unsupported_media_type' } } });
     expect(await call('POST', '/v1/local/models/import', '{nope')).toMatchObject({ status: 400, body: { error: { code: 'invalid_json' } } });
     expect(await call('POST', '/v1/local/models/import', {})).toMatchObject({ status: 400, body: { error: { code: 'invalid_request', message: expect.stringContaining('path is required') } } });
-    expect(await call('POST', '/v1/local/models/import', { path: 42 })).toMatchObject({ status: 400, body: { error: { message: 'path must be a string' } } });
+    expect(await call('POST', '/v1/local/models/import', { path: 42 })).toMatchObject({ status: 400, body: { error: { message: 'path must be a string, not the number 42: send it in quotes' } } });
     expect(await call('POST', '/v1/local/models/import', { path: '/x', languages: 'en' })).toMatchObject({ status: 400, body: { error: { message: 'languages must be an array of strings' } } });
     expect(await call('POST', '/v1/local/models/import', { path: join(dir, 'missing') })).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('does not exist') } } });
     expect(await call('POST', '/v1/local/models/import', { path: join(SHARED, 'models', 'tiny', 'tiny-nemo-ctc'), id: 'ctc' })).toMatchObject({ status: 409 });

@@ -28,18 +28,26 @@ function put(body: unknown, client: Client = api, type = 'application/json'): Pr
 }
 
 describe('retention settings routes', () => {
-  it('answers the defaults: recordings one day, history forever, links one day', async () => {
+  it('answers the defaults: recordings as long as their job, history forever, links one day, and the disk used', async () => {
     const response = await api.get(PATH);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(await json(response)).toEqual({ recordings_hours: 24, job_history_days: null, artifact_link_hours: 24 });
+    expect(await json(response)).toEqual({ recordings_hours: null, job_history_days: null, artifact_link_hours: 24, recordings_bytes: 0 });
+    // An upload is kept on disk and counted.
+    const form = new FormData();
+    form.append('model', 'test-asr');
+    form.append('file', new Blob([new Uint8Array(3000).fill(7)]), 'a.wav');
+    expect((await fetch(`${t.url}/v1/speech-to-text`, { method: 'POST', headers: api.headers(), body: form })).status).toBe(200);
+    expect(await json(api.get(PATH))).toMatchObject({ recordings_bytes: 3000 });
   });
 
   it('stores a change, keeps omitted fields, and the job engine reads the same policy', async () => {
-    expect(await json(put({ recordings_hours: 72, job_history_days: 30 }))).toEqual({ recordings_hours: 72, job_history_days: 30, artifact_link_hours: 24 });
-    expect(await json(put({ job_history_days: null }))).toEqual({ recordings_hours: 72, job_history_days: null, artifact_link_hours: 24 });
-    expect(await json(put({ recordings_hours: 8760 }))).toEqual({ recordings_hours: 8760, job_history_days: null, artifact_link_hours: 24 });
+    const links = { artifact_link_hours: 24, recordings_bytes: 3000 };
+    expect(await json(put({ recordings_hours: 72, job_history_days: 30 }))).toEqual({ recordings_hours: 72, job_history_days: 30, ...links });
+    expect(await json(put({ job_history_days: null }))).toEqual({ recordings_hours: 72, job_history_days: null, ...links });
+    expect(await json(put({ recordings_hours: 8760 }))).toEqual({ recordings_hours: 8760, job_history_days: null, ...links });
+    expect(await json(put({ recordings_hours: null }))).toEqual({ recordings_hours: null, job_history_days: null, ...links });
     expect(await json(put({ recordings_hours: 1, job_history_days: 3650 }))).toMatchObject({ recordings_hours: 1, job_history_days: 3650 });
-    expect(await json(api.get(PATH))).toEqual({ recordings_hours: 1, job_history_days: 3650, artifact_link_hours: 24 });
+    expect(await json(api.get(PATH))).toEqual({ recordings_hours: 1, job_history_days: 3650, ...links });
     const db = openDatabase(join(t.dataDir, 'voxdesk.db'));
     try {
       expect(readRetention(createSettingsRepo(db))).toEqual({ recordings_hours: 1, job_history_days: 3650 });
@@ -50,9 +58,9 @@ describe('retention settings routes', () => {
 
   it('refuses out-of-range and mistyped values with invalid_params naming the field, changing nothing', async () => {
     const before = await json(api.get(PATH));
-    for (const bad of [0, -1, 8761, 1.5, '24', null, true, [24], { h: 1 }]) {
+    for (const bad of [0, -1, 8761, 1.5, '24', true, [24], { h: 1 }]) {
       const message = await expectError(put({ recordings_hours: bad }), 400, 'invalid_params');
-      expect(message).toMatch(/recordings_hours must be a whole number of hours from 1 to 8760/);
+      expect(message).toMatch(/recordings_hours must be null \(as long as the job\) or a whole number of hours from 1 to 8760/);
     }
     for (const bad of [0, -7, 3651, 2.5, '30', false, 'forever']) {
       const message = await expectError(put({ job_history_days: bad }), 400, 'invalid_params');

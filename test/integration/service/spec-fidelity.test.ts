@@ -177,7 +177,8 @@ describe('4. curated models show their full params schema before they are downlo
     const whisper = row('whisper-small').params_schema.properties;
     expect(whisper.language!.enum).toContain('de');
     expect(whisper.task!.enum).toEqual(['transcribe', 'translate']);
-    expect(whisper.timestamp_granularity!.enum).toEqual(['segment', 'none']);
+    expect(whisper.timestamp_granularity!.enum).toEqual(['word', 'segment', 'none']); // words interpolated (issue 32)
+    expect(whisper.temperature).toMatchObject({ enum: [0] });
     expect(row('parakeet-tdt-0.6b-v2').params_schema.properties.timestamp_granularity!.default).toBe('word');
     const kokoro = row('kokoro-en-v0_19').params_schema.properties;
     expect(kokoro.speaker).toMatchObject({ minimum: 0, maximum: 10 });

@@ -2,7 +2,7 @@
  * GET/PUT /v1/settings/watch-folders over real HTTP: the saved list and its status, persistence across a restart,
  * and every bad input refused with its code and the folder named, changing nothing.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,9 +59,25 @@ describe('watch folder settings route', () => {
     expect(['starting', 'scanning', 'watching']).toContain(folder!.status.state);
   });
 
-  it('accepts a folder that does not exist yet and says so in its status', async () => {
-    const [folder] = (await json<{ folders: WatchFolder[] }>(putFolders(api, [{ path: join(work, 'later'), model: 'test-asr', formats: ['srt'] }]))).folders;
-    expect(folder!.status).toMatchObject({ state: 'error', error: { code: 'folder_missing' } });
+  it('refuses a new folder that does not exist or is a file, naming it; a saved folder that went missing stays', async () => {
+    const before = await list();
+    const later = join(work, 'later');
+    expect(await expectError(putFolders(api, [{ path: later, model: 'test-asr', formats: ['srt'] }]), 400, 'folder_missing')).toMatch(
+      new RegExp(`folders\\[0\\]\\.path ${later} does not exist: create the folder`),
+    );
+    const file = join(work, 'a-file.txt');
+    writeFileSync(file, 'x');
+    const saved = before.map(({ path, model, params, output_dir, formats }) => ({ path, model, params, output_dir, formats }));
+    expect(await expectError(putFolders(api, [...saved, { path: file, model: 'test-asr', formats: ['srt'] }]), 400, 'folder_not_directory')).toMatch(/folders\[1\]\.path .*a-file\.txt is a file, not a folder/);
+    expect(await list()).toEqual(before);
+
+    // Saved while it existed, then gone (a recorder unplugged): the list can still be saved with it, its status says why.
+    mkdirSync(later);
+    await json(putFolders(api, [{ path: later, model: 'test-asr', formats: ['srt'] }]));
+    rmSync(later, { recursive: true });
+    const [kept] = (await json<{ folders: WatchFolder[] }>(putFolders(api, [{ path: later, model: 'test-asr', formats: ['srt', 'txt'] }]))).folders;
+    expect(kept).toMatchObject({ path: later, formats: ['srt', 'txt'] });
+    await expect.poll(async () => (await list())[0]!.status.error?.code, { timeout: 20_000 }).toBe('folder_missing');
   });
 
   it('refuses every bad folder with its code, naming the folder, and keeps the saved list', async () => {

@@ -67,10 +67,16 @@ describe('watch folders across restarts and trouble', () => {
     const { t, api } = await start(join(work, 'data2'));
     try {
       const dir = join(work, 'usb', 'RECORDER');
+      // Added while the recorder is plugged in (a folder that does not exist is refused when it is added), then
+      // unplugged before the list is saved again.
+      mkdirSync(dir, { recursive: true });
+      await saveFolders(api, [{ path: dir, model: 'test-asr', formats: ['srt'] }]);
+      rmSync(join(work, 'usb'), { recursive: true, force: true });
       const [missing] = await saveFolders(api, [{ path: dir, model: 'test-asr', formats: ['srt'] }]);
-      expect(missing!.status).toMatchObject({ state: 'error', error: { code: 'folder_missing' } });
-      expect(missing!.status.error!.message).toContain(dir);
-      expect(missing!.status.next_retry_at).toMatch(/^\d{4}-/);
+      const waiting = missing!.status.error?.code === 'folder_missing' ? missing! : await waitForFolder(api, dir, 'folder_missing', (f) => f.status.error?.code === 'folder_missing');
+      expect(waiting.status).toMatchObject({ state: 'error', error: { code: 'folder_missing' } });
+      expect(waiting.status.error!.message).toContain(dir);
+      expect(waiting.status.next_retry_at).toMatch(/^\d{4}-/);
 
       // The drive is plugged in.
       mkdirSync(dir, { recursive: true });
@@ -94,11 +100,14 @@ describe('watch folders across restarts and trouble', () => {
       writeFileSync(join(dir, 'third.wav'), recording(22));
       await waitForFolder(api, dir, 'third done', (f) => f.status.files_done === 3);
 
-      // A file where the folder should be.
+      // A file where the saved folder should be.
       const file = join(work, 'not-a-folder');
+      mkdirSync(file);
+      await saveFolders(api, [{ path: file, model: 'test-asr', formats: ['srt'] }]);
+      rmSync(file, { recursive: true });
       writeFileSync(file, 'x');
-      const [notFolder] = await saveFolders(api, [{ path: file, model: 'test-asr', formats: ['srt'] }]);
-      expect(notFolder!.status).toMatchObject({ state: 'error', error: { code: 'folder_not_directory' } });
+      const notFolder = await waitForFolder(api, file, 'folder_not_directory', (f) => f.status.error?.code === 'folder_not_directory');
+      expect(notFolder.status).toMatchObject({ state: 'error', error: { code: 'folder_not_directory' } });
     } finally {
       await t.stop();
     }

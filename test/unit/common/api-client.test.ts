@@ -94,5 +94,8 @@ describe('ApiClient', () => {
     expect(url.pathname).toBe('/v1/text-to-speech/realtime');
     expect(url.searchParams.get('model')).toBe('espeak-ng');
     expect(url.searchParams.get('api_key')).toBe('vdk_x');
+    const voiced = new URL(new ApiClient({ baseUrl: 'http://127.0.0.1:8750', apiKey: 'vdk_x' }).realtimeUrl('espeak-ng', { voice: 'de' }));
+    expect(voiced.searchParams.get('voice')).toBe('de');
+    expect(voiced.searchParams.get('model')).toBe('espeak-ng');
   });
 });

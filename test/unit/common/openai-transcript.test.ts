@@ -38,7 +38,7 @@ describe('OpenAI transcript shapes', () => {
   it('verbose_json: language by name, Whisper segment fields, segments by default', () => {
     const body = openAiTranscript(result, 'verbose_json', options) as Record<string, unknown>;
     expect(body).toMatchObject({ task: 'transcribe', language: 'english', duration: 11, text: result.text, usage: { type: 'duration', seconds: 11 } });
-    expect(body.words).toBeUndefined();
+    expect(body.words).toEqual([]); // always there (issue 32, point 1), empty unless words were asked for
     expect((body.segments as unknown[])[1]).toEqual({
       id: 1,
       seek: 410,
@@ -53,13 +53,13 @@ describe('OpenAI transcript shapes', () => {
     });
   });
 
-  it('verbose_json with word only: words and no segments; with both: both; translate says so', () => {
+  it('verbose_json with word only: words and empty segments; with both: both; translate says so', () => {
     const words = openAiTranscript(result, 'verbose_json', { ...options, granularities: ['word'] }) as Record<string, unknown>;
     expect(words.words).toEqual([
       { word: 'And', start: 0.32, end: 0.5 },
       { word: 'so', start: 0.5, end: 0.7 },
     ]);
-    expect(words.segments).toBeUndefined();
+    expect(words.segments).toEqual([]);
     const both = openAiTranscript(result, 'verbose_json', { ...options, task: 'translate', granularities: ['word', 'segment'] }) as Record<string, unknown>;
     expect(both).toMatchObject({ task: 'translate' });
     expect(both.segments).toHaveLength(2);

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPENAI_VOICES } from '../../../src-main/common/openai-names.js';
-import { asrParamsSchema, type AsrFamily } from '../../../src-main/engines/asr/asr-families.js';
+import type { AsrFamily } from '../../../src-main/engines/asr/asr-families.js';
+import { asrParamsSchema } from '../../../src-main/engines/asr/asr-params-schema.js';
 import { pocketsphinxDefinition } from '../../../src-main/engines/asr/pocketsphinx-models.js';
 import type { ModelDefinition, ModelSource } from '../../../src-main/engines/model-definition.js';
 import { espeakModelDefinition } from '../../../src-main/engines/tts/espeak-models.js';
@@ -34,7 +35,7 @@ function asr(id: string, family: AsrFamily, languages: string[]): ModelDefinitio
     engine: 'sherpa-asr',
     engineConfig: { family },
     languages,
-    paramsSchema: asrParamsSchema(family, languages, false),
+    paramsSchema: asrParamsSchema({ family, languages, vad: false, diarization: false }),
     status: 'available',
     reason: null,
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src-main/common/errors.js';
-import { asrParamsSchema } from '../../../src-main/engines/asr/asr-families.js';
+import { asrParamsSchema } from '../../../src-main/engines/asr/asr-params-schema.js';
 import { espeakParamsSchema } from '../../../src-main/engines/tts/espeak-models.js';
 import { OUTPUT_PARAMS_SCHEMA, outputFormatRules } from '../../../src-main/engines/tts/output-params.js';
 import { parseParamsPart, ParamsValidator } from '../../../src-main/service/params/params-validator.js';
@@ -103,7 +103,7 @@ describe('cross-field rules stated in the schema itself', () => {
     );
   });
   it('num_speakers only with speaker_diarization on', () => {
-    const asr = asrParamsSchema('nemo-ctc', ['en'], true);
+    const asr = asrParamsSchema({ family: 'nemo-ctc', languages: ['en'], vad: false, diarization: true });
     expect(codeOf(() => v.validate('asr', asr, { num_speakers: 2 }))).toMatch(/^invalid_params: params\.speaker_diarization .*when params\.num_speakers is given/);
     expect(v.validate('asr', asr, { speaker_diarization: true, num_speakers: 2 })).toMatchObject({ num_speakers: 2 });
   });

@@ -17,6 +17,7 @@ const DIARIZATION: AsrSupportModels = {
 };
 const JFK_CTC = 'cm cacuuevppmcshj y ghye tld gtdcyuubsucdzbmpof ucmcwxwwdjw oet';
 const JFK_WHISPER = 'co lhlr fc smfh lourqdrwvbdu surll';
+const WHISPER_LANGUAGES = 'en zh de es ru ko fr ja pt it'.split(' ');
 
 const temp = makeTempDir('voxdesk-sherpa-asr-');
 afterAll(() => temp.cleanup());
@@ -35,7 +36,7 @@ function whisper(support: AsrSupportModels = {}) {
   return asrFamilyDefinition('whisper', {
     id: 'tiny-whisper',
     dir: join(TINY, 'tiny-whisper'),
-    languages: 'en zh de es ru ko fr ja pt it'.split(' '),
+    languages: WHISPER_LANGUAGES,
     files: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', tokens: 'tokens.txt' },
     support,
   }).engineConfig;
@@ -74,7 +75,8 @@ describe('sherpa-onnx NeMo CTC (tiny random-weight model)', () => {
     const json = await engine.run(sttTask(JFK, 'sherpa-asr', nemoCtc(), { response_format: 'json' }), recordingContext());
     expect(json.result).toEqual({ text: JFK_CTC });
     const none = await engine.run(sttTask(JFK, 'sherpa-asr', nemoCtc(), { timestamp_granularity: 'none' }), recordingContext());
-    expect(none.result).toEqual({ text: JFK_CTC, duration: 11, language: 'en' });
+    // verbose_json always has all four fields: none leaves segments and words empty (issue 32, point 1).
+    expect(none.result).toEqual({ text: JFK_CTC, duration: 11, language: 'en', segments: [], words: [] });
   });
 
   it('decodes other containers the same way (8 kHz mp3 in a temp dir)', async () => {
@@ -124,14 +126,32 @@ describe('sherpa-onnx NeMo CTC (tiny random-weight model)', () => {
 });
 
 describe('sherpa-onnx Whisper (tiny random-weight model)', () => {
-  it('gives the README\'s exact text for jfk.wav in English, segment timings only', async () => {
+  it('gives the README\'s exact text for jfk.wav in English; no token times, so words are interpolated and marked', async () => {
     const out = await engine.run(sttTask(JFK, 'sherpa-asr', whisper(), { language: 'en' }), recordingContext());
-    expect(out.result).toEqual({
+    expect(out.result).toMatchObject({
       text: JFK_WHISPER,
       duration: 11,
       language: 'en',
       segments: [{ id: 0, start: 0, end: 11, text: JFK_WHISPER }],
     });
+    const words = out.result.words!;
+    expect(words.map((w) => w.word)).toEqual(JFK_WHISPER.split(/\s+/).filter(Boolean));
+    expect(words.every((w) => w.interpolated === true && w.end >= w.start)).toBe(true);
+    expect([words[0]!.start, words.at(-1)!.end]).toEqual([0, 11]);
+  });
+
+  it('max_new_tokens cuts each segment after that many tokens (greedy decoding: the same first tokens)', async () => {
+    const out = await engine.run(sttTask(JFK, 'sherpa-asr', whisper(), { language: 'en', max_new_tokens: 5 }), recordingContext());
+    expect(JFK_WHISPER.startsWith(out.result.text!)).toBe(true);
+    expect(out.result.text!.length).toBeLessThan(JFK_WHISPER.length);
+  });
+
+  it('reports the detected language even when nothing was spoken', async () => {
+    const silence = join(temp.dir, 'silence-2s.wav');
+    ffmpeg(['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '2', silence]);
+    const out = await engine.run(sttTask(silence, 'sherpa-asr', whisper()), recordingContext());
+    expect(out.result).toMatchObject({ text: '', segments: [], words: [] });
+    expect(WHISPER_LANGUAGES).toContain(out.result.language);
   });
 
   it('language auto reports the detected language', async () => {
@@ -147,9 +167,7 @@ describe('sherpa-onnx Whisper (tiny random-weight model)', () => {
 
   it('an unknown language is invalid_params and never reaches sherpa-onnx (which would exit the process)', async () => {
     expect(await failureCode(engine.run(sttTask(JFK, 'sherpa-asr', whisper(), { language: 'xx' }), recordingContext()))).toBe('invalid_params');
-    expect(await failureCode(engine.run(sttTask(JFK, 'sherpa-asr', whisper(), { timestamp_granularity: 'word' }), recordingContext()))).toBe(
-      'invalid_params',
-    );
+    expect(await failureCode(engine.run(sttTask(JFK, 'sherpa-asr', whisper(), { task: 'summarize' }), recordingContext()))).toBe('invalid_params');
     // Still alive: the same process recognises again.
     expect((await engine.run(sttTask(JFK, 'sherpa-asr', whisper(), { language: 'en' }), recordingContext())).result.text).toBe(JFK_WHISPER);
   });

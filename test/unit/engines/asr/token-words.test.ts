@@ -22,4 +22,9 @@ describe('wordsFromTokens', () => {
     expect(wordsFromTokens({ tokens: ['a', '▁', 'b', 'c'], timestamps: [0, 0.1, 0.2, 0.3] }, 0, 5).map((w) => w.word)).toEqual(['a', 'bc']);
     expect(wordsFromTokens({ tokens: ['▁a'], timestamps: [] }, 0, 5)).toEqual([]);
   });
+
+  it('makes each Chinese or Japanese token a word of its own (no spaces to tell words apart)', () => {
+    const words = wordsFromTokens({ tokens: ['我', '们', '▁the', 'n', '好'], timestamps: [0, 0.06, 0.12, 0.18, 0.24] }, 0, 1);
+    expect(words.map((w) => w.word)).toEqual(['我', '们', 'then', '好']);
+  });
 });

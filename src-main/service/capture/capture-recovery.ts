@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Job } from '../../common/api-types.js';
 import { CAPTURE_SAMPLE_RATE } from '../../engines/capture/capture-types.js';
 import { recoverRecording } from '../../engines/capture/chunked-recording.js';
-import type { NewDictationJob } from '../../jobs/job-service-types.js';
+import type { NewDictationJob } from '../../jobs/engine/job-service-types.js';
 import { CAPTURE_MANIFEST_SUFFIX, capturePaths, readFinals, type CaptureManifest } from './capture-journal.js';
 import { captureTranscript } from './capture-transcript.js';
 import { meetingJobName } from './meeting-name.js';

@@ -14,7 +14,7 @@ import type { Job } from '../../common/api-types.js';
 import type { Capture, CaptureRequest, CaptureSide, CaptureSources } from '../../common/capture-protocol.js';
 import { ApiError } from '../../common/errors.js';
 import { CAPTURE_SAMPLE_RATE } from '../../engines/capture/capture-types.js';
-import type { NewDictationJob } from '../../jobs/job-service-types.js';
+import type { NewDictationJob } from '../../jobs/engine/job-service-types.js';
 import { ensurePrivateDir } from '../../store/private-files.js';
 import { DICTATIONS_FOLDER, type LiveRecognizer } from '../live/dictation-route.js';
 import type { UploadTicket } from '../uploads/upload-budget.js';

@@ -17,7 +17,7 @@ import { CAPTURE_SAMPLE_RATE, type PcmSource } from '../../engines/capture/captu
 import { ChunkedRecording } from '../../engines/capture/chunked-recording.js';
 import { SilenceWatch } from '../../engines/capture/silence-watch.js';
 import type { RecognizerHandlers, RecognizerStream } from '../../engines/live/recognizer-pool.js';
-import type { NewDictationJob } from '../../jobs/job-service-types.js';
+import type { NewDictationJob } from '../../jobs/engine/job-service-types.js';
 import type { LiveRecognizer } from '../live/dictation-route.js';
 import { CaptureJournal, capturePaths, type CaptureFinal, type CaptureManifest } from './capture-journal.js';
 import type { CaptureOptions } from './capture-options.js';

@@ -12,6 +12,7 @@
 import { createRequire } from 'node:module';
 import type { KeyEvent } from './hold-to-talk.js';
 import type { KeyTable } from './shortcut.js';
+import type * as Uiohook from 'uiohook-napi';
 
 export interface KeyboardHook {
   keys: KeyTable;
@@ -29,9 +30,12 @@ export function loadKeyboardHook(env: NodeJS.ProcessEnv = process.env, platform:
         : 'no display: the global shortcut needs a desktop session (DISPLAY is not set)',
     );
   }
-  let hook: typeof import('uiohook-napi');
+  // libuiohook opens the X display named by DISPLAY when the library is loaded (not when the hook starts): without it
+  // the hook has no keyboard map and crashes the process. The display asked for is the process's before the load.
+  if (platform === 'linux' && env !== process.env) process.env.DISPLAY = env.DISPLAY;
+  let hook: typeof Uiohook;
   try {
-    hook = createRequire(import.meta.url)('uiohook-napi') as typeof import('uiohook-napi');
+    hook = createRequire(import.meta.url)('uiohook-napi') as typeof Uiohook;
   } catch (error) {
     throw new Error(`the global keyboard hook (uiohook-napi) could not be loaded: ${(error as Error).message}${platform === 'linux' ? ' (it needs libxtst6 and libxkbcommon-x11-0)' : ''}`, { cause: error });
   }

@@ -30,7 +30,7 @@ export class WaylandInserter implements TextInserter {
       }
     }
     if (await hasTool('wl-copy', this.env)) {
-      await runTool('wl-copy', ['--', text], { env: this.env, packageName: 'wl-clipboard' });
+      await runTool('wl-copy', ['--', text], { env: this.env, packageName: 'wl-clipboard', forks: true });
       return { how: 'copied' };
     }
     throw new InsertionError(

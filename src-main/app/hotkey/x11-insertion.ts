@@ -41,7 +41,7 @@ export class X11Inserter implements TextInserter {
       await new Promise((resolve) => setTimeout(resolve, PASTE_SETTLE_MS));
     } finally {
       // The person's content back (an xclip that forks and serves it as they left it), else an empty clipboard again.
-      if (saved) await runTool('xclip', ['-selection', 'clipboard', '-i', '-t', saved.target], { env: this.env, input: saved.data, packageName: 'xclip' });
+      if (saved) await runTool('xclip', ['-selection', 'clipboard', '-i', '-t', saved.target], { env: this.env, input: saved.data, packageName: 'xclip', forks: true });
       offer.child.kill();
     }
     return { how: 'pasted' };

@@ -4,7 +4,7 @@
  * which starts and stops a dictation on the service's own socket (hotkey-dictation.ts) whose text goes into the
  * focused app (choose-inserter.ts), with the indicator showing each step. It works while the window is hidden (the
  * app in the tray). When it cannot be armed — no display, Wayland, a library or permission missing, a shortcut that
- * cannot be read, no live model, no microphone source on this system — `status().problem` says why, and the page's
+ * cannot be read, no live model — `status().problem` says why, and the page's
  * settings show it.
  */
 import type { CatalogueRecord, ListResponse } from '../../common/api-types.js';
@@ -16,6 +16,7 @@ import { HoldToTalk } from './hold-to-talk.js';
 import { HotkeyDictation, type DictationOutcome, type IndicatorState } from './hotkey-dictation.js';
 import type { HotkeySettings } from './hotkey-settings.js';
 import { loadKeyboardHook, type KeyboardHook } from './keyboard-hook.js';
+import { NaudiodonMicrophone } from './naudiodon-microphone.js';
 import { modifierKeycodes, parseShortcut } from './shortcut.js';
 
 export interface DesktopHotkeyOptions {
@@ -31,7 +32,7 @@ export interface DesktopHotkeyOptions {
   log(message: string): void;
   /** Default: uiohook-napi (keyboard-hook.ts). */
   loadHook?: (env: NodeJS.ProcessEnv, platform: NodeJS.Platform) => KeyboardHook;
-  /** Default: the sound server's default source through parec (Linux). */
+  /** Default: the sound server's default source through parec (Linux); the default input through PortAudio elsewhere. */
   microphone?: () => PcmSource;
 }
 
@@ -74,7 +75,6 @@ export class DesktopHotkey {
     const model = settings.model ?? (await this.firstLiveModel());
     if (!model) return (this.current = { armed: false, problem: 'no on-device live speech model is installed: download one on the Models tab (PocketSphinx or a streaming Zipformer)', model: null });
     const microphone = this.options.microphone ?? this.defaultMicrophone();
-    if (!microphone) return (this.current = { armed: false, problem: `dictate anywhere records the microphone through PulseAudio or PipeWire; on ${this.platform} that is not available yet (dictate in the Live tab instead)`, model });
     const hook = this.ensureHook();
     if (!hook) return (this.current = { armed: false, problem: this.hookError, model });
     let shortcut;
@@ -148,9 +148,10 @@ export class DesktopHotkey {
     return this.hook;
   }
 
-  private defaultMicrophone(): (() => PcmSource) | null {
-    if (this.platform !== 'linux') return null;
-    return () => new PulseSource('microphone', '@DEFAULT_SOURCE@', this.env);
+  /** Linux: the sound server's default source through parec; elsewhere the default input through PortAudio. */
+  private defaultMicrophone(): () => PcmSource {
+    if (this.platform === 'linux') return () => new PulseSource('microphone', '@DEFAULT_SOURCE@', this.env);
+    return () => new NaudiodonMicrophone();
   }
 
   private async firstLiveModel(): Promise<string | null> {

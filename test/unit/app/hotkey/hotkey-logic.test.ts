@@ -125,8 +125,11 @@ describe('arming the shortcut', () => {
     expect(await hotkey.apply(settings)).toEqual({ armed: true, problem: null, model: 'pocketsphinx-en-us' });
   });
 
-  it('without the Linux sound server there is no microphone for it yet, and it says so', async () => {
-    const { microphone: _, ...noMic } = base;
-    expect((await new DesktopHotkey({ ...noMic, env: {}, platform: 'win32' }).apply(settings)).problem).toMatch(/PulseAudio or PipeWire; on win32/);
+  it('macOS: without the Accessibility permission it is not armed, and says where to allow it', async () => {
+    const loadHook = () => ({ keys: KEYS, on() {}, start() {}, stop() {} });
+    const asked: boolean[] = [];
+    const hotkey = new DesktopHotkey({ ...base, env: {}, platform: 'darwin', loadHook, trusted: (prompt) => (asked.push(prompt), false), clipboard: {} as never });
+    expect((await hotkey.apply(settings)).problem).toMatch(/Privacy & Security → Accessibility/);
+    expect(asked).toEqual([true]);
   });
 });

@@ -34,6 +34,8 @@ export interface DesktopHotkeyOptions {
   loadHook?: (env: NodeJS.ProcessEnv, platform: NodeJS.Platform) => KeyboardHook;
   /** Default: the sound server's default source through parec (Linux); the default input through PortAudio elsewhere. */
   microphone?: () => PcmSource;
+  /** How long a release waits for the last words. Default 30 s (hotkey-dictation.ts). */
+  endTimeoutMs?: number;
 }
 
 export interface HotkeyStatus {
@@ -61,6 +63,11 @@ export class DesktopHotkey {
 
   status(): HotkeyStatus {
     return { ...this.current };
+  }
+
+  /** Seconds of audio the dictation listening now has recorded (0 when none). */
+  listeningSeconds(): number {
+    return this.dictation?.seconds ?? 0;
   }
 
   /** The dictation that was stopped last, once its text is in (or could not be). */
@@ -100,6 +107,7 @@ export class DesktopHotkey {
       inserter,
       show: (state) => this.options.indicator(state),
       log: this.options.log,
+      ...(this.options.endTimeoutMs !== undefined ? { endTimeoutMs: this.options.endTimeoutMs } : {}),
     });
     this.dictation = dictation;
     this.talk = new HoldToTalk(shortcut, settings.mode, modifierKeycodes(hook.keys), {

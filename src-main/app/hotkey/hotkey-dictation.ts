@@ -47,6 +47,8 @@ export interface DictationOutcome {
 
 interface Running {
   ws: WebSocket;
+  /** Bytes of audio the microphone delivered. */
+  bytes: number;
   mic: PcmSource;
   finals: Map<number, string>;
   lastFinalAt: number | null;
@@ -64,6 +66,11 @@ export class HotkeyDictation {
     return this.running !== null;
   }
 
+  /** Seconds of microphone audio recorded in the dictation listening now (0 when none). */
+  get seconds(): number {
+    return (this.running?.bytes ?? 0) / 2 / CAPTURE_SAMPLE_RATE;
+  }
+
   /** The shortcut went down: listening starts at once (audio before the socket opens waits for it). */
   start(): void {
     if (this.running) return;
@@ -75,6 +82,7 @@ export class HotkeyDictation {
     let resolveDone!: (value: { jobId: string | null }) => void;
     const running: Running = {
       ws,
+      bytes: 0,
       mic: this.options.microphone(),
       finals,
       lastFinalAt: null,
@@ -112,6 +120,7 @@ export class HotkeyDictation {
     ws.on('close', () => resolveDone({ jobId: null }));
     running.mic.start(
       (pcm) => {
+        running.bytes += pcm.length;
         if (ws.readyState === WebSocket.OPEN) ws.send(pcm);
         else if (ws.readyState === WebSocket.CONNECTING) pending.push(pcm);
       },

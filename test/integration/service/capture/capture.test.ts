@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Job } from '../../../../src-main/common/api-types.js';
 import type { Capture, CaptureServerMessage, CaptureSources } from '../../../../src-main/common/capture-protocol.js';
@@ -89,6 +89,12 @@ afterAll(async () => {
 });
 
 describe('meeting capture through PulseAudio', () => {
+  // A test that failed midway leaves no capture running for the next (which would get 409).
+  afterEach(async () => {
+    const { body } = await api<{ data: Capture[] }>(t.url, '/v1/captures', t.key);
+    for (const c of body.data.filter((c) => c.status === 'recording')) await api(t.url, `/v1/captures/${c.id}/stop`, t.key, { method: 'POST' });
+  }, 60_000);
+
   it('lists the default microphone and the monitor of the default output', async () => {
     const { status, body } = await api<CaptureSources>(t.url, '/v1/captures/sources', t.key);
     expect(status).toBe(200);

@@ -1,16 +1,20 @@
 /** The `voxdesk` command (bin/voxdesk.js loads this file). Errors print one line on stderr and exit 1. */
 import { Command, CommanderError } from 'commander';
 import { registerKeysCommand } from './keys-command.js';
+import { registerMcpCommand } from './mcp-command.js';
 import { registerModelsCommand } from './models-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerSpeakCommand } from './speak-command.js';
 import { registerTranscribeCommand } from './transcribe-command.js';
 import { registerVoicesCommand } from './voices-command.js';
 
+/** The version `--version` prints and the MCP server announces. */
+const VERSION = '0.1.0';
+
 export function buildProgram(): Command {
   const program = new Command('voxdesk')
     .description('Voxdesk: on-device transcription and speech, as a desktop app or an HTTP service')
-    .version('0.1.0')
+    .version(VERSION)
     .showHelpAfterError()
     .exitOverride();
   registerServeCommand(program);
@@ -19,6 +23,7 @@ export function buildProgram(): Command {
   registerVoicesCommand(program);
   registerTranscribeCommand(program);
   registerModelsCommand(program);
+  registerMcpCommand(program, VERSION);
   return program;
 }
 

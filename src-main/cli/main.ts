@@ -1,5 +1,6 @@
 /** The `voxdesk` command (bin/voxdesk.js loads this file). Errors print one line on stderr and exit 1. */
 import { Command, CommanderError } from 'commander';
+import { VOXDESK_VERSION as VERSION } from '../common/version.js';
 import { registerKeysCommand } from './keys-command.js';
 import { registerMcpCommand } from './mcp-command.js';
 import { registerModelsCommand } from './models-command.js';
@@ -7,9 +8,6 @@ import { registerServeCommand } from './serve-command.js';
 import { registerSpeakCommand } from './speak-command.js';
 import { registerTranscribeCommand } from './transcribe-command.js';
 import { registerVoicesCommand } from './voices-command.js';
-
-/** The version `--version` prints and the MCP server announces. */
-const VERSION = '0.1.0';
 
 export function buildProgram(): Command {
   const program = new Command('voxdesk')

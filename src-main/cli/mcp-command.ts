@@ -7,7 +7,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Command } from 'commander';
 import { openClientSession } from './client-session.js';
-import { createMcpServer } from './mcp/mcp-server.js';
+import { createMcpServer } from '../service/mcp/mcp-server.js';
 import { integerOption } from './options.js';
 
 interface McpOptions {

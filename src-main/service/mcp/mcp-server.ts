@@ -31,9 +31,23 @@ async function toolCall<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createMcpServer(client: ApiClient, version: string): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, version }, { capabilities: { logging: {} } });
+export interface McpServerOptions {
+  /**
+   * Offer the tools that read or write files of the machine the server runs on (transcribe_file, speak_to_file).
+   * True for `voxdesk mcp` (the person's own machine); over HTTP, for the local account only (mcp-route.ts).
+   */
+  fileTools: boolean;
+}
 
+export function createMcpServer(client: ApiClient, version: string, options: McpServerOptions = { fileTools: true }): McpServer {
+  const server = new McpServer({ name: MCP_SERVER_NAME, version }, { capabilities: { logging: {} } });
+  if (options.fileTools) registerFileTools(server, client);
+  registerLibraryTools(server, client);
+  return server;
+}
+
+/** transcribe_file and speak_to_file: a path of this machine in, or out. */
+function registerFileTools(server: McpServer, client: ApiClient): void {
   server.registerTool(
     'transcribe_file',
     {
@@ -65,6 +79,30 @@ export function createMcpServer(client: ApiClient, version: string): McpServer {
       }),
   );
 
+  server.registerTool(
+    'speak_to_file',
+    {
+      title: 'Speak text into an audio file',
+      description: 'Speaks a text with a Voxdesk voice and writes the audio to a file on this computer.',
+      inputSchema: {
+        text: z.string().min(1).max(20_000).describe('The words to speak'),
+        path: z.string().min(1).describe('Where to write the audio (an existing file is kept unless overwrite is true)'),
+        model: z.string().min(1).default('espeak-ng').describe('Text-to-speech model id (list_models with capability tts)'),
+        voice: z.string().min(1).optional().describe("The model's voice"),
+        format: z.enum(['wav', 'mp3', 'flac', 'opus', 'pcm']).default('wav').describe('Audio format'),
+        overwrite: z.boolean().default(false),
+      },
+    },
+    async (args) =>
+      toolCall(async () => {
+        const written = await speakToFile(client, args);
+        return answer(`Wrote ${written.path} (${written.bytes} bytes, job ${written.jobId}).`, { path: written.path, bytes: written.bytes, job_id: written.jobId });
+      }),
+  );
+}
+
+/** What needs no file of this machine: transcripts, search, models, jobs, usage, and the transcripts resource. */
+function registerLibraryTools(server: McpServer, client: ApiClient): void {
   server.registerTool(
     'get_transcript',
     {
@@ -108,27 +146,6 @@ export function createMcpServer(client: ApiClient, version: string): McpServer {
           return `${hit.name ?? hit.job_id} (${hit.job_id}) ${where}: ${hit.snippet}`;
         });
         return answer(lines.join('\n') || `No transcript says "${query}".`, { hits: page.data });
-      }),
-  );
-
-  server.registerTool(
-    'speak_to_file',
-    {
-      title: 'Speak text into an audio file',
-      description: 'Speaks a text with a Voxdesk voice and writes the audio to a file on this computer.',
-      inputSchema: {
-        text: z.string().min(1).max(20_000).describe('The words to speak'),
-        path: z.string().min(1).describe('Where to write the audio (an existing file is kept unless overwrite is true)'),
-        model: z.string().min(1).default('espeak-ng').describe('Text-to-speech model id (list_models with capability tts)'),
-        voice: z.string().min(1).optional().describe("The model's voice"),
-        format: z.enum(['wav', 'mp3', 'flac', 'opus', 'pcm']).default('wav').describe('Audio format'),
-        overwrite: z.boolean().default(false),
-      },
-    },
-    async (args) =>
-      toolCall(async () => {
-        const written = await speakToFile(client, args);
-        return answer(`Wrote ${written.path} (${written.bytes} bytes, job ${written.jobId}).`, { path: written.path, bytes: written.bytes, job_id: written.jobId });
       }),
   );
 
@@ -198,6 +215,4 @@ export function createMcpServer(client: ApiClient, version: string): McpServer {
         return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: formatTranscript(revision.segments, revision.speakers) }] };
       }),
   );
-
-  return server;
 }

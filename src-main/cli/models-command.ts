@@ -9,13 +9,13 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { ApiError } from '../common/errors.js';
-import { builtInModels, builtInModelsWanted } from '../engines/models/built-in-models.js';
-import { normaliseMirror } from '../engines/models/download-source.js';
-import { MODEL_FAMILIES } from '../engines/models/model-families.js';
-import { ModelManager } from '../engines/models/model-manager.js';
+import { builtInModels, builtInModelsWanted } from '../models/packages/built-in-models.js';
+import { normaliseMirror } from '../models/downloads/download-source.js';
+import { MODEL_FAMILIES } from '../common/model-families.js';
+import { ModelManager } from '../models/model-manager.js';
 import { integerOption } from './options.js';
 import { runModelTest, type ModelTestOptions } from './model-test-command.js';
-import type { PackageStatus } from '../engines/models/package-status.js';
+import type { PackageStatus } from '../models/packages/package-status.js';
 import { defaultDataDir } from '../service/config.js';
 import { openDatabase } from '../store/database.js';
 import { createRepositories } from '../store/repositories.js';
@@ -188,7 +188,7 @@ export function registerModelsCommand(program: Command): void {
     .action((id: string, opts: DataDirOption) =>
       withManager(opts, async (manager) => {
         try {
-          manager.cancel(id);
+          await manager.cancel(id);
           process.stdout.write(`${id}: download cancelled\n`);
         } catch (err) {
           cliError(err);
@@ -238,7 +238,7 @@ export function registerModelsCommand(program: Command): void {
     .action((id: string, opts: DataDirOption) =>
       withManager(opts, async (manager) => {
         try {
-          manager.remove(id);
+          await manager.remove(id);
           process.stdout.write(`${id}: removed\n`);
         } catch (err) {
           cliError(err);

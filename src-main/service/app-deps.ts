@@ -1,5 +1,5 @@
 /** What the Hono app needs from the running service; built by createService, also by tests. */
-import type { ModelManager } from '../engines/models/model-manager.js';
+import type { ModelManager } from '../models/model-manager.js';
 import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/job-service-types.js';
 import type { Transcripts } from '../jobs/transcripts.js';

@@ -11,10 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelSource } from '../engines/model-definition.js';
-import { CA_FILE_SETTING, MIRROR_SETTING } from '../engines/models/download-source.js';
-import { ModelManager } from '../engines/models/model-manager.js';
+import { CA_FILE_SETTING, MIRROR_SETTING } from '../models/downloads/download-source.js';
+import { ModelManager } from '../models/model-manager.js';
 import { ESPEAK_MODEL_ID } from '../engines/tts/espeak-models.js';
-import { modelManagerSource } from '../engines/models/model-manager-source.js';
+import { modelManagerSource } from '../models/catalogue-source.js';
 import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
 import { createJobService } from '../jobs/job-service.js';
 import type { JobService } from '../jobs/job-service-types.js';
@@ -24,7 +24,7 @@ import { openDatabase, type Db } from '../store/database.js';
 import { createDurability } from '../store/durability.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
-import { builtInModels } from '../engines/models/built-in-models.js';
+import { builtInModels } from '../models/packages/built-in-models.js';
 import { createRepositories, type Repositories } from '../store/repositories.js';
 import { WatchService } from '../watch/watch-service.js';
 import type { AppDeps } from './app-deps.js';
@@ -36,7 +36,6 @@ import { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import { Origins } from './auth/origins.js';
 import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
 import { Catalogue } from './catalogue/catalogue.js';
-import { engineFamilies } from './catalogue/engine-families.js';
 import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
 import { boundUnreadBodies } from './http/unread-body.js';
 import { allowWholeBodies } from './http/body-idle-timeout.js';
@@ -144,7 +143,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     opened.push(() => remote.stop());
     const sources: ModelSource[] = [
       ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
-      modelManagerSource({ ...ctx, manager: models, families: engineFamilies(config.log) }),
+      modelManagerSource({ ...ctx, manager: models, log: config.log }),
       remote.source,
       ...FALLBACK_MODEL_SOURCES.map((factory) => factory(ctx)),
     ];
@@ -255,7 +254,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     });
     opened.push(() => live.close());
     keys.onRevoked(() => live.recheckKeys());
-    models.start();
+    await models.start();
     remote.start();
     jobs.start();
     // The first request of a model would compile its params schema (and JSON Schema's own): done now, in the background.

@@ -8,14 +8,14 @@ import { NO_LIMITS } from '../model-definition.js';
 import { MAX_FILE_BYTES } from '../../common/limits.js';
 import { modelLanguages } from './asr-languages.js';
 import { asrParamsSchema } from './asr-params-schema.js';
+import { ASR_FAMILIES, type AsrFamily } from '../../common/model-families.js';
 
 /**
  * nemo-transducer: offline transducers (NeMo Parakeet TDT/RNN-T; sherpa-onnx tells the kind from the encoder's
  * metadata). streaming-transducer: online transducers (streaming Zipformer…), run with sherpa-onnx's
  * OnlineRecognizer: they transcribe files too and are the models for live dictation (`live: true`).
  */
-export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'streaming-transducer', 'moonshine', 'sense-voice'] as const;
-export type AsrFamily = (typeof ASR_FAMILIES)[number];
+export { ASR_FAMILIES, type AsrFamily };
 
 /** Files each family needs, by role (keys of `pkg.files`; values are paths relative to `pkg.dir` or absolute). */
 export const ASR_FAMILY_FILES: Record<AsrFamily, readonly string[]> = {

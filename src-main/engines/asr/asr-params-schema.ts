@@ -11,7 +11,7 @@
  * quotes it). A param a family has nothing to do with is not declared; the refusal names the params it accepts.
  */
 import type { JsonSchema } from '../../common/api-types.js';
-import type { AsrFamily } from './asr-families.js';
+import type { AsrFamily } from '../../common/model-families.js';
 
 export interface AsrSchemaOptions {
   family: AsrFamily;

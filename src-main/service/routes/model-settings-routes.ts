@@ -10,8 +10,8 @@
  */
 import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
-import { downloadSettingsView, saveDownloadSettings, SettingsInputError } from '../../engines/models/download-source.js';
-import type { ModelManager } from '../../engines/models/model-manager.js';
+import { downloadSettingsView, saveDownloadSettings, SettingsInputError } from '../../models/downloads/download-source.js';
+import type { ModelManager } from '../../models/model-manager.js';
 import type { SettingsRepo } from '../../store/settings-repo.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonObject } from '../http/json-body.js';
@@ -25,7 +25,7 @@ export function modelSettingsRoutes(manager: ModelManager, settings: SettingsRep
   app.put('/v1/settings/models', async (c) => {
     const body = await readJsonObject(c);
     try {
-      saveDownloadSettings(settings, body);
+      await saveDownloadSettings(settings, body);
     } catch (error) {
       if (error instanceof SettingsInputError) throw new ApiError(error.code, error.message);
       throw error;

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CatalogueRecord, Quote } from '../../../src-main/common/api-types.js';
-import { ModelManager } from '../../../src-main/engines/models/model-manager.js';
+import { ModelManager } from '../../../src-main/models/model-manager.js';
 import { openDatabase } from '../../../src-main/store/database.js';
 import { createRepositories } from '../../../src-main/store/repositories.js';
 import { Client, json } from '../../helpers/http-client.js';

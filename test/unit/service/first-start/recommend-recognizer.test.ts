@@ -1,7 +1,7 @@
 /** The first-start recommendation rule (service/first-start/recommend-recognizer.ts) over the curated packages. */
 import { describe, expect, it } from 'vitest';
-import { CURATED_PACKAGES, packageSize } from '../../../../src-main/engines/models/curated-models.js';
-import type { PackageStatus } from '../../../../src-main/engines/models/package-status.js';
+import { CURATED_PACKAGES, packageSize } from '../../../../src-main/models/packages/curated-models.js';
+import type { PackageStatus } from '../../../../src-main/models/packages/package-status.js';
 import { fallbackRecognizer, primaryLanguage, recommendRecognizers } from '../../../../src-main/service/first-start/recommend-recognizer.js';
 
 /** The curated packages as a fresh model manager lists them. */

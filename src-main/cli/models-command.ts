@@ -18,7 +18,7 @@ import { runModelTest, type ModelTestOptions } from './model-test-command.js';
 import type { PackageStatus } from '../models/packages/package-status.js';
 import { defaultDataDir } from '../service/config.js';
 import { openDatabase } from '../store/database.js';
-import { createRepositories } from '../store/repositories.js';
+import { createSqliteStore } from '../store/sqlite-store.js';
 
 interface DataDirOption {
   dataDir?: string;
@@ -33,12 +33,12 @@ function withManager<T>(opts: DataDirOption, fn: (manager: ModelManager) => Prom
     ...(opts.modelMirror ? { mirror: normaliseMirror(opts.modelMirror) } : {}),
     ...(opts.caFile ? { caFile: resolve(opts.caFile) } : {}),
   };
-  const db = openDatabase(join(dataDir, 'voxdesk.db'));
-  const manager = new ModelManager({ dataDir, repos: createRepositories(db), log: (m) => process.stderr.write(`${m}\n`), ...(builtInModelsWanted() ? { builtIn: builtInModels() } : {}), ...source });
-  return fn(manager).finally(async () => {
-    await manager.stop();
-    db.close();
-  });
+  const file = join(dataDir, 'voxdesk.db');
+  const store = createSqliteStore(openDatabase(file), file);
+  const opened = ModelManager.open({ dataDir, store, log: (m) => process.stderr.write(`${m}\n`), ...(builtInModelsWanted() ? { builtIn: builtInModels() } : {}), ...source });
+  return opened
+    .then((manager) => fn(manager).finally(() => manager.stop()))
+    .finally(() => store.close());
 }
 
 export function formatSize(bytes: number): string {
@@ -164,7 +164,7 @@ export function registerModelsCommand(program: Command): void {
     .action((url: string, opts: DataDirOption & { sha256: string; id?: string; name?: string; family?: string; size?: number; language?: string[] }) =>
       withManager(opts, async (manager) => {
         try {
-          const added = manager.addFromUrl({
+          const added = await manager.addFromUrl({
             url,
             sha256: opts.sha256,
             ...(opts.id ? { id: opts.id } : {}),

@@ -10,26 +10,27 @@ import { EventEmitter } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ApiError } from '../common/errors.js';
-import type { ModelsRepo } from '../store/models-repo.js';
-import type { SettingsRepo } from '../store/settings-repo.js';
 import type { SupportKind } from '../common/model-families.js';
 import { ChangeTracker, downloadRunning } from './change-tracker.js';
 import { currentDownloadSource, type DownloadSource } from './downloads/download-source.js';
 import { PackageDownloads } from './downloads/package-downloads.js';
 import { PackageImports, type ImportOptions } from './imports/package-imports.js';
-import { installedStore, type InstalledModel, type InstalledStore } from './installed-store.js';
+import { InstalledStore, type InstalledModel, type ModelStore } from './installed-store.js';
 import { CURATED_PACKAGES, type ModelPackage, type OfferedPackage } from './packages/curated-models.js';
 import { packageStatus, type PackageStatus } from './packages/package-status.js';
 import { checkUrlPackage, offeredFromUrl, type NewUrlPackage } from './packages/url-packages.js';
 
-export type { InstalledModel } from './installed-store.js';
+export type { InstalledModel, ModelStore } from './installed-store.js';
 export type { ImportOptions } from './imports/package-imports.js';
 
 export interface ModelManagerOptions {
   /** The data dir; packages go to dataDir/models/<id>/, downloads are staged in dataDir/models/.staging/. */
   dataDir: string;
-  /** The store's repositories (built once by the service): installed packages, downloads, the mirror setting. */
-  repos: { models: ModelsRepo; settings: SettingsRepo };
+  /**
+   * The store (store/store.ts, either backend): installed packages, downloads and packages added by URL (read
+   * through installed-store.ts's view), and the mirror and CA settings.
+   */
+  store: ModelStore;
   /** Packages offered for download. Default: CURATED_PACKAGES. */
   packages?: readonly ModelPackage[];
   /**
@@ -72,16 +73,30 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   private readonly supportPaths = new Map<SupportKind, { revision: number; path: string | null }>();
   private stopped = false;
 
-  constructor(private readonly options: ModelManagerOptions) {
+  /** A manager over the store's models, its view of them loaded (installed-store.ts). */
+  static async open(options: ModelManagerOptions): Promise<ModelManager> {
+    const made: { manager?: ModelManager } = {};
+    const view = await InstalledStore.open(options.store, options.builtIn ?? [], () => made.manager?.changes.changed());
+    made.manager = new ModelManager(options, view);
+    return made.manager;
+  }
+
+  private constructor(
+    private readonly options: ModelManagerOptions,
+    view: InstalledStore,
+  ) {
     super();
     this.modelsDir = join(resolve(options.dataDir), 'models');
     this.curated = options.packages ?? CURATED_PACKAGES;
+    this.store = view;
+    const log = (message: string) => options.log?.(`[models] ${message}`);
     this.changes = new ChangeTracker(
       () => this.store,
       (id) => this.downloads.running(id) !== undefined,
+      (error) => {
+        if (!this.stopped) log(`looking for changes other processes made failed: ${(error as Error).message}`);
+      },
     );
-    this.store = installedStore(options.repos.models, options.builtIn ?? [], () => this.changes.changed());
-    const log = (message: string) => options.log?.(`[models] ${message}`);
     const onFailed = (failure: { id: string; code: string; message: string }) => this.emit('failed', failure);
     const onInstalled = (model: InstalledModel) => this.emit('installed', model);
     this.downloads = new PackageDownloads({
@@ -117,6 +132,14 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     return this.changes.revision();
   }
 
+  /**
+   * Looks at once for a change another process made to the model tables (revision() looks in the background, so the
+   * call after it sees one); true when there was one.
+   */
+  refresh(): Promise<boolean> {
+    return this.store.refresh();
+  }
+
   /** Resumes downloads that were running when the app last quit (or crashed), after clearing what a crash left. */
   async start(): Promise<void> {
     this.stopped = false;
@@ -125,7 +148,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       if (row.status !== 'downloading' || this.downloads.running(row.modelId)) continue;
       const pkg = this.offered(row.modelId);
       if (!pkg) {
-        this.store.deleteDownload(row.modelId);
+        await this.store.deleteDownload(row.modelId);
         continue;
       }
       this.options.log?.(`[models] resuming the download of ${row.modelId} (${row.bytesDone} of ${row.bytesTotal} bytes)`);
@@ -137,6 +160,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.all([this.downloads.stop(), this.imports.stop()]);
+    await this.store.settled();
   }
 
   /** Every downloadable package: the curated ones, then those added by URL (oldest first). */
@@ -200,14 +224,14 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
    * Adds a package by URL and sha256 (checked by checkUrlPackage) and starts its download: it then downloads,
    * resumes, verifies and installs like a curated one, its family detected from the files unless given.
    */
-  addFromUrl(input: NewUrlPackage): PackageStatus {
+  async addFromUrl(input: NewUrlPackage): Promise<PackageStatus> {
     const row = checkUrlPackage(input);
     if (this.curated.some((p) => p.id === row.id)) throw new ApiError('conflict', `${row.id} is a curated model id; choose another id`);
     if (this.store.installedById(row.id) || this.store.urlPackage(row.id)) {
       throw new ApiError('conflict', `a model ${row.id} already exists; remove it first or choose another id`);
     }
     this.refuseWhenStopped();
-    if (!this.store.addUrlPackage(row)) throw new ApiError('conflict', `a model ${row.id} already exists; choose another id`);
+    if (!(await this.store.addUrlPackage(row))) throw new ApiError('conflict', `a model ${row.id} already exists; choose another id`);
     return this.pull(row.id);
   }
 
@@ -251,7 +275,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     const m = this.store.installedById(id);
     if (this.store.urlPackage(id)) {
       // A package added by URL goes entirely: its files, its partial download and the entry itself.
-      this.store.deleteUrlPackage(id);
+      await this.store.deleteUrlPackage(id);
       await rm(join(this.downloads.stagingDir, id), { recursive: true, force: true });
       if (m) await this.removeFolder(m.dir);
       return;
@@ -261,8 +285,8 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       if (this.offered(id)) throw new ApiError('conflict', `${id} is not installed`);
       throw new ApiError('not_found', `no model package ${id}`);
     }
-    this.store.deleteInstalled(id);
-    this.store.deleteDownload(id);
+    await this.store.deleteInstalled(id);
+    await this.store.deleteDownload(id);
     await this.removeFolder(m.dir);
   }
 
@@ -293,12 +317,12 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   }
 
   /** The mirror and CA file the next download uses, and where each comes from. */
-  downloadSource(): DownloadSource {
+  downloadSource(): Promise<DownloadSource> {
     const overrides = {
       ...(this.options.mirror !== undefined ? { mirror: this.options.mirror } : {}),
       ...(this.options.caFile !== undefined ? { caFile: this.options.caFile } : {}),
     };
-    return currentDownloadSource(this.options.repos.settings, overrides);
+    return currentDownloadSource(this.options.store.repos.settings, overrides);
   }
 
   private refuseWhenStopped(): void {

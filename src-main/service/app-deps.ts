@@ -21,8 +21,8 @@ export interface AppDeps {
   /** The job store (store/store.ts): what the job engine and the routes read and write through. */
   store: Store;
   /**
-   * The embedded store's synchronous repositories, for the parts not yet moved onto `store` (keys, secrets, model
-   * settings, the hosted provider).
+   * The embedded store's synchronous repositories, for the parts not yet moved onto `store` (keys, secrets, the
+   * hosted provider).
    */
   repos: Repositories;
   /** Makes what this connection committed durable before an answer acknowledges it (store/durability.ts). */

@@ -131,9 +131,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     if (config.apiKey) registerConfiguredKey(keys, config);
 
     const secrets = await openSecretStore({ dataDir: config.dataDir, repo: repos.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log });
-    const models = new ModelManager({
+    const models = await ModelManager.open({
       dataDir: config.dataDir,
-      repos,
+      store,
       log: config.log,
       ...(config.modelPackages ? { packages: config.modelPackages } : {}),
       ...(config.builtInModels ? { builtIn: builtInModels() } : {}),
@@ -141,8 +141,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     opened.push(() => models.stop());
     const ctx = { dataDir: config.dataDir, vadModel: () => models.supportModelPath('silero-vad') };
     // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
-    if (config.modelMirror) repos.settings.set(MIRROR_SETTING, config.modelMirror);
-    if (config.caFile) repos.settings.set(CA_FILE_SETTING, config.caFile);
+    if (config.modelMirror) await store.repos.settings.set(MIRROR_SETTING, config.modelMirror);
+    if (config.caFile) await store.repos.settings.set(CA_FILE_SETTING, config.caFile);
     const remote = createRemoteProvider({ repos, secrets, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
     opened.push(() => remote.stop());
     const sources: ModelSource[] = [

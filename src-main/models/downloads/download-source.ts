@@ -85,21 +85,21 @@ export interface DownloadSource {
  * The mirror and CA file in force: an explicit per-run value (the models command's flags) first, then the settings,
  * then VOXDESK_MODEL_MIRROR / VOXDESK_CA_FILE.
  */
-export function currentDownloadSource(
-  settings: { get<T>(key: string): T | undefined },
+export async function currentDownloadSource(
+  settings: { get<T>(key: string): Promise<T | undefined> },
   overrides: { mirror?: string | null; caFile?: string | null } = {},
   env: NodeJS.ProcessEnv = process.env,
-): DownloadSource {
-  const pick = (override: string | null | undefined, key: string, variable: string): DownloadSource['mirror'] => {
+): Promise<DownloadSource> {
+  const pick = async (override: string | null | undefined, key: string, variable: string): Promise<DownloadSource['mirror']> => {
     if (override !== undefined) return { value: override, from: override ? 'option' : null };
-    const stored = settings.get<unknown>(key);
+    const stored = await settings.get<unknown>(key);
     if (typeof stored === 'string' && stored) return { value: stored, from: 'setting' };
     const fromEnv = env[variable];
     return fromEnv ? { value: fromEnv, from: 'environment' } : { value: null, from: null };
   };
   return {
-    mirror: pick(overrides.mirror, MIRROR_SETTING, 'VOXDESK_MODEL_MIRROR'),
-    caFile: pick(overrides.caFile, CA_FILE_SETTING, 'VOXDESK_CA_FILE'),
+    mirror: await pick(overrides.mirror, MIRROR_SETTING, 'VOXDESK_MODEL_MIRROR'),
+    caFile: await pick(overrides.caFile, CA_FILE_SETTING, 'VOXDESK_CA_FILE'),
   };
 }
 
@@ -133,7 +133,7 @@ export function downloadSettingsView(source: DownloadSource, env: NodeJS.Process
  * Applies a PUT /v1/settings/models body `{mirror?, ca_file?}` (omitted: kept; null or '': cleared, so the
  * environment's value applies again) after checking it. Throws SettingsInputError naming the problem.
  */
-export async function saveDownloadSettings(settings: { set(key: string, value: unknown): void; delete(key: string): boolean }, body: Record<string, unknown>): Promise<void> {
+export async function saveDownloadSettings(settings: { set(key: string, value: unknown): Promise<void>; delete(key: string): Promise<boolean> }, body: Record<string, unknown>): Promise<void> {
   for (const field of Object.keys(body)) {
     if (field !== 'mirror' && field !== 'ca_file') throw new SettingsInputError('unsupported_param', `unknown field ${field} (expected mirror, ca_file)`);
   }
@@ -162,12 +162,12 @@ export async function saveDownloadSettings(settings: { set(key: string, value: u
     }
   }
   if (checkedMirror !== undefined) {
-    if (checkedMirror === null) settings.delete(MIRROR_SETTING);
-    else settings.set(MIRROR_SETTING, checkedMirror);
+    if (checkedMirror === null) await settings.delete(MIRROR_SETTING);
+    else await settings.set(MIRROR_SETTING, checkedMirror);
   }
   if (caFile !== undefined) {
-    if (caFile === null) settings.delete(CA_FILE_SETTING);
-    else settings.set(CA_FILE_SETTING, caFile);
+    if (caFile === null) await settings.delete(CA_FILE_SETTING);
+    else await settings.set(CA_FILE_SETTING, caFile);
   }
 }
 

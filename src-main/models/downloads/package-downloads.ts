@@ -27,7 +27,7 @@ export interface PackageDownloadsOptions extends DownloadTimings {
   modelsDir: string;
   store: InstalledStore;
   /** The mirror and CA file the next download uses. */
-  source: () => DownloadSource;
+  source: () => Promise<DownloadSource>;
   /** A download started or ended here (what the manager answers changed). */
   onChange: () => void;
   /** Progress of a package, at most every PROGRESS_EVERY_MS. */
@@ -85,8 +85,7 @@ export class PackageDownloads {
       mirror: null,
     };
     this.setActive(pkg.id, entry);
-    this.options.store.startDownload(pkg.id, total);
-    entry.done = this.run(pkg, entry).then(
+    entry.done = this.run(pkg, entry, total).then(
       (model) => {
         this.endActive(pkg.id, entry);
         this.options.onInstalled(model);
@@ -134,7 +133,7 @@ export class PackageDownloads {
 
   /** Deletes a package's partial download: its row and its staging folder. */
   async discard(id: string): Promise<void> {
-    this.options.store.deleteDownload(id);
+    await this.options.store.deleteDownload(id);
     await rm(join(this.stagingDir, id), { recursive: true, force: true });
   }
 
@@ -168,13 +167,14 @@ export class PackageDownloads {
     const hint = err instanceof DownloadError ? downloadHint(err, entry.mirror) : '';
     const message = (err instanceof Error ? err.message : String(err)) + hint;
     this.options.log(`${pkg.id}: ${code}: ${message}`);
-    this.options.store.failDownload(pkg.id, code, message);
+    await this.options.store.failDownload(pkg.id, code, message);
     this.options.onFailed({ id: pkg.id, code, message });
     return null;
   }
 
-  private async run(pkg: OfferedPackage, entry: ActiveDownload): Promise<InstalledModel> {
-    const source = this.options.source();
+  private async run(pkg: OfferedPackage, entry: ActiveDownload, total: number): Promise<InstalledModel> {
+    await this.options.store.startDownload(pkg.id, total);
+    const source = await this.options.source();
     let network: DownloadNetwork;
     try {
       network = await DownloadNetwork.open(source.caFile.value);
@@ -232,7 +232,9 @@ export class PackageDownloads {
           const now = Date.now();
           if (now - lastSave >= SAVE_EVERY_MS) {
             lastSave = now;
-            store.saveProgress(pkg.id, { fileIndex: i, fileBytesDone: fileDone, bytesDone: entry.bytesDone, etag });
+            store.saveProgress(pkg.id, { fileIndex: i, fileBytesDone: fileDone, bytesDone: entry.bytesDone, etag }).catch((err: unknown) =>
+              this.options.log(`${pkg.id}: saving the progress failed: ${(err as Error).message}`),
+            );
           }
           if (now - lastEmit >= PROGRESS_EVERY_MS) {
             lastEmit = now;
@@ -240,7 +242,7 @@ export class PackageDownloads {
           }
         },
       });
-      store.saveProgress(pkg.id, { fileIndex: i, fileBytesDone: result.bytes, bytesDone: before + result.bytes, etag: result.etag });
+      await store.saveProgress(pkg.id, { fileIndex: i, fileBytesDone: result.bytes, bytesDone: before + result.bytes, etag: result.etag });
       const sha = await sha256File(partPath);
       if (file.sha256 && sha !== file.sha256.toLowerCase()) {
         await rm(partPath, { force: true });
@@ -276,7 +278,7 @@ export class PackageDownloads {
     await writeFile(marker, '');
     try {
       const model = await installStaged(staged, this.options.modelsDir, entry.controller.signal);
-      this.options.store.putInstalled(model);
+      await this.options.store.putInstalled(model);
       await rm(staged.staging, { recursive: true, force: true });
       return model;
     } catch (err) {

@@ -203,7 +203,7 @@ export class PackageImports {
         curatedListVersion: null,
         installedAt: new Date().toISOString(),
       };
-      this.options.store.putInstalled(model);
+      await this.options.store.putInstalled(model);
       if (this.imports.get(id) === entry) this.imports.delete(id);
       this.options.onInstalled(model);
       return model;

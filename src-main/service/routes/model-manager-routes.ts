@@ -35,7 +35,7 @@ function stringList(body: Record<string, unknown>, field: string): string[] | un
 /** Mounted before the public catalogue routes, behind the auth and local-account-only middlewares. */
 export function modelManagerRoutes(manager: ModelManager): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.post('/v1/local/models', async (c) => c.json(manager.addFromUrl(await readJsonObject(c)), 202));
+  app.post('/v1/local/models', async (c) => c.json(await manager.addFromUrl(await readJsonObject(c)), 202));
   app.get('/v1/local/models', (c) => c.json({ object: 'list', curated_list_version: CURATED_LIST_VERSION, data: manager.list() }));
   app.post('/v1/local/models/import', async (c) => {
     const body = await readJsonObject(c);

@@ -13,7 +13,7 @@ import type { ModelPackage } from '../../../src-main/models/packages/curated-mod
 import { ModelManager } from '../../../src-main/models/model-manager.js';
 import { modelManagerSource } from '../../../src-main/models/catalogue-source.js';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
-import { createRepositories } from '../../../src-main/store/repositories.js';
+import { createSqliteStore } from '../../../src-main/store/sqlite-store.js';
 import { requireCommand, SHARED } from '../../helpers/system.js';
 import { startRangeServer, type RangeServer } from '../../helpers/range-server.js';
 
@@ -25,8 +25,8 @@ let db: Db;
 let server: RangeServer;
 const managers: ModelManager[] = [];
 
-function manager(options: Partial<ConstructorParameters<typeof ModelManager>[0]> = {}): ModelManager {
-  const m = new ModelManager({ dataDir: dir, repos: createRepositories(db), mirror: server.url, backoffMs: 10, retries: 2, ...options });
+async function manager(options: Partial<Parameters<typeof ModelManager.open>[0]> = {}): Promise<ModelManager> {
+  const m = await ModelManager.open({ dataDir: dir, store: createSqliteStore(db, join(dir, 'voxdesk.db')), mirror: server.url, backoffMs: 10, retries: 2, ...options });
   managers.push(m);
   return m;
 }
@@ -74,7 +74,7 @@ describe('ModelManager downloads', () => {
   it('installs the curated GTCRN and Silero packages (the real pins) served from ../shared, and the source lists them', async () => {
     server.files.set('/gtcrn-simple/gtcrn_simple.onnx', { body: readFileSync(join(MODELS, 'gtcrn_simple.onnx')) });
     server.files.set('/silero-vad-v5/silero_vad.onnx', { body: readFileSync(join(MODELS, 'silero_vad_v5.onnx')) });
-    const m = manager();
+    const m = await manager();
     const source = modelManagerSource({ dataDir: dir, manager: m });
     const before = source.list().find((d) => d.id === 'gtcrn-simple')!;
     expect(before).toMatchObject({ status: 'unavailable', reason: 'not downloaded — voxdesk models pull gtcrn-simple', capability: 'noise_reduction' });
@@ -108,7 +108,7 @@ describe('ModelManager downloads', () => {
     server.files.set('/pyannote-segmentation-3-0/model.int8.onnx', { body: readFileSync(join(MODELS, 'pyannote-segmentation-3-0.int8.onnx')) });
     const curated = (await import('../../../src-main/models/packages/curated-models.js')).CURATED_PACKAGES;
     const pyannote = curated.find((p) => p.id === 'pyannote-segmentation-3-0')!;
-    const m = manager({ packages: [tinyPackage(archive), pyannote] });
+    const m = await manager({ packages: [tinyPackage(archive), pyannote] });
     m.pull('pyannote-segmentation-3-0');
     await m.whenDone('pyannote-segmentation-3-0');
     m.pull('tiny-ctc');
@@ -128,7 +128,7 @@ describe('ModelManager downloads', () => {
     server.files.set('/tiny-ctc/tiny.tar.bz2', { body: archive });
     const bad = tinyPackage(archive);
     bad.files[0] = { ...bad.files[0]!, sha256: '0'.repeat(64) };
-    const m = manager({ packages: [bad] });
+    const m = await manager({ packages: [bad] });
     m.pull('tiny-ctc');
     expect(await m.whenDone('tiny-ctc')).toBeNull();
     const status = m.status('tiny-ctc');
@@ -140,7 +140,7 @@ describe('ModelManager downloads', () => {
 
   it('reports download_failed on 404 and succeeds when pulled again once the file is there', async () => {
     const archive = nemoCtcArchive();
-    const m = manager({ packages: [tinyPackage(archive)] });
+    const m = await manager({ packages: [tinyPackage(archive)] });
     m.pull('tiny-ctc');
     await m.whenDone('tiny-ctc');
     expect(m.status('tiny-ctc')).toMatchObject({ state: 'failed', error_code: 'download_failed' });
@@ -154,7 +154,7 @@ describe('ModelManager downloads', () => {
   it('resumes an interrupted download after a restart (stop, new manager, start) with a Range request', async () => {
     const body = readFileSync(join(MODELS, 'silero_vad_v5.onnx'));
     server.files.set('/silero-vad-v5/silero_vad.onnx', { body, slowChunkMs: 40 });
-    const first = manager();
+    const first = await manager();
     const source = modelManagerSource({ dataDir: dir, manager: first });
     first.pull('silero-vad-v5');
     await new Promise<void>((resolve) => first.on('progress', (p) => (p.downloaded_bytes ?? 0) > 200_000 && resolve()));
@@ -166,7 +166,7 @@ describe('ModelManager downloads', () => {
     void source;
 
     server.files.set('/silero-vad-v5/silero_vad.onnx', { body });
-    const second = manager();
+    const second = await manager();
     await second.start();
     const model = await second.whenDone('silero-vad-v5');
     expect(model).toMatchObject({ verified: true });
@@ -179,7 +179,7 @@ describe('ModelManager downloads', () => {
 
   it('marks a package downloading in the source while it runs, and cancel deletes the partial files', async () => {
     server.files.set('/gtcrn-simple/gtcrn_simple.onnx', { body: readFileSync(join(MODELS, 'gtcrn_simple.onnx')), slowChunkMs: 200 });
-    const m = manager();
+    const m = await manager();
     const source = modelManagerSource({ dataDir: dir, manager: m });
     m.pull('gtcrn-simple');
     const def = source.list().find((d) => d.id === 'gtcrn-simple')!;
@@ -198,7 +198,7 @@ describe('ModelManager downloads', () => {
     server.files.set('/tiny-ctc/tiny.tar.bz2', { body: archive });
     const pkg = tinyPackage(archive);
     pkg.files[0] = { ...pkg.files[0]!, sha256: null };
-    const m = manager({ packages: [pkg] });
+    const m = await manager({ packages: [pkg] });
     m.pull('tiny-ctc');
     const model = await m.whenDone('tiny-ctc');
     expect(model).toMatchObject({ verified: false, sha256: { 'tiny.tar.bz2': sha(archive) } });
@@ -209,7 +209,7 @@ describe('ModelManager downloads', () => {
     server.files.set('/gtcrn-simple/gtcrn_simple.onnx', { body: readFileSync(join(MODELS, 'gtcrn_simple.onnx')) });
     db.prepare("INSERT INTO settings (key, value_json, updated_at) VALUES ('models.mirror', ?, 'now')").run(JSON.stringify(`${server.url}/`));
     mkdirSync(join(dir, 'models', '.staging', 'left-over'), { recursive: true });
-    const m = new ModelManager({ dataDir: dir, repos: createRepositories(db), backoffMs: 10 });
+    const m = await ModelManager.open({ dataDir: dir, store: createSqliteStore(db, join(dir, 'voxdesk.db')), backoffMs: 10 });
     managers.push(m);
     await m.start();
     expect(existsSync(join(dir, 'models', '.staging', 'left-over'))).toBe(false);
@@ -219,7 +219,7 @@ describe('ModelManager downloads', () => {
   });
 
   it('answers unknown ids and impossible actions with clear errors', async () => {
-    const m = manager();
+    const m = await manager();
     expect(() => m.pull('nope')).toThrow(ApiError);
     expect(() => m.pull('nope')).toThrow(/no downloadable model nope/);
     expect(() => m.status('nope')).toThrow(/no model package nope/);
@@ -231,7 +231,7 @@ describe('ModelManager downloads', () => {
 
 describe('modelManagerSource with the engine areas\' family functions', () => {
   it('gives uninstalled packages their family params schema and installed ASR models the support paths', async () => {
-    const m = manager();
+    const m = await manager();
     const source = modelManagerSource({ dataDir: dir, manager: m });
     const parakeet = source.list().find((d) => d.id === 'parakeet-tdt-0.6b-v2')!;
     expect(parakeet).toMatchObject({ status: 'unavailable', engine: 'sherpa-asr', capability: 'asr', downloading: false });
@@ -256,10 +256,14 @@ describe('modelManagerSource with the engine areas\' family functions', () => {
   });
 
   it('lists an installed package whose files its engine rejects as unavailable, with the reason', async () => {
-    const m = manager();
+    const m = await manager();
     await m.importPath(join(MODELS, 'tiny', 'tiny-nemo-ctc'), { id: 'ctc' });
     rmSync(join(dir, 'models', 'ctc', 'tokens.txt'));
-    db.prepare(`UPDATE installed_models SET files_json = '{"model":"model.onnx"}' WHERE id = 'ctc'`).run();
+    // A row an older version (or another process) wrote, without the tokens file: seen once the manager looks.
+    const other = openDatabase(join(dir, 'voxdesk.db'));
+    other.prepare(`UPDATE installed_models SET files_json = '{"model":"model.onnx"}' WHERE id = 'ctc'`).run();
+    other.close();
+    expect(await m.refresh()).toBe(true);
     const def = modelManagerSource({ dataDir: dir, manager: m }).list().find((d) => d.id === 'ctc')!;
     expect(def.status).toBe('unavailable');
     expect(def.reason).toMatch(/the installed package is incomplete \(.*tokens.*\); remove it and pull or import it again/);
@@ -268,7 +272,7 @@ describe('modelManagerSource with the engine areas\' family functions', () => {
 
 describe('ModelManager import and remove', () => {
   it('imports ../shared/models/tiny/tiny-nemo-ctc as nemo-ctc, lists it as available, and removes it', async () => {
-    const m = manager();
+    const m = await manager();
     const source = modelManagerSource({ dataDir: dir, manager: m });
     const model = await m.importPath(join(MODELS, 'tiny', 'tiny-nemo-ctc'), { languages: ['en'] });
     expect(model).toMatchObject({ id: 'tiny-nemo-ctc', family: 'nemo-ctc', capability: 'asr', source: 'imported', verified: false });
@@ -285,7 +289,7 @@ describe('ModelManager import and remove', () => {
   });
 
   it('imports a single .onnx file and a folder with an explicit id and family', async () => {
-    const m = manager();
+    const m = await manager();
     const vad = await m.importPath(join(MODELS, 'silero_vad_v4.onnx'));
     expect(vad).toMatchObject({ id: 'silero_vad_v4', family: 'silero-vad', capability: 'support' });
     expect(m.supportModelPath('silero-vad')).toBe(join(dir, 'models', 'silero_vad_v4', 'silero_vad_v4.onnx'));
@@ -294,7 +298,7 @@ describe('ModelManager import and remove', () => {
   });
 
   it('refuses bad imports with clear errors and leaves nothing behind', async () => {
-    const m = manager();
+    const m = await manager();
     const refuse = async (path: string, options: Parameters<ModelManager['importPath']>[1], code: string, message: RegExp) => {
       const err = await m.importPath(path, options).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApiError);

@@ -33,19 +33,19 @@ describe('model mirrors', () => {
 });
 
 describe('where the download source comes from', () => {
-  const settings = (values: Record<string, unknown>) => ({ get: <T>(key: string) => values[key] as T | undefined });
-  it('a per-run option, then the setting, then the environment', () => {
+  const settings = (values: Record<string, unknown>) => ({ get: <T>(key: string) => Promise.resolve(values[key] as T | undefined) });
+  it('a per-run option, then the setting, then the environment', async () => {
     const env = { VOXDESK_MODEL_MIRROR: 'https://env.example', VOXDESK_CA_FILE: '/etc/ca.pem' };
-    expect(currentDownloadSource(settings({}), {}, env)).toEqual({
+    expect(await currentDownloadSource(settings({}), {}, env)).toEqual({
       mirror: { value: 'https://env.example', from: 'environment' },
       caFile: { value: '/etc/ca.pem', from: 'environment' },
     });
-    expect(currentDownloadSource(settings({ 'models.mirror': 'https://set.example' }), {}, env).mirror).toEqual({ value: 'https://set.example', from: 'setting' });
-    expect(currentDownloadSource(settings({ 'models.mirror': 'https://set.example' }), { mirror: 'https://flag.example' }, env).mirror).toEqual({
+    expect((await currentDownloadSource(settings({ 'models.mirror': 'https://set.example' }), {}, env)).mirror).toEqual({ value: 'https://set.example', from: 'setting' });
+    expect((await currentDownloadSource(settings({ 'models.mirror': 'https://set.example' }), { mirror: 'https://flag.example' }, env)).mirror).toEqual({
       value: 'https://flag.example',
       from: 'option',
     });
-    expect(currentDownloadSource(settings({}), {}, {})).toEqual({ mirror: { value: null, from: null }, caFile: { value: null, from: null } });
+    expect(await currentDownloadSource(settings({}), {}, {})).toEqual({ mirror: { value: null, from: null }, caFile: { value: null, from: null } });
   });
 });
 

@@ -13,6 +13,7 @@ import { CURATED_PACKAGES } from '../../../../src-main/models/packages/curated-m
 import { ModelManager } from '../../../../src-main/models/model-manager.js';
 import { openDatabase, type Db } from '../../../../src-main/store/database.js';
 import { createRepositories } from '../../../../src-main/store/repositories.js';
+import { createSqliteStore } from '../../../../src-main/store/sqlite-store.js';
 import { appRoot } from '../../../../src-main/store/native-addons.js';
 
 let dir: string;
@@ -55,8 +56,7 @@ describe('resources/models', () => {
 
 describe('the model manager with built-in models', () => {
   it('answers the shipped VAD until a downloaded copy is installed, which it then uses and can remove', async () => {
-    const repos = createRepositories(db);
-    const manager = new ModelManager({ dataDir: dir, repos, builtIn: builtInModels() });
+    const manager = await ModelManager.open({ dataDir: dir, store: createSqliteStore(db, join(dir, 'voxdesk.db')), builtIn: builtInModels() });
     expect(manager.supportModelPath('silero-vad')).toBe(join(builtInModelsDir(), 'silero_vad_v5.onnx'));
     expect(manager.status('silero-vad-v5')).toMatchObject({ state: 'installed', built_in: true, source: 'curated' });
     expect(manager.pull('silero-vad-v5')).toMatchObject({ state: 'installed', built_in: true });
@@ -70,6 +70,8 @@ describe('the model manager with built-in models', () => {
     const other = openDatabase(join(dir, 'voxdesk.db'));
     createRepositories(other).models.putInstalled({ ...builtInModels()[0]!, dir: copy, files: { model: 'silero_vad.onnx' }, installedAt: new Date().toISOString() });
     other.close();
+    // Another connection's change shows once the manager has looked (each revision() looks in the background).
+    expect(await manager.refresh()).toBe(true);
     expect(manager.supportModelPath('silero-vad')).toBe(join(copy, 'silero_vad.onnx'));
     expect(manager.status('silero-vad-v5')).toMatchObject({ state: 'installed', built_in: false, dir: copy });
     await manager.remove('silero-vad-v5');
@@ -79,8 +81,8 @@ describe('the model manager with built-in models', () => {
     expect(manager.supportModelPath('silero-vad')).toBe(join(builtInModelsDir(), 'silero_vad_v5.onnx'));
   });
 
-  it('without built-ins (the default) the VAD is a download as before', () => {
-    const manager = new ModelManager({ dataDir: dir, repos: createRepositories(db) });
+  it('without built-ins (the default) the VAD is a download as before', async () => {
+    const manager = await ModelManager.open({ dataDir: dir, store: createSqliteStore(db, join(dir, 'voxdesk.db')) });
     expect(manager.supportModelPath('silero-vad')).toBeNull();
     expect(manager.status('silero-vad-v5')).toMatchObject({ state: 'not_installed', built_in: false });
   });

@@ -89,7 +89,8 @@ function packageDefinition(
     ...(pkg?.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}),
     ...(capability === 'tts' && m ? voiceFacts(files.model) : {}),
   };
-  const info: ModelPackageInfo = { id: base.id, family, languages: base.languages, installed: !!m, dir, files, support, ...voice };
+  const specFamily = pkg?.specFamily;
+  const info: ModelPackageInfo = { id: base.id, family, languages: base.languages, installed: !!m, dir, files, support, ...voice, ...(specFamily ? { specFamily } : {}) };
   let part: FamilyDefinitionPart | null = null;
   let broken: string | null = null;
   try {
@@ -129,5 +130,6 @@ function packageDefinition(
           : `not downloaded — voxdesk models pull ${base.id}`,
     downloading,
     download: pkg ? { sizeBytes: packageSize(pkg), installed: !!m, licence: pkg.licence } : null,
+    specFamily: specFamily ?? null,
   };
 }

@@ -7,6 +7,7 @@
  */
 import type { AsrFamily, ModelFamily } from '../common/model-families.js';
 import type { Product } from '../common/products.js';
+import type { SpecFamily } from '../common/spec-families.js';
 import { asrFamilyDefinition } from '../engines/asr/asr-families.js';
 import { gtcrnDefinition } from '../engines/denoise/denoise-families.js';
 import type { EngineKind } from '../engines/engine-types.js';
@@ -38,6 +39,8 @@ export interface ModelPackageInfo {
   /** Voices: speakers and output rate when known. */
   numSpeakers?: number;
   sampleRate?: number;
+  /** The spec's family label the package serves (its params table applies). */
+  specFamily?: SpecFamily;
 }
 
 /** The fields an engine area decides for a package; the rest of the catalogue row comes from the package. */
@@ -57,7 +60,15 @@ const speechToText: FamilyEngine = {
   capability: 'asr',
   engine: 'sherpa-asr',
   products: ['speech-to-text'],
-  define: (pkg) => asrFamilyDefinition(pkg.family as AsrFamily, { id: pkg.id, dir: pkg.dir, languages: pkg.languages, files: pkg.files, support: pkg.support }),
+  define: (pkg) =>
+    asrFamilyDefinition(pkg.family as AsrFamily, {
+      id: pkg.id,
+      dir: pkg.dir,
+      languages: pkg.languages,
+      files: pkg.files,
+      support: pkg.support,
+      ...(pkg.specFamily ? { specFamily: pkg.specFamily } : {}),
+    }),
 };
 
 const voice: FamilyEngine = {

@@ -243,6 +243,13 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       throw new ApiError('not_found', `no downloadable model ${id}; voxdesk models list shows them`);
     }
     this.refuseWhenStopped();
+    const unconfirmed = pkg.files.find((f) => f.unconfirmed);
+    if (unconfirmed && !this.store.installedById(id)) {
+      throw new ApiError(
+        'conflict',
+        `${id} is not downloaded: no published source confirms its checksum (${unconfirmed.unconfirmed}), and a file nobody can check is not installed without you knowing. If you trust a copy, add it by URL with its sha256 (voxdesk models add URL --sha256 …)`,
+      );
+    }
     if (!this.store.installedById(id)) this.downloads.start(pkg);
     return this.status(id);
   }

@@ -9,6 +9,7 @@ import { MAX_FILE_BYTES } from '../../common/limits.js';
 import { modelLanguages } from './asr-languages.js';
 import { asrParamsSchema } from './asr-params-schema.js';
 import { ASR_FAMILIES, type AsrFamily } from '../../common/model-families.js';
+import type { SpecFamily } from '../../common/spec-families.js';
 
 /**
  * nemo-transducer: offline transducers (NeMo Parakeet TDT/RNN-T; sherpa-onnx tells the kind from the encoder's
@@ -51,6 +52,8 @@ export interface AsrPackage {
   support?: AsrSupportModels;
   /** Optional: the package's description; when given, the result's description adds how audio is segmented. */
   description?: string;
+  /** The spec's family label the package serves: its params table decides what the schema accepts (asr-params-schema.ts). */
+  specFamily?: SpecFamily;
 }
 
 /** What the sherpa-asr engine reads from EngineTask.engineConfig. JSON only. */
@@ -101,7 +104,13 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     engine: 'sherpa-asr',
     engineConfig: { ...engineConfig },
     languages,
-    paramsSchema: asrParamsSchema({ family, languages, vad: Boolean(support.sileroVad), diarization: diarization !== null }),
+    paramsSchema: asrParamsSchema({
+      family,
+      languages,
+      vad: Boolean(support.sileroVad),
+      diarization: diarization !== null,
+      ...(pkg.specFamily ? { specFamily: pkg.specFamily } : {}),
+    }),
     limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },
     // Live dictation (docs/engines-and-models.md): streaming models find utterance ends themselves; offline models
     // need Silero VAD to find them.

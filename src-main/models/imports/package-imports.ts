@@ -244,6 +244,9 @@ function importStatus(id: string, entry: ActiveImport): PackageStatus {
     error_message: entry.error?.message ?? null,
     dir: null,
     built_in: false,
+    spec_family: null,
+    speed_class: null,
+    unconfirmed: null,
   };
 }
 

@@ -3,7 +3,8 @@ import type { DownloadRow } from '../../store/models-repo.js';
 import type { ModelFamily } from '../../common/model-families.js';
 import type { PackageCapability } from '../family-engines.js';
 import type { InstalledModel } from '../installed-store.js';
-import { packageSize, type OfferedPackage } from './curated-models.js';
+import { packageSize, type OfferedPackage, type SpeedClass } from './curated-models.js';
+import type { SpecFamily } from '../../common/spec-families.js';
 
 /** `importing`: a folder being copied in (POST /v1/local/models/import); its failures are `failed` too. */
 export type PackageState = 'not_installed' | 'downloading' | 'installing' | 'importing' | 'installed' | 'failed';
@@ -37,6 +38,12 @@ export interface PackageStatus {
   dir: string | null;
   /** Shipped inside the app (resources/models): installed from the first start, nothing to download, not removable. */
   built_in: boolean;
+  /** The spec's family label the package serves (W-turbo, P3 …; common/spec-families.ts), or null. */
+  spec_family: SpecFamily | null;
+  /** fast, medium or slow on a laptop CPU (curated-models.ts SPEED_CLASSES); null when not known (imports, URLs). */
+  speed_class: SpeedClass | null;
+  /** Curated packages whose pin no published source confirms: why; pulling them fails with unconfirmed_pin. */
+  unconfirmed: string | null;
 }
 
 /** What a package's status is made of: its offer and install row, a download running here and its stored row. */
@@ -83,5 +90,8 @@ export function packageStatus({ offered, installed, running, row, rowRunning, bu
     error_message: failed ? (row.errorMessage ?? row.errorCode) : null,
     dir: installed?.dir ?? null,
     built_in: builtIn,
+    spec_family: offered?.specFamily ?? null,
+    speed_class: offered?.speedClass ?? null,
+    unconfirmed: offered?.files.find((f) => f.unconfirmed)?.unconfirmed ?? null,
   };
 }

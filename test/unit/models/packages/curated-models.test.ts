@@ -15,18 +15,36 @@ describe('curated models', () => {
     for (const id of ids) expect(id).toMatch(/^[a-z0-9][a-z0-9._-]{0,63}$/);
   });
 
-  it('pins every file with an https URL, a positive size and a sha256 (or an explicit null)', () => {
+  it('pins every file with an https URL, a positive size, a licence and a sha256 with its source, or says why not', () => {
     for (const pkg of CURATED_PACKAGES) {
       expect(pkg.files.length, pkg.id).toBeGreaterThan(0);
-      expect(pkg.licence, pkg.id).not.toBe('');
+      expect(pkg.licence.trim(), pkg.id).not.toBe('');
       expect(familyCapability(pkg.family), pkg.id).toBe(pkg.capability);
       for (const f of pkg.files) {
         expect(f.url, pkg.id).toMatch(/^https:\/\//);
         expect(Number.isInteger(f.sizeBytes) && f.sizeBytes > 0, pkg.id).toBe(true);
-        if (f.sha256 !== null) expect(f.sha256, pkg.id).toMatch(/^[0-9a-f]{64}$/);
+        if (f.sha256 !== null) {
+          expect(f.sha256, pkg.id).toMatch(/^[0-9a-f]{64}$/);
+          expect(f.pinSource?.trim().length ?? 0, `${pkg.id}: where its sha256 comes from (pinSource)`).toBeGreaterThan(10);
+          expect(f.unconfirmed, pkg.id).toBeUndefined();
+        } else {
+          expect(f.unconfirmed?.trim().length ?? 0, `${pkg.id}: why its sha256 is not pinned (unconfirmed)`).toBeGreaterThan(10);
+        }
         if (f.extract) expect(f.url.endsWith('.tar.bz2'), pkg.id).toBe(true);
       }
     }
+  });
+
+  it('names a spec family only on recognizers, each label at most as the spec uses it, and a speed class on every package', () => {
+    for (const pkg of CURATED_PACKAGES) {
+      expect(pkg.speedClass, pkg.id).toBeDefined();
+      if (pkg.specFamily) expect(pkg.capability, pkg.id).toBe('asr');
+    }
+    const by = (label: string) => CURATED_PACKAGES.filter((p) => p.specFamily === label).map((p) => p.id);
+    expect(by('W-turbo')).toEqual(['whisper-large-v3-turbo']);
+    expect(by('W-full')).toEqual(['whisper-large-v3']);
+    expect(by('P3')).toEqual(['parakeet-tdt-0.6b-v3']);
+    expect(by('P2')).toEqual(['parakeet-tdt-0.6b-v2']);
   });
 
   it('covers the families the product needs', () => {

@@ -25,6 +25,9 @@ const packages: PackageStatus[] = CURATED_PACKAGES.map((p) => ({
   error_message: null,
   dir: null,
   built_in: false,
+  spec_family: p.specFamily ?? null,
+  speed_class: p.speedClass ?? null,
+  unconfirmed: null,
 }));
 
 const ids = (language: string): string[] => recommendRecognizers(language, packages).map((r) => r.id);

@@ -1,5 +1,5 @@
 /** What the Hono app needs from the running service; built by createService, also by tests. */
-import type { ModelManager } from '../engines/models/model-manager.js';
+import type { ModelManager } from '../models/model-manager.js';
 import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/engine/job-service-types.js';
 import type { Transcripts } from '../jobs/transcripts/transcripts.js';
@@ -21,8 +21,8 @@ export interface AppDeps {
   /** The job store (store/store.ts): what the job engine and the routes read and write through. */
   store: Store;
   /**
-   * The embedded store's synchronous repositories, for the parts not yet moved onto `store` (keys, secrets, model
-   * settings, the hosted provider).
+   * The embedded store's synchronous repositories, for the parts not yet moved onto `store` (keys, secrets, the
+   * hosted provider).
    */
   repos: Repositories;
   /** Makes what this connection committed durable before an answer acknowledges it (store/durability.ts). */

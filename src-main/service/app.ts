@@ -91,7 +91,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', usageRoutes(deps));
   app.route('/', modelManagerRoutes(deps.models));
   app.route('/', welcomeRoutes(deps));
-  app.route('/', modelSettingsRoutes(deps.models, deps.repos.settings));
+  app.route('/', modelSettingsRoutes(deps.models, deps.store.repos.settings));
   app.route('/', hostedSettingsRoutes(deps.remote));
   app.route('/', watchFolderRoutes(deps));
   app.route('/', keysRoutes(deps.keys));

@@ -35,6 +35,10 @@ export const REQUEST_ERRORS = {
   too_many_open_batches: 429,
   rate_limited: 429,
   too_many_uploads: 429,
+  /** More live sessions (dictation, or a meeting capture's two sides) than the caps allow. */
+  too_many_sessions: 429,
+  /** A meeting capture cannot record on this machine (no sound server, a device that does not exist). */
+  capture_unavailable: 422,
   internal_error: 500,
   upstream_unavailable: 502,
   upload_quota_exceeded: 507,

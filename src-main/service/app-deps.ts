@@ -14,6 +14,7 @@ import type { Catalogue } from './catalogue/catalogue.js';
 import type { ExportRenderer } from './exports/export-renderer.js';
 import type { ServiceConfig } from './config.js';
 import type { ParamsValidator } from './params/params-validator.js';
+import type { CaptureService } from './capture/capture-service.js';
 import type { UploadBudget } from './uploads/upload-budget.js';
 
 export interface AppDeps {
@@ -52,6 +53,8 @@ export interface AppDeps {
   uploads: UploadBudget;
   /** Where this service answers on loopback once it listens (`http://127.0.0.1:PORT`): the MCP endpoint's tools call it. */
   selfUrl: () => string;
+  /** Meeting capture (/v1/captures, the local account's). */
+  captures: CaptureService;
   /** Aborted when the service shuts down: held POSTs answer at once with the job as it stands. */
   closing: AbortSignal;
 }

@@ -4,6 +4,7 @@
  */
 import { builtInModelsWanted } from '../models/packages/built-in-models.js';
 import type { LiveOptions } from './live/live-options.js';
+import type { CaptureOptions } from './capture/capture-options.js';
 import envPaths from 'env-paths';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -120,6 +121,8 @@ export interface ServiceConfig {
   processLauncher: ProcessLauncher;
   /** Overrides of the live WebSockets' options (service/live/live-options.ts has each default). Default none. */
   live: Partial<LiveOptions>;
+  /** Overrides of meeting capture's options (service/capture/capture-options.ts has each default). Default none. */
+  capture: Partial<CaptureOptions>;
   /** Watch-folder timings (stability, health checks, retries). Default {}: DEFAULT_WATCH_TIMINGS (watch/watch-folder-config.ts). */
   watchTimings: Partial<WatchTimings>;
 }
@@ -170,6 +173,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
     processLauncher: partial.processLauncher ?? forkLauncher,
     live: partial.live ?? {},
+    capture: partial.capture ?? {},
     watchTimings: partial.watchTimings ?? {},
   };
   validateConfig(config);

@@ -19,6 +19,7 @@ import { createRemoteProvider, type RemoteProvider } from '../remote/remote-prov
 import { createJobService } from '../jobs/engine/job-service.js';
 import type { JobService } from '../jobs/engine/job-service-types.js';
 import { createTranscripts } from '../jobs/transcripts/transcripts.js';
+import { ApiError } from '../common/errors.js';
 import { RevokedKeyError } from '../store/accounts-repo.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { ensurePrivateDir } from '../store/private-files.js';
@@ -47,6 +48,8 @@ import { UploadBudget } from './uploads/upload-budget.js';
 import { warmUpHttp, type WarmUpResult } from './start-up-warm-up.js';
 import { createWatchSubmitter } from './watch-folders/watch-submitter.js';
 import { ExportRenderer } from './exports/export-renderer.js';
+import { CaptureService } from './capture/capture-service.js';
+import { attachCaptureSocket } from './capture/capture-socket.js';
 
 export interface Service {
   /** `http://HOST:PORT` as listened on. */
@@ -66,6 +69,8 @@ export interface Service {
   readonly models: ModelManager;
   readonly remote: RemoteProvider;
   readonly live: LiveServer;
+  /** Meeting capture (the local account's: /v1/captures and its socket). */
+  readonly captures: CaptureService;
   /** The watch folders (started with the service, stopped first when it closes). */
   readonly watch: WatchService;
   /** The start-up warm-up request's answer (start-up-warm-up.ts); nothing waits for it. */
@@ -198,6 +203,23 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       timings: config.watchTimings,
       log: config.log,
     });
+    const uploads = new UploadBudget(uploadsDir, { maxConcurrent: config.maxConcurrentUploads, maxStoredBytes: config.maxStoredUploadBytes });
+    // The live server starts once the service listens; capture reaches its recognizers through it.
+    let liveServer: LiveServer | null = null;
+    const liveNow = (): LiveServer => {
+      if (!liveServer) throw new ApiError('internal_error', 'the service is starting: try again in a moment');
+      return liveServer;
+    };
+    const captures = new CaptureService({
+      liveRecognizer: (modelId) => liveNow().liveRecognizer(modelId),
+      takeDictationSlot: (accountId) => liveNow().takeDictationSlot(accountId),
+      uploadsDir,
+      openQuota: (accountId) => uploads.openRecording(accountId),
+      recordJob: (input) => jobs.recordDictation(input),
+      durable: () => durability.flush(),
+      log: config.log,
+      options: config.capture,
+    });
     const deps: AppDeps = {
       config,
       store,
@@ -216,7 +238,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       sessionKeys,
       limiter,
       uploadsDir,
-      uploads: new UploadBudget(uploadsDir, { maxConcurrent: config.maxConcurrentUploads, maxStoredBytes: config.maxStoredUploadBytes }),
+      uploads,
+      captures,
       selfUrl: () => loopbackUrl(url),
       closing: closing.signal,
     };
@@ -239,13 +262,15 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     origins.setListening(config.host, port);
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const jobService = jobs;
+    /** The account of a live socket's key (the failed-check limit applied), for the live and capture sockets alike. */
+    const authenticateKey = (key: string, address: string): string | undefined => {
+      const owner = sessionKeys.get(key) ?? keys.find(key);
+      const limited = rateLimited(limiter, address, owner ? limiterKeyId(owner, key) : null);
+      if (limited) throw limited;
+      return owner?.accountId;
+    };
     const live = attachLiveServer(server, {
-      authenticate: (key, address) => {
-        const owner = sessionKeys.get(key) ?? keys.find(key);
-        const limited = rateLimited(limiter, address, owner ? limiterKeyId(owner, key) : null);
-        if (limited) throw limited;
-        return owner?.accountId;
-      },
+      authenticate: authenticateKey,
       isKeyValid: (key) => sessionKeys.has(key) || keys.find(key) !== undefined,
       resolveModel: (id) => catalogue.resolveModel(id),
       pricingFor: (def) => catalogue.pricingFor(def),
@@ -264,7 +289,18 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       options: config.live,
     });
     opened.push(() => live.close());
+    liveServer = live;
     keys.onRevoked(() => live.recheckKeys());
+    const captureSocket = attachCaptureSocket(server, {
+      captures,
+      localAccountId,
+      authenticate: authenticateKey,
+      isOriginAllowed: (origin) => origins.isAllowed(origin),
+      log: config.log,
+    });
+    opened.push(() => captureSocket.close());
+    // Captures an earlier run left unfinished (a crash, a kill -9) become their jobs before any new one starts.
+    await captures.recover();
     await models.start();
     remote.start();
     await jobs.start();
@@ -293,6 +329,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         // First: no file becomes a job while the job engine stops; exports being written are finished.
         await watchFolders.stop();
         await exports.close();
+        // Running captures end as if stopped (their jobs are recorded) while the recognizers still run.
+        await captures.close();
+        captureSocket.close();
         await live.close();
         await Promise.all([jobService.shutdown(graceMs), manager.stop()]);
         // After the job engine: forwarded items may finish during its grace period.
@@ -305,7 +344,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       })());
 
     const browserLoginUrl = (): string | null => (browserLogin ? `${url}/#token=${browserLogin.issue()}` : null);
-    return { url, port, app, jobs, catalogue, db, store, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, warmUp, sessionKey, browserLoginUrl, close };
+    return { url, port, app, jobs, catalogue, db, store, repos, keys, config, server, models: manager, remote: provider, live, captures, watch: watchFolders, warmUp, sessionKey, browserLoginUrl, close };
   } catch (error) {
     for (const undo of opened.reverse()) await Promise.resolve().then(undo).catch(() => undefined);
     throw error;

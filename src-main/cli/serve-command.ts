@@ -34,6 +34,7 @@ interface ServeOptions {
   remoteUrl?: string;
   modelMirror?: string;
   caFile?: string;
+  mcpAllAccounts?: boolean;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -50,6 +51,7 @@ export function registerServeCommand(program: Command): void {
     .option('--allowed-origin <origin>', 'a browser origin allowed by CORS (repeatable)', collect)
     .option('--remote-url <url>', 'hosted service to forward remote:<id> models to; key from $VOXDESK_REMOTE_KEY (default $VOXDESK_REMOTE_URL or Settings)')
     .option('--model-mirror <url>', 'download curated models from this mirror (kept as the setting; default the setting, else $VOXDESK_MODEL_MIRROR)')
+    .option('--mcp-all-accounts', 'let every account use the MCP endpoint /mcp with its own key (default: the local account only)')
     .option('--ca-file <file>', 'PEM file of extra CAs trusted for model downloads (kept as the setting; default the setting, else $VOXDESK_CA_FILE)')
     .action(async (opts: ServeOptions) => {
       const ui = opts.ui === true ? defaultUiDir() : typeof opts.ui === 'string' ? opts.ui : null;
@@ -68,6 +70,7 @@ export function registerServeCommand(program: Command): void {
         ...(opts.remoteUrl ? { remoteUrl: opts.remoteUrl } : {}),
         ...(opts.modelMirror ? { modelMirror: opts.modelMirror } : {}),
         ...(opts.caFile ? { caFile: opts.caFile } : {}),
+        ...(opts.mcpAllAccounts ? { mcpForAllAccounts: true } : {}),
       };
       // The serve process writes only into the data dir, which is private: anything it creates is 0600/0700.
       process.umask(0o077);

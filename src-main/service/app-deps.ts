@@ -1,5 +1,5 @@
 /** What the Hono app needs from the running service; built by createService, also by tests. */
-import type { ModelManager } from '../engines/models/model-manager.js';
+import type { ModelManager } from '../models/model-manager.js';
 import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/engine/job-service-types.js';
 import type { Transcripts } from '../jobs/transcripts/transcripts.js';
@@ -22,8 +22,8 @@ export interface AppDeps {
   /** The job store (store/store.ts): what the job engine and the routes read and write through. */
   store: Store;
   /**
-   * The embedded store's synchronous repositories, for the parts not yet moved onto `store` (keys, secrets, model
-   * settings, the hosted provider).
+   * The embedded store's synchronous repositories, for the parts not yet moved onto `store` (keys, secrets, the
+   * hosted provider).
    */
   repos: Repositories;
   /** Makes what this connection committed durable before an answer acknowledges it (store/durability.ts). */
@@ -51,6 +51,8 @@ export interface AppDeps {
   uploadsDir: string;
   /** Per-account upload limits; uploads go to uploadsDir/<account id>/ (uploads/upload-budget.ts). */
   uploads: UploadBudget;
+  /** Where this service answers on loopback once it listens (`http://127.0.0.1:PORT`): the MCP endpoint's tools call it. */
+  selfUrl: () => string;
   /** Meeting capture (/v1/captures, the local account's). */
   captures: CaptureService;
   /** Aborted when the service shuts down: held POSTs answer at once with the job as it stands. */

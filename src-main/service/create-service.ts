@@ -11,10 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelSource } from '../engines/model-definition.js';
-import { CA_FILE_SETTING, MIRROR_SETTING } from '../engines/models/download-source.js';
-import { ModelManager } from '../engines/models/model-manager.js';
+import { CA_FILE_SETTING, MIRROR_SETTING } from '../models/downloads/download-source.js';
+import { ModelManager } from '../models/model-manager.js';
 import { ESPEAK_MODEL_ID } from '../engines/tts/espeak-models.js';
-import { modelManagerSource } from '../engines/models/model-manager-source.js';
+import { modelManagerSource } from '../models/catalogue-source.js';
 import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
 import { createJobService } from '../jobs/engine/job-service.js';
 import type { JobService } from '../jobs/engine/job-service-types.js';
@@ -24,7 +24,7 @@ import { RevokedKeyError } from '../store/accounts-repo.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
-import { builtInModels } from '../engines/models/built-in-models.js';
+import { builtInModels } from '../models/packages/built-in-models.js';
 import type { Repositories } from '../store/repositories.js';
 import { createSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
@@ -38,7 +38,6 @@ import { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import { Origins } from './auth/origins.js';
 import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
 import { Catalogue } from './catalogue/catalogue.js';
-import { engineFamilies } from './catalogue/engine-families.js';
 import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
 import { boundUnreadBodies } from './http/unread-body.js';
 import { allowWholeBodies } from './http/body-idle-timeout.js';
@@ -90,6 +89,11 @@ export interface Service {
 /** How long close() waits for running jobs before they are requeued. Default 10 s (the job engine's own default). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
+/** The service's own address as a client on this machine reaches it: a wildcard host is asked on loopback. */
+function loopbackUrl(url: string): string {
+  return url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1');
+}
+
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: Error): void => reject(new Error(`cannot listen on ${host}:${port}: ${error.message}`, { cause: error }));
@@ -137,9 +141,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     if (config.apiKey) registerConfiguredKey(keys, config);
 
     const secrets = await openSecretStore({ dataDir: config.dataDir, repo: repos.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log });
-    const models = new ModelManager({
+    const models = await ModelManager.open({
       dataDir: config.dataDir,
-      repos,
+      store,
       log: config.log,
       ...(config.modelPackages ? { packages: config.modelPackages } : {}),
       ...(config.builtInModels ? { builtIn: builtInModels() } : {}),
@@ -147,13 +151,13 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     opened.push(() => models.stop());
     const ctx = { dataDir: config.dataDir, vadModel: () => models.supportModelPath('silero-vad') };
     // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
-    if (config.modelMirror) repos.settings.set(MIRROR_SETTING, config.modelMirror);
-    if (config.caFile) repos.settings.set(CA_FILE_SETTING, config.caFile);
+    if (config.modelMirror) await store.repos.settings.set(MIRROR_SETTING, config.modelMirror);
+    if (config.caFile) await store.repos.settings.set(CA_FILE_SETTING, config.caFile);
     const remote = createRemoteProvider({ repos, secrets, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
     opened.push(() => remote.stop());
     const sources: ModelSource[] = [
       ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
-      modelManagerSource({ ...ctx, manager: models, families: engineFamilies(config.log) }),
+      modelManagerSource({ ...ctx, manager: models, log: config.log }),
       remote.source,
       ...FALLBACK_MODEL_SOURCES.map((factory) => factory(ctx)),
     ];
@@ -236,6 +240,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       uploadsDir,
       uploads,
       captures,
+      selfUrl: () => loopbackUrl(url),
       closing: closing.signal,
     };
     const manager = models;
@@ -296,7 +301,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     opened.push(() => captureSocket.close());
     // Captures an earlier run left unfinished (a crash, a kill -9) become their jobs before any new one starts.
     await captures.recover();
-    models.start();
+    await models.start();
     remote.start();
     await jobs.start();
     // The first request of a model would compile its params schema (and JSON Schema's own): done now, in the background.

@@ -44,6 +44,12 @@ export interface BatchItemRow {
 }
 
 export interface BatchesRepo {
+  /**
+   * Inside a write transaction, before counting an account's open batches to add one: makes count-then-insert one
+   * step for every writer. SQLite: nothing to do (an IMMEDIATE transaction has the database to itself); PostgreSQL:
+   * a transaction-scoped advisory lock on the account.
+   */
+  lockAccount(accountId: string): void;
   insert(row: BatchRow): void;
   insertItem(item: BatchItemRow): void;
   get(id: string): BatchRow | undefined;
@@ -103,6 +109,7 @@ export function createBatchesRepo(db: Db): BatchesRepo {
       AND (@afterAt IS NULL OR created_at < @afterAt OR (created_at = @afterAt AND id < @afterId))
     ORDER BY created_at DESC, id DESC LIMIT @limit`);
   return {
+    lockAccount: () => {},
     insert: (row) => void insert.run(row),
     insertItem: (item) => void insertItem.run(item),
     get: (id) => get.get(id),

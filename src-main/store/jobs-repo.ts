@@ -29,6 +29,11 @@ export interface JobRow {
   /** 1 while a running job is asked to stop after its current segment and wait, paused (migration 007). */
   pause_requested: number;
   claimed_by: string | null;
+  /**
+   * Until when the instance in claimed_by holds a running job (migration 024): it renews the lease while the job runs;
+   * a lease that lapses (the node died) puts the job back in the queue, to continue after its last checkpoint.
+   */
+  lease_expires_at: string | null;
   /** What the job will cost (micro-dollars), priced when accepted: fee (not for batch items), usage, options. */
   estimated_usd_micro: number | null;
   /** The seconds that estimate is for (a text's length, a recording's probed length); null when not known before it runs. */
@@ -59,6 +64,7 @@ export type JobMutable = Pick<
   | 'cancel_requested'
   | 'pause_requested'
   | 'claimed_by'
+  | 'lease_expires_at'
   | 'deadline_at'
   | 'reserved_usd_micro'
   | 'started_at'
@@ -68,7 +74,7 @@ export type JobMutable = Pick<
 
 const MUTABLE_COLUMNS: ReadonlySet<string> = new Set<keyof JobMutable>([
   'status', 'error_code', 'error_message', 'duration_seconds', 'result_json', 'progress', 'attempts', 'cancel_requested',
-  'pause_requested', 'claimed_by', 'deadline_at', 'reserved_usd_micro', 'started_at', 'finished_at', 'updated_at',
+  'pause_requested', 'claimed_by', 'lease_expires_at', 'deadline_at', 'reserved_usd_micro', 'started_at', 'finished_at', 'updated_at',
 ]);
 
 /**
@@ -76,7 +82,7 @@ const MUTABLE_COLUMNS: ReadonlySet<string> = new Set<keyof JobMutable>([
  * JavaScript from one literal costs a third of what the driver's property-by-property object costs (~3 vs ~7-13 µs a
  * row), and the scheduler and the settle path read rows on every pass (bench/jobs-throughput.ts).
  */
-const JOB_COLUMNS = `id, account_id, product, model_id, name, language, status, error_code, error_message, params_json, input_json, duration_seconds, result_json, progress, batch_id, attempts, cancel_requested, pause_requested, claimed_by, estimated_usd_micro, estimated_seconds, price_json, reserved_usd_micro, deadline_at, created_at, started_at, finished_at, updated_at, input_purged_at`;
+const JOB_COLUMNS = `id, account_id, product, model_id, name, language, status, error_code, error_message, params_json, input_json, duration_seconds, result_json, progress, batch_id, attempts, cancel_requested, pause_requested, claimed_by, estimated_usd_micro, estimated_seconds, price_json, reserved_usd_micro, deadline_at, created_at, started_at, finished_at, updated_at, input_purged_at, lease_expires_at`;
 
 /** Where status is in a raw row. */
 const STATUS = 6;
@@ -113,6 +119,7 @@ function toRow(r: unknown[]): JobRow {
     finished_at: r[26],
     updated_at: r[27],
     input_purged_at: r[28],
+    lease_expires_at: r[29],
   } as JobRow;
 }
 
@@ -159,6 +166,10 @@ export interface JobsRepo {
    */
   unmarkedStamp(): number;
   running(): JobRow[];
+  /** Renews the lease of these running jobs of `instanceId` until `untilIso`; answers the ids it still held. */
+  renewLeases(instanceId: string, ids: readonly string[], untilIso: string): string[];
+  /** Running jobs whose lease lapsed before `nowIso` (their instance stopped renewing it). */
+  lapsedLeases(nowIso: string): JobRow[];
   /** Queued jobs past their deadline (paused ones and those waiting for the budget never are). */
   overdue(nowIso: string): JobRow[];
   ofBatch(batchId: string): JobRow[];
@@ -180,11 +191,11 @@ const unmarkedStamps = new WeakMap<Db, { n: number }>();
 export function createJobsRepo(db: Db): JobsRepo {
   const insert = db.prepare(`INSERT INTO jobs (id, account_id, product, model_id, name, language, status, error_code,
       error_message, params_json, input_json, duration_seconds, result_json, progress, batch_id, attempts,
-      cancel_requested, pause_requested, claimed_by, estimated_usd_micro, estimated_seconds, price_json,
+      cancel_requested, pause_requested, claimed_by, lease_expires_at, estimated_usd_micro, estimated_seconds, price_json,
       reserved_usd_micro, deadline_at, created_at, started_at, finished_at, updated_at)
     VALUES (@id, @account_id, @product, @model_id, @name, @language, @status, @error_code, @error_message,
       @params_json, @input_json, @duration_seconds, @result_json, @progress, @batch_id, @attempts, @cancel_requested,
-      @pause_requested, @claimed_by, @estimated_usd_micro, @estimated_seconds, @price_json, @reserved_usd_micro,
+      @pause_requested, @claimed_by, @lease_expires_at, @estimated_usd_micro, @estimated_seconds, @price_json, @reserved_usd_micro,
       @deadline_at, @created_at, @started_at, @finished_at, @updated_at)`);
   const get = db.prepare<[string], unknown[]>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`).raw(true);
   const getWithoutResult = db.prepare<[string], unknown[]>(`SELECT ${JOB_COLUMNS.replace('result_json', 'NULL AS result_json')} FROM jobs WHERE id = ?`).raw(true);
@@ -227,6 +238,10 @@ export function createJobsRepo(db: Db): JobsRepo {
     `SELECT ${JOB_COLUMNS} FROM jobs INDEXED BY jobs_unmarked WHERE status = 'queued' AND error_code IS NULL ORDER BY created_at, id LIMIT ?`,
   ).raw(true);
   const running = db.prepare<[], unknown[]>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE status = 'running' ORDER BY created_at, id`).raw(true);
+  const renewLease = db.prepare<[string, string, string]>("UPDATE jobs SET lease_expires_at = ? WHERE id = ? AND claimed_by = ? AND status = 'running'");
+  const lapsed = db.prepare<[string], unknown[]>(
+    `SELECT ${JOB_COLUMNS} FROM jobs WHERE status = 'running' AND lease_expires_at IS NOT NULL AND lease_expires_at < ? ORDER BY created_at, id`,
+  ).raw(true);
   // Paused jobs do not expire (resuming starts a new queue window), and hosted work held by the monthly spending cap
   // keeps its place until the budget allows it: neither ever expires.
   const overdue = db.prepare<[string], unknown[]>(
@@ -284,6 +299,8 @@ export function createJobsRepo(db: Db): JobsRepo {
     queuedUnmarked: (limit) => queuedUnmarked.all(limit).map(toRow),
     unmarkedStamp: () => unmarked.n,
     running: () => running.all().map(toRow),
+    renewLeases: (instanceId, ids, untilIso) => db.transaction(() => ids.filter((id) => renewLease.run(untilIso, id, instanceId).changes === 1))(),
+    lapsedLeases: (nowIso) => lapsed.all(nowIso).map(toRow),
     overdue: (nowIso) => overdue.all(nowIso).map(toRow),
     ofBatch: (batchId) => ofBatch.all(batchId).map(toRow),
     page: (q) =>

@@ -14,6 +14,12 @@ export interface QueuePlace {
 }
 
 export interface SpendingRepo {
+  /**
+   * Inside a write transaction, before a check of the cap that is followed by a reservation: makes check-then-reserve
+   * one step for every writer. SQLite: nothing to do (an IMMEDIATE transaction has the database to itself);
+   * PostgreSQL: a transaction-scoped advisory lock, so two nodes cannot both reserve the last dollar.
+   */
+  lockForReservation(): void;
   /** Hosted charges (ledger provider `remote`) created in [from, to), micro-dollars. */
   hostedChargedMicro(fromIso: string, toIso: string): number;
   /**
@@ -65,6 +71,7 @@ export function createSpendingRepo(db: Db): SpendingRepo {
   const renewLive = db.prepare('UPDATE live_reservations SET renewed_at = ? WHERE id = ?');
   const releaseLive = db.prepare('DELETE FROM live_reservations WHERE id = ?');
   return {
+    lockForReservation: () => {},
     hostedChargedMicro: (fromIso, toIso) => charged.get(fromIso, toIso)?.total ?? 0,
     reservedMicro: (liveSinceIso) => (reservedJobs.get()?.total ?? 0) + (reservedBatches.get()?.total ?? 0) + (reservedLive.get(liveSinceIso)?.total ?? 0),
     reserveLive: (row) => {

@@ -118,6 +118,10 @@ export function createSqliteStore(db: Db, file: string, clock: Clock = systemClo
       });
     },
     othersVersion: () => outside(() => sync.othersCommits.read()),
+    changes: {
+      take: () => outside(() => sync.changes.take()),
+      unchanged: (token) => outside(() => sync.changes.unchanged(token)),
+    },
     flush: () => durability.flush(),
     async close() {
       await lock.run(async () => db.close());

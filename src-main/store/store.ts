@@ -6,7 +6,9 @@
  * and answer settled promises (sqlite-store.ts), PostgreSQL's send each query over the network (postgres/).
  *
  * A transaction is `tx(async (t) => …)`: everything `t.repos` does is one transaction, committed when the function
- * resolves and rolled back when it throws; `t.tx` inside it is a savepoint. SQLite's are IMMEDIATE (one writer) and
+ * resolves and rolled back when it throws; `t.tx` inside it is a savepoint. Its function awaits only the store — no
+ * file system, network or timers inside a transaction — and uses `t.repos`, never the store's own `repos` (on
+ * SQLite those wait for the transaction to end: a deadlock). SQLite's are IMMEDIATE (one writer) and
  * serialised with every other use of the connection; PostgreSQL's are READ COMMITTED with the row locks and
  * compare-and-set writes each repository documents (a claim takes `FOR UPDATE SKIP LOCKED`).
  */
@@ -32,10 +34,19 @@ import type { WatchFilesRepo } from './watch-files-repo.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** What a change stamp holds: opaque to callers (compared by the store that gave it). */
+export interface ChangeToken {
+  readonly own: number;
+  readonly others: number;
+}
+
 /** An interface with every method answering a promise of what it answered. */
 export type Async<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : T[K];
 };
+
+/** Async<SettingsRepo> with its generic `get` kept generic (a mapped type cannot keep it). */
+export type AsyncSettingsRepo = Omit<Async<SettingsRepo>, 'get'> & { get<T>(key: string): Promise<T | undefined> };
 
 export interface StoreRepos {
   accounts: Async<AccountsRepo>;
@@ -44,7 +55,7 @@ export interface StoreRepos {
   artifacts: Async<ArtifactsRepo>;
   idempotency: Async<IdempotencyRepo>;
   ledger: Async<LedgerRepo>;
-  settings: Async<SettingsRepo>;
+  settings: AsyncSettingsRepo;
   secrets: Async<SecretsRepo>;
   spending: Async<SpendingRepo>;
   history: Async<HistoryRepo>;
@@ -74,6 +85,11 @@ export interface Store extends Tx {
    * PostgreSQL: a count of the change notifications received (LISTEN), so it moves on every node's commits.
    */
   othersVersion(): Promise<number>;
+  /**
+   * "Has anything changed since?" for read caches that must never serve stale rows: a stamp taken before a read,
+   * and whether nothing was written since (by this process or any other).
+   */
+  readonly changes: { take(): Promise<ChangeToken>; unchanged(token: ChangeToken): Promise<boolean> };
   /** Resolves once what this process committed so far survives a power cut (SQLite: an fsync of the WAL). */
   flush(): Promise<void>;
   close(): Promise<void>;

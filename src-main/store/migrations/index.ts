@@ -20,6 +20,7 @@ import { activeJobsIndex } from './020-active-jobs-index.js';
 import { revisionsRowid } from './021-revisions-rowid.js';
 import { keyFingerprints } from './022-key-fingerprints.js';
 import { liveReservations } from './023-live-reservations.js';
+import { jobLeases } from './024-job-leases.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   revisionsRowid,
   keyFingerprints,
   liveReservations,
+  jobLeases,
 ];

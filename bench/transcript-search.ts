@@ -97,7 +97,7 @@ try {
         repos.jobs.insert({
           id, account_id: accountId, product: 'speech-to-text', model_id: 'bench', name: `Recording ${j}.wav`, language: 'en', status: 'succeeded',
           error_code: null, error_message: null, params_json: '{}', input_json: '{}', duration_seconds: '600.000', result_json: JSON.stringify(result),
-          progress: 1, batch_id: null, attempts: 1, cancel_requested: 0, pause_requested: 0, claimed_by: null, estimated_usd_micro: null, estimated_seconds: null, price_json: null, reserved_usd_micro: null,
+          progress: 1, batch_id: null, attempts: 1, cancel_requested: 0, pause_requested: 0, claimed_by: null, lease_expires_at: null, estimated_usd_micro: null, estimated_seconds: null, price_json: null, reserved_usd_micro: null,
           deadline_at: null, created_at: at, started_at: at, finished_at: at, updated_at: at,
         });
         recordOriginal(repos, repos.jobs.get(id)!, result, at);

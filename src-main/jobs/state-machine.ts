@@ -37,12 +37,12 @@ export class TransitionError extends Error {
 /** In a fixed order, so each set of changed columns is one prepared UPDATE (jobs-repo.ts). */
 const MUTABLE_COLUMNS: readonly (keyof JobMutable)[] = [
   'status', 'error_code', 'error_message', 'duration_seconds', 'result_json', 'progress', 'attempts', 'cancel_requested',
-  'pause_requested', 'claimed_by', 'deadline_at', 'reserved_usd_micro', 'started_at', 'finished_at', 'updated_at',
+  'pause_requested', 'claimed_by', 'lease_expires_at', 'deadline_at', 'reserved_usd_micro', 'started_at', 'finished_at', 'updated_at',
 ];
 
 function mutable(row: JobRow): JobMutable {
-  const { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, pause_requested, claimed_by, deadline_at, reserved_usd_micro, started_at, finished_at, updated_at } = row;
-  return { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, pause_requested, claimed_by, deadline_at, reserved_usd_micro, started_at, finished_at, updated_at };
+  const { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, pause_requested, claimed_by, lease_expires_at, deadline_at, reserved_usd_micro, started_at, finished_at, updated_at } = row;
+  return { status, error_code, error_message, duration_seconds, result_json, progress, attempts, cancel_requested, pause_requested, claimed_by, lease_expires_at, deadline_at, reserved_usd_micro, started_at, finished_at, updated_at };
 }
 
 export class StateMachine {

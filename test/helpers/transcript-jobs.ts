@@ -48,7 +48,7 @@ export function insertJob(repos: Repositories, job: InsertedJob): string {
     id, account_id: job.accountId, product: job.product ?? 'speech-to-text', model_id: 'test-asr', name: job.name ?? null, language: null, status,
     error_code: null, error_message: null, params_json: '{}', input_json: JSON.stringify(job.input ?? {}), duration_seconds: '1.000',
     result_json: job.result ? JSON.stringify(job.result) : null, progress: null, batch_id: null, attempts: 0, cancel_requested: 0,
-    pause_requested: 0, claimed_by: null, estimated_usd_micro: null, estimated_seconds: null, price_json: null, reserved_usd_micro: null, deadline_at: null, created_at: at, started_at: at,
+    pause_requested: 0, claimed_by: null, lease_expires_at: null, estimated_usd_micro: null, estimated_seconds: null, price_json: null, reserved_usd_micro: null, deadline_at: null, created_at: at, started_at: at,
     finished_at: status === 'running' ? null : (job.finishedAt ?? at), updated_at: at,
   });
   return id;

@@ -36,7 +36,7 @@ function jobIn(status: JobStatus) {
     error_code: status === 'queued' ? 'waiting_for_capacity' : null, error_message: null, params_json: '{}', input_json: '{}',
     duration_seconds: null, result_json: null, progress: null, batch_id: null, attempts: 0, cancel_requested: 0,
     pause_requested: 0,
-    claimed_by: status === 'running' ? 'me' : null, estimated_usd_micro: null, estimated_seconds: null, price_json: null, reserved_usd_micro: null, deadline_at: null,
+    claimed_by: status === 'running' ? 'me' : null, lease_expires_at: null, estimated_usd_micro: null, estimated_seconds: null, price_json: null, reserved_usd_micro: null, deadline_at: null,
     created_at: '2026-06-01T07:00:00.000Z', started_at: status === 'running' ? '2026-06-01T07:30:00.000Z' : null,
     finished_at: terminal ? '2026-06-01T07:45:00.000Z' : null, updated_at: '2026-06-01T07:00:00.000Z',
   });

@@ -34,7 +34,7 @@ function row(id: string, over: Partial<JobRow> = {}): JobRow {
     id, account_id: accountId, product: 'speech-to-text', model_id: 'm', name: `name ${id}`, language: 'en', status: 'queued',
     error_code: null, error_message: null, params_json: '{"a":1}', input_json: '{"text":"hi"}', duration_seconds: '1.500',
     result_json: null, progress: 0.25, batch_id: null, attempts: 1, cancel_requested: 0, pause_requested: 0,
-    claimed_by: null, estimated_usd_micro: 42, estimated_seconds: 1.5, price_json: '{"hosted":false}',
+    claimed_by: null, lease_expires_at: null, estimated_usd_micro: 42, estimated_seconds: 1.5, price_json: '{"hosted":false}',
     reserved_usd_micro: null, deadline_at: '2026-05-02T12:00:00.000Z', created_at: at, started_at: null,
     finished_at: null, updated_at: at, ...over,
   };

@@ -30,7 +30,7 @@ function job(): string {
   repos.jobs.insert({
     id, account_id: accountId, product: 'speech-to-text', model_id: 'm', name: null, language: null, status: 'queued',
     error_code: null, error_message: null, params_json: '{}', input_json: '{}', duration_seconds: null, result_json: null,
-    progress: null, batch_id: null, attempts: 0, cancel_requested: 0, pause_requested: 0, claimed_by: null,
+    progress: null, batch_id: null, attempts: 0, cancel_requested: 0, pause_requested: 0, claimed_by: null, lease_expires_at: null,
     estimated_usd_micro: null, estimated_seconds: null, price_json: null, reserved_usd_micro: null, deadline_at: null, created_at: at, started_at: null, finished_at: null, updated_at: at,
   });
   return id;

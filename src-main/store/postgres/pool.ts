@@ -1,0 +1,49 @@
+/**
+ * The connection pool of the PostgreSQL store (node-postgres). Values come back as the SQLite repositories give them:
+ * `bigint` (what SQLite's INTEGER is here, postgres-baseline.ts) and the `numeric` a SUM of bigints answers are read
+ * as JavaScript numbers, not the strings node-postgres gives by default — micro-dollars, counts and ids stay far
+ * below 2^53. These parsers belong to this pool only (not node-postgres's global table).
+ *
+ * Every connection names the node it belongs to (`voxdesk.node`, a session setting): the change notifications the
+ * database sends on every commit carry it, so a node tells its own commits from the others' (change-feed.ts).
+ */
+import pg from 'pg';
+
+export interface PoolOptions {
+  /** Connections at most (default 10). */
+  max?: number;
+  /** This node's id, carried by the change notifications its commits send. */
+  nodeId: string;
+  /** `application_name`, seen in pg_stat_activity (default "voxdesk"). */
+  applicationName?: string;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+const toNumber = (text: string): number => Number(text);
+
+/** node-postgres's type parsers, with bigint and numeric read as numbers. */
+export const STORE_TYPES = {
+  getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return toNumber;
+    return pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
+  },
+};
+
+/** What a connection needs to reach the database: the URL and this pool's type parsers. */
+export function connectionConfig(url: string, applicationName = 'voxdesk'): pg.ClientConfig {
+  return { connectionString: url, types: STORE_TYPES, application_name: applicationName };
+}
+
+export function createPool(url: string, options: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({ ...connectionConfig(url, options.applicationName), max: options.max ?? 10 });
+  pool.on('connect', (client) => {
+    // Queued ahead of the connection's first query, so every statement it runs carries the node id.
+    client.query("SELECT set_config('voxdesk.node', $1, false)", [options.nodeId]).catch(() => {});
+  });
+  // An idle connection the server closed (a restart, a network cut) reports here; the pool drops it and opens
+  // another on the next query. Without a listener the error would end the process.
+  pool.on('error', () => {});
+  return pool;
+}

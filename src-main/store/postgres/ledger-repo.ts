@@ -2,7 +2,8 @@
  * The ledger on PostgreSQL, with the semantics of store/ledger-repo.ts. `charge` is `INSERT … ON CONFLICT DO NOTHING`
  * against the unique indexes ledger_once_per_job and ledger_once_per_batch: of two nodes charging the same job or
  * batch for the same thing, the second waits for the first's insert, then inserts nothing (false) — a request is
- * never charged twice, whichever nodes settle it.
+ * never charged twice, whichever nodes settle it. Ids come from an identity column: they follow the order of inserts,
+ * but an insert that charged nothing still used one up (SQLite's would be the next one), so ids can have gaps.
  */
 import type { LedgerEntry, LedgerRepo, UsageGroup, UsageSum } from '../ledger-repo.js';
 import type { Async } from '../store.js';
@@ -15,8 +16,9 @@ const INSERT = `INSERT INTO ledger (account_id, job_id, batch_id, model_id, prod
 const FOR_ACCOUNT = `SELECT id, account_id, job_id, batch_id, model_id, kind, option_name, seconds, amount_usd_micro, created_at,
     provider, product FROM ledger WHERE account_id = $1 ORDER BY id`;
 const TOTAL = 'SELECT SUM(amount_usd_micro) AS total FROM ledger WHERE account_id = $1';
-// SQLite's ROUND rounds halves away from zero, as numeric's does (double precision's rounds them to even).
-const BATCH_USAGE = `SELECT SUM(ROUND((seconds * 1000)::numeric)) AS ms FROM ledger
+// SQLite's ROUND(x) is (int64)(x ± 0.5) in double arithmetic: halves away from zero. PostgreSQL's round() of a double
+// rounds halves to even, and of a numeric rounds the double's 15-digit image (1001.4999999999999 becomes 1002).
+const BATCH_USAGE = `SELECT SUM((sign(seconds * 1000) * floor(abs(seconds * 1000) + 0.5))::bigint) AS ms FROM ledger
   WHERE job_id IN (SELECT id FROM jobs WHERE batch_id = $1) AND kind = 'usage' AND option_name = ''`;
 
 const GROUP_COLUMNS: Record<UsageGroup, string> = {

@@ -4,8 +4,9 @@
  * as JavaScript numbers, not the strings node-postgres gives by default — micro-dollars, counts and ids stay far
  * below 2^53. These parsers belong to this pool only (not node-postgres's global table).
  *
- * Every connection names the node it belongs to (`voxdesk.node`, a session setting): the change notifications the
- * database sends on every commit carry it, so a node tells its own commits from the others' (change-feed.ts).
+ * Every connection names the node it belongs to (`voxdesk.node`, a setting given when it connects): the change
+ * notifications the database sends on every commit carry it, so a node tells its own commits from the others'
+ * (change-feed.ts).
  */
 import pg from 'pg';
 
@@ -31,17 +32,37 @@ export const STORE_TYPES = {
   },
 };
 
-/** What a connection needs to reach the database: the URL and this pool's type parsers. */
-export function connectionConfig(url: string, applicationName = 'voxdesk'): pg.ClientConfig {
-  return { connectionString: url, types: STORE_TYPES, application_name: applicationName };
+/** A value inside a startup `options` string: spaces and backslashes escaped as libpq reads them. */
+const optionValue = (value: string): string => value.replace(/[\\ ]/g, (ch) => `\\${ch}`);
+
+/**
+ * What a connection needs to reach the database: the URL, this pool's type parsers and, when `nodeId` is given, the
+ * `voxdesk.node` setting as a startup option (no extra round trip). node-postgres lets the URL's own parameters win
+ * over the config's, so options the URL carries (`?options=-c search_path=…`) are moved into the config and kept.
+ */
+export function connectionConfig(url: string, applicationName = 'voxdesk', nodeId?: string): pg.ClientConfig {
+  let connectionString = url;
+  const options: string[] = [];
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const parsed = new URL(url);
+    const given = parsed.searchParams.get('options');
+    if (given !== null) {
+      options.push(given);
+      parsed.searchParams.delete('options');
+      connectionString = parsed.toString();
+    }
+  }
+  if (nodeId !== undefined) options.push(`-c voxdesk.node=${optionValue(nodeId)}`);
+  return {
+    connectionString,
+    types: STORE_TYPES,
+    application_name: applicationName,
+    ...(options.length > 0 ? { options: options.join(' ') } : {}),
+  };
 }
 
 export function createPool(url: string, options: PoolOptions): pg.Pool {
-  const pool = new pg.Pool({ ...connectionConfig(url, options.applicationName), max: options.max ?? 10 });
-  pool.on('connect', (client) => {
-    // Queued ahead of the connection's first query, so every statement it runs carries the node id.
-    client.query("SELECT set_config('voxdesk.node', $1, false)", [options.nodeId]).catch(() => {});
-  });
+  const pool = new pg.Pool({ ...connectionConfig(url, options.applicationName, options.nodeId), max: options.max ?? 10 });
   // An idle connection the server closed (a restart, a network cut) reports here; the pool drops it and opens
   // another on the next query. Without a listener the error would end the process.
   pool.on('error', () => {});

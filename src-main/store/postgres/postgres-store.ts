@@ -23,7 +23,7 @@ import { applyPostgresMigrations, checkPostgresSchema } from './migrate.js';
 import { createPool } from './pool.js';
 import { createPgRepositories } from './repositories.js';
 import type { PgShared } from './shared.js';
-import { poolSql, transactionSql, type WriteCounter } from './sql.js';
+import { poolSql, serialConnection, transactionSql, type Queryable, type WriteCounter } from './sql.js';
 
 export interface PostgresStoreOptions {
   /** The time source rows are stamped with (default: the system clock). */
@@ -78,21 +78,22 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   const outside: StoreRepos = createPgRepositories(poolSql(pool, writes), shared);
   let closed = false;
 
-  /** A transaction open on `client`; savepoints nest one at a time. */
-  function openTx(client: pg.PoolClient, depth: number): Tx {
-    const repos = createPgRepositories(transactionSql(client, writes), shared);
+  /** A transaction open on `connection`; savepoints nest one at a time. */
+  function openTx(connection: Queryable, depth: number): Tx {
+    const repos = createPgRepositories(transactionSql(connection, writes), shared);
+    const run = (text: string): Promise<unknown> => connection.query({ text });
     return {
       repos,
       async tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
         const name = `voxdesk_sp_${depth}`;
-        await client.query(`SAVEPOINT ${name}`);
+        await run(`SAVEPOINT ${name}`);
         try {
-          const result = await fn(openTx(client, depth + 1));
-          await client.query(`RELEASE SAVEPOINT ${name}`);
+          const result = await fn(openTx(connection, depth + 1));
+          await run(`RELEASE SAVEPOINT ${name}`);
           return result;
         } catch (error) {
-          await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
-          await client.query(`RELEASE SAVEPOINT ${name}`);
+          await run(`ROLLBACK TO SAVEPOINT ${name}`);
+          await run(`RELEASE SAVEPOINT ${name}`);
           throw error;
         }
       },
@@ -113,15 +114,16 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     async tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
       if (closed) throw new Error('the store is closed');
       const client = await pool.connect();
+      const connection = serialConnection(client);
       let broken = false;
       try {
-        await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+        await connection.query({ text: 'BEGIN ISOLATION LEVEL READ COMMITTED' });
         try {
-          const result = await fn(openTx(client, 0));
-          await client.query('COMMIT');
+          const result = await fn(openTx(connection, 0));
+          await connection.query({ text: 'COMMIT' });
           return result;
         } catch (error) {
-          await client.query('ROLLBACK').catch(() => {
+          await connection.query({ text: 'ROLLBACK' }).catch(() => {
             broken = true; // the connection is gone; the server rolled the transaction back with it
           });
           throw error;

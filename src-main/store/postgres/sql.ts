@@ -29,7 +29,26 @@ export interface WriteCounter {
   n: number;
 }
 
-type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+/** What statements run on: the pool, or one connection whose statements go one at a time (serialConnection). */
+export interface Queryable {
+  query(config: pg.QueryConfig): Promise<pg.QueryResult>;
+}
+
+/**
+ * A transaction's connection, its statements sent one after another: a function that starts several repository
+ * calls at once (Promise.all) inside a transaction gets them in the order they were made, never two at once on the
+ * wire (node-postgres queues them too, but calls doing so deprecated).
+ */
+export function serialConnection(client: pg.PoolClient): Queryable {
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    query(config) {
+      const result = tail.then(() => client.query(config));
+      tail = result.catch(() => {});
+      return result;
+    },
+  };
+}
 
 const names = new Map<string, string>();
 
@@ -71,15 +90,16 @@ function sqlOn(on: Queryable, writes: WriteCounter, inTransaction: boolean, begi
     async atomic(fn) {
       if (inTransaction) return fn(sql);
       const client = await begin();
+      const connection = serialConnection(client);
       let broken = false;
       try {
         await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-        const result = await fn(sqlOn(client, writes, true, begin));
-        await client.query('COMMIT');
+        const result = await fn(sqlOn(connection, writes, true, begin));
+        await connection.query({ text: 'COMMIT' });
         return result;
       } catch (error) {
         try {
-          await client.query('ROLLBACK');
+          await connection.query({ text: 'ROLLBACK' });
         } catch {
           broken = true; // the connection is gone: do not give it back to the pool
         }
@@ -97,7 +117,7 @@ export function poolSql(pool: pg.Pool, writes: WriteCounter): Sql {
   return sqlOn(pool, writes, false, () => pool.connect());
 }
 
-/** Statements on the connection of an open transaction. */
-export function transactionSql(client: pg.PoolClient, writes: WriteCounter): Sql {
-  return sqlOn(client, writes, true, () => Promise.reject(new Error('a transaction does not open another')));
+/** Statements on the connection of an open transaction (a serialConnection). */
+export function transactionSql(connection: Queryable, writes: WriteCounter): Sql {
+  return sqlOn(connection, writes, true, () => Promise.reject(new Error('a transaction does not open another')));
 }

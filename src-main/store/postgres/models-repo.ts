@@ -1,7 +1,8 @@
 /**
  * The model manager's tables on PostgreSQL, with the semantics of store/models-repo.ts. `putInstalled` and
  * `deleteUrlPackage` are one transaction each (the caller's, or their own); `addUrlPackage` is `INSERT … ON CONFLICT
- * DO NOTHING` on the id, so of two nodes adding one id exactly one is told true. `othersCommits()` counts other
+ * DO NOTHING` on the id, so of two nodes adding one id exactly one is told true (and, as SQLite's INSERT OR IGNORE, a
+ * row breaking the table's rules is skipped, not an error). `othersCommits()` counts other
  * nodes' commits (the change feed), SQLite's data_version on one file; `fingerprint()` lists the same facts in the
  * same order.
  */
@@ -78,7 +79,13 @@ const DOWNLOAD_FAIL = `UPDATE downloads SET status = 'failed', error_code = $2, 
 const DOWNLOAD_DELETE = 'DELETE FROM downloads WHERE model_id = $1';
 const URL_ALL = `SELECT ${URL_COLUMNS} FROM url_model_packages ORDER BY added_at, id`;
 const URL_ONE = `SELECT ${URL_COLUMNS} FROM url_model_packages WHERE id = $1`;
-const URL_INSERT = `INSERT INTO url_model_packages (${URL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`;
+// SQLite's INSERT OR IGNORE skips a row that breaks the table's NOT NULL or CHECK rules as well as a taken id (false,
+// no error); ON CONFLICT covers the id only, so the other rules are checked in the SELECT.
+const URL_INSERT = `INSERT INTO url_model_packages (${URL_COLUMNS})
+  SELECT $1::text, $2::text, $3::text, $4::text, $5::bigint, $6::text, $7::text, $8::text
+  WHERE $1::text IS NOT NULL AND $2::text IS NOT NULL AND $3::text IS NOT NULL AND char_length($4::text) = 64
+    AND $7::text IS NOT NULL AND $8::text IS NOT NULL
+  ON CONFLICT DO NOTHING`;
 const URL_DELETE = 'DELETE FROM url_model_packages WHERE id = $1';
 const FINGERPRINT = `SELECT
      (SELECT COALESCE(string_agg(id || ' ' || installed_at || ' ' || verified || ' ' || dir, chr(10) ORDER BY id), '') FROM installed_models)

@@ -2,10 +2,11 @@
 # Debian packages the tests need: a browser for the UI tests, PocketSphinx for real recognition, curl and a secret
 # service (GNOME Keyring in a private D-Bus session) for the security tests,
 # PulseAudio for the virtual sound device, ffmpeg for video containers, ALSA headers to build naudiodon, FUSE and
-# Debian's pyfuse3 for the power-cut file system of the durability test.
+# Debian's pyfuse3 for the power-cut file system of the durability test, PostgreSQL (15 or newer) for the store's
+# PostgreSQL backend (the tests start private servers of their own; none is left running).
 set -euo pipefail
 packages=(chromium pocketsphinx pocketsphinx-en-us libpocketsphinx3 pulseaudio pulseaudio-utils libasound2-plugins
-  libasound2-dev ffmpeg sox curl gnome-keyring dbus-daemon fuse3 python3-pyfuse3)
+  libasound2-dev ffmpeg sox curl gnome-keyring dbus-daemon fuse3 python3-pyfuse3 postgresql)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

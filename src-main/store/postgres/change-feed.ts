@@ -36,6 +36,14 @@ export async function startChangeFeed(url: string, nodeId: string, applicationNa
   let retryTimer: NodeJS.Timeout | null = null;
   const listeners = new Set<(own: boolean) => void>();
 
+  /** Tries again later; the timer alone does not keep the process alive (the pool and the server do). */
+  const retryLater = (): void => {
+    if (closed) return;
+    retryTimer = setTimeout(() => void connect().catch(() => {}), retryMs);
+    retryTimer.unref();
+    retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
+  };
+
   const lost = (): void => {
     if (!connected && client === null) return;
     connected = false;
@@ -44,8 +52,7 @@ export async function startChangeFeed(url: string, nodeId: string, applicationNa
     dead?.removeAllListeners('notification');
     dead?.end().catch(() => {});
     count++;
-    if (!closed) retryTimer = setTimeout(() => void connect().catch(() => {}), retryMs);
-    retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
+    retryLater();
   };
 
   async function connect(): Promise<void> {
@@ -69,10 +76,7 @@ export async function startChangeFeed(url: string, nodeId: string, applicationNa
       await next.query(`LISTEN ${CHANGE_CHANNEL}`);
     } catch (error) {
       next.end().catch(() => {});
-      if (!closed) {
-        retryTimer = setTimeout(() => void connect().catch(() => {}), retryMs);
-        retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
-      }
+      retryLater();
       throw error;
     }
     if (closed) {

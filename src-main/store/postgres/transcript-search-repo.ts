@@ -6,8 +6,14 @@
  * here; `searchNewest` pages them by row id in the database. Ranking reads the index's row count and total length
  * (a scan of the rows table) once per ranked search.
  *
- * Writes run inside the caller's transaction. `markPending` is `ON CONFLICT DO NOTHING` on the job id, so two nodes
- * listing the same job list it once. Row ids come from an identity column; one taken by a transaction that commits
+ * Writes run inside the caller's transaction. Across nodes:
+ * - `markPending` is `ON CONFLICT DO NOTHING` on the job id: two nodes listing the same job list it once.
+ * - `pending` locks the rows it answers (`FOR UPDATE`, in job id order) until the indexer's transaction ends: a
+ *   second node indexing at once waits for the first, then finds those jobs gone from the list — it never writes a
+ *   job's rows twice — and a search that catches up first waits for rows being written, so it does not miss them.
+ * - `isPending` takes a share lock on the row it finds (`FOR SHARE`): an edit deciding whether the indexer will
+ *   write its segments waits for an indexer holding the job, then sees it indexed and replaces its rows itself; an
+ *   indexer coming after the edit waits for it and reads its revision. Row ids come from an identity column; one taken by a transaction that commits
  * after a search began can be at or below that search's `maxRowId()`, so such a row may appear on a later page of it
  * (SQLite hands ids out one writer at a time, so there it cannot).
  */
@@ -18,8 +24,8 @@ import type { Sql } from './sql.js';
 
 const HAS = 'SELECT 1 AS one FROM transcript_search_rows WHERE job_id = $1 LIMIT 1';
 const MARK_PENDING = 'INSERT INTO transcript_search_pending (job_id) VALUES ($1) ON CONFLICT DO NOTHING';
-const PENDING = 'SELECT job_id FROM transcript_search_pending ORDER BY job_id LIMIT $1';
-const IS_PENDING = 'SELECT 1 AS one FROM transcript_search_pending WHERE job_id = $1';
+const PENDING = 'SELECT job_id FROM transcript_search_pending ORDER BY job_id LIMIT $1 FOR UPDATE';
+const IS_PENDING = 'SELECT 1 AS one FROM transcript_search_pending WHERE job_id = $1 FOR SHARE';
 const ANY_PENDING = 'SELECT 1 AS one FROM transcript_search_pending LIMIT 1';
 const CLEAR_PENDING = 'DELETE FROM transcript_search_pending WHERE job_id = $1';
 // Rows are inserted in the order given (ids follow it), in one statement however many there are.

@@ -132,6 +132,44 @@ describe.each(BACKENDS)('library search on %s', (backend) => {
     expect(await search.countMatches(match('goodbye'), 4, 10)).toBe(1);
   });
 
+  it('two nodes indexing the pending jobs at once write each job’s rows once; an edit racing the indexer is not lost', async () => {
+    const acc = await jobs(fx, 3);
+    for (const id of [jobId(1), jobId(2), jobId(3)]) await fx.store.repos.search.markPending(id);
+    const other = await fx.another();
+    /** What jobs/transcripts-search-index.ts does in one transaction: take the pending jobs, write their rows. */
+    const index = (store: Store, hold?: Promise<void>) =>
+      store.tx(async (t) => {
+        const ids = await t.repos.search.pending(50);
+        await hold;
+        for (const id of ids) {
+          if (!(await t.repos.search.hasJob(id))) await t.repos.search.insert(rows(acc, id, '2026-05-01T12:00:00.000Z', [`text of ${id}`]));
+          await t.repos.search.clearPending(id);
+        }
+        return ids;
+      });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const first = index(fx.store, held);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = index(other);
+    // An edit of job 1 meanwhile: its segment rows are replaced unless the indexer will write them.
+    const edit = other.tx(async (t) => {
+      if (!(await t.repos.search.isPending(jobId(1)))) {
+        await t.repos.search.replaceSegments(jobId(1), [0], rows(acc, jobId(1), '2026-05-01T12:00:00.000Z', ['edited text']).slice(1));
+        return 'replaced';
+      }
+      return 'left to the indexer';
+    });
+    setTimeout(release, 20);
+    const [a, b, edited] = await Promise.all([first, second, edit]);
+    expect([...a, ...b].sort()).toEqual([jobId(1), jobId(2), jobId(3)]);
+    for (const id of [jobId(1), jobId(2), jobId(3)]) expect((await fx.store.repos.search.rowsOf(id)).filter((r) => r.segment_idx === null)).toHaveLength(1);
+    expect(await fx.store.repos.search.anyPending()).toBe(false);
+    const bodies = (await fx.store.repos.search.rowsOf(jobId(1))).map((r) => r.body);
+    expect(bodies).toContain(edited === 'replaced' ? 'edited text' : `text of ${jobId(1)}`);
+    expect(bodies).toHaveLength(2);
+  });
+
   it('reads the query language: every word required, phrases in order, prefixes, any case and accent', async () => {
     const acc = await jobs(fx, 2);
     const other = (await fx.store.repos.accounts.createAccount('bob')).id;

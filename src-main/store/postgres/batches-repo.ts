@@ -6,6 +6,8 @@
  * - `attachJob` is a compare-and-set (`… AND job_id IS NULL`): of two nodes creating a pending item's job, one links
  *   it; the other is told false (its transaction is rolled back by the caller).
  * - `complete` is a compare-and-set on `status = 'open'`: true on one node only.
+ * - `insert` and `insertItem` fail on a taken key (primary keys); `setPendingReason` and `reserve` are plain updates
+ *   of one row (the later commit's value stays), made by whoever holds the batch's work.
  */
 import type { Product } from '../../common/products.js';
 import type { BatchItemRow, BatchesRepo, BatchRow } from '../batches-repo.js';

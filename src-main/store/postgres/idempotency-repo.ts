@@ -3,7 +3,8 @@
  * it is new, inserts it in the same transaction as the job or batch it names. Across nodes: `find` inside a
  * transaction first takes a transaction-scoped advisory lock on (account, key), so a second node's request with the
  * same key waits until the first commits and then finds its row (answering the same job), instead of both finding
- * nothing and the second failing on the primary key.
+ * nothing and the second failing on the primary key. `insert` fails on a taken (account, key), the primary key;
+ * `purgeExpired` deletes what expired, whichever node gets there first (the other deletes nothing).
  */
 import type { IdempotencyRepo, IdempotencyRow } from '../idempotency-repo.js';
 import type { Async } from '../store.js';

@@ -4,6 +4,7 @@
  *   waits for the first's row lock, then re-checks the WHERE against the row as the first committed it, so of two
  *   nodes moving a job out of the same status (a claim, a settle, a cancel) exactly one changes it.
  * - `renewLeases` is one UPDATE that holds only the rows still `running` and claimed by this instance.
+ * - `insert` fails on a taken id (the primary key); `markInputPurged` writes the same value whichever node sweeps.
  * - Reads see what was committed when each statement began; nothing else here needs a lock.
  * `dataVersion()` counts other nodes' commits (the change feed), as SQLite's data_version counts other connections';
  * `unmarkedStamp()` moves with this store's writes that may leave a row queued without a waiting code.

@@ -2,7 +2,9 @@
  * The model manager's tables on PostgreSQL, with the semantics of store/models-repo.ts. `putInstalled` and
  * `deleteUrlPackage` are one transaction each (the caller's, or their own); `addUrlPackage` is `INSERT … ON CONFLICT
  * DO NOTHING` on the id, so of two nodes adding one id exactly one is told true (and, as SQLite's INSERT OR IGNORE, a
- * row breaking the table's rules is skipped, not an error). `othersCommits()` counts other
+ * row breaking the table's rules is skipped, not an error). `startDownload` is an upsert on the model id;
+ * `saveProgress` and `failDownload` update one row (the later commit's values stay; one node downloads a model);
+ * the deletions delete what is there, once. `othersCommits()` counts other
  * nodes' commits (the change feed), SQLite's data_version on one file; `fingerprint()` lists the same facts in the
  * same order.
  */

@@ -1,7 +1,8 @@
 /**
  * remote_batches on PostgreSQL, with the semantics of store/remote-batches-repo.ts. `ensure` is `INSERT … ON CONFLICT
  * (batch_id) DO NOTHING` and then a read, so every node sends what the first one chose; `recordSubmission` counts in
- * one UPDATE; `retarget` changes only a batch never posted (`remote_batch_id IS NULL AND submissions = 0`).
+ * one UPDATE; `retarget` changes only a batch never posted (`remote_batch_id IS NULL AND submissions = 0`); the
+ * other `record…` methods update one row (the later commit's value stays). The rest only reads.
  */
 import { isoAt } from '../clock.js';
 import type { LocalBatchItemRow, RemoteBatchRow, RemoteBatchesRepo } from '../remote-batches-repo.js';

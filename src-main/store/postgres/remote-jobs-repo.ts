@@ -2,6 +2,8 @@
  * remote_jobs on PostgreSQL, with the semantics of store/remote-jobs-repo.ts. `ensure` is `INSERT … ON CONFLICT
  * (job_id) DO NOTHING` and then a read: whichever node inserts first, every node reads the same endpoint and
  * Idempotency-Key. `recordSubmission` counts in one UPDATE (`submissions + 1`), so counts from two nodes add up.
+ * `retarget` changes only a job not yet accepted (`remote_job_id IS NULL`); the other `record…` methods update one
+ * row (the later commit's value stays).
  */
 import { isoAt } from '../clock.js';
 import type { RemoteJobRow, RemoteJobsRepo } from '../remote-jobs-repo.js';

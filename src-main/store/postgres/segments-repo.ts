@@ -2,7 +2,8 @@
  * Committed segments of speech-to-text jobs on PostgreSQL, with the semantics of store/segments-repo.ts. `append`
  * inserts only the job's next index, checked in the INSERT itself, and does nothing on the primary key (job_id, idx):
  * two nodes appending the same segment (a lease that lapsed while its old holder still ran) store it once, and the
- * second is told false; an index past the next one is refused by the check.
+ * second is told false; an index past the next one is refused by the check. `copy` fills a job just created (the
+ * retry's, in the transaction that inserts it), which no other node writes yet.
  */
 import type { SegmentRow, SegmentsRepo } from '../segments-repo.js';
 import type { Async } from '../store.js';

@@ -3,7 +3,8 @@
  * `lockForReservation` takes one transaction-scoped advisory lock for the whole cluster, held by the transaction that
  * checks the cap and reserves until it commits, so two nodes cannot both find the last dollar free and both reserve
  * it. Live reservations are keyed by session id (an insert of a taken id fails); `extendLive` adds in one UPDATE
- * (`reserved = reserved + $n`), so concurrent extensions add up.
+ * (`reserved = reserved + $n`), so concurrent extensions add up; `reserveLive` deletes stale rows and inserts in one
+ * transaction; `renewLive` and `releaseLive` touch one session's row.
  */
 import type { WaitingCode } from '../../common/errors.js';
 import type { QueuePlace, SpendingRepo } from '../spending-repo.js';

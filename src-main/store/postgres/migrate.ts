@@ -15,6 +15,7 @@ import type { Migration } from '../migrations/migration.js';
 import { MIGRATIONS } from '../migrations/index.js';
 import { POSTGRES_BASELINE, POSTGRES_BASELINE_VERSION } from '../migrations/postgres-baseline.js';
 import { CHANGE_CHANNEL } from './change-feed.js';
+import { createPool } from './pool.js';
 
 /** The advisory lock key migrations hold ("vxmigrat" as a number): one value every node agrees on. */
 const MIGRATION_LOCK = 0x76786d6967726174n;
@@ -173,5 +174,18 @@ export async function checkPostgresSchema(pool: pg.Pool, migrations: readonly Mi
   const missing = migrations.filter((m) => !done.has(m.version)).map((m) => m.version);
   if (missing.length > 0) {
     throw new Error(`the database's schema is older than this Voxdesk (migrations ${missing.join(', ')} are not applied): run voxdesk db migrate`);
+  }
+}
+
+/**
+ * `voxdesk db migrate`: applies what is pending to the database at `url` (under the same lock as a starting node)
+ * and answers the versions applied; throws for a schema newer than this build knows.
+ */
+export async function migratePostgresDatabase(url: string): Promise<number[]> {
+  const pool = createPool(url, { max: 1, nodeId: 'voxdesk-db-migrate', applicationName: 'voxdesk db migrate' });
+  try {
+    return await applyPostgresMigrations(pool);
+  } finally {
+    await pool.end();
   }
 }

@@ -13,7 +13,7 @@ import { openDatabase, type Db } from '../../../src-main/store/database.js';
 import { MIGRATIONS } from '../../../src-main/store/migrations/index.js';
 import type { Migration } from '../../../src-main/store/migrations/migration.js';
 import { POSTGRES_BASELINE_VERSION } from '../../../src-main/store/migrations/postgres-baseline.js';
-import { applyPostgresMigrations, checkPostgresSchema, schemaState } from '../../../src-main/store/postgres/migrate.js';
+import { applyPostgresMigrations, checkPostgresSchema, migratePostgresDatabase, schemaState } from '../../../src-main/store/postgres/migrate.js';
 import { connectionConfig } from '../../../src-main/store/postgres/pool.js';
 import { createPostgresStore } from '../../../src-main/store/postgres/postgres-store.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
@@ -41,6 +41,14 @@ describe('PostgreSQL migrations', () => {
     expect(await applyPostgresMigrations(pool)).toEqual([]);
     expect(await rowsOf('SELECT version FROM schema_migrations')).toHaveLength(MIGRATIONS.length);
     await checkPostgresSchema(pool);
+    expect(await migratePostgresDatabase(database.url)).toEqual([]);
+  });
+
+  it('migrates a database from its URL alone (voxdesk db migrate), then a node told not to migrate starts on it', async () => {
+    expect(await migratePostgresDatabase(database.url)).toEqual(MIGRATIONS.map((m) => m.version));
+    const node = await createPostgresStore(database.url, { migrate: false });
+    await node.repos.settings.set('ok', true);
+    await node.close();
   });
 
   it('refuses a database written by a newer Voxdesk, and a node told not to migrate refuses an older one', async () => {

@@ -4,6 +4,7 @@
  * tie order — the last checked row for row and score for score against SQLite's FTS5 on the same rows.
  */
 import { describe, expect, it } from 'vitest';
+import { highlight } from '../../../src-main/jobs/transcript-snippet.js';
 import { toFtsQuery } from '../../../src-main/store/fts-query.js';
 import type { SegmentRow } from '../../../src-main/store/segments-repo.js';
 import type { Store } from '../../../src-main/store/store.js';
@@ -193,6 +194,9 @@ describe.each(BACKENDS)('library search on %s', (backend) => {
     expect(await found('quick*')).toHaveLength(3);
     expect(await found('QUICK')).toHaveLength(2);
     expect(await found('cafe PLAIT')).toEqual(['Café au lait, s’il vous plaît — 3.5 euros']);
+    // The snippet is made from the hit's text, with the same markers on both backends.
+    const [hit] = await search.search(acc, match('cafe PLAIT'), 1000, 0, 1);
+    expect(highlight(hit!.body, toFtsQuery('cafe PLAIT').phrases)).toBe('<mark>Café</mark> au lait, s’il vous <mark>plaît</mark> — 3.5 euros');
     expect(await found('3')).toEqual(['Café au lait, s’il vous plaît — 3.5 euros']);
     expect(await found('"3 5"')).toEqual(['Café au lait, s’il vous plaît — 3.5 euros']);
     expect(await found('example')).toEqual(['e-mail me at someone@example.com about the QUICKEST route']);

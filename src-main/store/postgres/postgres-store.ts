@@ -23,7 +23,7 @@ import { applyPostgresMigrations, checkPostgresSchema } from './migrate.js';
 import { createPool } from './pool.js';
 import { createPgRepositories } from './repositories.js';
 import type { PgShared } from './shared.js';
-import { poolSql, serialConnection, transactionSql, type Queryable, type WriteCounter } from './sql.js';
+import { commitWrites, poolSql, serialConnection, transactionSql, type Queryable, type TransactionWrites, type WriteCounter } from './sql.js';
 
 export interface PostgresStoreOptions {
   /** The time source rows are stamped with (default: the system clock). */
@@ -79,8 +79,8 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   let closed = false;
 
   /** A transaction open on `connection`; savepoints nest one at a time. */
-  function openTx(connection: Queryable, depth: number): Tx {
-    const repos = createPgRepositories(transactionSql(connection, writes), shared);
+  function openTx(connection: Queryable, state: TransactionWrites, depth: number): Tx {
+    const repos = createPgRepositories(transactionSql(connection, writes, state), shared);
     const run = (text: string): Promise<unknown> => connection.query({ text });
     return {
       repos,
@@ -88,7 +88,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         const name = `voxdesk_sp_${depth}`;
         await run(`SAVEPOINT ${name}`);
         try {
-          const result = await fn(openTx(connection, depth + 1));
+          const result = await fn(openTx(connection, state, depth + 1));
           await run(`RELEASE SAVEPOINT ${name}`);
           return result;
         } catch (error) {
@@ -115,12 +115,14 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       if (closed) throw new Error('the store is closed');
       const client = await pool.connect();
       const connection = serialConnection(client);
+      const state: TransactionWrites = { changed: false };
       let broken = false;
       try {
         await connection.query({ text: 'BEGIN ISOLATION LEVEL READ COMMITTED' });
         try {
-          const result = await fn(openTx(connection, 0));
+          const result = await fn(openTx(connection, state, 0));
           await connection.query({ text: 'COMMIT' });
+          commitWrites(writes, state);
           return result;
         } catch (error) {
           await connection.query({ text: 'ROLLBACK' }).catch(() => {

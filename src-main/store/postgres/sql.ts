@@ -4,9 +4,10 @@
  * connection parses and plans one once and then only binds values (node-postgres prepares a named statement on its
  * first use on a connection), as the SQLite repositories prepare theirs once.
  *
- * `run` is a write: it moves this store's own-writes count (the `own` half of a change stamp, as SQLite's
- * `total_changes()` moves with every row this connection writes, inside a transaction too). `atomic` gives a
- * repository method of several statements one transaction: its own on the pool, or the open one it is part of.
+ * `run` and `write` are writes: one that changes rows moves this store's own-writes count (the `own` half of a change
+ * stamp, as SQLite's `total_changes()` moves with every row this connection writes, inside a transaction too, and not
+ * for a write that changed nothing). `atomic` gives a repository method of several statements one transaction: its
+ * own on the pool, or the open one it is part of.
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
@@ -66,36 +67,53 @@ async function query<T>(on: Queryable, text: string, values: readonly unknown[] 
   return (await on.query({ name: statementName(text), text, values: values as unknown[] | undefined })) as pg.QueryResult & { rows: T[] };
 }
 
-function sqlOn(on: Queryable, writes: WriteCounter, inTransaction: boolean, begin: () => Promise<pg.PoolClient>): Sql {
+/** One open transaction's writes: whether a statement changed a row (its commit then moves the count again). */
+export interface TransactionWrites {
+  changed: boolean;
+}
+
+/**
+ * Moves the write count after a statement that changed rows. Inside a transaction the count moves again when it
+ * commits (commitWrites): another connection of this store may read between the statement and the commit, see the
+ * rows as they were and take a stamp, which must not stay valid once the commit shows the new ones.
+ */
+function changed(writes: WriteCounter, tx: TransactionWrites | null, rows: number | null): void {
+  if (!rows) return;
+  writes.n++;
+  if (tx) tx.changed = true;
+}
+
+/** After a transaction's COMMIT answered: the count moves if it changed anything. */
+export function commitWrites(writes: WriteCounter, tx: TransactionWrites): void {
+  if (tx.changed) writes.n++;
+}
+
+function sqlOn(on: Queryable, writes: WriteCounter, tx: TransactionWrites | null, begin: () => Promise<pg.PoolClient>): Sql {
   const sql: Sql = {
-    inTransaction,
+    inTransaction: tx !== null,
     all: async <T>(text: string, values?: readonly unknown[]) => (await query<T>(on, text, values)).rows,
     one: async <T>(text: string, values?: readonly unknown[]) => (await query<T>(on, text, values)).rows[0],
     async run(text, values) {
-      writes.n++;
-      try {
-        return (await query(on, text, values)).rowCount ?? 0;
-      } finally {
-        writes.n++;
-      }
+      const result = await query(on, text, values);
+      changed(writes, tx, result.rowCount);
+      return result.rowCount ?? 0;
     },
     async write<T>(text: string, values?: readonly unknown[]) {
-      writes.n++;
-      try {
-        return (await query<T>(on, text, values)).rows;
-      } finally {
-        writes.n++;
-      }
+      const result = await query<T>(on, text, values);
+      changed(writes, tx, result.rowCount);
+      return result.rows;
     },
     async atomic(fn) {
-      if (inTransaction) return fn(sql);
+      if (tx) return fn(sql);
       const client = await begin();
       const connection = serialConnection(client);
+      const own: TransactionWrites = { changed: false };
       let broken = false;
       try {
-        await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-        const result = await fn(sqlOn(connection, writes, true, begin));
+        await connection.query({ text: 'BEGIN ISOLATION LEVEL READ COMMITTED' });
+        const result = await fn(sqlOn(connection, writes, own, begin));
         await connection.query({ text: 'COMMIT' });
+        commitWrites(writes, own);
         return result;
       } catch (error) {
         try {
@@ -114,10 +132,10 @@ function sqlOn(on: Queryable, writes: WriteCounter, inTransaction: boolean, begi
 
 /** Statements on the pool: each its own transaction. */
 export function poolSql(pool: pg.Pool, writes: WriteCounter): Sql {
-  return sqlOn(pool, writes, false, () => pool.connect());
+  return sqlOn(pool, writes, null, () => pool.connect());
 }
 
-/** Statements on the connection of an open transaction (a serialConnection). */
-export function transactionSql(connection: Queryable, writes: WriteCounter): Sql {
-  return sqlOn(connection, writes, true, () => Promise.reject(new Error('a transaction does not open another')));
+/** Statements on the connection of an open transaction (a serialConnection); `tx` records whether they changed rows. */
+export function transactionSql(connection: Queryable, writes: WriteCounter, tx: TransactionWrites): Sql {
+  return sqlOn(connection, writes, tx, () => Promise.reject(new Error('a transaction does not open another')));
 }

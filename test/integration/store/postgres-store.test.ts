@@ -57,6 +57,26 @@ describe('the PostgreSQL store', () => {
     expect(heard).toEqual([true, false, true]); // one notification for the whole transaction
   });
 
+  it('a stamp taken while a transaction of this store has written but not committed is stale once it commits', async () => {
+    const s = await store();
+    await s.repos.settings.set('value', 'old');
+    let written!: () => void;
+    let release!: () => void;
+    const wrote = new Promise<void>((resolve) => (written = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const tx = s.tx(async (t) => {
+      await t.repos.settings.set('value', 'new');
+      written();
+      await held;
+    });
+    await wrote;
+    const stamp = await s.changes.take();
+    expect(await s.repos.settings.get('value')).toBe('old'); // what a cache would keep with that stamp
+    release();
+    await tx;
+    expect(await s.changes.unchanged(stamp)).toBe(false);
+  });
+
   it('when the server drops the listening connection, caches are dropped and it listens again', async () => {
     const a = await store({ applicationName: 'voxdesk-under-test' });
     const b = await store({ applicationName: 'voxdesk-other' });

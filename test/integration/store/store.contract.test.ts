@@ -74,6 +74,11 @@ describe.each(BACKENDS)('the store on %s', (backend) => {
       await t.repos.settings.set('y', 2);
     });
     expect(await fx.store.changes.unchanged(inside)).toBe(false);
+    // A write that changed no row changes nothing.
+    const quiet = await fx.store.changes.take();
+    expect(await fx.store.repos.settings.delete('never-set')).toBe(false);
+    await fx.store.repos.jobs.markInputPurged('job_missing', '2026-05-01T12:00:00.000Z');
+    expect(await fx.store.changes.unchanged(quiet)).toBe(true);
     expect(typeof (await fx.store.othersVersion())).toBe('number');
     await fx.store.flush();
   });

@@ -7,7 +7,7 @@
  * - `revokeApiKey`: `UPDATE … WHERE revoked_at IS NULL`, true on the node whose update changed the row.
  * - `findKey` remembers matches while no other node committed (the change feed) and this store revoked nothing,
  *   as the SQLite repository does with data_version; a revocation on another node is seen once its notification
- *   arrives (a moment after its commit).
+ *   arrives (a moment after its commit), one made here once it commits.
  */
 import {
   hashKey,
@@ -120,10 +120,15 @@ export function createPgAccountsRepo(sql: Sql, shared: PgShared): Async<Accounts
     listAllApiKeys: () => sql.all<ApiKeyInfo>(ALL_KEYS),
     getApiKey: (keyId) => sql.one<ApiKeyInfo>(KEY_BY_ID, [keyId]),
     async revokeApiKey(keyId) {
-      keyMatches.matches.clear();
-      keyMatches.version = -1;
+      const forget = (): void => {
+        keyMatches.matches.clear();
+        keyMatches.version = -1; // a findKey reading meanwhile does not keep what it read
+      };
+      forget();
       const changed = (await sql.run(REVOKE, [isoAt(clock), keyId])) > 0;
-      keyMatches.matches.clear();
+      forget();
+      // Inside a transaction, a findKey outside it can still read the key as active until it commits: forget again then.
+      sql.afterCommit(forget);
       return changed;
     },
   };

@@ -7,7 +7,8 @@
  * - `insert` fails on a taken id (the primary key); `markInputPurged` writes the same value whichever node sweeps.
  * - Reads see what was committed when each statement began; nothing else here needs a lock.
  * `dataVersion()` counts other nodes' commits (the change feed), as SQLite's data_version counts other connections';
- * `unmarkedStamp()` moves with this store's writes that may leave a row queued without a waiting code.
+ * `unmarkedStamp()` moves with this store's writes that may leave a row queued without a waiting code (and again when
+ * their transaction commits).
  */
 import { PAUSED, type WaitingCode } from '../../common/errors.js';
 import type { JobStatus } from '../../common/job-states.js';
@@ -81,10 +82,18 @@ function writeStatement(columns: readonly string[]): string {
 
 export function createPgJobsRepo(sql: Sql, shared: PgShared): Async<JobsRepo> {
   const { unmarked } = shared;
+  /**
+   * Moves the unmarked stamp now and again when the write commits: a scheduler pass on another connection of this
+   * store between the two finds nothing yet, and must not take the stamp it saw as "nothing to find".
+   */
+  const moveUnmarked = (): void => {
+    unmarked.n++;
+    sql.afterCommit(() => unmarked.n++);
+  };
   return {
     async insert(row) {
       await sql.run(INSERT, INSERT_COLUMNS.map((column) => row[column] ?? null));
-      if (row.status === 'queued' && row.error_code === null) unmarked.n++;
+      if (row.status === 'queued' && row.error_code === null) moveUnmarked();
     },
     get: async (id) => sql.one<JobRow>(GET, [id]),
     getWithoutResult: async (id) => sql.one<JobRow>(GET_WITHOUT_RESULT, [id]),
@@ -95,9 +104,10 @@ export function createPgJobsRepo(sql: Sql, shared: PgShared): Async<JobsRepo> {
     async write(id, expected, values) {
       const columns = Object.keys(values).filter((column) => values[column as keyof JobMutable] !== undefined);
       if (columns.length === 0) return (await sql.one<{ status: JobStatus }>(STATUS_OF, [id]))?.status === expected;
-      if (values.status === 'queued' || (values.status === undefined && values.error_code === null)) unmarked.n++;
       const text = writeStatement(columns);
-      return (await sql.run(text, [id, expected, ...columns.map((column) => values[column as keyof JobMutable])])) === 1;
+      const written = (await sql.run(text, [id, expected, ...columns.map((column) => values[column as keyof JobMutable])])) === 1;
+      if (values.status === 'queued' || (values.status === undefined && values.error_code === null)) moveUnmarked();
+      return written;
     },
     queued: (limit) => sql.all<JobRow>(QUEUED, [limit]),
     anyQueued: async () => (await sql.one(ANY_QUEUED)) !== undefined,

@@ -23,6 +23,12 @@ export interface Sql {
   write<T>(text: string, values?: readonly unknown[]): Promise<T[]>;
   /** Runs `fn` as one transaction: the open one, or one of its own on a pooled connection. */
   atomic<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` once what was written so far is visible to every connection: at once outside a transaction (each
+   * statement has committed when it answers), after the COMMIT inside one. For memory that must move with a commit
+   * (a cache dropped, a stamp moved), since another connection of this store can read between a write and its commit.
+   */
+  afterCommit(fn: () => void): void;
 }
 
 /** Counts this store's writes (never decreases). */
@@ -70,6 +76,8 @@ async function query<T>(on: Queryable, text: string, values: readonly unknown[] 
 /** One open transaction's writes: whether a statement changed a row (its commit then moves the count again). */
 export interface TransactionWrites {
   changed: boolean;
+  /** What runs once it has committed (Sql.afterCommit). */
+  afterCommit?: (() => void)[];
 }
 
 /**
@@ -83,9 +91,10 @@ function changed(writes: WriteCounter, tx: TransactionWrites | null, rows: numbe
   if (tx) tx.changed = true;
 }
 
-/** After a transaction's COMMIT answered: the count moves if it changed anything. */
+/** After a transaction's COMMIT answered: the count moves if it changed anything, and its afterCommit calls run. */
 export function commitWrites(writes: WriteCounter, tx: TransactionWrites): void {
   if (tx.changed) writes.n++;
+  for (const fn of tx.afterCommit?.splice(0) ?? []) fn();
 }
 
 function sqlOn(on: Queryable, writes: WriteCounter, tx: TransactionWrites | null, begin: () => Promise<pg.PoolClient>): Sql {
@@ -102,6 +111,10 @@ function sqlOn(on: Queryable, writes: WriteCounter, tx: TransactionWrites | null
       const result = await query<T>(on, text, values);
       changed(writes, tx, result.rowCount);
       return result.rows;
+    },
+    afterCommit(fn) {
+      if (tx) (tx.afterCommit ??= []).push(fn);
+      else fn();
     },
     async atomic(fn) {
       if (tx) return fn(sql);

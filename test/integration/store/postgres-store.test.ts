@@ -77,6 +77,48 @@ describe('the PostgreSQL store', () => {
     expect(await s.changes.unchanged(stamp)).toBe(false);
   });
 
+  it('a key revoked in a transaction is forgotten when it commits, though read as active meanwhile', async () => {
+    const s = await store();
+    const account = await s.repos.accounts.createAccount('alice');
+    const created = await s.repos.accounts.createApiKey(account.id);
+    let revoked!: () => void;
+    let release!: () => void;
+    const done = new Promise<void>((resolve) => (revoked = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const tx = s.tx(async (t) => {
+      await t.repos.accounts.revokeApiKey(created.id);
+      revoked();
+      await held;
+    });
+    await done;
+    expect(await s.repos.accounts.findKey(created.key)).toBeDefined(); // not committed: still active, and remembered
+    release();
+    await tx;
+    expect(await s.repos.accounts.findKey(created.key)).toBeUndefined();
+  });
+
+  it('the unmarked stamp moves again when a transaction that queued a job commits', async () => {
+    const s = await store();
+    const acc = (await s.repos.accounts.createAccount('a')).id;
+    let inserted!: () => void;
+    let release!: () => void;
+    const done = new Promise<void>((resolve) => (inserted = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const tx = s.tx(async (t) => {
+      await t.repos.jobs.insert(jobRow(acc, jobId(1)));
+      inserted();
+      await held;
+    });
+    await done;
+    // A scheduler pass now: it finds nothing yet, and keeps the stamp it saw.
+    const seen = await s.repos.jobs.unmarkedStamp();
+    expect(await s.repos.jobs.queuedUnmarked(10)).toEqual([]);
+    release();
+    await tx;
+    expect(await s.repos.jobs.unmarkedStamp()).not.toBe(seen);
+    expect(await s.repos.jobs.queuedUnmarked(10)).toHaveLength(1);
+  });
+
   it('when the server drops the listening connection, caches are dropped and it listens again', async () => {
     const a = await store({ applicationName: 'voxdesk-under-test' });
     const b = await store({ applicationName: 'voxdesk-other' });

@@ -15,7 +15,7 @@ import type { Migration } from '../migrations/migration.js';
 import { MIGRATIONS } from '../migrations/index.js';
 import { POSTGRES_BASELINE, POSTGRES_BASELINE_VERSION } from '../migrations/postgres-baseline.js';
 import { CHANGE_CHANNEL } from './change-feed.js';
-import { createPool } from './pool.js';
+import { checkout, connectionFailure, createPool } from './pool.js';
 
 /** The advisory lock key migrations hold ("vxmigrat" as a number): one value every node agrees on. */
 const MIGRATION_LOCK = 0x76786d6967726174n;
@@ -93,13 +93,14 @@ async function inTransaction(client: pg.PoolClient, fn: () => Promise<void>): Pr
 
 /** What the database holds and what this build knows, without changing anything. */
 export async function schemaState(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<SchemaState> {
-  const client = await pool.connect();
+  const held = await checkout(pool);
+  const { client } = held;
   try {
     const exists = await client.query<{ found: string | null }>("SELECT to_regclass('schema_migrations')::text AS found");
     const applied = exists.rows[0]?.found ? await appliedVersions(client) : [];
     return { applied, known: Math.max(0, ...migrations.map((m) => m.version)) };
   } finally {
-    client.release();
+    held.release();
   }
 }
 
@@ -115,7 +116,8 @@ export async function applyPostgresMigrations(
 ): Promise<number[]> {
   checkOrder(migrations);
   const known = Math.max(0, ...migrations.map((m) => m.version));
-  const client = await pool.connect();
+  const held = await checkout(pool);
+  const { client } = held;
   let broken = false;
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
@@ -162,7 +164,7 @@ export async function applyPostgresMigrations(
     broken ||= !(await client.query('SELECT 1').then(() => true, () => false));
     throw error;
   } finally {
-    client.release(broken);
+    held.release(broken);
   }
 }
 
@@ -185,6 +187,8 @@ export async function migratePostgresDatabase(url: string): Promise<number[]> {
   const pool = createPool(url, { max: 1, nodeId: 'voxdesk-db-migrate', applicationName: 'voxdesk db migrate' });
   try {
     return await applyPostgresMigrations(pool);
+  } catch (error) {
+    throw connectionFailure(url, error);
   } finally {
     await pool.end();
   }

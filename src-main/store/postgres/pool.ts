@@ -68,3 +68,50 @@ export function createPool(url: string, options: PoolOptions): pg.Pool {
   pool.on('error', () => {});
   return pool;
 }
+
+/** A pooled connection held by a transaction or a migration, and how to give it back. */
+export interface Checkout {
+  client: pg.PoolClient;
+  /** Gives the connection back; one that failed (or `destroy`) is closed instead of reused. */
+  release(destroy?: boolean): void;
+}
+
+/**
+ * Takes a connection from the pool for a while. A held connection that the server or the network drops reports an
+ * 'error' event of its own, which would end the process without a listener (the pool listens only to idle ones):
+ * the statement in flight fails with the error anyway, and the connection is closed when given back.
+ */
+export async function checkout(pool: pg.Pool): Promise<Checkout> {
+  const client = await pool.connect();
+  let failed = false;
+  const onError = (): void => {
+    failed = true;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    release(destroy = false) {
+      client.removeListener('error', onError);
+      client.release(destroy || failed);
+    },
+  };
+}
+
+/** The URL as it may be shown in a message or a log: its password left out. */
+export function redactedUrl(url: string): string {
+  if (!/^postgres(ql)?:\/\//.test(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+/** Errors that mean the database cannot be reached or entered (network, DNS, login, no such database). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET', '28P01', '28000', '3D000']);
+
+/** A failure to reach the database, said so the operator knows which URL and where to fix it; others unchanged. */
+export function connectionFailure(url: string, error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !UNREACHABLE.has(code)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(`cannot use the PostgreSQL database at ${redactedUrl(url)}: ${reason} (check the URL given with --database or VOXDESK_DATABASE_URL, and that the server is running)`, { cause: error });
+}

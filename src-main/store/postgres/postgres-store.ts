@@ -20,7 +20,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { ChangeToken, Store, StoreRepos, Tx } from '../store.js';
 import { startChangeFeed, type ChangeFeed } from './change-feed.js';
 import { applyPostgresMigrations, checkPostgresSchema } from './migrate.js';
-import { createPool } from './pool.js';
+import { checkout, connectionFailure, createPool } from './pool.js';
 import { createPgRepositories } from './repositories.js';
 import type { PgShared } from './shared.js';
 import { commitWrites, poolSql, serialConnection, transactionSql, type Queryable, type TransactionWrites, type WriteCounter } from './sql.js';
@@ -63,7 +63,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     feed = await startChangeFeed(url, nodeId, options.applicationName);
   } catch (error) {
     await pool.end().catch(() => {});
-    throw error;
+    throw connectionFailure(url, error);
   }
 
   const writes: WriteCounter = { n: 0 };
@@ -113,8 +113,8 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     repos: outside,
     async tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
       if (closed) throw new Error('the store is closed');
-      const client = await pool.connect();
-      const connection = serialConnection(client);
+      const held = await checkout(pool);
+      const connection = serialConnection(held.client);
       const state: TransactionWrites = { changed: false };
       let broken = false;
       try {
@@ -131,7 +131,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
           throw error;
         }
       } finally {
-        client.release(broken);
+        held.release(broken);
       }
     },
     othersVersion: async () => feed.version(),

@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { checkout, type Checkout } from './pool.js';
 
 export interface Sql {
   /** Inside a store transaction (the statements share its connection). */
@@ -97,7 +98,7 @@ export function commitWrites(writes: WriteCounter, tx: TransactionWrites): void 
   for (const fn of tx.afterCommit?.splice(0) ?? []) fn();
 }
 
-function sqlOn(on: Queryable, writes: WriteCounter, tx: TransactionWrites | null, begin: () => Promise<pg.PoolClient>): Sql {
+function sqlOn(on: Queryable, writes: WriteCounter, tx: TransactionWrites | null, begin: () => Promise<Checkout>): Sql {
   const sql: Sql = {
     inTransaction: tx !== null,
     all: async <T>(text: string, values?: readonly unknown[]) => (await query<T>(on, text, values)).rows,
@@ -118,8 +119,8 @@ function sqlOn(on: Queryable, writes: WriteCounter, tx: TransactionWrites | null
     },
     async atomic(fn) {
       if (tx) return fn(sql);
-      const client = await begin();
-      const connection = serialConnection(client);
+      const held = await begin();
+      const connection = serialConnection(held.client);
       const own: TransactionWrites = { changed: false };
       let broken = false;
       try {
@@ -136,7 +137,7 @@ function sqlOn(on: Queryable, writes: WriteCounter, tx: TransactionWrites | null
         }
         throw error;
       } finally {
-        client.release(broken);
+        held.release(broken);
       }
     },
   };
@@ -145,7 +146,7 @@ function sqlOn(on: Queryable, writes: WriteCounter, tx: TransactionWrites | null
 
 /** Statements on the pool: each its own transaction. */
 export function poolSql(pool: pg.Pool, writes: WriteCounter): Sql {
-  return sqlOn(pool, writes, null, () => pool.connect());
+  return sqlOn(pool, writes, null, () => checkout(pool));
 }
 
 /** Statements on the connection of an open transaction (a serialConnection); `tx` records whether they changed rows. */

@@ -195,6 +195,38 @@ describe('the PostgreSQL store', () => {
     expect(await s.repos.jobs.queued(100)).toHaveLength(20);
   });
 
+  it('says which database it cannot reach, without its password', async () => {
+    const port = new URL(database.url).port;
+    const nowhere = `postgres://voxdesk:s3cret-pass@127.0.0.1:1/voxdesk`;
+    const error = await createPostgresStore(nowhere).then(() => null, (e: unknown) => e as Error);
+    expect(error?.message).toMatch(/^cannot use the PostgreSQL database at postgres:\/\/voxdesk:\*\*\*@127\.0\.0\.1:1\/voxdesk: .*ECONNREFUSED.*--database or VOXDESK_DATABASE_URL/);
+    expect(error?.message).not.toContain('s3cret');
+    const missing = database.url.replace(/\/[^/]+$/, '/no_such_database');
+    await expect(createPostgresStore(missing)).rejects.toThrow(
+      new RegExp(`cannot use the PostgreSQL database at .*:${port}/no_such_database: database "no_such_database" does not exist`),
+    );
+  });
+
+  it('a transaction whose connection the server drops fails; the process and the store carry on', async () => {
+    const s = await store({ applicationName: 'voxdesk-dropped' });
+    const admin = new pg.Client(connectionConfig(database.url));
+    await admin.connect();
+    try {
+      const failed = s.tx(async (t) => {
+        await t.repos.settings.set('half', true);
+        await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'voxdesk-dropped' AND state = 'idle in transaction'");
+        await new Promise((resolve) => setTimeout(resolve, 100)); // the drop reaches the idle connection meanwhile
+        await t.repos.settings.set('rest', true);
+      });
+      await expect(failed).rejects.toThrow();
+      expect(await s.repos.settings.get('half')).toBeUndefined();
+      await s.repos.settings.set('after', true);
+      expect(await s.repos.settings.get('after')).toBe(true);
+    } finally {
+      await admin.end();
+    }
+  });
+
   it('refuses work after close, and answers flush at once (a commit is durable when it answers)', async () => {
     const s = await store();
     await s.flush();

@@ -102,20 +102,28 @@ async function startCluster(dir: string): Promise<Cluster> {
     chownSync(data, uid, gid);
   }
   runPg('initdb', ['-D', data, '-U', SUPERUSER, '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync', '--no-instructions']);
-  const port = await freePort();
-  const settings = [
-    `-c port=${port}`,
-    "-c listen_addresses='127.0.0.1'",
-    `-c unix_socket_directories='${dir}'`,
-    '-c fsync=off',
-    '-c synchronous_commit=off',
-    '-c full_page_writes=off',
-    '-c max_connections=300',
-    '-c shared_buffers=32MB',
-  ].join(' ');
-  runPg('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', join(dir, 'server.log'), '-o', settings]);
-  writeFileSync(join(dir, 'port'), String(port));
-  return { dir, port };
+  // The port was free a moment ago; another program (another test run on this machine) may take it first: try again.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const settings = [
+      `-c port=${port}`,
+      "-c listen_addresses='127.0.0.1'",
+      `-c unix_socket_directories='${dir}'`,
+      '-c fsync=off',
+      '-c synchronous_commit=off',
+      '-c full_page_writes=off',
+      '-c max_connections=300',
+      '-c shared_buffers=32MB',
+    ].join(' ');
+    try {
+      runPg('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', join(dir, 'server.log'), '-o', settings]);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      continue;
+    }
+    writeFileSync(join(dir, 'port'), String(port));
+    return { dir, port };
+  }
 }
 
 let cluster: Promise<Cluster> | null = null;

@@ -15,10 +15,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { NO_LIMITS, type ModelDefinition } from '../src-main/engines/model-definition.js';
-import { createJobService } from '../src-main/jobs/job-service.js';
+import { createJobService } from '../src-main/jobs/engine/job-service.js';
 import { createAccountsRepo } from '../src-main/store/accounts-repo.js';
 import { openDatabase } from '../src-main/store/database.js';
-import { createRepositories } from '../src-main/store/repositories.js';
+import { createSqliteStore } from '../src-main/store/sqlite-store.js';
 
 process.env.VOXDESK_TEST_ENGINES = '1';
 const count = Number(process.argv[2] ?? 1000);
@@ -52,13 +52,13 @@ function workersCpuSeconds(pids: number[]): number | null {
  */
 async function engineRun(dir: string): Promise<{ seconds: number; cpuMsPerJob: number; workerCpuMsPerJob: number | null }> {
   const db = openDatabase(join(dir, 'engine.db'));
-  const service = createJobService({ repos: createRepositories(db), dataDir: dir, resolveModel: () => model, workers });
+  const service = createJobService({ store: createSqliteStore(db, join(dir, 'engine.db')), dataDir: dir, resolveModel: () => model, workers });
   const accountId = createAccountsRepo(db).createAccount('bench').id;
-  service.start();
+  await service.start();
   // Warm the workers so process start-up is not what is measured: every worker has loaded (and warmed) its engines
   // (a worker still warming eSpeak took a core from the first seconds of the run), and one job has gone through.
   await service.workersReady();
-  const warm = service.createJob({ accountId, product: 'speech-to-text', modelId: 'bench', name: null, language: null, params: {}, input: {} }).job;
+  const { job: warm } = await service.createJob({ accountId, product: 'speech-to-text', modelId: 'bench', name: null, language: null, params: {}, input: {} });
   await service.waitForTerminal(warm.id, 60_000);
   const start = performance.now();
   const cpuStart = process.cpuUsage();
@@ -66,7 +66,7 @@ async function engineRun(dir: string): Promise<{ seconds: number; cpuMsPerJob: n
   const workersStart = workersCpuSeconds(pids);
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    ids.push(service.createJob({ accountId, product: 'speech-to-text', modelId: 'bench', name: `j${i}`, language: null, params: { behaviour: 'succeed' }, input: {} }).job.id);
+    ids.push((await service.createJob({ accountId, product: 'speech-to-text', modelId: 'bench', name: `j${i}`, language: null, params: { behaviour: 'succeed' }, input: {} })).job.id);
   }
   // As a client waiting on each job would (HTTP ?wait, the OpenAI routes): no view is built for it.
   await Promise.all(ids.map((id) => service.waitForTerminal(id, 600_000)));

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Job } from '../src-main/common/api-types.js';
-import type { JobEngine } from '../src-main/jobs/job-service.js';
+import type { JobEngine } from '../src-main/jobs/engine/job-service.js';
 import { startTestService } from '../test/helpers/service.js';
 
 const count = Number(process.argv[2] ?? 1000);

@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { JobResult } from '../src-main/common/api-types.js';
 import type { TranscriptRevision } from '../src-main/common/transcript-types.js';
-import { createTranscripts, recordOriginal } from '../src-main/jobs/transcripts.js';
+import { createTranscripts, recordOriginal } from '../src-main/jobs/transcripts/transcripts.js';
 import { openDatabase } from '../src-main/store/database.js';
 import { newId } from '../src-main/store/ids.js';
-import { createRepositories } from '../src-main/store/repositories.js';
+import { createSqliteStore } from '../src-main/store/sqlite-store.js';
 import { toFtsQuery } from '../src-main/store/fts-query.js';
 import { writeTx } from '../src-main/store/transaction.js';
 import { percentile, round3 } from './_stats.js';
@@ -78,9 +78,10 @@ const dir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-search-'));
 try {
   const file = join(dir, 'voxdesk.db');
   const db = openDatabase(file);
-  const repos = createRepositories(db);
+  const store = createSqliteStore(db, file);
+  const repos = store.sync;
   const accountId = repos.accounts.createAccount('bench').id;
-  const transcripts = createTranscripts(repos, repos.clock);
+  const transcripts = createTranscripts(store, store.clock);
   const sizeBefore = statSync(file).size;
 
   // The library: jobs inserted 100 to a transaction, each with its revision 0 and search rows.
@@ -88,19 +89,19 @@ try {
   const jobIds: string[] = [];
   let textBytes = 0;
   for (let i = 0; i < JOBS; i += 100) {
-    writeTx(db, () => {
+    await store.tx(async (t) => {
       for (let j = i; j < Math.min(JOBS, i + 100); j++) {
         const result = transcript();
         textBytes += Buffer.byteLength(result.text!);
         const id = newId('job');
         const at = new Date(Date.UTC(2026, 0, 1) + j * 60_000).toISOString();
-        repos.jobs.insert({
+        await t.repos.jobs.insert({
           id, account_id: accountId, product: 'speech-to-text', model_id: 'bench', name: `Recording ${j}.wav`, language: 'en', status: 'succeeded',
           error_code: null, error_message: null, params_json: '{}', input_json: '{}', duration_seconds: '600.000', result_json: JSON.stringify(result),
           progress: 1, batch_id: null, attempts: 1, cancel_requested: 0, pause_requested: 0, claimed_by: null, lease_expires_at: null, estimated_usd_micro: null, estimated_seconds: null, price_json: null, reserved_usd_micro: null,
           deadline_at: null, created_at: at, started_at: at, finished_at: at, updated_at: at,
         });
-        recordOriginal(repos, repos.jobs.get(id)!, result, at);
+        await recordOriginal(t.repos, (await t.repos.jobs.get(id))!, result, at);
         jobIds.push(id);
       }
     });
@@ -130,20 +131,21 @@ try {
     } else queries.push(`${midWord().slice(0, 2 + (i % 4))}*`);
   }
   const bare = db.prepare<[string], { rowid: number }>('SELECT rowid FROM transcript_search WHERE transcript_search MATCH ? LIMIT 20');
-  const time = (fn: () => unknown): number => {
+  const time = async (fn: () => unknown): Promise<number> => {
     const t0 = performance.now();
-    fn();
+    await fn();
     return performance.now() - t0;
   };
-  for (const q of queries.slice(0, 20)) transcripts.search(accountId, q, 20, undefined); // warm the page cache
+  for (const q of queries.slice(0, 20)) await transcripts.search(accountId, q, 20, undefined); // warm the page cache
   const searchMs: number[] = [];
   const bareMs: number[] = [];
   let hits = 0;
   for (const q of queries) {
-    bareMs.push(time(() => bare.all(toFtsQuery(q).match!)));
-    searchMs.push(time(() => (hits += transcripts.search(accountId, q, 20, undefined).data.length)));
+    bareMs.push(await time(() => bare.all(toFtsQuery(q).match!)));
+    searchMs.push(await time(async () => (hits += (await transcripts.search(accountId, q, 20, undefined)).data.length)));
   }
-  const commonMs = [0, 1, 2, 3, 4].map(() => time(() => transcripts.search(accountId, vocabulary[0]!, 20, undefined)));
+  const commonMs: number[] = [];
+  for (let i = 0; i < 5; i++) commonMs.push(await time(() => transcripts.search(accountId, vocabulary[0]!, 20, undefined)));
   const commonMatches = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM transcript_search WHERE transcript_search MATCH ?').get(`"${vocabulary[0]}"`)!.n;
 
   // Saving an edit: one word of one segment changed, on the latest revision of a random job.
@@ -153,14 +155,14 @@ try {
   const plainMs: number[] = [];
   for (let i = 0; i < 300; i++) {
     const id = jobIds[Math.floor(random() * jobIds.length)]!;
-    const current: TranscriptRevision = transcripts.get(accountId, id, null);
+    const current: TranscriptRevision = await transcripts.get(accountId, id, null);
     const index = Math.floor(random() * current.segments.length);
     const words = current.segments[index]!.text.split(' ');
     words[Math.floor(random() * words.length)] = `edited${i}`;
     const text = words.join(' ');
-    editMs.push(time(() => transcripts.edit(accountId, id, { base_revision: current.revision, segments: [{ index, text }] })));
+    editMs.push(await time(() => transcripts.edit(accountId, id, { base_revision: current.revision, segments: [{ index, text }] })));
     const segments = current.segments.map((s, k) => (k === index ? { ...s, text } : s));
-    plainMs.push(time(() => writeTx(db, () => plain.run(id, i, JSON.stringify(current.speakers), JSON.stringify(segments)))));
+    plainMs.push(await time(() => writeTx(db, () => plain.run(id, i, JSON.stringify(current.speakers), JSON.stringify(segments)))));
   }
   db.close();
 

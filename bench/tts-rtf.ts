@@ -18,7 +18,7 @@ import type { Job } from '../src-main/common/api-types.js';
 import createEspeakEngine from '../src-main/engines/tts/espeak-engine.js';
 import createSherpaTtsEngine from '../src-main/engines/tts/sherpa-tts-engine.js';
 import { ttsFamilyDefinition } from '../src-main/engines/tts/tts-families.js';
-import type { JobEngine } from '../src-main/jobs/job-service.js';
+import type { JobEngine } from '../src-main/jobs/engine/job-service.js';
 import { startTestService } from '../test/helpers/service.js';
 import { SHARED } from '../test/helpers/system.js';
 import { testContext, ttsTask } from '../test/helpers/tts-context.js';

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BRIDGE_CHANNELS, type OpenWorkEvent, type UpdateBridgeEvent } from '../common/desktop-bridge.js';
-import type { JobEngine } from '../jobs/job-service.js';
+import type { JobEngine } from '../jobs/engine/job-service.js';
 import type { Service } from '../service/create-service.js';
 import { defaultDataDir } from '../service/config.js';
 import { APP_ORIGIN, APP_PAGE_URL, APP_SCHEME, resolveAppFile } from './app-protocol.js';
@@ -149,8 +149,8 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
     const work = new WorkStatus();
     let shownLabel = '';
     let shownBadge = -1;
-    const refresh = (): void => {
-      const view = work.view(svc.jobs.queueSummary());
+    const show = (counts: Awaited<ReturnType<Service['jobs']['queueSummary']>>): void => {
+      const view = work.view(counts);
       if (view.label !== shownLabel) {
         shownLabel = view.label;
         tray?.setToolTip(view.label);
@@ -161,6 +161,9 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
         app.setBadgeCount(view.badge);
       }
       if (window && !window.isDestroyed()) window.setProgressBar(view.progress);
+    };
+    const refresh = (): void => {
+      svc.jobs.queueSummary().then(show, (error: unknown) => log(`the tray could not read the queue: ${error instanceof Error ? error.message : String(error)}`));
     };
     const notify = (notice: WorkNotice | null): void => {
       if (!notice || !wantsSystemNotice(window) || !electron.Notification.isSupported()) return;

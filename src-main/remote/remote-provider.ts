@@ -7,7 +7,7 @@
  *   remote.start();
  *   the service's hosted-settings routes call view() and update(); on close, after the job engine: remote.stop().
  */
-import type { JobRunner, Readiness } from '../jobs/job-runner.js';
+import type { JobRunner, Readiness } from '../jobs/engine/job-runner.js';
 import type { RemoteBatchesRepo } from '../store/remote-batches-repo.js';
 import type { RemoteJobsRepo } from '../store/remote-jobs-repo.js';
 import type { SecretStore } from '../store/secrets/secret-store.js';

@@ -11,7 +11,7 @@
 import { JobError, WAITING_CODES, type WaitingCode } from '../common/errors.js';
 import { BATCH_PRODUCTS } from '../common/products.js';
 import type { EngineOutput } from '../engines/engine-types.js';
-import type { HeldBatch, HoldOutcome } from '../jobs/job-runner.js';
+import type { HeldBatch, HoldOutcome } from '../jobs/engine/job-runner.js';
 import { RemoteClient, type RemoteEndpoint } from './remote-client.js';
 import { RemoteError } from './remote-errors.js';
 import { BatchForwarder } from './remote-batch-forwarder.js';

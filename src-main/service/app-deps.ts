@@ -1,10 +1,11 @@
 /** What the Hono app needs from the running service; built by createService, also by tests. */
 import type { ModelManager } from '../engines/models/model-manager.js';
 import type { RemoteProvider } from '../remote/remote-provider.js';
-import type { JobService } from '../jobs/job-service-types.js';
-import type { Transcripts } from '../jobs/transcripts.js';
+import type { JobService } from '../jobs/engine/job-service-types.js';
+import type { Transcripts } from '../jobs/transcripts/transcripts.js';
 import type { Durability } from '../store/durability.js';
 import type { Repositories } from '../store/repositories.js';
+import type { Store } from '../store/store.js';
 import type { WatchService } from '../watch/watch-service.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
 import type { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
@@ -17,7 +18,12 @@ import type { UploadBudget } from './uploads/upload-budget.js';
 
 export interface AppDeps {
   config: ServiceConfig;
-  /** The store's repositories, built once by createService (the job engine shares them). */
+  /** The job store (store/store.ts): what the job engine and the routes read and write through. */
+  store: Store;
+  /**
+   * The embedded store's synchronous repositories, for the parts not yet moved onto `store` (keys, secrets, model
+   * settings, the hosted provider).
+   */
   repos: Repositories;
   /** Makes what this connection committed durable before an answer acknowledges it (store/durability.ts). */
   durability: Durability;

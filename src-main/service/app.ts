@@ -79,7 +79,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', healthRoutes(deps));
   app.route('/', sessionRoutes(deps, options.browserLogin ?? null));
   app.route('/', artifactRoutes(deps));
-  app.route('/', retentionSettingsRoutes(deps.repos.settings, deps.uploadsDir));
+  app.route('/', retentionSettingsRoutes(deps.store.repos.settings, deps.uploadsDir));
   app.route('/', budgetSettingsRoutes(deps.jobs));
   app.route('/', usageRoutes(deps));
   app.route('/', modelManagerRoutes(deps.models));

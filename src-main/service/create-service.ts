@@ -16,16 +16,17 @@ import { ModelManager } from '../engines/models/model-manager.js';
 import { ESPEAK_MODEL_ID } from '../engines/tts/espeak-models.js';
 import { modelManagerSource } from '../engines/models/model-manager-source.js';
 import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
-import { createJobService } from '../jobs/job-service.js';
-import type { JobService } from '../jobs/job-service-types.js';
-import { createTranscripts } from '../jobs/transcripts.js';
+import { createJobService } from '../jobs/engine/job-service.js';
+import type { JobService } from '../jobs/engine/job-service-types.js';
+import { createTranscripts } from '../jobs/transcripts/transcripts.js';
 import { RevokedKeyError } from '../store/accounts-repo.js';
 import { openDatabase, type Db } from '../store/database.js';
-import { createDurability } from '../store/durability.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
 import { builtInModels } from '../engines/models/built-in-models.js';
-import { createRepositories, type Repositories } from '../store/repositories.js';
+import type { Repositories } from '../store/repositories.js';
+import { createSqliteStore } from '../store/sqlite-store.js';
+import type { Store } from '../store/store.js';
 import { WatchService } from '../watch/watch-service.js';
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
@@ -56,7 +57,9 @@ export interface Service {
   readonly jobs: JobService;
   readonly catalogue: Catalogue;
   readonly db: Db;
-  /** The store's repositories, built once here and shared by every part. */
+  /** The job store (both backends answer through it). */
+  readonly store: Store;
+  /** The embedded store's synchronous repositories (AppDeps.repos). */
   readonly repos: Repositories;
   readonly keys: ApiKeys;
   readonly config: ServiceConfig;
@@ -117,8 +120,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
   rmSync(join(config.dataDir, 'warm-up'), { recursive: true, force: true });
   const dbFile = join(config.dataDir, 'voxdesk.db');
   const db = openDatabase(dbFile);
-  const repos = createRepositories(db);
-  const durability = createDurability(db, dbFile);
+  const store = createSqliteStore(db, dbFile);
+  const repos = store.sync;
+  const durability = store.durability;
   // What a failed start must close, in the order it was opened (undone in reverse): a failure after listening used
   // to leave the port taken and the live server, the workers' start and the background compiles behind.
   const opened: (() => unknown)[] = [() => db.close()];
@@ -155,7 +159,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
 
     let url = `http://${config.host}:${config.port}`;
     const engine = createJobService({
-      repos,
+      store,
       dataDir: config.dataDir,
       resolveModel: (id) => catalogue.resolveForJobs(id),
       ...(config.workers !== undefined ? { workers: config.workers } : {}),
@@ -179,11 +183,11 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const origins = new Origins(config.allowedOrigins);
     const limiter = new FailedAuthLimiter();
     const validator = new ParamsValidator();
-    const transcripts = createTranscripts(repos, repos.clock);
+    const transcripts = createTranscripts(store, store.clock);
     const exports = new ExportRenderer();
     opened.push(() => exports.close());
     const watch = new WatchService({
-      repos,
+      store,
       jobs,
       accountId: localAccountId,
       submitter: createWatchSubmitter({ catalogue, validator, jobs, config, transcripts, exports }, localAccountId),
@@ -192,6 +196,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     });
     const deps: AppDeps = {
       config,
+      store,
       repos,
       durability,
       jobs,
@@ -241,7 +246,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       pricingFor: (def) => catalogue.pricingFor(def),
       allowedOrigins: config.allowedOrigins,
       isOriginAllowed: (origin) => origins.isAllowed(origin),
-      charge: (entry) => void repos.ledger.charge(entry),
+      charge: (entry) => void store.repos.ledger.charge(entry).catch((error: Error) => config.log(`live: a charge could not be recorded: ${error.message}`)),
       recordDictation: (input) => jobService.recordDictation(input),
       followHostedDictation: (input) => jobService.followHostedDictation(input),
       hostedEndpoint: () => provider.settingsStore.endpoint(),
@@ -257,7 +262,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     keys.onRevoked(() => live.recheckKeys());
     models.start();
     remote.start();
-    jobs.start();
+    await jobs.start();
     // The first request of a model would compile its params schema (and JSON Schema's own): done now, in the background.
     void validator.prepare(catalogue.definitions().filter((d) => d.status === 'available'), closing.signal);
     // And the first request would compile the HTTP stack's code: one request that stops at params validation does it,
@@ -295,7 +300,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       })());
 
     const browserLoginUrl = (): string | null => (browserLogin ? `${url}/#token=${browserLogin.issue()}` : null);
-    return { url, port, app, jobs, catalogue, db, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, warmUp, sessionKey, browserLoginUrl, close };
+    return { url, port, app, jobs, catalogue, db, store, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, warmUp, sessionKey, browserLoginUrl, close };
   } catch (error) {
     for (const undo of opened.reverse()) await Promise.resolve().then(undo).catch(() => undefined);
     throw error;

@@ -7,6 +7,7 @@
  * nothing another request does between the transaction's awaits lands inside it. Used outside a transaction, a call
  * runs at once when the lock is free (the common case costs one check and a settled promise).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { systemClock, type Clock } from './clock.js';
 import type { Db } from './db.js';
 import { createDurability, type Durability } from './durability.js';
@@ -75,8 +76,17 @@ export function createSqliteStore(db: Db, file: string, clock: Clock = systemClo
       return Promise.reject(error);
     }
   };
+  // Which transaction, if any, the current async call chain runs inside: the store's own repos or tx() used there
+  // would wait for the lock that chain holds, for ever; they fail at once instead, naming the mistake.
+  const insideTx = new AsyncLocalStorage<true>();
+  const selfDeadlock = (): Error =>
+    new Error("the store's own repos or tx() used inside its transaction would wait for ever: use the transaction's (tx.repos, tx.tx)");
   // Outside a transaction: wait for the one in progress, if any.
-  const outside = <R>(call: () => R): Promise<R> => (lock.held ? lock.run(() => settled(call)) : settled(call));
+  const outside = <R>(call: () => R): Promise<R> => {
+    if (!lock.held) return settled(call);
+    if (insideTx.getStore()) return Promise.reject(selfDeadlock());
+    return lock.run(() => settled(call));
+  };
   const build = (gate: <R>(call: () => R) => Promise<R>): StoreRepos =>
     Object.fromEntries(REPO_NAMES.map((name) => [name, asyncRepo(sync[name] as object, gate)])) as unknown as StoreRepos;
   const outsideRepos = build(outside);
@@ -105,10 +115,11 @@ export function createSqliteStore(db: Db, file: string, clock: Clock = systemClo
     durability,
     repos: outsideRepos,
     tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+      if (lock.held && insideTx.getStore()) return Promise.reject(selfDeadlock());
       return lock.run(async () => {
         db.exec('BEGIN IMMEDIATE');
         try {
-          const result = await fn(savepointTx);
+          const result = await insideTx.run(true, () => fn(savepointTx));
           db.exec('COMMIT');
           return result;
         } catch (error) {

@@ -2,7 +2,7 @@
  * The watch folders a person configured, kept as the `watch_folders` setting (a JSON list; the API's route checks
  * each before it is saved), and the timings of the watcher with their defaults.
  */
-import type { SettingsRepo } from '../store/settings-repo.js';
+import type { AsyncSettingsRepo } from '../store/store.js';
 
 /** Settings key of the folder list. */
 export const WATCH_FOLDERS_SETTING = 'watch_folders';
@@ -16,12 +16,12 @@ export interface WatchFolderConfig {
   formats: string[];
 }
 
-export function readWatchFolders(settings: SettingsRepo): WatchFolderConfig[] {
-  return settings.get<WatchFolderConfig[]>(WATCH_FOLDERS_SETTING) ?? [];
+export async function readWatchFolders(settings: AsyncSettingsRepo): Promise<WatchFolderConfig[]> {
+  return (await settings.get<WatchFolderConfig[]>(WATCH_FOLDERS_SETTING)) ?? [];
 }
 
-export function saveWatchFolders(settings: SettingsRepo, folders: readonly WatchFolderConfig[]): void {
-  settings.set(WATCH_FOLDERS_SETTING, folders);
+export function saveWatchFolders(settings: AsyncSettingsRepo, folders: readonly WatchFolderConfig[]): Promise<void> {
+  return settings.set(WATCH_FOLDERS_SETTING, folders);
 }
 
 export function sameConfig(a: WatchFolderConfig, b: WatchFolderConfig): boolean {

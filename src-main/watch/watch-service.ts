@@ -21,9 +21,8 @@ import { ApiError } from '../common/errors.js';
 import { isTerminal } from '../common/job-states.js';
 import type { WatchFolder, WatchFolderStatus } from '../common/watch-folder-types.js';
 import { linkProblem } from '../engines/audio/input-file.js';
-import type { JobService } from '../jobs/job-service-types.js';
-import type { Repositories } from '../store/repositories.js';
-import { writeTx } from '../store/transaction.js';
+import type { AlongWithJob, JobService } from '../jobs/engine/job-service-types.js';
+import type { Store } from '../store/store.js';
 import type { FileVersion, WatchFileRow } from '../store/watch-files-repo.js';
 import { writeExportFile } from './export-writer.js';
 import { sha256OfFile } from './file-fingerprint.js';
@@ -42,14 +41,17 @@ export interface WatchSubmitter {
    * length its container states; null when unknown or when the model's price does not depend on it).
    */
   pricedSeconds(folder: WatchFolderConfig, path: string): Promise<number | null>;
-  /** Creates the job exactly as POST /v1/speech-to-text would, for the local account. Synchronous; throws ApiError. */
-  submit(folder: WatchFolderConfig, file: { path: string; name: string; bytes: number; seconds: number | null }): Job;
+  /**
+   * Creates the job exactly as POST /v1/speech-to-text would, for the local account, with `along`'s writes in its
+   * transaction; null when `along.before` declined. Throws ApiError.
+   */
+  submit(folder: WatchFolderConfig, file: { path: string; name: string; bytes: number; seconds: number | null }, along: AlongWithJob): Promise<Job | null>;
   /** The export of a succeeded job in one of the folder's formats: the bytes the export route would answer. */
   render(job: Job, format: string): Promise<Uint8Array>;
 }
 
 export interface WatchServiceOptions {
-  repos: Pick<Repositories, 'db' | 'settings' | 'watchFiles' | 'clock'>;
+  store: Store;
   jobs: Pick<JobService, 'events' | 'getJob'>;
   /** The account the jobs belong to (the local one). */
   accountId: string;
@@ -81,13 +83,15 @@ export class WatchService {
   /** Rows being settled (exports being written), so an event and the start-up pass do not both write. */
   private readonly settling = new Map<number, Promise<void>>();
   private readonly stopping = new AbortController();
+  /** Background store work started by guard(). */
+  private readonly guarded = new Set<Promise<unknown>>();
   private started = false;
   private readonly onJobChanged = (job: Job): void => {
     if (isTerminal(job.status)) this.settleJob(job);
   };
   /** A retried job's file waits for the new job, so its exports are written when the retry succeeds. */
   private readonly onJobRetried = (fromJobId: string, job: Job): void => {
-    this.guard(`following the retry of job ${fromJobId}`, () => void this.options.repos.watchFiles.continueWith(fromJobId, job.id));
+    this.guard(`following the retry of job ${fromJobId}`, () => this.options.store.repos.watchFiles.continueWith(fromJobId, job.id));
   };
 
   constructor(private readonly options: WatchServiceOptions) {
@@ -101,7 +105,7 @@ export class WatchService {
     this.options.jobs.events.on('job-changed', this.onJobChanged);
     this.options.jobs.events.on('job-retried', this.onJobRetried);
     this.guard('settling files whose job ended while stopped', () => this.reconcile());
-    await this.apply(readWatchFolders(this.options.repos.settings));
+    await this.apply(await readWatchFolders(this.options.store.repos.settings));
   }
 
   /** Stops watching and waits for the file being checked and the exports being written. */
@@ -114,15 +118,18 @@ export class WatchService {
     await Promise.all(folders.map((folder) => folder.stop()));
     await this.draining?.catch(() => undefined);
     await Promise.all([...this.settling.values()]);
+    await Promise.all([...this.guarded]);
   }
 
   /** The folders with their status, in the order saved. */
-  list(): WatchFolder[] {
-    const counts = this.options.repos.watchFiles.countsByFolder();
-    return this.folders.map((folder) => {
+  async list(): Promise<WatchFolder[]> {
+    const files = this.options.store.repos.watchFiles;
+    const counts = await files.countsByFolder();
+    const failures = await Promise.all(this.folders.map((folder) => files.lastFailure(folder.path)));
+    return this.folders.map((folder, index) => {
       const view = folder.view();
       const count = counts.get(folder.path) ?? { queued: 0, done: 0, failed: 0, duplicate: 0 };
-      const failure = this.options.repos.watchFiles.lastFailure(folder.path);
+      const failure = failures[index];
       let waiting = this.held.get(folder)?.size ?? 0;
       for (const owner of this.waiting.values()) if (owner === folder) waiting++;
       const status: WatchFolderStatus = {
@@ -148,7 +155,7 @@ export class WatchService {
    * ones start; resolves once each is checked, so the answer shows a missing folder's error.
    */
   async replace(configs: readonly WatchFolderConfig[]): Promise<WatchFolder[]> {
-    saveWatchFolders(this.options.repos.settings, configs);
+    await saveWatchFolders(this.options.store.repos.settings, configs);
     await this.apply(configs);
     return this.list();
   }
@@ -166,7 +173,7 @@ export class WatchService {
         onFile: (path, folder) => this.enqueue(path, folder),
         onRetryHeld: (folder) => this.retryHeld(folder),
         log: this.options.log,
-        now: () => this.options.repos.clock(),
+        now: () => this.options.store.clock(),
       });
     });
     const removed = this.folders.filter((folder) => !keep.has(folder));
@@ -221,7 +228,7 @@ export class WatchService {
 
   /** One file: see the class comment for the order of the checks. */
   private async consider(path: string, folder: FolderWatch): Promise<void> {
-    const repo = this.options.repos.watchFiles;
+    const repo = this.options.store.repos.watchFiles;
     // lstat: a symbolic link is looked at as the link, never as what it points to.
     const info = await lstat(path).catch(() => null);
     if (!info) return;
@@ -229,13 +236,13 @@ export class WatchService {
     if (info.isSymbolicLink() || info.isFile()) {
       const refused = await linkProblem(folder.path, path).catch(() => null);
       if (refused) {
-        if (!repo.seen(version)) repo.insertFailed(version, null, 'symlink_refused', refused);
+        if (!(await repo.seen(version))) await repo.insertFailed(version, null, 'symlink_refused', refused);
         return;
       }
     }
     // Gone again, or empty (a recorder that made the file and writes later: its growth is reported as a change).
     if (!info.isFile() || info.size === 0) return;
-    if (repo.seen(version)) return;
+    if (await repo.seen(version)) return;
 
     let limits: { maxFileBytes: number };
     try {
@@ -247,7 +254,7 @@ export class WatchService {
     }
     folder.releaseFiles();
     if (info.size > limits.maxFileBytes) {
-      repo.insertFailed(version, null, 'file_too_large', `${basename(path)} is ${info.size} bytes; model ${folder.config.model} takes files of at most ${limits.maxFileBytes} bytes`);
+      await repo.insertFailed(version, null, 'file_too_large', `${basename(path)} is ${info.size} bytes; model ${folder.config.model} takes files of at most ${limits.maxFileBytes} bytes`);
       return;
     }
 
@@ -256,7 +263,7 @@ export class WatchService {
       sha256 = await sha256OfFile(path, this.stopping.signal);
     } catch (error) {
       if (this.stopping.signal.aborted || (error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      repo.insertFailed(version, null, 'file_unreadable', `${basename(path)} cannot be read: ${message(error)}`);
+      await repo.insertFailed(version, null, 'file_unreadable', `${basename(path)} cannot be read: ${message(error)}`);
       return;
     }
     // Priced like an upload (the spending cap holds hosted work to this quote), before the transaction below.
@@ -272,33 +279,35 @@ export class WatchService {
     const after = await lstat(path).catch(() => null);
     if (!after || after.size !== info.size || Math.floor(after.mtimeMs) !== Math.floor(info.mtimeMs)) return;
 
-    let held: FolderProblem | null = null;
-    writeTx(this.options.repos.db, () => {
-      if (repo.seen(version)) return;
-      const original = repo.sameContent(folder.path, sha256);
-      if (original) {
-        repo.insertDuplicate(version, sha256, original);
-        return;
-      }
-      try {
-        const job = this.options.submitter.submit(folder.config, { path, name: basename(path), bytes: info.size, seconds });
-        repo.insertQueued(version, sha256, job.id, { formats: folder.config.formats, outputDir: folder.config.output_dir });
-      } catch (error) {
-        held = settingsProblem(error);
-        if (held) return;
-        repo.insertFailed(version, sha256, error instanceof ApiError ? error.code : 'internal_error', message(error));
-      }
-    });
-    if (held) this.hold(path, folder, held);
+    // The job and the file's record in one transaction; a file seen meanwhile, or a copy of one, makes no job.
+    const along: AlongWithJob = {
+      async before(repos) {
+        if (await repos.watchFiles.seen(version)) return false;
+        const original = await repos.watchFiles.sameContent(folder.path, sha256);
+        if (!original) return true;
+        await repos.watchFiles.insertDuplicate(version, sha256, original);
+        return false;
+      },
+      async after(repos, jobId) {
+        await repos.watchFiles.insertQueued(version, sha256, jobId, { formats: folder.config.formats, outputDir: folder.config.output_dir });
+      },
+    };
+    try {
+      await this.options.submitter.submit(folder.config, { path, name: basename(path), bytes: info.size, seconds }, along);
+    } catch (error) {
+      const held = settingsProblem(error);
+      if (held) return this.hold(path, folder, held);
+      await repo.insertFailed(version, sha256, error instanceof ApiError ? error.code : 'internal_error', message(error));
+    }
   }
 
   /** At start: the files whose job ended (or was deleted) while the service was not running. */
-  private reconcile(): void {
-    const repo = this.options.repos.watchFiles;
-    for (const row of repo.queued()) {
-      const job = row.job_id ? this.options.jobs.getJob(this.options.accountId, 'speech-to-text', row.job_id) : undefined;
+  private async reconcile(): Promise<void> {
+    const repo = this.options.store.repos.watchFiles;
+    for (const row of await repo.queued()) {
+      const job = row.job_id ? await this.options.jobs.getJob(this.options.accountId, 'speech-to-text', row.job_id) : undefined;
       if (!job) {
-        repo.markFailed(row.id, 'job_missing', `the job ${row.job_id ?? ''} of ${basename(row.path)} no longer exists (deleted from the job history)`);
+        await repo.markFailed(row.id, 'job_missing', `the job ${row.job_id ?? ''} of ${basename(row.path)} no longer exists (deleted from the job history)`);
       } else if (isTerminal(job.status)) {
         this.settleRow(row, job);
       }
@@ -306,8 +315,8 @@ export class WatchService {
   }
 
   private settleJob(job: Job): void {
-    this.guard(`settling job ${job.id}`, () => {
-      for (const row of this.options.repos.watchFiles.queuedForJob(job.id)) this.settleRow(row, job);
+    this.guard(`settling job ${job.id}`, async () => {
+      for (const row of await this.options.store.repos.watchFiles.queuedForJob(job.id)) this.settleRow(row, job);
     });
   }
 
@@ -320,9 +329,9 @@ export class WatchService {
   }
 
   private async settle(row: WatchFileRow, job: Job): Promise<void> {
-    const repo = this.options.repos.watchFiles;
+    const repo = this.options.store.repos.watchFiles;
     if (job.status !== 'succeeded') {
-      repo.markFailed(row.id, job.error_code ?? job.status, job.error_message ?? `the job ended ${job.status}`);
+      await repo.markFailed(row.id, job.error_code ?? job.status, job.error_message ?? `the job ended ${job.status}`);
       return;
     }
     const formats = JSON.parse(row.formats_json) as string[];
@@ -336,18 +345,18 @@ export class WatchService {
         const content = await this.options.submitter.render(job, format);
         written.push(await writeExportFile(dir, base, format, content, root));
       } catch (error) {
-        repo.markFailed(row.id, 'output_write_failed', `the ${format} export of ${basename(row.path)} could not be written to ${dir}: ${message(error)}`, written);
+        await repo.markFailed(row.id, 'output_write_failed', `the ${format} export of ${basename(row.path)} could not be written to ${dir}: ${message(error)}`, written);
         return;
       }
     }
-    repo.markDone(row.id, written);
+    await repo.markDone(row.id, written);
   }
 
-  private guard(label: string, fn: () => void): void {
-    try {
-      fn();
-    } catch (error) {
-      this.options.log(`watch folders: ${label} failed: ${message(error)}`);
-    }
+  /** Runs `fn` in the background, logging its failure; stop() waits for what is still running. */
+  private guard(label: string, fn: () => Promise<unknown>): void {
+    const work = fn()
+      .catch((error) => this.options.log(`watch folders: ${label} failed: ${message(error)}`))
+      .finally(() => this.guarded.delete(work));
+    this.guarded.add(work);
   }
 }

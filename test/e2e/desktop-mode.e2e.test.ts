@@ -15,6 +15,7 @@ import { contentSecurityPolicy } from '../../src-main/app/window-security.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { SHARED } from '../helpers/system.js';
 import { launchChromium } from './chromium.js';
+import { pastWelcome } from './logged-in-page.js';
 import { ROOT } from './serve-ui.js';
 
 const DIST = join(ROOT, 'src-renderer', 'dist');
@@ -65,10 +66,15 @@ beforeAll(async () => {
         stop: async () => undefined,
         onEvent: () => () => undefined,
       },
+      startExportDrag: () => undefined,
+      pathForFile: () => '',
+      addRecentFiles: async () => undefined,
+      onUpdate: () => () => undefined,
+      onOpenWork: () => () => undefined,
     };
   }, bridge);
   await page.goto(origin);
-  await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
+  await pastWelcome(page);
 });
 
 afterAll(async () => {

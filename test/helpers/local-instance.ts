@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RemoteProvider } from '../../src-main/remote/remote-provider.js';
-import type { JobService } from '../../src-main/jobs/job-service-types.js';
+import type { JobService } from '../../src-main/jobs/engine/job-service-types.js';
 import type { Db } from '../../src-main/store/database.js';
 import type { Repositories } from '../../src-main/store/repositories.js';
 import { startTestService } from './service.js';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelDefinition } from '../../src-main/engines/model-definition.js';
-import type { RunnerContext, RunnerTask } from '../../src-main/jobs/job-runner.js';
+import type { RunnerContext, RunnerTask } from '../../src-main/jobs/engine/job-runner.js';
 import type { RemoteOptions } from '../../src-main/remote/remote-options.js';
 import { createRemoteProvider, type RemoteProvider } from '../../src-main/remote/remote-provider.js';
 import { openDatabase, type Db } from '../../src-main/store/database.js';

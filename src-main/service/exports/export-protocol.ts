@@ -1,6 +1,6 @@
 /** Messages between the export renderer (service thread) and its export thread. */
 import type { CueOptions, TranscriptFormat } from '../../common/transcript-formats.js';
-import type { ExportParts } from '../../jobs/transcript-export-parts.js';
+import type { ExportParts } from '../../jobs/transcripts/transcript-export-parts.js';
 
 export interface ExportRequest {
   id: number;

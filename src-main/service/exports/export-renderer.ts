@@ -12,7 +12,7 @@ import { FairQueue } from '../../common/fair-queue.js';
 import type { RenderedTranscript } from '../../common/transcript-export.js';
 import type { CueOptions, TranscriptFormat } from '../../common/transcript-formats.js';
 import { scriptEntry, startThread } from '../../engines/script-entry.js';
-import type { ExportParts } from '../../jobs/transcript-export-parts.js';
+import type { ExportParts } from '../../jobs/transcripts/transcript-export-parts.js';
 import type { ExportReply, ExportRequest } from './export-protocol.js';
 
 /** The export thread stops after this long without work. Default 60 s. */

@@ -5,7 +5,7 @@
  * request on the service's thread. The bytes go back transferred, not copied.
  */
 import { parentPort } from 'node:worker_threads';
-import { exportResult } from '../../jobs/transcript-export-parts.js';
+import { exportResult } from '../../jobs/transcripts/transcript-export-parts.js';
 import { renderTranscript } from '../../common/transcript-export.js';
 import type { ExportReply, ExportRequest } from './export-protocol.js';
 

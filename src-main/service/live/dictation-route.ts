@@ -15,9 +15,9 @@ import { liveModelConfig, liveUnavailableReason } from '../../engines/live/live-
 import { RecognizerPool } from '../../engines/live/recognizer-pool.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { ProcessLauncher } from '../../engines/worker/process-launcher.js';
-import { dictationJobName } from '../../jobs/dictation-job.js';
-import type { HostedDictationJob, NewDictationJob } from '../../jobs/job-service-types.js';
-import type { LiveReservation, LiveReservationRequest } from '../../jobs/live-reservations.js';
+import { dictationJobName } from '../../jobs/engine/dictation-job.js';
+import type { HostedDictationJob, NewDictationJob } from '../../jobs/engine/job-service-types.js';
+import type { LiveReservation, LiveReservationRequest } from '../../jobs/money/live-reservations.js';
 import { ensurePrivateDir } from '../../store/private-files.js';
 import { singleQuery } from '../http/query-params.js';
 import { DictationSession, RECORDING_IN_PROGRESS, type DictationSessionStats } from './dictation-session.js';
@@ -29,13 +29,13 @@ import type { LiveOptions } from './live-options.js';
 export interface DictationDeps {
   resolveModel(id: string): ModelDefinition | undefined;
   /** Records an ended session as a speech-to-text job (JobService.recordDictation). */
-  recordDictation(input: NewDictationJob): Job;
+  recordDictation(input: NewDictationJob): Promise<Job>;
   /** Records the local job that follows a hosted session's job (JobService.followHostedDictation). */
-  followHostedDictation?(input: HostedDictationJob): Job;
+  followHostedDictation?(input: HostedDictationJob): Promise<Job>;
   /** The hosted service's address and key, for hosted live models; undefined when none is configured. */
   hostedEndpoint?(): HostedEndpoint | undefined;
   /** Reserves the first chunk a hosted live session may spend, or says why the monthly cap refuses (JobService.reserveLive). */
-  reserveLive?(request: LiveReservationRequest): LiveReservation | string;
+  reserveLive?(request: LiveReservationRequest): Promise<LiveReservation | string>;
   /** The price the catalogue publishes for a model (the pricing file applied). */
   pricingFor?(model: ModelDefinition): Pricing;
   dataDir: string;
@@ -102,10 +102,10 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
    * hosted job's id is passed on as it is.
    */
   function followDone(accountId: string, model: ModelDefinition, endpoint: HostedEndpoint, remoteModelId: string) {
-    return (done: { job_id: string | null; duration_seconds?: number }): { job_id: string | null } => {
+    return async (done: { job_id: string | null; duration_seconds?: number }): Promise<{ job_id: string | null }> => {
       if (!deps.followHostedDictation || typeof done.job_id !== 'string') return done;
       try {
-        const job = deps.followHostedDictation({
+        const job = await deps.followHostedDictation({
           accountId,
           modelId: model.id,
           name: dictationJobName(new Date()),
@@ -127,9 +127,9 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
    * (request fee and five minutes) is reserved before the hosted service is asked, or the upgrade is refused with 402
    * budget_exceeded; the meter then reserves chunk by chunk as the audio goes (hosted-live-meter.ts).
    */
-  function reserveHosted(model: ModelDefinition, accountId: string): LiveReservation | null {
+  async function reserveHosted(model: ModelDefinition, accountId: string): Promise<LiveReservation | null> {
     if (!deps.reserveLive) return null;
-    const reserved = deps.reserveLive({ sessionId: `live_${randomBytes(12).toString('base64url')}`, accountId, modelId: model.id, pricing: deps.pricingFor?.(model) ?? model.pricing ?? null, chunkSeconds: options.hostedLiveChunkSeconds });
+    const reserved = await deps.reserveLive({ sessionId: `live_${randomBytes(12).toString('base64url')}`, accountId, modelId: model.id, pricing: deps.pricingFor?.(model) ?? model.pricing ?? null, chunkSeconds: options.hostedLiveChunkSeconds });
     if (typeof reserved === 'string') throw new ApiError('budget_exceeded', reserved);
     return reserved;
   }
@@ -137,18 +137,18 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
   async function admitHosted(model: ModelDefinition, accountId: string): Promise<(ws: WebSocket) => SessionHandle> {
     const endpoint = deps.hostedEndpoint?.();
     if (!endpoint) throw new ApiError('model_unavailable', 'no hosted service is configured (Settings → Hosted service)');
-    const reservation = reserveHosted(model, accountId);
+    const reservation = await reserveHosted(model, accountId);
     const remoteId = typeof model.engineConfig.remoteModelId === 'string' ? model.engineConfig.remoteModelId : model.id;
     let hosted: Awaited<ReturnType<typeof connectHosted>>;
     try {
       hosted = await connectHosted(endpoint, remoteId, options.dictationHardMaxMessageBytes);
     } catch (error) {
-      reservation?.release();
+      await reservation?.release();
       throw error;
     }
     return (ws) => {
       let link: RelayLink | null = null;
-      const meter = reservation ? hostedLiveMeter(reservation, () => link!.endInput) : null;
+      const meter = reservation ? hostedLiveMeter(reservation, () => link!.endInput, deps.log) : null;
       link = relay(ws, hosted, deps.log, {
         onDone: followDone(accountId, model, endpoint, remoteId),
         ...(meter ? { admit: meter.admit, ended: meter.release } : {}),

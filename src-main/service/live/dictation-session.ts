@@ -21,8 +21,8 @@ import { buildTranscript, type RecognizedPiece } from '../../engines/asr/transcr
 import type { LiveUtterance } from '../../engines/live/live-recognition-types.js';
 import type { RecognizerHandlers, RecognizerStream, RecognizerStreamOptions } from '../../engines/live/recognizer-pool.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
-import { dictationJobName } from '../../jobs/dictation-job.js';
-import type { NewDictationJob } from '../../jobs/job-service-types.js';
+import { dictationJobName } from '../../jobs/engine/dictation-job.js';
+import type { NewDictationJob } from '../../jobs/engine/job-service-types.js';
 import { admitDictationFrame } from './dictation-frame-admission.js';
 import { parseDictationMessage } from './dictation-messages.js';
 import type { LiveOptions } from './live-options.js';
@@ -43,7 +43,7 @@ export interface DictationSessionInit {
   openQuota?(): Promise<{ add(bytes: number): void; close(): void }>;
   /** Opens a recognition stream of the model (its child is warm already). */
   openRecognizer(options: RecognizerStreamOptions, handlers: RecognizerHandlers): Promise<RecognizerStream>;
-  recordJob(input: NewDictationJob): Job;
+  recordJob(input: NewDictationJob): Promise<Job>;
   /** Resolves once the recorded job is on disk (store/durability.ts): session.done acknowledges it. */
   durable?(): Promise<void>;
   log(message: string): void;
@@ -364,7 +364,7 @@ export class DictationSession {
     const language = this.language ?? (this.init.model.languages.length === 1 ? this.init.model.languages[0]! : null);
     const result = buildTranscript(pieces, { duration, language, responseFormat: 'verbose_json', granularity });
     try {
-      return this.init.recordJob({
+      return await this.init.recordJob({
         accountId: this.init.accountId,
         modelId: this.init.model.id,
         name: dictationJobName(new Date()),

@@ -64,7 +64,11 @@ export function connectHosted(endpoint: HostedEndpoint, remoteModelId: string, m
 export type DoneMessage = { type: 'session.done'; job_id: string | null; duration_seconds?: number };
 
 /** The hosted message as the client gets it: `session.done` through `onDone`, anything else unchanged. */
-function passOn(data: WebSocket.RawData, isBinary: boolean, onDone: ((done: DoneMessage) => object) | undefined): WebSocket.RawData | string {
+function passOn(
+  data: WebSocket.RawData,
+  isBinary: boolean,
+  onDone: ((done: DoneMessage) => Promise<object>) | undefined,
+): WebSocket.RawData | string | Promise<string> {
   if (isBinary || !onDone) return data;
   const text = data.toString();
   if (!text.includes('"session.done"')) return data;
@@ -75,15 +79,47 @@ function passOn(data: WebSocket.RawData, isBinary: boolean, onDone: ((done: Done
     return data;
   }
   const done = message as DoneMessage | null;
-  return done?.type === 'session.done' ? JSON.stringify(onDone(done)) : data;
+  return done?.type === 'session.done' ? onDone(done).then((named) => JSON.stringify(named)) : data;
+}
+
+/**
+ * Runs steps one after another: at once while none is waiting, else after the one before. A message whose handling
+ * waits (the meter reserving the next chunk, the follow-up job being recorded) keeps its place in the stream.
+ */
+function inOrder(onError: (error: Error) => void): (step: () => void | Promise<void>) => void {
+  let tail: Promise<void> | null = null;
+  return (step) => {
+    let next: Promise<void>;
+    if (tail === null) {
+      let result: void | Promise<void>;
+      try {
+        result = step();
+      } catch (error) {
+        onError(error as Error);
+        return;
+      }
+      if (!(result instanceof Promise)) return;
+      next = result;
+    } else {
+      next = tail.then(step);
+    }
+    const settled = next.catch(onError);
+    tail = settled;
+    void settled.then(() => {
+      if (tail === settled) tail = null;
+    });
+  };
 }
 
 /** What the relay asks about the client's messages before passing them on (the spending meter). */
 export interface RelayHooks {
   /** `session.done` as the client gets it (another job may be named in its place). */
-  onDone?: (done: DoneMessage) => object;
-  /** A client message about to be passed on; false: the relay ends the input instead (see endInput). */
-  admit?: (data: WebSocket.RawData, isBinary: boolean) => boolean;
+  onDone?: (done: DoneMessage) => Promise<object>;
+  /**
+   * A client message about to be passed on; false: it is not (the meter has ended the input: see endInput). A
+   * promise holds this message and the ones after it until it settles.
+   */
+  admit?: (data: WebSocket.RawData, isBinary: boolean) => boolean | Promise<boolean>;
   /** Both sides are closed. */
   ended?: () => void;
 }
@@ -102,8 +138,19 @@ export function relay(client: WebSocket, session: HostedSession, log: (message: 
   const hosted = session.ws;
   hosted.removeAllListeners('message');
   let inputEnded = false;
-  const toClient = (data: WebSocket.RawData, isBinary: boolean): void => {
-    if (client.readyState === WebSocket.OPEN) client.send(passOn(data, isBinary, hooks.onDone), { binary: isBinary });
+  const fromClient = inOrder((error) => log(`hosted dictation: a client message could not be passed on: ${error.message}`));
+  const fromHosted = inOrder((error) => log(`hosted dictation: a hosted message could not be passed on: ${error.message}`));
+  const sendToClient = (out: WebSocket.RawData | string, isBinary: boolean): void => {
+    if (client.readyState === WebSocket.OPEN) client.send(out, { binary: isBinary });
+  };
+  const toClient = (data: WebSocket.RawData, isBinary: boolean): void =>
+    fromHosted(() => {
+      const out = passOn(data, isBinary, hooks.onDone);
+      if (out instanceof Promise) return out.then((text) => sendToClient(text, isBinary));
+      sendToClient(out, isBinary);
+    });
+  const toHosted = (data: WebSocket.RawData, isBinary: boolean): void => {
+    if (!inputEnded && hosted.readyState === WebSocket.OPEN) hosted.send(data, { binary: isBinary });
   };
   const endInput = (code: string, message: string): void => {
     if (inputEnded) return;
@@ -112,11 +159,14 @@ export function relay(client: WebSocket, session: HostedSession, log: (message: 
     if (hosted.readyState === WebSocket.OPEN) hosted.send(JSON.stringify({ type: 'input_audio.end' }));
   };
   for (const { data, isBinary } of session.early.splice(0)) toClient(data, isBinary);
-  client.on('message', (data, isBinary) => {
-    if (inputEnded || hosted.readyState !== WebSocket.OPEN) return;
-    if (hooks.admit && !hooks.admit(data, isBinary)) return;
-    hosted.send(data, { binary: isBinary });
-  });
+  client.on('message', (data, isBinary) =>
+    fromClient(() => {
+      if (inputEnded || hosted.readyState !== WebSocket.OPEN) return;
+      const admitted = hooks.admit ? hooks.admit(data, isBinary) : true;
+      if (admitted instanceof Promise) return admitted.then((yes) => (yes ? toHosted(data, isBinary) : undefined));
+      if (admitted) toHosted(data, isBinary);
+    }),
+  );
   hosted.on('message', toClient);
   const closeOther = (other: WebSocket, code: number, reason: Buffer): void => {
     if (other.readyState !== WebSocket.OPEN) return;

@@ -7,7 +7,7 @@
  */
 import type WebSocket from 'ws';
 import { DICTATION_DEFAULT_SAMPLE_RATE } from '../../common/dictation-protocol.js';
-import type { LiveReservation } from '../../jobs/live-reservations.js';
+import type { LiveReservation } from '../../jobs/money/live-reservations.js';
 
 /** The next chunk is reserved this long (at most a fifth of a chunk) before the audio reaches the end of the reservation. */
 export const EXTEND_AHEAD_SECONDS = 60;
@@ -18,15 +18,19 @@ export interface MeterEnd {
   (code: string, message: string): void;
 }
 
-export function hostedLiveMeter(reservation: LiveReservation, endInput: () => MeterEnd) {
+export function hostedLiveMeter(reservation: LiveReservation, endInput: () => MeterEnd, log: (message: string) => void) {
+  const logFailure = (what: string) => (error: Error) => log(`hosted dictation: the reservation could not be ${what}: ${error.message}`);
   let sampleRate = DICTATION_DEFAULT_SAMPLE_RATE;
   let bytes = 0;
   const ahead = Math.min(EXTEND_AHEAD_SECONDS, reservation.chunkSeconds / 5);
-  const renewal = setInterval(() => reservation.renew(), RENEW_EVERY_MS);
+  const renewal = setInterval(() => void reservation.renew().catch(logFailure('renewed')), RENEW_EVERY_MS);
   renewal.unref();
   return {
-    /** The relay's `admit`: true to pass the message on. */
-    admit(data: WebSocket.RawData, isBinary: boolean): boolean {
+    /**
+     * The relay's `admit`: true to pass the message on. Past the reserved audio less a minute it waits for the next
+     * chunk (the relay holds the messages after it meanwhile), so nothing is sent beyond what the cap admitted.
+     */
+    admit(data: WebSocket.RawData, isBinary: boolean): boolean | Promise<boolean> {
       if (!isBinary) {
         const text = data.toString();
         if (bytes === 0 && text.includes('"sample_rate"')) {
@@ -41,15 +45,16 @@ export function hostedLiveMeter(reservation: LiveReservation, endInput: () => Me
       }
       bytes += (data as Buffer).length;
       if (bytes / 2 / sampleRate < reservation.coveredSeconds - ahead) return true;
-      const refused = reservation.extend();
-      if (refused === null) return true;
-      endInput()('budget_exceeded', `${refused}; the dictation ends here and what was said so far is kept`);
-      return false;
+      return reservation.extend().then((refused) => {
+        if (refused === null) return true;
+        endInput()('budget_exceeded', `${refused}; the dictation ends here and what was said so far is kept`);
+        return false;
+      });
     },
     /** The session is over: the follow-up job holds its own reservation from here. */
     release(): void {
       clearInterval(renewal);
-      reservation.release();
+      void reservation.release().catch(logFailure('released'));
     },
   };
 }

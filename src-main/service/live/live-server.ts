@@ -15,7 +15,7 @@ import { numberQuery, singleQuery } from '../http/query-params.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { ProcessLauncher } from '../../engines/worker/process-launcher.js';
 import { EspeakThreadPool } from '../../engines/live/espeak-thread-pool.js';
-import type { HostedDictationJob, NewDictationJob } from '../../jobs/job-service-types.js';
+import type { HostedDictationJob, NewDictationJob } from '../../jobs/engine/job-service-types.js';
 import { createDictationRoute, type DictationDeps, type SessionHandle } from './dictation-route.js';
 import type { DictationSessionStats } from './dictation-session.js';
 import type { HostedEndpoint } from './hosted-dictation-proxy.js';
@@ -25,7 +25,7 @@ import { LiveSession, type LiveCharge, type LiveSessionStats } from './live-sess
 import type { LiveVoice } from '../../engines/live/live-synth.js';
 import { NeuralVoicePool } from '../../engines/live/neural-voice-pool.js';
 import { resolveEspeakVoice } from '../../engines/tts/espeak-synth.js';
-import type { LiveReservation, LiveReservationRequest } from '../../jobs/live-reservations.js';
+import type { LiveReservation, LiveReservationRequest } from '../../jobs/money/live-reservations.js';
 import { CLOSE_TRY_AGAIN_LATER, SessionSlots } from './session-slots.js';
 
 export interface LiveDeps {
@@ -52,16 +52,16 @@ export interface LiveDeps {
    * Records an ended dictation session as a speech-to-text job (JobService.recordDictation). Without it the dictation
    * route refuses every session (500).
    */
-  recordDictation?(input: NewDictationJob): Job;
+  recordDictation?(input: NewDictationJob): Promise<Job>;
   /**
    * Records the local job that follows a relayed dictation's hosted job (JobService.followHostedDictation). Without
    * it a hosted session's `session.done` names the hosted job as it is.
    */
-  followHostedDictation?(input: HostedDictationJob): Job;
+  followHostedDictation?(input: HostedDictationJob): Promise<Job>;
   /** The hosted service's address and key, for hosted live dictation models. */
   hostedEndpoint?(): HostedEndpoint | undefined;
   /** Reserves what a hosted live session may spend, chunk by chunk (JobService.reserveLive). */
-  reserveLive?(request: LiveReservationRequest): LiveReservation | string;
+  reserveLive?(request: LiveReservationRequest): Promise<LiveReservation | string>;
   dataDir: string;
   /** Where dictation recordings go and the accounts' upload quota (service/live/dictation-route.ts). */
   recordings?: DictationDeps['recordings'];

@@ -29,7 +29,7 @@ export async function awaitJob(c: Context, deps: AppDeps, accountId: string, pro
       throw new ApiError('internal_error', `the service is shutting down; job ${job.id} finishes after it starts again (GET /v1/${product}/${job.id})`);
     }
     await deps.jobs.waitForTerminal(current.id, WAIT_SLICE_MS, signal);
-    current = deps.jobs.getJob(accountId, product, current.id) ?? current;
+    current = (await deps.jobs.getJob(accountId, product, current.id)) ?? current;
   }
   return current;
 }

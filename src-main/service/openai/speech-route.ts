@@ -17,7 +17,7 @@ import type { Job } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import { OUTPUT_FORMATS, availableOutputFormats, outputContentType, type OutputFormat } from '../../engines/audio/stream-encoder.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
-import type { AudioChunk } from '../../jobs/job-service-types.js';
+import type { AudioChunk } from '../../jobs/engine/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonObject } from '../http/json-body.js';
@@ -146,7 +146,7 @@ async function speak(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels): P
   if (streamFormat !== 'audio' && streamFormat !== 'sse') throw new ApiError('invalid_request', 'stream_format must be audio or sse', { param: 'stream_format' });
   const params = validateParams(deps, def, speechParams(def, voice.params, format, speed));
   const idem = idempotencyOf(c, { model: def.id, params, input: text, voice: voice.id, format, streamFormat });
-  const { job } = deps.jobs.createJob(
+  const { job } = await deps.jobs.createJob(
     {
       accountId: owner.accountId,
       product: 'text-to-speech',

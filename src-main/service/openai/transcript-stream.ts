@@ -41,9 +41,9 @@ export async function streamTranscript(deps: AppDeps, accountId: string, job: Jo
     for (;;) {
       changed = false;
       // The status first: a job read as terminal has committed every segment it will ever have.
-      const current = deps.jobs.getJob(accountId, 'speech-to-text', job.id) ?? job;
+      const current = (await deps.jobs.getJob(accountId, 'speech-to-text', job.id)) ?? job;
       for (;;) {
-        const page = deps.jobs.listSegments(accountId, job.id, after, PAGE_SIZE);
+        const page = await deps.jobs.listSegments(accountId, job.id, after, PAGE_SIZE);
         if (!page || page.next_after === after) break;
         after = page.next_after;
         for (const segment of page.data) send({ type: 'transcript.text.delta', delta: sent++ === 0 ? segment.text : ` ${segment.text}` });

@@ -135,7 +135,7 @@ async function transcribe(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModel
     const idem = idempotencyOf(c, { model: def.id, params, file: form.file.sha256, request });
     // Priced at the recording's stated length when accepted, like the native route (the spending cap reserves it).
     const [estimatedSeconds] = await audioSeconds(deps, def, params, [form.file.path]);
-    const created = deps.jobs.createJob(
+    const created = await deps.jobs.createJob(
       {
         accountId: owner.accountId,
         product: 'speech-to-text',

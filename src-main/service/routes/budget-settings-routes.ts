@@ -5,8 +5,8 @@
  * as far as the new cap allows.
  */
 import { Hono } from 'hono';
-import { parseBudgetUpdate } from '../../jobs/budget-policy.js';
-import type { JobService } from '../../jobs/job-service-types.js';
+import { parseBudgetUpdate } from '../../jobs/money/budget-policy.js';
+import type { JobService } from '../../jobs/engine/job-service-types.js';
 import type { AppEnv } from '../app-env.js';
 import { localAccountOnly } from '../auth/local-account-only.js';
 import { readJsonObject } from '../http/json-body.js';
@@ -14,14 +14,14 @@ import { readJsonObject } from '../http/json-body.js';
 export function budgetSettingsRoutes(jobs: JobService): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use('/v1/settings/budget', localAccountOnly());
-  app.get('/v1/settings/budget', (c) => {
+  app.get('/v1/settings/budget', async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json(jobs.budget());
+    return c.json(await jobs.budget());
   });
   app.put('/v1/settings/budget', async (c) => {
     const micro = parseBudgetUpdate(await readJsonObject(c));
     c.header('Cache-Control', 'no-store');
-    return c.json(jobs.setMonthlyCap(micro));
+    return c.json(await jobs.setMonthlyCap(micro));
   });
   return app;
 }

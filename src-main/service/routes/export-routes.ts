@@ -10,7 +10,7 @@ import { ApiError } from '../../common/errors.js';
 import { SUBTITLE_LINE_CHARS_RANGE, SUBTITLE_LINES_RANGE } from '../../common/limits.js';
 import { exportTitle } from '../../common/transcript-export.js';
 import { SUBTITLE_FORMATS, TRANSCRIPT_FORMATS, type CueOptions, type TranscriptFormat } from '../../common/transcript-formats.js';
-import type { Transcripts } from '../../jobs/transcripts.js';
+import type { Transcripts } from '../../jobs/transcripts/transcripts.js';
 import type { AppEnv } from '../app-env.js';
 import { numberQuery, queryOf, singleQuery } from '../http/query-params.js';
 import { contentDisposition } from '../http/file-response.js';
@@ -31,7 +31,7 @@ export function exportRoutes(transcripts: Transcripts, exports: ExportRenderer):
     if (lineChars !== undefined) cues.lineChars = lineChars;
     if (lines !== undefined) cues.lines = lines;
     const accountId = c.get('owner').accountId;
-    const { job, name, parts } = transcripts.forExport(accountId, c.req.param('jobId'));
+    const { job, name, parts } = await transcripts.forExport(accountId, c.req.param('jobId'));
     const title = exportTitle(name, job.id);
     // Laid out on the export thread: seconds of CPU for a long transcript (exports/export-renderer.ts).
     const file = await exports.render(accountId, { parts, format, title, cues });

@@ -13,9 +13,9 @@ const STARTED = Date.now();
 
 export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/health', (c) => {
+  app.get('/v1/health', async (c) => {
     if (c.get('owner')?.accountName !== LOCAL_ACCOUNT) return c.json({ status: 'ok' });
-    const queue = deps.jobs.queueSummary();
+    const queue = await deps.jobs.queueSummary();
     return c.json({ status: 'ok', uptime_seconds: Math.round((Date.now() - STARTED) / 1000), queued: queue.queued, running: queue.running });
   });
   return app;

@@ -7,7 +7,7 @@ import { Hono, type Context } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import { JOB_STATUSES, type JobStatus } from '../../common/job-states.js';
 import { isProduct, type Product } from '../../common/products.js';
-import type { ListQuery } from '../../jobs/job-service-types.js';
+import type { ListQuery } from '../../jobs/engine/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { numberQuery, queryOf, singleQuery } from '../http/query-params.js';
@@ -49,30 +49,30 @@ export function listQuery(c: Context<AppEnv>): ListQuery {
 /** Mounted after the product POSTs and the export route: `/v1/:product/:jobId` would shadow more specific paths. */
 export function jobRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/jobs', (c) => c.json({ object: 'list', ...deps.jobs.listJobs(c.get('owner').accountId, listQuery(c)) }));
-  app.get('/v1/batches', (c) => c.json({ object: 'list', ...deps.jobs.listBatches(c.get('owner').accountId, listQuery(c)) }));
-  app.get('/v1/queue', (c) => c.json(deps.jobs.queueSummary(c.get('owner').accountId)));
+  app.get('/v1/jobs', async (c) => c.json({ object: 'list', ...(await deps.jobs.listJobs(c.get('owner').accountId, listQuery(c))) }));
+  app.get('/v1/batches', async (c) => c.json({ object: 'list', ...(await deps.jobs.listBatches(c.get('owner').accountId, listQuery(c))) }));
+  app.get('/v1/queue', async (c) => c.json(await deps.jobs.queueSummary(c.get('owner').accountId)));
 
-  app.get('/v1/:product/batch/:batchId', (c) => {
+  app.get('/v1/:product/batch/:batchId', async (c) => {
     const id = c.req.param('batchId');
-    return c.json(found(deps.jobs.getBatch(c.get('owner').accountId, productOf(c), id), 'batch', id));
+    return c.json(found(await deps.jobs.getBatch(c.get('owner').accountId, productOf(c), id), 'batch', id));
   });
-  app.post('/v1/:product/batch/:batchId/cancel', (c) => {
+  app.post('/v1/:product/batch/:batchId/cancel', async (c) => {
     const id = c.req.param('batchId');
-    return c.json(found(deps.jobs.cancelBatch(c.get('owner').accountId, productOf(c), id), 'batch', id));
+    return c.json(found(await deps.jobs.cancelBatch(c.get('owner').accountId, productOf(c), id), 'batch', id));
   });
-  app.get('/v1/:product/:jobId', (c) => {
+  app.get('/v1/:product/:jobId', async (c) => {
     const id = c.req.param('jobId');
     // The view is the cache's frozen one while the job stands still: its JSON is made once (http/frozen-json.ts).
-    return frozenJsonAnswer(c, found(deps.jobs.getJob(c.get('owner').accountId, productOf(c), id), 'job', id));
+    return frozenJsonAnswer(c, found(await deps.jobs.getJob(c.get('owner').accountId, productOf(c), id), 'job', id));
   });
-  app.post('/v1/:product/:jobId/cancel', (c) => {
+  app.post('/v1/:product/:jobId/cancel', async (c) => {
     const id = c.req.param('jobId');
-    return c.json(found(deps.jobs.cancelJob(c.get('owner').accountId, productOf(c), id), 'job', id));
+    return c.json(found(await deps.jobs.cancelJob(c.get('owner').accountId, productOf(c), id), 'job', id));
   });
-  app.post('/v1/:product/:jobId/retry', (c) => {
+  app.post('/v1/:product/:jobId/retry', async (c) => {
     const id = c.req.param('jobId');
-    return c.json(found(deps.jobs.retryJob(c.get('owner').accountId, productOf(c), id), 'job', id));
+    return c.json(found(await deps.jobs.retryJob(c.get('owner').accountId, productOf(c), id), 'job', id));
   });
   return app;
 }

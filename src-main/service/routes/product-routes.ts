@@ -9,7 +9,7 @@ import { ApiError } from '../../common/errors.js';
 import { MAX_BATCH_ITEMS } from '../../common/limits.js';
 import { BATCH_PRODUCTS, PRODUCTS, PRODUCT_INPUT, type Product } from '../../common/products.js';
 import type { EngineInput } from '../../engines/engine-types.js';
-import type { NewBatch } from '../../jobs/job-service-types.js';
+import type { NewBatch } from '../../jobs/engine/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { describeJson, optionalString, readJsonObject, refuseUnknownFields } from '../http/json-body.js';
@@ -36,7 +36,7 @@ async function postMultipartSingle(c: Context<AppEnv>, deps: AppDeps, product: P
     const idem = idempotencyOf(c, { model: sub.def.id, params: sub.rawParams, name: sub.name, texts: sub.texts, files: [file.sha256] });
     // A recording is priced at its length; a text to speak (cloning, continuation) by the job engine from the text.
     const [estimatedSeconds] = PRODUCT_INPUT[product] === 'audio' ? await audioSeconds(deps, sub.def, sub.params, [file.path]) : [undefined];
-    const { job, replayed } = deps.jobs.createJob(
+    const { job, replayed } = await deps.jobs.createJob(
       {
         accountId: owner.accountId,
         product,
@@ -75,7 +75,7 @@ async function postMultipartBatch(c: Context<AppEnv>, deps: AppDeps, product: Pr
       texts: sub.texts,
       files: [...(sub.reference ? [sub.reference] : []), ...sub.files].map((f) => [f.originalName, f.sha256]),
     });
-    const { batch, replayed } = deps.jobs.createBatch(
+    const { batch, replayed } = await deps.jobs.createBatch(
       {
         accountId: owner.accountId,
         product,
@@ -125,7 +125,7 @@ async function postJsonSingle(c: Context<AppEnv>, deps: AppDeps, product: Produc
   const rawParams = paramsField(body.params);
   const params = validateParams(deps, def, rawParams);
   const idem = idempotencyOf(c, { model: def.id, params: rawParams, name, text, description });
-  const { job } = deps.jobs.createJob(
+  const { job } = await deps.jobs.createJob(
     {
       accountId: owner.accountId,
       product,
@@ -164,7 +164,7 @@ async function postJsonBatch(c: Context<AppEnv>, deps: AppDeps, product: Product
     return { name, text, description };
   });
   const idem = idempotencyOf(c, { model: def.id, params: rawParams, items });
-  const { batch } = deps.jobs.createBatch(
+  const { batch } = await deps.jobs.createBatch(
     {
       accountId: owner.accountId,
       product,

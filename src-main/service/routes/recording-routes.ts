@@ -18,9 +18,9 @@ import { contentDisposition, fileResponse } from '../http/file-response.js';
 
 export function recordingRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/speech-to-text/:jobId/audio', (c) => {
+  app.get('/v1/speech-to-text/:jobId/audio', async (c) => {
     const id = c.req.param('jobId');
-    const recording = deps.jobs.getRecording(c.get('owner').accountId, id);
+    const recording = await deps.jobs.getRecording(c.get('owner').accountId, id);
     if (!recording) throw new ApiError('not_found', `no job ${id} on this route`);
     if (recording.kind === 'gone') throw new ApiError('recording_deleted', recording.message);
     if (recording.kind === 'none') throw new ApiError('not_found', recording.message);

@@ -8,24 +8,24 @@
  * the policy deletes every account's data.
  */
 import { Hono } from 'hono';
-import { mergeRetentionUpdate, readRetention, retentionSettings, saveRetention } from '../../jobs/retention-policy.js';
-import type { SettingsRepo } from '../../store/settings-repo.js';
+import { mergeRetentionUpdate, readRetention, retentionSettings, saveRetention } from '../../jobs/retention/retention-policy.js';
+import type { AsyncSettingsRepo } from '../../store/store.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonObject } from '../http/json-body.js';
 import { diskUsage } from '../uploads/upload-budget.js';
 
 /** `uploadsDir`: where every account's uploaded recordings are kept (their size is the answer's recordings_bytes). */
-export function retentionSettingsRoutes(settings: SettingsRepo, uploadsDir: string): Hono<AppEnv> {
+export function retentionSettingsRoutes(settings: AsyncSettingsRepo, uploadsDir: string): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/v1/settings/retention', async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json(retentionSettings(readRetention(settings), await diskUsage(uploadsDir)));
+    return c.json(retentionSettings(await readRetention(settings), await diskUsage(uploadsDir)));
   });
 
   app.put('/v1/settings/retention', async (c) => {
     const body = await readJsonObject(c);
-    const next = mergeRetentionUpdate(readRetention(settings), body);
-    saveRetention(settings, next);
+    const next = mergeRetentionUpdate(await readRetention(settings), body);
+    await saveRetention(settings, next);
     c.header('Cache-Control', 'no-store');
     return c.json(retentionSettings(next, await diskUsage(uploadsDir)));
   });

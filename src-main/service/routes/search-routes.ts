@@ -5,16 +5,16 @@
  */
 import { Hono } from 'hono';
 import { MAX_SEARCH_LIMIT } from '../../common/limits.js';
-import type { Transcripts } from '../../jobs/transcripts.js';
+import type { Transcripts } from '../../jobs/transcripts/transcripts.js';
 import type { AppEnv } from '../app-env.js';
 import { numberQuery, queryOf, singleQuery } from '../http/query-params.js';
 
 export function searchRoutes(transcripts: Transcripts): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/search', (c) => {
+  app.get('/v1/search', async (c) => {
     const query = queryOf(c.req.url);
     const limit = numberQuery(query, 'limit', { min: 1, max: MAX_SEARCH_LIMIT, integer: true });
-    return c.json(transcripts.search(c.get('owner').accountId, singleQuery(query, 'q'), limit, singleQuery(query, 'cursor')));
+    return c.json(await transcripts.search(c.get('owner').accountId, singleQuery(query, 'q'), limit, singleQuery(query, 'cursor')));
   });
   return app;
 }

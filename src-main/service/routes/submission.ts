@@ -15,7 +15,7 @@ import { statedDuration } from '../../engines/audio/probe.js';
 import { hasSpeech } from '../../engines/audio/sentences.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import { SENTENCE_TTS_ENGINES } from '../../engines/tts/tts-run.js';
-import type { Idempotency } from '../../jobs/job-service-types.js';
+import type { Idempotency } from '../../jobs/engine/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 
 /** Longest Idempotency-Key accepted. */
@@ -108,5 +108,5 @@ export function idempotencyOf(c: Context, request: unknown): Idempotency | undef
 export async function holdJob(c: Context, deps: AppDeps, accountId: string, product: Product, job: Job): Promise<Job> {
   if (isTerminal(job.status) || deps.config.holdSeconds <= 0) return job;
   await deps.jobs.waitForTerminal(job.id, deps.config.holdSeconds * 1000, AbortSignal.any([c.req.raw.signal, deps.closing]));
-  return deps.jobs.getJob(accountId, product, job.id) ?? job;
+  return (await deps.jobs.getJob(accountId, product, job.id)) ?? job;
 }

@@ -5,17 +5,17 @@
  * jobs/transcript-edit.ts; this file reads the request.
  */
 import { Hono } from 'hono';
-import type { Transcripts } from '../../jobs/transcripts.js';
-import { parseTranscriptPatch } from '../../jobs/transcript-edit.js';
+import type { Transcripts } from '../../jobs/transcripts/transcripts.js';
+import { parseTranscriptPatch } from '../../jobs/transcripts/transcript-edit.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonObject } from '../http/json-body.js';
 import { numberQuery, queryOf } from '../http/query-params.js';
 
 export function transcriptRevisionRoutes(transcripts: Transcripts): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/speech-to-text/:jobId/transcript', (c) => {
+  app.get('/v1/speech-to-text/:jobId/transcript', async (c) => {
     const revision = numberQuery(queryOf(c.req.url), 'revision', { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true }) ?? null;
-    return c.json(transcripts.get(c.get('owner').accountId, c.req.param('jobId'), revision));
+    return c.json(await transcripts.get(c.get('owner').accountId, c.req.param('jobId'), revision));
   });
   app.patch('/v1/speech-to-text/:jobId/transcript', async (c) => {
     const patch = parseTranscriptPatch(await readJsonObject(c));

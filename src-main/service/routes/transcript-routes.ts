@@ -20,20 +20,20 @@ function found<T>(value: T | undefined, id: string): T {
 
 export function transcriptRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/speech-to-text/:jobId/segments', (c) => {
+  app.get('/v1/speech-to-text/:jobId/segments', async (c) => {
     const query = queryOf(c.req.url);
     const after = numberQuery(query, 'after', { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true }) ?? null;
     const limit = numberQuery(query, 'limit', { min: 1, max: MAX_SEGMENT_PAGE, integer: true }) ?? DEFAULT_SEGMENT_PAGE;
     const id = c.req.param('jobId');
-    return c.json(found(deps.jobs.listSegments(c.get('owner').accountId, id, after, limit), id));
+    return c.json(found(await deps.jobs.listSegments(c.get('owner').accountId, id, after, limit), id));
   });
-  app.post('/v1/speech-to-text/:jobId/pause', (c) => {
+  app.post('/v1/speech-to-text/:jobId/pause', async (c) => {
     const id = c.req.param('jobId');
-    return c.json(found(deps.jobs.pauseJob(c.get('owner').accountId, 'speech-to-text', id), id));
+    return c.json(found(await deps.jobs.pauseJob(c.get('owner').accountId, 'speech-to-text', id), id));
   });
-  app.post('/v1/speech-to-text/:jobId/resume', (c) => {
+  app.post('/v1/speech-to-text/:jobId/resume', async (c) => {
     const id = c.req.param('jobId');
-    return c.json(found(deps.jobs.resumeJob(c.get('owner').accountId, 'speech-to-text', id), id));
+    return c.json(found(await deps.jobs.resumeJob(c.get('owner').accountId, 'speech-to-text', id), id));
   });
   return app;
 }

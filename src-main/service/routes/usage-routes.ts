@@ -7,7 +7,7 @@
 import { Hono } from 'hono';
 import type { UsageGroupBy } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
-import { utcMonth } from '../../jobs/spending-cap.js';
+import { utcMonth } from '../../jobs/money/spending-cap.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { instantQuery, queryOf, singleQuery } from '../http/query-params.js';

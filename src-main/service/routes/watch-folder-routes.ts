@@ -12,14 +12,14 @@ import { parseWatchFolders, refuseMissingNewFolders } from '../watch-folders/wat
 
 export function watchFolderRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/settings/watch-folders', (c) => {
+  app.get('/v1/settings/watch-folders', async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json({ folders: deps.watch.list() });
+    return c.json({ folders: await deps.watch.list() });
   });
 
   app.put('/v1/settings/watch-folders', async (c) => {
     const folders = parseWatchFolders(deps, await readJsonObject(c));
-    await refuseMissingNewFolders(folders, deps.watch.list());
+    await refuseMissingNewFolders(folders, await deps.watch.list());
     c.header('Cache-Control', 'no-store');
     return c.json({ folders: await deps.watch.replace(folders) });
   });

@@ -31,25 +31,25 @@ export function createWatchSubmitter(deps: Pick<AppDeps, 'catalogue' | 'validato
       const [seconds] = await audioSeconds(deps, def, params, [path]);
       return seconds ?? null;
     },
-    submit(folder, file): Job {
+    async submit(folder, file, along): Promise<Job | null> {
       const { def, params } = resolve(folder);
       const max = deps.catalogue.limitsFor(def).max_file_bytes ?? deps.config.maxUploadBytes;
       if (file.bytes > max) throw new ApiError('file_too_large', `${file.name} is ${file.bytes} bytes; model ${def.id} takes files of at most ${max} bytes`);
-      const { job } = deps.jobs.createJob({
+      const job = {
         accountId,
-        product: 'speech-to-text',
+        product: 'speech-to-text' as const,
         modelId: def.id,
         name: file.name,
         language: requestedLanguage(folder.params),
         params,
         input: { filePath: file.path, fileName: file.name, fileRoot: folder.path },
         estimatedSeconds: file.seconds,
-      });
-      return job;
+      };
+      return deps.jobs.createJobAlong(job, along);
     },
     async render(job, format) {
       if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) throw new Error(`no export format ${format}`);
-      const { name, parts } = deps.transcripts.forExport(accountId, job.id);
+      const { name, parts } = await deps.transcripts.forExport(accountId, job.id);
       const file = await deps.exports.render(accountId, { parts, format: format as TranscriptFormat, title: exportTitle(name, job.id) });
       return file.bytes;
     },

@@ -1,13 +1,13 @@
 /**
  * Whether the page greets a new person: on a new data dir (the service says so: no job yet, no recognizer chosen
  * beyond the built-in PocketSphinx), until they pick a way to go (download the recommended recognizer, use
- * PocketSphinx for now, or skip). It is decided once, when the page has first loaded the jobs and the catalogue, and
+ * PocketSphinx for now, or skip). It is decided once, as soon as the page is connected (one GET /v1/local/welcome), and
  * stays until the person chooses (a download finishing meanwhile does not take it away). The choice is remembered
  * per data dir in this browser, so a returning person never sees it twice.
  */
 import { loadLocaleChoice, systemLanguages } from '../shared/i18n/locales.js';
 import type { AppState } from '../shared/service/app-state.svelte.js';
-import { speechLanguage } from './recommendation.js';
+import { speechLanguage } from './speech-language.js';
 import { loadWelcomeOffer, type WelcomeOffer } from './welcome-offer.js';
 
 const KEY = 'voxdesk.welcomed:';
@@ -33,16 +33,16 @@ export class FirstStart {
     return this.#state === 'undecided' || this.#state === 'deciding';
   }
 
-  /** Decides, once the lists are loaded, whether this is a first start (App.svelte calls it from an effect). */
+  /** Decides, once connected, whether this is a first start (App.svelte calls it from an effect). */
   decide(): void {
     const app = this.app;
-    if (this.#state !== 'undecided' || !app.client || !app.jobsLoaded || !app.modelsLoaded) return;
+    if (this.#state !== 'undecided' || !app.client) return;
     if (globalThis.localStorage?.getItem(KEY + (app.dataDir ?? '')) === 'done') {
       this.#state = 'done';
       return;
     }
     this.#state = 'deciding';
-    loadWelcomeOffer(app.api, this.language, app.models, app.jobs.length).then(
+    loadWelcomeOffer(app.api, this.language).then(
       (offer) => {
         this.offer = offer;
         this.#state = offer.newDataDir ? 'showing' : 'done';

@@ -1,19 +1,18 @@
 /**
  * What the welcome screen offers, from the service: GET /v1/local/welcome?language=TAG answers whether the data dir is
- * new, the recognizer recommended for the language (with its size, licence, a reason code and its download's state)
- * and the low-accuracy fallback (docs/api-conventions.md, "First start"). A service without that route (404: an
- * older `voxdesk serve`, or a hosted instance) gets the same offer worked out here from the catalogue
- * (recommendation.ts), with "new" judged from the job list the page already holds.
+ * new, the recognizer recommended for the language (with its size, licence and a reason code the screen words in the
+ * person's language) and the low-accuracy fallback that needs no download (docs/api-conventions.md, "First start").
+ * The recommendation is the service's alone (service/first-start/recommend-recognizer.ts), so the page never
+ * recommends otherwise than a script asking the same route.
  */
 import type { ApiClient } from '$common/api-client.js';
-import type { CatalogueRecord } from '$common/api-types.js';
-import { hasChosenRecognizer, recommendRecognizer, type RecommendationReason } from './recommendation.js';
+import type { RecommendationReason } from '$common/api-types.js';
 
 export interface OfferedRecognizer {
   id: string;
   name: string;
-  sizeBytes: number | null;
-  licence: string | null;
+  sizeBytes: number;
+  licence: string;
   reason: RecommendationReason;
 }
 
@@ -24,30 +23,12 @@ export interface WelcomeOffer {
   fallback: { id: string; name: string } | null;
 }
 
-/** The route's answer, as far as the screen reads it (the whole shape: WelcomeInfo of common/api-types.ts). */
-interface WelcomeAnswer {
-  new_data_dir: boolean;
-  recommended: { id: string; name: string; size_bytes: number; licence: string; reason: RecommendationReason } | null;
-  fallback: { id: string; name: string; available: boolean } | null;
-}
-
-export async function loadWelcomeOffer(api: ApiClient, language: string, models: readonly CatalogueRecord[], jobCount: number): Promise<WelcomeOffer> {
-  try {
-    const answer = await api.request<WelcomeAnswer>('GET', `/v1/local/welcome?${new URLSearchParams({ language }).toString()}`);
-    const r = answer.recommended;
-    return {
-      newDataDir: answer.new_data_dir,
-      recommended: r ? { id: r.id, name: r.name, sizeBytes: r.size_bytes, licence: r.licence, reason: r.reason } : null,
-      fallback: answer.fallback?.available ? { id: answer.fallback.id, name: answer.fallback.name } : null,
-    };
-  } catch (err) {
-    if ((err as { status?: number }).status !== 404) throw err;
-  }
-  const pick = recommendRecognizer(models, language);
-  const fallback = models.find((m) => m.engine === 'pocketsphinx' && m.status === 'available');
+export async function loadWelcomeOffer(api: ApiClient, language: string): Promise<WelcomeOffer> {
+  const answer = await api.welcome(language);
+  const r = answer.recommended;
   return {
-    newDataDir: jobCount === 0 && !hasChosenRecognizer(models),
-    recommended: pick ? { id: pick.model.id, name: pick.model.name, sizeBytes: pick.model.download?.size_bytes ?? null, licence: pick.model.download?.licence ?? null, reason: pick.reason } : null,
-    fallback: fallback ? { id: fallback.id, name: fallback.name } : null,
+    newDataDir: answer.new_data_dir,
+    recommended: r ? { id: r.id, name: r.name, sizeBytes: r.size_bytes, licence: r.licence, reason: r.reason } : null,
+    fallback: answer.fallback?.available ? { id: answer.fallback.id, name: answer.fallback.name } : null,
   };
 }

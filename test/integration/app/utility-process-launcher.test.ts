@@ -120,22 +120,22 @@ describe('the job engine on utility-process workers', () => {
   it('runs jobs; a crash fails only its job and the worker comes back; a hung job is killed on cancel', async () => {
     const utility = fake();
     h = createHarness({ workers: 1, cancelGraceMs: 500, workerLauncher: utilityProcessLauncher(utility) });
-    h.service.start();
-    const ok = h.service.createJob(h.job({ behaviour: 'succeed', artifact: true })).job;
+    await h.service.start();
+    const ok = (await h.service.createJob(h.job({ behaviour: 'succeed', artifact: true }))).job;
     expect((await terminal(h.service, h.accountId, ok.id)).status).toBe('succeeded');
     expect(utility.forks[0]).toMatchObject({ options: { stdio: 'pipe', serviceName: 'voxdesk worker 0' } });
 
-    const bad = h.service.createJob(h.job({ behaviour: 'crash' })).job;
+    const bad = (await h.service.createJob(h.job({ behaviour: 'crash' }))).job;
     const crashed = await terminal(h.service, h.accountId, bad.id);
     expect(crashed).toMatchObject({ status: 'failed', error_code: 'engine_crashed' });
     expect(crashed.error_message).toMatch(/exited with code 139/); // 128 + SIGSEGV
 
-    const hung = h.service.createJob(h.job({ behaviour: 'hang' })).job;
-    await until(() => h!.service.repos.jobs.get(hung.id)?.status === 'running', 'the hung job to run');
-    h.service.cancelJob(h.accountId, 'speech-to-text', hung.id);
+    const hung = (await h.service.createJob(h.job({ behaviour: 'hang' }))).job;
+    await until(() => h!.repos.jobs.get(hung.id)?.status === 'running', 'the hung job to run');
+    await h.service.cancelJob(h.accountId, 'speech-to-text', hung.id);
     expect(await terminal(h.service, h.accountId, hung.id, 10_000)).toMatchObject({ status: 'cancelled' });
 
-    const after = h.service.createJob(h.job({ behaviour: 'succeed' })).job;
+    const after = (await h.service.createJob(h.job({ behaviour: 'succeed' }))).job;
     expect((await terminal(h.service, h.accountId, after.id)).status).toBe('succeeded');
     expect(h.service.workerStats().started).toBeGreaterThanOrEqual(3);
     // Worker output went through the piped stdio into the pool's log file.

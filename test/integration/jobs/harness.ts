@@ -6,12 +6,13 @@ import type { Job, Pricing } from '../../../src-main/common/api-types.js';
 import { isTerminal } from '../../../src-main/common/job-states.js';
 import type { ModelDefinition } from '../../../src-main/engines/model-definition.js';
 import { NO_LIMITS } from '../../../src-main/engines/model-definition.js';
-import { createJobService, type JobEngine, type JobServiceOptions } from '../../../src-main/jobs/job-service.js';
-import type { NewJob } from '../../../src-main/jobs/job-service-types.js';
+import { createJobService, type JobEngine, type JobServiceOptions } from '../../../src-main/jobs/engine/job-service.js';
+import type { NewJob } from '../../../src-main/jobs/engine/job-service-types.js';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
 import { createAccountsRepo } from '../../../src-main/store/accounts-repo.js';
 import type { Clock } from '../../../src-main/store/clock.js';
-import { createRepositories } from '../../../src-main/store/repositories.js';
+import type { Repositories } from '../../../src-main/store/repositories.js';
+import { createSqliteStore, type SqliteStore } from '../../../src-main/store/sqlite-store.js';
 
 process.env.VOXDESK_TEST_ENGINES = '1';
 
@@ -44,12 +45,14 @@ export function testModel(id: string, extra: Partial<ModelDefinition> = {}): Mod
 }
 
 /** Job service options, with the connection (default: a new one on the harness file) and clock its store uses. */
-export type HarnessOptions = Partial<Omit<JobServiceOptions, 'repos'>> & { db?: Db; clock?: Clock };
+export type HarnessOptions = Partial<Omit<JobServiceOptions, 'store'>> & { db?: Db; clock?: Clock };
 
 export interface Harness {
   dir: string;
   dbFile: string;
   db: Db;
+  /** The main service's store as it runs on the connection, synchronously: what a test reads or sets up directly. */
+  repos: Repositories;
   accountId: string;
   models: Map<string, ModelDefinition>;
   service: JobEngine;
@@ -76,12 +79,13 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     accountId,
     models,
     service: undefined as unknown as JobEngine,
+    repos: undefined as unknown as Repositories,
     newService(extra = {}) {
       const { db: given, clock, ...rest } = { ...options, ...extra };
       const ownDb = given ?? openDatabase(dbFile);
       if (!given) dbs.push(ownDb);
-      const repos = createRepositories(ownDb, clock);
-      const service = createJobService({ repos, dataDir: dir, resolveModel: (id) => models.get(id), workers: 2, ...rest });
+      const store = createSqliteStore(ownDb, dbFile, clock);
+      const service = createJobService({ store, dataDir: dir, resolveModel: (id) => models.get(id), workers: 2, ...rest });
       services.push(service);
       return service;
     },
@@ -95,15 +99,22 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     },
   };
   harness.service = harness.newService({ db });
+  harness.repos = syncReposOf(harness.service);
   return harness;
+}
+
+/** A harness service's repositories, synchronously (its store is the SQLite one). */
+export function syncReposOf(service: JobEngine): Repositories {
+  return (service.store as SqliteStore).sync;
 }
 
 /** Resolves with the job once it is terminal (events, not polling). */
 export async function terminal(service: JobEngine, accountId: string, jobId: string, timeoutMs = 30_000): Promise<Job> {
   await service.waitForTerminal(jobId, timeoutMs);
-  const job = service.getJob(accountId, 'speech-to-text', jobId) ?? service.repos.jobs.get(jobId);
-  if (!job || !('status' in job) || !isTerminal(job.status)) throw new Error(`job ${jobId} is not terminal after ${timeoutMs} ms`);
-  return service.getJob(accountId, 'speech-to-text', jobId)!;
+  const job = await service.getJob(accountId, 'speech-to-text', jobId);
+  const status = job?.status ?? syncReposOf(service).jobs.get(jobId)?.status;
+  if (!job || !status || !isTerminal(status)) throw new Error(`job ${jobId} is not terminal after ${timeoutMs} ms`);
+  return job;
 }
 
 /** Resolves when `predicate` holds for a job-changed event of that job. */
@@ -125,9 +136,9 @@ export function whenJob(service: JobEngine, jobId: string, predicate: (job: Job)
 }
 
 /** Polls `check` every 10 ms until it holds; throws naming `what` after `timeoutMs`. */
-export async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

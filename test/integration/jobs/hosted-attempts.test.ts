@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobError } from '../../../src-main/common/errors.js';
-import type { RunnerTask } from '../../../src-main/jobs/job-runner.js';
+import type { RunnerTask } from '../../../src-main/jobs/engine/job-runner.js';
 import { createRepositories } from '../../../src-main/store/repositories.js';
 import { createHarness, terminal, type Harness } from './harness.js';
 
@@ -36,8 +36,8 @@ describe('attempts of a hosted job', () => {
       },
     }));
     harness.models.set('hosted', { ...harness.models.get('test-free')!, id: 'hosted', engine: 'remote', provider: 'remote' });
-    harness.service.start();
-    const { job } = harness.service.createJob(harness.job({}, { modelId: 'hosted' }));
+    await harness.service.start();
+    const { job } = await harness.service.createJob(harness.job({}, { modelId: 'hosted' }));
     expect((await terminal(harness.service, harness.accountId, job.id)).status).toBe('succeeded');
     expect(attempts).toEqual([1, 1, 1]);
     expect(createRepositories(harness.db).jobs.get(job.id)?.attempts).toBe(1);

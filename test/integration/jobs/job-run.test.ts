@@ -10,8 +10,8 @@ afterEach(async () => {
 describe('job service with real worker processes', () => {
   it('runs a job to success with an artifact, progress and a charge', async () => {
     h = createHarness({ publicBaseUrl: () => 'http://127.0.0.1:4321' });
-    h.service.start();
-    const { job, replayed } = h.service.createJob(h.job({ behaviour: 'succeed', artifact: true, seconds: 11 }));
+    await h.service.start();
+    const { job, replayed } = await h.service.createJob(h.job({ behaviour: 'succeed', artifact: true, seconds: 11 }));
     expect(replayed).toBe(false);
     expect(job.status).toBe('queued');
     expect(job.id).toMatch(/^job_[0-9a-z]{10}[0-9A-Za-z]{14}$/);
@@ -28,24 +28,24 @@ describe('job service with real worker processes', () => {
     expect(artifact?.content_type).toBe('audio/wav');
     expect(artifact?.sample_rate).toBe(16000);
     const token = artifact!.url.split('/')[5]!;
-    const found = h.service.findArtifact(token);
+    const found = await h.service.findArtifact(token);
     expect(found?.expired).toBe(false);
     expect(readFileSync(found!.path).subarray(0, 4).toString()).toBe('RIFF');
-    expect(h.service.findArtifact('nope')).toBeUndefined();
-    expect(h.service.ledgerFor(h.accountId).map((e) => e.kind)).toEqual(['request_fee', 'usage']);
+    expect(await h.service.findArtifact('nope')).toBeUndefined();
+    expect((await h.service.ledgerFor(h.accountId)).map((e) => e.kind)).toEqual(['request_fee', 'usage']);
   });
 
   it('reports progress from a sleeping engine and cancels a running job', async () => {
     h = createHarness();
-    h.service.start();
-    const { job } = h.service.createJob(h.job({ behaviour: 'sleep', ms: 20_000 }));
+    await h.service.start();
+    const { job } = await h.service.createJob(h.job({ behaviour: 'sleep', ms: 20_000 }));
     await whenJob(h.service, job.id, (j) => (j.progress ?? 0) > 0);
-    const cancelled = h.service.cancelJob(h.accountId, 'speech-to-text', job.id);
+    const cancelled = await h.service.cancelJob(h.accountId, 'speech-to-text', job.id);
     expect(cancelled?.status).toBe('running');
     const done = await terminal(h.service, h.accountId, job.id, 10_000);
     expect(done.status).toBe('cancelled');
     expect(done.error_code).toBe('cancelled');
-    expect(h.service.ledgerFor(h.accountId)).toEqual([]);
+    expect(await h.service.ledgerFor(h.accountId)).toEqual([]);
     // The engine honoured the cancel: its worker was not killed (no process beyond the pool's own was started).
     expect(h.service.workerStats().started).toBe(h.service.workerStats().size);
   });
@@ -53,19 +53,19 @@ describe('job service with real worker processes', () => {
   it('starts its workers with the service, before any job arrives', async () => {
     h = createHarness({ workers: 2 });
     expect(h.service.workerStats().pids).toEqual([]);
-    h.service.start();
+    await h.service.start();
     await h.service.workersReady();
     expect(h.service.workerStats()).toMatchObject({ size: 2, idle: 2, started: 2 });
     expect(h.service.workerStats().pids).toHaveLength(2);
-    const { job } = h.service.createJob(h.job({ behaviour: 'succeed' }));
+    const { job } = await h.service.createJob(h.job({ behaviour: 'succeed' }));
     expect((await terminal(h.service, h.accountId, job.id)).status).toBe('succeeded');
     expect(h.service.workerStats().started).toBe(2); // the job ran on a started worker, none was added for it
   });
 
   it('fails a job with the engine error code', async () => {
     h = createHarness();
-    h.service.start();
-    const { job } = h.service.createJob(h.job({ behaviour: 'fail', code: 'audio_decode_failed', message: 'bad file' }));
+    await h.service.start();
+    const { job } = await h.service.createJob(h.job({ behaviour: 'fail', code: 'audio_decode_failed', message: 'bad file' }));
     const done = await terminal(h.service, h.accountId, job.id);
     expect(done).toMatchObject({ status: 'failed', error_code: 'audio_decode_failed', error_message: 'bad file', result: null });
     expect(existsSync(h.dir)).toBe(true);
@@ -77,8 +77,8 @@ describe('test engines are off unless asked for', () => {
     const env = { ...process.env };
     delete env.VOXDESK_TEST_ENGINES;
     h = createHarness({ workerEnv: env });
-    h.service.start();
-    const { job } = h.service.createJob(h.job({ behaviour: 'succeed' }));
+    await h.service.start();
+    const { job } = await h.service.createJob(h.job({ behaviour: 'succeed' }));
     expect(await terminal(h.service, h.accountId, job.id)).toMatchObject({
       status: 'failed',
       error_code: 'engine_failed',

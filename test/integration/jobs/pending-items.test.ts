@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Batch } from '../../../src-main/common/api-types.js';
-import type { HoldOutcome, JobRunner } from '../../../src-main/jobs/job-runner.js';
-import type { NewBatch } from '../../../src-main/jobs/job-service-types.js';
+import type { HoldOutcome, JobRunner } from '../../../src-main/jobs/engine/job-runner.js';
+import type { NewBatch } from '../../../src-main/jobs/engine/job-service-types.js';
 import { createHarness, PRICED, type Harness } from './harness.js';
 
 let h: Harness;
@@ -47,9 +47,9 @@ function hostedBatch(harness: Harness, count = 2): NewBatch {
   };
 }
 
-function batchEvent(harness: Harness, batchId: string, predicate: (b: Batch) => boolean, timeoutMs = 30_000): Promise<Batch> {
-  const now = harness.service.getBatch(harness.accountId, 'speech-to-text', batchId)!;
-  if (predicate(now)) return Promise.resolve(now);
+async function batchEvent(harness: Harness, batchId: string, predicate: (b: Batch) => boolean, timeoutMs = 30_000): Promise<Batch> {
+  const now = (await harness.service.getBatch(harness.accountId, 'speech-to-text', batchId))!;
+  if (predicate(now)) return now;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`batch ${batchId}: condition not met within ${timeoutMs} ms`)), timeoutMs);
     const on = (b: Batch): void => {
@@ -72,44 +72,44 @@ function setUp(extra: Parameters<typeof createHarness>[0] = {}): ReturnType<type
 describe('pending batch items', () => {
   it('are pending with no job until the runner accepts the batch, then queued jobs that run; one fee', async () => {
     const script = setUp();
-    h.service.start();
-    const { batch } = h.service.createBatch(hostedBatch(h));
+    await h.service.start();
+    const { batch } = await h.service.createBatch(hostedBatch(h));
     expect(batch).toMatchObject({ status: 'open', file_count: 2, remaining: 2, succeeded: 0, failed: 0 });
     expect(batch.files.map((f) => [f.status, f.job_id, f.name])).toEqual([['pending', null, 'clip-0.wav'], ['pending', null, 'clip-1.wav']]);
     const waiting = await batchEvent(h, batch.id, (b) => b.files.every((f) => f.error_code === 'waiting_for_capacity'));
     expect(waiting.files[0]!.error_message).toMatch(/no room/);
-    expect(h.service.listJobs(h.accountId, {}).data).toEqual([]);
-    expect(h.service.queueSummary(h.accountId)).toMatchObject({ queued: 0, running: 0, pending: 2 });
+    expect((await h.service.listJobs(h.accountId, {})).data).toEqual([]);
+    expect(await h.service.queueSummary(h.accountId)).toMatchObject({ queued: 0, running: 0, pending: 2 });
 
     script.answer = { kind: 'accepted' };
     const done = await batchEvent(h, batch.id, (b) => b.status === 'complete');
     expect(done).toMatchObject({ succeeded: 2, failed: 0, remaining: 0 });
     expect(done.files.every((f) => f.job_id !== null && f.status === 'succeeded' && f.error_code === null)).toBe(true);
-    const jobs = h.service.listJobs(h.accountId, {}).data;
+    const jobs = (await h.service.listJobs(h.accountId, {})).data;
     expect(jobs.map((j) => [j.batch_id, j.language]).sort()).toEqual([[batch.id, 'en'], [batch.id, 'en']]);
     expect(new Set(jobs.map((j) => j.name))).toEqual(new Set(['clip-0.wav', 'clip-1.wav']));
-    expect(h.service.ledgerFor(h.accountId).filter((e) => e.kind === 'request_fee')).toHaveLength(1);
-    expect(h.service.queueSummary(h.accountId).pending).toBe(0);
+    expect((await h.service.ledgerFor(h.accountId)).filter((e) => e.kind === 'request_fee')).toHaveLength(1);
+    expect((await h.service.queueSummary(h.accountId)).pending).toBe(0);
   });
 
   it('a refused batch fails every item with the runner\'s code, and charges nothing', async () => {
     const script = setUp();
     script.answer = { kind: 'refused', code: 'remote_rejected', message: 'hosted service: the model is gone' };
-    h.service.start();
-    const { batch } = h.service.createBatch(hostedBatch(h, 3));
+    await h.service.start();
+    const { batch } = await h.service.createBatch(hostedBatch(h, 3));
     const done = await batchEvent(h, batch.id, (b) => b.status === 'complete');
     expect(done).toMatchObject({ succeeded: 0, failed: 3, remaining: 0 });
     expect(done.files.map((f) => [f.status, f.error_code])).toEqual(Array.from({ length: 3 }, () => ['failed', 'remote_rejected']));
     expect(done.files.every((f) => f.job_id !== null)).toBe(true);
-    expect(h.service.ledgerFor(h.accountId)).toEqual([]);
+    expect(await h.service.ledgerFor(h.accountId)).toEqual([]);
   });
 
   it('a cancel ends pending items cancelled and completes the batch', async () => {
     setUp();
-    h.service.start();
-    const { batch } = h.service.createBatch(hostedBatch(h));
+    await h.service.start();
+    const { batch } = await h.service.createBatch(hostedBatch(h));
     await batchEvent(h, batch.id, (b) => b.files.every((f) => f.error_code === 'waiting_for_capacity'));
-    const cancelled = h.service.cancelBatch(h.accountId, 'speech-to-text', batch.id)!;
+    const cancelled = (await h.service.cancelBatch(h.accountId, 'speech-to-text', batch.id))!;
     expect(cancelled).toMatchObject({ status: 'complete', failed: 2, remaining: 0 });
     expect(cancelled.files.map((f) => f.status)).toEqual(['cancelled', 'cancelled']);
   });
@@ -117,23 +117,23 @@ describe('pending batch items', () => {
   it('pending items past the queue window expire', async () => {
     let now = Date.parse('2026-01-01T00:00:00.000Z');
     setUp({ clock: () => new Date(now), queueWindowSeconds: 60 });
-    h.service.start();
-    const { batch } = h.service.createBatch(hostedBatch(h));
+    await h.service.start();
+    const { batch } = await h.service.createBatch(hostedBatch(h));
     now += 61_000;
-    h.service.runMaintenance();
-    const expired = h.service.getBatch(h.accountId, 'speech-to-text', batch.id)!;
+    await h.service.runMaintenance();
+    const expired = (await h.service.getBatch(h.accountId, 'speech-to-text', batch.id))!;
     expect(expired).toMatchObject({ status: 'complete', failed: 2, remaining: 0 });
     expect(expired.files.map((f) => [f.status, f.error_code])).toEqual([['expired', 'expired'], ['expired', 'expired']]);
   });
 
   it('survive a restart and are placed by the next start', async () => {
     const script = setUp();
-    const { batch } = h.service.createBatch(hostedBatch(h));
+    const { batch } = await h.service.createBatch(hostedBatch(h));
     await h.service.shutdown(0);
     const again = scriptedRunner();
     again.answer = { kind: 'accepted' };
     const next = h.newService({ schedulerIntervalMs: 50, runners: { remote: again.runner } });
-    next.start();
+    await next.start();
     await new Promise<void>((resolve) => {
       const on = (b: Batch): void => {
         if (b.id === batch.id && b.status === 'complete') {
@@ -143,14 +143,14 @@ describe('pending batch items', () => {
       };
       next.events.on('batch-changed', on);
     });
-    expect(next.getBatch(h.accountId, 'speech-to-text', batch.id)).toMatchObject({ succeeded: 2, remaining: 0 });
+    expect(await next.getBatch(h.accountId, 'speech-to-text', batch.id)).toMatchObject({ succeeded: 2, remaining: 0 });
     expect(script.placed).toEqual([]);
     expect(again.placed).toContain(batch.id);
   });
 
   it('a batch on a model that is not held is queued at once, as before', async () => {
     setUp();
-    const { batch } = h.service.createBatch({ ...hostedBatch(h), modelId: 'test-free' });
+    const { batch } = await h.service.createBatch({ ...hostedBatch(h), modelId: 'test-free' });
     expect(batch.files.every((f) => f.status === 'queued' && f.job_id !== null)).toBe(true);
   });
 });

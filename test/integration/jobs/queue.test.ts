@@ -10,13 +10,13 @@ afterEach(async () => {
 describe('queue', () => {
   it('waiting_for_capacity is set while all workers are busy and cleared when the job starts', async () => {
     h = createHarness({ workers: 1 });
-    h.service.start();
-    const first = h.service.createJob(h.job({ behaviour: 'sleep', ms: 1000 })).job;
-    const second = h.service.createJob(h.job({ behaviour: 'succeed' })).job;
+    await h.service.start();
+    const first = (await h.service.createJob(h.job({ behaviour: 'sleep', ms: 1000 }))).job;
+    const second = (await h.service.createJob(h.job({ behaviour: 'succeed' }))).job;
     const waiting = await whenJob(h.service, second.id, (j) => j.error_code === 'waiting_for_capacity');
     expect(waiting.status).toBe('queued');
     expect(waiting.started_at).toBeNull();
-    expect(h.service.queueSummary(h.accountId)).toEqual({ queued: 1, running: 1, pending: 0, waiting: { waiting_for_capacity: 1 } });
+    expect(await h.service.queueSummary(h.accountId)).toEqual({ queued: 1, running: 1, pending: 0, waiting: { waiting_for_capacity: 1 } });
     const running = await whenJob(h.service, second.id, (j) => j.status === 'running');
     expect(running.error_code).toBeNull();
     expect(running.error_message).toBeNull();
@@ -27,8 +27,8 @@ describe('queue', () => {
   it('jobs of a model being downloaded wait with waiting_for_model, then run', async () => {
     h = createHarness();
     h.models.set('test-free', { ...h.models.get('test-free')!, downloading: true, status: 'unavailable', reason: 'downloading' });
-    h.service.start();
-    const { job } = h.service.createJob(h.job({ behaviour: 'succeed' }));
+    await h.service.start();
+    const { job } = await h.service.createJob(h.job({ behaviour: 'succeed' }));
     await whenJob(h.service, job.id, (j) => j.error_code === 'waiting_for_model');
     h.models.set('test-free', { ...h.models.get('test-free')!, downloading: false, status: 'available', reason: null });
     expect((await terminal(h.service, h.accountId, job.id)).status).toBe('succeeded');
@@ -38,27 +38,27 @@ describe('queue', () => {
     h = createHarness();
     h.models.set('gone', { ...h.models.get('test-free')!, id: 'gone', status: 'unavailable', reason: 'not downloaded' });
     h.models.set('hosted', { ...h.models.get('test-free')!, id: 'hosted', engine: 'remote', provider: 'remote' });
-    h.service.start();
-    const a = h.service.createJob(h.job({}, { modelId: 'gone' })).job;
-    const b = h.service.createJob(h.job({}, { modelId: 'hosted' })).job;
+    await h.service.start();
+    const a = (await h.service.createJob(h.job({}, { modelId: 'gone' }))).job;
+    const b = (await h.service.createJob(h.job({}, { modelId: 'hosted' }))).job;
     expect(await terminal(h.service, h.accountId, a.id)).toMatchObject({ status: 'failed', error_code: 'model_unavailable' });
     expect(await terminal(h.service, h.accountId, b.id)).toMatchObject({ status: 'failed', error_code: 'model_unavailable' });
-    expect(() => h.service.createJob(h.job({}, { modelId: 'unknown' }))).toThrow(/not in the catalogue/);
+    await expect(h.service.createJob(h.job({}, { modelId: 'unknown' }))).rejects.toThrow(/not in the catalogue/);
   });
 
   it('a queued job past its deadline expires (timer/maintenance and claim time)', async () => {
     let now = Date.parse('2026-01-01T00:00:00.000Z');
     h = createHarness({ clock: () => new Date(now), queueWindowSeconds: 60 });
     h.models.set('test-free', { ...h.models.get('test-free')!, downloading: true });
-    h.service.start();
-    const { job } = h.service.createJob(h.job({ behaviour: 'succeed' }));
+    await h.service.start();
+    const { job } = await h.service.createJob(h.job({ behaviour: 'succeed' }));
     await whenJob(h.service, job.id, (j) => j.error_code === 'waiting_for_model');
     now += 61_000;
-    h.service.runMaintenance();
-    const expired = h.service.getJob(h.accountId, 'speech-to-text', job.id)!;
+    await h.service.runMaintenance();
+    const expired = (await h.service.getJob(h.accountId, 'speech-to-text', job.id))!;
     expect(expired).toMatchObject({ status: 'expired', error_code: 'expired', started_at: null });
     expect(expired.finished_at).toBe('2026-01-01T00:01:01.000Z');
-    expect(h.service.ledgerFor(h.accountId)).toEqual([]);
+    expect(await h.service.ledgerFor(h.accountId)).toEqual([]);
   });
 
   it('a remote runner runs remote models and can send a job back to wait for the network', async () => {
@@ -77,8 +77,8 @@ describe('queue', () => {
       },
     });
     h.models.set('hosted', { ...h.models.get('test-free')!, id: 'hosted', engine: 'remote', provider: 'remote' });
-    h.service.start();
-    const { job } = h.service.createJob(h.job({}, { modelId: 'hosted' }));
+    await h.service.start();
+    const { job } = await h.service.createJob(h.job({}, { modelId: 'hosted' }));
     await whenJob(h.service, job.id, (j) => j.error_code === 'waiting_for_network');
     online = true;
     const done = await terminal(h.service, h.accountId, job.id);
@@ -88,48 +88,49 @@ describe('queue', () => {
 
   it('lists newest first with an opaque cursor; a bad cursor is refused', async () => {
     h = createHarness();
-    const ids = Array.from({ length: 5 }, () => h.service.createJob(h.job({})).job.id);
-    const first = h.service.listJobs(h.accountId, { limit: 2 });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await h.service.createJob(h.job({}))).job.id);
+    const first = await h.service.listJobs(h.accountId, { limit: 2 });
     expect(first.data.map((j) => j.id)).toEqual([ids[4], ids[3]]);
-    const second = h.service.listJobs(h.accountId, { limit: 2, cursor: first.next_cursor });
+    const second = await h.service.listJobs(h.accountId, { limit: 2, cursor: first.next_cursor });
     expect(second.data.map((j) => j.id)).toEqual([ids[2], ids[1]]);
-    const third = h.service.listJobs(h.accountId, { limit: 2, cursor: second.next_cursor });
+    const third = await h.service.listJobs(h.accountId, { limit: 2, cursor: second.next_cursor });
     expect(third.data.map((j) => j.id)).toEqual([ids[0]]);
     expect(third.next_cursor).toBeNull();
-    expect(() => h.service.listJobs(h.accountId, { cursor: 'garbage' })).toThrow(/cursor/);
-    expect(() => h.service.listJobs(h.accountId, { limit: 0 })).toThrow(/limit/);
-    expect(h.service.listJobs('acc_other', {}).data).toEqual([]);
-    expect(h.service.getJob('acc_other', 'speech-to-text', ids[0]!)).toBeUndefined();
-    expect(h.service.getJob(h.accountId, 'text-to-speech', ids[0]!)).toBeUndefined();
+    await expect(h.service.listJobs(h.accountId, { cursor: 'garbage' })).rejects.toThrow(/cursor/);
+    await expect(h.service.listJobs(h.accountId, { limit: 0 })).rejects.toThrow(/limit/);
+    expect((await h.service.listJobs('acc_other', {})).data).toEqual([]);
+    expect(await h.service.getJob('acc_other', 'speech-to-text', ids[0]!)).toBeUndefined();
+    expect(await h.service.getJob(h.accountId, 'text-to-speech', ids[0]!)).toBeUndefined();
   });
 
   it('retryJob makes a new job from a failed one and refuses others', async () => {
     h = createHarness();
-    h.service.start();
-    const failed = h.service.createJob(h.job({ behaviour: 'fail' })).job;
+    await h.service.start();
+    const failed = (await h.service.createJob(h.job({ behaviour: 'fail' }))).job;
     await terminal(h.service, h.accountId, failed.id);
-    const retried = h.service.retryJob(h.accountId, 'speech-to-text', failed.id)!;
+    const retried = (await h.service.retryJob(h.accountId, 'speech-to-text', failed.id))!;
     expect(retried.id).not.toBe(failed.id);
     expect(retried.status).toBe('queued');
-    const ok = h.service.createJob(h.job({ behaviour: 'succeed' })).job;
+    const ok = (await h.service.createJob(h.job({ behaviour: 'succeed' }))).job;
     await terminal(h.service, h.accountId, ok.id);
-    expect(() => h.service.retryJob(h.accountId, 'speech-to-text', ok.id)).toThrow(/only failed/);
-    expect(h.service.retryJob(h.accountId, 'speech-to-text', 'job_missing')).toBeUndefined();
+    await expect(h.service.retryJob(h.accountId, 'speech-to-text', ok.id)).rejects.toThrow(/only failed/);
+    expect(await h.service.retryJob(h.accountId, 'speech-to-text', 'job_missing')).toBeUndefined();
   });
 
   it('shutdown requeues what still runs, and a fresh service finishes it', async () => {
     h = createHarness({ workers: 1 });
-    h.service.start();
-    const { job } = h.service.createJob(h.job({ behaviour: 'sleep', ms: 30_000 }));
+    await h.service.start();
+    const { job } = await h.service.createJob(h.job({ behaviour: 'sleep', ms: 30_000 }));
     await whenJob(h.service, job.id, (j) => j.status === 'running');
     await h.service.shutdown(200);
-    const row = h.service.repos.jobs.get(job.id)!;
+    const row = h.repos.jobs.get(job.id)!;
     expect(row).toMatchObject({ status: 'queued', started_at: null, claimed_by: null, attempts: 0 });
     const again = h.newService();
-    again.start();
+    await again.start();
     const restarted = await whenJob(again, job.id, (j) => j.status === 'running');
     expect(restarted.status).toBe('running');
-    again.cancelJob(h.accountId, 'speech-to-text', job.id);
+    await again.cancelJob(h.accountId, 'speech-to-text', job.id);
     expect((await terminal(again, h.accountId, job.id)).status).toBe('cancelled');
   });
 });
@@ -137,22 +138,22 @@ describe('queue', () => {
 describe('inputs and waiting', () => {
   it('waitForTerminal resolves on timeout, on abort, and at once for unknown or finished jobs', async () => {
     h = createHarness();
-    const { job } = h.service.createJob(h.job({ behaviour: 'succeed' })); // not started: stays queued
+    const { job } = await h.service.createJob(h.job({ behaviour: 'succeed' })); // not started: stays queued
     await h.service.waitForTerminal(job.id, 50);
     const controller = new AbortController();
     const waiting = h.service.waitForTerminal(job.id, 60_000, controller.signal);
     controller.abort();
     await waiting;
     await h.service.waitForTerminal('job_unknown', 60_000);
-    expect(h.service.getJob(h.accountId, 'speech-to-text', job.id)?.status).toBe('queued');
+    expect((await h.service.getJob(h.accountId, 'speech-to-text', job.id))?.status).toBe('queued');
   });
 
-  it('refuses bad options and unknown accounts with clear errors', () => {
+  it('refuses bad options and unknown accounts with clear errors', async () => {
     h = createHarness();
     expect(() => h.newService({ workers: 0 })).toThrow(/workers must be a positive number/);
     expect(() => h.newService({ workers: 1.5 })).toThrow(/workers must be an integer/);
     expect(() => h.newService({ queueWindowSeconds: -1 })).toThrow(/queueWindowSeconds/);
-    expect(() => h.service.createJob(h.job({}, { accountId: 'acc_nobody' }))).toThrow(
+    await expect(h.service.createJob(h.job({}, { accountId: 'acc_nobody' }))).rejects.toThrow(
       expect.objectContaining({ code: 'unauthorized', message: 'account acc_nobody does not exist' }),
     );
   });
@@ -172,12 +173,12 @@ describe('inputs and waiting', () => {
       },
     });
     h.models.set('hosted', { ...h.models.get('test-free')!, id: 'hosted', engine: 'remote', provider: 'remote' });
-    h.service.start();
-    const { job } = h.service.createJob(h.job({}, { modelId: 'hosted' }));
+    await h.service.start();
+    const { job } = await h.service.createJob(h.job({}, { modelId: 'hosted' }));
     const waited = whenJob(h.service, job.id, (j) => j.status === 'queued' && j.error_code === 'waiting_for_network');
     expect(await waited).toMatchObject({ error_message: 'offline', started_at: null });
     expect((await terminal(h.service, h.accountId, job.id)).status).toBe('succeeded');
-    const bad = h.service.createJob(h.job({ boom: true }, { modelId: 'hosted' })).job;
+    const bad = (await h.service.createJob(h.job({ boom: true }, { modelId: 'hosted' }))).job;
     expect(await terminal(h.service, h.accountId, bad.id)).toMatchObject({ status: 'failed', error_code: 'remote_failed', error_message: 'HTTP 500 from the hosted service' });
   });
 });

@@ -1,13 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
 import { isTerminal } from '../../../src-main/common/job-states.js';
 import { openDatabase } from '../../../src-main/store/database.js';
-import { createHarness, terminal, type Harness } from './harness.js';
+import { createHarness, syncReposOf, terminal, type Harness } from './harness.js';
+
+/** The claim a killed process of this machine leaves (no such pid); another machine's claim is judged by its lease. */
+const GONE = `${hostname()}:999999:dead`;
 
 let h: Harness | undefined;
 const cleanups: (() => void)[] = [];
@@ -21,7 +24,8 @@ describe('durability', () => {
   it('two service instances on one database never run a job twice', async () => {
     h = createHarness({ workers: 1 });
     const other = h.newService({ workers: 1 });
-    const ids = Array.from({ length: 12 }, () => h!.service.createJob(h!.job({ behaviour: 'sleep', ms: 100 })).job.id);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await h.service.createJob(h.job({ behaviour: 'sleep', ms: 100 }))).job.id);
     const finished = new Set<string>();
     const ranBy = new Map<string, string>();
     const all = new Promise<void>((resolve) => {
@@ -37,51 +41,51 @@ describe('durability', () => {
         });
       }
     });
-    h.service.start();
-    other.start();
+    await h.service.start();
+    await other.start();
     await all;
     for (const id of ids) {
-      const row = h.service.repos.jobs.get(id)!;
+      const row = h.repos.jobs.get(id)!;
       expect(row.status).toBe('succeeded');
       expect(row.attempts).toBe(1);
     }
     expect(new Set([...ranBy.values()].map((v) => v[0]))).toEqual(new Set(['a', 'b'])); // both instances did work
-    expect(h.service.ledgerFor(h.accountId).filter((e) => e.kind === 'request_fee')).toHaveLength(ids.length);
+    expect((await h.service.ledgerFor(h.accountId)).filter((e) => e.kind === 'request_fee')).toHaveLength(ids.length);
   });
 
   it('a job left running by a crashed service is requeued on start and charged once', async () => {
     h = createHarness();
-    const { job } = h.service.createJob(h.job({ behaviour: 'succeed', seconds: 60 }, { modelId: 'test-priced' }));
-    // What a kill -9 leaves: running, claimed by an instance that no longer exists.
-    h.db.prepare("UPDATE jobs SET status = 'running', attempts = 1, started_at = created_at, claimed_by = 'gone-host:999999:dead' WHERE id = ?").run(job.id);
+    const { job } = await h.service.createJob(h.job({ behaviour: 'succeed', seconds: 60 }, { modelId: 'test-priced' }));
+    // What a kill -9 leaves: running, claimed by a process of this machine that no longer exists.
+    h.db.prepare("UPDATE jobs SET status = 'running', attempts = 1, started_at = created_at, claimed_by = ? WHERE id = ?").run(GONE, job.id);
     const fresh = h.newService();
-    fresh.start();
+    await fresh.start();
     const done = await terminal(fresh, h.accountId, job.id);
     expect(done.status).toBe('succeeded');
     // The interrupted run was not the job's fault: it does not count as an attempt.
-    expect(fresh.repos.jobs.get(job.id)?.attempts).toBe(1);
-    const ledger = fresh.ledgerFor(h.accountId);
+    expect(syncReposOf(fresh).jobs.get(job.id)?.attempts).toBe(1);
+    const ledger = await fresh.ledgerFor(h.accountId);
     expect(ledger.map((e) => e.kind)).toEqual(['request_fee', 'usage']);
     // A replayed success (the same charges again) is refused by the unique indexes.
-    const again = fresh.repos.ledger.charge({ ...ledger[0]!, created_at: new Date().toISOString() });
+    const again = syncReposOf(fresh).ledger.charge({ ...ledger[0]!, created_at: new Date().toISOString() });
     expect(again).toBe(false);
-    expect(fresh.ledgerFor(h.accountId)).toHaveLength(2);
+    expect(await fresh.ledgerFor(h.accountId)).toHaveLength(2);
   });
 
   it('no number of service restarts fails a job (the "interrupted" outcome is gone)', async () => {
     h = createHarness();
-    const { job } = h.service.createJob(h.job({ behaviour: 'sleep', ms: 1500 }));
+    const { job } = await h.service.createJob(h.job({ behaviour: 'sleep', ms: 1500 }));
     for (let restart = 1; restart <= 7; restart++) {
       // What a kill -9 during a run leaves: running (one more attempt), claimed by an instance that no longer exists.
       h.db
-        .prepare("UPDATE jobs SET status = 'running', attempts = attempts + 1, started_at = created_at, claimed_by = 'gone-host:999999:dead' WHERE id = ?")
-        .run(job.id);
+        .prepare("UPDATE jobs SET status = 'running', attempts = attempts + 1, started_at = created_at, claimed_by = ? WHERE id = ?")
+        .run(GONE, job.id);
       const service = h.newService();
-      service.start(); // recovery puts it back in the queue; it starts again at once
+      await service.start(); // recovery puts it back in the queue; it starts again at once
       if (restart < 7) await service.shutdown(0);
       else expect((await terminal(service, h.accountId, job.id)).status).toBe('succeeded');
     }
-    expect(h.service.repos.jobs.get(job.id)).toMatchObject({ error_code: null, attempts: 1 });
+    expect(h.repos.jobs.get(job.id)).toMatchObject({ error_code: null, attempts: 1 });
   });
 
   it('kill -9 of a whole service process: after a restart every job is terminal and nothing is charged twice', async () => {

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunnerContext, RunnerTask } from '../../../src-main/jobs/job-runner.js';
+import type { RunnerContext, RunnerTask } from '../../../src-main/jobs/engine/job-runner.js';
 import { createHarness, terminal, type Harness } from './harness.js';
 
 let h: Harness | null = null;
@@ -33,8 +33,8 @@ function hostedHarness(lines: number): Harness {
 describe('remote.log', () => {
   it('holds every line a hosted run logged, in order, in a private file, once the engine shut down', async () => {
     const harness = (h = hostedHarness(50));
-    harness.service.start();
-    const { job } = harness.service.createJob(harness.job({}, { modelId: 'hosted' }));
+    await harness.service.start();
+    const { job } = await harness.service.createJob(harness.job({}, { modelId: 'hosted' }));
     expect((await terminal(harness.service, harness.accountId, job.id)).status).toBe('succeeded');
     await harness.service.shutdown(0);
     const path = join(harness.dir, 'logs', 'remote.log');
@@ -48,8 +48,8 @@ describe('remote.log', () => {
     const harness = (h = hostedHarness(3));
     // A folder where remote.log should be: no line can be written.
     mkdirSync(join(harness.dir, 'logs', 'remote.log'), { recursive: true });
-    harness.service.start();
-    const { job } = harness.service.createJob(harness.job({}, { modelId: 'hosted' }));
+    await harness.service.start();
+    const { job } = await harness.service.createJob(harness.job({}, { modelId: 'hosted' }));
     expect((await terminal(harness.service, harness.accountId, job.id)).status).toBe('succeeded');
     await harness.service.shutdown(0);
     expect(statSync(join(harness.dir, 'logs', 'remote.log')).isDirectory()).toBe(true);

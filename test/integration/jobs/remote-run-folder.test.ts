@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobError } from '../../../src-main/common/errors.js';
-import type { RunnerTask } from '../../../src-main/jobs/job-runner.js';
+import type { RunnerTask } from '../../../src-main/jobs/engine/job-runner.js';
 import { createHarness, terminal, type Harness } from './harness.js';
 
 let h: Harness;
@@ -39,8 +39,8 @@ describe('a hosted run’s folder', () => {
       },
     });
     h.models.set('hosted', { ...h.models.get('test-free')!, id: 'hosted', engine: 'remote', provider: 'remote' });
-    h.service.start();
-    const { job } = h.service.createJob(h.job({}, { modelId: 'hosted' }));
+    await h.service.start();
+    const { job } = await h.service.createJob(h.job({}, { modelId: 'hosted' }));
     const done = await terminal(h.service, h.accountId, job.id);
     expect(done.status).toBe('succeeded');
     expect(seen).toEqual([
@@ -63,8 +63,8 @@ describe('a hosted run’s folder', () => {
       },
     });
     h.models.set('hosted', { ...h.models.get('test-free')!, id: 'hosted', engine: 'remote', provider: 'remote' });
-    h.service.start();
-    const { job } = h.service.createJob(h.job({}, { modelId: 'hosted' }));
+    await h.service.start();
+    const { job } = await h.service.createJob(h.job({}, { modelId: 'hosted' }));
     expect((await terminal(h.service, h.accountId, job.id)).status).toBe('succeeded');
     await expect.poll(() => existsSync(workDir)).toBe(false);
   });

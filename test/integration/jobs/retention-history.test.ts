@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Batch } from '../../../src-main/common/api-types.js';
-import { saveRetention } from '../../../src-main/jobs/retention-policy.js';
-import type { NewBatch } from '../../../src-main/jobs/job-service-types.js';
+import { saveRetention } from '../../../src-main/jobs/retention/retention-policy.js';
+import type { NewBatch } from '../../../src-main/jobs/engine/job-service-types.js';
 import { applyMigrations } from '../../../src-main/store/migrate.js';
 import { MIGRATIONS } from '../../../src-main/store/migrations/index.js';
 import { createHarness, terminal, whenJob, type Harness } from './harness.js';
@@ -48,12 +48,12 @@ describe('job-history retention', () => {
   it('keeps everything forever by default (job_history_days null)', async () => {
     let offset = 0;
     h = createHarness({ clock: () => new Date(Date.now() + offset), queueWindowSeconds: 100 * 365 * 86_400 });
-    h.service.start();
-    const job = h.service.createJob(h.job({ behaviour: 'succeed' })).job;
+    await h.service.start();
+    const job = (await h.service.createJob(h.job({ behaviour: 'succeed' }))).job;
     await terminal(h.service, h.accountId, job.id);
     offset = 3650 * DAY;
-    h.service.runMaintenance();
-    expect(h.service.getJob(h.accountId, 'speech-to-text', job.id)?.status).toBe('succeeded');
+    await h.service.runMaintenance();
+    expect((await h.service.getJob(h.accountId, 'speech-to-text', job.id))?.status).toBe('succeeded');
   });
 
   it('deletes finished jobs and complete batches after the configured days; keeps ledger rows and open batches', async () => {
@@ -65,74 +65,74 @@ describe('job-history retention', () => {
       queueWindowSeconds: 365 * 86_400,
     });
     // Recordings outlive the history here, so the history sweep must delete the upload too.
-    saveRetention(h.service.repos.settings, { recordings_hours: 100, job_history_days: 2 });
+    await saveRetention(h.service.store.repos.settings, { recordings_hours: 100, job_history_days: 2 });
     const folder = join(h.dir, 'uploads', 'up_history');
     mkdirSync(folder, { recursive: true });
     const recording = join(folder, 'talk.wav');
     writeFileSync(recording, 'RIFF');
-    h.service.start();
+    await h.service.start();
 
     // A standalone priced job with an artifact and an uploaded recording.
-    const solo = h.service.createJob(
+    const solo = (await h.service.createJob(
       h.job({ behaviour: 'succeed', artifact: true, seconds: 60 }, { modelId: 'test-priced', input: { filePath: recording, fileName: 'talk.wav' } }),
-    ).job;
+    )).job;
     await terminal(h.service, h.accountId, solo.id);
-    const artifactPath = h.service.repos.db.prepare<[string], { path: string }>('SELECT path FROM artifacts WHERE job_id = ?').get(solo.id)!.path;
+    const artifactPath = h.repos.db.prepare<[string], { path: string }>('SELECT path FROM artifacts WHERE job_id = ?').get(solo.id)!.path;
     expect(existsSync(artifactPath)).toBe(true);
 
     // A complete batch: deleted as a whole, its request fee stays in the ledger.
-    const done = h.service.createBatch(batchOf(h, 2, { behaviour: 'succeed', seconds: 30 })).batch;
+    const done = (await h.service.createBatch(batchOf(h, 2, { behaviour: 'succeed', seconds: 30 }))).batch;
     await whenBatchComplete(h, done.id);
     const doneJobs = h.db.prepare<[string], { id: string }>('SELECT id FROM jobs WHERE batch_id = ?').all(done.id).map((r) => r.id);
     expect(doneJobs).toHaveLength(2);
 
     // An open batch: one item hangs in the only worker, its sibling is cancelled while queued (finished, terminal).
-    const open = h.service.createBatch(batchOf(h, 2, { behaviour: 'hang' }, 'test-free')).batch;
+    const open = (await h.service.createBatch(batchOf(h, 2, { behaviour: 'hang' }, 'test-free'))).batch;
     const [runningId, siblingId] = h.db
       .prepare<[string], { job_id: string }>('SELECT job_id FROM batch_items WHERE batch_id = ? ORDER BY position')
       .all(open.id)
       .map((r) => r.job_id);
     await whenJob(h.service, runningId!, (j) => j.status === 'running');
-    h.service.cancelJob(h.accountId, 'speech-to-text', siblingId!);
+    await h.service.cancelJob(h.accountId, 'speech-to-text', siblingId!);
     await terminal(h.service, h.accountId, siblingId!);
 
-    const ledgerBefore = h.service.ledgerFor(h.accountId);
+    const ledgerBefore = await h.service.ledgerFor(h.accountId);
     expect(ledgerBefore.filter((e) => e.job_id === solo.id).map((e) => e.kind).sort()).toEqual(['request_fee', 'usage']);
     expect(ledgerBefore.filter((e) => e.batch_id === done.id && e.job_id === null).map((e) => e.kind)).toEqual(['request_fee']);
 
     offset = 1 * DAY + 60_000; // within the window: nothing goes
-    h.service.runMaintenance();
-    expect(h.service.getJob(h.accountId, 'speech-to-text', solo.id)).toBeDefined();
+    await h.service.runMaintenance();
+    expect(await h.service.getJob(h.accountId, 'speech-to-text', solo.id)).toBeDefined();
     expect(existsSync(artifactPath)).toBe(true);
     expect(existsSync(recording)).toBe(true);
 
     offset = 3 * DAY;
-    h.service.runMaintenance();
-    expect(h.service.getJob(h.accountId, 'speech-to-text', solo.id)).toBeUndefined();
+    await h.service.runMaintenance();
+    expect(await h.service.getJob(h.accountId, 'speech-to-text', solo.id)).toBeUndefined();
     expect(existsSync(artifactPath)).toBe(false);
     expect(existsSync(join(h.dir, 'artifacts', solo.id))).toBe(false);
     expect(existsSync(recording)).toBe(false);
     expect(count(h, 'artifacts WHERE job_id = ?', solo.id)).toBe(0);
 
-    expect(h.service.getBatch(h.accountId, 'speech-to-text', done.id)).toBeUndefined();
-    for (const id of doneJobs) expect(h.service.repos.jobs.get(id)).toBeUndefined();
+    expect(await h.service.getBatch(h.accountId, 'speech-to-text', done.id)).toBeUndefined();
+    for (const id of doneJobs) expect(h.repos.jobs.get(id)).toBeUndefined();
     expect(count(h, 'batch_items WHERE batch_id = ?', done.id)).toBe(0);
 
     // The ledger is the billing record: every row kept, still naming the job or batch charged.
-    expect(h.service.ledgerFor(h.accountId)).toEqual(ledgerBefore);
+    expect(await h.service.ledgerFor(h.accountId)).toEqual(ledgerBefore);
 
     // The open batch and both its items are untouched, the cancelled sibling included.
-    expect(h.service.getBatch(h.accountId, 'speech-to-text', open.id)?.status).toBe('open');
-    expect(h.service.getJob(h.accountId, 'speech-to-text', siblingId!)?.status).toBe('cancelled');
-    expect(h.service.getJob(h.accountId, 'speech-to-text', runningId!)?.status).toBe('running');
+    expect((await h.service.getBatch(h.accountId, 'speech-to-text', open.id))?.status).toBe('open');
+    expect((await h.service.getJob(h.accountId, 'speech-to-text', siblingId!))?.status).toBe('cancelled');
+    expect((await h.service.getJob(h.accountId, 'speech-to-text', runningId!))?.status).toBe('running');
 
     // The engine keeps working on a database whose history was swept.
-    const after = h.service.createJob(h.job({ behaviour: 'succeed' })).job;
-    h.service.cancelJob(h.accountId, 'speech-to-text', runningId!);
+    const after = (await h.service.createJob(h.job({ behaviour: 'succeed' }))).job;
+    await h.service.cancelJob(h.accountId, 'speech-to-text', runningId!);
     await terminal(h.service, h.accountId, after.id);
   });
 
-  it('upgrading a database keeps every ledger row and lets it outlive its job (migration 006)', () => {
+  it('upgrading a database keeps every ledger row and lets it outlive its job (migration 006)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'voxdesk-ledger-'));
     const db = new Database(join(dir, 'old.db'));
     try {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readRetention, saveRetention } from '../../../src-main/jobs/retention-policy.js';
+import { readRetention, saveRetention } from '../../../src-main/jobs/retention/retention-policy.js';
 import { createHarness, terminal, type Harness } from './harness.js';
 
 let h: Harness | undefined;
@@ -17,26 +17,26 @@ describe('recording retention from the settings table', () => {
     let offset = 0;
     // The option says one day; the stored setting (2 h, then 5 h) must win without a restart.
     h = createHarness({ clock: () => new Date(Date.now() + offset), uploadRetentionSeconds: 86_400 });
-    expect(readRetention(h.service.repos.settings)).toEqual({ recordings_hours: null, job_history_days: null });
-    saveRetention(h.service.repos.settings, { recordings_hours: 5, job_history_days: null });
+    expect(await readRetention(h.service.store.repos.settings)).toEqual({ recordings_hours: null, job_history_days: null });
+    await saveRetention(h.service.store.repos.settings, { recordings_hours: 5, job_history_days: null });
     const folder = join(h.dir, 'uploads', 'up_hours');
     mkdirSync(folder, { recursive: true });
     const recording = join(folder, 'meeting.wav');
     writeFileSync(recording, 'RIFF');
-    h.service.start();
+    await h.service.start();
 
-    const job = h.service.createJob(h.job({ behaviour: 'fail' }, { input: { filePath: recording, fileName: 'meeting.wav' } })).job;
+    const job = (await h.service.createJob(h.job({ behaviour: 'fail' }, { input: { filePath: recording, fileName: 'meeting.wav' } }))).job;
     await terminal(h.service, h.accountId, job.id);
 
     offset = 3 * HOUR;
-    h.service.runMaintenance();
+    await h.service.runMaintenance();
     expect(existsSync(recording)).toBe(true); // 3 h < 5 h
 
-    saveRetention(h.service.repos.settings, { recordings_hours: 2, job_history_days: null });
-    h.service.runMaintenance();
+    await saveRetention(h.service.store.repos.settings, { recordings_hours: 2, job_history_days: null });
+    await h.service.runMaintenance();
     expect(existsSync(recording)).toBe(false); // 3 h > 2 h: the new setting applies at the next sweep
     expect(existsSync(folder)).toBe(false);
-    expect(h.service.getJob(h.accountId, 'speech-to-text', job.id)?.status).toBe('failed'); // history is kept (null)
+    expect((await h.service.getJob(h.accountId, 'speech-to-text', job.id))?.status).toBe('failed'); // history is kept (null)
   });
 
   it('keeps a recording as long as its job by default, and deletes it with the job when the history rule does', async () => {
@@ -46,36 +46,36 @@ describe('recording retention from the settings table', () => {
     mkdirSync(folder, { recursive: true });
     const recording = join(folder, 'interview.wav');
     writeFileSync(recording, 'RIFF');
-    h.service.start();
-    const job = h.service.createJob(h.job({ behaviour: 'succeed' }, { input: { filePath: recording, fileName: 'interview.wav' } })).job;
+    await h.service.start();
+    const job = (await h.service.createJob(h.job({ behaviour: 'succeed' }, { input: { filePath: recording, fileName: 'interview.wav' } }))).job;
     await terminal(h.service, h.accountId, job.id);
 
     offset = 400 * 24 * HOUR; // more than a year: still kept, the job is
-    h.service.runMaintenance();
+    await h.service.runMaintenance();
     expect(existsSync(recording)).toBe(true);
 
-    saveRetention(h.service.repos.settings, { recordings_hours: null, job_history_days: 30 });
+    await saveRetention(h.service.store.repos.settings, { recordings_hours: null, job_history_days: 30 });
     // The sweep leaves a job alone while its run is still being wound down: it goes at a following sweep.
-    await expect.poll(() => (h!.service.runMaintenance(), h!.service.getJob(h!.accountId, 'speech-to-text', job.id)), { timeout: 20_000 }).toBeUndefined();
+    await expect.poll(async () => (await h!.service.runMaintenance(), await h!.service.getJob(h!.accountId, 'speech-to-text', job.id)), { timeout: 20_000 }).toBeUndefined();
     expect(existsSync(recording)).toBe(false);
   });
 
   it('falls back to the uploadRetentionSeconds option when the stored value is unreadable', async () => {
     let offset = 0;
     h = createHarness({ clock: () => new Date(Date.now() + offset), uploadRetentionSeconds: 60 });
-    h.service.repos.settings.set('retention', { recordings_hours: 'soon', job_history_days: -3 });
-    expect(readRetention(h.service.repos.settings)).toEqual({ recordings_hours: null, job_history_days: null });
+    h.repos.settings.set('retention', { recordings_hours: 'soon', job_history_days: -3 });
+    expect(await readRetention(h.service.store.repos.settings)).toEqual({ recordings_hours: null, job_history_days: null });
     const folder = join(h.dir, 'uploads', 'up_fallback');
     mkdirSync(folder, { recursive: true });
     const recording = join(folder, 'a.wav');
     writeFileSync(recording, 'RIFF');
-    h.service.start();
-    const job = h.service.createJob(h.job({ behaviour: 'fail' }, { input: { filePath: recording } })).job;
+    await h.service.start();
+    const job = (await h.service.createJob(h.job({ behaviour: 'fail' }, { input: { filePath: recording } }))).job;
     await terminal(h.service, h.accountId, job.id);
 
     offset = 61_000;
-    h.service.runMaintenance();
+    await h.service.runMaintenance();
     expect(existsSync(recording)).toBe(false);
-    expect(h.service.getJob(h.accountId, 'speech-to-text', job.id)).toBeDefined();
+    expect(await h.service.getJob(h.accountId, 'speech-to-text', job.id)).toBeDefined();
   });
 });

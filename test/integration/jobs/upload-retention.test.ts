@@ -19,22 +19,22 @@ describe('upload retention', () => {
     const outside = join(h.dir, 'not-an-upload.wav');
     writeFileSync(recording, 'RIFF');
     writeFileSync(outside, 'RIFF');
-    h.service.start();
+    await h.service.start();
 
-    const failing = h.service.createJob(h.job({ behaviour: 'fail' }, { input: { filePath: recording, fileName: 'interview.wav' } })).job;
-    const foreign = h.service.createJob(h.job({ behaviour: 'fail' }, { input: { filePath: outside } })).job;
+    const failing = (await h.service.createJob(h.job({ behaviour: 'fail' }, { input: { filePath: recording, fileName: 'interview.wav' } }))).job;
+    const foreign = (await h.service.createJob(h.job({ behaviour: 'fail' }, { input: { filePath: outside } }))).job;
     await terminal(h.service, h.accountId, failing.id);
     await terminal(h.service, h.accountId, foreign.id);
 
-    h.service.runMaintenance();
+    await h.service.runMaintenance();
     expect(existsSync(recording)).toBe(true); // within the window: a retry can still use it
 
     offset = 61_000;
-    h.service.runMaintenance();
+    await h.service.runMaintenance();
     expect(existsSync(recording)).toBe(false);
     expect(existsSync(folder)).toBe(false);
     expect(existsSync(outside)).toBe(true); // never delete what is not in the uploads folder
-    expect(h.service.getJob(h.accountId, 'speech-to-text', failing.id)?.status).toBe('failed');
-    expect(() => h!.service.retryJob(h!.accountId, 'speech-to-text', failing.id)).toThrow(/deleted after its retention window/);
+    expect((await h.service.getJob(h.accountId, 'speech-to-text', failing.id))?.status).toBe('failed');
+    await expect(h!.service.retryJob(h!.accountId, 'speech-to-text', failing.id)).rejects.toThrow(/deleted after its retention window/);
   });
 });

@@ -17,20 +17,20 @@ afterEach(async () => {
 /** One worker whose test-engine tasks count as cheap once three have run. */
 async function oneCheapWorker(extra: Parameters<typeof createHarness>[0] = {}): Promise<Harness> {
   const harness = createHarness({ workers: 1, cheapTaskMs: 60_000, warmEngines: [], ...extra });
-  harness.service.start();
+  await harness.service.start();
   for (let i = 0; i < 3; i++) {
-    const { job } = harness.service.createJob(harness.job({ behaviour: 'succeed' }));
+    const { job } = await harness.service.createJob(harness.job({ behaviour: 'succeed' }));
     await harness.service.waitForTerminal(job.id, 30_000);
   }
   return harness;
 }
 
 function row(harness: Harness, id: string): JobRow {
-  return harness.service.repos.jobs.get(id)!;
+  return harness.repos.jobs.get(id)!;
 }
 
-function submit(harness: Harness, params: Record<string, unknown>): string {
-  return harness.service.createJob(harness.job(params)).job.id;
+async function submit(harness: Harness, params: Record<string, unknown>): Promise<string> {
+  return (await harness.service.createJob(harness.job(params))).job.id;
 }
 
 async function finished(harness: Harness, ...ids: string[]): Promise<JobRow[]> {
@@ -41,10 +41,10 @@ async function finished(harness: Harness, ...ids: string[]): Promise<JobRow[]> {
 describe('cheap tasks in a worker line', () => {
   it('start while the worker is busy and run one after the other, in order', async () => {
     h = await oneCheapWorker();
-    const slow = submit(h, { behaviour: 'sleep', ms: 2000 });
+    const slow = await submit(h, { behaviour: 'sleep', ms: 2000 });
     await until('the slow job to run', () => row(h!, slow).status === 'running');
-    const first = submit(h, { behaviour: 'succeed' });
-    const second = submit(h, { behaviour: 'succeed' });
+    const first = await submit(h, { behaviour: 'succeed' });
+    const second = await submit(h, { behaviour: 'succeed' });
     // Claimed into the line while the only worker is still busy with the slow job.
     await until('the cheap jobs to be claimed', () => row(h!, second).status !== 'queued');
     expect(row(h, slow).status).toBe('running');
@@ -58,7 +58,7 @@ describe('cheap tasks in a worker line', () => {
   it('fill an idle worker\'s line in the pass that gives it the first of them', async () => {
     // No timer pass for a minute: only the pass that follows the submissions can claim the jobs before the first ends.
     h = await oneCheapWorker({ schedulerIntervalMs: 60_000 });
-    const ids = [1, 2, 3, 4].map(() => submit(h!, { behaviour: 'sleep', ms: 3000 }));
+    const ids = await Promise.all([1, 2, 3, 4].map(() => submit(h!, { behaviour: 'sleep', ms: 3000 })));
     await until('all four to be claimed', () => ids.every((id) => row(h!, id).status === 'running'));
     // Claimed while the first still runs: the other three wait in the worker's line behind it.
     expect(row(h, ids[0]!).finished_at).toBeNull();
@@ -71,11 +71,11 @@ describe('cheap tasks in a worker line', () => {
   it('do not overtake a job that waits for an idle worker', async () => {
     h = await oneCheapWorker();
     h.models.set('tts', testModel('tts', { engine: 'espeak', capability: 'tts', products: ['text-to-speech'] }));
-    const slow = submit(h, { behaviour: 'sleep', ms: 1500 });
+    const slow = await submit(h, { behaviour: 'sleep', ms: 1500 });
     await until('the slow job to run', () => row(h!, slow).status === 'running');
     // Not a cheap kind (never measured): it waits for the worker to be idle.
-    const speech = h.service.createJob({ ...h.job({}), product: 'text-to-speech', modelId: 'tts', input: { text: 'Hello.' } }).job.id;
-    const cheap = submit(h, { behaviour: 'succeed' });
+    const speech = (await h.service.createJob({ ...h.job({}), product: 'text-to-speech', modelId: 'tts', input: { text: 'Hello.' } })).job.id;
+    const cheap = await submit(h, { behaviour: 'succeed' });
     const [s, e, c] = await finished(h, slow, speech, cheap);
     expect(s!.status).toBe('succeeded');
     expect(c!.status).toBe('succeeded');
@@ -86,11 +86,11 @@ describe('cheap tasks in a worker line', () => {
 
   it('a job cancelled while it waits in line ends at once; the running one is not touched', async () => {
     h = await oneCheapWorker();
-    const slow = submit(h, { behaviour: 'sleep', ms: 2500 });
+    const slow = await submit(h, { behaviour: 'sleep', ms: 2500 });
     await until('the slow job to run', () => row(h!, slow).status === 'running');
-    const waiting = submit(h, { behaviour: 'succeed' });
+    const waiting = await submit(h, { behaviour: 'succeed' });
     await until('the cheap job to be claimed', () => row(h!, waiting).status === 'running');
-    h.service.cancelJob(h.accountId, 'speech-to-text', waiting);
+    await h.service.cancelJob(h.accountId, 'speech-to-text', waiting);
     const [w] = await finished(h, waiting);
     expect(w!.status).toBe('cancelled');
     expect(row(h, slow).status).toBe('running');
@@ -102,9 +102,9 @@ describe('cheap tasks in a worker line', () => {
   it('a job waiting behind a task whose worker is killed runs on the new worker, its attempt not counted twice', async () => {
     // The replacement loads the test engine before it reports ready: its task's timeout counts from then.
     h = await oneCheapWorker({ runTimeoutSeconds: 3, warmEngines: ['test'] });
-    const hung = submit(h, { behaviour: 'hang' });
+    const hung = await submit(h, { behaviour: 'hang' });
     await until('the hanging job to run', () => row(h!, hung).status === 'running');
-    const waiting = submit(h, { behaviour: 'succeed' });
+    const waiting = await submit(h, { behaviour: 'succeed' });
     await until('the cheap job to be claimed', () => row(h!, waiting).status === 'running');
     const [x, w] = await finished(h, hung, waiting);
     expect(x!.error_code).toBe('engine_timeout');

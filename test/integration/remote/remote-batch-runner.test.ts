@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JobError } from '../../../src-main/common/errors.js';
-import type { RunnerContext, RunnerTask } from '../../../src-main/jobs/job-runner.js';
+import type { RunnerContext, RunnerTask } from '../../../src-main/jobs/engine/job-runner.js';
 import type { RemoteProvider } from '../../../src-main/remote/remote-provider.js';
 import type { Db } from '../../../src-main/store/database.js';
 import { AT, runnerTask, send, startScriptedHosted, type ScriptedHosted } from '../../helpers/scripted-hosted.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
-import type { JobEngine } from '../../../src-main/jobs/job-service.js';
+import type { JobEngine } from '../../../src-main/jobs/engine/job-service.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { audio, Client, expectError, json } from '../../helpers/http-client.js';
 import { pcm16MonoWavHeader } from '../../../src-main/engines/audio/wav-stream-writer.js';
@@ -129,7 +129,7 @@ describe('GET /v1/speech-to-text/{id}/audio', () => {
     await json(fetch(`${t.url}/v1/settings/retention`, { method: 'PUT', headers: api.headers({ 'content-type': 'application/json' }), body: JSON.stringify({ recordings_hours: 1 }) }));
     // The job ended two hours ago (its row aged in place), so the real sweep deletes its recording.
     t.service.db.prepare('UPDATE jobs SET finished_at = ? WHERE id = ?').run(new Date(Date.now() - 2 * 3_600_000).toISOString(), old.id);
-    (t.service.jobs as JobEngine).runMaintenance();
+    await (t.service.jobs as JobEngine).runMaintenance();
     const message = await expectError(api.get(audioPath(old.id)), 410, 'recording_deleted');
     expect(message).toMatch(/recording retention/);
     expect((await json<Job>(api.get(`/v1/speech-to-text/${old.id}`))).status).toBe('succeeded');
@@ -140,7 +140,7 @@ describe('GET /v1/speech-to-text/{id}/audio', () => {
     const dir = mkdtempSync(join(tmpdir(), 'voxdesk-dictation-'));
     const path = join(dir, 'session.wav');
     writeFileSync(path, recording);
-    const dictation = t.service.jobs.recordDictation({
+    const dictation = await t.service.jobs.recordDictation({
       accountId,
       modelId: 'test-asr',
       name: 'Dictation',
@@ -156,7 +156,7 @@ describe('GET /v1/speech-to-text/{id}/audio', () => {
     expect(Buffer.from(await bytes(response)).toString('latin1', 8, 12)).toBe('WAVE');
 
     t.service.db.prepare('UPDATE artifacts SET expires_at = ? WHERE job_id = ?').run(new Date(Date.now() - 1000).toISOString(), dictation.id);
-    (t.service.jobs as JobEngine).runMaintenance();
+    await (t.service.jobs as JobEngine).runMaintenance();
     expect(await expectError(api.get(audioPath(dictation.id)), 410, 'recording_deleted')).toMatch(/one day/);
     rmSync(dir, { recursive: true, force: true });
   });

@@ -1,9 +1,6 @@
 /** GET/PUT /v1/settings/retention over real HTTP: defaults, partial updates, persistence, and every bad input. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRetention } from '../../../src-main/jobs/retention-policy.js';
-import { openDatabase } from '../../../src-main/store/database.js';
-import { createSettingsRepo } from '../../../src-main/store/settings-repo.js';
-import { join } from 'node:path';
+import { readRetention } from '../../../src-main/jobs/retention/retention-policy.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { Client, expectError, json } from '../../helpers/http-client.js';
 
@@ -48,12 +45,8 @@ describe('retention settings routes', () => {
     expect(await json(put({ recordings_hours: null }))).toEqual({ recordings_hours: null, job_history_days: null, ...links });
     expect(await json(put({ recordings_hours: 1, job_history_days: 3650 }))).toMatchObject({ recordings_hours: 1, job_history_days: 3650 });
     expect(await json(api.get(PATH))).toEqual({ recordings_hours: 1, job_history_days: 3650, ...links });
-    const db = openDatabase(join(t.dataDir, 'voxdesk.db'));
-    try {
-      expect(readRetention(createSettingsRepo(db))).toEqual({ recordings_hours: 1, job_history_days: 3650 });
-    } finally {
-      db.close();
-    }
+    // What is stored, read as the job engine reads it.
+    expect(await readRetention(t.service.store.repos.settings)).toEqual({ recordings_hours: 1, job_history_days: 3650 });
   });
 
   it('refuses out-of-range and mistyped values with invalid_params naming the field, changing nothing', async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
-import type { JobEngine } from '../../../src-main/jobs/job-service.js';
+import type { JobEngine } from '../../../src-main/jobs/engine/job-service.js';
 import { WARM_UP_PARAM } from '../../../src-main/service/start-up-warm-up.js';
 import { Client, json } from '../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../helpers/service.js';

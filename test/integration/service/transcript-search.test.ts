@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchHit, SearchList } from '../../../src-main/common/transcript-types.js';
-import { saveRetention } from '../../../src-main/jobs/retention-policy.js';
+import type { JobEngine } from '../../../src-main/jobs/engine/job-service.js';
+import { saveRetention } from '../../../src-main/jobs/retention/retention-policy.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { Client, expectError, json } from '../../helpers/http-client.js';
 import { diarizedResult, insertJob } from '../../helpers/transcript-jobs.js';
@@ -155,14 +156,15 @@ describe('search', () => {
       createdAt: '2001-01-01T00:00:00.000Z',
       finishedAt: '2001-01-01T00:00:00.000Z',
     });
-    const { repos } = t.service;
-    (t.service.jobs as unknown as { runMaintenance(): void }).runMaintenance(); // job_history_days is null: kept, and indexed
+    const { repos, store } = t.service;
+    const engine = t.service.jobs as JobEngine;
+    await engine.runMaintenance(); // job_history_days is null: kept, and indexed
     expect((await search('platypus')).data).toHaveLength(2);
-    saveRetention(repos.settings, { recordings_hours: 24, job_history_days: 1 });
+    await saveRetention(store.repos.settings, { recordings_hours: 24, job_history_days: 1 });
     try {
-      (t.service.jobs as unknown as { runMaintenance(): void }).runMaintenance();
+      await engine.runMaintenance();
     } finally {
-      saveRetention(repos.settings, { recordings_hours: 24, job_history_days: null });
+      await saveRetention(store.repos.settings, { recordings_hours: 24, job_history_days: null });
     }
     expect(repos.jobs.get(old)).toBeUndefined();
     expect((await search('platypus')).data).toEqual([]);

@@ -1,6 +1,6 @@
 /** Names of jobs that came without one (jobs/job-name.ts): the file for recordings, the start of the text for speech. */
 import { describe, expect, it } from 'vitest';
-import { defaultJobName, nameFromText, TEXT_NAME_CHARS } from '../../../src-main/jobs/job-name.js';
+import { defaultJobName, nameFromText, TEXT_NAME_CHARS } from '../../../src-main/jobs/engine/job-name.js';
 
 describe('defaultJobName', () => {
   it('names a recording after its file, without the folders a client may have sent', () => {

@@ -3,14 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_STATUSES, JOB_TRANSITIONS, isTerminal, type JobStatus } from '../../../src-main/common/job-states.js';
-import { StateMachine, TransitionError } from '../../../src-main/jobs/state-machine.js';
-import { Views } from '../../../src-main/jobs/views.js';
+import { StateMachine, TransitionError } from '../../../src-main/jobs/engine/state-machine.js';
+import { Views } from '../../../src-main/jobs/engine/views.js';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
 import { newId } from '../../../src-main/store/ids.js';
-import { createRepositories, type Repositories } from '../../../src-main/store/repositories.js';
+import type { Repositories } from '../../../src-main/store/repositories.js';
+import { createSqliteStore, type SqliteStore } from '../../../src-main/store/sqlite-store.js';
 
 let dir: string;
 let db: Db;
+let store: SqliteStore;
+/** The file's rows, read and set up synchronously. */
 let repos: Repositories;
 let machine: StateMachine;
 let accountId: string;
@@ -19,8 +22,9 @@ const NOW = '2026-06-01T08:00:00.000Z';
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'voxdesk-states-'));
   db = openDatabase(join(dir, 's.db'));
-  repos = createRepositories(db, () => new Date(NOW));
-  machine = new StateMachine(repos, () => new Date(NOW), new Views(repos, () => 'http://x'), () => {});
+  store = createSqliteStore(db, join(dir, 's.db'), () => new Date(NOW));
+  repos = store.sync;
+  machine = new StateMachine(store, () => new Date(NOW), new Views(store.repos, () => 'http://x'), async () => {});
   accountId = repos.accounts.createAccount('s').id;
 });
 afterAll(() => {
@@ -47,15 +51,15 @@ describe('job state table', () => {
   for (const from of JOB_STATUSES) {
     for (const to of JOB_STATUSES) {
       const allowed = JOB_TRANSITIONS[from].includes(to);
-      it(`${from} → ${to} is ${allowed ? 'allowed' : 'refused'}`, () => {
+      it(`${from} → ${to} is ${allowed ? 'allowed' : 'refused'}`, async () => {
         const row = jobIn(from);
-        const attempt = (): unknown => machine.tx(() => machine.transition(row, to));
+        const attempt = machine.tx((t) => t.transition(row, to));
         if (!allowed) {
-          expect(attempt).toThrow(TransitionError);
+          await expect(attempt).rejects.toThrow(TransitionError);
           expect(repos.jobs.get(row.id)?.status).toBe(from);
           return;
         }
-        attempt();
+        await attempt;
         const after = repos.jobs.get(row.id)!;
         expect(after.status).toBe(to);
         if (to === 'running') {
@@ -71,43 +75,42 @@ describe('job state table', () => {
     }
   }
 
-  it('refuses changes outside a transaction and writes against a stale status', () => {
+  it('refuses a write against a stale status', async () => {
     const row = jobIn('queued');
-    expect(() => machine.transition(row, 'running')).toThrow(/inside StateMachine.tx/);
-    machine.tx(() => machine.transition(row, 'cancelled'));
-    expect(() => machine.tx(() => machine.patch(row, { progress: 0.5 }))).toThrow(/changed under this transaction/);
+    await machine.tx((t) => t.transition(row, 'cancelled'));
+    await expect(machine.tx((t) => t.patch(row, { progress: 0.5 }))).rejects.toThrow(/changed under this transaction/);
   });
 
-  it('emits job-changed after the commit, not for a rolled back transaction', () => {
+  it('emits job-changed after the commit, not for a rolled back transaction', async () => {
     const seen: string[] = [];
     machine.events.on('job-changed', (job) => seen.push(`${job.id}:${job.status}`));
     const a = jobIn('queued');
-    machine.tx(() => machine.transition(a, 'running'));
+    await machine.tx((t) => t.transition(a, 'running'));
     const b = jobIn('queued');
-    expect(() =>
-      machine.tx(() => {
-        machine.transition(b, 'running');
+    await expect(
+      machine.tx(async (t) => {
+        await t.transition(b, 'running');
         throw new Error('rollback');
       }),
-    ).toThrow('rollback');
+    ).rejects.toThrow('rollback');
     expect(seen).toEqual([`${a.id}:running`]);
     expect(repos.jobs.get(b.id)?.status).toBe('queued');
   });
 
-  it('keeps the progress of a job with committed segments when it goes back to the queue and starts again', () => {
+  it('keeps the progress of a job with committed segments when it goes back to the queue and starts again', async () => {
     const plain = jobIn('running');
-    machine.tx(() => machine.patch(plain, { progress: 0.4 }));
-    machine.tx(() => machine.transition(repos.jobs.get(plain.id)!, 'queued'));
+    await machine.tx((t) => t.patch(plain, { progress: 0.4 }));
+    await machine.tx((t) => t.transition(repos.jobs.get(plain.id)!, 'queued'));
     expect(repos.jobs.get(plain.id)?.progress).toBeNull(); // nothing to continue from: starts over
 
     const checkpointed = jobIn('running');
-    machine.tx(() => {
-      repos.segments.append({ job_id: checkpointed.id, idx: 0, start_seconds: 0, end_seconds: 9, resume_seconds: 9, text: 'a', words_json: null, language: null, created_at: NOW });
-      machine.patch(checkpointed, { progress: 0.4, pause_requested: 1 });
+    await machine.tx(async (t) => {
+      await t.repos.segments.append({ job_id: checkpointed.id, idx: 0, start_seconds: 0, end_seconds: 9, resume_seconds: 9, text: 'a', words_json: null, language: null, created_at: NOW });
+      await t.patch(checkpointed, { progress: 0.4, pause_requested: 1 });
     });
-    machine.tx(() => machine.transition(repos.jobs.get(checkpointed.id)!, 'queued', { error_code: 'paused' }));
+    await machine.tx((t) => t.transition(repos.jobs.get(checkpointed.id)!, 'queued', { error_code: 'paused' }));
     expect(repos.jobs.get(checkpointed.id)).toMatchObject({ progress: 0.4, error_code: 'paused', pause_requested: 0 });
-    machine.tx(() => machine.transition(repos.jobs.get(checkpointed.id)!, 'running'));
+    await machine.tx((t) => t.transition(repos.jobs.get(checkpointed.id)!, 'running'));
     expect(repos.jobs.get(checkpointed.id)).toMatchObject({ progress: 0.4, error_code: null });
   });
 });
@@ -115,56 +118,56 @@ describe('job state table', () => {
 describe('what a change costs', () => {
   /** A machine of its own (the one above has listeners), counting the views it builds. */
   function counted(): { machine: StateMachine; views: { built: number } } {
-    const views = new Views(repos, () => 'http://x');
+    const views = new Views(store.repos, () => 'http://x');
     const counter = { built: 0 };
     const job = views.job.bind(views);
     views.job = (row) => {
       counter.built++;
       return job(row);
     };
-    return { machine: new StateMachine(repos, () => new Date(NOW), views, () => {}), views: counter };
+    return { machine: new StateMachine(store, () => new Date(NOW), views, async () => {}), views: counter };
   }
 
-  it('builds no view when nobody listens, yet tells the status listener each committed row', () => {
+  it('builds no view when nobody listens, yet tells the status listener each committed row', async () => {
     const { machine: own, views } = counted();
     const told: string[] = [];
     own.statusListener = (row) => told.push(`${row.id}:${row.status}`);
     const a = jobIn('queued');
-    own.tx(() => own.transition(a, 'running'));
+    await own.tx((t) => t.transition(a, 'running'));
     expect(views.built).toBe(0);
     expect(told).toEqual([`${a.id}:running`]);
     own.events.on('job-changed', () => {});
-    own.tx(() => own.transition(repos.jobs.get(a.id)!, 'succeeded'));
+    await own.tx((t) => t.transition(repos.jobs.get(a.id)!, 'succeeded'));
     expect(views.built).toBe(1);
   });
 
-  it('a tx inside a tx is a savepoint: rolled back alone, its changes emitted with the outer commit', () => {
+  it('a tx inside a tx is a savepoint: rolled back alone, its changes emitted with the outer commit', async () => {
     const { machine: own } = counted();
     const seen: string[] = [];
     own.events.on('job-changed', (job) => seen.push(`${job.id}:${job.status}`));
     const kept = jobIn('queued');
     const undone = jobIn('queued');
-    own.tx(() => {
-      own.tx(() => own.transition(kept, 'running'));
+    await own.tx(async (t) => {
+      await t.tx((inner) => inner.transition(kept, 'running'));
       expect(seen).toEqual([]); // not committed yet
-      expect(() =>
-        own.tx(() => {
-          own.transition(undone, 'running');
+      await expect(
+        t.tx(async (inner) => {
+          await inner.transition(undone, 'running');
           throw new Error('only this one');
         }),
-      ).toThrow('only this one');
+      ).rejects.toThrow('only this one');
     });
     expect(seen).toEqual([`${kept.id}:running`]);
     expect(repos.jobs.get(kept.id)?.status).toBe('running');
     expect(repos.jobs.get(undone.id)?.status).toBe('queued');
   });
 
-  it('emits the row as written, the same as reading it back', () => {
+  it('emits the row as written, the same as reading it back', async () => {
     const { machine: own } = counted();
     let emitted: unknown;
     own.events.on('job-changed', (job) => (emitted = job));
     const a = jobIn('running');
-    own.tx(() => own.patch(a, { progress: 0.25, duration_seconds: '1.500' }));
-    expect(emitted).toEqual(new Views(repos, () => 'http://x').job(repos.jobs.get(a.id)!));
+    await own.tx((t) => t.patch(a, { progress: 0.25, duration_seconds: '1.500' }));
+    expect(emitted).toEqual(await new Views(store.repos, () => 'http://x').job(repos.jobs.get(a.id)!));
   });
 });

@@ -1,7 +1,7 @@
 /** Word times after an edit: kept words keep theirs; changed and added words share the time they take over. */
 import { describe, expect, it } from 'vitest';
-import { retimeWords } from '../../../src-main/jobs/transcript-edit.js';
-import { originalRevision } from '../../../src-main/jobs/transcript-original.js';
+import { retimeWords } from '../../../src-main/jobs/transcripts/transcript-edit.js';
+import { originalRevision } from '../../../src-main/jobs/transcripts/transcript-original.js';
 
 const segment = { start: 10, end: 14 };
 const old = [

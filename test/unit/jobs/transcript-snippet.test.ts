@@ -1,6 +1,6 @@
 /** Search snippets: matched words marked the way the index matches them, HTML escaped, long text cut around the match. */
 import { describe, expect, it } from 'vitest';
-import { highlight } from '../../../src-main/jobs/transcript-snippet.js';
+import { highlight } from '../../../src-main/jobs/transcripts/transcript-snippet.js';
 import { toFtsQuery } from '../../../src-main/store/fts-query.js';
 
 const snippet = (body: string, q: string): string => highlight(body, toFtsQuery(q).phrases);

@@ -4,7 +4,7 @@
  */
 import { diffArrays } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { ALIGNMENT_BUDGET, AlignmentBudget, alignWords, MAX_EDIT_LENGTH } from '../../../src-main/jobs/word-alignment.js';
+import { ALIGNMENT_BUDGET, AlignmentBudget, alignWords, MAX_EDIT_LENGTH } from '../../../src-main/jobs/transcripts/word-alignment.js';
 
 const words = (n: number, prefix = 'w') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 

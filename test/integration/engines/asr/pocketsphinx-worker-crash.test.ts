@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job, SegmentList } from '../../../../src-main/common/api-types.js';
 import { isTerminal } from '../../../../src-main/common/job-states.js';
-import type { JobEngine } from '../../../../src-main/jobs/job-service.js';
+import type { JobEngine } from '../../../../src-main/jobs/engine/job-service.js';
 import { requireCommand, requireFile, SHARED } from '../../../helpers/system.js';
 import { ffmpeg, makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { wordErrorRate } from '../../../helpers/engine-context.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asrFamilyDefinition, type AsrSupportModels } from '../../../../src-main/engines/asr/asr-families.js';
 import sherpaAsrFactory from '../../../../src-main/engines/asr/sherpa-asr-engine.js';
 import type { Engine, EngineOutput, RecognizedSegment, ResumePoint } from '../../../../src-main/engines/engine-types.js';
-import { segmentRow, transcriptFromRows } from '../../../../src-main/jobs/transcript-segments.js';
+import { segmentRow, transcriptFromRows } from '../../../../src-main/jobs/transcripts/transcript-segments.js';
 import { requireFile, SHARED } from '../../../helpers/system.js';
 import { ffmpeg, makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { recordingContext, sttTask } from '../../../helpers/engine-context.js';

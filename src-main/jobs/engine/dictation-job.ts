@@ -1,0 +1,99 @@
+/**
+ * A live dictation session becomes a speech-to-text job when it ends (docs/engines-and-models.md, "Live speech to
+ * text"): the transcript is already made, so the job is recorded as queued → running → succeeded in one transaction
+ * through the state machine — it appears in Jobs like any transcription, exports the same way, and is charged like a
+ * file of that length (request fee + audio minutes, at the price the catalogue shows) by the same billing code. The
+ * session's recording becomes the job's audio artifact (a download link like any other, valid one day), kept in the
+ * folder it was recorded in — the account's uploads, where it counts in what the account may keep — under the job's
+ * id. Its finals
+ * are committed as the job's segment rows in the same transaction, so `GET /v1/speech-to-text/{id}/segments` and the
+ * transcript view read a dictation like any other transcription.
+ */
+import { rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Job } from '../../common/api-types.js';
+import { ApiError } from '../../common/errors.js';
+import { durationString } from '../../common/duration.js';
+import { isoAt } from '../../store/clock.js';
+import { newId, newToken } from '../../store/ids.js';
+import { chargeJob, priceSnapshot } from '../money/billing.js';
+import { nowIso, type JobCore } from './job-core.js';
+import { newJobRow } from './job-rows.js';
+import type { NewDictationJob } from './job-service-types.js';
+import { rowsFromResult } from '../transcripts/transcript-segments.js';
+
+/** The name a dictation's job gets: "Dictation 2026-11-23 02:15 UTC" (when it ended). */
+export function dictationJobName(at: Date): string {
+  return `Dictation ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** The file name of a dictation's recording (its artifact). */
+export const DICTATION_RECORDING_NAME = 'dictation.wav';
+
+export async function recordDictation(core: JobCore, input: NewDictationJob): Promise<Job> {
+  const { store, machine, options } = core;
+  if (!(await store.repos.accounts.getAccount(input.accountId))) throw new ApiError('unauthorized', `account ${input.accountId} does not exist`);
+  // Priced like a recording of the length received (its estimate is its charge), from the catalogue's record.
+  const price = priceSnapshot(options.resolveModel(input.modelId));
+  const row = newJobRow(
+    core,
+    {
+      accountId: input.accountId,
+      product: 'speech-to-text',
+      modelId: input.modelId,
+      name: input.name,
+      language: input.language,
+      params: input.params,
+      input: input.recording ? { fileName: DICTATION_RECORDING_NAME } : {},
+      estimatedSeconds: input.durationSeconds,
+    },
+    null,
+    price,
+  );
+  // The recording takes the job's name first (a file operation cannot be part of the transaction).
+  let recording: { path: string; bytes: number; sampleRate: number } | null = null;
+  if (input.recording) {
+    const path = join(dirname(input.recording.path), `${row.id}.wav`);
+    await rename(input.recording.path, path);
+    recording = { path, bytes: (await stat(path)).size, sampleRate: input.recording.sampleRate };
+    row.input_json = JSON.stringify({ filePath: path, fileName: DICTATION_RECORDING_NAME });
+  }
+  const shown = durationString(input.durationSeconds);
+  try {
+    await machine.tx(async (tx) => {
+      const { repos } = tx;
+      await repos.jobs.insert(row);
+      tx.touch(row.id, null);
+      const running = await tx.transition(row, 'running');
+      const at = nowIso(core);
+      if (recording) {
+        await repos.artifacts.insert({
+          id: newId('art', options.clock().getTime()),
+          job_id: row.id,
+          token: newToken(),
+          file_name: DICTATION_RECORDING_NAME,
+          path: recording.path,
+          content_type: 'audio/wav',
+          bytes: recording.bytes,
+          duration_seconds: shown,
+          sample_rate: recording.sampleRate,
+          channels: 1,
+          created_at: at,
+          expires_at: isoAt(options.clock, options.artifactTtlSeconds * 1000),
+          deleted_at: null,
+        });
+      }
+      for (const segment of rowsFromResult(row.id, input.result, at)) {
+        if (!(await repos.segments.append(segment))) throw new Error(`segment ${segment.idx} of dictation ${row.id} is not the next one`);
+      }
+      const done = await tx.transition(running, 'succeeded', { result_json: JSON.stringify(input.result), duration_seconds: shown });
+      await chargeJob(repos.ledger, done, price, Number(shown), at);
+    });
+  } catch (error) {
+    if (recording) await rm(recording.path, { force: true });
+    throw error;
+  }
+  const written = await store.repos.jobs.get(row.id);
+  if (!written) throw new Error(`job ${row.id} vanished`);
+  return core.views.job(written);
+}

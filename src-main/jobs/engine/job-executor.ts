@@ -1,0 +1,382 @@
+/**
+ * Runs a claimed job on the worker pool (on-device engines) or the remote runner, relays progress and the measured
+ * duration, commits each recognised segment with the progress it brings (one transaction: a checkpoint), keeps the
+ * claim's lease alive while the job runs, and settles the outcome: success with artifacts and charges in one
+ * transaction (a transcription's result built from its committed segments), or the right failure (crash retried
+ * once, cancellation, pause, timeout, waiting again, engine error). A run resumes after the job's last committed
+ * segment, so committed work is never done twice.
+ *
+ * A run's writes (progress, duration, checkpoints) are committed one after another, in the order the engine sent
+ * them (`run.writes`): on PostgreSQL two transactions of one node may run at once, and a checkpoint must never land
+ * before the one before it.
+ */
+import { copyFile, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join, relative } from 'node:path';
+import { JobError, PAUSED, WAITING_CODES } from '../../common/errors.js';
+import { durationString } from '../../common/duration.js';
+import type { EngineInput, EngineKind, EngineOutput, EngineTask, RecognizedSegment } from '../../engines/engine-types.js';
+import type { ModelDefinition } from '../../engines/model-definition.js';
+import { WorkerCrashError } from '../../engines/worker/worker-pool.js';
+import { isoAt } from '../../store/clock.js';
+import { newId, newToken } from '../../store/ids.js';
+import type { JobRow } from '../../store/jobs-repo.js';
+import { PRIVATE_DIR_MODE } from '../../store/private-files.js';
+import { createPrivateLog } from '../../store/private-log.js';
+import type { StoreRepos } from '../../store/store.js';
+import { chargeJob, storedSnapshot } from '../money/billing.js';
+import { resumePointOf, rowsFromResult, segmentRow, transcriptFromRows } from '../transcripts/transcript-segments.js';
+import { recordOriginal } from '../transcripts/transcripts.js';
+import { CANCELLED_MESSAGE, guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
+import { PAUSED_MESSAGE } from './job-pause.js';
+import type { SettleQueue } from './settle-queue.js';
+import type { JobTx } from './state-machine.js';
+
+/** A worker crash is retried once: a job whose run crashed with attempts ≥ this fails `engine_crashed`. */
+export const MAX_CRASH_ATTEMPTS = 2;
+/** Progress below this change is not written (a chatty engine must not turn into a write storm). */
+const PROGRESS_STEP = 0.01;
+
+/** An artifact file kept in the job's folder. */
+interface Kept {
+  path: string;
+  bytes: number;
+  file: EngineOutput['artifacts'][number];
+}
+
+/** A run with its queue of writes, committed in order. */
+interface Run extends ActiveRun {
+  writes: Promise<void>;
+}
+
+export interface Executor {
+  launch(row: JobRow, definition: ModelDefinition): void;
+  /** The row if this instance still runs it (shutdown, a lost lease or another node's recovery may have taken it). */
+  stillOurs(repos: Pick<StoreRepos, 'jobs'>, jobId: string, run: ActiveRun): Promise<JobRow | undefined>;
+  /** Renews the leases of the runs under way (on a timer: a third of the lease); a run whose lease was lost stops. */
+  renewLeases(): Promise<void>;
+  /** Writes out what the runs logged (logs/remote.log) and closes the file; called once the runs stopped. */
+  close(): Promise<void>;
+}
+
+/** `wake`: asks the loop for a pass (a run ended: its worker is free). */
+export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: () => void): Executor {
+  const { options, store, machine, pool, active, instanceId, artifactsDir } = core;
+  const { clock } = options;
+  const now = (): string => nowIso(core);
+
+  function launch(row: JobRow, definition: ModelDefinition): void {
+    const run: Run = {
+      controller: new AbortController(),
+      remote: definition.engine === 'remote',
+      abandoned: false,
+      done: Promise.resolve(),
+      lastProgress: row.progress,
+      progressFloor: row.progress ?? 0,
+      pausing: false,
+      checkpointBroken: false,
+      writes: Promise.resolve(),
+    };
+    active.set(row.id, run);
+    run.done = execute(row, definition, run)
+      .catch(async (error: unknown) => {
+        // A bug in settling must not leave the job running forever: fail it.
+        await settleFailure(row.id, run, new JobError('engine_failed', `internal error: ${String(error)}`)).catch((cause: unknown) =>
+          guard(`settling ${row.id}`, () => Promise.reject(cause)),
+        );
+      })
+      .finally(() => {
+        active.delete(row.id);
+        wake();
+      });
+  }
+
+  /** Queues one of the run's writes after the ones before it; a failing write does not stop the later ones. */
+  function inOrder(run: Run, label: string, write: () => Promise<void>): Promise<void> {
+    run.writes = run.writes.then(write).catch((error: unknown) => guard(label, () => Promise.reject(error)));
+    return run.writes;
+  }
+
+  async function execute(row: JobRow, definition: ModelDefinition, run: Run): Promise<void> {
+    // A local run's folder is prepared and tidied by its worker process (engine-types.ts EngineTask.workDir), so
+    // this thread does no file-system work per job; a hosted run's here, without blocking the thread.
+    const workDir = join(artifactsDir, row.id);
+    const base = {
+      jobId: row.id,
+      product: row.product,
+      modelId: row.model_id,
+      engineConfig: definition.engineConfig,
+      params: JSON.parse(row.params_json) as Record<string, unknown>,
+      input: JSON.parse(row.input_json) as EngineInput,
+      workDir,
+    };
+    let audioOffset = 0;
+    const handlers = {
+      progress: (fraction: number) => void onProgress(row.id, run, fraction),
+      measured: (seconds: number) => void onMeasured(row.id, run, seconds),
+      audio: (bytes: Uint8Array) => {
+        const chunk = { attempt: row.attempts, offset: audioOffset, bytes };
+        audioOffset += bytes.length;
+        for (const listener of core.audioListeners.get(row.id) ?? []) guard(`audio of ${row.id}`, () => listener(chunk));
+      },
+      segment: (segment: RecognizedSegment, fraction: number) => void onSegment(row.id, run, segment, fraction),
+    };
+    let output: EngineOutput;
+    // A hosted run's folder is emptied (leftovers of an interrupted attempt) and made while the hosted call is under
+    // way: each step costs 1-2.5 ms on a busy disk, on the path of every forwarded job. The runner waits for it
+    // (task.workDirReady) before it writes there.
+    let folder: Promise<unknown> = Promise.resolve();
+    try {
+      if (run.remote) {
+        const runner = options.runners.remote;
+        if (!runner) throw new JobError('model_unavailable', 'the hosted service is not configured');
+        const workDirReady = rm(workDir, { recursive: true, force: true }).then(() => mkdir(workDir, { recursive: true, mode: PRIVATE_DIR_MODE }).then(() => undefined));
+        folder = workDirReady.catch(() => undefined); // the runner sees a failure; this copy only orders the tidy-up
+        output = await withCancelGrace(
+          runner.run(
+            { ...base, accountId: row.account_id, definition, attempt: row.attempts, workDirReady },
+            { signal: run.controller.signal, ...handlers, log: (message) => remoteLog(row.id, message) },
+          ),
+          run.controller.signal,
+        );
+      } else {
+        // Continue after the last committed segment (none: from the start).
+        const task: EngineTask = {
+          ...base,
+          engine: definition.engine as EngineKind,
+          resumeAfter: resumePointOf(await store.repos.segments.last(row.id)),
+          ...(core.audioListeners.has(row.id) ? { streamAudio: true } : {}),
+        };
+        output = await pool.run(task, handlers, { signal: run.controller.signal, timeoutMs: options.runTimeoutSeconds * 1000 });
+      }
+    } catch (error) {
+      await run.writes;
+      await settleFailure(row.id, run, error);
+      return;
+    }
+    // Every checkpoint the engine sent is committed before the success is.
+    await run.writes;
+    // Files are moved into the job's folder first, outside any transaction (a transaction awaits only the store), and
+    // only for a run still ours (checked again when it is settled).
+    let files: Kept[] = [];
+    if (output.artifacts.length > 0) {
+      if (!(await stillOurs(store.repos, row.id, run))) return;
+      try {
+        files = await collectArtifacts(output, workDir);
+      } catch (error) {
+        await settleFailure(row.id, run, new JobError('engine_failed', `the engine's output file could not be kept: ${String(error)}`));
+        return;
+      }
+    }
+    await settleQueue.settle((tx) => settleSuccess(tx, row.id, run, output, definition, files));
+    if (run.remote && output.artifacts.length === 0) {
+      // Nothing to keep: do not leave an empty folder per job (not empty: scratch files, harmless).
+      await folder;
+      await rmdir(workDir).catch(() => undefined);
+    }
+  }
+
+  // Forwarded jobs' log: written by one asynchronous appender, never on a job's path; a failure is only a warning.
+  const remoteLogFile = createPrivateLog(join(options.dataDir, 'logs', 'remote.log'), (error) =>
+    guard('remote log', () => {
+      throw error;
+    }),
+  );
+  function remoteLog(jobId: string, message: string): void {
+    remoteLogFile.append(`[${now()}] ${jobId}: ${message}`);
+  }
+
+  /** Remote runners that ignore their signal are given up on after the cancel grace. */
+  function withCancelGrace<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = (): void => {
+        timer = setTimeout(() => reject(new JobError('cancelled', 'cancelled')), options.cancelGraceMs);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      promise.then(resolve, reject).finally(() => {
+        signal.removeEventListener('abort', onAbort);
+        if (timer) clearTimeout(timer);
+      });
+    });
+  }
+
+  async function stillOurs(repos: Pick<StoreRepos, 'jobs'>, jobId: string, run: ActiveRun): Promise<JobRow | undefined> {
+    if (run.abandoned) return undefined;
+    const row = await repos.jobs.get(jobId);
+    return row && row.status === 'running' && row.claimed_by === instanceId ? row : undefined;
+  }
+
+  function onProgress(jobId: string, run: Run, fraction: number): Promise<void> {
+    if (!Number.isFinite(fraction)) return Promise.resolve();
+    const progress = Math.min(1, Math.max(run.progressFloor, fraction));
+    if (run.lastProgress !== null && Math.abs(progress - run.lastProgress) < PROGRESS_STEP && progress < 1) return Promise.resolve();
+    run.lastProgress = progress;
+    return inOrder(run, `progress of ${jobId}`, () =>
+      machine.tx(async (tx) => {
+        const row = await stillOurs(tx.repos, jobId, run);
+        if (row) await tx.patch(row, { progress });
+      }),
+    );
+  }
+
+  /**
+   * A checkpoint: the segment and the job's progress in one transaction. A segment that cannot be committed (not the
+   * next index, a broken database) stops the run; the job resumes from its last committed segment, so nothing is
+   * lost or committed twice. A run this instance no longer owns commits nothing.
+   */
+  function onSegment(jobId: string, run: Run, segment: RecognizedSegment, fraction: number): Promise<void> {
+    return inOrder(run, `checkpoint of ${jobId}`, async () => {
+      if (run.checkpointBroken || run.abandoned) return;
+      try {
+        await machine.tx(async (tx) => {
+          const row = await stillOurs(tx.repos, jobId, run);
+          if (!row) return;
+          if (!(await tx.repos.segments.append(segmentRow(jobId, segment, now())))) {
+            throw new Error(`segment ${segment.index} is not the next one (${await tx.repos.segments.count(jobId)} committed)`);
+          }
+          const progress = Number.isFinite(fraction) ? Math.min(1, Math.max(run.progressFloor, fraction)) : row.progress;
+          run.lastProgress = progress;
+          await tx.patch(row, { progress });
+        });
+      } catch (error) {
+        run.checkpointBroken = true;
+        process.emitWarning(`job engine: the checkpoint of ${jobId} failed, the job resumes from its last one: ${error instanceof Error ? error.message : String(error)}`);
+        run.controller.abort();
+      }
+    });
+  }
+
+  function onMeasured(jobId: string, run: Run, seconds: number): Promise<void> {
+    if (!Number.isFinite(seconds) || seconds < 0) return Promise.resolve();
+    return inOrder(run, `duration of ${jobId}`, () =>
+      machine.tx(async (tx) => {
+        const row = await stillOurs(tx.repos, jobId, run);
+        if (row) await tx.patch(row, { duration_seconds: durationString(seconds) });
+      }),
+    );
+  }
+
+  async function renewLeases(): Promise<void> {
+    const runs = [...active.entries()].filter(([, run]) => !run.abandoned);
+    if (runs.length === 0) return;
+    const held = new Set(await store.repos.jobs.renewLeases(instanceId, runs.map(([id]) => id), isoAt(clock, options.leaseSeconds * 1000)));
+    for (const [id, run] of runs) {
+      if (held.has(id) || run.abandoned) continue;
+      // Its lease lapsed and the job went back to the queue (or was taken elsewhere): this run's work is not wanted.
+      process.emitWarning(`job engine: the lease on ${id} was lost; its run here is stopped (the job continues where it is claimed next)`);
+      run.abandoned = true;
+      run.controller.abort();
+    }
+  }
+
+  /** Files the engine wrote elsewhere are moved into the job's folder so retention can find them. */
+  async function collectArtifacts(output: EngineOutput, workDir: string): Promise<Kept[]> {
+    const files = [];
+    for (const file of output.artifacts) {
+      let path = file.path;
+      const rel = relative(workDir, path);
+      if (rel.startsWith('..') || isAbsolute(rel)) {
+        const target = join(workDir, basename(path));
+        try {
+          await rename(path, target);
+        } catch {
+          await copyFile(path, target);
+          await rm(path, { force: true });
+        }
+        path = target;
+      }
+      files.push({ path, bytes: (await stat(path)).size, file });
+    }
+    return files;
+  }
+
+  async function settleSuccess(tx: JobTx, jobId: string, run: ActiveRun, output: EngineOutput, definition: ModelDefinition, files: readonly Kept[]): Promise<void> {
+    const { repos } = tx;
+    const row = await stillOurs(repos, jobId, run);
+    if (!row) return;
+    if (row.cancel_requested) {
+      await tx.transition(row, 'cancelled', { error_code: 'cancelled', error_message: CANCELLED_MESSAGE });
+      return;
+    }
+    const at = now();
+    let result: EngineOutput['result'] = output.result ?? {};
+    // Revision 0 of the transcript (transcripts.ts) keeps words and speakers whatever response_format asked for.
+    let original: EngineOutput['result'] | null = row.product === 'speech-to-text' ? result : null;
+    if (output.transcript) {
+      const rows = await repos.segments.all(jobId);
+      if (rows.length !== output.transcript.segmentCount) {
+        // Segments the engine sent are missing (a commit failed): run again from the last one committed.
+        process.emitWarning(`job engine: ${jobId} finished with ${rows.length} of ${output.transcript.segmentCount} segments committed; resuming it`);
+        await tx.transition(row, 'queued', { attempts: Math.max(0, row.attempts - 1) });
+        return;
+      }
+      result = transcriptFromRows(rows, output.transcript);
+      const detailed = { ...output.transcript.options, responseFormat: 'verbose_json' as const, granularity: 'word' as const };
+      original = transcriptFromRows(rows, { ...output.transcript, options: detailed });
+    } else if (row.product === 'speech-to-text' && (await repos.segments.count(jobId)) === 0) {
+      for (const segment of rowsFromResult(jobId, result, at)) await repos.segments.append(segment);
+    }
+    for (const { path, bytes, file } of files) {
+      await repos.artifacts.insert({
+        id: newId('art', clock().getTime()),
+        job_id: jobId,
+        token: newToken(),
+        file_name: basename(path),
+        path,
+        content_type: file.contentType,
+        bytes,
+        duration_seconds: file.durationSeconds === null ? null : durationString(file.durationSeconds),
+        sample_rate: file.sampleRate,
+        channels: file.channels,
+        created_at: at,
+        expires_at: isoAt(clock, options.artifactTtlSeconds * 1000),
+        deleted_at: null,
+      });
+    }
+    // Billed from the value the job shows (3 decimals), so the bill can be recomputed from duration_seconds.
+    const shown = durationString(output.durationSeconds);
+    const done = await tx.transition(row, 'succeeded', {
+      result_json: JSON.stringify(result),
+      duration_seconds: shown,
+    });
+    // Charged at the price recorded when the job was accepted (jobs of earlier builds: the catalogue's price now).
+    await chargeJob(repos.ledger, done, storedSnapshot(done.price_json, () => definition), Number(shown), at);
+    if (original) await recordOriginal(repos, done, original, at);
+  }
+
+  function settleFailure(jobId: string, run: ActiveRun, error: unknown): Promise<void> {
+    return machine.tx((tx) => failInTx(tx, jobId, run, error));
+  }
+
+  async function failInTx(tx: JobTx, jobId: string, run: ActiveRun, error: unknown): Promise<void> {
+    const row = await stillOurs(tx.repos, jobId, run);
+    if (!row) return;
+    const code = error instanceof JobError ? String(error.code) : null;
+    // A job asked to pause waits in the queue with its checkpoint instead of whatever else it would have done.
+    const paused = row.pause_requested ? { error_code: PAUSED, error_message: PAUSED_MESSAGE } : {};
+    // Not the job's fault: the run does not count as an attempt.
+    const requeue = async (patch: Parameters<JobTx['transition']>[2] = {}): Promise<void> =>
+      void (await tx.transition(row, 'queued', { attempts: Math.max(0, row.attempts - 1), ...patch, ...paused }));
+    if (row.cancel_requested) {
+      await tx.transition(row, 'cancelled', { error_code: 'cancelled', error_message: CANCELLED_MESSAGE });
+    } else if (run.checkpointBroken) {
+      await requeue(); // stopped because a segment could not be committed: continue from the last one that was
+    } else if (code === 'cancelled' && (run.pausing || row.pause_requested)) {
+      await requeue(); // paused (or resumed again before the run stopped: then it is simply next in line)
+    } else if (code === 'cancelled') {
+      await tx.transition(row, 'cancelled', { error_code: 'cancelled', error_message: CANCELLED_MESSAGE });
+    } else if (error instanceof WorkerCrashError) {
+      if (row.attempts < MAX_CRASH_ATTEMPTS) await tx.transition(row, 'queued', paused);
+      else await tx.transition(row, 'failed', { error_code: 'engine_crashed', error_message: `The engine crashed: ${error.message} (attempt ${row.attempts}).` });
+    } else if (code && (WAITING_CODES as readonly string[]).includes(code)) {
+      await requeue({ error_code: code, error_message: (error as Error).message });
+    } else if (error instanceof JobError) {
+      await tx.transition(row, 'failed', { error_code: String(error.code), error_message: error.message });
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      await tx.transition(row, 'failed', { error_code: run.remote ? 'remote_failed' : 'engine_failed', error_message: message });
+    }
+  }
+
+  return { launch, stillOurs, renewLeases, close: () => remoteLogFile.close() };
+}

@@ -1,0 +1,223 @@
+/**
+ * The transcript workbench over the store (docs/transcripts.md): revisions of a succeeded transcription (read,
+ * edit with compare-and-set), the library search index kept in step with them, and the latest revision in the
+ * shape the exports take. Only succeeded speech-to-text jobs have a transcript: another account's job, another
+ * product's or an unknown id is 404 not_found; a job not succeeded (yet) is 409 conflict, as the export route answers.
+ */
+import type { JobResult } from '../../common/api-types.js';
+import { ApiError } from '../../common/errors.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_TERMS } from '../../common/limits.js';
+import type { RevisionSegment, SearchHit, SearchList, TranscriptPatch, TranscriptRevision } from '../../common/transcript-types.js';
+import { isoAt, type Clock } from '../../store/clock.js';
+import { toFtsQuery } from '../../store/fts-query.js';
+import type { JobRow } from '../../store/jobs-repo.js';
+import type { Store, StoreRepos } from '../../store/store.js';
+import type { RevisionRow } from '../../store/transcript-revisions-repo.js';
+import { applyTranscriptPatch } from './transcript-edit.js';
+import type { ExportParts } from './transcript-export-parts.js';
+import { highlight } from './transcript-snippet.js';
+import { originalRevision, type RevisionBody } from './transcript-original.js';
+import { catchUpSearchIndex, jobName, searchRows } from './transcripts-search-index.js';
+
+/**
+ * The most matching segments a search ranks. bm25 costs 15–75 µs a row on the development machine (more when a
+ * query word is very common), so 400 keep a ranked page within about 20 ms. A query matching more — words said in
+ * most recordings — is too common for rank to mean much: its hits come most recently indexed first instead, as
+ * fast as any other (docs/transcripts.md).
+ */
+export const MAX_RANKED_MATCHES = 400;
+
+/** Lets the requests waiting behind this one run before it goes on. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export interface Transcripts {
+  /** A revision (null: the latest) of the account's succeeded transcription. */
+  get(accountId: string, jobId: string, revision: number | null): Promise<TranscriptRevision>;
+  /** Makes revision base_revision + 1; 409 conflict when base_revision is no longer the latest. */
+  edit(accountId: string, jobId: string, patch: TranscriptPatch): Promise<TranscriptRevision>;
+  /** Library search over the account's latest revisions and job names. */
+  search(accountId: string, q: string | undefined, limit: number | undefined, cursor: string | undefined): Promise<SearchList>;
+  /** The job and its latest revision as stored, for an export (exportResult makes the JobResult every format reads). */
+  forExport(accountId: string, jobId: string): Promise<{ job: JobRow; name: string | null; parts: ExportParts }>;
+}
+
+/**
+ * Revision 0 from the job's result (and segment rows), inside the caller's write transaction; its search rows are
+ * written later with other jobs' (transcripts-search-index.ts). Does nothing when the job has a revision already.
+ */
+export async function recordOriginal(repos: StoreRepos, job: JobRow, result: JobResult | null, at: string): Promise<void> {
+  // insertNext stores revision 0 only when the job has none (a compare-and-set in the INSERT): no read first.
+  const body = originalRevision(result, await repos.segments.all(job.id));
+  const inserted = await repos.revisions.insertNext({
+    job_id: job.id,
+    revision: 0,
+    speakers_json: JSON.stringify(body.speakers),
+    segments_json: JSON.stringify(body.segments),
+    created_at: at,
+  });
+  if (inserted) await repos.search.markPending(job.id);
+}
+
+/** The engine's result; null when there is none or it cannot be read (then revision 0 comes from the segment rows). */
+function engineResult(job: JobRow): JobResult | null {
+  try {
+    return job.result_json ? (JSON.parse(job.result_json) as JobResult) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Records revision 0 for up to `limit` succeeded transcriptions that have none (they predate revisions); how many. */
+export async function backfillOriginals(store: Store, at: string, limit: number): Promise<number> {
+  const ids = await store.repos.revisions.withoutRevision(limit);
+  if (ids.length === 0) return 0;
+  await store.tx(async ({ repos }) => {
+    for (const id of ids) {
+      const job = await repos.jobs.get(id);
+      if (job) await recordOriginal(repos, job, engineResult(job), at);
+    }
+  });
+  return ids.length;
+}
+
+function bodyOf(row: RevisionRow): RevisionBody {
+  return { speakers: JSON.parse(row.speakers_json) as RevisionBody['speakers'], segments: JSON.parse(row.segments_json) as RevisionSegment[] };
+}
+
+function view(row: RevisionRow, latest: number): TranscriptRevision {
+  return { job_id: row.job_id, revision: row.revision, latest_revision: latest, created_at: row.created_at, ...bodyOf(row) };
+}
+
+/**
+ * Where the next page starts, as the opaque `next_cursor` (base64url): how many hits came before it, and the newest
+ * index row when the search began. Later pages look at those rows only, so jobs finished (or segments edited) while
+ * a person pages through results do not shift the pages; a fresh search sees them.
+ */
+interface SearchCursor {
+  offset: number;
+  maxId: number;
+}
+
+function encodeCursor(cursor: SearchCursor): string {
+  return Buffer.from(JSON.stringify([cursor.offset, cursor.maxId])).toString('base64url');
+}
+
+function decodeCursor(text: string): SearchCursor {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    value = null;
+  }
+  if (Array.isArray(value) && value.length === 2 && value.every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) {
+    return { offset: value[0] as number, maxId: value[1] as number };
+  }
+  throw new ApiError('invalid_request', 'cursor is not one a search answered (pass next_cursor back unchanged)');
+}
+
+export function createTranscripts(store: Store, clock: Clock): Transcripts {
+  const { repos } = store;
+  /** The account's succeeded transcription, with revision 0 recorded if it has none yet. */
+  async function transcription(accountId: string, jobId: string): Promise<JobRow> {
+    const job = await repos.jobs.getWithoutResult(jobId);
+    if (!job || job.account_id !== accountId || job.product !== 'speech-to-text') {
+      throw new ApiError('not_found', `no job ${jobId} on this route`);
+    }
+    if (job.status !== 'succeeded') {
+      throw new ApiError('conflict', `job ${jobId} is ${job.status}; only a succeeded transcription has a transcript`);
+    }
+    if ((await repos.revisions.latestNumber(jobId)) === null) {
+      // Only for jobs that predate revisions (or were written without one): their whole result is read this once.
+      const whole = (await repos.jobs.get(jobId)) ?? job;
+      await store.tx((tx) => recordOriginal(tx.repos, job, engineResult(whole), isoAt(clock)));
+    }
+    return job;
+  }
+
+  async function latestRow(jobId: string): Promise<RevisionRow> {
+    const row = await repos.revisions.latest(jobId);
+    if (!row) throw new Error(`job ${jobId} has no revision after recording its original`);
+    return row;
+  }
+
+  return {
+    async get(accountId, jobId, revision) {
+      await transcription(accountId, jobId);
+      const latest = await latestRow(jobId);
+      if (revision === null) return view(latest, latest.revision);
+      const row = await repos.revisions.get(jobId, revision);
+      if (!row) throw new ApiError('not_found', `job ${jobId} has no revision ${revision}; its revisions are 0–${latest.revision}`);
+      return view(row, latest.revision);
+    },
+
+    /**
+     * The work of an edit grows with the transcript (a ten-hour one is megabytes of JSON), so it is done in turns —
+     * read, parse, apply, serialise — with other requests served between them, and only the write is one transaction:
+     * the insert is a compare-and-set on the revision number, so an edit made meanwhile is still a 409.
+     */
+    async edit(accountId, jobId, patch) {
+      const job = await transcription(accountId, jobId);
+      const base = await latestRow(jobId);
+      if (base.revision !== patch.base_revision) {
+        throw new ApiError('conflict', `the transcript changed: base_revision is ${patch.base_revision} but the latest revision is ${base.revision}; read it again and redo the edit`);
+      }
+      await nextTurn();
+      const before = bodyOf(base);
+      await nextTurn();
+      const after = applyTranscriptPatch(before, patch);
+      await nextTurn();
+      const row: RevisionRow = {
+        job_id: jobId,
+        revision: base.revision + 1,
+        speakers_json: JSON.stringify(after.speakers),
+        segments_json: JSON.stringify(after.segments),
+        created_at: isoAt(clock),
+      };
+      const changed = after.segments.filter((s, i) => s.text !== before.segments[i]!.text);
+      await nextTurn();
+      await store.tx(async ({ repos: inTx }) => {
+        if (!(await inTx.revisions.insertNext(row))) {
+          throw new ApiError('conflict', `the transcript changed while this edit was saved (revision ${row.revision} exists); read it again and redo the edit`);
+        }
+        // A job still waiting for its rows gets them from this (its latest) revision when the indexer comes to it.
+        if (!(await inTx.search.isPending(jobId))) await inTx.search.replaceSegments(jobId, changed.map((s) => s.index), searchRows(job, changed));
+      });
+      // The revision as just made, not parsed back from what was stored.
+      return { job_id: row.job_id, revision: row.revision, latest_revision: row.revision, created_at: row.created_at, ...after };
+    },
+
+    async search(accountId, q, limit = DEFAULT_SEARCH_LIMIT, cursor) {
+      const text = q?.trim() ?? '';
+      if (text === '') throw new ApiError('invalid_request', 'q is required: the words to look for');
+      if (text.length > MAX_SEARCH_QUERY_CHARS) throw new ApiError('invalid_request', `q is longer than ${MAX_SEARCH_QUERY_CHARS} characters`);
+      const query = toFtsQuery(text);
+      if (query.terms > MAX_SEARCH_TERMS) throw new ApiError('invalid_request', `q holds ${query.terms} words; a search takes at most ${MAX_SEARCH_TERMS}`);
+      // Transcripts finished before this search are found: their rows are written now if they were still pending.
+      await catchUpSearchIndex(store);
+      const at = cursor === undefined || cursor === '' ? { offset: 0, maxId: await repos.search.maxRowId() } : decodeCursor(cursor);
+      if (query.match === null) return { object: 'list', data: [], next_cursor: null };
+      const ranked = (await repos.search.countMatches(query.match, at.maxId, MAX_RANKED_MATCHES + 1)) <= MAX_RANKED_MATCHES;
+      const rows = ranked
+        ? await repos.search.search(accountId, query.match, at.maxId, at.offset, limit + 1)
+        : await repos.search.searchNewest(accountId, query.match, at.maxId, at.offset, limit + 1);
+      const page = rows.slice(0, limit);
+      const data = page.map(
+        (row): SearchHit => ({
+          job_id: row.job_id,
+          name: row.job_name,
+          segment_index: row.segment_idx,
+          start: row.start_seconds,
+          end: row.end_seconds,
+          snippet: highlight(row.body, query.phrases),
+        }),
+      );
+      return { object: 'list', data, next_cursor: rows.length > limit ? encodeCursor({ offset: at.offset + limit, maxId: at.maxId }) : null };
+    },
+
+    async forExport(accountId, jobId) {
+      const job = await transcription(accountId, jobId);
+      const latest = await latestRow(jobId);
+      return { job, name: jobName(job), parts: { speakersJson: latest.speakers_json, segmentsJson: latest.segments_json, engine: await repos.jobs.resultFacts(jobId) } };
+    },
+  };
+}

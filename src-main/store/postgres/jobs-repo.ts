@@ -3,6 +3,10 @@
  * - `write` is a compare-and-set: `UPDATE … WHERE id = $id AND status = $expected`. A second writer of the same row
  *   waits for the first's row lock, then re-checks the WHERE against the row as the first committed it, so of two
  *   nodes moving a job out of the same status (a claim, a settle, a cancel) exactly one changes it.
+ * - The queue reads a scheduling pass makes inside its transaction (`queued`, `queuedAfter`, `queuedUnmarked`) take
+ *   `FOR UPDATE SKIP LOCKED`: the rows another node's pass is looking at are passed over instead of waited for, so
+ *   two workers claim different jobs in the same moment, and the claim's compare-and-set never finds a row another
+ *   pass moved (which would fail the whole pass). Outside a transaction they are plain reads.
  * - `renewLeases` is one UPDATE that holds only the rows still `running` and claimed by this instance.
  * - `insert` fails on a taken id (the primary key); `markInputPurged` writes the same value whichever node sweeps.
  * - Reads see what was committed when each statement began; nothing else here needs a lock.
@@ -47,6 +51,8 @@ const ANY_QUEUED = `SELECT 1 AS one FROM jobs WHERE status = 'queued' AND ${NOT_
 const QUEUED_AFTER = `SELECT ${JOB_COLUMNS} FROM jobs WHERE status = 'queued' AND ${NOT_PAUSED} AND (created_at, id) > ($1::text, $2::text)
   ORDER BY created_at, id LIMIT $3`;
 const QUEUED_UNMARKED = `SELECT ${JOB_COLUMNS} FROM jobs WHERE status = 'queued' AND error_code IS NULL ORDER BY created_at, id LIMIT $1`;
+/** A scheduling pass's read of the queue, inside its transaction: rows another node's pass holds are skipped. */
+const CLAIMING = ' FOR UPDATE SKIP LOCKED';
 const RUNNING = `SELECT ${JOB_COLUMNS} FROM jobs WHERE status = 'running' ORDER BY created_at, id`;
 const RENEW = `UPDATE jobs SET lease_expires_at = $1 WHERE id = ANY($2::text[]) AND claimed_by = $3 AND status = 'running' RETURNING id`;
 const LAPSED = `SELECT ${JOB_COLUMNS} FROM jobs WHERE status = 'running' AND lease_expires_at IS NOT NULL AND lease_expires_at < $1 ORDER BY created_at, id`;
@@ -82,6 +88,7 @@ function writeStatement(columns: readonly string[]): string {
 
 export function createPgJobsRepo(sql: Sql, shared: PgShared): Async<JobsRepo> {
   const { unmarked } = shared;
+  const claiming = (text: string): string => (sql.inTransaction ? text + CLAIMING : text);
   /**
    * Moves the unmarked stamp now and again when the write commits: a scheduler pass on another connection of this
    * store between the two finds nothing yet, and must not take the stamp it saw as "nothing to find".
@@ -109,10 +116,11 @@ export function createPgJobsRepo(sql: Sql, shared: PgShared): Async<JobsRepo> {
       if (values.status === 'queued' || (values.status === undefined && values.error_code === null)) moveUnmarked();
       return written;
     },
-    queued: (limit) => sql.all<JobRow>(QUEUED, [limit]),
+    queued: (limit) => sql.all<JobRow>(claiming(QUEUED), [limit]),
     anyQueued: async () => (await sql.one(ANY_QUEUED)) !== undefined,
-    queuedAfter: (after, limit) => (after ? sql.all<JobRow>(QUEUED_AFTER, [after.created_at, after.id, limit]) : sql.all<JobRow>(QUEUED, [limit])),
-    queuedUnmarked: (limit) => sql.all<JobRow>(QUEUED_UNMARKED, [limit]),
+    queuedAfter: (after, limit) =>
+      after ? sql.all<JobRow>(claiming(QUEUED_AFTER), [after.created_at, after.id, limit]) : sql.all<JobRow>(claiming(QUEUED), [limit]),
+    queuedUnmarked: (limit) => sql.all<JobRow>(claiming(QUEUED_UNMARKED), [limit]),
     unmarkedStamp: async () => unmarked.n,
     running: () => sql.all<JobRow>(RUNNING),
     async renewLeases(instanceId, ids, untilIso) {

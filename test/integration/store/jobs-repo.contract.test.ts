@@ -213,4 +213,33 @@ describe.each(BACKENDS)('jobs repository on %s', (backend) => {
     expect(await Promise.all([first, second])).toEqual([true, false]);
     expect((await other.repos.jobs.get(jobId(1)))!.claimed_by).toBe('first');
   });
+
+  it('two passes reading the queue at once inside their transactions take different jobs (SKIP LOCKED on PostgreSQL)', async () => {
+    const acc = await account();
+    for (const n of [1, 2, 3]) await fx.store.repos.jobs.insert(jobRow(acc, jobId(n)));
+    const other = await fx.another();
+    let read!: () => void;
+    let release!: () => void;
+    const firstRead = new Promise<void>((resolve) => (read = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const claim = async (t: Parameters<Parameters<typeof fx.store.tx>[0]>[0], who: string, limit: number): Promise<string[]> => {
+      const page = await t.repos.jobs.queuedAfter(null, limit);
+      for (const row of page) expect(await t.repos.jobs.write(row.id, 'queued', { status: 'running', claimed_by: who })).toBe(true);
+      return page.map((row) => row.id);
+    };
+    const first = fx.store.tx(async (t) => {
+      const ids = await claim(t, 'first', 2);
+      read();
+      await held;
+      return ids;
+    });
+    // On SQLite the second transaction waits for the first (one writer); on PostgreSQL it passes over its rows.
+    if (backend === 'postgres') await firstRead;
+    const second = other.tx((t) => claim(t, 'second', 2));
+    if (backend === 'postgres') expect(await second).toEqual([jobId(3)]);
+    release();
+    expect(await first).toEqual([jobId(1), jobId(2)]);
+    expect(await second).toEqual([jobId(3)]);
+    expect((await fx.store.repos.jobs.get(jobId(3)))!.claimed_by).toBe('second');
+  });
 });

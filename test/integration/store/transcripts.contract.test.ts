@@ -4,7 +4,7 @@
  * tie order — the last checked row for row and score for score against SQLite's FTS5 on the same rows.
  */
 import { describe, expect, it } from 'vitest';
-import { highlight } from '../../../src-main/jobs/transcript-snippet.js';
+import { highlight } from '../../../src-main/jobs/transcripts/transcript-snippet.js';
 import { toFtsQuery } from '../../../src-main/store/fts-query.js';
 import type { SegmentRow } from '../../../src-main/store/segments-repo.js';
 import type { Store } from '../../../src-main/store/store.js';

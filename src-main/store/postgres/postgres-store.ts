@@ -135,6 +135,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       }
     },
     othersVersion: async () => feed.version(),
+    othersNow: { read: () => feed.version(), within: (run) => run() },
     changes,
     onCommit: (listener) => feed.onChange(listener),
     flush: async () => {},

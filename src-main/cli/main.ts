@@ -1,11 +1,13 @@
 /** The `voxdesk` command (bin/voxdesk.js loads this file). Errors print one line on stderr and exit 1. */
 import { Command, CommanderError } from 'commander';
+import { registerDbCommand } from './db-command.js';
 import { registerKeysCommand } from './keys-command.js';
 import { registerModelsCommand } from './models-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerSpeakCommand } from './speak-command.js';
 import { registerTranscribeCommand } from './transcribe-command.js';
 import { registerVoicesCommand } from './voices-command.js';
+import { registerWorkerCommand } from './worker-command.js';
 
 export function buildProgram(): Command {
   const program = new Command('voxdesk')
@@ -14,6 +16,8 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerServeCommand(program);
+  registerWorkerCommand(program);
+  registerDbCommand(program);
   registerKeysCommand(program);
   registerSpeakCommand(program);
   registerVoicesCommand(program);

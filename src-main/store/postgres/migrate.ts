@@ -73,11 +73,20 @@ async function appliedVersions(client: pg.PoolClient): Promise<number[]> {
   return result.rows.map((r) => Number(r.version));
 }
 
+/** The database's schema is newer than this build knows: upgrade this node instead (`voxdesk db migrate` exits 2). */
+export class NewerSchemaError extends Error {
+  constructor(
+    readonly newest: number,
+    readonly known: number,
+  ) {
+    super(`the database was written by a newer Voxdesk (schema ${newest}, this build knows ${known})`);
+    this.name = 'NewerSchemaError';
+  }
+}
+
 function refuseNewer(applied: readonly number[], known: number): void {
   const newest = Math.max(0, ...applied);
-  if (newest > known) {
-    throw new Error(`the database was written by a newer Voxdesk (schema ${newest}, this build knows ${known})`);
-  }
+  if (newest > known) throw new NewerSchemaError(newest, known);
 }
 
 async function inTransaction(client: pg.PoolClient, fn: () => Promise<void>): Promise<void> {
@@ -184,9 +193,18 @@ export async function checkPostgresSchema(pool: pg.Pool, migrations: readonly Mi
  * and answers the versions applied; throws for a schema newer than this build knows.
  */
 export async function migratePostgresDatabase(url: string): Promise<number[]> {
+  return withMigrationPool(url, (pool) => applyPostgresMigrations(pool));
+}
+
+/** `voxdesk db status`: what the database at `url` holds and what this build knows, changing nothing. */
+export async function postgresSchemaState(url: string): Promise<SchemaState> {
+  return withMigrationPool(url, (pool) => schemaState(pool));
+}
+
+async function withMigrationPool<T>(url: string, fn: (pool: pg.Pool) => Promise<T>): Promise<T> {
   const pool = createPool(url, { max: 1, nodeId: 'voxdesk-db-migrate', applicationName: 'voxdesk db migrate' });
   try {
-    return await applyPostgresMigrations(pool);
+    return await fn(pool);
   } catch (error) {
     throw connectionFailure(url, error);
   } finally {

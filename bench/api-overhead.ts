@@ -85,7 +85,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-'));
 const service = await createService({ dataDir, port: 0, workers: 1, holdSeconds: 60, apiKey: null, log: () => {} });
 let bare: Server | null = null;
 try {
-  const key = (await service.keys.createKey('local'));
+  const key = await service.keys.createKey('local');
   const headers = { authorization: `Bearer ${key}` };
   const created = await fetch(`${service.url}/v1/text-to-speech`, {
     method: 'POST',

@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-neighbours-'));
   const keyA = `vdk_${'A'.repeat(32)}`;
   const service = await createService({ dataDir, port: 0, workers: 1, apiKey: keyA, extraModelSources: [tinyLiveModelSource], log: () => {} });
-  const keyB = (await service.keys.createKey('b'));
+  const keyB = await service.keys.createKey('b');
   const accountB = (await service.keys.find(keyB))!.accountId;
   await installSileroVad(service.url, keyA);
   const words = (letters: string): string => Array.from({ length: 4999 }, (_, i) => letters[i % letters.length]).join(' ');

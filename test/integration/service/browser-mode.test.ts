@@ -77,7 +77,7 @@ describe('session bootstrap', () => {
     await expectError(post({}), 401, 'unauthorized');
     await expectError(post({ token: 'guessed-token' }), 401, 'unauthorized');
     // Another account's key does not open a local session either.
-    const otherKey = (await t.service.keys.createKey('other'));
+    const otherKey = await t.service.keys.createKey('other');
     await expectError(fetch(`${t.url}/v1/session/bootstrap`, { headers: { authorization: `Bearer ${otherKey}` } }), 401, 'unauthorized');
   });
 

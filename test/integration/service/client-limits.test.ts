@@ -117,7 +117,7 @@ describe('wrong keys', () => {
     const t = await service();
     const working = new Client(t.url, t.key);
     expect((await working.get('/v1/jobs')).status).toBe(200); // in use from this address before the guessing
-    const unseen = (await t.service.keys.createKey('local', 'never used from here yet'));
+    const unseen = await t.service.keys.createKey('local', 'never used from here yet');
 
     const statuses: number[] = [];
     let retryAfter: string | null = null;

@@ -331,7 +331,7 @@ describe('dictation: failures', () => {
   });
 
   it('a revoked key ends its session with unauthorized (1008); what was dictated is kept as a job', { timeout: 60_000 }, async () => {
-    const key = (await t.service.keys.createKey('local', 'dictation to revoke'));
+    const key = await t.service.keys.createKey('local', 'dictation to revoke');
     const c = await LiveClient.open(wsUrl('model=tiny-streaming'), { authorization: `Bearer ${key}` });
     await c.waitFor('session.created');
     await sendPcm((frame) => c.ws.send(frame), jfk.pcm.subarray(0, 3 * 32000), 16000);

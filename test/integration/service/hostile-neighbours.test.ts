@@ -30,7 +30,7 @@ beforeAll(async () => {
     live: { dictationMaxBufferedSeconds: 60 },
   });
   await installSileroVad(t.url, t.key);
-  keyB = (await t.service.keys.createKey('b'));
+  keyB = await t.service.keys.createKey('b');
 }, 120_000);
 afterAll(async () => {
   for (const s of sockets.splice(0)) s.destroy();

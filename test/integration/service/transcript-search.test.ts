@@ -141,7 +141,7 @@ describe('search', () => {
   });
 
   it('shows an account only its own transcripts', async () => {
-    const otherKey = (await t.service.keys.createKey('another-account'));
+    const otherKey = await t.service.keys.createKey('another-account');
     const other = (await t.service.keys.find(otherKey))!.accountId;
     job(['The narwhal budget is private.'], { account: other });
     expect((await search('narwhal')).data).toEqual([]);

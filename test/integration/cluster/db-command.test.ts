@@ -18,7 +18,7 @@ let db: TestDatabase;
 let dataDir: string;
 
 async function voxdesk(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, VOXDESK_DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, VOXDESK_DATA_DIR: dataDir };
   delete env.VOXDESK_DATABASE_URL;
   try {
     const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'bin/voxdesk.js'), ...args], { cwd: ROOT, env });

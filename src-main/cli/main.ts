@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { VOXDESK_VERSION as VERSION } from '../common/version.js';
 import { registerCaptureCommand } from './capture-command.js';
+import { registerDbCommand } from './db-command.js';
 import { registerKeysCommand } from './keys-command.js';
 import { registerMcpCommand } from './mcp-command.js';
 import { registerModelsCommand } from './models-command.js';
@@ -9,6 +10,7 @@ import { registerServeCommand } from './serve-command.js';
 import { registerSpeakCommand } from './speak-command.js';
 import { registerTranscribeCommand } from './transcribe-command.js';
 import { registerVoicesCommand } from './voices-command.js';
+import { registerWorkerCommand } from './worker-command.js';
 
 export function buildProgram(): Command {
   const program = new Command('voxdesk')
@@ -17,6 +19,8 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerServeCommand(program);
+  registerWorkerCommand(program);
+  registerDbCommand(program);
   registerKeysCommand(program);
   registerSpeakCommand(program);
   registerVoicesCommand(program);

@@ -58,7 +58,7 @@ export interface BuildAppOptions {
 
 export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<AppEnv> {
   // One read of other connections' commits per request, shared by the key check and the job view cache.
-  const scope = <T>(run: () => T): T => deps.repos.othersCommits.within(run);
+  const scope = <T>(run: () => T): T => deps.store.othersNow.within(run);
   const router = new RememberedRoutes(REMEMBERED_PATHS, (result: Result<HonoEntry>) => fuseGates(result, scope));
   const app = handleErrors(new Hono<AppEnv>({ router }), deps.config.log);
 
@@ -98,7 +98,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', watchFolderRoutes(deps));
   app.route('/', keysRoutes(deps.keys));
   app.route('/', captureRoutes(deps.captures));
-  const openAiModels = new OpenAiModels(deps.catalogue, deps.repos.settings);
+  const openAiModels = new OpenAiModels(deps.catalogue, deps.store.repos.settings);
   app.route('/', openAiSettingsRoutes(openAiModels));
   app.route('/', transcriptionRoutes(deps, openAiModels));
   app.route('/', speechRoutes(deps, openAiModels));

@@ -8,43 +8,32 @@ import type { Hono } from 'hono';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import type { ModelSource } from '../engines/model-definition.js';
-import { CA_FILE_SETTING, MIRROR_SETTING } from '../models/downloads/download-source.js';
-import { ModelManager } from '../models/model-manager.js';
+import type { ModelManager } from '../models/model-manager.js';
+import { ApiError } from '../common/errors.js';
 import { ESPEAK_MODEL_ID } from '../engines/tts/espeak-models.js';
-import { modelManagerSource } from '../models/catalogue-source.js';
-import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
-import { createJobService } from '../jobs/engine/job-service.js';
+import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/engine/job-service-types.js';
 import { createTranscripts } from '../jobs/transcripts/transcripts.js';
-import { ApiError } from '../common/errors.js';
-import { RevokedKeyError } from '../store/accounts-repo.js';
-import { openDatabase, type Db } from '../store/database.js';
-import { ensurePrivateDir } from '../store/private-files.js';
-import { openSecretStore } from '../store/secrets/open-secret-store.js';
-import { builtInModels } from '../models/packages/built-in-models.js';
+import type { Db } from '../store/database.js';
 import type { Repositories } from '../store/repositories.js';
-import { createSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { WatchService } from '../watch/watch-service.js';
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
-import { ApiKeys, type KeyOwner } from './auth/api-keys.js';
+import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
 import { limiterKeyId, rateLimited } from './auth/auth-middleware.js';
 import { BrowserLogin } from './auth/browser-login.js';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import { Origins } from './auth/origins.js';
-import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
-import { Catalogue } from './catalogue/catalogue.js';
-import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
+import type { Catalogue } from './catalogue/catalogue.js';
 import { boundUnreadBodies } from './http/unread-body.js';
 import { allowWholeBodies } from './http/body-idle-timeout.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
 import { attachLiveServer, type LiveServer } from './live/live-server.js';
 import { ParamsValidator } from './params/params-validator.js';
 import { UploadBudget } from './uploads/upload-budget.js';
+import { createEngineParts } from './engine-parts.js';
+import { createNodeMetrics } from './ops/metrics.js';
 import { warmUpHttp, type WarmUpResult } from './start-up-warm-up.js';
 import { createWatchSubmitter } from './watch-folders/watch-submitter.js';
 import { ExportRenderer } from './exports/export-renderer.js';
@@ -75,8 +64,8 @@ export interface Service {
   readonly watch: WatchService;
   /** The start-up warm-up request's answer (start-up-warm-up.ts); nothing waits for it. */
   readonly warmUp: Promise<WarmUpResult>;
-  /** A key valid until this process stops, for an account (default the local one): the CLI and the browser UI. */
-  sessionKey(accountName?: string): string;
+  /** A key of the local account valid until this process stops: the CLI and the browser UI. */
+  sessionKey(): string;
   /**
    * Browser mode only (serveUi): the UI's address with a fresh one-time login token, `URL/#token=…` (the previous
    * token stops working). Null without serveUi.
@@ -105,86 +94,24 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-/** Registers VOXDESK_API_KEY (or the desktop app's key); a revoked one stops the start with a message naming it. */
-function registerConfiguredKey(keys: ApiKeys, config: ServiceConfig): void {
-  try {
-    keys.registerKey(LOCAL_ACCOUNT, config.apiKey!, config.apiKeyName);
-  } catch (error) {
-    if (error instanceof RevokedKeyError) {
-      throw new RevokedKeyError(error.keyId, `${config.apiKeyName} was revoked (${error.keyId}, voxdesk keys list shows it); use another key`);
-    }
-    throw error;
-  }
-}
-
 export async function createService(partial: Partial<ServiceConfig> = {}): Promise<Service> {
   const config = resolveConfig(partial);
-  // The data dir and what is in it are private to the person (0700 folders, 0600 files; store/private-files.ts).
-  ensurePrivateDir(config.dataDir);
-  const uploadsDir = join(config.dataDir, 'uploads');
-  ensurePrivateDir(uploadsDir);
-  // Where job runs write (the job engine's artifacts dir): made now, not by the first job's worker (6–15 ms then).
-  ensurePrivateDir(join(config.dataDir, 'artifacts'));
-  // The private folder of the start-up warm-up job of earlier versions (a kill during it left it behind).
-  rmSync(join(config.dataDir, 'warm-up'), { recursive: true, force: true });
-  const dbFile = join(config.dataDir, 'voxdesk.db');
-  const db = openDatabase(dbFile);
-  const store = createSqliteStore(db, dbFile);
-  const repos = store.sync;
-  const durability = store.durability;
   // What a failed start must close, in the order it was opened (undone in reverse): a failure after listening used
   // to leave the port taken and the live server, the workers' start and the background compiles behind.
-  const opened: (() => unknown)[] = [() => db.close()];
+  const opened: (() => unknown)[] = [];
   try {
-    const keys = new ApiKeys(repos.accounts);
-    const localAccountId = keys.ensureAccount(LOCAL_ACCOUNT);
-    if (config.apiKey) registerConfiguredKey(keys, config);
-
-    const secrets = await openSecretStore({ dataDir: config.dataDir, repo: repos.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log });
-    const models = await ModelManager.open({
-      dataDir: config.dataDir,
-      store,
-      log: config.log,
-      ...(config.modelPackages ? { packages: config.modelPackages } : {}),
-      ...(config.builtInModels ? { builtIn: builtInModels() } : {}),
-    });
-    opened.push(() => models.stop());
-    const ctx = { dataDir: config.dataDir, vadModel: () => models.supportModelPath('silero-vad') };
-    // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
-    if (config.modelMirror) await store.repos.settings.set(MIRROR_SETTING, config.modelMirror);
-    if (config.caFile) await store.repos.settings.set(CA_FILE_SETTING, config.caFile);
-    const remote = createRemoteProvider({ repos, secrets, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
-    opened.push(() => remote.stop());
-    const sources: ModelSource[] = [
-      ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
-      modelManagerSource({ ...ctx, manager: models, log: config.log }),
-      remote.source,
-      ...FALLBACK_MODEL_SOURCES.map((factory) => factory(ctx)),
-    ];
-    const pricing = loadPricingFile(config.pricingFile);
-    const catalogue = new Catalogue(sources, config.pricingFile ? livePricingFile(config.pricingFile, pricing, config.log) : pricing, config.log, {
-      maxUploadBytes: config.maxUploadBytes,
-    });
-
     let url = `http://${config.host}:${config.port}`;
-    const engine = createJobService({
-      store,
-      dataDir: config.dataDir,
-      resolveModel: (id) => catalogue.resolveForJobs(id),
-      ...(config.workers !== undefined ? { workers: config.workers } : {}),
-      publicBaseUrl: () => url,
-      runners: { remote: remote.jobRunner },
-      workerLauncher: config.processLauncher,
-      startWorkers: config.workerStart,
-      idleWorkerExitMs: config.workerIdleExitMs,
-    });
+    const parts = await createEngineParts(config, opened, () => url);
+    const { keys, localAccountId, models, remote, catalogue, uploadsDir } = parts;
+    const { store, db, durability } = parts.opened;
+    const repos = parts.opened.local;
+    const engine = parts.jobs;
     const jobs = engine;
-    opened.push(() => jobs.shutdown(0));
 
     const sessionKeys = new Map<string, KeyOwner>();
-    const sessionKey = (accountName = LOCAL_ACCOUNT): string => {
+    const sessionKey = (): string => {
       const key = `vdk_session_${randomBytes(24).toString('base64url')}`;
-      sessionKeys.set(key, { accountId: accountName === LOCAL_ACCOUNT ? localAccountId : keys.ensureAccount(accountName), accountName, keyId: null });
+      sessionKeys.set(key, { accountId: localAccountId, accountName: LOCAL_ACCOUNT, keyId: null });
       return key;
     };
     const closing = new AbortController();
@@ -220,10 +147,14 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       log: config.log,
       options: config.capture,
     });
+    const metrics = createNodeMetrics({ store, jobs: engine, role: config.role, node: parts.nodeId });
+    opened.push(() => metrics.stop());
     const deps: AppDeps = {
       config,
       store,
       repos,
+      nodeId: parts.nodeId,
+      metrics,
       durability,
       jobs,
       transcripts,
@@ -250,6 +181,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     // Bodies left unread by an early answer are discarded by unread-body.ts, within bounds, not cut after 0.5 s.
     const server = createAdaptorServer({ fetch: app.fetch, autoCleanupIncoming: false }) as Server;
     allowWholeBodies(server);
+    metrics.watch(server);
     boundUnreadBodies(server, { maxBytes: config.maxUploadBytes, idleMs: config.bodyIdleTimeoutMs });
     const port = await listen(server, config.port, config.host);
     opened.push(
@@ -263,15 +195,15 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const jobService = jobs;
     /** The account of a live socket's key (the failed-check limit applied), for the live and capture sockets alike. */
-    const authenticateKey = (key: string, address: string): string | undefined => {
-      const owner = sessionKeys.get(key) ?? keys.find(key);
+    const authenticateKey = async (key: string, address: string): Promise<string | undefined> => {
+      const owner = sessionKeys.get(key) ?? (await keys.find(key));
       const limited = rateLimited(limiter, address, owner ? limiterKeyId(owner, key) : null);
       if (limited) throw limited;
       return owner?.accountId;
     };
     const live = attachLiveServer(server, {
       authenticate: authenticateKey,
-      isKeyValid: (key) => sessionKeys.has(key) || keys.find(key) !== undefined,
+      isKeyValid: async (key) => sessionKeys.has(key) || (await keys.find(key)) !== undefined,
       resolveModel: (id) => catalogue.resolveModel(id),
       pricingFor: (def) => catalogue.pricingFor(def),
       allowedOrigins: config.allowedOrigins,
@@ -340,7 +272,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         const timer = setTimeout(() => server.closeAllConnections(), 2000);
         await stopped;
         clearTimeout(timer);
-        db.close();
+        await parts.opened.close();
       })());
 
     const browserLoginUrl = (): string | null => (browserLogin ? `${url}/#token=${browserLogin.issue()}` : null);

@@ -139,14 +139,23 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
           run.controller.signal,
         );
       } else {
-        // Continue after the last committed segment (none: from the start).
-        const task: EngineTask = {
-          ...base,
-          engine: definition.engine as EngineKind,
-          resumeAfter: resumePointOf(await store.repos.segments.last(row.id)),
-          ...(core.audioListeners.has(row.id) ? { streamAudio: true } : {}),
-        };
-        output = await pool.run(task, handlers, { signal: run.controller.signal, timeoutMs: options.runTimeoutSeconds * 1000 });
+        // Continue after the last committed segment (none: from the start). Until the pool has the task, the run
+        // counts as holding a worker (core.launching).
+        core.launching.n++;
+        let handed = false;
+        try {
+          const task: EngineTask = {
+            ...base,
+            engine: definition.engine as EngineKind,
+            resumeAfter: resumePointOf(await store.repos.segments.last(row.id)),
+            ...(core.audioListeners.has(row.id) ? { streamAudio: true } : {}),
+          };
+          core.launching.n--;
+          handed = true;
+          output = await pool.run(task, handlers, { signal: run.controller.signal, timeoutMs: options.runTimeoutSeconds * 1000 });
+        } finally {
+          if (!handed) core.launching.n--;
+        }
       }
     } catch (error) {
       await run.writes;

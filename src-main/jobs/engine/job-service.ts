@@ -109,6 +109,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     instanceId: newInstanceId(),
     artifactsDir: join(options.dataDir, 'artifacts'),
     active: new Map(),
+    launching: { n: 0 },
     spendingCap: createSpendingCap(clock),
     audioListeners: new Map(),
   };

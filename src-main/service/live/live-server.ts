@@ -38,7 +38,7 @@ export interface LiveDeps {
    * Whether a session's key is still valid (re-checked every keyRecheckMs and on recheckKeys()); a session whose key
    * was revoked ends with an `unauthorized` error. Default: keys stay valid for the session's life.
    */
-  isKeyValid?(key: string): boolean;
+  isKeyValid?(key: string): boolean | Promise<boolean>;
   resolveModel(id: string): ModelDefinition | undefined;
   /** The model's live price (catalogue + pricing file). Default: the definition's pricing, else free. */
   pricingFor?(model: ModelDefinition): Pricing;
@@ -128,16 +128,17 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   );
   let closing = false;
 
-  const recheckKeys = (): void => {
+  const recheckKeys = async (): Promise<void> => {
     if (!deps.isKeyValid) return;
-    for (const [session, key] of keys) {
-      if (deps.isKeyValid(key)) continue;
+    for (const [session, key] of [...keys]) {
+      if (await deps.isKeyValid(key)) continue;
+      if (!keys.has(session)) continue;
       keys.delete(session);
       if (session instanceof LiveSession) sessions.delete(session);
       void session.revoke('the API key of this session was revoked');
     }
   };
-  const recheckTimer = deps.isKeyValid ? setInterval(() => keys.size > 0 && recheckKeys(), options.keyRecheckMs) : undefined;
+  const recheckTimer = deps.isKeyValid ? setInterval(() => keys.size > 0 && void recheckKeys().catch((error: Error) => log(`live: keys could not be checked again: ${error.message}`)), options.keyRecheckMs) : undefined;
   recheckTimer?.unref();
 
   const originAllowed = (origin: string): boolean =>
@@ -263,7 +264,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
       return dictation.recognizer(modelId);
     },
     takeDictationSlot: (accountId) => slots.dictation.take(accountId),
-    recheckKeys,
+    recheckKeys: () => void recheckKeys().catch((error: Error) => log(`live: keys could not be checked again: ${error.message}`)),
     async close() {
       closing = true;
       if (recheckTimer) clearInterval(recheckTimer);

@@ -147,7 +147,7 @@ describe('voxdesk mcp', () => {
 
   it("another account's job is not found through its key", async () => {
     const mine = await call('transcribe_file', { path: JFK, model: 'pocketsphinx-en-us', wait: false });
-    const otherKey = t.service.keys.createKey('someone else');
+    const otherKey = await t.service.keys.createKey('someone else');
     const other = await connect(otherKey);
     try {
       const status = await call('job_status', { job_id: mine.structuredContent!.job_id }, other);

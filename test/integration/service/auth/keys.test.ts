@@ -56,7 +56,7 @@ function closed(client: LiveClient): Promise<number> {
 
 describe('GET /v1/keys', () => {
   it('lists every key with account, name, created and last used — never the key', async () => {
-    const key = t.service.keys.createKey('guest', 'laptop script');
+    const key = await t.service.keys.createKey('guest', 'laptop script');
     expect((await new Client(t.url, key).get('/v1/queue')).status).toBe(200);
     const response = await admin.get('/v1/keys');
     const text = await response.clone().text();
@@ -71,7 +71,7 @@ describe('GET /v1/keys', () => {
 
 describe('revoking through the service', () => {
   it('refuses the key at once on HTTP and ends its open live session with an error', async () => {
-    const key = t.service.keys.createKey('local', 'to revoke');
+    const key = await t.service.keys.createKey('local', 'to revoke');
     const client = new Client(t.url, key);
     expect((await client.get('/v1/jobs')).status).toBe(200);
     const live = await openLive(key);
@@ -95,7 +95,7 @@ describe('revoking through the service', () => {
 
 describe('voxdesk keys', () => {
   it('lists without keys and revokes from another process: the running service refuses the key and ends its session', async () => {
-    const key = t.service.keys.createKey('local', 'cli revoke');
+    const key = await t.service.keys.createKey('local', 'cli revoke');
     const live = await openLive(key);
     await live.waitFor('session.created');
     const ended = closed(live);

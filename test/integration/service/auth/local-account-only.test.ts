@@ -21,7 +21,7 @@ let folder: string;
 beforeAll(async () => {
   t = await startTestService();
   local = new Client(t.url, t.key);
-  other = new Client(t.url, t.service.keys.createKey('other'));
+  other = new Client(t.url, (await t.service.keys.createKey('other')));
   folder = mkdtempSync(join(tmpdir(), 'voxdesk-secret-model-'));
   mkdirSync(join(folder, 'denoiser'));
   copyFileSync(join(SHARED, 'models', 'gtcrn_simple.onnx'), join(folder, 'denoiser', 'gtcrn_simple.onnx'));

@@ -182,7 +182,7 @@ describe('meeting capture through PulseAudio', () => {
   });
 
   it('answers 404 to every other account, on every route and the socket', async () => {
-    const other = t.service.keys.createKey('someone-else');
+    const other = await t.service.keys.createKey('someone-else');
     for (const [method, path] of [['GET', '/v1/captures/sources'], ['GET', '/v1/captures'], ['POST', '/v1/captures'], ['GET', '/v1/captures/cap_x'], ['POST', '/v1/captures/cap_x/stop']] as const) {
       const answer = await api<{ error: { code: string } }>(t.url, path, other, { method, ...(method === 'POST' ? { body: { model: MODEL } } : {}) });
       expect([path, answer.status, answer.body.error.code]).toEqual([path, 404, 'not_found']);

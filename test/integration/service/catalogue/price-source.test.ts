@@ -47,7 +47,7 @@ afterAll(async () => {
   rmSync(pricingDir, { recursive: true, force: true });
 });
 
-const accountId = (): string => t.service.keys.find(t.key)!.accountId;
+const accountId = (): string => t.service.repos.accounts.findKey(t.key)!.account.id;
 const ledger = () => t.service.repos.ledger.forAccount(accountId());
 const micro = (rows: { amount_usd_micro: number }[]): number => rows.reduce((s, r) => s + r.amount_usd_micro, 0);
 

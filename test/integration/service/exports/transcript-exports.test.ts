@@ -14,7 +14,7 @@ let id: string;
 beforeAll(async () => {
   t = await startTestService({ workers: 1 });
   api = new Client(t.url, t.key);
-  const accountId = t.service.keys.find(t.key)!.accountId;
+  const accountId = (await t.service.keys.find(t.key))!.accountId;
   id = insertJob(t.service.repos, {
     accountId,
     name: 'Quarterly review.wav',

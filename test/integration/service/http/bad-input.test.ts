@@ -169,7 +169,7 @@ describe('jobs and accounts', () => {
     const job = await json<Job>(api.postForm('/v1/speech-to-text', [{ name: 'model', value: 'test-asr' }, file()]));
     expect((await api.get(`/v1/speech-to-text/${job.id}`)).status).toBe(200);
     await expectError(api.get(`/v1/text-to-speech/${job.id}`), 404, 'not_found');
-    const other = new Client(t.url, t.service.keys.createKey('someone-else'));
+    const other = new Client(t.url, (await t.service.keys.createKey('someone-else')));
     await expectError(other.get(`/v1/speech-to-text/${job.id}`), 404, 'not_found');
     await expectError(other.post(`/v1/speech-to-text/${job.id}/cancel`), 404, 'not_found');
   });

@@ -117,7 +117,7 @@ describe('wrong keys', () => {
     const t = await service();
     const working = new Client(t.url, t.key);
     expect((await working.get('/v1/jobs')).status).toBe(200); // in use from this address before the guessing
-    const unseen = t.service.keys.createKey('local', 'never used from here yet');
+    const unseen = await t.service.keys.createKey('local', 'never used from here yet');
 
     const statuses: number[] = [];
     let retryAfter: string | null = null;
@@ -168,7 +168,7 @@ describe('uploads per account', () => {
     expect(refused.headers.get('retry-after')).toBe('10');
     expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'too_many_uploads', message: expect.stringContaining('at most 2 at a time') });
 
-    const other = new Client(t.url, t.service.keys.createKey('other'));
+    const other = new Client(t.url, (await t.service.keys.createKey('other')));
     const theirs = await other.postForm('/v1/speech-to-text', [
       { name: 'model', value: 'test-asr' },
       { name: 'file', file: { name: 'theirs.wav', data: audio() } },
@@ -204,7 +204,7 @@ describe('uploads per account', () => {
         { name: 'file', file: { name: 'a.wav', data: audio(bytes) } },
       ]);
     await expect.poll(async () => (await post(120_000)).status, { timeout: 10_000 }).toBe(200);
-    const account = t.service.keys.find(t.key)!.accountId;
+    const account = (await t.service.keys.find(t.key))!.accountId;
     expect(filesUnder(join(t.dataDir, 'uploads')).every((f) => f.startsWith(`${account}/`))).toBe(true);
     const refused = await post(120_000);
     expect(refused.status).toBe(507);
@@ -240,7 +240,7 @@ describe('uploads per account', () => {
     expect(chunked.status).toBe(507);
     expect(filesUnder(join(t.dataDir, 'uploads')).filter((f) => !f.includes('first.wav'))).toEqual([]);
     // Another account has its own quota.
-    const other = new Client(t.url, t.service.keys.createKey('other'));
+    const other = new Client(t.url, (await t.service.keys.createKey('other')));
     const theirs = await other.postForm('/v1/speech-to-text', [
       { name: 'model', value: 'test-asr' },
       { name: 'file', file: { name: 'theirs.wav', data: audio(60_000) } },

@@ -156,7 +156,7 @@ describe('dictation: PocketSphinx through Silero VAD', () => {
     // Listed in Jobs, and charged like a 12 s file: request fee + 12/60 × per-minute price.
     const list = (await (await fetch(`${t.url}/v1/jobs?product=speech-to-text`, { headers: auth() })).json()) as { data: Job[] };
     expect(list.data.some((j) => j.id === job.id)).toBe(true);
-    const account = t.service.keys.find(t.key)!.accountId;
+    const account = (await t.service.keys.find(t.key))!.accountId;
     const charges = ledgerFor(t.service.db, account).filter((row) => row.job_id === job.id);
     expect(charges.map((r) => [r.kind, r.amount_usd_micro])).toEqual([
       ['request_fee', 10_000],
@@ -331,7 +331,7 @@ describe('dictation: failures', () => {
   });
 
   it('a revoked key ends its session with unauthorized (1008); what was dictated is kept as a job', { timeout: 60_000 }, async () => {
-    const key = t.service.keys.createKey('local', 'dictation to revoke');
+    const key = await t.service.keys.createKey('local', 'dictation to revoke');
     const c = await LiveClient.open(wsUrl('model=tiny-streaming'), { authorization: `Bearer ${key}` });
     await c.waitFor('session.created');
     await sendPcm((frame) => c.ws.send(frame), jfk.pcm.subarray(0, 3 * 32000), 16000);
@@ -360,7 +360,7 @@ describe('dictation: failures', () => {
       if (job) {
         expect(job.status).toBe('succeeded');
         // Kept in the account's uploads, where it counts in what the account may keep.
-        const account = t.service.keys.find(t.key)!.accountId;
+        const account = (await t.service.keys.find(t.key))!.accountId;
         expect(readFileSync(join(t.dataDir, 'uploads', account, 'dictations', `${job.id}.wav`)).length).toBe(44 + 2 * 32000);
         return;
       }

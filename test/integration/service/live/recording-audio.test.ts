@@ -108,7 +108,7 @@ describe('GET /v1/speech-to-text/{id}/audio', () => {
   });
 
   it('is 404 for another account’s job, an unknown job, and a job of another product', async () => {
-    const guest = new Client(t.url, t.service.keys.createKey('guest'));
+    const guest = new Client(t.url, (await t.service.keys.createKey('guest')));
     await expectError(guest.get(audioPath(job.id)), 404, 'not_found');
     await expectError(new Client(t.url, null).get(`${audioPath(job.id)}?api_key=${encodeURIComponent(guest.key!)}`), 404, 'not_found');
     await expectError(api.get(audioPath('job_unknown')), 404, 'not_found');

@@ -60,7 +60,7 @@ describe('the MCP endpoint /mcp', () => {
 
   it('answers other accounts 404 unless enabled; then without file tools and without the local jobs', async () => {
     t = await startTestService();
-    const otherKey = t.service.keys.createKey('someone else');
+    const otherKey = await t.service.keys.createKey('someone else');
     const refused = await fetch(`${t.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${otherKey}` },
@@ -72,7 +72,7 @@ describe('the MCP endpoint /mcp', () => {
     t = await startTestService({ mcpForAllAccounts: true });
     const local = await connect(t, t.key);
     const job = (await local.callTool({ name: 'transcribe_file', arguments: { path: join(SHARED, 'audio/jfk.wav'), model: 'test-asr', wait: false } })) as ToolAnswer;
-    const other = await connect(t, t.service.keys.createKey('someone else'));
+    const other = await connect(t, await t.service.keys.createKey('someone else'));
     const { tools } = await other.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(['get_transcript', 'job_status', 'list_models', 'search_transcripts', 'usage_this_month']);
     const status = (await other.callTool({ name: 'job_status', arguments: { job_id: job.structuredContent!.job_id } })) as ToolAnswer;

@@ -188,7 +188,7 @@ describe('GET/PUT /v1/settings/openai', () => {
   });
 
   it('belongs to the local account: another account’s key gets 404', async () => {
-    const other = new Client(t.url, t.service.keys.createKey('someone-else'));
+    const other = new Client(t.url, (await t.service.keys.createKey('someone-else')));
     expect((await other.get('/v1/settings/openai')).status).toBe(404);
     const put = await fetch(`${t.url}/v1/settings/openai`, { method: 'PUT', headers: other.headers({ 'content-type': 'application/json' }), body: '{"speech_model":null}' });
     expect(put.status).toBe(404);

@@ -289,7 +289,7 @@ describe('audio.speech', () => {
     expect(ours.length).toBeGreaterThanOrEqual(12);
     expect(ours.every((j) => j.status === 'succeeded' && j.result?.artifacts?.length === 1)).toBe(true);
     // The pricing file's formula: a request fee plus usage by generated audio minutes, one ledger row each.
-    const ledger = svc.service.repos.ledger.forAccount(svc.service.keys.ensureAccount('local'));
+    const ledger = svc.service.repos.ledger.forAccount(await svc.service.keys.ensureAccount('local'));
     for (const job of ours) {
       const rows = ledger.filter((row) => row.job_id === job.id);
       expect(rows.map((r) => r.kind).sort()).toEqual(['request_fee', 'usage']);

@@ -46,7 +46,7 @@ describe('a 50-item batch whose per-item rounding would differ', () => {
     const quote = await json<Quote>(api.get('/v1/models/test-asr/quote?seconds=50.2'));
     expect(quote).toMatchObject({ seconds: 50.2, request_fee_usd: 0.05, usage_usd: 0.00502, total_usd: 0.05502 });
 
-    const rows = ledgerFor(t.service.db, t.service.keys.find(t.key)!.accountId).filter((r) => r.batch_id === created.id);
+    const rows = ledgerFor(t.service.db, (await t.service.keys.find(t.key))!.accountId).filter((r) => r.batch_id === created.id);
     const usageRows = rows.filter((r) => r.kind === 'usage');
     expect(usageRows).toHaveLength(50);
     expect(usageRows.reduce((sum, r) => sum + r.amount_usd_micro, 0)).toBe(5020);

@@ -80,7 +80,7 @@ describe('retention settings routes', () => {
   it('needs a key, and only the local account may read or change the policy', async () => {
     await expectError(new Client(t.url, null).get(PATH), 401, 'unauthorized');
     await expectError(put({ recordings_hours: 48 }, new Client(t.url, 'vdk_wrong')), 401, 'unauthorized');
-    const guest = new Client(t.url, t.service.keys.createKey('guest'));
+    const guest = new Client(t.url, (await t.service.keys.createKey('guest')));
     await expectError(guest.get(PATH), 404, 'not_found'); // the machine's settings are the local account's
     await expectError(put({ recordings_hours: 48 }, guest), 404, 'not_found');
     expect(await json(api.get(PATH))).not.toHaveProperty('recordings_hours', 48);

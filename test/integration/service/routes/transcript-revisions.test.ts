@@ -16,7 +16,7 @@ let accountId: string;
 beforeAll(async () => {
   t = await startTestService({ workers: 1 });
   api = new Client(t.url, t.key);
-  accountId = t.service.keys.find(t.key)!.accountId;
+  accountId = (await t.service.keys.find(t.key))!.accountId;
 });
 afterAll(async () => {
   await t?.stop();
@@ -238,7 +238,7 @@ describe('refusals', () => {
     await expectError(api.get(path(id, '?revision=-1')), 400, 'invalid_request');
     await expectError(api.get(path(id, '?revision=one')), 400, 'invalid_request');
     await expectError(api.get(path(id, '?revision=0&revision=1')), 400, 'invalid_request');
-    const other = new Client(t.url, t.service.keys.createKey('someone-else'));
+    const other = new Client(t.url, (await t.service.keys.createKey('someone-else')));
     await expectError(other.get(path(id)), 404, 'not_found');
     await expectError(patch(path(id), { base_revision: 0, segments: [{ index: 0, text: 'x' }] }, other), 404, 'not_found');
     await expectError(other.get(`/v1/speech-to-text/${id}/export?format=docx`), 404, 'not_found');

@@ -183,7 +183,7 @@ describe('bad input', () => {
     await expectError(api.get('/v1/speech-to-text/job_nope/segments'), 404, 'not_found');
     await expectError(api.post('/v1/speech-to-text/job_nope/pause'), 404, 'not_found');
     await expectError(api.post('/v1/speech-to-text/job_nope/resume'), 404, 'not_found');
-    const other = new Client(svc.url, svc.service.keys.createKey('someone-else'));
+    const other = new Client(svc.url, (await svc.service.keys.createKey('someone-else')));
     await expectError(other.get(`/v1/speech-to-text/${reference.id}/segments`), 404, 'not_found');
     await expectError(other.post(`/v1/speech-to-text/${reference.id}/pause`), 404, 'not_found');
     await expectError(other.post(`/v1/speech-to-text/${reference.id}/resume`), 404, 'not_found');

@@ -17,7 +17,7 @@ let accountId: string;
 beforeAll(async () => {
   t = await startTestService({ workers: 1 });
   api = new Client(t.url, t.key);
-  accountId = t.service.keys.find(t.key)!.accountId;
+  accountId = (await t.service.keys.find(t.key))!.accountId;
 });
 afterAll(async () => {
   await t?.stop();
@@ -141,8 +141,8 @@ describe('search', () => {
   });
 
   it('shows an account only its own transcripts', async () => {
-    const otherKey = t.service.keys.createKey('another-account');
-    const other = t.service.keys.find(otherKey)!.accountId;
+    const otherKey = await t.service.keys.createKey('another-account');
+    const other = (await t.service.keys.find(otherKey))!.accountId;
     job(['The narwhal budget is private.'], { account: other });
     expect((await search('narwhal')).data).toEqual([]);
     expect((await json<SearchList>(new Client(t.url, otherKey).get('/v1/search?q=narwhal'))).data).toHaveLength(1);

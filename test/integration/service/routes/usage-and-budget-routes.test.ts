@@ -15,7 +15,7 @@ let other: Client;
 beforeAll(async () => {
   t = await startTestService({ holdSeconds: 30 });
   api = new Client(t.url, t.key);
-  other = new Client(t.url, t.service.keys.createKey('someone-else'));
+  other = new Client(t.url, (await t.service.keys.createKey('someone-else')));
 }, 60_000);
 afterAll(async () => t?.stop());
 

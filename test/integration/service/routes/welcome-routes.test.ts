@@ -90,7 +90,7 @@ describe('GET /v1/local/welcome', () => {
     const bad = await welcome('?language=english%20please');
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'invalid_request' });
-    const guest = t.service.keys.createKey('guest');
+    const guest = await t.service.keys.createKey('guest');
     expect((await welcome('', guest)).status).toBe(404);
   });
 });

@@ -144,7 +144,7 @@ describe('watch folder settings route', () => {
   it('needs a key, and only the local account may read or change the folders', async () => {
     await expectError(new Client(t.url, null).get(WATCH_PATH), 401, 'unauthorized');
     await expectError(putFolders(new Client(t.url, 'vdk_wrong'), []), 401, 'unauthorized');
-    const guest = new Client(t.url, t.service.keys.createKey('guest'));
+    const guest = new Client(t.url, (await t.service.keys.createKey('guest')));
     await expectError(guest.get(WATCH_PATH), 404, 'not_found');
     await expectError(putFolders(guest, [{ path: dir, model: 'test-asr', formats: ['srt'] }]), 404, 'not_found');
     expect(await list()).toEqual([]);

@@ -56,7 +56,7 @@ describe('meeting capture in the page', () => {
   });
 
   it('another account gets 404 from the capture routes: no banner, and it stops asking', async () => {
-    const other = svc.service.keys.createKey('someone-else');
+    const other = await svc.service.keys.createKey('someone-else');
     const api = new ApiClient({ baseUrl: svc.url, apiKey: other });
     await expect(api.listCaptures()).rejects.toMatchObject({ status: 404 });
     await expect(api.startCapture({ model: 'pocketsphinx-en-us' })).rejects.toMatchObject({ status: 404 });

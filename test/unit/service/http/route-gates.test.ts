@@ -114,6 +114,26 @@ describe('route gates', () => {
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET');
   });
 
+  it('lets a gate answer a promise (a key it must ask the store about): the later gates and the route wait for it', async () => {
+    const { app, order } = gatedApp((a) =>
+      a.use(
+        '/v1/*',
+        gate(async (c) => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          order.push('later');
+          if (c.req.header('x-refuse-later')) throw new ApiError('unauthorized', 'refused after a look at the store');
+          return undefined;
+        }),
+      ),
+    );
+    const answer = await app.request('/v1/things/a');
+    expect(answer.status).toBe(200);
+    expect(order).toEqual(['first', 'second', 'later', 'route']);
+    const refused = await app.request('/v1/things/a', { headers: { 'x-refuse-later': '1' } });
+    expect(refused.status).toBe(401);
+    expect(order.filter((step) => step === 'route')).toHaveLength(1);
+  });
+
   it('leaves a chain with a plain middleware to Hono, which runs it as before', async () => {
     const { app, router, order } = gatedApp((a) =>
       a.use('/v1/things/*', async (c, next) => {

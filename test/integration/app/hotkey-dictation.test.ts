@@ -48,7 +48,8 @@ beforeAll(async () => {
   pulse = startCapturePulse();
   field = spawn('/usr/bin/python3', [join(ROOT, 'test/helpers/x11-text-field.py'), fieldFile], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' });
   await waitFor(() => existsSync(`${fieldFile}.ready`), 'the text field');
-  t = await startTestService({ builtInModels: true, extraModelSources: [pocketsphinxModelSource] });
+  // The service waits up to 60 s for a dictation's last words after its end; a machine this busy may need longer.
+  t = await startTestService({ builtInModels: true, extraModelSources: [pocketsphinxModelSource], live: { dictationEndTimeoutMs: 240_000 } });
 }, 120_000);
 afterAll(async () => {
   field?.kill();

@@ -17,7 +17,7 @@ import { DesktopHotkey } from '../../../src-main/app/hotkey/desktop-hotkey.js';
 import { HotkeyDictation, type IndicatorState } from '../../../src-main/app/hotkey/hotkey-dictation.js';
 import { DEFAULT_HOTKEY_SETTINGS } from '../../../src-main/app/hotkey/hotkey-settings.js';
 import { startCapturePulse, type CapturePulse } from '../../helpers/capture-pulse.js';
-import { JFK_WAV } from '../../helpers/dictation-fixtures.js';
+import { JFK_TEXT, JFK_WAV, wordsOf } from '../../helpers/dictation-fixtures.js';
 import { ROOT, startTestService, type TestService } from '../../helpers/service.js';
 import { requireCommand } from '../../helpers/system.js';
 import { startXvfb } from '../../helpers/xvfb.js';
@@ -28,6 +28,16 @@ let field: ChildProcess;
 let display: string;
 const dir = mkdtempSync(join(tmpdir(), 'voxdesk-hotkey-'));
 const fieldFile = join(dir, 'field.txt');
+
+/**
+ * Most of jfk.wav's words were dictated: PocketSphinx's words vary with the audio it gets, and a busy machine's sound
+ * server delivers it a little differently each time (the dictation browser test holds the same bar).
+ */
+function mostOfJfk(text: string): boolean {
+  const said = new Set(wordsOf(text));
+  const reference = wordsOf(JFK_TEXT);
+  return reference.filter((w) => said.has(w)).length / reference.length >= 0.5;
+}
 
 async function waitFor(check: () => boolean, what: string, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -97,7 +107,7 @@ it('holding the shortcut dictates into the focused X11 text field, and the clipb
     await waitFor(() => field() === done.text, `the field to hold "${done.text}"`, 10_000).catch((error: Error) => {
       throw new Error(`${error.message}; it holds "${field()}"`);
     });
-    expect(done.text).toContain('country');
+    expect(mostOfJfk(done.text), done.text).toBe(true);
     expect(states.map((s) => s.state)).toEqual(['listening', 'recognising', 'inserted']);
     expect(execFileSync('xclip', ['-selection', 'clipboard', '-o'], { env, encoding: 'utf8' })).toBe('what I had copied');
     // Every dictation stays a job with its audio.
@@ -134,5 +144,5 @@ it('where insertion is impossible the error says why and the text is kept in the
   expect(states.at(-1)).toMatchObject({ state: 'error', jobId: done.jobId });
   const job = (await (await fetch(`${t.url}/v1/speech-to-text/${done.jobId}`, { headers: { authorization: `Bearer ${t.key}` } })).json()) as Job;
   expect(job.result?.text).toBe(done.text);
-  expect(done.text).toContain('country');
+  expect(mostOfJfk(done.text), done.text).toBe(true);
 }, 420_000);

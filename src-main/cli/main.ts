@@ -1,7 +1,9 @@
 /** The `voxdesk` command (bin/voxdesk.js loads this file). Errors print one line on stderr and exit 1. */
 import { Command, CommanderError } from 'commander';
+import { VOXDESK_VERSION as VERSION } from '../common/version.js';
 import { registerDbCommand } from './db-command.js';
 import { registerKeysCommand } from './keys-command.js';
+import { registerMcpCommand } from './mcp-command.js';
 import { registerModelsCommand } from './models-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerSpeakCommand } from './speak-command.js';
@@ -12,7 +14,7 @@ import { registerWorkerCommand } from './worker-command.js';
 export function buildProgram(): Command {
   const program = new Command('voxdesk')
     .description('Voxdesk: on-device transcription and speech, as a desktop app or an HTTP service')
-    .version('0.1.0')
+    .version(VERSION)
     .showHelpAfterError()
     .exitOverride();
   registerServeCommand(program);
@@ -23,6 +25,7 @@ export function buildProgram(): Command {
   registerVoicesCommand(program);
   registerTranscribeCommand(program);
   registerModelsCommand(program);
+  registerMcpCommand(program, VERSION);
   return program;
 }
 

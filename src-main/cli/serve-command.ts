@@ -41,6 +41,7 @@ interface ServeOptions {
   modelMirror?: string;
   caFile?: string;
   shutdownGrace: number;
+  mcpAllAccounts?: boolean;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -57,6 +58,7 @@ export function registerServeCommand(program: Command): void {
     .option('--allowed-origin <origin>', 'a browser origin allowed by CORS (repeatable)', collect)
     .option('--remote-url <url>', 'hosted service to forward remote:<id> models to; key from $VOXDESK_REMOTE_KEY (default $VOXDESK_REMOTE_URL or Settings)')
     .option('--model-mirror <url>', 'download curated models from this mirror (kept as the setting; default the setting, else $VOXDESK_MODEL_MIRROR)')
+    .option('--mcp-all-accounts', 'let every account use the MCP endpoint /mcp with its own key (default: the local account only)')
     .option('--ca-file <file>', 'PEM file of extra CAs trusted for model downloads (kept as the setting; default the setting, else $VOXDESK_CA_FILE)')
     .option('--shutdown-grace <s>', 'on SIGTERM, how long running jobs may take to finish before they go back to the queue', numberOption(0), 10);
   addClusterOptions(serve).action(async (opts: ServeOptions & ClusterOptions) => {
@@ -82,6 +84,7 @@ export function registerServeCommand(program: Command): void {
         ...(opts.remoteUrl ? { remoteUrl: opts.remoteUrl } : {}),
         ...(opts.modelMirror ? { modelMirror: opts.modelMirror } : {}),
         ...(opts.caFile ? { caFile: opts.caFile } : {}),
+        ...(opts.mcpAllAccounts ? { mcpForAllAccounts: true } : {}),
       };
       // The serve process writes only into the data dir, which is private: anything it creates is 0600/0700.
       process.umask(0o077);

@@ -21,6 +21,7 @@ import type {
 import type { Capability, Product } from './products.js';
 import type { JobStatus } from './job-states.js';
 import type { TranscriptFormat } from './transcript-formats.js';
+import type { SearchList, TranscriptRevision } from './transcript-types.js';
 import type { WatchFolderInput, WatchFoldersSettings } from './watch-folder-types.js';
 
 export interface ApiClientOptions {
@@ -325,6 +326,14 @@ export class ApiClient {
   /** A transcription's segments committed after index `after` (omitted: from the first), as they are recognised. */
   listSegments(id: string, after?: number | null, limit?: number): Promise<SegmentList> {
     return this.request('GET', `/v1/speech-to-text/${encodeURIComponent(id)}/segments${query({ after, limit })}`);
+  }
+  /** The editable transcript of a succeeded transcription: its latest revision, or revision `revision`. */
+  getTranscript(id: string, revision?: number): Promise<TranscriptRevision> {
+    return this.request('GET', `/v1/speech-to-text/${encodeURIComponent(id)}/transcript${query({ revision })}`);
+  }
+  /** Library search over the key's transcripts (quoted phrases, prefix*, plain words), best first. */
+  search(q: string, limit?: number, cursor?: string): Promise<SearchList> {
+    return this.request('GET', `/v1/search${query({ q, limit, cursor })}`);
   }
   /** Stops a queued or running transcription after its current segment; it waits queued with error_code `paused`. */
   pauseJob(id: string): Promise<Job> {

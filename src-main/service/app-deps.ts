@@ -56,6 +56,8 @@ export interface AppDeps {
   uploadsDir: string;
   /** Per-account upload limits; uploads go to uploadsDir/<account id>/ (uploads/upload-budget.ts). */
   uploads: UploadBudget;
+  /** Where this service answers on loopback once it listens (`http://127.0.0.1:PORT`): the MCP endpoint's tools call it. */
+  selfUrl: () => string;
   /** Aborted when the service shuts down: held POSTs answer at once with the job as it stands. */
   closing: AbortSignal;
 }

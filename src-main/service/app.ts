@@ -37,6 +37,8 @@ import { welcomeRoutes } from './routes/welcome-routes.js';
 import { modelRoutes } from './routes/model-routes.js';
 import { modelSettingsRoutes } from './routes/model-settings-routes.js';
 import { productRoutes } from './routes/product-routes.js';
+import { VOXDESK_VERSION } from '../common/version.js';
+import { MCP_PATH, mcpRoutes } from './mcp/mcp-route.js';
 import { recordingRoutes } from './routes/recording-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
@@ -75,6 +77,11 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.use('/v1/*', cutIdleBodies(deps.config.bodyIdleTimeoutMs));
   // The machine's administration (model manager, settings, keys) answers the local account only.
   app.use('/v1/*', localAccountOnly(isAdminPath));
+
+  // The MCP endpoint (mcp/mcp-route.ts): the same key and Origin checks; the local account's unless enabled for all.
+  app.use(MCP_PATH, authMiddleware(deps));
+  if (!deps.config.mcpForAllAccounts) app.use(MCP_PATH, localAccountOnly());
+  app.route('/', mcpRoutes(deps, VOXDESK_VERSION));
 
   app.route('/', healthRoutes(deps));
   app.route('/', sessionRoutes(deps, options.browserLogin ?? null));

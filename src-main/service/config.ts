@@ -78,6 +78,11 @@ export interface ServiceConfig {
   /** Directory of the built renderer served at `/`. Default null: no UI (API only). */
   serveUi: string | null;
   /**
+   * Who may use the MCP endpoint `/mcp` (docs/mcp.md): the local account only (default), or every account
+   * (`voxdesk serve --mcp-all-accounts`), each through its own key.
+   */
+  mcpForAllAccounts: boolean;
+  /**
    * A key to register for the local account (VOXDESK_API_KEY), at least 24 characters (MIN_API_KEY_LENGTH); a key
    * revoked with `voxdesk keys revoke` is refused. Default: $VOXDESK_API_KEY or none.
    */
@@ -178,6 +183,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     workers: partial.workers,
     allowedOrigins: partial.allowedOrigins ?? [],
     serveUi: partial.serveUi ? resolve(partial.serveUi) : null,
+    mcpForAllAccounts: partial.mcpForAllAccounts ?? false,
     apiKey: partial.apiKey !== undefined ? partial.apiKey : (env.VOXDESK_API_KEY || null),
     apiKeyName: partial.apiKeyName ?? 'VOXDESK_API_KEY',
     remoteUrl: partial.remoteUrl ? remoteUrlOf(partial.remoteUrl) : null,

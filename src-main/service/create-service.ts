@@ -73,6 +73,11 @@ export interface Service {
 /** How long close() waits for running jobs before they are requeued. Default 10 s (the job engine's own default). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
+/** The service's own address as a client on this machine reaches it: a wildcard host is asked on loopback. */
+function loopbackUrl(url: string): string {
+  return url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1');
+}
+
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: Error): void => reject(new Error(`cannot listen on ${host}:${port}: ${error.message}`, { cause: error }));
@@ -143,6 +148,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       limiter,
       uploadsDir,
       uploads: new UploadBudget(uploadsDir, { maxConcurrent: config.maxConcurrentUploads, maxStoredBytes: config.maxStoredUploadBytes }),
+      selfUrl: () => loopbackUrl(url),
       closing: closing.signal,
     };
     const manager = models;

@@ -96,6 +96,8 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       launcher: options.workerLauncher,
       warmEngines: options.warmEngines,
       cheapTaskMs: options.cheapTaskMs,
+      startWorkers: options.startWorkers,
+      idleExitMs: options.idleWorkerExitMs,
     });
 
   const core: JobCore = {

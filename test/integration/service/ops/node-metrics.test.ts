@@ -44,5 +44,6 @@ describe('GET /v1/health', () => {
   it('names the node’s role and its database for the administering key, and nothing more for others', async () => {
     expect(await (await api.get('/v1/health')).json()).toMatchObject({ status: 'ok', role: 'standalone', database: 'ok' });
     expect(await (await fetch(`${t.url}/v1/health`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${t.url}/health`)).json()).toEqual({ status: 'ok' });
   });
 });

@@ -15,6 +15,10 @@ const needs = [
   { what: 'curl (the browser-login test calls the service as a script would)', ok: () => has('curl') },
   { what: 'GNOME Keyring and dbus-run-session (the OS-keyring secrets test)', ok: () => has('gnome-keyring-daemon') && has('dbus-run-session') },
   {
+    what: 'Xvfb, xdpyinfo, xdotool, xclip and Tk (the dictate-anywhere test)',
+    ok: () => has('Xvfb') && has('xdpyinfo') && has('xdotool') && has('xclip') && spawnSync('/usr/bin/python3', ['-c', 'import tkinter'], { stdio: 'ignore' }).status === 0,
+  },
+  {
     what: 'FUSE 3 and Debian\'s python3-pyfuse3 (the power-cut test)',
     ok: () => has('fusermount3') && spawnSync('/usr/bin/python3', ['-c', 'import pyfuse3'], { stdio: 'ignore' }).status === 0,
   },

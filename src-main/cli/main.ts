@@ -1,6 +1,7 @@
 /** The `voxdesk` command (bin/voxdesk.js loads this file). Errors print one line on stderr and exit 1. */
 import { Command, CommanderError } from 'commander';
 import { VOXDESK_VERSION as VERSION } from '../common/version.js';
+import { registerCaptureCommand } from './capture-command.js';
 import { registerDbCommand } from './db-command.js';
 import { registerKeysCommand } from './keys-command.js';
 import { registerMcpCommand } from './mcp-command.js';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerTranscribeCommand(program);
   registerModelsCommand(program);
   registerMcpCommand(program, VERSION);
+  registerCaptureCommand(program);
   return program;
 }
 

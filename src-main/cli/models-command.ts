@@ -9,16 +9,16 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { ApiError } from '../common/errors.js';
-import { builtInModels, builtInModelsWanted } from '../engines/models/built-in-models.js';
-import { normaliseMirror } from '../engines/models/download-source.js';
-import { MODEL_FAMILIES } from '../engines/models/model-families.js';
-import { ModelManager } from '../engines/models/model-manager.js';
+import { builtInModels, builtInModelsWanted } from '../models/packages/built-in-models.js';
+import { normaliseMirror } from '../models/downloads/download-source.js';
+import { MODEL_FAMILIES } from '../common/model-families.js';
+import { ModelManager } from '../models/model-manager.js';
 import { integerOption } from './options.js';
 import { runModelTest, type ModelTestOptions } from './model-test-command.js';
-import type { PackageStatus } from '../engines/models/package-status.js';
+import type { PackageStatus } from '../models/packages/package-status.js';
 import { defaultDataDir } from '../service/config.js';
 import { openDatabase } from '../store/database.js';
-import { createRepositories } from '../store/repositories.js';
+import { createSqliteStore } from '../store/sqlite-store.js';
 
 interface DataDirOption {
   dataDir?: string;
@@ -33,12 +33,12 @@ function withManager<T>(opts: DataDirOption, fn: (manager: ModelManager) => Prom
     ...(opts.modelMirror ? { mirror: normaliseMirror(opts.modelMirror) } : {}),
     ...(opts.caFile ? { caFile: resolve(opts.caFile) } : {}),
   };
-  const db = openDatabase(join(dataDir, 'voxdesk.db'));
-  const manager = new ModelManager({ dataDir, repos: createRepositories(db), log: (m) => process.stderr.write(`${m}\n`), ...(builtInModelsWanted() ? { builtIn: builtInModels() } : {}), ...source });
-  return fn(manager).finally(async () => {
-    await manager.stop();
-    db.close();
-  });
+  const file = join(dataDir, 'voxdesk.db');
+  const store = createSqliteStore(openDatabase(file), file);
+  const opened = ModelManager.open({ dataDir, store, log: (m) => process.stderr.write(`${m}\n`), ...(builtInModelsWanted() ? { builtIn: builtInModels() } : {}), ...source });
+  return opened
+    .then((manager) => fn(manager).finally(() => manager.stop()))
+    .finally(() => store.close());
 }
 
 export function formatSize(bytes: number): string {
@@ -164,7 +164,7 @@ export function registerModelsCommand(program: Command): void {
     .action((url: string, opts: DataDirOption & { sha256: string; id?: string; name?: string; family?: string; size?: number; language?: string[] }) =>
       withManager(opts, async (manager) => {
         try {
-          const added = manager.addFromUrl({
+          const added = await manager.addFromUrl({
             url,
             sha256: opts.sha256,
             ...(opts.id ? { id: opts.id } : {}),
@@ -188,7 +188,7 @@ export function registerModelsCommand(program: Command): void {
     .action((id: string, opts: DataDirOption) =>
       withManager(opts, async (manager) => {
         try {
-          manager.cancel(id);
+          await manager.cancel(id);
           process.stdout.write(`${id}: download cancelled\n`);
         } catch (err) {
           cliError(err);
@@ -238,7 +238,7 @@ export function registerModelsCommand(program: Command): void {
     .action((id: string, opts: DataDirOption) =>
       withManager(opts, async (manager) => {
         try {
-          manager.remove(id);
+          await manager.remove(id);
           process.stdout.write(`${id}: removed\n`);
         } catch (err) {
           cliError(err);

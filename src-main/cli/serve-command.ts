@@ -40,8 +40,8 @@ interface ServeOptions {
   remoteUrl?: string;
   modelMirror?: string;
   caFile?: string;
-  shutdownGrace: number;
   mcpAllAccounts?: boolean;
+  shutdownGrace: number;
 }
 
 export function registerServeCommand(program: Command): void {

@@ -3,6 +3,7 @@
  * and the hosted-forwarding provider share it. Every non-2xx answer becomes an ApiClientError carrying the
  * service's `error.code`, so callers branch on codes, never on messages.
  */
+import type { Capture, CaptureList, CaptureRequest, CaptureSources } from './capture-protocol.js';
 import { DICTATION_PATH } from './dictation-protocol.js';
 import type { OpenAiSettingsUpdate, OpenAiSettingsView } from './openai-names.js';
 import type {
@@ -437,6 +438,29 @@ export class ApiClient {
   }
   session(): Promise<SessionInfo> {
     return this.request('GET', '/v1/session');
+  }
+  /** Meeting capture (local account only; docs/capture.md): what this machine can record, or why nothing. */
+  captureSources(): Promise<CaptureSources> {
+    return this.request('GET', '/v1/captures/sources');
+  }
+  /** Starts recording the microphone and the system's output; 409 conflict while one already runs. */
+  startCapture(body: CaptureRequest): Promise<Capture> {
+    return this.request('POST', '/v1/captures', body);
+  }
+  /** The running capture and the last ended ones. */
+  listCaptures(): Promise<CaptureList> {
+    return this.request('GET', '/v1/captures');
+  }
+  /** Stops it and waits for the last finals: the answer is done with its job_id. */
+  stopCapture(id: string): Promise<Capture> {
+    return this.request('POST', `/v1/captures/${encodeURIComponent(id)}/stop`);
+  }
+  /** ws(s) URL of a capture's live transcript socket, the key in `api_key` (browsers cannot set headers). */
+  captureSocketUrl(capture: Pick<Capture, 'realtime_path'>): string {
+    const url = new URL(this.url(capture.realtime_path));
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    if (this.apiKey) url.searchParams.set('api_key', this.apiKey);
+    return url.toString();
   }
   /** Sent with this client's key, so the answer carries the queue counts (GET /v1/health). */
   health(): Promise<Health> {

@@ -166,6 +166,12 @@ export interface CatalogueRecord {
   params_schema: JsonSchema;
   /** Downloadable models: what a download costs; null for built-in models. */
   download: { size_bytes: number; installed: boolean; licence: string } | null;
+  /**
+   * The spec's label of the model family this model serves (W-turbo, W-full, P3, P2, P-ctc, P-rnnt, C-flash, C-v2,
+   * Q-asr, CO-asr: common/spec-families.ts), whose params table applies to it; null when it serves none of them.
+   * Optional only for rows from older services (a hosted catalogue may not send it).
+   */
+  spec_family?: string | null;
 }
 
 export interface Quote {

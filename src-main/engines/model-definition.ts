@@ -5,6 +5,7 @@
  */
 import type { JsonSchema, ModelLimits, Pricing } from '../common/api-types.js';
 import type { Capability, Product } from '../common/products.js';
+import type { SpecFamily } from '../common/spec-families.js';
 import type { EngineKind } from './engine-types.js';
 
 export interface ModelDefinition {
@@ -37,6 +38,8 @@ export interface ModelDefinition {
   downloading?: boolean;
   /** Downloadable models. */
   download?: { sizeBytes: number; installed: boolean; licence: string } | null;
+  /** The spec's family label this model serves (common/spec-families.ts); omitted or null: none. */
+  specFamily?: SpecFamily | null;
 }
 
 export interface ModelSource {

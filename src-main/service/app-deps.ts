@@ -1,10 +1,9 @@
 /** What the Hono app needs from the running service; built by createService, also by tests. */
-import type { ModelManager } from '../engines/models/model-manager.js';
+import type { ModelManager } from '../models/model-manager.js';
 import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/engine/job-service-types.js';
 import type { Transcripts } from '../jobs/transcripts/transcripts.js';
 import type { Durability } from '../store/durability.js';
-import type { Repositories } from '../store/repositories.js';
 import type { Store } from '../store/store.js';
 import type { WatchService } from '../watch/watch-service.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
@@ -15,18 +14,13 @@ import type { ExportRenderer } from './exports/export-renderer.js';
 import type { ServiceConfig } from './config.js';
 import type { NodeMetrics } from './ops/metrics.js';
 import type { ParamsValidator } from './params/params-validator.js';
+import type { CaptureService } from './capture/capture-service.js';
 import type { UploadBudget } from './uploads/upload-budget.js';
 
 export interface AppDeps {
   config: ServiceConfig;
   /** The job store (store/store.ts): what the job engine and the routes read and write through. */
   store: Store;
-  /**
-   * This node's own SQLite file's synchronous repositories (service/open-store.ts): the model manager's download
-   * settings (/v1/settings/models), until the models floor moves onto `store`. Without a database URL it is the
-   * same file as `store`.
-   */
-  repos: Repositories;
   /** This node's id (PostgreSQL: the one its change notifications carry), shown by /v1/health and /metrics. */
   nodeId: string;
   /** The node's Prometheus figures (GET /metrics). */
@@ -58,6 +52,8 @@ export interface AppDeps {
   uploads: UploadBudget;
   /** Where this service answers on loopback once it listens (`http://127.0.0.1:PORT`): the MCP endpoint's tools call it. */
   selfUrl: () => string;
+  /** Meeting capture (/v1/captures, the local account's). */
+  captures: CaptureService;
   /** Aborted when the service shuts down: held POSTs answer at once with the job as it stands. */
   closing: AbortSignal;
 }

@@ -27,6 +27,7 @@ import { transcriptionRoutes } from './openai/transcription-routes.js';
 import { registerStaticUi } from './http/static-ui.js';
 import { artifactRoutes } from './routes/artifact-routes.js';
 import { budgetSettingsRoutes } from './routes/budget-settings-routes.js';
+import { captureRoutes } from './capture/capture-routes.js';
 import { exportRoutes } from './routes/export-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { hostedSettingsRoutes } from './routes/hosted-settings-routes.js';
@@ -75,7 +76,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   // Only on writes, so reads keep their fused gates (http/route-gates.ts).
   if (deps.config.durableAnswers) app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/v1/*', durableAnswers(deps.durability));
   app.use('/v1/*', cutIdleBodies(deps.config.bodyIdleTimeoutMs));
-  // The machine's administration (model manager, settings, keys) answers the local account only.
+  // The machine's administration (model manager, settings, keys) and its microphone and sound (captures) answer the
+  // local account only.
   app.use('/v1/*', localAccountOnly(isAdminPath));
 
   // The MCP endpoint (mcp/mcp-route.ts): the same key and Origin checks; the local account's unless enabled for all.
@@ -91,10 +93,11 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', usageRoutes(deps));
   app.route('/', modelManagerRoutes(deps.models));
   app.route('/', welcomeRoutes(deps));
-  app.route('/', modelSettingsRoutes(deps.models, deps.repos.settings));
+  app.route('/', modelSettingsRoutes(deps.models, deps.store.repos.settings));
   app.route('/', hostedSettingsRoutes(deps.remote));
   app.route('/', watchFolderRoutes(deps));
   app.route('/', keysRoutes(deps.keys));
+  app.route('/', captureRoutes(deps.captures));
   const openAiModels = new OpenAiModels(deps.catalogue, deps.store.repos.settings);
   app.route('/', openAiSettingsRoutes(openAiModels));
   app.route('/', transcriptionRoutes(deps, openAiModels));

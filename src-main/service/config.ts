@@ -2,16 +2,17 @@
  * Every option of the HTTP service, each with its default, in one place (docs/design.md §6.7). The CLI, the Electron
  * shell and tests pass a partial config; resolveConfig fills in the rest.
  */
-import { builtInModelsWanted } from '../engines/models/built-in-models.js';
+import { builtInModelsWanted } from '../models/packages/built-in-models.js';
 import type { LiveOptions } from './live/live-options.js';
+import type { CaptureOptions } from './capture/capture-options.js';
 import envPaths from 'env-paths';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MAX_FILE_BYTES } from '../common/limits.js';
 import type { ModelSourceFactory } from '../engines/model-sources.js';
-import type { ModelPackage } from '../engines/models/curated-models.js';
-import { readCaFile } from '../engines/models/download-network.js';
-import { normaliseMirror } from '../engines/models/download-source.js';
+import type { ModelPackage } from '../models/packages/curated-models.js';
+import { readCaFile } from '../models/downloads/download-network.js';
+import { normaliseMirror } from '../models/downloads/download-source.js';
 import { forkLauncher, type ProcessLauncher } from '../engines/worker/process-launcher.js';
 import { normaliseRemoteUrl } from '../remote/remote-settings-store.js';
 import { MIN_API_KEY_LENGTH } from '../store/accounts-repo.js';
@@ -108,13 +109,13 @@ export interface ServiceConfig {
   /** Packages the model manager offers for download. Default null: the curated list (tests offer tiny packages). */
   modelPackages: readonly ModelPackage[] | null;
   /**
-   * The models shipped in resources/models (Silero VAD) count as installed (engines/models/built-in-models.ts).
+   * The models shipped in resources/models (Silero VAD) count as installed (models/packages/built-in-models.ts).
    * Default true, unless $VOXDESK_BUILT_IN_MODELS is `off` (tests that pin what recognizers do without a VAD).
    */
   builtInModels: boolean;
   /**
    * Base URL that curated model files are downloaded from instead of their upstream hosts (`--model-mirror`; forms
-   * in engines/models/download-source.ts). Stored as the `models.mirror` setting when given, like --remote-url.
+   * in models/downloads/download-source.ts). Stored as the `models.mirror` setting when given, like --remote-url.
    * Default null: the setting as it is (else $VOXDESK_MODEL_MIRROR, else the upstream URLs).
    */
   modelMirror: string | null;
@@ -142,6 +143,8 @@ export interface ServiceConfig {
   processLauncher: ProcessLauncher;
   /** Overrides of the live WebSockets' options (service/live/live-options.ts has each default). Default none. */
   live: Partial<LiveOptions>;
+  /** Overrides of meeting capture's options (service/capture/capture-options.ts has each default). Default none. */
+  capture: Partial<CaptureOptions>;
   /** Watch-folder timings (stability, health checks, retries). Default {}: DEFAULT_WATCH_TIMINGS (watch/watch-folder-config.ts). */
   watchTimings: Partial<WatchTimings>;
 }
@@ -199,6 +202,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
     processLauncher: partial.processLauncher ?? forkLauncher,
     live: partial.live ?? {},
+    capture: partial.capture ?? {},
     watchTimings: partial.watchTimings ?? {},
   };
   validateConfig(config);

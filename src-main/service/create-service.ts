@@ -8,7 +8,8 @@ import type { Hono } from 'hono';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ModelManager } from '../engines/models/model-manager.js';
+import type { ModelManager } from '../models/model-manager.js';
+import { ApiError } from '../common/errors.js';
 import { ESPEAK_MODEL_ID } from '../engines/tts/espeak-models.js';
 import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/engine/job-service-types.js';
@@ -36,6 +37,8 @@ import { createNodeMetrics } from './ops/metrics.js';
 import { warmUpHttp, type WarmUpResult } from './start-up-warm-up.js';
 import { createWatchSubmitter } from './watch-folders/watch-submitter.js';
 import { ExportRenderer } from './exports/export-renderer.js';
+import { CaptureService } from './capture/capture-service.js';
+import { attachCaptureSocket } from './capture/capture-socket.js';
 
 export interface Service {
   /** `http://HOST:PORT` as listened on. */
@@ -47,7 +50,10 @@ export interface Service {
   readonly db: Db;
   /** The job store (both backends answer through it). */
   readonly store: Store;
-  /** The embedded store's synchronous repositories (AppDeps.repos). */
+  /**
+   * The node's own SQLite file's synchronous repositories (open-store.ts): without a database URL the whole store,
+   * for tests that look into the file; on PostgreSQL the hosted provider's state and the secrets.
+   */
   readonly repos: Repositories;
   readonly keys: ApiKeys;
   readonly config: ServiceConfig;
@@ -55,6 +61,8 @@ export interface Service {
   readonly models: ModelManager;
   readonly remote: RemoteProvider;
   readonly live: LiveServer;
+  /** Meeting capture (the local account's: /v1/captures and its socket). */
+  readonly captures: CaptureService;
   /** The watch folders (started with the service, stopped first when it closes). */
   readonly watch: WatchService;
   /** The start-up warm-up request's answer (start-up-warm-up.ts); nothing waits for it. */
@@ -125,12 +133,28 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       timings: config.watchTimings,
       log: config.log,
     });
+    const uploads = new UploadBudget(uploadsDir, { maxConcurrent: config.maxConcurrentUploads, maxStoredBytes: config.maxStoredUploadBytes });
+    // The live server starts once the service listens; capture reaches its recognizers through it.
+    let liveServer: LiveServer | null = null;
+    const liveNow = (): LiveServer => {
+      if (!liveServer) throw new ApiError('internal_error', 'the service is starting: try again in a moment');
+      return liveServer;
+    };
+    const captures = new CaptureService({
+      liveRecognizer: (modelId) => liveNow().liveRecognizer(modelId),
+      takeDictationSlot: (accountId) => liveNow().takeDictationSlot(accountId),
+      uploadsDir,
+      openQuota: (accountId) => uploads.openRecording(accountId),
+      recordJob: (input) => jobs.recordDictation(input),
+      durable: () => durability.flush(),
+      log: config.log,
+      options: config.capture,
+    });
     const metrics = createNodeMetrics({ store, jobs: engine, role: config.role, node: parts.nodeId });
     opened.push(() => metrics.stop());
     const deps: AppDeps = {
       config,
       store,
-      repos,
       nodeId: parts.nodeId,
       metrics,
       durability,
@@ -147,7 +171,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       sessionKeys,
       limiter,
       uploadsDir,
-      uploads: new UploadBudget(uploadsDir, { maxConcurrent: config.maxConcurrentUploads, maxStoredBytes: config.maxStoredUploadBytes }),
+      uploads,
+      captures,
       selfUrl: () => loopbackUrl(url),
       closing: closing.signal,
     };
@@ -171,13 +196,15 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     origins.setListening(config.host, port);
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const jobService = jobs;
+    /** The account of a live socket's key (the failed-check limit applied), for the live and capture sockets alike. */
+    const authenticateKey = async (key: string, address: string): Promise<string | undefined> => {
+      const owner = sessionKeys.get(key) ?? (await keys.find(key));
+      const limited = rateLimited(limiter, address, owner ? limiterKeyId(owner, key) : null);
+      if (limited) throw limited;
+      return owner?.accountId;
+    };
     const live = attachLiveServer(server, {
-      authenticate: async (key, address) => {
-        const owner = sessionKeys.get(key) ?? (await keys.find(key));
-        const limited = rateLimited(limiter, address, owner ? limiterKeyId(owner, key) : null);
-        if (limited) throw limited;
-        return owner?.accountId;
-      },
+      authenticate: authenticateKey,
       isKeyValid: async (key) => sessionKeys.has(key) || (await keys.find(key)) !== undefined,
       resolveModel: (id) => catalogue.resolveModel(id),
       pricingFor: (def) => catalogue.pricingFor(def),
@@ -196,8 +223,19 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       options: config.live,
     });
     opened.push(() => live.close());
+    liveServer = live;
     keys.onRevoked(() => live.recheckKeys());
-    models.start();
+    const captureSocket = attachCaptureSocket(server, {
+      captures,
+      localAccountId,
+      authenticate: authenticateKey,
+      isOriginAllowed: (origin) => origins.isAllowed(origin),
+      log: config.log,
+    });
+    opened.push(() => captureSocket.close());
+    // Captures an earlier run left unfinished (a crash, a kill -9) become their jobs before any new one starts.
+    await captures.recover();
+    await models.start();
     remote.start();
     await jobs.start();
     // The first request of a model would compile its params schema (and JSON Schema's own): done now, in the background.
@@ -225,6 +263,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         // First: no file becomes a job while the job engine stops; exports being written are finished.
         await watchFolders.stop();
         await exports.close();
+        // Running captures end as if stopped (their jobs are recorded) while the recognizers still run.
+        await captures.close();
+        captureSocket.close();
         await live.close();
         await Promise.all([jobService.shutdown(graceMs), manager.stop()]);
         // After the job engine: forwarded items may finish during its grace period.
@@ -237,7 +278,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       })());
 
     const browserLoginUrl = (): string | null => (browserLogin ? `${url}/#token=${browserLogin.issue()}` : null);
-    return { url, port, app, jobs, catalogue, db, store, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, warmUp, sessionKey, browserLoginUrl, close };
+    return { url, port, app, jobs, catalogue, db, store, repos, keys, config, server, models: manager, remote: provider, live, captures, watch: watchFolders, warmUp, sessionKey, browserLoginUrl, close };
   } catch (error) {
     for (const undo of opened.reverse()) await Promise.resolve().then(undo).catch(() => undefined);
     throw error;

@@ -13,10 +13,10 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ModelSource } from '../engines/model-definition.js';
-import { CA_FILE_SETTING, MIRROR_SETTING } from '../engines/models/download-source.js';
-import { ModelManager } from '../engines/models/model-manager.js';
-import { modelManagerSource } from '../engines/models/model-manager-source.js';
-import { builtInModels } from '../engines/models/built-in-models.js';
+import { CA_FILE_SETTING, MIRROR_SETTING } from '../models/downloads/download-source.js';
+import { ModelManager } from '../models/model-manager.js';
+import { modelManagerSource } from '../models/catalogue-source.js';
+import { builtInModels } from '../models/packages/built-in-models.js';
 import { createJobService, type JobEngine } from '../jobs/engine/job-service.js';
 import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
 import { RevokedKeyError } from '../store/accounts-repo.js';
@@ -25,7 +25,6 @@ import { openSecretStore } from '../store/secrets/open-secret-store.js';
 import { ApiKeys } from './auth/api-keys.js';
 import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
 import { Catalogue } from './catalogue/catalogue.js';
-import { engineFamilies } from './catalogue/engine-families.js';
 import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
 import { LOCAL_ACCOUNT, type ServiceConfig } from './config.js';
 import { openStore, type OpenedStore } from './open-store.js';
@@ -100,12 +99,13 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
   const localAccountId = await keys.ensureAccount(LOCAL_ACCOUNT);
   if (config.apiKey) await registerConfiguredKey(keys, config);
 
-  // The node's own file holds the model manager's rows and the hosted provider's state (open-store.ts).
+  // The node's own file holds the hosted provider's state and the secrets (open-store.ts); the model manager's rows
+  // are in the store, shared by every node (its packages live in the storage dir).
   const local = store.local;
   const secrets = await openSecretStore({ dataDir: config.dataDir, repo: local.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log });
-  const models = new ModelManager({
+  const models = await ModelManager.open({
     dataDir: config.storageDir,
-    repos: local,
+    store: store.store,
     log: config.log,
     ...(config.modelPackages ? { packages: config.modelPackages } : {}),
     ...(config.builtInModels ? { builtIn: builtInModels() } : {}),
@@ -113,13 +113,13 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
   opened.push(() => models.stop());
   const ctx = { dataDir: config.storageDir, vadModel: () => models.supportModelPath('silero-vad') };
   // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
-  if (config.modelMirror) local.settings.set(MIRROR_SETTING, config.modelMirror);
-  if (config.caFile) local.settings.set(CA_FILE_SETTING, config.caFile);
+  if (config.modelMirror) await store.store.repos.settings.set(MIRROR_SETTING, config.modelMirror);
+  if (config.caFile) await store.store.repos.settings.set(CA_FILE_SETTING, config.caFile);
   const remote = createRemoteProvider({ repos: local, secrets, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
   opened.push(() => remote.stop());
   const sources: ModelSource[] = [
     ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
-    modelManagerSource({ ...ctx, manager: models, families: engineFamilies(config.log) }),
+    modelManagerSource({ ...ctx, manager: models, log: config.log }),
     remote.source,
     ...FALLBACK_MODEL_SOURCES.map((factory) => factory(ctx)),
   ];

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CURATED_PACKAGES, type ModelPackage } from '../../src-main/engines/models/curated-models.js';
+import { CURATED_PACKAGES, type ModelPackage } from '../../src-main/models/packages/curated-models.js';
 import { startRangeServer, type RangeServer } from '../helpers/range-server.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { requireCommand } from '../helpers/system.js';

@@ -8,14 +8,15 @@ import { NO_LIMITS } from '../model-definition.js';
 import { MAX_FILE_BYTES } from '../../common/limits.js';
 import { modelLanguages } from './asr-languages.js';
 import { asrParamsSchema } from './asr-params-schema.js';
+import { ASR_FAMILIES, type AsrFamily } from '../../common/model-families.js';
+import type { SpecFamily } from '../../common/spec-families.js';
 
 /**
  * nemo-transducer: offline transducers (NeMo Parakeet TDT/RNN-T; sherpa-onnx tells the kind from the encoder's
  * metadata). streaming-transducer: online transducers (streaming Zipformer…), run with sherpa-onnx's
  * OnlineRecognizer: they transcribe files too and are the models for live dictation (`live: true`).
  */
-export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'streaming-transducer', 'moonshine', 'sense-voice'] as const;
-export type AsrFamily = (typeof ASR_FAMILIES)[number];
+export { ASR_FAMILIES, type AsrFamily };
 
 /** Files each family needs, by role (keys of `pkg.files`; values are paths relative to `pkg.dir` or absolute). */
 export const ASR_FAMILY_FILES: Record<AsrFamily, readonly string[]> = {
@@ -51,6 +52,8 @@ export interface AsrPackage {
   support?: AsrSupportModels;
   /** Optional: the package's description; when given, the result's description adds how audio is segmented. */
   description?: string;
+  /** The spec's family label the package serves: its params table decides what the schema accepts (asr-params-schema.ts). */
+  specFamily?: SpecFamily;
 }
 
 /** What the sherpa-asr engine reads from EngineTask.engineConfig. JSON only. */
@@ -101,7 +104,13 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     engine: 'sherpa-asr',
     engineConfig: { ...engineConfig },
     languages,
-    paramsSchema: asrParamsSchema({ family, languages, vad: Boolean(support.sileroVad), diarization: diarization !== null }),
+    paramsSchema: asrParamsSchema({
+      family,
+      languages,
+      vad: Boolean(support.sileroVad),
+      diarization: diarization !== null,
+      ...(pkg.specFamily ? { specFamily: pkg.specFamily } : {}),
+    }),
     limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },
     // Live dictation (docs/engines-and-models.md): streaming models find utterance ends themselves; offline models
     // need Silero VAD to find them.

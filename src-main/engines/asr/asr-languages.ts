@@ -12,8 +12,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { WHISPER_LANGUAGE_CODES } from '../../common/openai-transcript.js';
-import { onnxMetadataOrEmpty } from '../models/onnx-metadata.js';
-import type { AsrFamily } from './asr-families.js';
+import { onnxMetadataOrEmpty } from '../onnx-metadata.js';
+import type { AsrFamily } from '../../common/model-families.js';
 
 /** SenseVoice's language codes (sherpa-onnx accepts these or '' for auto). */
 export const SENSE_VOICE_LANGUAGES = ['zh', 'en', 'ja', 'ko', 'yue'] as const;

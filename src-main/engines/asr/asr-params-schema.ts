@@ -11,7 +11,8 @@
  * quotes it). A param a family has nothing to do with is not declared; the refusal names the params it accepts.
  */
 import type { JsonSchema } from '../../common/api-types.js';
-import type { AsrFamily } from './asr-families.js';
+import type { AsrFamily } from '../../common/model-families.js';
+import type { SpecFamily } from '../../common/spec-families.js';
 
 export interface AsrSchemaOptions {
   family: AsrFamily;
@@ -21,6 +22,8 @@ export interface AsrSchemaOptions {
   vad: boolean;
   /** The speaker-embedding and pyannote segmentation models are installed: speaker_diarization can be true. */
   diarization: boolean;
+  /** The spec's family label the model serves, where its params table differs from the engine family's (W-turbo, P3 …). */
+  specFamily?: SpecFamily;
 }
 
 /** Families recognised as a stream: they find their own pauses (no VAD) and decode as they go. */
@@ -112,7 +115,8 @@ function transducer(options: AsrSchemaOptions): Record<string, JsonSchema> {
       type: 'number',
       minimum: 0,
       maximum: 100,
-      default: 0,
+      // The spec's default: 0.75 for P3, 0 for P2 (and every other transducer).
+      default: options.specFamily === 'P3' ? 0.75 : 0,
       description: 'Subtracted from the blank token\'s score: higher values drop fewer words (spec: 0.75 for P3, 0 for P2).',
     },
     hotwords: {
@@ -135,10 +139,21 @@ function whisper(options: AsrSchemaOptions): Record<string, JsonSchema> {
   if (options.family !== 'whisper') return {};
   const multilingual = options.languages.length > 1;
   const greedy = 'sherpa-onnx decodes Whisper greedily, each segment on its own';
+  // The spec gives task to W-full alone: large-v3-turbo was trained without translation data.
+  const translates = multilingual && options.specFamily !== 'W-turbo';
   return {
-    task: multilingual
+    task: translates
       ? { type: 'string', enum: ['transcribe', 'translate'], default: 'transcribe', description: 'translate returns English.' }
-      : { type: 'string', enum: ['transcribe'], default: 'transcribe', description: only('transcribe: an English-only Whisper model cannot translate.') },
+      : {
+          type: 'string',
+          enum: ['transcribe'],
+          default: 'transcribe',
+          description: only(
+            multilingual
+              ? 'transcribe: Whisper large-v3-turbo (W-turbo) was not trained to translate; use W-full (whisper-large-v3) for English translations.'
+              : 'transcribe: an English-only Whisper model cannot translate.',
+          ),
+        },
     multilingual: {
       type: 'boolean',
       default: false,

@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { languageCode } from '../../common/openai-transcript.js';
-import { onnxMetadataOrEmpty } from '../models/onnx-metadata.js';
+import { onnxMetadataOrEmpty } from '../onnx-metadata.js';
 
 /** Kokoro's voice-pack prefixes (a: American English, b: British English, e: Spanish, …). */
 const KOKORO_PREFIXES: Record<string, string> = { a: 'en', b: 'en', e: 'es', f: 'fr', h: 'hi', i: 'it', j: 'ja', p: 'pt', z: 'zh' };

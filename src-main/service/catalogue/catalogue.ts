@@ -215,6 +215,7 @@ export class Catalogue {
       limits: this.limitsFor(d),
       params_schema: publishedParamsSchema(d.paramsSchema),
       download: d.download ? { size_bytes: d.download.sizeBytes, installed: d.download.installed, licence: d.download.licence } : null,
+      spec_family: d.specFamily ?? null,
     };
   }
 }

@@ -5,7 +5,7 @@
  * for every other language (about 100, spoken language detected). Pure: the packages' states come in.
  */
 import type { FallbackRecognizer, RecommendationReason, RecommendedRecognizer } from '../../common/api-types.js';
-import type { PackageStatus } from '../../engines/models/package-status.js';
+import type { PackageStatus } from '../../models/packages/package-status.js';
 
 export const ENGLISH_RECOGNIZER = 'parakeet-tdt-0.6b-v2';
 export const EUROPEAN_RECOGNIZER = 'parakeet-tdt-0.6b-v3';

@@ -14,12 +14,12 @@
  * import is checked at once (the path, the id, the family: a wrong folder is 400 naming what is missing) and then
  * copied in the background like a download: GET shows `importing` with progress, then `installed` or `failed`;
  * DELETE …/download cancels it, DELETE on a failed import forgets it. Links pointing outside the folder are not
- * followed (engines/models/import-plan.ts).
+ * followed (models/imports/import-plan.ts).
  */
 import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
-import { CURATED_LIST_VERSION } from '../../engines/models/curated-models.js';
-import type { ModelManager } from '../../engines/models/model-manager.js';
+import { CURATED_LIST_VERSION } from '../../models/packages/curated-models.js';
+import type { ModelManager } from '../../models/model-manager.js';
 import type { AppEnv } from '../app-env.js';
 import { optionalString, readJsonObject } from '../http/json-body.js';
 
@@ -35,7 +35,7 @@ function stringList(body: Record<string, unknown>, field: string): string[] | un
 /** Mounted before the public catalogue routes, behind the auth and local-account-only middlewares. */
 export function modelManagerRoutes(manager: ModelManager): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.post('/v1/local/models', async (c) => c.json(manager.addFromUrl(await readJsonObject(c)), 202));
+  app.post('/v1/local/models', async (c) => c.json(await manager.addFromUrl(await readJsonObject(c)), 202));
   app.get('/v1/local/models', (c) => c.json({ object: 'list', curated_list_version: CURATED_LIST_VERSION, data: manager.list() }));
   app.post('/v1/local/models/import', async (c) => {
     const body = await readJsonObject(c);
@@ -58,10 +58,10 @@ export function modelManagerRoutes(manager: ModelManager): Hono<AppEnv> {
     const status = manager.pull(c.req.param('id')!);
     return c.json(status, status.installed ? 200 : 202);
   });
-  app.delete('/v1/local/models/:id/download', (c) => c.json(manager.cancel(c.req.param('id')!)));
-  app.delete('/v1/local/models/:id', (c) => {
+  app.delete('/v1/local/models/:id/download', async (c) => c.json(await manager.cancel(c.req.param('id')!)));
+  app.delete('/v1/local/models/:id', async (c) => {
     const id = c.req.param('id')!;
-    manager.remove(id);
+    await manager.remove(id);
     return c.json({ id, object: 'local_model', deleted: true });
   });
   return app;

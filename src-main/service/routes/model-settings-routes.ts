@@ -10,28 +10,28 @@
  */
 import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
-import { downloadSettingsView, saveDownloadSettings, SettingsInputError } from '../../engines/models/download-source.js';
-import type { ModelManager } from '../../engines/models/model-manager.js';
-import type { SettingsRepo } from '../../store/settings-repo.js';
+import { downloadSettingsView, saveDownloadSettings, SettingsInputError } from '../../models/downloads/download-source.js';
+import type { ModelManager } from '../../models/model-manager.js';
+import type { AsyncSettingsRepo } from '../../store/store.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonObject } from '../http/json-body.js';
 
-export function modelSettingsRoutes(manager: ModelManager, settings: SettingsRepo): Hono<AppEnv> {
+export function modelSettingsRoutes(manager: ModelManager, settings: AsyncSettingsRepo): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/settings/models', (c) => {
+  app.get('/v1/settings/models', async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json(downloadSettingsView(manager.downloadSource()));
+    return c.json(downloadSettingsView(await manager.downloadSource()));
   });
   app.put('/v1/settings/models', async (c) => {
     const body = await readJsonObject(c);
     try {
-      saveDownloadSettings(settings, body);
+      await saveDownloadSettings(settings, body);
     } catch (error) {
       if (error instanceof SettingsInputError) throw new ApiError(error.code, error.message);
       throw error;
     }
     c.header('Cache-Control', 'no-store');
-    return c.json(downloadSettingsView(manager.downloadSource()));
+    return c.json(downloadSettingsView(await manager.downloadSource()));
   });
   return app;
 }

@@ -1,5 +1,5 @@
 /**
- * Silero VAD ships inside Voxdesk (resources/models, engines/models/built-in-models.ts): on a fresh data dir, with
+ * Silero VAD ships inside Voxdesk (resources/models, models/packages/built-in-models.ts): on a fresh data dir, with
  * nothing downloaded, the model manager lists it as installed and built in, a pull answers at once, it cannot be
  * removed, every offline recognizer is live, and PocketSphinx dictates jfk.wav over the WebSocket.
  */

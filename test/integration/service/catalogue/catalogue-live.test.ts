@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CatalogueRecord, Quote } from '../../../../src-main/common/api-types.js';
-import { ModelManager } from '../../../../src-main/engines/models/model-manager.js';
+import { ModelManager } from '../../../../src-main/models/model-manager.js';
 import { openDatabase } from '../../../../src-main/store/database.js';
 import { createRepositories } from '../../../../src-main/store/repositories.js';
+import { createSqliteStore } from '../../../../src-main/store/sqlite-store.js';
 import { Client, json } from '../../../helpers/http-client.js';
 import { startRangeServer, type RangeServer } from '../../../helpers/range-server.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
@@ -78,30 +79,37 @@ describe('the catalogue follows its sources at once', () => {
 
   it('a package another process pulls or removes on the same database shows in the next read', async () => {
     mirror.files.set('/gtcrn-simple/gtcrn_simple.onnx', { body: GTCRN });
-    const db = openDatabase(join(t.dataDir, 'voxdesk.db'));
-    const cli = new ModelManager({ dataDir: t.dataDir, repos: createRepositories(db), mirror: mirror.url, log: () => {} });
+    const file = join(t.dataDir, 'voxdesk.db');
+    const db = openDatabase(file);
+    const cli = await ModelManager.open({ dataDir: t.dataDir, store: createSqliteStore(db, file), mirror: mirror.url, log: () => {} });
+    // The service looks for another process's change in the background at each catalogue read, so the read after
+    // the look shows it; refresh() is that look, awaited.
+    const looked = () => t.service.models.refresh();
     try {
       expect(t.service.catalogue.resolveModel('gtcrn-simple')!.status).toBe('unavailable');
       cli.pull('gtcrn-simple');
       expect(await cli.whenDone('gtcrn-simple')).not.toBeNull();
+      expect(await looked()).toBe(true);
       expect(t.service.catalogue.resolveModel('gtcrn-simple')!.status).toBe('available');
       expect(await model('gtcrn-simple')).toMatchObject({ status: 'available' });
 
-      cli.remove('gtcrn-simple');
+      await cli.remove('gtcrn-simple');
+      // Over HTTP without an explicit look: the read that starts the look may be the one before the change shows.
+      await expect.poll(async () => (await model('gtcrn-simple')).status).toBe('unavailable');
       expect(t.service.catalogue.resolveModel('gtcrn-simple')!.status).toBe('unavailable');
-      expect(await model('gtcrn-simple')).toMatchObject({ status: 'unavailable' });
     } finally {
       await cli.stop();
       db.close();
     }
   });
 
-  it('a download another process left running stops counting as running once its row is a minute old', () => {
+  it('a download another process left running stops counting as running once its row is a minute old', async () => {
     const db = openDatabase(join(t.dataDir, 'voxdesk.db'));
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       vi.setSystemTime(new Date('2026-11-23T09:00:00Z'));
       createRepositories(db).models.startDownload('gtcrn-simple', GTCRN.length);
+      expect(await t.service.models.refresh()).toBe(true);
       expect(t.service.catalogue.resolveModel('gtcrn-simple')).toMatchObject({ status: 'unavailable', downloading: true });
       vi.setSystemTime(new Date('2026-11-23T09:00:59.999Z'));
       expect(t.service.catalogue.resolveModel('gtcrn-simple')).toMatchObject({ downloading: true });
@@ -113,6 +121,7 @@ describe('the catalogue follows its sources at once', () => {
       createRepositories(db).models.deleteDownload('gtcrn-simple');
       db.close();
     }
+    await t.service.models.refresh();
     expect(t.service.catalogue.resolveModel('gtcrn-simple')).toMatchObject({ downloading: false });
   });
 

@@ -7,13 +7,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ModelManager } from '../../../../src-main/engines/models/model-manager.js';
-import { CURATED_LIST_VERSION } from '../../../../src-main/engines/models/curated-models.js';
+import { ModelManager } from '../../../../src-main/models/model-manager.js';
+import { CURATED_LIST_VERSION } from '../../../../src-main/models/packages/curated-models.js';
 import type { AppEnv } from '../../../../src-main/service/app-env.js';
 import { handleErrors } from '../../../../src-main/service/http/error-handler.js';
 import { modelManagerRoutes } from '../../../../src-main/service/routes/model-manager-routes.js';
 import { openDatabase, type Db } from '../../../../src-main/store/database.js';
-import { createRepositories } from '../../../../src-main/store/repositories.js';
+import { createSqliteStore } from '../../../../src-main/store/sqlite-store.js';
 import { SHARED } from '../../../helpers/system.js';
 import { startRangeServer, type RangeServer } from '../../../helpers/range-server.js';
 
@@ -27,7 +27,7 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'voxdesk-mr-'));
   db = openDatabase(join(dir, 'voxdesk.db'));
   server = await startRangeServer({ '/gtcrn-simple/gtcrn_simple.onnx': { body: readFileSync(join(SHARED, 'models', 'gtcrn_simple.onnx')) } });
-  manager = new ModelManager({ dataDir: dir, repos: createRepositories(db), mirror: server.url, backoffMs: 10 });
+  manager = await ModelManager.open({ dataDir: dir, store: createSqliteStore(db, join(dir, 'voxdesk.db')), mirror: server.url, backoffMs: 10 });
   app = handleErrors(new Hono<AppEnv>(), () => {}).route('/', modelManagerRoutes(manager));
 });
 

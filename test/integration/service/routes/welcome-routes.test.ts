@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WelcomeInfo } from '../../../../src-main/common/api-types.js';
 import { pocketsphinxModelSource } from '../../../../src-main/engines/asr/pocketsphinx-models.js';
-import { CURATED_PACKAGES, type ModelPackage } from '../../../../src-main/engines/models/curated-models.js';
+import { CURATED_PACKAGES, type ModelPackage } from '../../../../src-main/models/packages/curated-models.js';
 import { startRangeServer, type RangeServer } from '../../../helpers/range-server.js';
 import { startTestService, testModelSource, type TestService } from '../../../helpers/service.js';
 import { SHARED } from '../../../helpers/system.js';

@@ -5,7 +5,7 @@
  * is followed to installed with its progress.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { CURATED_PACKAGES } from '../../../../src-main/engines/models/curated-models.js';
+import { CURATED_PACKAGES } from '../../../../src-main/models/packages/curated-models.js';
 import { ModelDownload } from '../../../../src-renderer/src/models/model-download.svelte.js';
 import { startRangeServer } from '../../../helpers/range-server.js';
 import { useConnectedApp } from '../../../helpers/renderer-host.js';

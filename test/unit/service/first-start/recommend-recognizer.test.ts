@@ -1,7 +1,7 @@
 /** The first-start recommendation rule (service/first-start/recommend-recognizer.ts) over the curated packages. */
 import { describe, expect, it } from 'vitest';
-import { CURATED_PACKAGES, packageSize } from '../../../../src-main/engines/models/curated-models.js';
-import type { PackageStatus } from '../../../../src-main/engines/models/package-status.js';
+import { CURATED_PACKAGES, packageSize } from '../../../../src-main/models/packages/curated-models.js';
+import type { PackageStatus } from '../../../../src-main/models/packages/package-status.js';
 import { fallbackRecognizer, primaryLanguage, recommendRecognizers } from '../../../../src-main/service/first-start/recommend-recognizer.js';
 
 /** The curated packages as a fresh model manager lists them. */
@@ -25,6 +25,9 @@ const packages: PackageStatus[] = CURATED_PACKAGES.map((p) => ({
   error_message: null,
   dir: null,
   built_in: false,
+  spec_family: p.specFamily ?? null,
+  speed_class: p.speedClass ?? null,
+  unconfirmed: null,
 }));
 
 const ids = (language: string): string[] => recommendRecognizers(language, packages).map((r) => r.id);

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""
+Tiny random-weight models in the exact layouts sherpa-onnx loads, for Voxdesk's tests.
+
+    python3 scripts/tiny-models/make_tiny_models.py OUT_DIR [NAME ...]
+
+writes OUT_DIR/<name>/ for each model named (all when none is). Everything is deterministic: the same script makes
+the same bytes, so tests cache the output by this file's hash (test/helpers/generated-models.ts). What is real is the
+file format — each model's input and output names, shapes, element types and metadata are those sherpa-onnx reads
+(its sources are cited beside each model) — so the sherpa-onnx code that loads and runs the family is exercised;
+the text, labels and audio the weights give mean nothing. The weights are as small as the format allows: the
+dimensions that sherpa-onnx reads from the metadata (mel bins, vocabulary, special token ids, layer counts) are the
+real model's, the hidden sizes are not. Needs Debian's python3-onnx and python3-numpy only.
+"""
+import base64
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OPSET = [helper.make_opsetid("", 17)]
+IR_VERSION = 8  # what onnxruntime 1.17+ reads; sherpa-onnx-node 1.13.8 bundles 1.2x
+
+
+def save(graph, path, metadata=None):
+    model = helper.make_model(graph, opset_imports=OPSET, producer_name="voxdesk-tiny-models")
+    model.ir_version = IR_VERSION
+    for key, value in (metadata or {}).items():
+        entry = model.metadata_props.add()
+        entry.key = key
+        entry.value = str(value)
+    onnx.checker.check_model(model)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(model.SerializeToString())
+
+
+def const(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Whisper large-v3-turbo's shape (sherpa-onnx/csrc/offline-whisper-model.cc; scripts/whisper/export-onnx.py): 128 mel
+# bins, a 51,866-token vocabulary, the large-v3 special tokens (100 languages, yue last), four decoder layers. The
+# encoder turns mel [N, 128, T] into cross-attention keys and values [n_text_layer, N, T/2, state]; the decoder takes
+# tokens, the self-attention caches, the cross keys and values and the offset, and gives logits [N, n_tokens, vocab]
+# and the caches back. Its logits depend on the tokens and the audio, and end-of-text gains with every position, so
+# a few tokens come out and decoding ends.
+# ---------------------------------------------------------------------------------------------------------------------
+
+WHISPER_V3_LANGUAGES = (
+    "en zh de es ru ko fr ja pt tr pl ca nl ar sv it id hi fi vi he uk el ms cs ro da hu ta no th ur hr bg lt la mi ml "
+    "cy sk te fa lv bn sr az sl kn et mk br eu is hy ne mn bs kk sq sw gl mr pa si km sn yo so af oc ka be tg sd gu am "
+    "yi lo uz fo ht ps tk nn mt sa lb my bo tl mg as tt haw ln ha ba jw su yue"
+).split()
+
+
+def whisper_turbo(out):
+    n_mels, n_vocab, n_text_layer, n_text_ctx, state = 128, 51866, 4, 448, 16
+    eot, sot = 50257, 50258
+    languages = list(range(50259, 50259 + len(WHISPER_V3_LANGUAGES)))
+    # large-v3 added yue, so its special tokens sit one above large-v2's.
+    translate, transcribe, sot_lm, sot_prev, no_speech, no_timestamps = 50359, 50360, 50361, 50362, 50363, 50364
+    assert len(languages) == 100 and languages[-1] == translate - 1
+    r = rng(1)
+
+    conv_w = r.standard_normal((state, n_mels, 3)).astype(np.float32) * 0.05
+    layer_scale = np.arange(1, n_text_layer + 1, dtype=np.float32).reshape(n_text_layer, 1, 1, 1)
+    mel = helper.make_tensor_value_info("mel", TensorProto.FLOAT, ["n_audio", n_mels, "T"])
+    cross_k = helper.make_tensor_value_info("n_layer_cross_k", TensorProto.FLOAT, [n_text_layer, "n_audio", "T_audio", state])
+    cross_v = helper.make_tensor_value_info("n_layer_cross_v", TensorProto.FLOAT, [n_text_layer, "n_audio", "T_audio", state])
+    encoder = helper.make_graph(
+        [
+            helper.make_node("Conv", ["mel", "conv_w"], ["conv"], strides=[2], pads=[1, 1]),
+            helper.make_node("Tanh", ["conv"], ["act"]),
+            helper.make_node("Transpose", ["act"], ["frames"], perm=[0, 2, 1]),
+            helper.make_node("Unsqueeze", ["frames", "axis0"], ["one_layer"]),
+            helper.make_node("Mul", ["one_layer", "layer_scale"], ["n_layer_cross_k"]),
+            helper.make_node("Neg", ["n_layer_cross_k"], ["n_layer_cross_v"]),
+        ],
+        "whisper_turbo_encoder",
+        [mel],
+        [cross_k, cross_v],
+        [const("conv_w", conv_w), const("layer_scale", layer_scale), const("axis0", np.array([0], dtype=np.int64))],
+    )
+    meta = {
+        "model_type": "whisper-large-v3-turbo (tiny random weights)",
+        "comment": "voxdesk tiny random-weight test model in the shape of sherpa-onnx-whisper-turbo",
+        "version": "1",
+        "maintainer": "voxdesk",
+        "n_mels": n_mels,
+        "n_audio_ctx": 1500,
+        "n_audio_state": state,
+        "n_audio_head": 1,
+        "n_audio_layer": 1,
+        "n_vocab": n_vocab,
+        "n_text_ctx": n_text_ctx,
+        "n_text_state": state,
+        "n_text_head": 1,
+        "n_text_layer": n_text_layer,
+        "sot_sequence": f"{sot},{languages[0]},{transcribe}",
+        "all_language_tokens": ",".join(map(str, languages)),
+        "all_language_codes": ",".join(WHISPER_V3_LANGUAGES),
+        "sot": sot,
+        "sot_index": 0,
+        "eot": eot,
+        "blank_id": 220,
+        "is_multilingual": 1,
+        "no_speech": no_speech,
+        "non_speech_tokens": "",
+        "transcribe": transcribe,
+        "translate": translate,
+        "sot_prev": sot_prev,
+        "sot_lm": sot_lm,
+        "no_timestamps": no_timestamps,
+    }
+    save(encoder, os.path.join(out, "turbo-encoder.int8.onnx"), meta)
+
+    # Logits = tanh(sin(token · f) + their mean + mean audio) @ sin(a ⊗ ids) + 0.6 · position on end-of-text, special tokens past
+    # end-of-text held down; everything vocabulary-wide is computed at run time (stored, it would be megabytes).
+    freq = (r.standard_normal((state,)) * 3).astype(np.float32)
+    a = r.standard_normal((state, 1)).astype(np.float32)
+    cache_shape = [n_text_layer, "n_audio", n_text_ctx, state]
+    inputs = [
+        helper.make_tensor_value_info("tokens", TensorProto.INT64, ["n_audio", "n_tokens"]),
+        helper.make_tensor_value_info("in_n_layer_self_k_cache", TensorProto.FLOAT, cache_shape),
+        helper.make_tensor_value_info("in_n_layer_self_v_cache", TensorProto.FLOAT, cache_shape),
+        helper.make_tensor_value_info("n_layer_cross_k", TensorProto.FLOAT, [n_text_layer, "n_audio", "T_audio", state]),
+        helper.make_tensor_value_info("n_layer_cross_v", TensorProto.FLOAT, [n_text_layer, "n_audio", "T_audio", state]),
+        helper.make_tensor_value_info("offset", TensorProto.INT64, [1]),
+    ]
+    outputs = [
+        helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["n_audio", "n_tokens", n_vocab]),
+        helper.make_tensor_value_info("out_n_layer_self_k_cache", TensorProto.FLOAT, cache_shape),
+        helper.make_tensor_value_info("out_n_layer_self_v_cache", TensorProto.FLOAT, cache_shape),
+    ]
+    decoder = helper.make_graph(
+        [
+            helper.make_node("Cast", ["tokens"], ["tokens_f"], to=TensorProto.FLOAT),
+            helper.make_node("Unsqueeze", ["tokens_f", "axis_last"], ["tokens_col"]),
+            helper.make_node("Mul", ["tokens_col", "freq"], ["token_angles"]),
+            helper.make_node("Sin", ["token_angles"], ["emb"]),
+            helper.make_node("ReduceMean", ["n_layer_cross_k"], ["audio4"], axes=[0, 2], keepdims=0),
+            helper.make_node("Unsqueeze", ["audio4", "axis1"], ["audio_raw"]),
+            helper.make_node("Mul", ["audio_raw", "audio_weight"], ["audio"]),
+            # The mean over the tokens given at once: the first step sees the whole start sequence, so the task
+            # (transcribe or translate) and the language change what comes out.
+            helper.make_node("ReduceMean", ["emb"], ["context"], axes=[1], keepdims=1),
+            helper.make_node("Add", ["emb", "context"], ["with_context"]),
+            helper.make_node("Add", ["with_context", "audio"], ["mixed"]),
+            helper.make_node("Tanh", ["mixed"], ["hidden"]),
+            helper.make_node("Range", ["zero", "vocab", "one"], ["ids"]),
+            helper.make_node("Cast", ["ids"], ["ids_f"], to=TensorProto.FLOAT),
+            helper.make_node("Unsqueeze", ["ids_f", "axis0"], ["ids_row"]),
+            helper.make_node("Mul", ["a", "ids_row"], ["angles"]),
+            helper.make_node("Sin", ["angles"], ["projection"]),
+            helper.make_node("MatMul", ["hidden", "projection"], ["scores"]),
+            helper.make_node("Equal", ["ids", "eot"], ["is_eot"]),
+            helper.make_node("Cast", ["is_eot"], ["eot_onehot"], to=TensorProto.FLOAT),
+            helper.make_node("Greater", ["ids", "eot"], ["is_special"]),
+            helper.make_node("Cast", ["is_special"], ["special"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", ["special", "held_down"], ["special_mask"]),
+            # positions = offset + [0, n_tokens)
+            helper.make_node("Shape", ["tokens"], ["tokens_shape"]),
+            helper.make_node("Gather", ["tokens_shape", "one"], ["n_tokens"], axis=0),
+            helper.make_node("Range", ["zero", "n_tokens", "one"], ["steps"]),
+            helper.make_node("Add", ["steps", "offset"], ["positions"]),
+            helper.make_node("Cast", ["positions"], ["positions_f"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", ["positions_f", "eot_gain"], ["gain"]),
+            helper.make_node("Unsqueeze", ["gain", "axis1"], ["gain_col"]),
+            helper.make_node("Mul", ["gain_col", "eot_onehot"], ["eot_bias"]),
+            helper.make_node("Add", ["scores", "eot_bias"], ["biased"]),
+            helper.make_node("Add", ["biased", "special_mask"], ["logits"]),
+            helper.make_node("Identity", ["in_n_layer_self_k_cache"], ["out_n_layer_self_k_cache"]),
+            helper.make_node("Identity", ["in_n_layer_self_v_cache"], ["out_n_layer_self_v_cache"]),
+        ],
+        "whisper_turbo_decoder",
+        inputs,
+        outputs,
+        [
+            const("freq", freq),
+            const("a", a),
+            const("eot_gain", np.array(0.6, dtype=np.float32)),
+            const("audio_weight", np.array(0.1, dtype=np.float32)),
+            const("held_down", np.array(-1e4, dtype=np.float32)),
+            const("eot", np.array(eot, dtype=np.int64)),
+            const("vocab", np.array(n_vocab, dtype=np.int64)),
+            const("axis0", np.array([0], dtype=np.int64)),
+            const("axis1", np.array([1], dtype=np.int64)),
+            const("axis_last", np.array([-1], dtype=np.int64)),
+            const("zero", np.array(0, dtype=np.int64)),
+            const("one", np.array(1, dtype=np.int64)),
+        ],
+    )
+    save(decoder, os.path.join(out, "turbo-decoder.int8.onnx"), {"comment": meta["comment"]})
+
+    # tokens.txt: the byte-level BPE vocabulary as sherpa-onnx's export writes it ("<base64 of the bytes> <id>"), for
+    # the 50,257 text tokens; special tokens are not listed (sherpa-onnx skips ids it cannot find).
+    letters = "etaoinshrdlucmfwypvbgkjqxz"
+    with open(os.path.join(out, "turbo-tokens.txt"), "w") as f:
+        for i in range(eot):
+            word = (" " if i % 3 == 0 else "") + letters[i % 26] + letters[(i // 26) % 26]
+            f.write(f"{base64.b64encode(word.encode()).decode()} {i}\n")
+
+
+MODELS = {
+    "whisper-turbo": whisper_turbo,
+}
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.exit(f"usage: {argv[0]} OUT_DIR [{' | '.join(MODELS)} ...]")
+    out = argv[1]
+    names = argv[2:] or list(MODELS)
+    for name in names:
+        if name not in MODELS:
+            sys.exit(f"unknown model {name}; known: {', '.join(MODELS)}")
+        MODELS[name](os.path.join(out, name))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,109 @@
+/**
+ * The one mapping of model family → what serves it: the capability a package of the family has, the engine that runs
+ * it, the product routes that accept it, and the engine area's function that turns a package's files into the
+ * catalogue row's engine fields (engine config, params schema, limits, languages). The catalogue source
+ * (catalogue-source.ts), the downloads, the imports and the packages added by URL all ask here; a new family is one
+ * entry of FAMILY_ENGINES (TypeScript refuses a family without one).
+ */
+import type { AsrFamily, ModelFamily } from '../common/model-families.js';
+import type { Product } from '../common/products.js';
+import type { SpecFamily } from '../common/spec-families.js';
+import { asrFamilyDefinition } from '../engines/asr/asr-families.js';
+import { gtcrnDefinition } from '../engines/denoise/denoise-families.js';
+import type { EngineKind } from '../engines/engine-types.js';
+import type { ModelDefinition } from '../engines/model-definition.js';
+import { ttsFamilyDefinition, type TtsFamily } from '../engines/tts/tts-families.js';
+import type { FamilyFiles } from './layouts/detect-layout.js';
+
+/** What a package is for: catalogue capabilities, or 'support' for models the ASR engines use (VAD, diarization). */
+export type PackageCapability = 'asr' | 'tts' | 'noise_reduction' | 'support';
+
+/** The support models an ASR package can use, found among the installed packages (null: none installed). */
+export interface SupportPaths {
+  sileroVad: string | null;
+  speakerEmbedding: string | null;
+  pyannoteSegmentation: string | null;
+}
+
+/** What an engine area is told about one package. Paths are absolute. */
+export interface ModelPackageInfo {
+  id: string;
+  family: ModelFamily;
+  languages: string[];
+  installed: boolean;
+  /** The package folder (where it will be, when not installed yet). */
+  dir: string;
+  /** Role → absolute path (encoder, decoder, joiner, tokens, model, lexicon, dataDir, voices, …). */
+  files: FamilyFiles;
+  support: SupportPaths;
+  /** Voices: speakers and output rate when known. */
+  numSpeakers?: number;
+  sampleRate?: number;
+  /** The spec's family label the package serves (its params table applies). */
+  specFamily?: SpecFamily;
+}
+
+/** The fields an engine area decides for a package; the rest of the catalogue row comes from the package. */
+export type FamilyDefinitionPart = Pick<ModelDefinition, 'engine' | 'engineConfig' | 'paramsSchema' | 'live' | 'acceptsSpeed' | 'limits'> &
+  Partial<Pick<ModelDefinition, 'languages'>>;
+
+export interface FamilyEngine {
+  capability: PackageCapability;
+  /** The engine that runs the family's packages (null: support models, which serve no route of their own). */
+  engine: EngineKind | null;
+  products: readonly Product[];
+  /** The engine fields of a package of the family; throws (naming what is wrong) when its files do not fit. */
+  define(pkg: ModelPackageInfo): FamilyDefinitionPart | null;
+}
+
+const speechToText: FamilyEngine = {
+  capability: 'asr',
+  engine: 'sherpa-asr',
+  products: ['speech-to-text'],
+  define: (pkg) =>
+    asrFamilyDefinition(pkg.family as AsrFamily, {
+      id: pkg.id,
+      dir: pkg.dir,
+      languages: pkg.languages,
+      files: pkg.files,
+      support: pkg.support,
+      ...(pkg.specFamily ? { specFamily: pkg.specFamily } : {}),
+    }),
+};
+
+const voice: FamilyEngine = {
+  capability: 'tts',
+  engine: 'sherpa-tts',
+  products: ['text-to-speech'],
+  define: (pkg) =>
+    ttsFamilyDefinition(pkg.family as TtsFamily, {
+      id: pkg.id,
+      dir: pkg.dir,
+      languages: pkg.languages,
+      files: pkg.files,
+      ...(pkg.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}),
+      ...(pkg.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}),
+    }),
+};
+
+const support: FamilyEngine = { capability: 'support', engine: null, products: [], define: () => null };
+
+export const FAMILY_ENGINES: Record<ModelFamily, FamilyEngine> = {
+  whisper: speechToText,
+  'nemo-ctc': speechToText,
+  'nemo-transducer': speechToText,
+  'streaming-transducer': speechToText,
+  moonshine: speechToText,
+  'sense-voice': speechToText,
+  vits: voice,
+  piper: voice,
+  kokoro: voice,
+  gtcrn: { capability: 'noise_reduction', engine: 'gtcrn', products: ['voice-isolator', 'audio-enhancement'], define: (pkg) => gtcrnDefinition(pkg) },
+  'silero-vad': support,
+  'speaker-embedding': support,
+  'pyannote-segmentation': support,
+};
+
+export function familyCapability(family: ModelFamily): PackageCapability {
+  return FAMILY_ENGINES[family].capability;
+}

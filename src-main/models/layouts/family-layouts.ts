@@ -1,0 +1,175 @@
+/**
+ * Each model family's sherpa-onnx folder layout: which files it needs (`needs`, told to a person whose folder does
+ * not fit) and how its files are found among a folder's (`find`). A new family is one entry here, and one in
+ * LAYOUT_ORDER when it can be recognised without being named.
+ */
+import type { ModelFamily } from '../../common/model-families.js';
+import type { OnnxMetadata } from '../../engines/onnx-metadata.js';
+import type { FamilyLayout, ModelFolder } from './layout-types.js';
+
+/**
+ * Whether a transducer's encoder is a streaming (online) one: sherpa-onnx's streaming exports (Zipformer, Zipformer2,
+ * LSTM, Conv-Emformer) carry `decode_chunk_len` or `T` in the encoder's metadata; offline ones (NeMo, offline
+ * Zipformer) do not. Without readable metadata the release file names decide (`…-chunk-16-left-128.onnx`).
+ */
+function isStreamingEncoder(meta: OnnxMetadata | null, name: string): boolean {
+  if (meta && Object.keys(meta).length > 0) return 'decode_chunk_len' in meta || ('T' in meta && /zipformer|lstm|emformer/i.test(meta.model_type ?? ''));
+  return /chunk|streaming/i.test(name);
+}
+
+/** Languages a Whisper export declares (`all_language_codes`; `en` for English-only models), or undefined. */
+function whisperLanguages(meta: OnnxMetadata | null): string[] | undefined {
+  if (!meta) return undefined;
+  if (meta.is_multilingual === '0') return ['en'];
+  const codes = (meta.all_language_codes ?? '').split(',').map((c) => c.trim().toLowerCase()).filter(Boolean);
+  return codes.length > 0 ? codes : undefined;
+}
+
+/**
+ * A VITS voice without a lexicon runs only when sherpa-onnx phonemizes for it with espeak-ng, which it does for
+ * Piper, Coqui and icefall exports (their metadata says so) or character models. Anything else makes sherpa-onnx
+ * exit the process at load ("Please provide --vits-lexicon"), so it is refused here with the reason.
+ */
+function espeakVitsRefusal(meta: OnnxMetadata | null, shown: string): string | null {
+  if (!meta) return null; // unreadable: sherpa-onnx refuses to load it with an error of its own
+  const comment = meta.comment ?? '';
+  if (/piper|coqui|icefall/i.test(comment) || meta.frontend === 'characters') return null;
+  return (
+    `${shown} has espeak-ng-data but no lexicon.txt, and its metadata does not mark it as a Piper, Coqui or icefall ` +
+    `export (comment: ${JSON.stringify(comment)}): sherpa-onnx cannot phonemize for it. Add its lexicon.txt or use a Piper export`
+  );
+}
+
+/** Single-file models recognised by their metadata before their names (a download may be called model.onnx). */
+function singleFileFamily(meta: OnnxMetadata | null): ModelFamily | null {
+  if (!meta) return null;
+  const type = meta.model_type ?? '';
+  if (type === 'gtcrn') return 'gtcrn';
+  if (/^pyannote/i.test(type)) return 'pyannote-segmentation';
+  if (meta.framework || meta.output_dim) return 'speaker-embedding';
+  return null;
+}
+
+const SPEAKER_EMBEDDING_NAMES = /titanet|wespeaker|3dspeaker|3d-speaker|campplus|eres2net|speaker|embedding/i;
+
+/** Single-file families, with the file names that suggest each when the metadata does not say. */
+const SINGLE_FILE_NAMES: ReadonlyArray<[RegExp, ModelFamily]> = [
+  [/gtcrn/i, 'gtcrn'],
+  [/silero|vad/i, 'silero-vad'],
+  [/pyannote|segmentation/i, 'pyannote-segmentation'],
+  [SPEAKER_EMBEDDING_NAMES, 'speaker-embedding'],
+];
+
+/** A family of one .onnx file (no tokens): the file named like the family, or the only one unless its metadata names another. */
+function singleFile(family: ModelFamily, re: RegExp): FamilyLayout {
+  return {
+    needs: 'needs one .onnx file',
+    async find(folder) {
+      const only = folder.onnx.length === 1 && !folder.tokens ? folder.onnx[0]! : null;
+      const declared = only ? singleFileFamily(await folder.metadata(only)) : null;
+      if (declared && declared !== family) return null; // its metadata names another family
+      return folder.make(family, { model: folder.pick(re) ?? only }, ['model']);
+    },
+  };
+}
+
+function transducer(family: 'nemo-transducer' | 'streaming-transducer'): FamilyLayout {
+  const streaming = family === 'streaming-transducer';
+  return {
+    expected: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', joiner: 'joiner.onnx', tokens: 'tokens.txt' },
+    needs: streaming
+      ? 'needs *encoder*.onnx, *decoder*.onnx, *joiner*.onnx and tokens.txt, and a streaming encoder (decode_chunk_len in its metadata)'
+      : 'needs *encoder*.onnx, *decoder*.onnx, *joiner*.onnx and tokens.txt, and an offline (non-streaming) encoder',
+    async find(folder) {
+      const encoder = folder.pick(/encoder/);
+      if (!encoder || isStreamingEncoder(await folder.metadata(encoder), encoder) !== streaming) return null;
+      return folder.make(family, { encoder, decoder: folder.pick(/decoder/), joiner: folder.pick(/joiner/), tokens: folder.tokens }, ['encoder', 'decoder', 'joiner', 'tokens']);
+    },
+  };
+}
+
+const espeakData = (folder: ModelFolder) => (folder.hasDir('espeak-ng-data') ? 'espeak-ng-data' : null);
+
+export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
+  whisper: {
+    expected: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', tokens: 'tokens.txt' },
+    needs: 'needs *encoder*.onnx, *decoder*.onnx and tokens.txt',
+    async find(folder) {
+      if (folder.pick(/joiner/)) return null;
+      const layout = folder.make('whisper', { encoder: folder.pick(/encoder/), decoder: folder.pick(/decoder/), tokens: folder.tokens }, ['encoder', 'decoder', 'tokens']);
+      const languages = layout ? whisperLanguages(await folder.metadata(folder.pick(/encoder/)!)) : undefined;
+      return layout && languages ? { ...layout, languages } : layout;
+    },
+  },
+  'nemo-ctc': {
+    expected: { model: 'model.onnx', tokens: 'tokens.txt' },
+    needs: 'needs model*.onnx and tokens.txt',
+    find: async (folder) => folder.make('nemo-ctc', { model: folder.pick(/^model/), tokens: folder.tokens }, ['model', 'tokens']),
+  },
+  'nemo-transducer': transducer('nemo-transducer'),
+  'streaming-transducer': transducer('streaming-transducer'),
+  moonshine: {
+    expected: { preprocessor: 'preprocess.onnx', encoder: 'encode.onnx', uncachedDecoder: 'uncached_decode.onnx', cachedDecoder: 'cached_decode.onnx', tokens: 'tokens.txt' },
+    needs: 'needs preprocess*.onnx, encode*.onnx, uncached_decode*.onnx, cached_decode*.onnx and tokens.txt',
+    find: async (f) =>
+      f.make(
+        'moonshine',
+        { preprocessor: f.pick(/^preprocess/), encoder: f.pick(/^encode/), uncachedDecoder: f.pick(/^uncached_decode/), cachedDecoder: f.pick(/^cached_decode/), tokens: f.tokens },
+        ['preprocessor', 'encoder', 'uncachedDecoder', 'cachedDecoder', 'tokens'],
+      ),
+  },
+  'sense-voice': {
+    expected: { model: 'model.onnx', tokens: 'tokens.txt' },
+    needs: 'needs model*.onnx and a SenseVoice tokens.txt (with <|zh|>, <|en|> … tokens)',
+    async find(folder) {
+      const head = folder.tokens ? await folder.head(folder.tokens) : null;
+      const senseVoice = head !== null && head.includes('<|zh|>') && head.includes('<|withitn|>');
+      return senseVoice ? folder.make('sense-voice', { model: folder.pick(/^model/), tokens: folder.tokens }, ['model', 'tokens']) : null;
+    },
+  },
+  vits: {
+    expected: { model: 'model.onnx', tokens: 'tokens.txt', lexicon: 'lexicon.txt' },
+    needs: 'needs *.onnx, tokens.txt and lexicon.txt',
+    find: async (f) =>
+      f.make('vits', { model: f.pick(/\.onnx$/), tokens: f.tokens, lexicon: f.has('lexicon.txt') ? 'lexicon.txt' : null, dataDir: espeakData(f) }, ['model', 'tokens', 'lexicon']),
+  },
+  piper: {
+    expected: { model: 'model.onnx', tokens: 'tokens.txt', dataDir: 'espeak-ng-data' },
+    needs: 'needs *.onnx, tokens.txt and an espeak-ng-data folder',
+    async find(folder) {
+      const model = folder.pick(/\.onnx$/);
+      const layout = folder.make('piper', { model, tokens: folder.tokens, dataDir: espeakData(folder) }, ['model', 'tokens', 'dataDir']);
+      const refused = layout ? espeakVitsRefusal(await folder.metadata(model!), model!) : null;
+      if (!refused) return layout;
+      if (!folder.has('lexicon.txt')) folder.refuse(refused);
+      return null;
+    },
+  },
+  kokoro: {
+    expected: { model: 'model.onnx', voices: 'voices.bin', tokens: 'tokens.txt', dataDir: 'espeak-ng-data' },
+    needs: 'needs *.onnx, voices.bin, tokens.txt and an espeak-ng-data folder',
+    find: async (f) =>
+      f.make(
+        'kokoro',
+        { model: f.pick(/\.onnx$/), voices: f.has('voices.bin') ? 'voices.bin' : null, tokens: f.tokens, dataDir: espeakData(f), lexicon: f.has('lexicon-us-en.txt') ? 'lexicon-us-en.txt' : null },
+        ['model', 'voices', 'tokens', 'dataDir'],
+      ),
+  },
+  gtcrn: { ...singleFile('gtcrn', /gtcrn/i), expected: { model: 'gtcrn.onnx' } },
+  'silero-vad': singleFile('silero-vad', /silero|vad/i),
+  'pyannote-segmentation': singleFile('pyannote-segmentation', /pyannote|segmentation/i),
+  'speaker-embedding': singleFile('speaker-embedding', SPEAKER_EMBEDDING_NAMES),
+};
+
+/** Families tried on a folder given without one, most specific first: a voice folder also has model.onnx + tokens.txt, a transducer also has encoder + decoder. */
+export const LAYOUT_ORDER: readonly ModelFamily[] = ['kokoro', 'piper', 'vits', 'moonshine', 'streaming-transducer', 'nemo-transducer', 'whisper', 'sense-voice', 'nemo-ctc'];
+
+/** The single-file families worth trying on a folder of .onnx files without tokens: the one its metadata names, then those its file names suggest. */
+export async function singleFileCandidates(folder: ModelFolder): Promise<ModelFamily[]> {
+  if (folder.tokens || folder.onnx.length === 0) return [];
+  const out: ModelFamily[] = [];
+  const byMeta = folder.onnx.length === 1 ? singleFileFamily(await folder.metadata(folder.onnx[0]!)) : null;
+  if (byMeta) out.push(byMeta);
+  for (const [re, family] of SINGLE_FILE_NAMES) if (folder.onnx.some((n) => re.test(n))) out.push(family);
+  return out;
+}

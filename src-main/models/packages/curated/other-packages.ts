@@ -1,0 +1,89 @@
+/**
+ * The curated enhancement and support packages (denoisers; VAD, speaker segmentation and embeddings the recognizers
+ * use). curated-models.ts has the fields and how pins are sourced.
+ */
+import type { ModelPackage } from '../curated-models.js';
+import { SHERPA } from './release-hosts.js';
+
+export const OTHER_PACKAGES: readonly ModelPackage[] = [
+  {
+    id: 'gtcrn-simple',
+    name: 'GTCRN speech denoiser',
+    description: 'GTCRN: a tiny neural speech denoiser (16 kHz), run by sherpa-onnx.',
+    capability: 'noise_reduction',
+    family: 'gtcrn',
+    languages: [],
+    licence: 'MIT',
+    version: 'gtcrn_simple',
+    speedClass: 'fast',
+    files: [
+      {
+        url: `${SHERPA}/speech-enhancement-models/gtcrn_simple.onnx`,
+        sha256: 'e77603ac0c23dac3227dd2d7135b3a585cbee2679048aecfa886657d3ae1b534',
+        pinSource: 'computed here from ../shared/models/gtcrn_simple.onnx, a copy of this very file (same size)',
+        sizeBytes: 535_638,
+        path: 'gtcrn_simple.onnx',
+      },
+    ],
+  },
+  {
+    id: 'silero-vad-v5',
+    name: 'Silero VAD v5',
+    description: 'Voice activity detection: cuts long recordings into speech segments before recognition.',
+    capability: 'support',
+    family: 'silero-vad',
+    languages: [],
+    licence: 'MIT',
+    version: 'v5.1.2',
+    speedClass: 'fast',
+    files: [
+      {
+        url: 'https://raw.githubusercontent.com/snakers4/silero-vad/v5.1.2/src/silero_vad/data/silero_vad.onnx',
+        sha256: '2623a2953f6ff3d2c1e61740c6cdb7168133479b267dfef114a4a3cc5bdd788f',
+        pinSource: 'computed here from ../shared/models/silero_vad_v5.onnx, a copy of this very file (same size)',
+        sizeBytes: 2_327_524,
+        path: 'silero_vad.onnx',
+      },
+    ],
+  },
+  {
+    id: 'pyannote-segmentation-3-0',
+    name: 'pyannote segmentation 3.0 (int8)',
+    description: 'Speaker segmentation for diarization (who spoke when), sherpa-onnx int8 export.',
+    capability: 'support',
+    family: 'pyannote-segmentation',
+    languages: [],
+    licence: 'MIT',
+    version: 'sherpa-onnx-pyannote-segmentation-3-0',
+    speedClass: 'fast',
+    files: [
+      {
+        url: 'https://huggingface.co/csukuangfj/sherpa-onnx-pyannote-segmentation-3-0/resolve/main/model.int8.onnx',
+        sha256: 'd582f4b4c6b48205de7e0643c57df0df5615a3c176189be3fc461e9d18827b5d',
+        pinSource: 'computed here from ../shared/models/pyannote-segmentation-3-0.int8.onnx, a copy of this very file (same size)',
+        sizeBytes: 1_540_506,
+        path: 'model.int8.onnx',
+      },
+    ],
+  },
+  {
+    id: 'titanet-small-en',
+    name: 'NeMo TitaNet small (speaker embedding)',
+    description: 'Speaker embeddings (192-dim) that group segments by voice for diarization.',
+    capability: 'support',
+    family: 'speaker-embedding',
+    languages: [],
+    licence: 'CC-BY-4.0',
+    version: 'nemo_en_titanet_small',
+    speedClass: 'fast',
+    files: [
+      {
+        url: `${SHERPA}/speaker-recongition-models/nemo_en_titanet_small.onnx`,
+        sha256: 'ad4a1802485d8b34c722d2a9d04249662f2ece5d28a7a039063ca22f515a789e',
+        pinSource: 'the value public projects verify their downloads of this release asset against (found in their sources, 2026)',
+        sizeBytes: 40_257_283,
+        path: 'nemo_en_titanet_small.onnx',
+      },
+    ],
+  },
+];

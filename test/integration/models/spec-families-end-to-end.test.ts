@@ -1,0 +1,154 @@
+/**
+ * The spec's model families on device, from download to finished job: each curated package that serves a spec family
+ * (W-turbo, W-full, …) is downloaded by the service's model manager from a local HTTP server (through the mirror
+ * setting, with the curated entry's id, URL and archive layout, pinned to the tiny archive's sha256 and size),
+ * verified, extracted and detected; the catalogue names its spec family; and a real job through the HTTP API runs the
+ * family's loader on a tiny random-weight model in the family's exact layout, made by
+ * scripts/tiny-models/make_tiny_models.py (test/helpers/generated-models.ts). The text means nothing; the format,
+ * the loader and the params the spec gives the family are what is tested.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogueRecord } from '../../../src-main/common/api-types.js';
+import { CURATED_PACKAGES, type ModelPackage } from '../../../src-main/models/packages/curated-models.js';
+import { WHISPER_V3_LANGUAGES } from '../../../src-main/models/packages/curated/asr-packages.js';
+import type { PackageStatus } from '../../../src-main/models/packages/package-status.js';
+import { generatedModel } from '../../helpers/generated-models.js';
+import { Client } from '../../helpers/http-client.js';
+import { startRangeServer, type RangeServer } from '../../helpers/range-server.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
+import { SHARED } from '../../helpers/system.js';
+import { packArchive, type Archive } from '../../helpers/tiny-archives.js';
+
+const JFK = join(SHARED, 'audio', 'jfk.wav');
+const curated = (id: string) => CURATED_PACKAGES.find((p) => p.id === id)!;
+
+let work: string;
+let server: RangeServer;
+let svc: TestService;
+let client: Client;
+const packages: ModelPackage[] = [];
+
+/** The package with its one file served by the mirror from `archive`, pinned to the archive's sha256 and size. */
+function serve(base: ModelPackage, archive: Archive): void {
+  const file = base.files[0]!;
+  server.files.set(`/${base.id}/${basename(new URL(file.url).pathname)}`, { body: archive.body });
+  packages.push({ ...base, files: [{ ...file, sha256: archive.sha256, sizeBytes: archive.body.length }] });
+}
+
+/** The tiny turbo-shaped Whisper packed as sherpa-onnx packs a Whisper release (top folder, `<size>-…` names). */
+function whisperArchive(name: string, top: string, prefix: string): Archive {
+  const tiny = generatedModel('whisper-turbo');
+  return packArchive(work, name, top, {
+    [`${prefix}-encoder.int8.onnx`]: join(tiny, 'turbo-encoder.int8.onnx'),
+    [`${prefix}-decoder.int8.onnx`]: join(tiny, 'turbo-decoder.int8.onnx'),
+    [`${prefix}-tokens.txt`]: join(tiny, 'turbo-tokens.txt'),
+    'test_wavs/0.wav': JFK,
+  });
+}
+
+async function pull(id: string): Promise<PackageStatus> {
+  const answer = await client.post(`/v1/local/models/${id}/download`);
+  expect([200, 202]).toContain(answer.status);
+  await svc.service.models.whenDone(id);
+  return (await (await client.get(`/v1/local/models/${id}`)).json()) as PackageStatus;
+}
+
+interface JobBody {
+  status: string;
+  error_code: string | null;
+  error_message?: string | null;
+  result: { text: string; language?: string | null } | null;
+}
+
+async function transcribe(model: string, params: Record<string, unknown> = {}): Promise<{ status: number; body: JobBody & { error?: { code: string; message: string } } }> {
+  const response = await client.postForm('/v1/speech-to-text', [
+    { name: 'model', value: model },
+    { name: 'params', value: JSON.stringify(params) },
+    { name: 'file', file: { name: 'jfk.wav', data: new Uint8Array(readFileSync(JFK)) } },
+  ]);
+  return { status: response.status, body: (await response.json()) as JobBody & { error?: { code: string; message: string } } };
+}
+
+async function catalogue(): Promise<CatalogueRecord[]> {
+  return ((await (await client.get('/v1/models?include_unavailable=true')).json()) as { data: CatalogueRecord[] }).data;
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'voxdesk-spec-families-'));
+  server = await startRangeServer();
+  serve(curated('whisper-large-v3-turbo'), whisperArchive('sherpa-onnx-whisper-turbo.tar.bz2', 'sherpa-onnx-whisper-turbo', 'turbo'));
+  serve(curated('whisper-large-v3'), whisperArchive('sherpa-onnx-whisper-large-v3.tar.bz2', 'sherpa-onnx-whisper-large-v3', 'large-v3'));
+  // A package whose pin no published source confirms: offered, refused.
+  const unconfirmed = curated('whisper-large-v3');
+  packages.push({
+    ...unconfirmed,
+    id: 'whisper-unconfirmed',
+    specFamily: undefined,
+    files: [{ ...unconfirmed.files[0]!, sha256: null, pinSource: undefined, unconfirmed: 'no release checksum or public pin found for this asset' }],
+  } as ModelPackage);
+  svc = await startTestService({ modelPackages: packages, modelMirror: server.url, holdSeconds: 120, workers: 1 });
+  client = new Client(svc.url, svc.key);
+});
+
+afterAll(async () => {
+  await svc?.stop();
+  await server?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('the spec families on device', () => {
+  it('a client finds a W-turbo and a W-full model in the catalogue by their spec family, before and after download', async () => {
+    const before = await catalogue();
+    expect(before.filter((m) => m.spec_family === 'W-turbo').map((m) => m.id)).toEqual(['whisper-large-v3-turbo']);
+    expect(before.filter((m) => m.spec_family === 'W-full').map((m) => m.id)).toEqual(['whisper-large-v3']);
+    expect(before.find((m) => m.id === 'whisper-large-v3-turbo')).toMatchObject({ status: 'unavailable', download: { licence: 'MIT' } });
+
+    for (const id of ['whisper-large-v3-turbo', 'whisper-large-v3']) {
+      const status = await pull(id);
+      expect(status).toMatchObject({ id, family: 'whisper', state: 'installed', verified: true, spec_family: id.endsWith('turbo') ? 'W-turbo' : 'W-full', speed_class: 'slow' });
+      const prefix = id.endsWith('turbo') ? 'turbo' : 'large-v3';
+      expect(svc.service.models.installed(id)!.files).toEqual({ encoder: `${prefix}-encoder.int8.onnx`, decoder: `${prefix}-decoder.int8.onnx`, tokens: `${prefix}-tokens.txt` });
+    }
+    const after = await catalogue();
+    const turbo = after.find((m) => m.id === 'whisper-large-v3-turbo')!;
+    expect(turbo).toMatchObject({ status: 'available', spec_family: 'W-turbo', capability: 'asr' });
+    // The languages come from the model's own metadata: large-v3's hundred, Cantonese included.
+    expect(turbo.languages).toEqual([...WHISPER_V3_LANGUAGES]);
+  });
+
+  it('W-turbo transcribes with its 128 mel bins and large-v3 vocabulary, and refuses task translate as the spec does', async () => {
+    const done = await transcribe('whisper-large-v3-turbo');
+    expect({ status: done.status, job: done.body.status, error: done.body.error_code }).toEqual({ status: 200, job: 'succeeded', error: null });
+    expect(done.body.result!.text.trim()).not.toBe('');
+    expect(WHISPER_V3_LANGUAGES as readonly string[]).toContain(done.body.result!.language);
+
+    const refused = await transcribe('whisper-large-v3-turbo', { task: 'translate' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error!.code).toBe('invalid_params');
+    expect(refused.body.error!.message).toMatch(/W-turbo.*not trained to translate/);
+    const schema = (await (await client.get('/v1/models/whisper-large-v3-turbo')).json()) as CatalogueRecord;
+    expect((schema.params_schema.properties as Record<string, { enum?: string[] }>).task!.enum).toEqual(['transcribe']);
+  });
+
+  it('W-full translates: task translate runs through the loader to a finished job', async () => {
+    const schema = (await (await client.get('/v1/models/whisper-large-v3')).json()) as CatalogueRecord;
+    expect((schema.params_schema.properties as Record<string, { enum?: string[] }>).task!.enum).toEqual(['transcribe', 'translate']);
+    for (const params of [{ task: 'translate' }, { task: 'translate', language: 'de' }, { task: 'transcribe', language: 'yue' }]) {
+      const done = await transcribe('whisper-large-v3', params);
+      expect({ params, job: done.body.status, error: done.body.error_code }).toEqual({ params, job: 'succeeded', error: null });
+    }
+  });
+
+  it('refuses to download a curated package whose pin is not confirmed, saying why and what to do instead', async () => {
+    const status = (await (await client.get('/v1/local/models/whisper-unconfirmed')).json()) as PackageStatus;
+    expect(status.unconfirmed).toMatch(/no release checksum/);
+    const answer = await client.post('/v1/local/models/whisper-unconfirmed/download');
+    expect(answer.status).toBe(409);
+    const body = (await answer.json()) as { error: { code: string; message: string } };
+    expect(body.error.message).toMatch(/no published source confirms its checksum.*add it by URL with its sha256/);
+    expect(server.requests.some((r) => r.path.startsWith('/whisper-unconfirmed/'))).toBe(false);
+  });
+});

@@ -142,6 +142,7 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
     workerLauncher: config.processLauncher,
     startWorkers: config.workerStart,
     idleWorkerExitMs: config.workerIdleExitMs,
+    log: config.log,
   });
   opened.push(() => jobs.shutdown(0));
   if (store.postgres) {

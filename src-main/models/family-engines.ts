@@ -67,6 +67,7 @@ const speechToText: FamilyEngine = {
       languages: pkg.languages,
       files: pkg.files,
       support: pkg.support,
+      installed: pkg.installed,
       ...(pkg.specFamily ? { specFamily: pkg.specFamily } : {}),
     }),
 };
@@ -95,6 +96,7 @@ export const FAMILY_ENGINES: Record<ModelFamily, FamilyEngine> = {
   'streaming-transducer': speechToText,
   moonshine: speechToText,
   'sense-voice': speechToText,
+  canary: speechToText,
   vits: voice,
   piper: voice,
   kokoro: voice,

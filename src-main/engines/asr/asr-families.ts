@@ -7,6 +7,7 @@ import type { ModelDefinition } from '../model-definition.js';
 import { NO_LIMITS } from '../model-definition.js';
 import { MAX_FILE_BYTES } from '../../common/limits.js';
 import { modelLanguages } from './asr-languages.js';
+import { canaryProblem } from './canary.js';
 import { asrParamsSchema } from './asr-params-schema.js';
 import { ASR_FAMILIES, type AsrFamily } from '../../common/model-families.js';
 import type { SpecFamily } from '../../common/spec-families.js';
@@ -26,6 +27,7 @@ export const ASR_FAMILY_FILES: Record<AsrFamily, readonly string[]> = {
   'streaming-transducer': ['encoder', 'decoder', 'joiner', 'tokens'],
   moonshine: ['preprocessor', 'encoder', 'uncachedDecoder', 'cachedDecoder', 'tokens'],
   'sense-voice': ['model', 'tokens'],
+  canary: ['encoder', 'decoder', 'tokens'],
 };
 
 /** Families recognised as a stream (OnlineRecognizer): they find their own utterance ends, so no VAD is used. */
@@ -54,6 +56,8 @@ export interface AsrPackage {
   description?: string;
   /** The spec's family label the package serves: its params table decides what the schema accepts (asr-params-schema.ts). */
   specFamily?: SpecFamily;
+  /** false: a package not downloaded yet (its files are not read). Default true. */
+  installed?: boolean;
 }
 
 /** What the sherpa-asr engine reads from EngineTask.engineConfig. JSON only. */
@@ -88,6 +92,9 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     support.speakerEmbedding && support.pyannoteSegmentation
       ? { segmentation: support.pyannoteSegmentation, embedding: support.speakerEmbedding }
       : null;
+  // sherpa-onnx exits on a Canary vocabulary that does not match its encoder: refused here, with the reason.
+  const canary = family === 'canary' && pkg.installed !== false ? canaryProblem(files) : null;
+  if (canary) throw new Error(`package ${pkg.id} (canary): ${canary}`);
   // An imported package lists no languages: the model's metadata, files or family tell (asr-languages.ts).
   const languages = modelLanguages(family, files, pkg.languages);
   const engineConfig: SherpaAsrEngineConfig = {

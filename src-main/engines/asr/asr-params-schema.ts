@@ -33,7 +33,7 @@ export const TOKEN_TIMED_FAMILIES: readonly AsrFamily[] = ['nemo-ctc', 'nemo-tra
 /** Transducers: greedy or modified beam search, blank penalty, hotwords (sherpa-onnx's only biasing). */
 export const TRANSDUCER_FAMILIES: readonly AsrFamily[] = ['nemo-transducer', 'streaming-transducer'];
 /** Families with a language setting ('auto' detects). */
-export const LANGUAGE_AWARE_FAMILIES: readonly AsrFamily[] = ['whisper', 'sense-voice'];
+export const LANGUAGE_AWARE_FAMILIES: readonly AsrFamily[] = ['whisper', 'sense-voice', 'canary'];
 
 /** Longest segment a recording is cut into, in seconds (Whisper reads 30 s at most). Default 25. */
 export const DEFAULT_CHUNK_SECONDS = 25;
@@ -249,7 +249,12 @@ function language(options: AsrSchemaOptions): Record<string, JsonSchema> {
       type: 'string',
       enum: ['auto', ...options.languages],
       default: 'auto',
-      description: aware ? 'Spoken language; auto detects it.' : `This model recognises ${options.languages.join(', ')} only: auto or ${options.languages.length > 1 ? 'one of them' : 'that code'}.`,
+      description:
+        options.family === 'canary'
+          ? 'Spoken language; auto transcribes as English (Canary is told the language, it does not detect one).'
+          : aware
+            ? 'Spoken language; auto detects it.'
+            : `This model recognises ${options.languages.join(', ')} only: auto or ${options.languages.length > 1 ? 'one of them' : 'that code'}.`,
     },
   };
 }

@@ -56,7 +56,9 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
   const params = readAsrParams(task.params, paramRules(config));
   const duration = await probeDuration(file, { signal: ctx.signal });
   ctx.measured(duration);
-  const fixedLanguage = params.language !== 'auto' ? params.language : config.languages.length === 1 ? config.languages[0]! : null;
+  // Canary's auto is English (canary.ts); a model of one language is in that language.
+  const fixedLanguage =
+    params.language !== 'auto' ? params.language : config.family === 'canary' ? 'en' : config.languages.length === 1 ? config.languages[0]! : null;
   const options: TranscriptOptions = {
     duration,
     language: params.task === 'translate' ? 'en' : fixedLanguage,

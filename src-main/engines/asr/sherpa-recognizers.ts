@@ -96,6 +96,10 @@ export function recognizerConfig(config: SherpaAsrEngineConfig, settings: Recogn
     'sense-voice': () => ({
       senseVoice: { model: f.model, language: settings.language, useInverseTextNormalization: settings.useItn ? 1 : 0 },
     }),
+    // Canary is told the language it hears and the one to write (the same: it transcribes); auto is English.
+    canary: () => ({
+      canary: { encoder: f.encoder, decoder: f.decoder, srcLang: settings.language || 'en', tgtLang: settings.language || 'en', usePnc: 1 },
+    }),
   };
   if (config.family === 'streaming-transducer') throw new Error('a streaming transducer needs onlineRecognizerConfig()');
   const transducer = TRANSDUCER_FAMILIES.includes(config.family);

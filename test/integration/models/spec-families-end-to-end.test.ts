@@ -81,6 +81,16 @@ beforeAll(async () => {
   server = await startRangeServer();
   serve(curated('whisper-large-v3-turbo'), whisperArchive('sherpa-onnx-whisper-turbo.tar.bz2', 'sherpa-onnx-whisper-turbo', 'turbo'));
   serve(curated('whisper-large-v3'), whisperArchive('sherpa-onnx-whisper-large-v3.tar.bz2', 'sherpa-onnx-whisper-large-v3', 'large-v3'));
+  const canary = generatedModel('canary');
+  serve(
+    curated('canary-180m-flash'),
+    packArchive(work, 'sherpa-onnx-nemo-canary-180m-flash-en-es-de-fr-int8.tar.bz2', 'sherpa-onnx-nemo-canary-180m-flash-en-es-de-fr-int8', {
+      'encoder.int8.onnx': join(canary, 'encoder.int8.onnx'),
+      'decoder.int8.onnx': join(canary, 'decoder.int8.onnx'),
+      'tokens.txt': join(canary, 'tokens.txt'),
+      'test_wavs/en.wav': JFK,
+    }),
+  );
   // A package whose pin no published source confirms: offered, refused.
   const unconfirmed = curated('whisper-large-v3');
   packages.push({
@@ -150,5 +160,55 @@ describe('the spec families on device', () => {
     const body = (await answer.json()) as { error: { code: string; message: string } };
     expect(body.error.message).toMatch(/no published source confirms its checksum.*add it by URL with its sha256/);
     expect(server.requests.some((r) => r.path.startsWith('/whisper-unconfirmed/'))).toBe(false);
+  });
+
+  it('C-flash: Canary is downloaded, detected as Canary (not Whisper), told its language, and auto is English', async () => {
+    const status = await pull('canary-180m-flash');
+    expect(status).toMatchObject({ family: 'canary', state: 'installed', verified: true, spec_family: 'C-flash' });
+    expect(svc.service.models.installed('canary-180m-flash')!.files).toEqual({ encoder: 'encoder.int8.onnx', decoder: 'decoder.int8.onnx', tokens: 'tokens.txt' });
+    const row = (await catalogue()).find((m) => m.spec_family === 'C-flash')!;
+    expect(row).toMatchObject({ id: 'canary-180m-flash', status: 'available', languages: ['en', 'de', 'es', 'fr'] });
+    expect((row.params_schema.properties as Record<string, { enum?: string[] }>).language!.enum).toEqual(['auto', 'en', 'de', 'es', 'fr']);
+
+    const auto = await transcribe('canary-180m-flash');
+    expect({ job: auto.body.status, error: auto.body.error_code, language: auto.body.result?.language }).toEqual({ job: 'succeeded', error: null, language: 'en' });
+    expect(auto.body.result!.text.trim()).not.toBe('');
+    const german = await transcribe('canary-180m-flash', { language: 'de' });
+    expect({ job: german.body.status, language: german.body.result?.language }).toEqual({ job: 'succeeded', language: 'de' });
+    expect(german.body.result!.text).not.toBe(auto.body.result!.text); // the prompt's language reaches the decoder
+    const italian = await transcribe('canary-180m-flash', { language: 'it' });
+    expect(italian.status).toBe(400);
+    expect(italian.body.error!.code).toBe('invalid_params');
+  });
+
+  it('a Canary folder imported from disk is recognised as Canary; one whose vocabulary does not match its encoder is refused with the reason', async () => {
+    const canary = generatedModel('canary');
+    const imported = await client.postJson('/v1/local/models/import', { path: canary, id: 'my-canary' });
+    expect(imported.status).toBe(202);
+    await svc.service.models.whenImported('my-canary');
+    expect(svc.service.models.installed('my-canary')).toMatchObject({ family: 'canary' });
+    expect((await catalogue()).find((m) => m.id === 'my-canary')).toMatchObject({ status: 'available', languages: ['en', 'es', 'de', 'fr'] });
+
+    const { cpSync, writeFileSync } = await import('node:fs');
+    const short = join(work, 'short-canary');
+    cpSync(canary, short, { recursive: true });
+    writeFileSync(join(short, 'tokens.txt'), readFileSync(join(canary, 'tokens.txt'), 'utf8').split('\n').slice(0, 100).join('\n') + '\n');
+    expect((await client.postJson('/v1/local/models/import', { path: short, id: 'short-canary' })).status).toBe(202);
+    await svc.service.models.whenImported('short-canary');
+    const row = (await catalogue()).find((m) => m.id === 'short-canary')!;
+    expect(row.status).toBe('unavailable');
+    expect(row.reason).toMatch(/tokens\.txt has 100 lines but the encoder's vocab_size is 5248/);
+  });
+
+  it('the spec families without an open model on device have a row saying so and why, and a job naming one is refused with it', async () => {
+    const rows = await catalogue();
+    for (const family of ['C-v2', 'Q-asr']) {
+      const row = rows.find((m) => m.spec_family === family)!;
+      expect(row, family).toMatchObject({ status: 'unavailable', capability: 'asr', engine: 'none' });
+      expect(row.reason).toMatch(new RegExp(`no ${family} model on device: .*sherpa-onnx-node 1\\.13\\.8`));
+      const job = await transcribe(row.id);
+      expect(job.status).toBe(422);
+      expect(job.body.error!.code).toBe('model_unavailable');
+    }
   });
 });

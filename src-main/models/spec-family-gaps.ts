@@ -16,6 +16,14 @@ interface Gap {
 
 const GAPS: readonly Gap[] = [
   {
+    specFamily: 'P-rnnt',
+    name: 'Parakeet RNN-T (English)',
+    reason:
+      'NVIDIA Parakeet RNN-T has no sherpa-onnx export (the engine Voxdesk ships, sherpa-onnx-node 1.13.8, runs NeMo ' +
+      'models only from such exports): use parakeet-tdt-0.6b-v2 (P2; English, the same FastConformer encoder with a TDT ' +
+      'decoder and word timings from token times) or parakeet-tdt-ctc-110m-en (P-ctc)',
+  },
+  {
     specFamily: 'C-v2',
     name: 'Canary 1B v2 (25 European languages)',
     reason:

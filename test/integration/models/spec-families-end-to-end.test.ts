@@ -20,7 +20,7 @@ import { Client } from '../../helpers/http-client.js';
 import { startRangeServer, type RangeServer } from '../../helpers/range-server.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { SHARED } from '../../helpers/system.js';
-import { packArchive, type Archive } from '../../helpers/tiny-archives.js';
+import { packArchive, TINY, type Archive } from '../../helpers/tiny-archives.js';
 
 const JFK = join(SHARED, 'audio', 'jfk.wav');
 const curated = (id: string) => CURATED_PACKAGES.find((p) => p.id === id)!;
@@ -81,6 +81,14 @@ beforeAll(async () => {
   server = await startRangeServer();
   serve(curated('whisper-large-v3-turbo'), whisperArchive('sherpa-onnx-whisper-turbo.tar.bz2', 'sherpa-onnx-whisper-turbo', 'turbo'));
   serve(curated('whisper-large-v3'), whisperArchive('sherpa-onnx-whisper-large-v3.tar.bz2', 'sherpa-onnx-whisper-large-v3', 'large-v3'));
+  serve(
+    curated('parakeet-tdt-ctc-110m-en'),
+    packArchive(work, 'sherpa-onnx-nemo-parakeet_tdt_ctc_110m-en-36000-int8.tar.bz2', 'sherpa-onnx-nemo-parakeet_tdt_ctc_110m-en-36000-int8', {
+      'model.int8.onnx': join(TINY, 'tiny-nemo-ctc', 'model.onnx'),
+      'tokens.txt': join(TINY, 'tiny-nemo-ctc', 'tokens.txt'),
+      'test_wavs/0.wav': JFK,
+    }),
+  );
   const canary = generatedModel('canary');
   serve(
     curated('canary-180m-flash'),
@@ -202,7 +210,7 @@ describe('the spec families on device', () => {
 
   it('the spec families without an open model on device have a row saying so and why, and a job naming one is refused with it', async () => {
     const rows = await catalogue();
-    for (const family of ['C-v2', 'Q-asr']) {
+    for (const family of ['C-v2', 'Q-asr', 'P-rnnt']) {
       const row = rows.find((m) => m.spec_family === family)!;
       expect(row, family).toMatchObject({ status: 'unavailable', capability: 'asr', engine: 'none' });
       expect(row.reason).toMatch(new RegExp(`no ${family} model on device: .*sherpa-onnx-node 1\\.13\\.8`));
@@ -210,5 +218,16 @@ describe('the spec families on device', () => {
       expect(job.status).toBe(422);
       expect(job.body.error!.code).toBe('model_unavailable');
     }
+  });
+
+  it('P-ctc: the Parakeet CTC package downloads as upstream packs it and transcribes with word timings from token times', async () => {
+    const status = await pull('parakeet-tdt-ctc-110m-en');
+    expect(status).toMatchObject({ family: 'nemo-ctc', state: 'installed', verified: true, spec_family: 'P-ctc', speed_class: 'fast' });
+    expect((await catalogue()).filter((m) => m.spec_family === 'P-ctc').map((m) => m.id)).toEqual(['parakeet-tdt-ctc-110m-en']);
+    const done = await transcribe('parakeet-tdt-ctc-110m-en', { timestamp_granularity: 'word' });
+    expect({ job: done.body.status, language: done.body.result?.language }).toEqual({ job: 'succeeded', language: 'en' });
+    const words = (done.body.result as unknown as { words: Array<{ interpolated?: boolean }> }).words;
+    expect(words.length).toBeGreaterThan(0);
+    expect(words.some((w) => w.interpolated)).toBe(false);
   });
 });

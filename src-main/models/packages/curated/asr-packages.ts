@@ -203,6 +203,30 @@ export const ASR_PACKAGES: readonly ModelPackage[] = [
     ],
   },
   {
+    id: 'parakeet-tdt-ctc-110m-en',
+    name: 'Parakeet TDT-CTC 110M (English, CTC, int8)',
+    description:
+      'NVIDIA NeMo Parakeet TDT-CTC 110M, its CTC decoder: the spec\'s P-ctc — English with punctuation and casing, word ' +
+      'timings from token times, small and fast (sherpa-onnx int8 export).',
+    capability: 'asr',
+    family: 'nemo-ctc',
+    languages: ['en'],
+    licence: 'CC-BY-4.0',
+    version: 'sherpa-onnx-nemo-parakeet_tdt_ctc_110m-en-36000-int8',
+    specFamily: 'P-ctc',
+    speedClass: 'fast',
+    files: [
+      {
+        url: `${SHERPA}/asr-models/sherpa-onnx-nemo-parakeet_tdt_ctc_110m-en-36000-int8.tar.bz2`,
+        sha256: '17f945007b52ccd8b7200ffc7c5652e9e8e961dfdf479cefcabd06cf5703630b',
+        pinSource: 'six public projects that verify this URL pin this digest and 104,337,827 bytes',
+        sizeBytes: 104_337_827,
+        path: '',
+        extract: 'tar.bz2',
+      },
+    ],
+  },
+  {
     id: 'canary-180m-flash',
     name: 'Canary 180M flash (en, de, es, fr; int8)',
     description:

@@ -368,9 +368,67 @@ def canary(out):
             f.write(f"{piece} {i}\n")
 
 
+# ---------------------------------------------------------------------------------------------------------------------
+# CT-Transformer punctuation (sherpa-onnx/csrc/offline-ct-transformer-model.cc, offline-punctuation-ct-transformer-impl.h;
+# the zh-en vocab272727 export): one model, text int32 [N, T] + text_len int32 [N] → logits [N, T, 6] over the
+# punctuations "<unk>|_|，|。|？|、" (the last dimension static: sherpa-onnx reads it from the output's type), with the
+# vocabulary in the metadata (tokens joined by "|", vocab_size, unk_symbol). The tiny vocabulary is a few hundred
+# English words; each word's row says which mark follows it ("_" for none), so the output is deterministic.
+# ---------------------------------------------------------------------------------------------------------------------
+
+PUNCT_WORDS = (
+    "the of and to a in is you that it he was for on are as with his they i at be this have from or one had by word "
+    "but not what all were we when your can said there use an each which she do how their if will up other about out "
+    "many then them these so some her would make like him into time has look two more write go see number no way could "
+    "people my than first water been call who oil its now find long down day did get come made may part over new "
+    "ask fellow americans country world citizens freedom man together hello test yes thank"
+).split()
+
+
+def punctuation(out):
+    marks = ["<unk>", "_", "，", "。", "？", "、"]
+    vocab = ["<unk>", "<s>", "</s>"] + PUNCT_WORDS
+    r = rng(3)
+    table = np.zeros((len(vocab), len(marks)), dtype=np.float32)
+    table[:, 1] = 2.0  # no mark after most words
+    for i, word in enumerate(vocab):
+        if word in ("americans", "you", "hello", "yes"):
+            table[i, 2] = 4.0  # a comma after them
+        elif word in ("country", "world"):
+            table[i, 3] = 4.0  # a full stop
+        else:
+            table[i] += r.standard_normal(len(marks)).astype(np.float32) * 0.1
+    graph = helper.make_graph(
+        [
+            helper.make_node("Gather", ["table", "text"], ["logits"], axis=0),
+            # text_len is an input of the real model; here it only has to be accepted.
+            helper.make_node("Identity", ["text_len"], ["unused_len"]),
+        ],
+        "ct_transformer_punctuation",
+        [
+            helper.make_tensor_value_info("text", TensorProto.INT32, ["N", "T"]),
+            helper.make_tensor_value_info("text_len", TensorProto.INT32, ["N"]),
+        ],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", "T", len(marks)])],
+        [const("table", table)],
+    )
+    meta = {
+        "model_type": "ct_transformer",
+        "version": "1",
+        "model_author": "voxdesk tiny random-weight test model",
+        "comment": "tiny test model in the layout of sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12",
+        "vocab_size": len(vocab),
+        "tokens": "|".join(vocab),
+        "punctuations": "|".join(marks),
+        "unk_symbol": "<unk>",
+    }
+    save(graph, os.path.join(out, "model.int8.onnx"), meta)
+
+
 MODELS = {
     "whisper-turbo": whisper_turbo,
     "canary": canary,
+    "punctuation": punctuation,
 }
 
 

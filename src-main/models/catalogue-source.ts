@@ -54,6 +54,7 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
         sileroVad: manager.supportModelPath('silero-vad'),
         speakerEmbedding: manager.supportModelPath('speaker-embedding'),
         pyannoteSegmentation: manager.supportModelPath('pyannote-segmentation'),
+        punctuation: manager.supportModelPath('punctuation'),
       };
       const rows: Array<{ pkg: OfferedPackage | null; installed: InstalledModel | null }> = manager
         .offeredPackages()

@@ -139,7 +139,11 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       ...(config.builtInModels ? { builtIn: builtInModels() } : {}),
     });
     opened.push(() => models.stop());
-    const ctx = { dataDir: config.dataDir, vadModel: () => models.supportModelPath('silero-vad') };
+    const ctx = {
+      dataDir: config.dataDir,
+      vadModel: () => models.supportModelPath('silero-vad'),
+      punctuationModel: () => models.supportModelPath('punctuation'),
+    };
     // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
     if (config.modelMirror) await store.repos.settings.set(MIRROR_SETTING, config.modelMirror);
     if (config.caFile) await store.repos.settings.set(CA_FILE_SETTING, config.caFile);

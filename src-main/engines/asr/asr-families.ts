@@ -42,7 +42,12 @@ export interface AsrSupportModels {
   /** Speaker-embedding .onnx and pyannote segmentation .onnx: both needed for speaker_diarization. */
   speakerEmbedding?: string | null;
   pyannoteSegmentation?: string | null;
+  /** CT-Transformer punctuation .onnx: punctuation and casing for PUNCTUATED_FAMILIES (punctuation.ts). */
+  punctuation?: string | null;
 }
+
+/** Families whose recognizers give no punctuation, so the punctuation model adds it (the `punctuate` param). */
+export const PUNCTUATED_FAMILIES: readonly AsrFamily[] = ['nemo-ctc'];
 
 export interface AsrPackage {
   id: string;
@@ -68,6 +73,8 @@ export interface SherpaAsrEngineConfig {
   languages: string[];
   vadModel: string | null;
   diarization: { segmentation: string; embedding: string } | null;
+  /** The punctuation model's path when the family takes one and it is installed (punctuation.ts). */
+  punctuation?: string | null;
 }
 
 export type AsrFamilyFields = Pick<ModelDefinition, 'engine' | 'engineConfig' | 'paramsSchema' | 'limits' | 'live' | 'acceptsSpeed' | 'languages'> & {
@@ -103,6 +110,7 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     languages,
     vadModel: support.sileroVad ?? null,
     diarization,
+    ...(PUNCTUATED_FAMILIES.includes(family) && support.punctuation ? { punctuation: support.punctuation } : {}),
   };
   const streaming = STREAMING_FAMILIES.includes(family);
   const note = streaming ? 'A streaming model: it finds pauses itself and can transcribe live.' : segmentationNote(support);
@@ -116,6 +124,7 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
       languages,
       vad: Boolean(support.sileroVad),
       diarization: diarization !== null,
+      punctuation: engineConfig.punctuation ? true : PUNCTUATED_FAMILIES.includes(family) ? false : undefined,
       ...(pkg.specFamily ? { specFamily: pkg.specFamily } : {}),
     }),
     limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },

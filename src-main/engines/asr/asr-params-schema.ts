@@ -24,6 +24,29 @@ export interface AsrSchemaOptions {
   diarization: boolean;
   /** The spec's family label the model serves, where its params table differs from the engine family's (W-turbo, P3 …). */
   specFamily?: SpecFamily;
+  /**
+   * The recognizer gives no punctuation: true — the punctuation model is installed (`punctuate`, on by default);
+   * false — it is not (`punctuate` only false, saying how to get it); undefined — the family punctuates itself.
+   */
+  punctuation?: boolean;
+}
+
+/** The `punctuate` param of a recognizer that gives no punctuation (PocketSphinx, NeMo CTC). */
+export function punctuateParam(installed: boolean): Record<string, JsonSchema> {
+  return {
+    punctuate: installed
+      ? {
+          type: 'boolean',
+          default: true,
+          description: 'Add punctuation and sentence casing with the punctuation model (this recognizer gives none); false keeps its lower-case words as they are.',
+        }
+      : {
+          type: 'boolean',
+          enum: [false],
+          default: false,
+          description: 'Only false here: punctuation needs the punctuation model (voxdesk models pull punct-ct-transformer-zh-en).',
+        },
+  };
 }
 
 /** Families recognised as a stream: they find their own pauses (no VAD) and decode as they go. */
@@ -294,6 +317,7 @@ export function asrParamsSchema(options: AsrSchemaOptions): JsonSchema {
     ...transducer(options),
     ...(options.family === 'sense-voice' ? { use_itn: { type: 'boolean', default: true, description: 'Inverse text normalization (punctuation, numbers).' } } : {}),
     ...diarization(options),
+    ...(options.punctuation !== undefined ? punctuateParam(options.punctuation) : {}),
   };
   return { type: 'object', properties, additionalProperties: false, ...rules(options) };
 }

@@ -27,6 +27,7 @@ import { wordsFromTokens } from './token-words.js';
 import { assembleTranscript } from './transcript-assembly.js';
 import type { TranscriptOptions } from './transcript.js';
 import type { SherpaOfflineRecognizer, SherpaOfflineResult, SherpaOnlineRecognizer } from './sherpa-native.js';
+import { punctuate, punctuatedWords } from './punctuation.js';
 
 export { languageOf } from './spoken-language.js';
 
@@ -41,6 +42,7 @@ export function paramRules(config: SherpaAsrEngineConfig): AsrParamRules {
     diarization: config.diarization !== null,
     vad: config.vadModel !== null,
     transducer: TRANSDUCER_FAMILIES.includes(config.family),
+    punctuation: Boolean(config.punctuation),
   };
 }
 
@@ -139,8 +141,10 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
       startSample,
     });
     for await (const segment of segments) {
-      const { text, language, words } = offline.recognize(segment.samples, segment.start, segment.end);
-      const piece: RecognizedSegment = { index, start: segment.start, end: segment.end, text, language };
+      const recognized = offline.recognize(segment.samples, segment.start, segment.end);
+      const text = params.punctuate && config.punctuation ? punctuate(config.punctuation, recognized.text) : recognized.text;
+      const words = text === recognized.text ? recognized.words : punctuatedWords(recognized.words, text);
+      const piece: RecognizedSegment = { index, start: segment.start, end: segment.end, text, language: recognized.language };
       if (words.length > 0) piece.words = words;
       await recognised(piece);
     }

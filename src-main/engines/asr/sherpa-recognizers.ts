@@ -59,6 +59,7 @@ export function parseEngineConfig(raw: Record<string, unknown>): SherpaAsrEngine
   return {
     family,
     files,
+    ...(typeof raw.punctuation === 'string' && existsSync(raw.punctuation) ? { punctuation: raw.punctuation } : {}),
     languages: Array.isArray(raw.languages) ? raw.languages.map(String) : [],
     vadModel: typeof raw.vadModel === 'string' && existsSync(raw.vadModel) ? raw.vadModel : null,
     diarization: diarization && typeof diarization === 'object' ? diarization : null,

@@ -45,6 +45,7 @@ function singleFileFamily(meta: OnnxMetadata | null): ModelFamily | null {
   if (!meta) return null;
   const type = meta.model_type ?? '';
   if (type === 'gtcrn') return 'gtcrn';
+  if (meta.punctuations && meta.tokens) return 'punctuation';
   if (/^pyannote/i.test(type)) return 'pyannote-segmentation';
   if (meta.framework || meta.output_dim) return 'speaker-embedding';
   return null;
@@ -57,6 +58,7 @@ const SINGLE_FILE_NAMES: ReadonlyArray<[RegExp, ModelFamily]> = [
   [/gtcrn/i, 'gtcrn'],
   [/silero|vad/i, 'silero-vad'],
   [/pyannote|segmentation/i, 'pyannote-segmentation'],
+  [/punct/i, 'punctuation'],
   [SPEAKER_EMBEDDING_NAMES, 'speaker-embedding'],
 ];
 
@@ -179,6 +181,7 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
   'silero-vad': singleFile('silero-vad', /silero|vad/i),
   'pyannote-segmentation': singleFile('pyannote-segmentation', /pyannote|segmentation/i),
   'speaker-embedding': singleFile('speaker-embedding', SPEAKER_EMBEDDING_NAMES),
+  punctuation: { ...singleFile('punctuation', /punct|model/i), expected: { model: 'model.int8.onnx' } },
 };
 
 /** Families tried on a folder given without one, most specific first: a voice folder also has model.onnx + tokens.txt, a transducer also has encoder + decoder. */

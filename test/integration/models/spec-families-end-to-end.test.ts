@@ -89,6 +89,14 @@ beforeAll(async () => {
       'test_wavs/0.wav': JFK,
     }),
   );
+  const punctuation = generatedModel('punctuation');
+  serve(
+    curated('punct-ct-transformer-zh-en'),
+    packArchive(work, 'sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12-int8.tar.bz2', 'sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12-int8', {
+      'model.int8.onnx': join(punctuation, 'model.int8.onnx'),
+      'README.md': Buffer.from('tiny random-weight test model\n'),
+    }),
+  );
   const canary = generatedModel('canary');
   serve(
     curated('canary-180m-flash'),
@@ -229,5 +237,35 @@ describe('the spec families on device', () => {
     const words = (done.body.result as unknown as { words: Array<{ interpolated?: boolean }> }).words;
     expect(words.length).toBeGreaterThan(0);
     expect(words.some((w) => w.interpolated)).toBe(false);
+  });
+
+  it('punctuation: PocketSphinx and CTC transcripts come back punctuated and cased through the punctuation model, on by default once it is installed', async () => {
+    const before = (await (await client.get('/v1/models/pocketsphinx-en-us')).json()) as CatalogueRecord;
+    expect((before.params_schema.properties as Record<string, { enum?: boolean[] }>).punctuate!.enum).toEqual([false]);
+    const plain = await transcribe('pocketsphinx-en-us');
+    expect(plain.body.status).toBe('succeeded');
+    expect(plain.body.result!.text).toMatch(/^[a-z' ]+$/); // PocketSphinx alone: lower-case words, no marks
+
+    const status = await pull('punct-ct-transformer-zh-en');
+    expect(status).toMatchObject({ family: 'punctuation', capability: 'support', state: 'installed', verified: true });
+    const after = (await (await client.get('/v1/models/pocketsphinx-en-us')).json()) as CatalogueRecord;
+    expect((after.params_schema.properties as Record<string, { default?: boolean }>).punctuate!.default).toBe(true);
+
+    const sphinx = await transcribe('pocketsphinx-en-us');
+    expect(sphinx.body.status).toBe('succeeded');
+    const text = sphinx.body.result!.text;
+    expect(text).toMatch(/\.$/); // the acceptance: a PocketSphinx transcript of jfk.wav ends with a full stop
+    expect(text).toMatch(/^[A-Z]/);
+    expect(text.toLowerCase().replace(/[.,?]/g, '')).toBe(plain.body.result!.text); // the same words, with marks and casing
+    const words = (sphinx.body.result as unknown as { words: Array<{ word: string }> }).words;
+    expect(words.map((w) => w.word).join(' ')).toBe(text); // words agree with the text
+    const unpunctuated = await transcribe('pocketsphinx-en-us', { punctuate: false });
+    expect(unpunctuated.body.result!.text).toBe(plain.body.result!.text);
+
+    const ctc = await transcribe('parakeet-tdt-ctc-110m-en');
+    expect(ctc.body.result!.text).toMatch(/^[A-Z].*\.$/);
+    // A recognizer that punctuates itself has no punctuate param.
+    const refused = await transcribe('whisper-large-v3', { punctuate: true });
+    expect(refused.status).toBe(400);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { MAX_FILE_BYTES } from '../common/limits.js';
 import type { SpecFamily } from '../common/spec-families.js';
-import { NO_LIMITS, type ModelDefinition } from '../engines/model-definition.js';
+import { NO_ENGINE, NO_LIMITS, type ModelDefinition } from '../engines/model-definition.js';
 
 interface Gap {
   specFamily: SpecFamily;
@@ -52,17 +52,12 @@ export function specFamilyGapDefinitions(): ModelDefinition[] {
     description: `The spec's ${gap.specFamily} family. No open model of it runs on this device: ${gap.reason}.`,
     capability: 'asr',
     products: ['speech-to-text'],
-    provider: 'local',
-    engine: 'none',
+    ...NO_ENGINE,
     engineConfig: {},
     languages: [],
-    live: false,
-    acceptsSpeed: false,
     limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },
     paramsSchema: { type: 'object', properties: {}, additionalProperties: false },
-    status: 'unavailable',
     reason: `no ${gap.specFamily} model on device: ${gap.reason}`,
-    download: null,
     specFamily: gap.specFamily,
   }));
 }

@@ -85,7 +85,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-'));
 const service = await createService({ dataDir, port: 0, workers: 1, holdSeconds: 60, apiKey: null, log: () => {} });
 let bare: Server | null = null;
 try {
-  const key = service.keys.createKey('local');
+  const key = await service.keys.createKey('local');
   const headers = { authorization: `Bearer ${key}` };
   const created = await fetch(`${service.url}/v1/text-to-speech`, {
     method: 'POST',
@@ -94,7 +94,7 @@ try {
   });
   const job = (await created.json()) as Job;
   if (!job.id) throw new Error(`could not create a job: ${JSON.stringify(job)}`);
-  const body = JSON.stringify(service.jobs.getJob(service.keys.find(key)!.accountId, 'text-to-speech', job.id));
+  const body = JSON.stringify(service.jobs.getJob((await service.keys.find(key))!.accountId, 'text-to-speech', job.id));
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);

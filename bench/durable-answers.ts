@@ -23,7 +23,7 @@ const AUDIO = new Uint8Array(2000);
 async function run(durableAnswers: boolean): Promise<{ jobsPerSecond: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-durable-'));
   const service = await createService({ dataDir, port: 0, workers: 2, durableAnswers, maxConcurrentUploads: CONCURRENCY, extraModelSources: [testModelSource], log: () => {} });
-  const key = service.keys.createKey('bench');
+  const key = await service.keys.createKey('bench');
   const post = async (): Promise<void> => {
     const form = new FormData();
     form.append('model', 'test-asr');

@@ -94,8 +94,8 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-neighbours-'));
   const keyA = `vdk_${'A'.repeat(32)}`;
   const service = await createService({ dataDir, port: 0, workers: 1, apiKey: keyA, extraModelSources: [tinyLiveModelSource], log: () => {} });
-  const keyB = service.keys.createKey('b');
-  const accountB = service.keys.find(keyB)!.accountId;
+  const keyB = await service.keys.createKey('b');
+  const accountB = (await service.keys.find(keyB))!.accountId;
   await installSileroVad(service.url, keyA);
   const words = (letters: string): string => Array.from({ length: 4999 }, (_, i) => letters[i % letters.length]).join(' ');
   const huge = insertJob(service.repos, { accountId: accountB, name: 'huge.wav', result: diarizedResult([0, 1, 2, 3].map((i) => ({ start: i * 100, end: i * 100 + 99, text: words('abcd') }))) });

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Before `npm test`: the system programs the tests drive for real (Chromium, PocketSphinx, PulseAudio, ffmpeg).
+// Before `npm test`: the system programs the tests drive for real (Chromium, PocketSphinx, PulseAudio, ffmpeg,
+// PostgreSQL).
 // On Debian/Ubuntu a missing one is installed with .ci/system-packages.sh (as root, or through sudo); elsewhere
 // the test run stops here and says what to install. Tests never skip for a missing program.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
 const needs = [
   { what: 'Chromium (browser tests)', ok: () => existsSync('/usr/bin/chromium') },
@@ -14,10 +15,25 @@ const needs = [
   { what: 'curl (the browser-login test calls the service as a script would)', ok: () => has('curl') },
   { what: 'GNOME Keyring and dbus-run-session (the OS-keyring secrets test)', ok: () => has('gnome-keyring-daemon') && has('dbus-run-session') },
   {
+    what: 'Xvfb, xdpyinfo, xdotool, xclip and Tk (the dictate-anywhere test)',
+    ok: () => has('Xvfb') && has('xdpyinfo') && has('xdotool') && has('xclip') && spawnSync('/usr/bin/python3', ['-c', 'import tkinter'], { stdio: 'ignore' }).status === 0,
+  },
+  {
     what: 'FUSE 3 and Debian\'s python3-pyfuse3 (the power-cut test)',
     ok: () => has('fusermount3') && spawnSync('/usr/bin/python3', ['-c', 'import pyfuse3'], { stdio: 'ignore' }).status === 0,
   },
+  {
+    what: 'PostgreSQL 15 or newer (the PostgreSQL store\'s tests start private servers with its initdb and pg_ctl)',
+    ok: () => postgresVersions().length > 0,
+  },
 ];
+
+/** Debian's layout: /usr/lib/postgresql/N/bin/initdb (what test/helpers/postgres.ts runs). */
+function postgresVersions() {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return [];
+  return readdirSync(root).filter((v) => Number(v) >= 15 && existsSync(`${root}/${v}/bin/initdb`));
+}
 
 function has(command) {
   return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;

@@ -1,9 +1,10 @@
 /**
  * The main process's side of the preload bridge (common/desktop-bridge.ts, docs/design.md §6.2): every channel checks
  * that its sender is the app's top-level page and every argument (ipc-validate.ts) before doing anything. Native
- * dialogs, the data folder, live playback into the native player, drag-out of exports, and the OS's recent documents.
+ * dialogs, the data folder, live playback into the native player, drag-out of exports, the OS's recent documents, and
+ * dictate anywhere's settings.
  */
-import { BRIDGE_CHANNELS, type LiveBridgeEvent } from '../common/desktop-bridge.js';
+import { BRIDGE_CHANNELS, type HotkeySettingsView, type LiveBridgeEvent } from '../common/desktop-bridge.js';
 import { APP_PAGE_URL } from './app-protocol.js';
 import type { BrowserWindowLike, ElectronApi, IpcInvokeEvent } from './electron-api.js';
 import type { ExportDrag } from './export-drag.js';
@@ -20,6 +21,8 @@ export interface BridgeContext {
   /** The image shown under the pointer while an export is dragged (a path). */
   dragIcon: string;
   log(message: string): void;
+  /** Dictate anywhere's settings (desktop-app.ts): read, and changed (the change is checked there). */
+  hotkey: { get(): Promise<HotkeySettingsView>; set(change: unknown): Promise<HotkeySettingsView> };
 }
 
 export interface BridgeIpc {
@@ -115,6 +118,8 @@ export function registerBridgeIpc(electron: Pick<ElectronApi, 'ipcMain' | 'dialo
   ipcMain.handle(BRIDGE_CHANNELS.liveSpeak, guard((text: unknown) => live?.speak(textArg(text))));
   ipcMain.handle(BRIDGE_CHANNELS.liveSpeed, guard((speed: unknown) => live?.setSpeed(speedArg(speed))));
   ipcMain.handle(BRIDGE_CHANNELS.liveStop, guard(() => live?.cancel()));
+  ipcMain.handle(BRIDGE_CHANNELS.hotkeyGet, guard(() => ctx.hotkey.get()));
+  ipcMain.handle(BRIDGE_CHANNELS.hotkeySet, guard((change: unknown) => ctx.hotkey.set(change)));
   return {
     async closeLive() {
       const playing = live;

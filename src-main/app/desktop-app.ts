@@ -4,8 +4,9 @@
  * in-process service on 127.0.0.1:0 with the per-install key and its engines in utility processes, the page on
  * app://voxdesk with its CSP, the locked-down window (app-window.ts), the bridge's IPC (bridge-ipc.ts), the work in
  * progress on the tray, the badge and the taskbar and finished work as system notifications (work-status.ts), updates
- * (update-policy.ts), and a graceful quit: running jobs finish for 5 s or return to the queue, then a downloaded update
- * installs.
+ * (update-policy.ts), dictate anywhere (hotkey/desktop-hotkey.ts: the global shortcut and its indicator, armed from
+ * `<data dir>/hotkey.json`), a running meeting capture shown on the tray (the page shows it too), and a graceful quit:
+ * running jobs finish for 5 s or return to the queue, then a downloaded update installs.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -20,6 +21,10 @@ import { registerBridgeIpc, type BridgeIpc } from './bridge-ipc.js';
 import { startDesktopService } from './desktop-service.js';
 import type { BrowserWindowLike, ElectronApi, MenuItemOptions, TrayLike } from './electron-api.js';
 import { ExportDrag } from './export-drag.js';
+import { DesktopHotkey } from './hotkey/desktop-hotkey.js';
+import { checkHotkeySettings, hotkeyView, loadHotkeySettings, saveHotkeySettings, type HotkeySettings } from './hotkey/hotkey-settings.js';
+import { IndicatorWindow } from './hotkey/indicator-window.js';
+import { captureTrayLabel } from './tray-status.js';
 import { safeStorageCipher } from './safe-storage-cipher.js';
 import { UpdatePolicy, type UpdaterLike } from './update-policy.js';
 import { utilityProcessLauncher } from './utility-process-launcher.js';
@@ -63,6 +68,9 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
   let exportDrag: ExportDrag | null = null;
   let refreshTimer: NodeJS.Timeout | null = null;
   let quitting = false;
+  let hotkey: DesktopHotkey | null = null;
+  let indicator: IndicatorWindow | null = null;
+  let hotkeySettings: HotkeySettings | null = null;
 
   const send = (channel: string, payload: unknown): void => {
     if (window && !window.isDestroyed()) window.webContents.send(channel, payload);
@@ -93,7 +101,7 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
     serveRenderer(svc.url);
     exportDrag = new ExportDrag(dataDir, { url: svc.url, apiKey: started.apiKey });
     const dragIcon = join(app.getAppPath(), 'resources', 'icon.png');
-    bridge = registerBridgeIpc(electron, { serviceUrl: svc.url, apiKey: started.apiKey, dataDir, window: () => window, exportDrag, dragIcon, log });
+    bridge = registerBridgeIpc(electron, { serviceUrl: svc.url, apiKey: started.apiKey, dataDir, window: () => window, exportDrag, dragIcon, log, hotkey: { get: hotkeyState, set: changeHotkey } });
     window = handle.window = createAppWindow(electron, {
       preload: join(here, 'preload', 'preload.js'),
       devTools: !app.isPackaged,
@@ -109,6 +117,35 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
     watchWork(svc);
     void window.loadURL(APP_PAGE_URL);
     updates.checkAtStart();
+    // Dictate anywhere: armed now from the person's settings (a shortcut that cannot be armed says why in Settings).
+    indicator = new IndicatorWindow(electron);
+    const shown = indicator;
+    hotkey = new DesktopHotkey({
+      serviceUrl: svc.url,
+      apiKey: started.apiKey,
+      clipboard: electron.clipboard,
+      trusted: (prompt) => electron.systemPreferences.isTrustedAccessibilityClient?.(prompt) ?? true,
+      indicator: (state) => shown.show(state),
+      log,
+    });
+    hotkeySettings = await loadHotkeySettings(dataDir, log);
+    const status = await hotkey.apply(hotkeySettings);
+    if (status.problem) log(`dictate anywhere is not armed: ${status.problem}`);
+  }
+
+  /** The page's Settings: dictate anywhere's settings and how it stands. */
+  async function hotkeyState(): Promise<ReturnType<typeof hotkeyView>> {
+    if (!hotkey || !hotkeySettings) throw new Error('the app is starting: try again in a moment');
+    return hotkeyView(hotkeySettings, hotkey.status());
+  }
+
+  /** A change from the page: checked, kept, and applied at once. */
+  async function changeHotkey(change: unknown): Promise<ReturnType<typeof hotkeyView>> {
+    if (!hotkey || !hotkeySettings) throw new Error('the app is starting: try again in a moment');
+    const next = checkHotkeySettings(change, hotkeySettings);
+    await saveHotkeySettings(dataDir, next);
+    hotkeySettings = next;
+    return hotkeyView(next, await hotkey.apply(next));
   }
 
   /** app:// serves the built renderer, every response with the CSP that lets the page reach only this service. */
@@ -135,26 +172,43 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
     }
   }
 
-  function trayMenu(label: string): unknown {
+  function trayMenu(label: string, captureId: string | null): unknown {
     const items: MenuItemOptions[] = [
       { label, enabled: false },
       { type: 'separator' },
+      ...(captureId ? [{ label: 'Stop recording the meeting', click: () => void stopCapture(captureId) }] : []),
       { label: 'Open Voxdesk', click: () => showWindow(window) },
       { label: 'Quit', click: () => app.quit() },
     ];
     return electron.Menu.buildFromTemplate(items);
   }
 
+  /** The tray's Stop: the capture ends as with its Stop button (the last words are kept, then its job). */
+  async function stopCapture(id: string): Promise<void> {
+    const running = service?.captures.running();
+    if (!running || running.id !== id) return;
+    try {
+      await running.stop();
+    } catch (error) {
+      log(`the meeting capture could not be stopped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   function watchWork(svc: Service): void {
     const work = new WorkStatus();
     let shownLabel = '';
     let shownBadge = -1;
+    let lastCounts: Awaited<ReturnType<Service['jobs']['queueSummary']>> | null = null;
     const show = (counts: Awaited<ReturnType<Service['jobs']['queueSummary']>>): void => {
+      lastCounts = counts;
       const view = work.view(counts);
-      if (view.label !== shownLabel) {
-        shownLabel = view.label;
-        tray?.setToolTip(view.label);
-        tray?.setContextMenu(trayMenu(view.label));
+      // A meeting capture recording this machine is said first, so nothing records unseen.
+      const capture = svc.captures.running()?.view() ?? null;
+      const label = captureTrayLabel(view.label, capture);
+      if (label !== shownLabel) {
+        shownLabel = label;
+        tray?.setToolTip(label);
+        tray?.setContextMenu(trayMenu(label, capture?.id ?? null));
       }
       if (view.badge !== shownBadge) {
         shownBadge = view.badge;
@@ -174,6 +228,7 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
       });
       shown.show();
     };
+    svc.captures.events.on('changed', () => lastCounts && show(lastCounts));
     svc.jobs.events.on('job-changed', (job) => notify(work.job(job)));
     svc.jobs.events.on('batch-changed', (batch) => notify(work.batch(batch)));
     refresh();
@@ -190,8 +245,11 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
     const svc = service;
     service = handle.service = null;
     void bridge?.closeLive();
-    svc
-      .close(QUIT_GRACE_MS)
+    indicator?.destroy();
+    // A dictation still listening ends first and is kept as its job; then the service closes.
+    (hotkey?.close() ?? Promise.resolve())
+      .catch((error: unknown) => log(`dictate anywhere did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`))
+      .then(() => svc.close(QUIT_GRACE_MS))
       .catch((error: unknown) => log(`the service did not close cleanly: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         exportDrag?.clear();

@@ -4,6 +4,7 @@
  * one boundary (test/helpers/fake-electron.ts; the binary cannot run on the development machines). main.ts hands in
  * the real module, and the compiler checks there that Electron's API has this shape.
  */
+import type { ClipboardLike } from './hotkey/clipboard-paste-insertion.js';
 import type { SafeStorageLike } from './safe-storage-cipher.js';
 import type { UtilityProcessApi } from './utility-process-launcher.js';
 
@@ -51,6 +52,8 @@ export interface BrowserWindowLike {
   readonly webContents: WebContentsLike;
   loadURL(url: string): Promise<void>;
   show(): void;
+  /** Shows the window without taking the focus (the dictation indicator: the focused app keeps it). */
+  showInactive(): void;
   hide(): void;
   focus(): void;
   restore(): void;
@@ -72,8 +75,14 @@ export interface BrowserWindowOptions {
   minHeight: number;
   title: string;
   show: boolean;
+  /** The dictation indicator: a small frameless pill above every window that never takes the focus. */
+  frame?: boolean;
+  alwaysOnTop?: boolean;
+  focusable?: boolean;
+  skipTaskbar?: boolean;
+  resizable?: boolean;
   webPreferences: {
-    preload: string;
+    preload?: string;
     contextIsolation: boolean;
     sandbox: boolean;
     nodeIntegration: boolean;
@@ -137,6 +146,10 @@ export interface ElectronApi<Window extends BrowserWindowLike = BrowserWindowLik
     handle(scheme: string, handler: (request: Request) => Response | Promise<Response>): void;
   };
   safeStorage: SafeStorageLike;
+  /** Dictate anywhere on macOS and Windows: the text is pasted through the clipboard, which is given back. */
+  clipboard: ClipboardLike;
+  /** macOS: whether the app may send keys to other apps; `prompt` asks the person (System Settings → Accessibility). */
+  systemPreferences: { isTrustedAccessibilityClient?(prompt: boolean): boolean };
   shell: { openExternal(url: string): Promise<void>; openPath(path: string): Promise<string> };
   /** `image`: the path of the tray icon. */
   Tray: new (image: string) => TrayLike;

@@ -2,6 +2,11 @@
  * `voxdesk serve`: runs the service until SIGTERM/SIGINT. The first stdout line is exactly
  * `voxdesk listening on http://HOST:PORT` (scripts and tests parse it); diagnostics go to stderr. With --ui, stderr
  * says `browser UI: http://HOST:PORT/#token=…`: open that address once to log the browser in.
+ *
+ * With `--database postgres://…` (or VOXDESK_DATABASE_URL) it is an API node of a cluster (docs/cluster.md): it
+ * answers the API and the sockets and runs no queued job unless given `--workers N`; `voxdesk worker` nodes run them.
+ * SIGTERM drains: no new connections or claims, running jobs get --shutdown-grace seconds, the rest go back to the
+ * queue, exit 0.
  */
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
@@ -10,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_HOLD_SECONDS, DEFAULT_PORT, type ServiceConfig } from '../service/config.js';
 import { createService } from '../service/create-service.js';
 import { installLastResortHandlers } from '../service/last-resort.js';
+import { addClusterOptions, clusterConfig, type ClusterOptions } from './cluster-options.js';
 import { collect, integerOption, numberOption } from './options.js';
 
 /**
@@ -34,29 +40,39 @@ interface ServeOptions {
   remoteUrl?: string;
   modelMirror?: string;
   caFile?: string;
+  mcpAllAccounts?: boolean;
+  shutdownGrace: number;
 }
 
 export function registerServeCommand(program: Command): void {
-  program
+  const serve = program
     .command('serve')
     .description('run the audio-jobs HTTP service until SIGTERM/SIGINT')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--port <port>', 'TCP port (0 = a free one)', integerOption(0, 65535), DEFAULT_PORT)
     .option('--data-dir <dir>', 'database, uploads, artifacts and models (default $VOXDESK_DATA_DIR or the OS app-data dir)')
     .option('--hold-seconds <s>', 'how long a single-item POST waits for its job', numberOption(0), DEFAULT_HOLD_SECONDS)
-    .option('--workers <n>', 'engine worker processes (default: cores - 1, at most 4)', integerOption(1, 64))
+    .option('--workers <n>', 'engine worker processes (default: cores - 1, at most 4; with --database: none, this node only answers the API)', integerOption(1, 64))
     .option('--ui [dir]', 'serve the browser UI (default dir: the built renderer, src-renderer/dist)')
     .option('--pricing-file <file>', 'operator prices (default: DATA_DIR/pricing.json when it exists)')
     .option('--allowed-origin <origin>', 'a browser origin allowed by CORS (repeatable)', collect)
     .option('--remote-url <url>', 'hosted service to forward remote:<id> models to; key from $VOXDESK_REMOTE_KEY (default $VOXDESK_REMOTE_URL or Settings)')
     .option('--model-mirror <url>', 'download curated models from this mirror (kept as the setting; default the setting, else $VOXDESK_MODEL_MIRROR)')
+    .option('--mcp-all-accounts', 'let every account use the MCP endpoint /mcp with its own key (default: the local account only)')
     .option('--ca-file <file>', 'PEM file of extra CAs trusted for model downloads (kept as the setting; default the setting, else $VOXDESK_CA_FILE)')
-    .action(async (opts: ServeOptions) => {
+    .option('--shutdown-grace <s>', 'on SIGTERM, how long running jobs may take to finish before they go back to the queue', numberOption(0), 10);
+  addClusterOptions(serve).action(async (opts: ServeOptions & ClusterOptions) => {
       const ui = opts.ui === true ? defaultUiDir() : typeof opts.ui === 'string' ? opts.ui : null;
       if (ui && !existsSync(join(ui, 'index.html'))) {
         throw new Error(`no built UI in ${ui} (run npm run build:renderer first)`);
       }
+      const cluster = clusterConfig(opts, 'serve');
+      const inCluster = cluster.databaseUrl !== null;
       const config: Partial<ServiceConfig> = {
+        ...cluster.config,
+        role: inCluster ? 'serve' : 'standalone',
+        // A cluster's API node runs jobs only when told how many workers it has.
+        runsJobs: !inCluster || opts.workers !== undefined,
         host: opts.host,
         port: opts.port,
         holdSeconds: opts.holdSeconds,
@@ -68,10 +84,13 @@ export function registerServeCommand(program: Command): void {
         ...(opts.remoteUrl ? { remoteUrl: opts.remoteUrl } : {}),
         ...(opts.modelMirror ? { modelMirror: opts.modelMirror } : {}),
         ...(opts.caFile ? { caFile: opts.caFile } : {}),
+        ...(opts.mcpAllAccounts ? { mcpForAllAccounts: true } : {}),
       };
       // The serve process writes only into the data dir, which is private: anything it creates is 0600/0700.
       process.umask(0o077);
-      installLastResortHandlers({ log: (message) => process.stderr.write(`[${new Date().toISOString()}] ${message}\n`) });
+      installLastResortHandlers({
+        log: cluster.logFormat === 'json' ? (message) => cluster.log(message, 'error') : (message) => process.stderr.write(`[${new Date().toISOString()}] ${message}\n`),
+      });
       const service = await createService(config);
       process.stdout.write(`voxdesk listening on ${service.url}\n`);
       // The one-time login address: the page trades the token for a session; `curl` on the bootstrap gets 401.
@@ -79,15 +98,15 @@ export function registerServeCommand(program: Command): void {
       let stopping = false;
       const stop = (signal: NodeJS.Signals): void => {
         if (stopping) {
-          process.stderr.write(`${signal} again: exiting now\n`);
+          cluster.log(`${signal} again: exiting now`);
           process.exit(1);
         }
         stopping = true;
-        process.stderr.write(`${signal}: shutting down (running jobs finish or return to the queue)\n`);
-        service.close().then(
+        cluster.log(`${signal}: shutting down (running jobs get ${opts.shutdownGrace} s to finish, then return to the queue)`);
+        service.close(opts.shutdownGrace * 1000).then(
           () => process.exit(0),
           (error: unknown) => {
-            process.stderr.write(`shutdown failed: ${(error as Error).stack ?? String(error)}\n`);
+            cluster.log(`shutdown failed: ${(error as Error).stack ?? String(error)}`, 'error');
             process.exit(1);
           },
         );

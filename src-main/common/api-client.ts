@@ -3,6 +3,7 @@
  * and the hosted-forwarding provider share it. Every non-2xx answer becomes an ApiClientError carrying the
  * service's `error.code`, so callers branch on codes, never on messages.
  */
+import type { Capture, CaptureList, CaptureRequest, CaptureSources } from './capture-protocol.js';
 import { DICTATION_PATH } from './dictation-protocol.js';
 import type { OpenAiSettingsUpdate, OpenAiSettingsView } from './openai-names.js';
 import type {
@@ -21,6 +22,7 @@ import type {
 import type { Capability, Product } from './products.js';
 import type { JobStatus } from './job-states.js';
 import type { TranscriptFormat } from './transcript-formats.js';
+import type { SearchList, TranscriptRevision } from './transcript-types.js';
 import type { WatchFolderInput, WatchFoldersSettings } from './watch-folder-types.js';
 
 export interface ApiClientOptions {
@@ -330,6 +332,14 @@ export class ApiClient {
   listSegments(id: string, after?: number | null, limit?: number): Promise<SegmentList> {
     return this.request('GET', `/v1/speech-to-text/${encodeURIComponent(id)}/segments${query({ after, limit })}`);
   }
+  /** The editable transcript of a succeeded transcription: its latest revision, or revision `revision`. */
+  getTranscript(id: string, revision?: number): Promise<TranscriptRevision> {
+    return this.request('GET', `/v1/speech-to-text/${encodeURIComponent(id)}/transcript${query({ revision })}`);
+  }
+  /** Library search over the key's transcripts (quoted phrases, prefix*, plain words), best first. */
+  search(q: string, limit?: number, cursor?: string): Promise<SearchList> {
+    return this.request('GET', `/v1/search${query({ q, limit, cursor })}`);
+  }
   /** Stops a queued or running transcription after its current segment; it waits queued with error_code `paused`. */
   pauseJob(id: string): Promise<Job> {
     return this.request('POST', `/v1/speech-to-text/${encodeURIComponent(id)}/pause`);
@@ -432,6 +442,29 @@ export class ApiClient {
   }
   session(): Promise<SessionInfo> {
     return this.request('GET', '/v1/session');
+  }
+  /** Meeting capture (local account only; docs/capture.md): what this machine can record, or why nothing. */
+  captureSources(): Promise<CaptureSources> {
+    return this.request('GET', '/v1/captures/sources');
+  }
+  /** Starts recording the microphone and the system's output; 409 conflict while one already runs. */
+  startCapture(body: CaptureRequest): Promise<Capture> {
+    return this.request('POST', '/v1/captures', body);
+  }
+  /** The running capture and the last ended ones. */
+  listCaptures(): Promise<CaptureList> {
+    return this.request('GET', '/v1/captures');
+  }
+  /** Stops it and waits for the last finals: the answer is done with its job_id. */
+  stopCapture(id: string): Promise<Capture> {
+    return this.request('POST', `/v1/captures/${encodeURIComponent(id)}/stop`);
+  }
+  /** ws(s) URL of a capture's live transcript socket, the key in `api_key` (browsers cannot set headers). */
+  captureSocketUrl(capture: Pick<Capture, 'realtime_path'>): string {
+    const url = new URL(this.url(capture.realtime_path));
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    if (this.apiKey) url.searchParams.set('api_key', this.apiKey);
+    return url.toString();
   }
   /** Sent with this client's key, so the answer carries the queue counts (GET /v1/health). */
   health(): Promise<Health> {

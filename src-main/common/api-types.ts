@@ -21,6 +21,11 @@ export interface TranscriptSegment {
   end: number;
   text: string;
   speaker?: string;
+  /**
+   * Extension: why this segment may be wrong — `repetition`, `compression_ratio`, `speech_rate`
+   * (engines/asr/segment-guardrails.ts, docs/transcripts.md); absent when nothing is doubtful.
+   */
+  flags?: ('repetition' | 'compression_ratio' | 'speech_rate')[];
 }
 export interface TranscriptWord {
   word: string;

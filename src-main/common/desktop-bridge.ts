@@ -24,6 +24,9 @@ export const BRIDGE_CHANNELS = {
   updateEvent: 'voxdesk:update-event',
   /** Main → page: a system notification was clicked; open this job or batch. */
   openWork: 'voxdesk:open-work',
+  /** Dictate anywhere: the settings and whether the global shortcut is armed; a change applies them at once. */
+  hotkeyGet: 'voxdesk:hotkey-get',
+  hotkeySet: 'voxdesk:hotkey-set',
 } as const;
 export type BridgeChannel = (typeof BRIDGE_CHANNELS)[keyof typeof BRIDGE_CHANNELS];
 
@@ -48,6 +51,25 @@ export type UpdateBridgeEvent =
   /** Downloaded: installed when the person quits Voxdesk (never while a job runs). */
   | { state: 'ready'; version: string }
   | { state: 'error'; message: string };
+
+/** Dictate anywhere (docs/capture.md): the desktop app's settings for the global shortcut, and how it stands. */
+export interface HotkeySettingsView {
+  enabled: boolean;
+  /** As people write it: "Ctrl+Alt+Space". */
+  shortcut: string;
+  /** hold: listening while the shortcut is held; toggle: a press starts, the next stops. */
+  mode: 'hold' | 'toggle';
+  /** paste: through the clipboard (given back afterwards); type: key by key. */
+  insertion: 'paste' | 'type';
+  /** The live model chosen; null: the first on-device live speech model. */
+  model: string | null;
+  /** Whether the shortcut is being watched now. */
+  armed: boolean;
+  /** Why it is not (no display, Wayland, a missing permission or library, a shortcut that cannot be read, no model). */
+  problem: string | null;
+  /** The model a dictation would use now. */
+  activeModel: string | null;
+}
 
 /** What a click on a system notification opens. */
 export interface OpenWorkEvent {
@@ -93,4 +115,9 @@ export interface DesktopBridge {
   onUpdate(listener: (event: UpdateBridgeEvent) => void): () => void;
   /** A click on a system notification about finished work; returns the unsubscribe function. */
   onOpenWork(listener: (event: OpenWorkEvent) => void): () => void;
+  /** Dictate anywhere: the global shortcut's settings; `set` takes the changed ones and answers how it stands then. */
+  hotkey: {
+    get(): Promise<HotkeySettingsView>;
+    set(change: Partial<Pick<HotkeySettingsView, 'enabled' | 'shortcut' | 'mode' | 'insertion' | 'model'>>): Promise<HotkeySettingsView>;
+  };
 }

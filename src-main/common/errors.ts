@@ -1,6 +1,7 @@
 /**
  * Error codes and their HTTP statuses (docs/design.md §3). One typed error carries a code, a human message and a
- * cause; the service maps it to `{"error": {"code", "message"}}` in one central handler.
+ * cause — no HTTP status: the service maps the code to its status at its edge (service/http/http-status.ts) and the
+ * error to `{"error": {"code", "message"}}` in one central handler.
  */
 
 export const REQUEST_ERRORS = {
@@ -35,6 +36,10 @@ export const REQUEST_ERRORS = {
   too_many_open_batches: 429,
   rate_limited: 429,
   too_many_uploads: 429,
+  /** More live sessions (dictation, or a meeting capture's two sides) than the caps allow. */
+  too_many_sessions: 429,
+  /** A meeting capture cannot record on this machine (no sound server, a device that does not exist). */
+  capture_unavailable: 422,
   internal_error: 500,
   upstream_unavailable: 502,
   upload_quota_exceeded: 507,
@@ -77,7 +82,6 @@ export interface ErrorBody {
 
 export class ApiError extends Error {
   readonly code: RequestErrorCode;
-  readonly status: number;
   /** Sent as Retry-After (429, 503): when asking again can succeed. */
   readonly retryAfterSeconds: number | null;
   /** The request field at fault, where one is (OpenAI-compatible routes report it as `error.param`). */
@@ -86,7 +90,6 @@ export class ApiError extends Error {
     super(message, options);
     this.name = 'ApiError';
     this.code = code;
-    this.status = REQUEST_ERRORS[code];
     this.retryAfterSeconds = options?.retryAfterSeconds ?? null;
     this.param = options?.param ?? null;
   }

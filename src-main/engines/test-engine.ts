@@ -5,7 +5,8 @@
  * (write a tiny WAV), "code"/"message" (the failure of "fail", default engine_failed)}`. "segments" is a
  * checkpointing transcription: `count` segments (default 5) of 10 s each, `ms` apart, continuing after `resumeAfter`;
  * `bad_index_at: K` makes a run that starts from the beginning send its segment K with a wrong index (once);
- * `fail_at: K` makes such a run fail (engine_failed) before its segment K, so a retry continues and succeeds.
+ * `fail_at: K` makes such a run fail (engine_failed) before its segment K, so a retry continues and succeeds; `text`
+ * gives every segment that text instead of "segment N".
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -96,7 +97,8 @@ async function segments(task: EngineTask, ctx: EngineContext, ms: number): Promi
   for (let index = task.resumeAfter ? task.resumeAfter.index + 1 : 0; index < count; index++) {
     await sleep(ms, ctx.signal);
     if (index === failAt) throw new JobError('engine_failed', `the test engine failed before segment ${index} as asked`);
-    const piece: RecognizedSegment = { index: index === badAt ? index + 1 : index, start: index * 10, end: index * 10 + 9, text: `segment ${index}` };
+    const text = typeof task.params.text === 'string' ? task.params.text : `segment ${index}`;
+    const piece: RecognizedSegment = { index: index === badAt ? index + 1 : index, start: index * 10, end: index * 10 + 9, text };
     pieces.push(piece);
     ctx.segment?.(piece, ((index + 1) / count) * 0.99);
   }

@@ -13,7 +13,9 @@ import type { Origins } from './auth/origins.js';
 import type { Catalogue } from './catalogue/catalogue.js';
 import type { ExportRenderer } from './exports/export-renderer.js';
 import type { ServiceConfig } from './config.js';
+import type { NodeMetrics } from './ops/metrics.js';
 import type { ParamsValidator } from './params/params-validator.js';
+import type { CaptureService } from './capture/capture-service.js';
 import type { UploadBudget } from './uploads/upload-budget.js';
 
 export interface AppDeps {
@@ -21,10 +23,15 @@ export interface AppDeps {
   /** The job store (store/store.ts): what the job engine and the routes read and write through. */
   store: Store;
   /**
-   * The embedded store's synchronous repositories, for the parts not yet moved onto `store` (keys, secrets, the
-   * hosted provider).
+   * This node's own SQLite file's synchronous repositories (service/open-store.ts): the model manager's download
+   * settings (/v1/settings/models), until the models floor moves onto `store`. Without a database URL it is the
+   * same file as `store`.
    */
   repos: Repositories;
+  /** This node's id (PostgreSQL: the one its change notifications carry), shown by /v1/health and /metrics. */
+  nodeId: string;
+  /** The node's Prometheus figures (GET /metrics). */
+  metrics: NodeMetrics;
   /** Makes what this connection committed durable before an answer acknowledges it (store/durability.ts). */
   durability: Durability;
   jobs: JobService;
@@ -50,6 +57,10 @@ export interface AppDeps {
   uploadsDir: string;
   /** Per-account upload limits; uploads go to uploadsDir/<account id>/ (uploads/upload-budget.ts). */
   uploads: UploadBudget;
+  /** Where this service answers on loopback once it listens (`http://127.0.0.1:PORT`): the MCP endpoint's tools call it. */
+  selfUrl: () => string;
+  /** Meeting capture (/v1/captures, the local account's). */
+  captures: CaptureService;
   /** Aborted when the service shuts down: held POSTs answer at once with the job as it stands. */
   closing: AbortSignal;
 }

@@ -27,6 +27,7 @@ import { transcriptionRoutes } from './openai/transcription-routes.js';
 import { registerStaticUi } from './http/static-ui.js';
 import { artifactRoutes } from './routes/artifact-routes.js';
 import { budgetSettingsRoutes } from './routes/budget-settings-routes.js';
+import { captureRoutes } from './capture/capture-routes.js';
 import { exportRoutes } from './routes/export-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { hostedSettingsRoutes } from './routes/hosted-settings-routes.js';
@@ -37,6 +38,8 @@ import { welcomeRoutes } from './routes/welcome-routes.js';
 import { modelRoutes } from './routes/model-routes.js';
 import { modelSettingsRoutes } from './routes/model-settings-routes.js';
 import { productRoutes } from './routes/product-routes.js';
+import { VOXDESK_VERSION } from '../common/version.js';
+import { MCP_PATH, mcpRoutes } from './mcp/mcp-route.js';
 import { recordingRoutes } from './routes/recording-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
@@ -55,7 +58,7 @@ export interface BuildAppOptions {
 
 export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<AppEnv> {
   // One read of other connections' commits per request, shared by the key check and the job view cache.
-  const scope = <T>(run: () => T): T => deps.repos.othersCommits.within(run);
+  const scope = <T>(run: () => T): T => deps.store.othersNow.within(run);
   const router = new RememberedRoutes(REMEMBERED_PATHS, (result: Result<HonoEntry>) => fuseGates(result, scope));
   const app = handleErrors(new Hono<AppEnv>({ router }), deps.config.log);
 
@@ -73,8 +76,14 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   // Only on writes, so reads keep their fused gates (http/route-gates.ts).
   if (deps.config.durableAnswers) app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/v1/*', durableAnswers(deps.durability));
   app.use('/v1/*', cutIdleBodies(deps.config.bodyIdleTimeoutMs));
-  // The machine's administration (model manager, settings, keys) answers the local account only.
+  // The machine's administration (model manager, settings, keys) and its microphone and sound (captures) answer the
+  // local account only.
   app.use('/v1/*', localAccountOnly(isAdminPath));
+
+  // The MCP endpoint (mcp/mcp-route.ts): the same key and Origin checks; the local account's unless enabled for all.
+  app.use(MCP_PATH, authMiddleware(deps));
+  if (!deps.config.mcpForAllAccounts) app.use(MCP_PATH, localAccountOnly());
+  app.route('/', mcpRoutes(deps, VOXDESK_VERSION));
 
   app.route('/', healthRoutes(deps));
   app.route('/', sessionRoutes(deps, options.browserLogin ?? null));
@@ -88,7 +97,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', hostedSettingsRoutes(deps.remote));
   app.route('/', watchFolderRoutes(deps));
   app.route('/', keysRoutes(deps.keys));
-  const openAiModels = new OpenAiModels(deps.catalogue, deps.repos.settings);
+  app.route('/', captureRoutes(deps.captures));
+  const openAiModels = new OpenAiModels(deps.catalogue, deps.store.repos.settings);
   app.route('/', openAiSettingsRoutes(openAiModels));
   app.route('/', transcriptionRoutes(deps, openAiModels));
   app.route('/', speechRoutes(deps, openAiModels));

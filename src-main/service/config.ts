@@ -4,6 +4,7 @@
  */
 import { builtInModelsWanted } from '../models/packages/built-in-models.js';
 import type { LiveOptions } from './live/live-options.js';
+import type { CaptureOptions } from './capture/capture-options.js';
 import envPaths from 'env-paths';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -28,6 +29,28 @@ export interface ServiceConfig {
   port: number;
   /** Database, uploads, artifacts and models live here. Default: $VOXDESK_DATA_DIR, else the OS per-user data dir. */
   dataDir: string;
+  /**
+   * The shared PostgreSQL database of a cluster (`--database`, $VOXDESK_DATABASE_URL: read by the CLI only, so the
+   * desktop app never changes). Default null: the SQLite file in the data dir (service/open-store.ts).
+   */
+  databaseUrl: string | null;
+  /**
+   * Where uploads, recordings, artifacts and models are kept: a folder every node of a cluster mounts (`--storage`).
+   * Default: the data dir. The data dir keeps what is the node's own (its SQLite file, the sealed-secrets key).
+   */
+  storageDir: string;
+  /**
+   * What this process is: `standalone` (the desktop app, a plain `voxdesk serve`: API and jobs on one SQLite file),
+   * `serve` (a cluster's API node) or `worker` (a cluster's engine node, no API). Shown by /v1/health and /metrics.
+   */
+  role: ServiceRole;
+  /**
+   * Whether this process claims queued jobs and runs them. Default true; a cluster's API node runs none unless given
+   * `--workers N` (the CLI decides).
+   */
+  runsJobs: boolean;
+  /** How long a claim on a running job lasts without renewal (the job engine's leaseSeconds). Default 60 s. */
+  leaseSeconds: number | undefined;
   /** How long a single-item POST holds the connection waiting for a terminal job. Default 240 s (spec: 4 minutes). */
   holdSeconds: number;
   /**
@@ -55,6 +78,11 @@ export interface ServiceConfig {
   allowedOrigins: string[];
   /** Directory of the built renderer served at `/`. Default null: no UI (API only). */
   serveUi: string | null;
+  /**
+   * Who may use the MCP endpoint `/mcp` (docs/mcp.md): the local account only (default), or every account
+   * (`voxdesk serve --mcp-all-accounts`), each through its own key.
+   */
+  mcpForAllAccounts: boolean;
   /**
    * A key to register for the local account (VOXDESK_API_KEY), at least 24 characters (MIN_API_KEY_LENGTH); a key
    * revoked with `voxdesk keys revoke` is refused. Default: $VOXDESK_API_KEY or none.
@@ -115,9 +143,13 @@ export interface ServiceConfig {
   processLauncher: ProcessLauncher;
   /** Overrides of the live WebSockets' options (service/live/live-options.ts has each default). Default none. */
   live: Partial<LiveOptions>;
+  /** Overrides of meeting capture's options (service/capture/capture-options.ts has each default). Default none. */
+  capture: Partial<CaptureOptions>;
   /** Watch-folder timings (stability, health checks, retries). Default {}: DEFAULT_WATCH_TIMINGS (watch/watch-folder-config.ts). */
   watchTimings: Partial<WatchTimings>;
 }
+
+export type ServiceRole = 'standalone' | 'serve' | 'worker';
 
 export const DEFAULT_PORT = 8750;
 /** See ServiceConfig.workerIdleExitMs. */
@@ -139,6 +171,11 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     host: partial.host ?? '127.0.0.1',
     port: partial.port ?? DEFAULT_PORT,
     dataDir,
+    databaseUrl: partial.databaseUrl ?? null,
+    storageDir: partial.storageDir ? resolve(partial.storageDir) : dataDir,
+    role: partial.role ?? 'standalone',
+    runsJobs: partial.runsJobs ?? true,
+    leaseSeconds: partial.leaseSeconds,
     holdSeconds: partial.holdSeconds ?? DEFAULT_HOLD_SECONDS,
     maxUploadBytes: partial.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
     bodyIdleTimeoutMs: partial.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_MS,
@@ -149,6 +186,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     workers: partial.workers,
     allowedOrigins: partial.allowedOrigins ?? [],
     serveUi: partial.serveUi ? resolve(partial.serveUi) : null,
+    mcpForAllAccounts: partial.mcpForAllAccounts ?? false,
     apiKey: partial.apiKey !== undefined ? partial.apiKey : (env.VOXDESK_API_KEY || null),
     apiKeyName: partial.apiKeyName ?? 'VOXDESK_API_KEY',
     remoteUrl: partial.remoteUrl ? remoteUrlOf(partial.remoteUrl) : null,
@@ -164,6 +202,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
     processLauncher: partial.processLauncher ?? forkLauncher,
     live: partial.live ?? {},
+    capture: partial.capture ?? {},
     watchTimings: partial.watchTimings ?? {},
   };
   validateConfig(config);
@@ -209,6 +248,7 @@ function validateConfig(config: ServiceConfig): void {
   if (!Number.isInteger(config.maxConcurrentUploads) || config.maxConcurrentUploads < 1) problems.push('maxConcurrentUploads must be an integer ≥ 1');
   if (!(config.maxStoredUploadBytes > 0)) problems.push('maxStoredUploadBytes must be a positive number of bytes');
   if (config.workers !== undefined && (!Number.isInteger(config.workers) || config.workers < 1)) problems.push(`workers ${config.workers} must be an integer ≥ 1`);
+  if (config.leaseSeconds !== undefined && !(config.leaseSeconds > 0)) problems.push(`leaseSeconds ${config.leaseSeconds} must be a positive number`);
   if (config.serveUi && !existsSync(join(config.serveUi, 'index.html'))) problems.push(`--ui directory ${config.serveUi} has no index.html (run npm run build:renderer)`);
   if (config.pricingFile && !existsSync(config.pricingFile)) problems.push(`pricing file ${config.pricingFile} does not exist`);
   if (config.apiKey !== null && config.apiKey.length < MIN_API_KEY_LENGTH) {

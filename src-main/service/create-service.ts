@@ -8,45 +8,37 @@ import type { Hono } from 'hono';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import type { ModelSource } from '../engines/model-definition.js';
-import { CA_FILE_SETTING, MIRROR_SETTING } from '../models/downloads/download-source.js';
-import { ModelManager } from '../models/model-manager.js';
+import type { ModelManager } from '../models/model-manager.js';
+import { ApiError } from '../common/errors.js';
 import { ESPEAK_MODEL_ID } from '../engines/tts/espeak-models.js';
-import { modelManagerSource } from '../models/catalogue-source.js';
-import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
-import { createJobService } from '../jobs/engine/job-service.js';
+import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/engine/job-service-types.js';
 import { createTranscripts } from '../jobs/transcripts/transcripts.js';
-import { RevokedKeyError } from '../store/accounts-repo.js';
-import { openDatabase, type Db } from '../store/database.js';
-import { ensurePrivateDir } from '../store/private-files.js';
-import { openSecretStore } from '../store/secrets/open-secret-store.js';
-import { builtInModels } from '../models/packages/built-in-models.js';
+import type { Db } from '../store/database.js';
 import type { Repositories } from '../store/repositories.js';
-import { createSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { WatchService } from '../watch/watch-service.js';
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
-import { ApiKeys, type KeyOwner } from './auth/api-keys.js';
+import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
 import { limiterKeyId, rateLimited } from './auth/auth-middleware.js';
 import { BrowserLogin } from './auth/browser-login.js';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import { Origins } from './auth/origins.js';
-import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
-import { Catalogue } from './catalogue/catalogue.js';
-import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
+import type { Catalogue } from './catalogue/catalogue.js';
 import { boundUnreadBodies } from './http/unread-body.js';
 import { allowWholeBodies } from './http/body-idle-timeout.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
 import { attachLiveServer, type LiveServer } from './live/live-server.js';
 import { ParamsValidator } from './params/params-validator.js';
 import { UploadBudget } from './uploads/upload-budget.js';
+import { createEngineParts } from './engine-parts.js';
+import { createNodeMetrics } from './ops/metrics.js';
 import { warmUpHttp, type WarmUpResult } from './start-up-warm-up.js';
 import { createWatchSubmitter } from './watch-folders/watch-submitter.js';
 import { ExportRenderer } from './exports/export-renderer.js';
+import { CaptureService } from './capture/capture-service.js';
+import { attachCaptureSocket } from './capture/capture-socket.js';
 
 export interface Service {
   /** `http://HOST:PORT` as listened on. */
@@ -66,12 +58,14 @@ export interface Service {
   readonly models: ModelManager;
   readonly remote: RemoteProvider;
   readonly live: LiveServer;
+  /** Meeting capture (the local account's: /v1/captures and its socket). */
+  readonly captures: CaptureService;
   /** The watch folders (started with the service, stopped first when it closes). */
   readonly watch: WatchService;
   /** The start-up warm-up request's answer (start-up-warm-up.ts); nothing waits for it. */
   readonly warmUp: Promise<WarmUpResult>;
-  /** A key valid until this process stops, for an account (default the local one): the CLI and the browser UI. */
-  sessionKey(accountName?: string): string;
+  /** A key of the local account valid until this process stops: the CLI and the browser UI. */
+  sessionKey(): string;
   /**
    * Browser mode only (serveUi): the UI's address with a fresh one-time login token, `URL/#token=…` (the previous
    * token stops working). Null without serveUi.
@@ -84,6 +78,11 @@ export interface Service {
 /** How long close() waits for running jobs before they are requeued. Default 10 s (the job engine's own default). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
+/** The service's own address as a client on this machine reaches it: a wildcard host is asked on loopback. */
+function loopbackUrl(url: string): string {
+  return url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1');
+}
+
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: Error): void => reject(new Error(`cannot listen on ${host}:${port}: ${error.message}`, { cause: error }));
@@ -95,90 +94,24 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-/** Registers VOXDESK_API_KEY (or the desktop app's key); a revoked one stops the start with a message naming it. */
-function registerConfiguredKey(keys: ApiKeys, config: ServiceConfig): void {
-  try {
-    keys.registerKey(LOCAL_ACCOUNT, config.apiKey!, config.apiKeyName);
-  } catch (error) {
-    if (error instanceof RevokedKeyError) {
-      throw new RevokedKeyError(error.keyId, `${config.apiKeyName} was revoked (${error.keyId}, voxdesk keys list shows it); use another key`);
-    }
-    throw error;
-  }
-}
-
 export async function createService(partial: Partial<ServiceConfig> = {}): Promise<Service> {
   const config = resolveConfig(partial);
-  // The data dir and what is in it are private to the person (0700 folders, 0600 files; store/private-files.ts).
-  ensurePrivateDir(config.dataDir);
-  const uploadsDir = join(config.dataDir, 'uploads');
-  ensurePrivateDir(uploadsDir);
-  // Where job runs write (the job engine's artifacts dir): made now, not by the first job's worker (6–15 ms then).
-  ensurePrivateDir(join(config.dataDir, 'artifacts'));
-  // The private folder of the start-up warm-up job of earlier versions (a kill during it left it behind).
-  rmSync(join(config.dataDir, 'warm-up'), { recursive: true, force: true });
-  const dbFile = join(config.dataDir, 'voxdesk.db');
-  const db = openDatabase(dbFile);
-  const store = createSqliteStore(db, dbFile);
-  const repos = store.sync;
-  const durability = store.durability;
   // What a failed start must close, in the order it was opened (undone in reverse): a failure after listening used
   // to leave the port taken and the live server, the workers' start and the background compiles behind.
-  const opened: (() => unknown)[] = [() => db.close()];
+  const opened: (() => unknown)[] = [];
   try {
-    const keys = new ApiKeys(repos.accounts);
-    const localAccountId = keys.ensureAccount(LOCAL_ACCOUNT);
-    if (config.apiKey) registerConfiguredKey(keys, config);
-
-    const secrets = await openSecretStore({ dataDir: config.dataDir, repo: repos.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log });
-    const models = await ModelManager.open({
-      dataDir: config.dataDir,
-      store,
-      log: config.log,
-      ...(config.modelPackages ? { packages: config.modelPackages } : {}),
-      ...(config.builtInModels ? { builtIn: builtInModels() } : {}),
-    });
-    opened.push(() => models.stop());
-    const ctx = {
-      dataDir: config.dataDir,
-      vadModel: () => models.supportModelPath('silero-vad'),
-      punctuationModel: () => models.supportModelPath('punctuation'),
-    };
-    // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
-    if (config.modelMirror) await store.repos.settings.set(MIRROR_SETTING, config.modelMirror);
-    if (config.caFile) await store.repos.settings.set(CA_FILE_SETTING, config.caFile);
-    const remote = createRemoteProvider({ repos, secrets, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
-    opened.push(() => remote.stop());
-    const sources: ModelSource[] = [
-      ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
-      modelManagerSource({ ...ctx, manager: models, log: config.log }),
-      remote.source,
-      ...FALLBACK_MODEL_SOURCES.map((factory) => factory(ctx)),
-    ];
-    const pricing = loadPricingFile(config.pricingFile);
-    const catalogue = new Catalogue(sources, config.pricingFile ? livePricingFile(config.pricingFile, pricing, config.log) : pricing, config.log, {
-      maxUploadBytes: config.maxUploadBytes,
-    });
-
     let url = `http://${config.host}:${config.port}`;
-    const engine = createJobService({
-      store,
-      dataDir: config.dataDir,
-      resolveModel: (id) => catalogue.resolveForJobs(id),
-      ...(config.workers !== undefined ? { workers: config.workers } : {}),
-      publicBaseUrl: () => url,
-      runners: { remote: remote.jobRunner },
-      workerLauncher: config.processLauncher,
-      startWorkers: config.workerStart,
-      idleWorkerExitMs: config.workerIdleExitMs,
-    });
+    const parts = await createEngineParts(config, opened, () => url);
+    const { keys, localAccountId, models, remote, catalogue, uploadsDir } = parts;
+    const { store, db, durability } = parts.opened;
+    const repos = parts.opened.local;
+    const engine = parts.jobs;
     const jobs = engine;
-    opened.push(() => jobs.shutdown(0));
 
     const sessionKeys = new Map<string, KeyOwner>();
-    const sessionKey = (accountName = LOCAL_ACCOUNT): string => {
+    const sessionKey = (): string => {
       const key = `vdk_session_${randomBytes(24).toString('base64url')}`;
-      sessionKeys.set(key, { accountId: accountName === LOCAL_ACCOUNT ? localAccountId : keys.ensureAccount(accountName), accountName, keyId: null });
+      sessionKeys.set(key, { accountId: localAccountId, accountName: LOCAL_ACCOUNT, keyId: null });
       return key;
     };
     const closing = new AbortController();
@@ -197,10 +130,31 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       timings: config.watchTimings,
       log: config.log,
     });
+    const uploads = new UploadBudget(uploadsDir, { maxConcurrent: config.maxConcurrentUploads, maxStoredBytes: config.maxStoredUploadBytes });
+    // The live server starts once the service listens; capture reaches its recognizers through it.
+    let liveServer: LiveServer | null = null;
+    const liveNow = (): LiveServer => {
+      if (!liveServer) throw new ApiError('internal_error', 'the service is starting: try again in a moment');
+      return liveServer;
+    };
+    const captures = new CaptureService({
+      liveRecognizer: (modelId) => liveNow().liveRecognizer(modelId),
+      takeDictationSlot: (accountId) => liveNow().takeDictationSlot(accountId),
+      uploadsDir,
+      openQuota: (accountId) => uploads.openRecording(accountId),
+      recordJob: (input) => jobs.recordDictation(input),
+      durable: () => durability.flush(),
+      log: config.log,
+      options: config.capture,
+    });
+    const metrics = createNodeMetrics({ store, jobs: engine, role: config.role, node: parts.nodeId });
+    opened.push(() => metrics.stop());
     const deps: AppDeps = {
       config,
       store,
       repos,
+      nodeId: parts.nodeId,
+      metrics,
       durability,
       jobs,
       transcripts,
@@ -215,7 +169,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       sessionKeys,
       limiter,
       uploadsDir,
-      uploads: new UploadBudget(uploadsDir, { maxConcurrent: config.maxConcurrentUploads, maxStoredBytes: config.maxStoredUploadBytes }),
+      uploads,
+      captures,
+      selfUrl: () => loopbackUrl(url),
       closing: closing.signal,
     };
     const manager = models;
@@ -225,6 +181,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     // Bodies left unread by an early answer are discarded by unread-body.ts, within bounds, not cut after 0.5 s.
     const server = createAdaptorServer({ fetch: app.fetch, autoCleanupIncoming: false }) as Server;
     allowWholeBodies(server);
+    metrics.watch(server);
     boundUnreadBodies(server, { maxBytes: config.maxUploadBytes, idleMs: config.bodyIdleTimeoutMs });
     const port = await listen(server, config.port, config.host);
     opened.push(
@@ -237,14 +194,16 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     origins.setListening(config.host, port);
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const jobService = jobs;
+    /** The account of a live socket's key (the failed-check limit applied), for the live and capture sockets alike. */
+    const authenticateKey = async (key: string, address: string): Promise<string | undefined> => {
+      const owner = sessionKeys.get(key) ?? (await keys.find(key));
+      const limited = rateLimited(limiter, address, owner ? limiterKeyId(owner, key) : null);
+      if (limited) throw limited;
+      return owner?.accountId;
+    };
     const live = attachLiveServer(server, {
-      authenticate: (key, address) => {
-        const owner = sessionKeys.get(key) ?? keys.find(key);
-        const limited = rateLimited(limiter, address, owner ? limiterKeyId(owner, key) : null);
-        if (limited) throw limited;
-        return owner?.accountId;
-      },
-      isKeyValid: (key) => sessionKeys.has(key) || keys.find(key) !== undefined,
+      authenticate: authenticateKey,
+      isKeyValid: async (key) => sessionKeys.has(key) || (await keys.find(key)) !== undefined,
       resolveModel: (id) => catalogue.resolveModel(id),
       pricingFor: (def) => catalogue.pricingFor(def),
       allowedOrigins: config.allowedOrigins,
@@ -262,7 +221,18 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       options: config.live,
     });
     opened.push(() => live.close());
+    liveServer = live;
     keys.onRevoked(() => live.recheckKeys());
+    const captureSocket = attachCaptureSocket(server, {
+      captures,
+      localAccountId,
+      authenticate: authenticateKey,
+      isOriginAllowed: (origin) => origins.isAllowed(origin),
+      log: config.log,
+    });
+    opened.push(() => captureSocket.close());
+    // Captures an earlier run left unfinished (a crash, a kill -9) become their jobs before any new one starts.
+    await captures.recover();
     await models.start();
     remote.start();
     await jobs.start();
@@ -291,6 +261,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         // First: no file becomes a job while the job engine stops; exports being written are finished.
         await watchFolders.stop();
         await exports.close();
+        // Running captures end as if stopped (their jobs are recorded) while the recognizers still run.
+        await captures.close();
+        captureSocket.close();
         await live.close();
         await Promise.all([jobService.shutdown(graceMs), manager.stop()]);
         // After the job engine: forwarded items may finish during its grace period.
@@ -299,11 +272,11 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         const timer = setTimeout(() => server.closeAllConnections(), 2000);
         await stopped;
         clearTimeout(timer);
-        db.close();
+        await parts.opened.close();
       })());
 
     const browserLoginUrl = (): string | null => (browserLogin ? `${url}/#token=${browserLogin.issue()}` : null);
-    return { url, port, app, jobs, catalogue, db, store, repos, keys, config, server, models: manager, remote: provider, live, watch: watchFolders, warmUp, sessionKey, browserLoginUrl, close };
+    return { url, port, app, jobs, catalogue, db, store, repos, keys, config, server, models: manager, remote: provider, live, captures, watch: watchFolders, warmUp, sessionKey, browserLoginUrl, close };
   } catch (error) {
     for (const undo of opened.reverse()) await Promise.resolve().then(undo).catch(() => undefined);
     throw error;

@@ -129,6 +129,7 @@ export function createSqliteStore(db: Db, file: string, clock: Clock = systemClo
       });
     },
     othersVersion: () => outside(() => sync.othersCommits.read()),
+    othersNow: sync.othersCommits,
     changes: {
       take: () => outside(() => sync.changes.take()),
       unchanged: (token) => outside(() => sync.changes.unchanged(token)),

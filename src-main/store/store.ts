@@ -16,6 +16,7 @@ import type { AccountsRepo } from './accounts-repo.js';
 import type { ArtifactsRepo } from './artifacts-repo.js';
 import type { BatchesRepo } from './batches-repo.js';
 import type { Clock } from './clock.js';
+import type { OthersCommits } from './others-commits.js';
 import type { HistoryRepo } from './history-repo.js';
 import type { IdempotencyRepo } from './idempotency-repo.js';
 import type { JobsRepo } from './jobs-repo.js';
@@ -85,6 +86,12 @@ export interface Store extends Tx {
    * PostgreSQL: a count of the change notifications received (LISTEN), so it moves on every node's commits.
    */
   othersVersion(): Promise<number>;
+  /**
+   * The same number read synchronously, for the per-request caches that must answer without a promise (the API key
+   * check, service/auth/api-keys.ts), and `within(run)`: one read shared by the synchronous code of `run` (one
+   * request's gates and route). SQLite: others-commits.ts; PostgreSQL: the change feed's count, kept in memory.
+   */
+  readonly othersNow: OthersCommits;
   /**
    * "Has anything changed since?" for read caches that must never serve stale rows: a stamp taken before a read,
    * and whether nothing was written since (by this process or any other).

@@ -2,9 +2,10 @@
  * The page's services, made once by App.svelte and handed to every tab through context (shared/context.ts): the
  * connection to the service with its polled lists, navigation between tabs, the monthly budget, the tabs' shortcut
  * actions, the dictation hotkey, the recordings this page sent, the files it could not send, the retries it made,
- * the transcript previews of the Jobs list, and the notes that long work finished. A component reads the one it needs with `use(KEY)`; a test mounts a component with its
+ * the transcript previews of the Jobs list, the notes that long work finished, and whether a meeting capture records. A component reads the one it needs with `use(KEY)`; a test mounts a component with its
  * own.
  */
+import { CAPTURE_WATCH, CaptureWatch } from './capture/capture-watch.svelte.js';
 import { FINISH_NOTIFIER, FinishNotifier } from './jobs/finish-notifier.svelte.js';
 import { RETRY_LINKS, RetryLinks } from './jobs/retry-links.svelte.js';
 import { UNSENT_FILES, UnsentFiles } from './jobs/unsent-files.svelte.js';
@@ -24,6 +25,7 @@ export interface PageServices {
   tabActions: TabActions;
   dictateHotkey: DictateHotkey;
   notifier: FinishNotifier;
+  captureWatch: CaptureWatch;
 }
 
 /** Makes the services and provides them to the calling component and everything below it. */
@@ -40,6 +42,7 @@ export function providePageServices(): PageServices {
     budget: provide(BUDGET, new SpendingBudget(app)),
     tabActions: provide(TAB_ACTIONS, new TabActions()),
     dictateHotkey: provide(DICTATE_HOTKEY, new DictateHotkey()),
+    captureWatch: provide(CAPTURE_WATCH, new CaptureWatch(() => (app.client ? app : null))),
     notifier: provide(
       FINISH_NOTIFIER,
       new FinishNotifier(() => app.bridge !== null, {

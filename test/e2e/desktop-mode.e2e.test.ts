@@ -71,6 +71,10 @@ beforeAll(async () => {
       addRecentFiles: async () => undefined,
       onUpdate: () => () => undefined,
       onOpenWork: () => () => undefined,
+      hotkey: {
+        get: async () => ({ enabled: false, shortcut: 'Ctrl+Alt+Space', mode: 'hold' as const, insertion: 'paste' as const, model: null, armed: false, problem: null, activeModel: null }),
+        set: async () => ({ enabled: false, shortcut: 'Ctrl+Alt+Space', mode: 'hold' as const, insertion: 'paste' as const, model: null, armed: false, problem: null, activeModel: null }),
+      },
     };
   }, bridge);
   await page.goto(origin);

@@ -76,6 +76,9 @@ export class FakeWindow extends EventEmitter implements BrowserWindowLike {
     this.visible = true;
     if (!was) this.emit('show');
   }
+  showInactive(): void {
+    this.visible = true;
+  }
   hide(): void {
     this.visible = false;
     this.focused = false;
@@ -167,6 +170,8 @@ export interface FakeElectron extends ElectronApi<FakeWindow> {
   quitted: boolean;
   readonly protocols: Map<string, (request: Request) => Response | Promise<Response>>;
   readonly utility: FakeUtilityProcess;
+  /** What the clipboard holds (text only: macOS and Windows insertion are not run here). */
+  clipboardText: string;
   emitApp(event: 'second-instance' | 'window-all-closed'): void;
   /** ipcRenderer.invoke from `frame`. */
   invoke(channel: string, frame: FrameLike, ...args: unknown[]): Promise<unknown>;
@@ -257,6 +262,16 @@ export function fakeElectron(options: { appPath: string; safeStorage?: SafeStora
     },
     safeStorage: options.safeStorage ?? { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '' },
     shell: { openExternal: async () => {}, openPath: async () => '' },
+    clipboardText: '',
+    clipboard: {
+      readText: () => fake.clipboardText,
+      readHTML: () => '',
+      readImage: () => ({ isEmpty: () => true }),
+      write: (data) => void (fake.clipboardText = data.text ?? ''),
+      writeText: (text) => void (fake.clipboardText = text),
+      clear: () => void (fake.clipboardText = ''),
+    },
+    systemPreferences: {},
     Tray: class extends FakeTray {
       constructor(image: string) {
         super(image);

@@ -107,7 +107,7 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
     ...overrides,
     dataDir,
   });
-  const key = service.keys.createKey('local');
+  const key = await service.keys.createKey('local');
   return {
     url: service.url,
     key,

@@ -7,7 +7,7 @@
  */
 import { createRequire, Module } from 'node:module';
 import { dirname } from 'node:path';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { currentRuntime, electronAddonPath, type RuntimeIdentity } from '../../store/native-addons.js';
 
 /** naudiodon's output stream, as the player uses it. */
@@ -21,11 +21,18 @@ export interface IoStreamWrite extends Writable {
   quit(callback?: () => void): Promise<void>;
 }
 
-/** The part of naudiodon the player uses. */
+/** naudiodon's input stream, as dictate anywhere's microphone uses it (app/hotkey/naudiodon-microphone.ts). */
+export interface IoStreamRead extends Readable {
+  start(): void;
+  quit(callback?: () => void): Promise<void>;
+}
+
+/** The part of naudiodon the player and the microphone use. */
 export interface Naudiodon {
   SampleFormat16Bit: 16;
   getDevices(): { id: number; name: string; maxOutputChannels: number }[];
   AudioIO(options: { outOptions: Record<string, unknown> }): IoStreamWrite;
+  AudioIO(options: { inOptions: Record<string, unknown> }): IoStreamRead;
 }
 
 const localRequire = createRequire(import.meta.url);

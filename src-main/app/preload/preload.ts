@@ -7,7 +7,7 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import electron = require('electron');
 import type { IpcRendererEvent } from 'electron';
-import type { DesktopBridge, DragFormat, LiveBridgeEvent, OpenWorkEvent, PickedFile, UpdateBridgeEvent } from '../../common/desktop-bridge.js';
+import type { DesktopBridge, DragFormat, HotkeySettingsView, LiveBridgeEvent, OpenWorkEvent, PickedFile, UpdateBridgeEvent } from '../../common/desktop-bridge.js';
 
 const { contextBridge, ipcRenderer, webUtils } = electron;
 
@@ -25,6 +25,8 @@ const CHANNELS = {
   addRecentFiles: 'voxdesk:add-recent-files',
   updateEvent: 'voxdesk:update-event',
   openWork: 'voxdesk:open-work',
+  hotkeyGet: 'voxdesk:hotkey-get',
+  hotkeySet: 'voxdesk:hotkey-set',
 } as const;
 
 /** Subscribes the page to one main → page channel without ever handing it the IpcRendererEvent (it would leak ipcRenderer). */
@@ -63,6 +65,10 @@ if (config) {
     addRecentFiles: (paths) => ipcRenderer.invoke(CHANNELS.addRecentFiles, Array.isArray(paths) ? paths.map(String) : []) as Promise<void>,
     onUpdate: (listener) => subscribe<UpdateBridgeEvent>(CHANNELS.updateEvent, listener),
     onOpenWork: (listener) => subscribe<OpenWorkEvent>(CHANNELS.openWork, listener),
+    hotkey: {
+      get: () => ipcRenderer.invoke(CHANNELS.hotkeyGet) as Promise<HotkeySettingsView>,
+      set: (change) => ipcRenderer.invoke(CHANNELS.hotkeySet, { ...change }) as Promise<HotkeySettingsView>,
+    },
   };
   contextBridge.exposeInMainWorld('voxdesk', bridge);
 }

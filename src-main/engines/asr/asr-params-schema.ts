@@ -223,7 +223,7 @@ function whisper(options: AsrSchemaOptions): Record<string, JsonSchema> {
       type: 'number',
       exclusiveMinimum: 0,
       default: 2.4,
-      description: 'Has no effect here: a segment over the threshold would be decoded again at a higher temperature, and there is none (temperature is 0).',
+      description: 'A segment whose text compresses more than this is marked `compression_ratio` in its flags (a loop or invented text); it is not decoded again at a higher temperature here (temperature is 0).',
     },
     language_detection_threshold: {
       type: 'number',

@@ -66,6 +66,8 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     language: params.task === 'translate' ? 'en' : fixedLanguage,
     responseFormat: params.responseFormat,
     granularity: params.granularity,
+    // Whisper's own threshold param sets when a segment is marked for compressing too well.
+    ...(typeof task.params.compression_ratio_threshold === 'number' ? { guardrails: { compressionRatioThreshold: task.params.compression_ratio_threshold } } : {}),
   };
   const resume = task.resumeAfter ?? null;
   let index = resume ? resume.index + 1 : 0;

@@ -4,6 +4,7 @@
  * after a restart recognised only its tail; its result is built from every committed segment). Speakers, when
  * diarization ran, are labelled here too, so both give the same result for the same segments.
  */
+import { segmentFlags } from './segment-guardrails.js';
 import { labelSpeakers, splitSegmentsBySpeaker, type SpeakerTurn } from './diarization.js';
 import { buildTranscript, type RecognizedPiece, type TranscriptOptions, type TranscriptResult } from './transcript.js';
 
@@ -38,6 +39,11 @@ export function assembleTranscript(pieces: readonly RecognizedPiece[], options: 
     labelSpeakers(result.words, speakerTurns);
     labelSpeakers(result.segments, speakerTurns);
     if (result.segments) result.segments = splitSegmentsBySpeaker(result.segments, result.words);
+  }
+  // What stays doubtful is marked, never dropped (segment-guardrails.ts).
+  for (const segment of result.segments ?? []) {
+    const flags = segmentFlags(segment, options.guardrails);
+    if (flags.length) segment.flags = flags;
   }
   return result;
 }

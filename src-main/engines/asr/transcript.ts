@@ -6,6 +6,7 @@
  * gives them; a segment without them gets its words spread evenly over its characters, each marked
  * `interpolated: true` (docs/api-conventions.md) — the last resort, never passed off as measured.
  */
+import type { GuardrailOptions } from './segment-guardrails.js';
 import type { JobResult, TranscriptSegment, TranscriptWord } from '../../common/api-types.js';
 
 export type ResponseFormat = 'json' | 'verbose_json';
@@ -34,6 +35,8 @@ export interface TranscriptOptions {
   language: string | null;
   responseFormat: ResponseFormat;
   granularity: TimestampGranularity;
+  /** Thresholds of the doubtful-segment checks (segment-guardrails.ts); default theirs. */
+  guardrails?: GuardrailOptions;
 }
 
 export type TranscriptResult = Omit<JobResult, 'artifacts'>;

@@ -21,6 +21,7 @@ import { nowIso, type JobCore } from './job-core.js';
 import { newJobRow } from './job-rows.js';
 import type { NewDictationJob } from './job-service-types.js';
 import { rowsFromResult } from '../transcripts/transcript-segments.js';
+import { recordOriginal } from '../transcripts/transcripts.js';
 
 /** The name a dictation's job gets: "Dictation 2026-11-23 02:15 UTC" (when it ended). */
 export function dictationJobName(at: Date): string {
@@ -51,11 +52,11 @@ export async function recordDictation(core: JobCore, input: NewDictationJob): Pr
     price,
   );
   // The recording takes the job's name first (a file operation cannot be part of the transaction).
-  let recording: { path: string; bytes: number; sampleRate: number } | null = null;
+  let recording: { path: string; bytes: number; sampleRate: number; channels: number } | null = null;
   if (input.recording) {
     const path = join(dirname(input.recording.path), `${row.id}.wav`);
     await rename(input.recording.path, path);
-    recording = { path, bytes: (await stat(path)).size, sampleRate: input.recording.sampleRate };
+    recording = { path, bytes: (await stat(path)).size, sampleRate: input.recording.sampleRate, channels: input.recording.channels ?? 1 };
     row.input_json = JSON.stringify({ filePath: path, fileName: DICTATION_RECORDING_NAME });
   }
   const shown = durationString(input.durationSeconds);
@@ -77,7 +78,7 @@ export async function recordDictation(core: JobCore, input: NewDictationJob): Pr
           bytes: recording.bytes,
           duration_seconds: shown,
           sample_rate: recording.sampleRate,
-          channels: 1,
+          channels: recording.channels,
           created_at: at,
           expires_at: isoAt(options.clock, options.artifactTtlSeconds * 1000),
           deleted_at: null,
@@ -88,6 +89,8 @@ export async function recordDictation(core: JobCore, input: NewDictationJob): Pr
       }
       const done = await tx.transition(running, 'succeeded', { result_json: JSON.stringify(input.result), duration_seconds: shown });
       await chargeJob(repos.ledger, done, price, Number(shown), at);
+      // Revision 0 now, as a file job gets it: the dictation (or meeting) is in library search at once.
+      await recordOriginal(repos, done, input.result, at);
     });
   } catch (error) {
     if (recording) await rm(recording.path, { force: true });

@@ -41,6 +41,12 @@ export interface JobCore {
   artifactsDir: string;
   /** Runs of this instance, by job id. */
   active: Map<string, ActiveRun>;
+  /**
+   * Local runs launched but not yet handed to the worker pool (their resume point is still being read): they hold a
+   * worker the pool does not know is taken. On PostgreSQL that read is a round trip, long enough for the next pass
+   * to run; the scheduler counts these as taken so it never claims a job no worker can start.
+   */
+  launching: { n: number };
   /** The monthly cap on hosted spending: checked (and the quote reserved) before hosted work is forwarded. */
   spendingCap: SpendingCap;
   /** Who listens to which job's audio as it is made (JobService.listenToAudio). */
@@ -61,8 +67,8 @@ export const CANCELLED_MESSAGE = 'The job was cancelled.';
  * Timer- and event-driven work must never throw into the event loop (that would take the service down): a busy
  * or broken database is reported as a warning and the next tick tries again; interrupted jobs are recovered on start.
  */
-export function guard(label: string, fn: () => unknown): void {
-  const report = (error: unknown): void => process.emitWarning(`job engine: ${label} failed: ${error instanceof Error ? error.message : String(error)}`);
+export function guard(log: (message: string) => void, label: string, fn: () => unknown): void {
+  const report = (error: unknown): void => log(`job engine: ${label} failed: ${error instanceof Error ? error.message : String(error)}`);
   try {
     const result = fn();
     if (result instanceof Promise) result.catch(report);

@@ -151,7 +151,9 @@ export function createScheduler(
     if (!inTx && !(await store.repos.jobs.anyQueued())) return;
     const runner = options.runners.remote;
     const remoteFree = runner ? (runner.concurrency ?? DEFAULT_RUNNER_CONCURRENCY) - [...active.values()].filter((a) => a.remote).length : 0;
-    const capacity: Capacity = { local: pool.idle, spare: pool.spare, remote: remoteFree };
+    // Runs launched but not yet on the pool hold workers it still counts as idle (job-core.ts launching).
+    const launching = core.launching.n;
+    const capacity: Capacity = { local: Math.max(0, pool.idle - launching), spare: launching > 0 ? 0 : pool.spare, remote: remoteFree };
     // A free hosted slot is looked for past the local jobs only when it may find something new: on the timer's passes
     // (readiness changes), when more slots are free than at the last walk that found nothing for them, or on the first
     // pass. New and requeued jobs are placed below whatever the walk did.

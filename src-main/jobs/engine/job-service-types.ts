@@ -24,8 +24,8 @@ export interface NewDictationJob {
   result: Omit<JobResult, 'artifacts'>;
   /** Seconds of audio received: duration_seconds, the billing basis. */
   durationSeconds: number;
-  /** A WAV file of the session's audio, moved into the job's folder; null when there is none. */
-  recording: { path: string; sampleRate: number } | null;
+  /** A WAV file of the session's audio, moved into the job's folder; null when there is none. `channels`: 1 unless given (a meeting capture's two sides are 2). */
+  recording: { path: string; sampleRate: number; channels?: number } | null;
 }
 
 /** A live dictation recognised by a hosted service, for a local job to follow (jobs/hosted-dictation-job.ts). */

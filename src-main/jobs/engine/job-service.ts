@@ -85,7 +85,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
   const machine = new StateMachine(store, clock, views, async (repos, batchId, items) => {
     const batch = await repos.batches.get(batchId);
     if (batch) await chargeBatch(repos.ledger, batch, items, storedSnapshot(batch.price_json, () => resolveModel(batch.model_id)), isoAt(clock));
-  });
+  }, options.log);
   const pool =
     input.pool ??
     new WorkerPool({
@@ -96,6 +96,8 @@ export function createJobService(input: JobServiceOptions): JobEngine {
       launcher: options.workerLauncher,
       warmEngines: options.warmEngines,
       cheapTaskMs: options.cheapTaskMs,
+      startWorkers: options.startWorkers,
+      idleExitMs: options.idleWorkerExitMs,
     });
 
   const core: JobCore = {
@@ -107,6 +109,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     instanceId: newInstanceId(),
     artifactsDir: join(options.dataDir, 'artifacts'),
     active: new Map(),
+    launching: { n: 0 },
     spendingCap: createSpendingCap(clock),
     audioListeners: new Map(),
   };

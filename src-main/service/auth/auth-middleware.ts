@@ -99,10 +99,16 @@ export function authMiddleware(deps: AuthDeps): MiddlewareHandler<{ Variables: A
     }
     const key = requestKey(c);
     const owner = deps.sessionKeys.get(key) ?? deps.keys.find(key);
-    const limited = rateLimited(deps.limiter, clientAddress(c), owner ? limiterKeyId(owner, key) : null);
-    if (limited) throw limited;
-    if (!owner) throw new ApiError('unauthorized', 'invalid or revoked API key');
-    c.set('owner', owner);
-    return undefined;
+    if (owner instanceof Promise) return owner.then((found) => admit(c, deps, key, found));
+    return admit(c, deps, key, owner);
   });
+}
+
+/** The rest of the key check once the key's owner is known (or known to be none). */
+function admit(c: Context<{ Variables: AuthVariables }>, deps: AuthDeps, key: string, owner: KeyOwner | undefined): undefined {
+  const limited = rateLimited(deps.limiter, clientAddress(c), owner ? limiterKeyId(owner, key) : null);
+  if (limited) throw limited;
+  if (!owner) throw new ApiError('unauthorized', 'invalid or revoked API key');
+  c.set('owner', owner);
+  return undefined;
 }

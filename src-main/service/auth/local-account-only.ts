@@ -2,7 +2,7 @@
  * Local-account-only administration. Routes that change or reveal the machine itself — the model manager (it copies
  * folders of this computer, downloads and deletes files, adds models every account then runs), every setting (the
  * hosted service jobs are forwarded to, retention, and whatever settings come next: watch folders, budget, mirrors)
- * and the API keys — belong to the person who owns the computer: the `local` account (its CLI, desktop app and
+ * the API keys, and meeting capture (it records this computer's microphone and sound) — belong to the person who owns the computer: the `local` account (its CLI, desktop app and
  * browser-UI keys). On a service shared with other accounts (`keys create --account NAME`), those accounts get
  * 404 not_found, the answer an unknown route gets, so they learn nothing of the machine.
  *
@@ -16,7 +16,7 @@ import { LOCAL_ACCOUNT } from '../config.js';
 import { gate } from '../http/route-gates.js';
 
 /** Path prefixes of the machine's administration routes: everything at or under them is local-account only. */
-export const ADMIN_PATH_PREFIXES = ['/v1/local', '/v1/settings', '/v1/keys'] as const;
+export const ADMIN_PATH_PREFIXES = ['/v1/local', '/v1/settings', '/v1/keys', '/v1/captures'] as const;
 
 /** True when `path` is one of the administration routes. */
 export function isAdminPath(path: string): boolean {
@@ -31,7 +31,7 @@ export function localAccountOnly(onlyUnder: ((path: string) => boolean) | null =
   return gate((c: Context<AppEnv>) => {
     if (c.req.method === 'OPTIONS' || (onlyUnder && !onlyUnder(c.req.path))) return undefined;
     if (c.get('owner').accountName !== LOCAL_ACCOUNT) {
-      throw new ApiError('not_found', `no route ${c.req.method} ${new URL(c.req.url).pathname} for this key (the machine's settings, models and keys answer the local account only)`);
+      throw new ApiError('not_found', `no route ${c.req.method} ${new URL(c.req.url).pathname} for this key (the machine's settings, models, keys and captures answer the local account only)`);
     }
     return undefined;
   });

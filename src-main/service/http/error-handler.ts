@@ -4,6 +4,7 @@
  * `{"error": {"message", "type", "param", "code"}}`: openai/openai-error.ts); anything unexpected → 500
  * internal_error with the cause logged, never a crash.
  */
+import { httpStatusOf } from './http-status.js';
 import type { Context, Env, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -26,7 +27,7 @@ export function errorResponse(c: Context, error: ApiError): Response {
   if (error.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer realm="voxdesk"');
   if (error.retryAfterSeconds !== null) c.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
   const body = isOpenAiPath(new URL(c.req.url).pathname) ? openAiErrorBody(error) : error.toBody();
-  return c.json(body, error.status as ContentfulStatusCode);
+  return c.json(body, httpStatusOf(error) as ContentfulStatusCode);
 }
 
 export function makeErrorHandler(log: (message: string) => void) {

@@ -19,9 +19,13 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { Result } from 'hono/router';
 import type { RouterRoute } from 'hono/types';
 
-/** A check before the route: throws (an ApiError), answers early with a Response, or returns undefined to go on. */
+/**
+ * A check before the route: throws (an ApiError), answers early with a Response, or returns undefined to go on. A
+ * check that must ask the store (an API key not remembered, auth/api-keys.ts) answers a promise of the same; the
+ * gates after it and the route then run once it settles. Synchronous answers keep the request synchronous.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own handler types take any Env
-export type Gate = (c: Context<any>) => Response | undefined;
+export type Gate = (c: Context<any>) => Response | undefined | Promise<Response | undefined>;
 
 const GATE = Symbol('voxdesk.gate');
 
@@ -34,6 +38,7 @@ type Tagged = MiddlewareHandler & { [GATE]?: Gate };
 export function gate(check: Gate): MiddlewareHandler {
   const middleware: Tagged = (c, next) => {
     const early = check(c);
+    if (early instanceof Promise) return early.then((answer): Promise<Response | void> | Response => answer ?? next());
     return early ? Promise.resolve(early) : next();
   };
   middleware[GATE] = check;
@@ -74,9 +79,10 @@ export function fuseGates(result: Result<HonoEntry>, scope: RequestScope = unsco
   }
   const [[route, routerRoute], params] = entries[entries.length - 1]!;
   if (gateOf(route)) return result;
-  const run = (c: Parameters<AnyHandler>[0], next: Next): unknown => {
-    for (const check of gates) {
-      const early = check(c);
+  const run = (c: Parameters<AnyHandler>[0], next: Next, from = 0): unknown => {
+    for (let i = from; i < gates.length; i++) {
+      const early = gates[i]!(c);
+      if (early instanceof Promise) return early.then((answer) => answer ?? run(c, next, i + 1));
       if (early) return early;
     }
     return route(c, next);

@@ -12,7 +12,7 @@ import type { Job } from '../../common/api-types.js';
 import type { Pricing } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import { liveModelConfig, liveUnavailableReason } from '../../engines/live/live-models.js';
-import { RecognizerPool } from '../../engines/live/recognizer-pool.js';
+import { RecognizerPool, type RecognizerHandlers, type RecognizerStream, type RecognizerStreamOptions } from '../../engines/live/recognizer-pool.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { ProcessLauncher } from '../../engines/worker/process-launcher.js';
 import { dictationJobName } from '../../jobs/engine/dictation-job.js';
@@ -56,9 +56,22 @@ export interface SessionHandle {
   close(): void | Promise<void>;
 }
 
+/**
+ * A warm on-device live recognizer of one model, for audio the service records itself (meeting capture,
+ * service/capture/): the model is checked as a dictation's and its streams are those of the same recognizer pool, so
+ * they take the same fair turns between accounts.
+ */
+export interface LiveRecognizer {
+  model: ModelDefinition;
+  mode: 'streaming' | 'vad';
+  open(options: RecognizerStreamOptions, handlers: RecognizerHandlers): Promise<RecognizerStream>;
+}
+
 export interface DictationRoute {
   /** Checks the model (and loads it warm, or connects to the hosted service); resolves to the session's starter. */
   admit(url: URL, accountId: string): Promise<(ws: WebSocket) => SessionHandle>;
+  /** The model checked as admit() checks it, on-device only, and loaded warm. */
+  recognizer(modelId: string): Promise<LiveRecognizer>;
   sessions(): DictationSessionStats[];
   readonly pool: RecognizerPool;
   close(): Promise<void>;
@@ -160,9 +173,8 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
     };
   }
 
-  async function admit(url: URL, accountId: string): Promise<(ws: WebSocket) => SessionHandle> {
-    const modelId = singleQuery(url.searchParams, 'model');
-    if (!modelId) throw new ApiError('model_required', 'the model query parameter is required');
+  /** The live speech-to-text model `modelId`, or the ApiError a session on it is refused with. */
+  function liveModel(modelId: string): ModelDefinition {
     const model = deps.resolveModel(modelId);
     if (!model) throw new ApiError('not_found', `no model ${modelId}`);
     if (model.capability !== 'asr' || !model.live) {
@@ -170,6 +182,24 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
       throw new ApiError('model_unavailable', why ?? `model ${modelId} is not a live speech-to-text model`);
     }
     if (model.status !== 'available') throw new ApiError('model_unavailable', `model ${modelId} is unavailable: ${model.reason ?? 'unknown reason'}`);
+    return model;
+  }
+
+  async function recognizer(modelId: string): Promise<LiveRecognizer> {
+    const model = liveModel(modelId);
+    if (model.engine === 'remote') {
+      throw new ApiError('model_unavailable', `model ${modelId} runs on a hosted service; this machine's microphone and sound are recognised by an on-device live model only`);
+    }
+    const config = liveModelConfig(model);
+    const key = poolKey(model);
+    await pool.warm(key, config);
+    return { model, mode: config.kind === 'sherpa-online' ? 'streaming' : 'vad', open: (options, handlers) => pool.open(key, config, options, handlers) };
+  }
+
+  async function admit(url: URL, accountId: string): Promise<(ws: WebSocket) => SessionHandle> {
+    const modelId = singleQuery(url.searchParams, 'model');
+    if (!modelId) throw new ApiError('model_required', 'the model query parameter is required');
+    const model = liveModel(modelId);
     if (model.engine === 'remote') return admitHosted(model, accountId);
     const config = liveModelConfig(model);
     const key = poolKey(model);
@@ -199,6 +229,7 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
 
   return {
     admit,
+    recognizer,
     pool,
     sessions: () => [...sessions].map((s) => s.stats()),
     async close() {

@@ -4,6 +4,7 @@
  * (failed checks count towards the failed-auth limit: 429 `rate_limited`), and a browser's Origin is allowed. A
  * refusal is a plain HTTP response with the JSON error body, then the socket is closed.
  */
+import { httpStatusOf } from '../http/http-status.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../../common/errors.js';
@@ -37,7 +38,7 @@ const REASONS: Record<number, string> = {
 
 /** Answers a refused upgrade with the error's status and JSON body, then closes the socket. */
 export function refuseUpgrade(socket: Duplex, error: ApiError): void {
-  const status = error.status;
+  const status = httpStatusOf(error);
   const body = JSON.stringify({ error: { code: error.code, message: error.message } });
   const retryAfter = error.retryAfterSeconds !== null ? `Retry-After: ${Math.max(1, Math.ceil(error.retryAfterSeconds))}\r\n` : '';
   socket.end(

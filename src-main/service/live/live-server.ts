@@ -16,7 +16,7 @@ import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { ProcessLauncher } from '../../engines/worker/process-launcher.js';
 import { EspeakThreadPool } from '../../engines/live/espeak-thread-pool.js';
 import type { HostedDictationJob, NewDictationJob } from '../../jobs/engine/job-service-types.js';
-import { createDictationRoute, type DictationDeps, type SessionHandle } from './dictation-route.js';
+import { createDictationRoute, type DictationDeps, type LiveRecognizer, type SessionHandle } from './dictation-route.js';
 import type { DictationSessionStats } from './dictation-session.js';
 import type { HostedEndpoint } from './hosted-dictation-proxy.js';
 import { admitClient, refuseUpgrade } from './live-admission.js';
@@ -38,7 +38,7 @@ export interface LiveDeps {
    * Whether a session's key is still valid (re-checked every keyRecheckMs and on recheckKeys()); a session whose key
    * was revoked ends with an `unauthorized` error. Default: keys stay valid for the session's life.
    */
-  isKeyValid?(key: string): boolean;
+  isKeyValid?(key: string): boolean | Promise<boolean>;
   resolveModel(id: string): ModelDefinition | undefined;
   /** The model's live price (catalogue + pricing file). Default: the definition's pricing, else free. */
   pricingFor?(model: ModelDefinition): Pricing;
@@ -80,6 +80,12 @@ export interface LiveServer {
   dictationSessions(): DictationSessionStats[];
   /** Recognizer processes running (for diagnostics and tests). */
   recognizers(): { key: string; pid: number | undefined; streams: number }[];
+  /**
+   * For meeting capture (service/capture/): a warm on-device live recognizer of a model, checked as a dictation's
+   * (ApiError otherwise), and a dictation session slot for each of its streams (the same caps as dictation).
+   */
+  liveRecognizer(modelId: string): Promise<LiveRecognizer>;
+  takeDictationSlot(accountId: string): { release: () => void } | { refused: string };
   /** Ends at once every session whose key isValid() no longer accepts (called after a revocation). */
   recheckKeys(): void;
   /** Closes every session (1001) and stops the speech threads and voice processes. */
@@ -122,16 +128,17 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   );
   let closing = false;
 
-  const recheckKeys = (): void => {
+  const recheckKeys = async (): Promise<void> => {
     if (!deps.isKeyValid) return;
-    for (const [session, key] of keys) {
-      if (deps.isKeyValid(key)) continue;
+    for (const [session, key] of [...keys]) {
+      if (await deps.isKeyValid(key)) continue;
+      if (!keys.has(session)) continue;
       keys.delete(session);
       if (session instanceof LiveSession) sessions.delete(session);
       void session.revoke('the API key of this session was revoked');
     }
   };
-  const recheckTimer = deps.isKeyValid ? setInterval(() => keys.size > 0 && recheckKeys(), options.keyRecheckMs) : undefined;
+  const recheckTimer = deps.isKeyValid ? setInterval(() => keys.size > 0 && void recheckKeys().catch((error: Error) => log(`live: keys could not be checked again: ${error.message}`)), options.keyRecheckMs) : undefined;
   recheckTimer?.unref();
 
   const originAllowed = (origin: string): boolean =>
@@ -252,7 +259,12 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     sessions: () => [...sessions].map((s) => s.stats()),
     dictationSessions: () => dictation.sessions(),
     recognizers: () => dictation.pool.running(),
-    recheckKeys,
+    liveRecognizer: (modelId) => {
+      if (closing) return Promise.reject(new ApiError('internal_error', 'the service is shutting down'));
+      return dictation.recognizer(modelId);
+    },
+    takeDictationSlot: (accountId) => slots.dictation.take(accountId),
+    recheckKeys: () => void recheckKeys().catch((error: Error) => log(`live: keys could not be checked again: ${error.message}`)),
     async close() {
       closing = true;
       if (recheckTimer) clearInterval(recheckTimer);

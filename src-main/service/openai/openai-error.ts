@@ -6,6 +6,7 @@
  * 5xx InternalServerError). `code` keeps Voxdesk's snake_case codes, except the two OpenAI clients look for
  * (`invalid_api_key`, `model_not_found`). The central handler (http/error-handler.ts) decides by path.
  */
+import { httpStatusOf } from '../http/http-status.js';
 import type { ApiError } from '../../common/errors.js';
 
 export interface OpenAiErrorBody {
@@ -30,6 +31,6 @@ function errorCode(error: Pick<ApiError, 'code' | 'param'>): string {
   return error.code;
 }
 
-export function openAiErrorBody(error: Pick<ApiError, 'code' | 'param' | 'message' | 'status'>): OpenAiErrorBody {
-  return { error: { message: error.message, type: errorType(error.status), param: error.param, code: errorCode(error) } };
+export function openAiErrorBody(error: Pick<ApiError, 'code' | 'param' | 'message'>): OpenAiErrorBody {
+  return { error: { message: error.message, type: errorType(httpStatusOf(error)), param: error.param, code: errorCode(error) } };
 }

@@ -23,7 +23,7 @@ import type { Product } from '../../common/products.js';
 import { availableOutputFormats } from '../../engines/audio/stream-encoder.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import { defaultVoiceFor, findModelVoice, modelVoices, type TtsVoice } from '../../engines/tts/tts-voices.js';
-import type { SettingsRepo } from '../../store/settings-repo.js';
+import type { AsyncSettingsRepo } from '../../store/store.js';
 import type { Catalogue } from '../catalogue/catalogue.js';
 
 /** Settings key of the stored choices. */
@@ -80,11 +80,12 @@ function choice(def: ModelDefinition): ModelChoice {
 export class OpenAiModels {
   constructor(
     private readonly catalogue: Catalogue,
-    private readonly settings: SettingsRepo,
+    private readonly settings: AsyncSettingsRepo,
   ) {}
 
-  read(): OpenAiSettings {
-    const stored = this.settings.get<Partial<OpenAiSettings>>(OPENAI_SETTINGS_KEY) ?? {};
+  /** The stored choices (read from the store each time: another node of a cluster may have changed them). */
+  async read(): Promise<OpenAiSettings> {
+    const stored = (await this.settings.get<Partial<OpenAiSettings>>(OPENAI_SETTINGS_KEY)) ?? {};
     return { ...DEFAULT_OPENAI_SETTINGS, ...stored, voices: { ...(stored.voices ?? {}) } };
   }
 
@@ -105,14 +106,14 @@ export class OpenAiModels {
   }
 
   /** The chosen model of a kind if it can still answer, else the best available; null when none exists. */
-  current(kind: OpenAiModelKind): ModelDefinition | null {
-    const chosen = this.read()[`${kind}_model`];
+  current(kind: OpenAiModelKind, stored: OpenAiSettings): ModelDefinition | null {
+    const chosen = stored[`${kind}_model`];
     const candidates = this.candidates(kind);
     return candidates.find((d) => d.id === chosen) ?? candidates[0] ?? null;
   }
 
   /** The model a request's `model` names for a route (ApiError with param `model` when none fits). */
-  resolve(kind: OpenAiModelKind, requested: unknown): ModelDefinition {
+  async resolve(kind: OpenAiModelKind, requested: unknown): Promise<ModelDefinition> {
     if (typeof requested !== 'string' || requested.trim() === '') {
       throw new ApiError('invalid_request', 'you must provide a model parameter', { param: 'model' });
     }
@@ -122,7 +123,7 @@ export class OpenAiModels {
       if (speechName !== (kind === 'speech')) {
         throw new ApiError('invalid_request', `${requested} is a ${speechName ? 'text-to-speech' : 'speech-to-text'} model; this route needs a ${kind === 'speech' ? 'text-to-speech' : 'speech-to-text'} one`, { param: 'model' });
       }
-      const def = this.current(kind);
+      const def = this.current(kind, await this.read());
       if (!def) {
         throw new ApiError(
           'model_unavailable',
@@ -144,12 +145,12 @@ export class OpenAiModels {
   }
 
   /** The voice a request's `voice` names on a speech model (ApiError with param `voice` when it names none). */
-  voice(def: ModelDefinition, requested: unknown): TtsVoice {
+  async voice(def: ModelDefinition, requested: unknown): Promise<TtsVoice> {
     const id = typeof requested === 'object' && requested !== null && !Array.isArray(requested) ? (requested as { id?: unknown }).id : requested;
     if (typeof id !== 'string' || id.trim() === '') {
       throw new ApiError('invalid_request', 'voice is required: an OpenAI voice name (alloy, ash, …) or one of the model’s own voices', { param: 'voice' });
     }
-    if (isOpenAiVoice(id)) return this.voiceFor(def, id);
+    if (isOpenAiVoice(id)) return this.voiceFor(def, id, await this.read());
     const own = findModelVoice(def, id);
     if (!own) {
       throw new ApiError(
@@ -161,15 +162,15 @@ export class OpenAiModels {
     return own;
   }
 
-  private voiceFor(def: ModelDefinition, name: OpenAiVoice): TtsVoice {
-    const override = this.read().voices[def.id]?.[name];
+  private voiceFor(def: ModelDefinition, name: OpenAiVoice, stored: OpenAiSettings): TtsVoice {
+    const override = stored.voices[def.id]?.[name];
     return (override ? findModelVoice(def, override) : undefined) ?? defaultVoiceFor(def, name);
   }
 
-  view(): OpenAiSettingsView {
-    const stored = this.read();
-    const speech = this.current('speech');
-    const resolvedId = (kind: OpenAiModelKind): string | null => this.current(kind)?.id ?? null;
+  async view(): Promise<OpenAiSettingsView> {
+    const stored = await this.read();
+    const speech = this.current('speech', stored);
+    const resolvedId = (kind: OpenAiModelKind): string | null => this.current(kind, stored)?.id ?? null;
     return {
       ...stored,
       resolved: {
@@ -177,7 +178,7 @@ export class OpenAiModels {
         translation_model: resolvedId('translation'),
         speech_model: speech?.id ?? null,
         voices: speech
-          ? (Object.fromEntries(OPENAI_VOICES.map((name) => [name, (({ id, name: label }) => ({ id, name: label }))(this.voiceFor(speech, name))])) as Record<OpenAiVoice, ModelChoice>)
+          ? (Object.fromEntries(OPENAI_VOICES.map((name) => [name, (({ id, name: label }) => ({ id, name: label }))(this.voiceFor(speech, name, stored))])) as Record<OpenAiVoice, ModelChoice>)
           : null,
       },
       choices: {
@@ -195,8 +196,8 @@ export class OpenAiModels {
    * model of the kind that can answer now; `voices` is `{model id: {openai voice: voice id | null}}` (null = back to
    * the default). Everything is checked before anything is saved.
    */
-  update(body: Record<string, unknown>): OpenAiSettingsView {
-    const next = this.read();
+  async update(body: Record<string, unknown>): Promise<OpenAiSettingsView> {
+    const next = await this.read();
     for (const key of Object.keys(body)) {
       if (!['transcription_model', 'translation_model', 'speech_model', 'voices'].includes(key)) {
         throw new ApiError('unsupported_param', `unknown setting "${key}" (transcription_model, translation_model, speech_model, voices)`);
@@ -216,7 +217,7 @@ export class OpenAiModels {
       next[field] = value;
     }
     if ('voices' in body) this.mergeVoices(next, body.voices);
-    this.settings.set(OPENAI_SETTINGS_KEY, next);
+    await this.settings.set(OPENAI_SETTINGS_KEY, next);
     return this.view();
   }
 

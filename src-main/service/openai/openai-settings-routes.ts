@@ -12,12 +12,12 @@ import type { OpenAiModels } from './openai-models.js';
 
 export function openAiSettingsRoutes(models: OpenAiModels): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/settings/openai', (c) => {
+  app.get('/v1/settings/openai', async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json(models.view());
+    return c.json(await models.view());
   });
   app.put('/v1/settings/openai', async (c) => {
-    const view = models.update(await readJsonObject(c));
+    const view = await models.update(await readJsonObject(c));
     c.header('Cache-Control', 'no-store');
     return c.json(view);
   });

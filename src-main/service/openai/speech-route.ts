@@ -119,8 +119,8 @@ class AudioRelay {
   }
 }
 
-function artifactOf(deps: AppDeps, job: Job): { path: string; contentType: string } | null {
-  const artifact = deps.repos.artifacts.ofJob(job.id)[0];
+async function artifactOf(deps: AppDeps, job: Job): Promise<{ path: string; contentType: string } | null> {
+  const artifact = (await deps.store.repos.artifacts.ofJob(job.id))[0];
   return artifact && !artifact.deleted_at ? { path: artifact.path, contentType: artifact.content_type } : null;
 }
 
@@ -129,14 +129,14 @@ async function speak(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels): P
   const body = await readJsonObject(c);
   const unknown = Object.keys(body).find((k) => !SPEECH_FIELDS.includes(k));
   if (unknown) throw new ApiError('unsupported_param', `Unrecognized request argument supplied: ${unknown}`, { param: unknown });
-  const def = models.resolve('speech', body.model);
+  const def = await models.resolve('speech', body.model);
   let text: string;
   try {
     text = checkText(deps, def, body.input, 'input');
   } catch (error) {
     throw error instanceof ApiError ? new ApiError(error.code, error.message, { param: 'input' }) : error;
   }
-  const voice = models.voice(def, body.voice);
+  const voice = await models.voice(def, body.voice);
   const format = readFormat(body);
   const speed = readSpeed(body);
   if (body.instructions !== undefined && body.instructions !== null && typeof body.instructions !== 'string') {
@@ -173,7 +173,7 @@ async function speak(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels): P
       if (!done) return c.body(null, 204);
       if (done.status !== 'succeeded') throw jobFailure(done);
       // Audio that never streamed (a hosted model, a replayed Idempotency-Key): the artifact, whole.
-      const file = artifactOf(deps, done);
+      const file = await artifactOf(deps, done);
       if (!file) throw new ApiError('conflict', `job ${done.id} succeeded but its audio file is gone (artifacts are kept one day)`);
       return sendFile(c, deps, headers, file, streamFormat);
     }

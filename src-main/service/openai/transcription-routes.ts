@@ -129,7 +129,7 @@ async function transcribe(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModel
   let request: TranscriptionRequest;
   try {
     request = readRequest(form, task);
-    const def = models.resolve(task === 'transcribe' ? 'transcription' : 'translation', single(form, 'model'));
+    const def = await models.resolve(task === 'transcribe' ? 'transcription' : 'translation', single(form, 'model'));
     checkFileLimit(form, deps, def);
     const params = validateParams(deps, def, nativeParams(def, request, task));
     const idem = idempotencyOf(c, { model: def.id, params, file: form.file.sha256, request });

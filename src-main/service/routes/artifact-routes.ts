@@ -14,9 +14,9 @@ import { contentDisposition, fileResponse } from '../http/file-response.js';
 
 export function artifactRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const repo = deps.repos.artifacts;
+  const repo = deps.store.repos.artifacts;
   app.get('/v1/artifacts/:token/:name', async (c) => {
-    const found = repo.byToken(c.req.param('token'));
+    const found = await repo.byToken(c.req.param('token'));
     const row = found ? toFound(found, new Date()) : undefined;
     if (!row || row.fileName !== c.req.param('name')) throw new ApiError('not_found', 'no such artifact');
     if (row.expired) throw new ApiError('artifact_expired', 'this download link has expired (links live one day); the job record remains');

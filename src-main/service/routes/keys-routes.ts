@@ -38,15 +38,15 @@ export function apiKeyView(info: ApiKeyInfo): ApiKeyView {
 
 export function keysRoutes(keys: ApiKeys): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/keys', (c) => {
+  app.get('/v1/keys', async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json({ object: 'list', data: keys.list().map(apiKeyView) });
+    return c.json({ object: 'list', data: (await keys.list()).map(apiKeyView) });
   });
-  app.delete('/v1/keys/:id', (c) => {
+  app.delete('/v1/keys/:id', async (c) => {
     const id = c.req.param('id');
-    if (!keys.get(id)) throw new ApiError('not_found', `no API key ${id}; GET /v1/keys lists them`);
-    keys.revoke(id);
-    return c.json(apiKeyView(keys.get(id)!));
+    if (!(await keys.get(id))) throw new ApiError('not_found', `no API key ${id}; GET /v1/keys lists them`);
+    await keys.revoke(id);
+    return c.json(apiKeyView((await keys.get(id))!));
   });
   return app;
 }

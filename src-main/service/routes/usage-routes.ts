@@ -18,7 +18,7 @@ const PARAMETERS = ['from', 'to', 'group_by'];
 
 export function usageRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/usage', (c) => {
+  app.get('/v1/usage', async (c) => {
     const query = queryOf(c.req.url);
     const unknown = unknownFieldMessage(Object.fromEntries(query.entries()), PARAMETERS, '', 'GET /v1/usage');
     if (unknown) throw new ApiError('unsupported_param', unknown.replace('unknown field', 'unknown query parameter'));
@@ -26,14 +26,14 @@ export function usageRoutes(deps: AppDeps): Hono<AppEnv> {
     if (!(USAGE_GROUPS as readonly string[]).includes(groupBy)) {
       throw new ApiError('invalid_request', `group_by must be one of ${USAGE_GROUPS.join(', ')}, got ${JSON.stringify(groupBy)}`);
     }
-    const now = deps.repos.clock();
+    const now = deps.store.clock();
     const from = instantQuery(query, 'from', 'start') ?? new Date(utcMonth(now).start);
     const to = instantQuery(query, 'to', 'end') ?? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
     // A day or month given as `to` ends where it ends: from=2026-06-02&to=2026-06-01 is an empty, reversed range.
     if (from.getTime() >= to.getTime()) {
       throw new ApiError('invalid_request', `from (${from.toISOString()}) is not before to (${to.toISOString()}); give a from before the to`);
     }
-    const sums = deps.repos.ledger.usage({ accountId: c.get('owner').accountId, fromIso: from.toISOString(), toIso: to.toISOString(), groupBy: groupBy as UsageGroupBy });
+    const sums = await deps.store.repos.ledger.usage({ accountId: c.get('owner').accountId, fromIso: from.toISOString(), toIso: to.toISOString(), groupBy: groupBy as UsageGroupBy });
     c.header('Cache-Control', 'no-store');
     return c.json(usageReport(sums, { from, to, groupBy: groupBy as UsageGroupBy }));
   });

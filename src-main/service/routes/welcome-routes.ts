@@ -13,16 +13,16 @@ import type { AppEnv } from '../app-env.js';
 import { queryOf, singleQuery } from '../http/query-params.js';
 import { fallbackRecognizer, FALLBACK_RECOGNIZER, primaryLanguage, recommendRecognizers } from '../first-start/recommend-recognizer.js';
 
-export function welcomeRoutes(deps: Pick<AppDeps, 'models' | 'catalogue' | 'repos'>): Hono<AppEnv> {
+export function welcomeRoutes(deps: Pick<AppDeps, 'models' | 'catalogue' | 'store'>): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/local/welcome', (c) => {
+  app.get('/v1/local/welcome', async (c) => {
     const asked = singleQuery(queryOf(c.req.url), 'language');
     const language = asked === undefined || asked === '' ? 'en' : primaryLanguage(asked);
     if (!language) throw new ApiError('invalid_request', `language must be a language tag such as en, de or pt-BR (got "${asked}")`);
     const packages = deps.models.list();
     const [recommended, ...alternatives] = recommendRecognizers(language, packages);
     const ownRecognizer = packages.some((p) => p.installed && !p.built_in && p.capability === 'asr');
-    const anyJob = deps.repos.jobs.page({ accountId: c.get('owner').accountId, product: null, status: null, after: null, limit: 1 }).length > 0;
+    const anyJob = (await deps.store.repos.jobs.page({ accountId: c.get('owner').accountId, product: null, status: null, after: null, limit: 1 })).length > 0;
     const body: WelcomeInfo = {
       object: 'welcome',
       new_data_dir: !ownRecognizer && !anyJob,

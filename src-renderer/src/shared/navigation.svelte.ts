@@ -20,7 +20,7 @@ export interface TranscriptFocus {
 export class Navigation {
   tab = $state<TabId>('transcribe');
   /** The Live tab's mode: speak text as it is typed, or dictate into the microphone. */
-  liveMode = $state<'speak' | 'dictate'>('speak');
+  liveMode = $state<'speak' | 'dictate' | 'meeting'>('speak');
   /** A transcript to open at a moment (a library search result); the Jobs tab opens it, seeked there. */
   openRequest = $state.raw<TranscriptFocus | null>(null);
   /** Bumped by "Raise the cap": the Usage page then shows and focuses the monthly cap. */

@@ -5,7 +5,7 @@
  * app's own top-level page; jobs through the per-install key, run in utility processes; tray, badge and taskbar
  * progress; a notification per batch finished while the window is hidden, none while it is in front; drag-out of an
  * export; recent documents; updates checked at start and installed at quit, after the service stopped; a quit that
- * leaves no worker process behind.
+ * leaves no worker process behind; dictate anywhere's settings through the bridge; a meeting capture on the tray.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDesktopApp, type DesktopApp } from '../../../src-main/app/desktop-app.js';
 import type { Batch, Job } from '../../../src-main/common/api-types.js';
-import { BRIDGE_CHANNELS } from '../../../src-main/common/desktop-bridge.js';
+import type { Capture } from '../../../src-main/common/capture-protocol.js';
+import { BRIDGE_CHANNELS, type HotkeySettingsView } from '../../../src-main/common/desktop-bridge.js';
 import { APP_FRAME, fakeElectron, FakeUpdater, FOREIGN_FRAME, IFRAME, type FakeElectron } from '../../helpers/fake-electron.js';
 import { requireFile, SHARED } from '../../helpers/system.js';
 
@@ -122,6 +123,7 @@ describe('the desktop main process under Node', () => {
     expect(tray!.image).toBe(join(electron.appPath, 'resources', 'tray.png'));
     expect(tray!.tooltip).toMatch(/^Voxdesk — /);
     expect(tray!.menu.map((item) => item.label ?? item.type)).toEqual([tray!.tooltip, 'separator', 'Open Voxdesk', 'Quit']);
+    expect(tray!.tooltip).not.toMatch(/recording/);
     expect(electron.badges.length).toBeGreaterThan(0);
     // Nothing runs any more: the next refresh (every 2 s) clears the taskbar progress.
     await until(() => window!.progress.at(-1), (p) => p === -1, 'the taskbar progress to clear', 10_000);
@@ -194,6 +196,31 @@ describe('the desktop main process under Node', () => {
     expect(electron.recentDocuments).toEqual([file]);
     await expect(electron.invoke(BRIDGE_CHANNELS.addRecentFiles, APP_FRAME, 'not a list')).rejects.toThrow(/paths must be a list/);
     await expect(electron.invoke(BRIDGE_CHANNELS.addRecentFiles, FOREIGN_FRAME, [file])).rejects.toThrow(/untrusted/);
+  });
+
+  it('keeps dictate anywhere\'s settings from the page, checked, and says how the shortcut stands', async () => {
+    const first = (await electron.invoke(BRIDGE_CHANNELS.hotkeyGet, APP_FRAME)) as HotkeySettingsView;
+    expect(first).toMatchObject({ enabled: true, shortcut: 'Ctrl+Alt+Space', mode: 'hold', insertion: 'paste', model: null });
+    // Armed, or not with the reason (here: no display, unless this machine has one).
+    expect(first.armed || typeof first.problem === 'string').toBe(true);
+    await expect(electron.invoke(BRIDGE_CHANNELS.hotkeySet, APP_FRAME, { mode: 'sometimes' })).rejects.toThrow('mode must be hold or toggle');
+    await expect(electron.invoke(BRIDGE_CHANNELS.hotkeySet, FOREIGN_FRAME, { enabled: false })).rejects.toThrow(/untrusted/);
+    const off = (await electron.invoke(BRIDGE_CHANNELS.hotkeySet, APP_FRAME, { enabled: false, mode: 'toggle' })) as HotkeySettingsView;
+    expect(off).toMatchObject({ enabled: false, mode: 'toggle', armed: false, problem: null });
+    expect(JSON.parse(readFileSync(join(work, 'data', 'hotkey.json'), 'utf8'))).toMatchObject({ enabled: false, mode: 'toggle' });
+  });
+
+  it('shows a running meeting capture on the tray, with a Stop that ends it', { timeout: 120_000 }, async () => {
+    const [tray] = electron.trays;
+    const started = await api('/v1/captures', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'pocketsphinx-en-us', microphone: 'client', system: 'client' }) });
+    expect(started.status).toBe(201);
+    const capture = (await started.json()) as Capture;
+    await until(() => tray!.tooltip, (label) => label.startsWith('● Voxdesk — recording a meeting'), 'the tray to show the capture', 20_000);
+    const stop = tray!.menu.find((item) => item.label === 'Stop recording the meeting');
+    expect(stop).toBeDefined();
+    stop!.click!();
+    await until(async () => ((await (await api(`/v1/captures/${capture.id}`)).json()) as Capture).status, (status) => status === 'done' || status === 'failed', 'the capture to end', 60_000);
+    await until(() => tray!.tooltip, (label) => !label.startsWith('●'), 'the tray to stop showing it', 20_000);
   });
 
   it('checks for updates at start, tells the page when one is ready, and installs it at quit after the service stopped', async () => {

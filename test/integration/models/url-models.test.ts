@@ -212,7 +212,7 @@ describe('POST /v1/local/models', () => {
     expect(await expectError(add({ url: `${server.url}/a.onnx`, sha256: sha, id: 'parakeet-tdt-0.6b-v2' }), 409, 'conflict')).toMatch(/curated model id/);
     expect(await expectError(add({ url: `${server.url}/a.onnx`, sha256: sha, id: 'tampered' }), 409, 'conflict')).toMatch(/already exists/);
     await expectError(client.postJson('/v1/local/models', [1, 2]), 400, 'invalid_json');
-    const other = svc.service.keys.createKey('someone-else');
+    const other = await svc.service.keys.createKey('someone-else');
     await expectError(new Client(svc.url, other).postJson('/v1/local/models', { url: `${server.url}/a.onnx`, sha256: sha }), 404, 'not_found');
   });
 });

@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueRecord } from '../../../src-main/common/api-types.js';
-import { ApiKeys } from '../../../src-main/service/auth/api-keys.js';
 import type { TestService } from '../../helpers/service.js';
 import { startLocalInstance, type LocalInstance } from '../../helpers/local-instance.js';
 import { api, startHosted } from '../../helpers/two-instances.js';
@@ -90,7 +89,7 @@ describe('/v1/settings/remote', () => {
   });
 
   it('lets only the local account change where jobs go', async () => {
-    const other = new ApiKeys(local.repos.accounts).createKey('someone-else');
+    const other = local.repos.accounts.createApiKey(local.repos.accounts.ensureAccount('someone-else').id, null).key;
     const r = await api<{ error: { code: string } }>(local.url, other, 'PUT', '/v1/settings/remote', { url: 'http://127.0.0.1:1' });
     expect(r.status).toBe(404);
     expect((await api(local.url, local.key, 'GET', '/v1/settings/remote')).body).toMatchObject({ url: hosted.url });

@@ -77,7 +77,7 @@ describe('session bootstrap', () => {
     await expectError(post({}), 401, 'unauthorized');
     await expectError(post({ token: 'guessed-token' }), 401, 'unauthorized');
     // Another account's key does not open a local session either.
-    const otherKey = t.service.keys.createKey('other');
+    const otherKey = await t.service.keys.createKey('other');
     await expectError(fetch(`${t.url}/v1/session/bootstrap`, { headers: { authorization: `Bearer ${otherKey}` } }), 401, 'unauthorized');
   });
 
@@ -99,7 +99,7 @@ describe('session bootstrap', () => {
   });
 
   it('GET /v1/session shows other accounts no data dir', async () => {
-    const other = new Client(t.url, t.service.keys.createKey('other'));
+    const other = new Client(t.url, (await t.service.keys.createKey('other')));
     expect(await json(other.get('/v1/session'))).toMatchObject({ account: 'other', data_dir: null });
   });
 

@@ -30,7 +30,7 @@ beforeAll(async () => {
     live: { dictationMaxBufferedSeconds: 60 },
   });
   await installSileroVad(t.url, t.key);
-  keyB = t.service.keys.createKey('b');
+  keyB = await t.service.keys.createKey('b');
 }, 120_000);
 afterAll(async () => {
   for (const s of sockets.splice(0)) s.destroy();
@@ -124,7 +124,7 @@ describe('two accounts on one service', () => {
     const idle = await dictateJfk(t.key);
     expect(idle.length).toBeGreaterThan(3);
 
-    const accountB = t.service.keys.find(keyB)!.accountId;
+    const accountB = (await t.service.keys.find(keyB))!.accountId;
     const huge = bigTranscript(accountB);
     const long = longTranscript(accountB);
 

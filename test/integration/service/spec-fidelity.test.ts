@@ -246,7 +246,7 @@ describe('8. GET /v1/health', () => {
     await expectError(new Client(t.url, 'vdk_wrong').get('/v1/health'), 401, 'unauthorized');
   });
   it('keeps the machine-wide counts from the other accounts of a shared service', async () => {
-    const other = new Client(t.url, t.service.keys.createKey('health-other'));
+    const other = new Client(t.url, (await t.service.keys.createKey('health-other')));
     expect(await json<Record<string, unknown>>(other.get('/v1/health'))).toEqual({ status: 'ok' });
   });
 });
@@ -294,7 +294,7 @@ describe('11. the ledger charges the seconds the job shows', () => {
     const job = await json<Job>(api.postForm('/v1/speech-to-text', [model('test-asr-small'), { name: 'params', value: '{"seconds": 3.30816}' }, file()]));
     expect(job.status).toBe('succeeded');
     expect(job.duration_seconds).toBe('3.308');
-    const rows = t.service.repos.ledger.forAccount(t.service.keys.find(t.key)!.accountId).filter((r) => r.job_id === job.id);
+    const rows = t.service.repos.ledger.forAccount((await t.service.keys.find(t.key))!.accountId).filter((r) => r.job_id === job.id);
     const seconds = Number(job.duration_seconds);
     const usage = rows.find((r) => r.kind === 'usage')!;
     expect(usage.seconds).toBe(seconds);

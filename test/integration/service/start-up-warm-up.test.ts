@@ -44,7 +44,7 @@ describe('start-up warm-up', () => {
     const jobs = await json<{ data: Job[] }>(client.get('/v1/jobs'));
     expect(jobs.data.map((j) => j.id)).toEqual([job.id]);
     // The warm-up's key is the local account's, like the client's; a job's rows in the ledger all name it.
-    const local = busy.service.keys.ensureAccount('local');
+    const local = await busy.service.keys.ensureAccount('local');
     expect(new Set(busy.service.repos.ledger.forAccount(local).map((entry) => entry.job_id))).toEqual(new Set([job.id]));
   });
 });

@@ -20,9 +20,9 @@ describe('startDesktopService', () => {
     dirs.push(dataDir);
     const options = { dataDir, allowedOrigins: ['app://voxdesk'], secretCipher: null };
     const first = await startDesktopService(options);
-    const key = first.service.keys.list().find((k) => k.name === 'desktop app')!;
+    const key = (await first.service.keys.list()).find((k) => k.name === 'desktop app')!;
     expect(key.revoked_at).toBeNull();
-    first.service.keys.revoke(key.id);
+    (await first.service.keys.revoke(key.id));
     await first.service.close();
 
     const second = await startDesktopService(options);

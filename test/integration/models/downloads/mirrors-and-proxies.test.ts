@@ -201,7 +201,7 @@ describe('the service: mirror and CA settings', () => {
     const message = await expectError(putSettings({ ca_file: join(work, 'missing.pem') }), 400, 'invalid_request');
     expect(message).toContain('cannot read the CA file');
     await expectError(putSettings({ proxy: 'http://x' }), 400, 'unsupported_param');
-    const other = svc.service.keys.createKey('someone-else');
+    const other = await svc.service.keys.createKey('someone-else');
     await expectError(fetch(`${svc.url}/v1/settings/models`, { headers: { authorization: `Bearer ${other}` } }), 404, 'not_found');
     await expectError(putSettings({ mirror: null }, other), 404, 'not_found');
   });

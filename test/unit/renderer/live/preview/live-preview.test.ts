@@ -36,6 +36,10 @@ function fakeBridge() {
     addRecentFiles: async () => undefined,
     onUpdate: () => () => undefined,
     onOpenWork: () => () => undefined,
+    hotkey: {
+      get: async () => ({ enabled: false, shortcut: 'Ctrl+Alt+Space', mode: 'hold' as const, insertion: 'paste' as const, model: null, armed: false, problem: null, activeModel: null }),
+      set: async () => ({ enabled: false, shortcut: 'Ctrl+Alt+Space', mode: 'hold' as const, insertion: 'paste' as const, model: null, armed: false, problem: null, activeModel: null }),
+    },
   } satisfies DesktopBridge;
   return { bridge, calls, emit: (event: LiveBridgeEvent) => listener?.(event), listening: () => listener !== null };
 }

@@ -24,7 +24,7 @@ describe('SpendingBudget', () => {
 
   it('is the local account\'s: another account is told so', async () => {
     const { ApiClient } = await import('../../../../../src-main/common/api-client.js');
-    const other = new SpendingBudget({ api: new ApiClient({ baseUrl: ctx.svc.url, apiKey: ctx.svc.service.keys.createKey('guest') }) });
+    const other = new SpendingBudget({ api: new ApiClient({ baseUrl: ctx.svc.url, apiKey: (await ctx.svc.service.keys.createKey('guest')) }) });
     await other.refresh();
     expect(other.status).toBeNull();
     expect(other.unavailable).toMatch(/account of this computer/);

@@ -1,0 +1,382 @@
+/**
+ * One running meeting capture (docs/capture.md): the microphone and the system's output, each from its source
+ * (engines/capture/), kept in step (channel-aligner.ts) and written as the two channels of one recording committed in
+ * chunks (chunked-recording.ts, with the journal of finals: capture-journal.ts); each side streamed to its own stream
+ * of the model's warm recognizer (the dictation recognizer pool), its partials and finals labelled with the side's
+ * speaker; a side silent for a minute while the other talks raises a warning (silence-watch.ts). Counted in the
+ * account's upload quota like a dictation's recording. Stopping records it as a speech-to-text job through
+ * JobService.recordDictation (the same job, billing and recording as a dictation).
+ */
+import { EventEmitter } from 'node:events';
+import { rmSync } from 'node:fs';
+import type { Job } from '../../common/api-types.js';
+import { CAPTURE_SPEAKERS, type Capture, type CaptureServerMessage, type CaptureSide, type CaptureWarning } from '../../common/capture-protocol.js';
+import { ClientSource } from '../../engines/capture/client-source.js';
+import { ChannelAligner, type AlignedBlock } from '../../engines/capture/channel-aligner.js';
+import { CAPTURE_SAMPLE_RATE, type PcmSource } from '../../engines/capture/capture-types.js';
+import { ChunkedRecording } from '../../engines/capture/chunked-recording.js';
+import { SilenceWatch } from '../../engines/capture/silence-watch.js';
+import type { RecognizerHandlers, RecognizerStream } from '../../engines/live/recognizer-pool.js';
+import type { NewDictationJob } from '../../jobs/engine/job-service-types.js';
+import type { LiveRecognizer } from '../live/dictation-route.js';
+import { CaptureJournal, capturePaths, type CaptureFinal, type CaptureManifest } from './capture-journal.js';
+import type { CaptureOptions } from './capture-options.js';
+import { captureTranscript } from './capture-transcript.js';
+import { meetingJobName } from './meeting-name.js';
+
+export interface CaptureSessionInit {
+  manifest: CaptureManifest;
+  /** The account's dictations folder (uploads/<account>/dictations): the recording stays there as the job's. */
+  dir: string;
+  recognizer: LiveRecognizer;
+  sources: Record<CaptureSide, PcmSource>;
+  options: CaptureOptions;
+  /** The account's upload quota for the recording (uploads/upload-budget.ts openRecording). */
+  openQuota(): Promise<{ add(bytes: number): void; close(): void }>;
+  recordJob(input: NewDictationJob): Job | Promise<Job>;
+  durable?(): Promise<void>;
+  /** Gives back the live session slots the two streams took. */
+  release(): void;
+  log(message: string): void;
+}
+
+const SIDES: readonly CaptureSide[] = ['microphone', 'system'];
+const BYTES_PER_SECOND = CAPTURE_SAMPLE_RATE * 2;
+
+interface SideState {
+  stream: RecognizerStream | null;
+  opening: Promise<void> | null;
+  backlog: Buffer[];
+  /** Bytes of this side's aligned audio so far (= the other side's). */
+  bytes: number;
+  nextSegmentId: number;
+  ended: Promise<void> | null;
+  endResolve: (() => void) | null;
+  state: 'recording' | 'ended';
+  error: string | null;
+  level: { sumSq: number; count: number };
+}
+
+export class CaptureSession {
+  readonly id: string;
+  readonly events = new EventEmitter();
+  private status: Capture['status'] = 'recording';
+  private readonly recording: ChunkedRecording;
+  private readonly journal: CaptureJournal;
+  private readonly aligner: ChannelAligner;
+  private readonly silence: SilenceWatch;
+  private readonly sides: Record<CaptureSide, SideState>;
+  private readonly finals: CaptureFinal[] = [];
+  private readonly warnings = new Map<CaptureSide, CaptureWarning>();
+  private quota: { add(bytes: number): void; close(): void } | null = null;
+  private readonly quotaOpening: Promise<void>;
+  private levelsTimer: NodeJS.Timeout | null = null;
+  private stopping: Promise<Capture> | null = null;
+  private endedAt: string | null = null;
+  private jobId: string | null = null;
+  private error: Capture['error'] = null;
+
+  constructor(private readonly init: CaptureSessionInit) {
+    this.id = init.manifest.id;
+    this.events.setMaxListeners(50);
+    const paths = capturePaths(init.dir, this.id);
+    this.journal = new CaptureJournal(init.dir, init.manifest);
+    this.recording = new ChunkedRecording(paths.recording, {
+      sampleRate: CAPTURE_SAMPLE_RATE,
+      channels: 2,
+      chunkSeconds: init.options.chunkSeconds,
+      beforeSync: () => this.journal.flush(),
+    });
+    const side = (): SideState => ({ stream: null, opening: null, backlog: [], bytes: 0, nextSegmentId: 0, ended: null, endResolve: null, state: 'recording', error: null, level: { sumSq: 0, count: 0 } });
+    this.sides = { microphone: side(), system: side() };
+    this.aligner = new ChannelAligner(CAPTURE_SAMPLE_RATE, (block) => this.onBlock(block));
+    this.silence = new SilenceWatch({ sampleRate: CAPTURE_SAMPLE_RATE, silentSeconds: init.options.silentSeconds });
+    this.quotaOpening = init.openQuota().then(
+      (ticket) => {
+        if (this.status !== 'recording') return ticket.close();
+        this.quota = ticket;
+        this.countInQuota(this.recording.receivedBytes);
+      },
+      (error: unknown) => init.log(`capture ${this.id}: the upload quota could not be read: ${(error as Error).message}`),
+    );
+    for (const name of SIDES) this.sides[name].opening = this.openStream(name);
+    SIDES.forEach((name, index) =>
+      init.sources[name].start(
+        (pcm) => this.status === 'recording' && this.aligner.push(index as 0 | 1, pcm),
+        (reason) => this.onSourceEnded(name, index as 0 | 1, reason),
+      ),
+    );
+    this.levelsTimer = setInterval(() => this.sendLevels(), init.options.levelsIntervalMs);
+    this.levelsTimer.unref();
+  }
+
+  /** The capture as the API shows it. */
+  view(): Capture {
+    const seconds = (bytes: number): number => Math.round((bytes / 4 / CAPTURE_SAMPLE_RATE) * 1000) / 1000;
+    return {
+      id: this.id,
+      object: 'capture',
+      status: this.status,
+      model: this.init.manifest.modelId,
+      language: this.init.manifest.language,
+      created_at: this.init.manifest.createdAt,
+      ended_at: this.endedAt,
+      duration_seconds: seconds(this.recording.receivedBytes),
+      committed_seconds: seconds(this.recording.committedBytes),
+      sources: Object.fromEntries(SIDES.map((name) => [name, { device: this.init.manifest.devices[name], state: this.sides[name].state, error: this.sides[name].error }])) as Capture['sources'],
+      warnings: [...this.warnings.values()],
+      job_id: this.jobId,
+      error: this.error,
+      realtime_path: `/v1/captures/${this.id}/realtime`,
+    };
+  }
+
+  get accountId(): string {
+    return this.init.manifest.accountId;
+  }
+
+  /** What a socket that joins now is sent first: the state, then every final so far (in time order). */
+  snapshot(): CaptureServerMessage[] {
+    const finals = [...this.finals].sort((a, b) => a.start - b.start);
+    return [{ type: 'capture.state', capture: this.view() }, ...finals.map((f) => this.finalMessage(f))];
+  }
+
+  /** The source of a side the client records and sends (a `client` device), or null when the service records it. */
+  clientSource(side: CaptureSide): ClientSource | null {
+    const source = this.init.sources[side];
+    return source instanceof ClientSource && this.status === 'recording' ? source : null;
+  }
+
+  isRunning(): boolean {
+    return this.status === 'recording';
+  }
+
+  /**
+   * Ends the capture once: the sources stop, what they sent is aligned and committed, the recognizers give their last
+   * finals (bounded by endTimeoutMs), and the recording with its transcript becomes a speech-to-text job.
+   */
+  stop(): Promise<Capture> {
+    this.stopping ??= this.runStop();
+    return this.stopping;
+  }
+
+  private async runStop(): Promise<Capture> {
+    this.status = 'stopping';
+    this.broadcastState();
+    for (const name of SIDES) this.init.sources[name].stop();
+    this.aligner.flush();
+    if (this.levelsTimer) clearInterval(this.levelsTimer);
+    await this.quotaOpening;
+    await Promise.all(SIDES.map((name) => this.endStream(name)));
+    const duration = this.recording.receivedBytes / 4 / CAPTURE_SAMPLE_RATE;
+    let job: Job | null = null;
+    try {
+      this.recording.finish();
+      this.journal.flush();
+      this.journal.close();
+      job = await this.record(duration);
+      this.journal.remove();
+      if (job) await this.init.durable?.().catch((error: unknown) => this.init.log(`capture ${this.id}: ${(error as Error).message}`));
+      this.status = 'done';
+    } catch (error) {
+      this.init.log(`capture ${this.id}: the capture could not be saved as a job: ${(error as Error).stack ?? String(error)}`);
+      this.error = { code: 'internal_error', message: `the capture could not be saved as a job: ${(error as Error).message}; its recording stays in the data folder and is saved at the next start` };
+      this.status = 'failed';
+    }
+    this.jobId = job?.id ?? null;
+    this.endedAt = new Date().toISOString();
+    this.quota?.close();
+    this.init.release();
+    this.broadcastState();
+    this.send({ type: 'capture.done', job_id: this.jobId, duration_seconds: Math.round(duration * 1000) / 1000 });
+    this.events.emit('done');
+    return this.view();
+  }
+
+  private async record(duration: number): Promise<Job | null> {
+    const paths = capturePaths(this.init.dir, this.id);
+    if (this.recording.committedBytes === 0) {
+      rmSync(paths.recording, { force: true });
+      return null;
+    }
+    const model = this.init.recognizer.model;
+    const language = this.init.manifest.language ?? (model.languages.length === 1 ? model.languages[0]! : null);
+    const granularity = this.finals.some((f) => f.words?.length) ? 'word' : 'segment';
+    return this.init.recordJob({
+      accountId: this.accountId,
+      modelId: model.id,
+      name: meetingJobName(new Date(this.init.manifest.createdAt)),
+      language,
+      params: { response_format: 'verbose_json', timestamp_granularity: granularity, ...(this.init.manifest.language ? { language: this.init.manifest.language } : {}) },
+      result: captureTranscript(this.finals, { duration, language, granularity }),
+      durationSeconds: duration,
+      recording: { path: paths.recording, sampleRate: CAPTURE_SAMPLE_RATE, channels: 2 },
+    });
+  }
+
+  private onBlock(block: AlignedBlock): void {
+    const samples = block.microphone.length >> 1;
+    const frames = Buffer.alloc(samples * 4);
+    for (let i = 0; i < samples; i++) {
+      frames.writeInt16LE(block.microphone.readInt16LE(i * 2), i * 4);
+      frames.writeInt16LE(block.system.readInt16LE(i * 2), i * 4 + 2);
+    }
+    try {
+      this.recording.append(frames);
+    } catch (error) {
+      this.fail('internal_error', `the recording could not be written (${(error as Error).message}); the capture stops and what was committed is kept`);
+      return;
+    }
+    if (!this.countInQuota(frames.length)) return;
+    for (const name of SIDES) {
+      const pcm = name === 'microphone' ? block.microphone : block.system;
+      const side = this.sides[name];
+      side.bytes += pcm.length;
+      for (let i = 0; i < pcm.length; i += 2) {
+        const v = pcm.readInt16LE(i) / 32768;
+        side.level.sumSq += v * v;
+      }
+      side.level.count += pcm.length >> 1;
+      if (side.stream) side.stream.write(pcm);
+      else side.backlog.push(pcm);
+    }
+    for (const event of this.silence.feed(block.microphone, block.system)) {
+      const name = SIDES[event.side]!;
+      if (event.type === 'silent') {
+        const other = SIDES[1 - event.side]!;
+        const warning: CaptureWarning = {
+          code: 'silent_side',
+          side: name,
+          message:
+            name === 'microphone'
+              ? `your microphone has been silent for ${Math.round(event.seconds)} s while the other side talks: check that it is not muted and that the right one is chosen`
+              : `the other side has been silent for ${Math.round(event.seconds)} s while you talk: check that the call plays through the output being recorded (${this.init.manifest.devices[other] === 'client' ? 'the shared audio' : this.init.manifest.devices.system})`,
+        };
+        this.warnings.set(name, warning);
+        this.send({ type: 'capture.warning', warning });
+      } else {
+        this.warnings.delete(name);
+        this.send({ type: 'capture.warning_cleared', side: name });
+      }
+    }
+    if (this.recording.receivedBytes / 4 / CAPTURE_SAMPLE_RATE >= this.init.options.maxSeconds) {
+      this.send({ type: 'error', error: { code: 'audio_too_long', message: `a capture holds at most ${this.init.options.maxSeconds} s of audio; it stops here and is saved` } });
+      void this.stop();
+    }
+  }
+
+  private countInQuota(bytes: number): boolean {
+    if (!this.quota) return true;
+    try {
+      this.quota.add(bytes);
+      return true;
+    } catch (error) {
+      this.fail('upload_quota_exceeded', `${(error as Error).message}; the capture stops here and what was recorded is kept`);
+      return false;
+    }
+  }
+
+  private fail(code: string, message: string): void {
+    if (this.status !== 'recording') return;
+    this.send({ type: 'error', error: { code, message } });
+    void this.stop();
+  }
+
+  private onSourceEnded(name: CaptureSide, index: 0 | 1, reason: string | null): void {
+    if (this.status !== 'recording') return;
+    const side = this.sides[name];
+    side.state = 'ended';
+    side.error = reason ?? 'the source ended';
+    this.init.log(`capture ${this.id}: ${side.error}`);
+    this.aligner.end(index);
+    this.send({ type: 'error', error: { code: 'source_ended', message: `${side.error}; the capture goes on with this side silent` } });
+    this.broadcastState();
+    if (SIDES.every((n) => this.sides[n].state === 'ended')) void this.stop();
+  }
+
+  private async openStream(name: CaptureSide): Promise<void> {
+    const side = this.sides[name];
+    try {
+      const stream = await this.init.recognizer.open(
+        { account: this.accountId, sampleRate: CAPTURE_SAMPLE_RATE, language: this.init.manifest.language, offsetSeconds: side.bytes / BYTES_PER_SECOND, firstSegmentId: side.nextSegmentId },
+        this.handlers(name),
+      );
+      if (this.status === 'done' || this.status === 'failed') return stream.close();
+      side.stream = stream;
+      for (const pcm of side.backlog.splice(0)) stream.write(pcm);
+    } catch (error) {
+      side.backlog = [];
+      this.send({ type: 'error', error: { code: 'model_unavailable', message: `recognition of the ${name} side stopped: ${(error as Error).message}; the recording goes on` } });
+    }
+  }
+
+  private handlers(name: CaptureSide): RecognizerHandlers {
+    const side = this.sides[name];
+    let live = true;
+    return {
+      partial: (segmentId, text) => live && this.send({ type: 'transcript.partial', side: name, speaker: CAPTURE_SPEAKERS[name], segment_id: segmentId, text }),
+      final: (segmentId, utterance) => {
+        if (!live) return;
+        side.nextSegmentId = Math.max(side.nextSegmentId, segmentId + 1);
+        const final: CaptureFinal = { side: name, segmentId, start: utterance.start, end: utterance.end, text: utterance.text, ...(utterance.words ? { words: utterance.words } : {}) };
+        if (utterance.text.trim() !== '') {
+          this.finals.push(final);
+          this.journal.add(final);
+        }
+        this.send(this.finalMessage(final));
+      },
+      processed: () => {},
+      error: (code, message) => live && this.send({ type: 'error', error: { code, message: `${name} side: ${message}` } }),
+      ended: () => {
+        live = false;
+        side.endResolve?.();
+      },
+      crashed: (message) => {
+        if (!live) return;
+        live = false;
+        side.stream = null;
+        this.send({ type: 'error', error: { code: 'engine_crashed', message: `${message}; words of the ${name} side since its last final may be missing${this.status === 'recording' ? ', recognition goes on' : ''}` } });
+        if (this.status === 'recording') side.opening = this.openStream(name);
+        else side.endResolve?.();
+      },
+    };
+  }
+
+  private async endStream(name: CaptureSide): Promise<void> {
+    const side = this.sides[name];
+    await side.opening;
+    const stream = side.stream;
+    if (!stream) return;
+    const ended = new Promise<void>((resolve) => (side.endResolve = resolve));
+    stream.end();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.init.options.endTimeoutMs)))]);
+    clearTimeout(timer);
+    stream.close();
+    side.stream = null;
+  }
+
+  private finalMessage(f: CaptureFinal): CaptureServerMessage {
+    const round = (s: number): number => Math.round(s * 1000) / 1000;
+    return { type: 'transcript.final', side: f.side, speaker: CAPTURE_SPEAKERS[f.side], segment_id: f.segmentId, text: f.text, start: round(f.start), end: round(f.end) };
+  }
+
+  private sendLevels(): void {
+    const level = (name: CaptureSide): number => {
+      const l = this.sides[name].level;
+      const rms = l.count ? Math.sqrt(l.sumSq / l.count) : 0;
+      l.sumSq = 0;
+      l.count = 0;
+      return Math.round(rms * 10000) / 10000;
+    };
+    this.send({ type: 'capture.levels', microphone: level('microphone'), system: level('system') });
+  }
+
+  private broadcastState(): void {
+    this.send({ type: 'capture.state', capture: this.view() });
+  }
+
+  private send(message: CaptureServerMessage): void {
+    this.events.emit('message', message);
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * What every process that runs jobs is made of — the API node (`voxdesk serve`, the desktop app) and the engine node
+ * (`voxdesk worker`) alike: the store (open-store.ts), the accounts and the configured key, the sealed secrets, the
+ * model manager, the hosted provider, the catalogue and the job engine. create-service.ts adds the HTTP API and the
+ * sockets to it; create-worker.ts only a health and metrics port.
+ *
+ * On PostgreSQL the store's change notifications (LISTEN) drive this node: another node's commit wakes the job
+ * engine (a job created on an API node starts on a worker within moments, without polling the queue) and the held
+ * POSTs waiting for jobs that end elsewhere. Notifications that arrive while one such look runs are folded into one
+ * more look after it.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { ModelSource } from '../engines/model-definition.js';
+import { CA_FILE_SETTING, MIRROR_SETTING } from '../models/downloads/download-source.js';
+import { ModelManager } from '../models/model-manager.js';
+import { modelManagerSource } from '../models/catalogue-source.js';
+import { builtInModels } from '../models/packages/built-in-models.js';
+import { createJobService, type JobEngine } from '../jobs/engine/job-service.js';
+import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
+import { RevokedKeyError } from '../store/accounts-repo.js';
+import { ensurePrivateDir } from '../store/private-files.js';
+import { openSecretStore } from '../store/secrets/open-secret-store.js';
+import { ApiKeys } from './auth/api-keys.js';
+import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
+import { Catalogue } from './catalogue/catalogue.js';
+import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
+import { LOCAL_ACCOUNT, type ServiceConfig } from './config.js';
+import { openStore, type OpenedStore } from './open-store.js';
+
+export interface EngineParts {
+  readonly opened: OpenedStore;
+  readonly keys: ApiKeys;
+  readonly localAccountId: string;
+  readonly models: ModelManager;
+  readonly remote: RemoteProvider;
+  readonly catalogue: Catalogue;
+  readonly jobs: JobEngine;
+  /** dataDir's or the storage dir's uploads folder. */
+  readonly uploadsDir: string;
+  /** This node's id: PostgreSQL's (carried by its change notifications), else host and process id. */
+  readonly nodeId: string;
+}
+
+/** Registers VOXDESK_API_KEY (or the desktop app's key); a revoked one stops the start with a message naming it. */
+async function registerConfiguredKey(keys: ApiKeys, config: ServiceConfig): Promise<void> {
+  try {
+    await keys.registerKey(LOCAL_ACCOUNT, config.apiKey!, config.apiKeyName);
+  } catch (error) {
+    if (error instanceof RevokedKeyError) {
+      throw new RevokedKeyError(error.keyId, `${config.apiKeyName} was revoked (${error.keyId}, voxdesk keys list shows it); use another key`);
+    }
+    throw error;
+  }
+}
+
+/** `run` once now, and once more after it for any number of calls that came while it ran. */
+function coalesced(run: () => Promise<void>, log: (message: string) => void): () => void {
+  let running = false;
+  let again = false;
+  const go = (): void => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    run()
+      .catch((error: Error) => log(`a change notification could not be followed: ${error.message}`))
+      .finally(() => {
+        running = false;
+        if (again) {
+          again = false;
+          go();
+        }
+      });
+  };
+  return go;
+}
+
+/**
+ * Builds the parts in order; each one that must be stopped is pushed onto `opened` (undone in reverse by a failed
+ * start). `publicBaseUrl` is the API's address as known once it listens (download links in results).
+ */
+export async function createEngineParts(config: ServiceConfig, opened: (() => unknown)[], publicBaseUrl: () => string): Promise<EngineParts> {
+  // The data dir and what is in it are private to the person (0700 folders, 0600 files; store/private-files.ts).
+  ensurePrivateDir(config.dataDir);
+  if (config.storageDir !== config.dataDir) mkdirSync(config.storageDir, { recursive: true, mode: 0o700 });
+  const uploadsDir = join(config.storageDir, 'uploads');
+  ensurePrivateDir(uploadsDir);
+  // Where job runs write (the job engine's artifacts dir): made now, not by the first job's worker (6–15 ms then).
+  ensurePrivateDir(join(config.storageDir, 'artifacts'));
+  // The private folder of the start-up warm-up job of earlier versions (a kill during it left it behind).
+  rmSync(join(config.dataDir, 'warm-up'), { recursive: true, force: true });
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  opened.push(() => store.close());
+
+  const keys = new ApiKeys(store.store.repos.accounts, Date.now, store.store.othersNow, config.log);
+  const localAccountId = await keys.ensureAccount(LOCAL_ACCOUNT);
+  if (config.apiKey) await registerConfiguredKey(keys, config);
+
+  // The node's own file holds the hosted provider's state and the secrets (open-store.ts); the model manager's rows
+  // are in the store, shared by every node (its packages live in the storage dir).
+  const local = store.local;
+  const secrets = await openSecretStore({ dataDir: config.dataDir, repo: local.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log });
+  const models = await ModelManager.open({
+    dataDir: config.storageDir,
+    store: store.store,
+    log: config.log,
+    ...(config.modelPackages ? { packages: config.modelPackages } : {}),
+    ...(config.builtInModels ? { builtIn: builtInModels() } : {}),
+  });
+  opened.push(() => models.stop());
+  const ctx = {
+    dataDir: config.storageDir,
+    vadModel: () => models.supportModelPath('silero-vad'),
+    punctuationModel: () => models.supportModelPath('punctuation'),
+  };
+  // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
+  if (config.modelMirror) await store.store.repos.settings.set(MIRROR_SETTING, config.modelMirror);
+  if (config.caFile) await store.store.repos.settings.set(CA_FILE_SETTING, config.caFile);
+  const remote = createRemoteProvider({ repos: local, secrets, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
+  opened.push(() => remote.stop());
+  const sources: ModelSource[] = [
+    ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
+    modelManagerSource({ ...ctx, manager: models, log: config.log }),
+    remote.source,
+    ...FALLBACK_MODEL_SOURCES.map((factory) => factory(ctx)),
+  ];
+  const pricing = loadPricingFile(config.pricingFile);
+  const catalogue = new Catalogue(sources, config.pricingFile ? livePricingFile(config.pricingFile, pricing, config.log) : pricing, config.log, {
+    maxUploadBytes: config.maxUploadBytes,
+  });
+
+  const jobs = createJobService({
+    store: store.store,
+    dataDir: config.storageDir,
+    resolveModel: (id) => catalogue.resolveForJobs(id),
+    ...(config.workers !== undefined ? { workers: config.workers } : {}),
+    // Lapsed leases are looked for by the maintenance timer: at least once per lease, so a dead node's job waits
+    // at most about two leases before another node takes it.
+    ...(config.leaseSeconds !== undefined ? { leaseSeconds: config.leaseSeconds, maintenanceIntervalMs: Math.min(60_000, config.leaseSeconds * 1000) } : {}),
+    runsJobs: config.runsJobs,
+    publicBaseUrl,
+    runners: { remote: remote.jobRunner },
+    workerLauncher: config.processLauncher,
+    startWorkers: config.workerStart,
+    idleWorkerExitMs: config.workerIdleExitMs,
+    log: config.log,
+  });
+  opened.push(() => jobs.shutdown(0));
+  if (store.postgres) {
+    const follow = coalesced(() => jobs.othersCommitted(), config.log);
+    const unsubscribe = store.postgres.onCommit((own) => {
+      if (!own) follow();
+    });
+    opened.push(unsubscribe);
+  }
+  const nodeId = store.postgres?.nodeId ?? `${hostname()}:${process.pid}`;
+  return { opened: store, keys, localAccountId, models, remote, catalogue, jobs, uploadsDir, nodeId };
+}

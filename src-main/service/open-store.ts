@@ -1,0 +1,107 @@
+/**
+ * Which store a service (or `voxdesk worker`, `voxdesk keys`, `voxdesk db`) runs on, decided in one place:
+ * `--database postgres://…` or `VOXDESK_DATABASE_URL` → the shared PostgreSQL database of a cluster; no URL → the
+ * SQLite file `voxdesk.db` in the data dir, exactly as the desktop app, `npm start` and a plain `voxdesk serve` always
+ * did. Anything else given as a URL is refused with what is accepted, before anything is opened.
+ *
+ * On PostgreSQL the node still opens its own SQLite file in the data dir for the two parts not yet on the shared
+ * store: the model manager's rows (the models floor moves them, issue 28) and the hosted provider's forwarding state
+ * with the secrets it seals. Those are per node in a cluster until then (docs/cluster.md says what that means).
+ */
+import { join } from 'node:path';
+import type { Clock } from '../store/clock.js';
+import { openDatabase, type Db } from '../store/database.js';
+import type { Durability } from '../store/durability.js';
+import { createPostgresStore, type PostgresStore } from '../store/postgres/postgres-store.js';
+import type { Repositories } from '../store/repositories.js';
+import { createSqliteStore } from '../store/sqlite-store.js';
+import type { Store } from '../store/store.js';
+
+export const DATABASE_URL_ENV = 'VOXDESK_DATABASE_URL';
+
+/** A database URL that is not PostgreSQL's (the message says what is accepted). */
+export class DatabaseUrlError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseUrlError';
+  }
+}
+
+/**
+ * The database URL in force: the option, else $VOXDESK_DATABASE_URL, else null (the SQLite file). An empty value
+ * means none. A URL that is not `postgres://` or `postgresql://` throws DatabaseUrlError.
+ */
+export function chooseDatabaseUrl(option: string | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
+  const given = option?.trim() || env[DATABASE_URL_ENV]?.trim() || '';
+  if (!given) return null;
+  if (!/^postgres(ql)?:\/\//i.test(given)) {
+    const from = option?.trim() ? '--database' : DATABASE_URL_ENV;
+    throw new DatabaseUrlError(
+      `${from} must be a PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE); leave it out to use the SQLite file in the data dir`,
+    );
+  }
+  return given;
+}
+
+export interface OpenedStore {
+  /** The shared store every repository of the service goes through. */
+  readonly store: Store;
+  /** The SQLite file of this node (the whole store without a URL; on PostgreSQL the per-node parts above). */
+  readonly db: Db;
+  /** That file's synchronous repositories (the model manager, the hosted provider, the secrets). */
+  readonly local: Repositories;
+  /** Makes what this process committed durable before an answer acknowledges it (PostgreSQL: its COMMIT did). */
+  readonly durability: Durability;
+  /** PostgreSQL only: the store with its change notifications (cluster wake-ups, `voxdesk db`). */
+  readonly postgres: PostgresStore | null;
+  /** Closes the store and the node's file. */
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  dataDir: string;
+  /** From chooseDatabaseUrl: null for the SQLite file. */
+  databaseUrl: string | null;
+  clock?: Clock;
+  /** PostgreSQL pool size (default 10). */
+  poolSize?: number;
+}
+
+const COMMITTED: Durability = { flush: async () => {}, syncs: 0 };
+
+export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
+  const file = join(options.dataDir, 'voxdesk.db');
+  const db = openDatabase(file);
+  const sqlite = createSqliteStore(db, file, options.clock);
+  if (!options.databaseUrl) {
+    return {
+      store: sqlite,
+      db,
+      local: sqlite.sync,
+      durability: sqlite.durability,
+      postgres: null,
+      close: async () => void (db.open ? db.close() : undefined),
+    };
+  }
+  let postgres: PostgresStore;
+  try {
+    postgres = await createPostgresStore(options.databaseUrl, {
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.poolSize ? { poolSize: options.poolSize } : {}),
+    });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return {
+    store: postgres,
+    db,
+    local: sqlite.sync,
+    durability: COMMITTED,
+    postgres,
+    async close() {
+      await postgres.close();
+      if (db.open) db.close();
+    },
+  };
+}

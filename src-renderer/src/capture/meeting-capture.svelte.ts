@@ -1,0 +1,166 @@
+/**
+ * The Live tab's Meeting mode, apart from its view (docs/capture.md): one meeting capture at a time on this machine —
+ * the service records the microphone and the system's output itself (POST /v1/captures) — and its live transcript
+ * from the capture's socket, each utterance labelled with its side ("You" or the other side). A capture started
+ * elsewhere (the command line, another window) is picked up and shown, so nothing records unseen; Stop waits for the
+ * last words and leaves the meeting in Jobs as an ordinary transcription.
+ */
+import type { Capture, CaptureServerMessage, CaptureSide, CaptureSources, CaptureWarning } from '$common/capture-protocol.js';
+import { Problem } from '../shared/problem.svelte.js';
+import type { ServiceHost } from '../shared/service/service-host.js';
+
+export type MeetingPhase = 'idle' | 'starting' | 'recording' | 'stopping';
+
+export interface MeetingLine {
+  /** Side and segment id: a side's segments count from 0 on its own. */
+  key: string;
+  side: CaptureSide;
+  text: string;
+  /** False while the text is a partial (shown grey). */
+  final: boolean;
+  /** Seconds from the start of the capture (finals only; partials sort last). */
+  start: number;
+}
+
+/** The model chosen in the view. */
+export interface MeetingChoice {
+  modelId(): string | undefined;
+}
+
+export class MeetingCapture {
+  phase = $state<MeetingPhase>('idle');
+  capture = $state.raw<Capture | null>(null);
+  sources = $state.raw<CaptureSources | null>(null);
+  lines = $state<MeetingLine[]>([]);
+  warnings = $state.raw<CaptureWarning[]>([]);
+  /** Input levels 0..1 of both sides. */
+  levels = $state<Record<CaptureSide, number>>({ microphone: 0, system: 0 });
+  /** The job of the last finished capture. */
+  jobId = $state<string | null>(null);
+  readonly problem = new Problem();
+  #socket: WebSocket | null = null;
+
+  constructor(
+    private readonly host: Pick<ServiceHost, 'api' | 'refreshSoon'>,
+    private readonly choice: MeetingChoice,
+  ) {}
+
+  /** What can be recorded here; and a capture already running (started elsewhere) is followed. */
+  async refresh(): Promise<void> {
+    try {
+      this.sources = await this.host.api.captureSources();
+      const running = (await this.host.api.listCaptures()).data.find((c) => c.status === 'recording' || c.status === 'stopping');
+      if (running && !this.#socket) this.#follow(running);
+    } catch (err) {
+      this.problem.set(err);
+    }
+  }
+
+  async start(): Promise<void> {
+    const model = this.choice.modelId();
+    if (!model || this.phase !== 'idle') return;
+    this.phase = 'starting';
+    this.problem.clear();
+    this.jobId = null;
+    this.lines = [];
+    this.warnings = [];
+    try {
+      this.#follow(await this.host.api.startCapture({ model }));
+    } catch (err) {
+      this.problem.set(err);
+      this.phase = 'idle';
+    }
+  }
+
+  /** Stops the capture; resolves once the service has kept it as a job. */
+  async stop(): Promise<void> {
+    const capture = this.capture;
+    if (!capture || this.phase !== 'recording') return;
+    this.phase = 'stopping';
+    try {
+      const done = await this.host.api.stopCapture(capture.id);
+      this.#ended(done);
+    } catch (err) {
+      this.problem.set(err);
+      this.phase = 'recording';
+    }
+  }
+
+  /** The transcript's lines in order, for the view: finals by time, partials after them. */
+  get ordered(): MeetingLine[] {
+    return [...this.lines].sort((a, b) => Number(a.final === false) - Number(b.final === false) || a.start - b.start);
+  }
+
+  close(): void {
+    this.#socket?.close();
+    this.#socket = null;
+  }
+
+  #follow(capture: Capture): void {
+    this.capture = capture;
+    this.warnings = capture.warnings;
+    this.phase = capture.status === 'stopping' ? 'stopping' : 'recording';
+    const ws = new WebSocket(this.host.api.captureSocketUrl(capture));
+    this.#socket = ws;
+    ws.onmessage = (event) => {
+      if (typeof event.data !== 'string') return;
+      try {
+        this.#onMessage(JSON.parse(event.data) as CaptureServerMessage);
+      } catch (err) {
+        this.problem.set(err);
+      }
+    };
+    ws.onclose = () => {
+      if (this.#socket === ws) this.#socket = null;
+    };
+  }
+
+  #onMessage(message: CaptureServerMessage): void {
+    switch (message.type) {
+      case 'capture.state':
+        this.capture = message.capture;
+        this.warnings = message.capture.warnings;
+        break;
+      case 'transcript.partial':
+        this.#setLine(message.side, message.segment_id, message.text, false, Number.MAX_SAFE_INTEGER);
+        break;
+      case 'transcript.final':
+        this.#setLine(message.side, message.segment_id, message.text, true, message.start);
+        break;
+      case 'capture.levels':
+        this.levels = { microphone: message.microphone, system: message.system };
+        break;
+      case 'capture.warning':
+        this.warnings = [...this.warnings.filter((w) => w.side !== message.warning.side), message.warning];
+        break;
+      case 'capture.warning_cleared':
+        this.warnings = this.warnings.filter((w) => w.side !== message.side);
+        break;
+      case 'capture.done':
+        this.jobId = message.job_id;
+        if (this.capture) this.#ended({ ...this.capture, status: 'done', job_id: message.job_id });
+        break;
+      case 'error':
+        this.problem.set(message.error);
+        break;
+      default:
+        break;
+    }
+  }
+
+  #setLine(side: CaptureSide, segmentId: number, text: string, final: boolean, start: number): void {
+    const key = `${side}:${segmentId}`;
+    const others = this.lines.filter((l) => l.key !== key);
+    // An empty final closes an utterance whose partials came to nothing.
+    this.lines = final && text.trim() === '' ? others : [...others, { key, side, text: text.trim(), final, start }];
+  }
+
+  #ended(capture: Capture): void {
+    this.capture = capture;
+    this.jobId = capture.job_id;
+    this.phase = 'idle';
+    this.levels = { microphone: 0, system: 0 };
+    this.lines = this.lines.filter((l) => l.final);
+    this.host.refreshSoon();
+  }
+}

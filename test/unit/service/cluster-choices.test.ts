@@ -1,0 +1,56 @@
+/**
+ * What a node is told by its command line and environment: the database (a PostgreSQL URL, or none for the data
+ * dir's SQLite file), the log format, and the cluster options of `voxdesk serve` and `voxdesk worker` — bad values
+ * refused with what is accepted, before anything is opened.
+ */
+import { describe, expect, it } from 'vitest';
+import { clusterConfig } from '../../../src-main/cli/cluster-options.js';
+import { chooseDatabaseUrl, DatabaseUrlError } from '../../../src-main/service/open-store.js';
+import { chooseLogFormat, lineLogger } from '../../../src-main/service/ops/log-format.js';
+
+describe('the database URL', () => {
+  it('is the option, else VOXDESK_DATABASE_URL, else none (the SQLite file)', () => {
+    expect(chooseDatabaseUrl(undefined, {})).toBeNull();
+    expect(chooseDatabaseUrl('', { VOXDESK_DATABASE_URL: '  ' })).toBeNull();
+    expect(chooseDatabaseUrl(undefined, { VOXDESK_DATABASE_URL: 'postgres://db/voxdesk' })).toBe('postgres://db/voxdesk');
+    expect(chooseDatabaseUrl('postgresql://a@b/c', { VOXDESK_DATABASE_URL: 'postgres://db/voxdesk' })).toBe('postgresql://a@b/c');
+  });
+
+  it('must be PostgreSQL’s, and the message names where it came from', () => {
+    expect(() => chooseDatabaseUrl('mysql://db/x', {})).toThrow(DatabaseUrlError);
+    expect(() => chooseDatabaseUrl('mysql://db/x', {})).toThrow(/--database must be a PostgreSQL URL/);
+    expect(() => chooseDatabaseUrl(undefined, { VOXDESK_DATABASE_URL: '/var/lib/voxdesk.db' })).toThrow(/VOXDESK_DATABASE_URL must be a PostgreSQL URL/);
+  });
+});
+
+describe('the log format', () => {
+  it('is text unless json is asked for; anything else is refused', () => {
+    expect(chooseLogFormat(undefined, {})).toBe('text');
+    expect(chooseLogFormat(undefined, { VOXDESK_LOG_FORMAT: 'json' })).toBe('json');
+    expect(() => chooseLogFormat('xml', {})).toThrow('--log-format must be one of text, json, got "xml"');
+  });
+
+  it('writes the message as it is in text, and one JSON object per line in json', () => {
+    const lines: string[] = [];
+    lineLogger('text', { role: 'serve' }, (line) => lines.push(line))('plain words');
+    lineLogger('json', { role: 'worker', node: 'n1' }, (line) => lines.push(line))('a "quoted"\nthing', 'error');
+    expect(lines[0]).toBe('plain words\n');
+    expect(lines[1]!.endsWith('\n')).toBe(true);
+    expect(lines[1]!.trim().includes('\n')).toBe(false);
+    expect(JSON.parse(lines[1]!)).toMatchObject({ level: 'error', role: 'worker', node: 'n1', msg: 'a "quoted"\nthing' });
+  });
+});
+
+describe('the cluster options', () => {
+  it('carry the database, the storage folder and the lease into the configuration', () => {
+    const { config, databaseUrl } = clusterConfig({ database: 'postgres://db/v', storage: '/mnt/shared', leaseSeconds: 5 }, 'worker', {});
+    expect(databaseUrl).toBe('postgres://db/v');
+    expect(config).toMatchObject({ databaseUrl: 'postgres://db/v', storageDir: '/mnt/shared', leaseSeconds: 5 });
+    expect(clusterConfig({}, 'serve', { VOXDESK_STORAGE: '/srv/voxdesk' }).config.storageDir).toBe('/srv/voxdesk');
+    expect(clusterConfig({}, 'serve', {}).config).not.toHaveProperty('storageDir');
+  });
+
+  it('refuse object storage URLs for --storage (a folder only, for now)', () => {
+    expect(() => clusterConfig({ storage: 's3://bucket/prefix' }, 'serve', {})).toThrow('--storage must be a folder path');
+  });
+});

@@ -209,8 +209,226 @@ def whisper_turbo(out):
             f.write(f"{base64.b64encode(word.encode()).decode()} {i}\n")
 
 
+# ---------------------------------------------------------------------------------------------------------------------
+# NeMo Canary 180M flash (sherpa-onnx/csrc/offline-canary-model.cc, offline-recognizer-canary-impl.h;
+# scripts/nemo/canary/export_onnx_180m_flash.py): an EncDecMultiTaskModel encoder x [N, T, 128] + x_len → enc_states
+# [N, T/8, H], enc_len, enc_mask (bool); a decoder taking decoder_input_ids int32 [N, 2] (token, position), six
+# decoder_mems_list_i [N, n, H], enc_states and enc_mask, and giving logits [N, 1, vocab] and the six memories one
+# longer. tokens.txt has exactly vocab_size lines (sherpa-onnx exits otherwise) with the prompt's special tokens.
+# The hidden size is declared in the metadata (decoder_hidden_size, which sherpa-onnx reads) rather than 1024.
+# ---------------------------------------------------------------------------------------------------------------------
+
+CANARY_SPECIAL = (
+    ["<unk>", "<|nospeech|>", "<pad>", "<|endoftext|>", "<|startoftranscript|>", "<|pnc|>", "<|nopnc|>",
+     "<|startofcontext|>", "<|itn|>", "<|noitn|>", "<|timestamp|>", "<|notimestamp|>", "<|diarize|>", "<|nodiarize|>",
+     "<|spkchange|>", "<|audioseparator|>", "<|emo:undefined|>", "<|emo:neutral|>", "<|emo:happy|>", "<|emo:sad|>",
+     "<|emo:angry|>"]
+    + [f"<|{code}|>" for code in "en es de fr bg hr cs da nl et fi el hu it lv lt mt pl pt ro sk sl sv ru uk".split()]
+)
+
+
+def canary(out):
+    feat_dim, subsampling, vocab, layers, hidden = 128, 8, 5248, 6, 16
+    eos = CANARY_SPECIAL.index("<|endoftext|>")
+    n_special = len(CANARY_SPECIAL)
+    r = rng(2)
+
+    conv_w = (r.standard_normal((hidden, feat_dim, subsampling)) * 0.05).astype(np.float32)
+    encoder = helper.make_graph(
+        [
+            helper.make_node("Transpose", ["x"], ["channels_first"], perm=[0, 2, 1]),
+            helper.make_node("Conv", ["channels_first", "conv_w"], ["conv"], strides=[subsampling], pads=[0, subsampling - 1]),
+            helper.make_node("Tanh", ["conv"], ["act"]),
+            helper.make_node("Transpose", ["act"], ["enc_states"], perm=[0, 2, 1]),
+            helper.make_node("Add", ["x_len", "round_up"], ["x_len_up"]),
+            helper.make_node("Div", ["x_len_up", "factor"], ["enc_len"]),
+            helper.make_node("Shape", ["enc_states"], ["states_shape"]),
+            helper.make_node("Gather", ["states_shape", "one"], ["frames"], axis=0),
+            helper.make_node("Range", ["zero", "frames", "one"], ["frame_ids"]),
+            helper.make_node("Unsqueeze", ["frame_ids", "axis0"], ["frame_row"]),
+            helper.make_node("Unsqueeze", ["enc_len", "axis1"], ["len_col"]),
+            helper.make_node("Less", ["frame_row", "len_col"], ["enc_mask"]),
+        ],
+        "canary_encoder",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", "T", feat_dim]),
+            helper.make_tensor_value_info("x_len", TensorProto.INT64, ["N"]),
+        ],
+        [
+            helper.make_tensor_value_info("enc_states", TensorProto.FLOAT, ["N", "T_out", hidden]),
+            helper.make_tensor_value_info("enc_len", TensorProto.INT64, ["N"]),
+            helper.make_tensor_value_info("enc_mask", TensorProto.BOOL, ["N", "T_out"]),
+        ],
+        [
+            const("conv_w", conv_w),
+            const("round_up", np.array(subsampling - 1, dtype=np.int64)),
+            const("factor", np.array(subsampling, dtype=np.int64)),
+            const("zero", np.array(0, dtype=np.int64)),
+            const("one", np.array(1, dtype=np.int64)),
+            const("axis0", np.array([0], dtype=np.int64)),
+            const("axis1", np.array([1], dtype=np.int64)),
+        ],
+    )
+    meta = {
+        "vocab_size": vocab,
+        "normalize_type": "per_feature",
+        "subsampling_factor": subsampling,
+        "model_type": "EncDecMultiTaskModel",
+        "version": "1",
+        "model_author": "voxdesk tiny random-weight test model",
+        "url": "https://huggingface.co/nvidia/canary-180m-flash",
+        "feat_dim": feat_dim,
+        "num_decoder_layers": layers,
+        "decoder_hidden_size": hidden,
+    }
+    save(encoder, os.path.join(out, "encoder.int8.onnx"), meta)
+
+    # hidden = tanh(sin(token · f) + 0.2 · Σ memory + mean audio); logits = hidden @ sin(a ⊗ ids) + 0.5 · position on
+    # end-of-text, special tokens held down. Every memory is the previous one with this step's embedding appended.
+    freq = (r.standard_normal((hidden,)) * 3).astype(np.float32)
+    a = r.standard_normal((hidden, 1)).astype(np.float32)
+    mems_in = [f"decoder_mems_list_{i}" for i in range(layers)]
+    mems_out = [f"next_decoder_mem_list_{i}" for i in range(layers)]
+    nodes = [
+        helper.make_node("Cast", ["decoder_input_ids"], ["ids64"], to=TensorProto.INT64),
+        helper.make_node("Gather", ["ids64", "zero"], ["token"], axis=1),
+        helper.make_node("Gather", ["ids64", "one"], ["position"], axis=1),
+        helper.make_node("Cast", ["token"], ["token_f"], to=TensorProto.FLOAT),
+        helper.make_node("Unsqueeze", ["token_f", "axes_12"], ["token_col"]),
+        helper.make_node("Mul", ["token_col", "freq"], ["token_angles"]),
+        helper.make_node("Sin", ["token_angles"], ["emb"]),
+    ]
+    for i in range(layers):
+        nodes.append(helper.make_node("Concat", [mems_in[i], "emb"], [mems_out[i]], axis=1))
+    nodes += [
+        helper.make_node("ReduceSum", [mems_out[0], "axis1"], ["memory"], keepdims=1),
+        helper.make_node("Mul", ["memory", "memory_weight"], ["context"]),
+        helper.make_node("ReduceMean", ["enc_states"], ["audio"], axes=[1], keepdims=1),
+        helper.make_node("Add", ["emb", "context"], ["with_context"]),
+        helper.make_node("Add", ["with_context", "audio"], ["mixed"]),
+        helper.make_node("Tanh", ["mixed"], ["hidden_state"]),
+        helper.make_node("Range", ["zero", "vocab", "one"], ["vocab_ids"]),
+        helper.make_node("Cast", ["vocab_ids"], ["vocab_ids_f"], to=TensorProto.FLOAT),
+        helper.make_node("Unsqueeze", ["vocab_ids_f", "axis0"], ["ids_row"]),
+        helper.make_node("Mul", ["a", "ids_row"], ["angles"]),
+        helper.make_node("Sin", ["angles"], ["projection"]),
+        helper.make_node("MatMul", ["hidden_state", "projection"], ["scores"]),
+        helper.make_node("Equal", ["vocab_ids", "eos"], ["is_eos"]),
+        helper.make_node("Cast", ["is_eos"], ["eos_onehot"], to=TensorProto.FLOAT),
+        helper.make_node("Less", ["vocab_ids", "n_special"], ["is_special"]),
+        helper.make_node("Not", ["is_eos"], ["not_eos"]),
+        helper.make_node("And", ["is_special", "not_eos"], ["held"]),
+        helper.make_node("Cast", ["held"], ["held_f"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["held_f", "held_down"], ["special_mask"]),
+        helper.make_node("Cast", ["position"], ["position_f"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["position_f", "eos_gain"], ["gain"]),
+        helper.make_node("Unsqueeze", ["gain", "axes_12"], ["gain_3d"]),
+        helper.make_node("Mul", ["gain_3d", "eos_onehot"], ["eos_bias"]),
+        helper.make_node("Add", ["scores", "eos_bias"], ["biased"]),
+        helper.make_node("Add", ["biased", "special_mask"], ["logits"]),
+    ]
+    inputs = [helper.make_tensor_value_info("decoder_input_ids", TensorProto.INT32, ["N", 2])]
+    inputs += [helper.make_tensor_value_info(name, TensorProto.FLOAT, ["N", "num_tokens", hidden]) for name in mems_in]
+    inputs += [
+        helper.make_tensor_value_info("enc_states", TensorProto.FLOAT, ["N", "T", hidden]),
+        helper.make_tensor_value_info("enc_mask", TensorProto.BOOL, ["N", "T"]),
+    ]
+    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", 1, vocab])]
+    outputs += [helper.make_tensor_value_info(name, TensorProto.FLOAT, ["N", "num_tokens_2", hidden]) for name in mems_out]
+    decoder = helper.make_graph(
+        nodes,
+        "canary_decoder",
+        inputs,
+        outputs,
+        [
+            const("freq", freq),
+            const("a", a),
+            const("memory_weight", np.array(0.2, dtype=np.float32)),
+            const("eos_gain", np.array(0.5, dtype=np.float32)),
+            const("held_down", np.array(-1e4, dtype=np.float32)),
+            const("eos", np.array(eos, dtype=np.int64)),
+            const("n_special", np.array(n_special, dtype=np.int64)),
+            const("vocab", np.array(vocab, dtype=np.int64)),
+            const("zero", np.array(0, dtype=np.int64)),
+            const("one", np.array(1, dtype=np.int64)),
+            const("axis0", np.array([0], dtype=np.int64)),
+            const("axis1", np.array([1], dtype=np.int64)),
+            const("axes_12", np.array([1, 2], dtype=np.int64)),
+        ],
+    )
+    save(decoder, os.path.join(out, "decoder.int8.onnx"), {"comment": meta["model_author"]})
+
+    letters = "etaoinshrdlucmfwypvbgkjqxz"
+    with open(os.path.join(out, "tokens.txt"), "w", encoding="utf-8") as f:
+        for i, token in enumerate(CANARY_SPECIAL):
+            f.write(f"{token} {i}\n")
+        for i in range(n_special, vocab):
+            k = i - n_special
+            piece = ("\u2581" if k % 4 == 0 else "") + letters[k % 26] + letters[(k // 26) % 26]
+            f.write(f"{piece} {i}\n")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# CT-Transformer punctuation (sherpa-onnx/csrc/offline-ct-transformer-model.cc, offline-punctuation-ct-transformer-impl.h;
+# the zh-en vocab272727 export): one model, text int32 [N, T] + text_len int32 [N] → logits [N, T, 6] over the
+# punctuations "<unk>|_|，|。|？|、" (the last dimension static: sherpa-onnx reads it from the output's type), with the
+# vocabulary in the metadata (tokens joined by "|", vocab_size, unk_symbol). The tiny vocabulary is a few hundred
+# English words; each word's row says which mark follows it ("_" for none), so the output is deterministic.
+# ---------------------------------------------------------------------------------------------------------------------
+
+PUNCT_WORDS = (
+    "the of and to a in is you that it he was for on are as with his they i at be this have from or one had by word "
+    "but not what all were we when your can said there use an each which she do how their if will up other about out "
+    "many then them these so some her would make like him into time has look two more write go see number no way could "
+    "people my than first water been call who oil its now find long down day did get come made may part over new "
+    "ask fellow americans country world citizens freedom man together hello test yes thank"
+).split()
+
+
+def punctuation(out):
+    marks = ["<unk>", "_", "，", "。", "？", "、"]
+    vocab = ["<unk>", "<s>", "</s>"] + PUNCT_WORDS
+    r = rng(3)
+    table = np.zeros((len(vocab), len(marks)), dtype=np.float32)
+    table[:, 1] = 2.0  # no mark after most words
+    for i, word in enumerate(vocab):
+        if word in ("americans", "you", "hello", "yes"):
+            table[i, 2] = 4.0  # a comma after them
+        elif word in ("country", "world"):
+            table[i, 3] = 4.0  # a full stop
+        else:
+            table[i] += r.standard_normal(len(marks)).astype(np.float32) * 0.1
+    graph = helper.make_graph(
+        [
+            helper.make_node("Gather", ["table", "text"], ["logits"], axis=0),
+            # text_len is an input of the real model; here it only has to be accepted.
+            helper.make_node("Identity", ["text_len"], ["unused_len"]),
+        ],
+        "ct_transformer_punctuation",
+        [
+            helper.make_tensor_value_info("text", TensorProto.INT32, ["N", "T"]),
+            helper.make_tensor_value_info("text_len", TensorProto.INT32, ["N"]),
+        ],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", "T", len(marks)])],
+        [const("table", table)],
+    )
+    meta = {
+        "model_type": "ct_transformer",
+        "version": "1",
+        "model_author": "voxdesk tiny random-weight test model",
+        "comment": "tiny test model in the layout of sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12",
+        "vocab_size": len(vocab),
+        "tokens": "|".join(vocab),
+        "punctuations": "|".join(marks),
+        "unk_symbol": "<unk>",
+    }
+    save(graph, os.path.join(out, "model.int8.onnx"), meta)
+
+
 MODELS = {
     "whisper-turbo": whisper_turbo,
+    "canary": canary,
+    "punctuation": punctuation,
 }
 
 

@@ -78,6 +78,10 @@ export interface LocalModel {
   error_message?: string | null;
   /** Shipped inside the app (Silero VAD): installed from the first start, nothing to download, not removable. */
   built_in?: boolean;
+  /** fast, medium or slow on a laptop CPU; null when not known (imports, packages added by URL). */
+  speed_class?: 'fast' | 'medium' | 'slow' | null;
+  /** The spec's family label the package serves (W-turbo, P3 …), or null. */
+  spec_family?: string | null;
   [key: string]: unknown;
 }
 

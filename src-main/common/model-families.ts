@@ -4,9 +4,9 @@
  */
 
 /** `streaming-transducer`: sherpa-onnx online (streaming) transducers such as streaming Zipformer, for live dictation. */
-export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'streaming-transducer', 'moonshine', 'sense-voice'] as const;
+export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'streaming-transducer', 'moonshine', 'sense-voice', 'canary'] as const;
 export const TTS_FAMILIES = ['vits', 'piper', 'kokoro'] as const;
-export const SUPPORT_KINDS = ['silero-vad', 'speaker-embedding', 'pyannote-segmentation'] as const;
+export const SUPPORT_KINDS = ['silero-vad', 'speaker-embedding', 'pyannote-segmentation', 'punctuation'] as const;
 export const DENOISE_FAMILIES = ['gtcrn'] as const;
 
 export type AsrFamily = (typeof ASR_FAMILIES)[number];
@@ -23,6 +23,7 @@ export const MODEL_FAMILY_LABELS: Record<ModelFamily, string> = {
   'streaming-transducer': 'Streaming transducer (Zipformer)',
   moonshine: 'Moonshine',
   'sense-voice': 'SenseVoice',
+  canary: 'NeMo Canary',
   vits: 'VITS voice (lexicon)',
   piper: 'Piper voice',
   kokoro: 'Kokoro voice',
@@ -30,6 +31,7 @@ export const MODEL_FAMILY_LABELS: Record<ModelFamily, string> = {
   'silero-vad': 'Silero VAD',
   'speaker-embedding': 'Speaker embedding',
   'pyannote-segmentation': 'pyannote segmentation',
+  punctuation: 'Punctuation (CT-Transformer)',
 };
 
 export function isModelFamily(value: string): value is ModelFamily {

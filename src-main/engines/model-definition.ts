@@ -59,3 +59,16 @@ export interface ModelSource {
 }
 
 export const NO_LIMITS: ModelLimits = { max_file_bytes: null, max_audio_seconds: null, max_text_chars: null };
+
+/**
+ * The fields of a row no on-device engine serves (a product without one, a spec family without an open model): it
+ * is listed, unavailable, to say so and why. (Its engineConfig and languages are its own objects, not shared.)
+ */
+export const NO_ENGINE = {
+  provider: 'local',
+  engine: 'none',
+  live: false,
+  acceptsSpeed: false,
+  status: 'unavailable',
+  download: null,
+} as const satisfies Partial<ModelDefinition>;

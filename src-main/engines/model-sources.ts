@@ -12,6 +12,11 @@ export interface ModelSourceContext {
    * Default: none.
    */
   vadModel?: () => string | null;
+  /**
+   * The installed punctuation model's path, or null: recognizers that give no punctuation (PocketSphinx) add it with
+   * it (engines/asr/punctuation.ts). Default: none.
+   */
+  punctuationModel?: () => string | null;
 }
 
 /** Registered by each engine area; the catalogue calls list() on each. */

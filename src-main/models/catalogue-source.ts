@@ -18,6 +18,7 @@ import { FAMILY_LAYOUTS } from './layouts/family-layouts.js';
 import type { FamilyFiles } from './layouts/layout-types.js';
 import type { ModelManager } from './model-manager.js';
 import { packageSize, type OfferedPackage } from './packages/curated-models.js';
+import { specFamilyGapDefinitions } from './spec-family-gaps.js';
 import { voiceFacts } from './voice-facts.js';
 
 export interface ModelManagerSourceOptions extends ModelSourceContext {
@@ -41,6 +42,8 @@ function withoutModelsDir(message: string, modelsDir: string): string {
 
 export function modelManagerSource(options: ModelManagerSourceOptions): ModelSource {
   const { manager } = options;
+  // The spec families no open model serves here: fixed rows saying why (spec-family-gaps.ts).
+  const gaps = specFamilyGapDefinitions();
   return {
     name: 'model-manager',
     // Everything list() reads comes from the manager (the engine functions are pure; a voice's facts are read once).
@@ -51,13 +54,14 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
         sileroVad: manager.supportModelPath('silero-vad'),
         speakerEmbedding: manager.supportModelPath('speaker-embedding'),
         pyannoteSegmentation: manager.supportModelPath('pyannote-segmentation'),
+        punctuation: manager.supportModelPath('punctuation'),
       };
       const rows: Array<{ pkg: OfferedPackage | null; installed: InstalledModel | null }> = manager
         .offeredPackages()
         .map((pkg) => ({ pkg, installed: installed.get(pkg.id) ?? null }));
       const offeredIds = new Set(rows.map((r) => r.pkg!.id));
       for (const m of installed.values()) if (!offeredIds.has(m.id)) rows.push({ pkg: null, installed: m });
-      const out: ModelDefinition[] = [];
+      const out: ModelDefinition[] = [...gaps];
       for (const row of rows) {
         const definition = packageDefinition(row.pkg, row.installed, support, options);
         if (definition) out.push(definition);

@@ -23,6 +23,8 @@ export interface SupportPaths {
   sileroVad: string | null;
   speakerEmbedding: string | null;
   pyannoteSegmentation: string | null;
+  /** A CT-Transformer punctuation model: punctuation and casing for recognizers that give none. */
+  punctuation: string | null;
 }
 
 /** What an engine area is told about one package. Paths are absolute. */
@@ -67,6 +69,7 @@ const speechToText: FamilyEngine = {
       languages: pkg.languages,
       files: pkg.files,
       support: pkg.support,
+      installed: pkg.installed,
       ...(pkg.specFamily ? { specFamily: pkg.specFamily } : {}),
     }),
 };
@@ -95,6 +98,7 @@ export const FAMILY_ENGINES: Record<ModelFamily, FamilyEngine> = {
   'streaming-transducer': speechToText,
   moonshine: speechToText,
   'sense-voice': speechToText,
+  canary: speechToText,
   vits: voice,
   piper: voice,
   kokoro: voice,
@@ -102,6 +106,7 @@ export const FAMILY_ENGINES: Record<ModelFamily, FamilyEngine> = {
   'silero-vad': support,
   'speaker-embedding': support,
   'pyannote-segmentation': support,
+  punctuation: support,
 };
 
 export function familyCapability(family: ModelFamily): PackageCapability {

@@ -111,7 +111,11 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
     ...(config.builtInModels ? { builtIn: builtInModels() } : {}),
   });
   opened.push(() => models.stop());
-  const ctx = { dataDir: config.storageDir, vadModel: () => models.supportModelPath('silero-vad') };
+  const ctx = {
+    dataDir: config.storageDir,
+    vadModel: () => models.supportModelPath('silero-vad'),
+    punctuationModel: () => models.supportModelPath('punctuation'),
+  };
   // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
   if (config.modelMirror) await store.store.repos.settings.set(MIRROR_SETTING, config.modelMirror);
   if (config.caFile) await store.store.repos.settings.set(CA_FILE_SETTING, config.caFile);
@@ -142,6 +146,7 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
     workerLauncher: config.processLauncher,
     startWorkers: config.workerStart,
     idleWorkerExitMs: config.workerIdleExitMs,
+    log: config.log,
   });
   opened.push(() => jobs.shutdown(0));
   if (store.postgres) {

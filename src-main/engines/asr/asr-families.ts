@@ -7,6 +7,7 @@ import type { ModelDefinition } from '../model-definition.js';
 import { NO_LIMITS } from '../model-definition.js';
 import { MAX_FILE_BYTES } from '../../common/limits.js';
 import { modelLanguages } from './asr-languages.js';
+import { canaryProblem } from './canary.js';
 import { asrParamsSchema } from './asr-params-schema.js';
 import { ASR_FAMILIES, type AsrFamily } from '../../common/model-families.js';
 import type { SpecFamily } from '../../common/spec-families.js';
@@ -26,6 +27,7 @@ export const ASR_FAMILY_FILES: Record<AsrFamily, readonly string[]> = {
   'streaming-transducer': ['encoder', 'decoder', 'joiner', 'tokens'],
   moonshine: ['preprocessor', 'encoder', 'uncachedDecoder', 'cachedDecoder', 'tokens'],
   'sense-voice': ['model', 'tokens'],
+  canary: ['encoder', 'decoder', 'tokens'],
 };
 
 /** Families recognised as a stream (OnlineRecognizer): they find their own utterance ends, so no VAD is used. */
@@ -40,7 +42,12 @@ export interface AsrSupportModels {
   /** Speaker-embedding .onnx and pyannote segmentation .onnx: both needed for speaker_diarization. */
   speakerEmbedding?: string | null;
   pyannoteSegmentation?: string | null;
+  /** CT-Transformer punctuation .onnx: punctuation and casing for PUNCTUATED_FAMILIES (punctuation.ts). */
+  punctuation?: string | null;
 }
+
+/** Families whose recognizers give no punctuation, so the punctuation model adds it (the `punctuate` param). */
+export const PUNCTUATED_FAMILIES: readonly AsrFamily[] = ['nemo-ctc'];
 
 export interface AsrPackage {
   id: string;
@@ -54,6 +61,8 @@ export interface AsrPackage {
   description?: string;
   /** The spec's family label the package serves: its params table decides what the schema accepts (asr-params-schema.ts). */
   specFamily?: SpecFamily;
+  /** false: a package not downloaded yet (its files are not read). Default true. */
+  installed?: boolean;
 }
 
 /** What the sherpa-asr engine reads from EngineTask.engineConfig. JSON only. */
@@ -64,6 +73,8 @@ export interface SherpaAsrEngineConfig {
   languages: string[];
   vadModel: string | null;
   diarization: { segmentation: string; embedding: string } | null;
+  /** The punctuation model's path when the family takes one and it is installed (punctuation.ts). */
+  punctuation?: string | null;
 }
 
 export type AsrFamilyFields = Pick<ModelDefinition, 'engine' | 'engineConfig' | 'paramsSchema' | 'limits' | 'live' | 'acceptsSpeed' | 'languages'> & {
@@ -88,6 +99,9 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     support.speakerEmbedding && support.pyannoteSegmentation
       ? { segmentation: support.pyannoteSegmentation, embedding: support.speakerEmbedding }
       : null;
+  // sherpa-onnx exits on a Canary vocabulary that does not match its encoder: refused here, with the reason.
+  const canary = family === 'canary' && pkg.installed !== false ? canaryProblem(files) : null;
+  if (canary) throw new Error(`package ${pkg.id} (canary): ${canary}`);
   // An imported package lists no languages: the model's metadata, files or family tell (asr-languages.ts).
   const languages = modelLanguages(family, files, pkg.languages);
   const engineConfig: SherpaAsrEngineConfig = {
@@ -96,6 +110,7 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     languages,
     vadModel: support.sileroVad ?? null,
     diarization,
+    ...(PUNCTUATED_FAMILIES.includes(family) && support.punctuation ? { punctuation: support.punctuation } : {}),
   };
   const streaming = STREAMING_FAMILIES.includes(family);
   const note = streaming ? 'A streaming model: it finds pauses itself and can transcribe live.' : segmentationNote(support);
@@ -109,6 +124,7 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
       languages,
       vad: Boolean(support.sileroVad),
       diarization: diarization !== null,
+      punctuation: engineConfig.punctuation ? true : PUNCTUATED_FAMILIES.includes(family) ? false : undefined,
       ...(pkg.specFamily ? { specFamily: pkg.specFamily } : {}),
     }),
     limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },

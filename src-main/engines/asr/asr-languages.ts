@@ -13,6 +13,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { WHISPER_LANGUAGE_CODES } from '../../common/openai-transcript.js';
 import { onnxMetadataOrEmpty } from '../onnx-metadata.js';
+import { CANARY_LANGUAGES } from './canary.js';
 import type { AsrFamily } from '../../common/model-families.js';
 
 /** SenseVoice's language codes (sherpa-onnx accepts these or '' for auto). */
@@ -84,6 +85,7 @@ function vocabularyLanguages(tokens: string | undefined): string[] {
 export function modelLanguages(family: AsrFamily, files: Record<string, string>, listed: readonly string[]): string[] {
   if (listed.length > 0) return [...listed];
   if (family === 'sense-voice') return [...SENSE_VOICE_LANGUAGES];
+  if (family === 'canary') return [...CANARY_LANGUAGES];
   if (family === 'whisper') return whisperLanguages(files);
   return vocabularyLanguages(files.tokens);
 }

@@ -24,6 +24,29 @@ export interface AsrSchemaOptions {
   diarization: boolean;
   /** The spec's family label the model serves, where its params table differs from the engine family's (W-turbo, P3 …). */
   specFamily?: SpecFamily;
+  /**
+   * The recognizer gives no punctuation: true — the punctuation model is installed (`punctuate`, on by default);
+   * false — it is not (`punctuate` only false, saying how to get it); undefined — the family punctuates itself.
+   */
+  punctuation?: boolean;
+}
+
+/** The `punctuate` param of a recognizer that gives no punctuation (PocketSphinx, NeMo CTC). */
+export function punctuateParam(installed: boolean): Record<string, JsonSchema> {
+  return {
+    punctuate: installed
+      ? {
+          type: 'boolean',
+          default: true,
+          description: 'Add punctuation and sentence casing with the punctuation model (this recognizer gives none); false keeps its lower-case words as they are.',
+        }
+      : {
+          type: 'boolean',
+          enum: [false],
+          default: false,
+          description: 'Only false here: punctuation needs the punctuation model (voxdesk models pull punct-ct-transformer-zh-en).',
+        },
+  };
 }
 
 /** Families recognised as a stream: they find their own pauses (no VAD) and decode as they go. */
@@ -33,7 +56,7 @@ export const TOKEN_TIMED_FAMILIES: readonly AsrFamily[] = ['nemo-ctc', 'nemo-tra
 /** Transducers: greedy or modified beam search, blank penalty, hotwords (sherpa-onnx's only biasing). */
 export const TRANSDUCER_FAMILIES: readonly AsrFamily[] = ['nemo-transducer', 'streaming-transducer'];
 /** Families with a language setting ('auto' detects). */
-export const LANGUAGE_AWARE_FAMILIES: readonly AsrFamily[] = ['whisper', 'sense-voice'];
+export const LANGUAGE_AWARE_FAMILIES: readonly AsrFamily[] = ['whisper', 'sense-voice', 'canary'];
 
 /** Longest segment a recording is cut into, in seconds (Whisper reads 30 s at most). Default 25. */
 export const DEFAULT_CHUNK_SECONDS = 25;
@@ -249,7 +272,12 @@ function language(options: AsrSchemaOptions): Record<string, JsonSchema> {
       type: 'string',
       enum: ['auto', ...options.languages],
       default: 'auto',
-      description: aware ? 'Spoken language; auto detects it.' : `This model recognises ${options.languages.join(', ')} only: auto or ${options.languages.length > 1 ? 'one of them' : 'that code'}.`,
+      description:
+        options.family === 'canary'
+          ? 'Spoken language; auto transcribes as English (Canary is told the language, it does not detect one).'
+          : aware
+            ? 'Spoken language; auto detects it.'
+            : `This model recognises ${options.languages.join(', ')} only: auto or ${options.languages.length > 1 ? 'one of them' : 'that code'}.`,
     },
   };
 }
@@ -289,6 +317,7 @@ export function asrParamsSchema(options: AsrSchemaOptions): JsonSchema {
     ...transducer(options),
     ...(options.family === 'sense-voice' ? { use_itn: { type: 'boolean', default: true, description: 'Inverse text normalization (punctuation, numbers).' } } : {}),
     ...diarization(options),
+    ...(options.punctuation !== undefined ? punctuateParam(options.punctuation) : {}),
   };
   return { type: 'object', properties, additionalProperties: false, ...rules(options) };
 }

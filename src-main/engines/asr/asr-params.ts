@@ -38,6 +38,8 @@ export interface AsrJobParams {
   languageDetectionSegments: number;
   /** Whisper: most tokens per segment; null = no limit. */
   maxNewTokens: number | null;
+  /** Add punctuation and casing with the punctuation model (recognizers that give none). */
+  punctuate: boolean;
 }
 
 export interface AsrParamRules {
@@ -49,6 +51,8 @@ export interface AsrParamRules {
   vad: boolean;
   /** The family decodes with transducer options (decoding method, blank penalty, hotwords). */
   transducer: boolean;
+  /** The punctuation model is installed for this recognizer (punctuate defaults to true). Default false. */
+  punctuation?: boolean;
 }
 
 function invalid(message: string): JobError {
@@ -122,6 +126,11 @@ export function readAsrParams(params: Record<string, unknown>, rules: AsrParamRu
     tailPaddings: num('tail_paddings', params.tail_paddings, -1, -1, 1000, true),
     multilingual: bool('multilingual', params.multilingual, false),
     languageDetectionSegments: num('language_detection_segments', params.language_detection_segments, 1, 1, 100, true),
+    punctuate: (() => {
+      const wanted = bool('punctuate', params.punctuate, rules.punctuation ?? false);
+      if (wanted && !rules.punctuation) throw invalid('punctuate needs the punctuation model: install it first (voxdesk models pull punct-ct-transformer-zh-en)');
+      return wanted;
+    })(),
     maxNewTokens: params.max_new_tokens === undefined || params.max_new_tokens === null ? null : num('max_new_tokens', params.max_new_tokens, 448, 1, 448, true),
   };
 }

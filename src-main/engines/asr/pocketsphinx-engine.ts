@@ -30,6 +30,8 @@ import { noteRecognised, noteResume } from './recognition-probe.js';
 import { assembleTranscript } from './transcript-assembly.js';
 import type { TranscriptOptions } from './transcript.js';
 import { inputFile } from '../audio/input-file.js';
+import { existsSync } from 'node:fs';
+import { punctuate, punctuatedWords } from './punctuation.js';
 
 /** Looked up again in the worker: the package may have been removed since the catalogue row was built. */
 function currentInstall(): PocketsphinxInstall {
@@ -61,14 +63,17 @@ class WarmDecoder {
 
 async function run(warm: WarmDecoder, task: EngineTask, ctx: EngineContext): Promise<EngineOutput> {
   const file = await inputFile(task.input, () => new JobError('invalid_params', 'speech to text needs an audio file'));
-  const params = readAsrParams(task.params, { languages: ['en'], translate: false, diarization: false, vad: false, transducer: false });
+  // The punctuation model (engines/asr/punctuation.ts), when the catalogue row had it and it is still there.
+  const punctuation = typeof task.engineConfig.punctuation === 'string' && existsSync(task.engineConfig.punctuation) ? task.engineConfig.punctuation : null;
+  const params = readAsrParams(task.params, { languages: ['en'], translate: false, diarization: false, vad: false, transducer: false, punctuation: punctuation !== null });
   const install = currentInstall();
   const resume = task.resumeAfter ?? null;
   const { duration, first, blocks } = await openAudio(file, Math.round((resume?.seconds ?? 0) * ASR_SAMPLE_RATE), ctx.signal);
   ctx.measured(duration);
   const options: TranscriptOptions = { duration, language: 'en', responseFormat: params.responseFormat, granularity: params.granularity };
   let pieces: RecognizedSegment[] = [];
-  if (duration > 0) pieces = await recognize(() => warm.get(install), first, blocks, duration, resume, task.jobId, ctx);
+  const marks = params.punctuate && punctuation ? punctuation : null;
+  if (duration > 0) pieces = await recognize(() => warm.get(install), first, blocks, duration, resume, task.jobId, ctx, marks);
   else closeAfter(first, blocks);
   ctx.progress(1);
   const segmentCount = pieces.length > 0 ? pieces[pieces.length - 1]!.index + 1 : resume ? resume.index + 1 : 0;
@@ -117,21 +122,25 @@ function closeAfter(first: Promise<unknown>, blocks: AsyncGenerator<unknown>): v
 }
 
 /** Numbers this run's utterances after the checkpoint, moves their times by the audio skipped, and reports each. */
-function utteranceReporter(resume: ResumePoint | null, duration: number, jobId: string, ctx: EngineContext) {
+function utteranceReporter(resume: ResumePoint | null, duration: number, jobId: string, ctx: EngineContext, punctuation: string | null) {
   const offset = resume?.seconds ?? 0;
   let index = resume ? resume.index + 1 : 0;
   const pieces: RecognizedSegment[] = [];
   return {
     pieces,
     add(utterance: SphinxUtterance): void {
+      const text = punctuation ? punctuate(punctuation, utterance.text) : utterance.text;
       const piece: RecognizedSegment = {
         index: index++,
         start: utterance.start + offset,
         end: utterance.end + offset,
-        text: utterance.text,
+        text,
         resumeAt: utterance.until + offset,
       };
-      if (utterance.words?.length) piece.words = utterance.words.map((w) => ({ ...w, start: w.start + offset, end: w.end + offset }));
+      if (utterance.words?.length) {
+        const words = utterance.words.map((w) => ({ ...w, start: w.start + offset, end: w.end + offset }));
+        piece.words = text === utterance.text ? words : punctuatedWords(words, text);
+      }
       noteRecognised(jobId, piece.index, piece.start, piece.end);
       pieces.push(piece);
       ctx.segment?.(piece, Math.min(0.95, (piece.end / duration) * 0.95));
@@ -148,8 +157,9 @@ async function recognize(
   resume: ResumePoint | null,
   jobId: string,
   ctx: EngineContext,
+  punctuation: string | null,
 ): Promise<RecognizedSegment[]> {
-  const reporter = utteranceReporter(resume, duration, jobId, ctx);
+  const reporter = utteranceReporter(resume, duration, jobId, ctx, punctuation);
   if (resume) noteResume(jobId, resume.seconds);
   let fed = resume?.seconds ?? 0;
   try {

@@ -4,6 +4,7 @@ import type { ModelDefinition, ModelSource } from '../model-definition.js';
 import { NO_LIMITS } from '../model-definition.js';
 import { findPocketsphinx, findPocketsphinxAsync, POCKETSPHINX_MISSING, type PocketsphinxInstall } from './pocketsphinx-install.js';
 import { MAX_FILE_BYTES } from '../../common/limits.js';
+import { punctuateParam } from './asr-params-schema.js';
 
 export const POCKETSPHINX_MODEL_ID = 'pocketsphinx-en-us';
 
@@ -36,9 +37,16 @@ export const POCKETSPHINX_PARAMS_SCHEMA = {
 
 /**
  * `vadModel`: the Silero VAD model's path when installed; with it the model can run live (VAD endpointing).
- * `install`: where PocketSphinx was found (default: looked for now).
+ * `install`: where PocketSphinx was found (default: looked for now). `punctuation`: the punctuation model's path when
+ * installed: PocketSphinx gives lower-case words only, so `punctuate` (on by default) adds marks and casing with it.
  */
-export function pocketsphinxDefinition(vadModel: string | null = null, install: PocketsphinxInstall | null = findPocketsphinx()): ModelDefinition {
+export function pocketsphinxDefinition(
+  vadModel: string | null = null,
+  install: PocketsphinxInstall | null = findPocketsphinx(),
+  punctuation: string | null = null,
+): ModelDefinition {
+  const schema = structuredClone(POCKETSPHINX_PARAMS_SCHEMA) as unknown as { properties: Record<string, unknown> };
+  Object.assign(schema.properties, punctuateParam(punctuation !== null));
   return {
     id: POCKETSPHINX_MODEL_ID,
     name: 'PocketSphinx (US English)',
@@ -49,12 +57,12 @@ export function pocketsphinxDefinition(vadModel: string | null = null, install: 
     products: ['speech-to-text'],
     provider: 'local',
     engine: 'pocketsphinx',
-    engineConfig: install ? { ...install, ...(vadModel ? { vadModel } : {}) } : {},
+    engineConfig: install ? { ...install, ...(vadModel ? { vadModel } : {}), ...(punctuation ? { punctuation } : {}) } : {},
     languages: ['en'],
     live: install !== null && vadModel !== null,
     acceptsSpeed: false,
     limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },
-    paramsSchema: structuredClone(POCKETSPHINX_PARAMS_SCHEMA) as unknown as ModelDefinition['paramsSchema'],
+    paramsSchema: schema as unknown as ModelDefinition['paramsSchema'],
     status: install ? 'available' : 'unavailable',
     reason: install ? null : POCKETSPHINX_MISSING,
     download: null,
@@ -68,8 +76,8 @@ export function pocketsphinxDefinition(vadModel: string | null = null, install: 
  * a read after recheckMs starts a look on libuv's pool and answers with what it knew; the look's answer is seen by
  * the reads after it ends. A job whose files vanished in between fails with a clear engine error. The environment
  * (VOXDESK_POCKETSPHINX, VOXDESK_POCKETSPHINX_MODEL_DIR, PATH) is read again with them: it is set before the process
- * starts. The VAD model comes from the model manager and is compared on every read, so installing or removing it
- * shows at once. Default 5 s.
+ * starts. The VAD and punctuation models come from the model manager and are compared on every read, so installing or
+ * removing one shows at once. Default 5 s.
  */
 export const POCKETSPHINX_RECHECK_MS = 5_000;
 
@@ -96,13 +104,16 @@ export function pocketsphinxModelSource(ctx: ModelSourceContext, options: Pocket
   let checkedAt = -Infinity;
   let looking: Promise<void> | undefined;
   let vad: string | null | undefined;
+  let punctuation: string | null | undefined;
   let install: PocketsphinxInstall | null = null;
   let rows: ModelDefinition[] = [];
   const update = (vadNow: string | null, found: PocketsphinxInstall | null): void => {
-    if (vadNow === vad && sameInstall(found, install) && version > 0) return;
+    const punctuationNow = ctx.punctuationModel?.() ?? null;
+    if (vadNow === vad && punctuationNow === punctuation && sameInstall(found, install) && version > 0) return;
     vad = vadNow;
+    punctuation = punctuationNow;
     install = found;
-    rows = [pocketsphinxDefinition(vad, found)];
+    rows = [pocketsphinxDefinition(vad, found, punctuation)];
     version += 1;
   };
   const refresh = (): void => {

@@ -27,6 +27,7 @@ import { wordsFromTokens } from './token-words.js';
 import { assembleTranscript } from './transcript-assembly.js';
 import type { TranscriptOptions } from './transcript.js';
 import type { SherpaOfflineRecognizer, SherpaOfflineResult, SherpaOnlineRecognizer } from './sherpa-native.js';
+import { punctuate, punctuatedWords } from './punctuation.js';
 
 export { languageOf } from './spoken-language.js';
 
@@ -41,6 +42,7 @@ export function paramRules(config: SherpaAsrEngineConfig): AsrParamRules {
     diarization: config.diarization !== null,
     vad: config.vadModel !== null,
     transducer: TRANSDUCER_FAMILIES.includes(config.family),
+    punctuation: Boolean(config.punctuation),
   };
 }
 
@@ -56,7 +58,9 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
   const params = readAsrParams(task.params, paramRules(config));
   const duration = await probeDuration(file, { signal: ctx.signal });
   ctx.measured(duration);
-  const fixedLanguage = params.language !== 'auto' ? params.language : config.languages.length === 1 ? config.languages[0]! : null;
+  // Canary's auto is English (canary.ts); a model of one language is in that language.
+  const fixedLanguage =
+    params.language !== 'auto' ? params.language : config.family === 'canary' ? 'en' : config.languages.length === 1 ? config.languages[0]! : null;
   const options: TranscriptOptions = {
     duration,
     language: params.task === 'translate' ? 'en' : fixedLanguage,
@@ -139,8 +143,10 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
       startSample,
     });
     for await (const segment of segments) {
-      const { text, language, words } = offline.recognize(segment.samples, segment.start, segment.end);
-      const piece: RecognizedSegment = { index, start: segment.start, end: segment.end, text, language };
+      const recognized = offline.recognize(segment.samples, segment.start, segment.end);
+      const text = params.punctuate && config.punctuation ? punctuate(config.punctuation, recognized.text) : recognized.text;
+      const words = text === recognized.text ? recognized.words : punctuatedWords(recognized.words, text);
+      const piece: RecognizedSegment = { index, start: segment.start, end: segment.end, text, language: recognized.language };
       if (words.length > 0) piece.words = words;
       await recognised(piece);
     }

@@ -59,6 +59,7 @@ export function parseEngineConfig(raw: Record<string, unknown>): SherpaAsrEngine
   return {
     family,
     files,
+    ...(typeof raw.punctuation === 'string' && existsSync(raw.punctuation) ? { punctuation: raw.punctuation } : {}),
     languages: Array.isArray(raw.languages) ? raw.languages.map(String) : [],
     vadModel: typeof raw.vadModel === 'string' && existsSync(raw.vadModel) ? raw.vadModel : null,
     diarization: diarization && typeof diarization === 'object' ? diarization : null,
@@ -95,6 +96,10 @@ export function recognizerConfig(config: SherpaAsrEngineConfig, settings: Recogn
     }),
     'sense-voice': () => ({
       senseVoice: { model: f.model, language: settings.language, useInverseTextNormalization: settings.useItn ? 1 : 0 },
+    }),
+    // Canary is told the language it hears and the one to write (the same: it transcribes); auto is English.
+    canary: () => ({
+      canary: { encoder: f.encoder, decoder: f.decoder, srcLang: settings.language || 'en', tgtLang: settings.language || 'en', usePnc: 1 },
     }),
   };
   if (config.family === 'streaming-transducer') throw new Error('a streaming transducer needs onlineRecognizerConfig()');

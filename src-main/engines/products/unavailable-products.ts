@@ -5,7 +5,7 @@
  */
 import type { Capability } from '../../common/products.js';
 import type { ModelDefinition, ModelSource } from '../model-definition.js';
-import { NO_LIMITS } from '../model-definition.js';
+import { NO_ENGINE, NO_LIMITS } from '../model-definition.js';
 import type { ModelSourceFactory } from '../model-sources.js';
 import { productParamsSchema, UNSERVED_PRODUCTS, type UnservedProduct } from './product-params-schemas.js';
 import { MAX_FILE_BYTES } from '../../common/limits.js';
@@ -36,17 +36,12 @@ export function unavailableProductDefinition(product: UnservedProduct): ModelDef
     description: `${row.summary} No on-device engine exists for it; a hosted service can run it.`,
     capability: row.capability,
     products: [product],
-    provider: 'local',
-    engine: 'none',
+    ...NO_ENGINE,
     engineConfig: {},
     languages: [],
-    live: false,
-    acceptsSpeed: false,
     limits: row.audioIn ? { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES } : NO_LIMITS,
     paramsSchema: productParamsSchema(product),
-    status: 'unavailable',
     reason: unservedReason(product),
-    download: null,
   };
 }
 

@@ -107,13 +107,13 @@ export function createBatchHold(core: JobCore, wake: () => void): BatchHold {
       .then(
         async (outcome) => {
           if (stopped || controller.signal.aborted) return;
-          await apply(batch.id, outcome).catch((error: unknown) => guard(`placing batch ${batch.id}`, () => Promise.reject(error)));
+          await apply(batch.id, outcome).catch((error: unknown) => guard(options.log, `placing batch ${batch.id}`, () => Promise.reject(error)));
           // A placed or refused batch has jobs to schedule; a waiting one is asked again on a later pass.
           if (outcome.kind !== 'waiting') wake();
         },
         (error: unknown) => {
           if (stopped || controller.signal.aborted) return;
-          process.emitWarning(`job engine: placing batch ${batch.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+          options.log(`job engine: placing batch ${batch.id} failed: ${error instanceof Error ? error.message : String(error)}`);
         },
       )
       .finally(() => placing.delete(batch.id));

@@ -67,8 +67,8 @@ export const CANCELLED_MESSAGE = 'The job was cancelled.';
  * Timer- and event-driven work must never throw into the event loop (that would take the service down): a busy
  * or broken database is reported as a warning and the next tick tries again; interrupted jobs are recovered on start.
  */
-export function guard(label: string, fn: () => unknown): void {
-  const report = (error: unknown): void => process.emitWarning(`job engine: ${label} failed: ${error instanceof Error ? error.message : String(error)}`);
+export function guard(log: (message: string) => void, label: string, fn: () => unknown): void {
+  const report = (error: unknown): void => log(`job engine: ${label} failed: ${error instanceof Error ? error.message : String(error)}`);
   try {
     const result = fn();
     if (result instanceof Promise) result.catch(report);

@@ -81,7 +81,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
       .catch(async (error: unknown) => {
         // A bug in settling must not leave the job running forever: fail it.
         await settleFailure(row.id, run, new JobError('engine_failed', `internal error: ${String(error)}`)).catch((cause: unknown) =>
-          guard(`settling ${row.id}`, () => Promise.reject(cause)),
+          guard(core.options.log, `settling ${row.id}`, () => Promise.reject(cause)),
         );
       })
       .finally(() => {
@@ -92,7 +92,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
 
   /** Queues one of the run's writes after the ones before it; a failing write does not stop the later ones. */
   function inOrder(run: Run, label: string, write: () => Promise<void>): Promise<void> {
-    run.writes = run.writes.then(write).catch((error: unknown) => guard(label, () => Promise.reject(error)));
+    run.writes = run.writes.then(write).catch((error: unknown) => guard(core.options.log, label, () => Promise.reject(error)));
     return run.writes;
   }
 
@@ -116,7 +116,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
       audio: (bytes: Uint8Array) => {
         const chunk = { attempt: row.attempts, offset: audioOffset, bytes };
         audioOffset += bytes.length;
-        for (const listener of core.audioListeners.get(row.id) ?? []) guard(`audio of ${row.id}`, () => listener(chunk));
+        for (const listener of core.audioListeners.get(row.id) ?? []) guard(core.options.log, `audio of ${row.id}`, () => listener(chunk));
       },
       segment: (segment: RecognizedSegment, fraction: number) => void onSegment(row.id, run, segment, fraction),
     };
@@ -186,7 +186,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
 
   // Forwarded jobs' log: written by one asynchronous appender, never on a job's path; a failure is only a warning.
   const remoteLogFile = createPrivateLog(join(options.dataDir, 'logs', 'remote.log'), (error) =>
-    guard('remote log', () => {
+    guard(core.options.log, 'remote log', () => {
       throw error;
     }),
   );
@@ -249,7 +249,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
         });
       } catch (error) {
         run.checkpointBroken = true;
-        process.emitWarning(`job engine: the checkpoint of ${jobId} failed, the job resumes from its last one: ${error instanceof Error ? error.message : String(error)}`);
+        core.options.log(`job engine: the checkpoint of ${jobId} failed, the job resumes from its last one: ${error instanceof Error ? error.message : String(error)}`);
         run.controller.abort();
       }
     });
@@ -272,7 +272,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
     for (const [id, run] of runs) {
       if (held.has(id) || run.abandoned) continue;
       // Its lease lapsed and the job went back to the queue (or was taken elsewhere): this run's work is not wanted.
-      process.emitWarning(`job engine: the lease on ${id} was lost; its run here is stopped (the job continues where it is claimed next)`);
+      core.options.log(`job engine: the lease on ${id} was lost; its run here is stopped (the job continues where it is claimed next)`);
       run.abandoned = true;
       run.controller.abort();
     }
@@ -315,7 +315,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
       const rows = await repos.segments.all(jobId);
       if (rows.length !== output.transcript.segmentCount) {
         // Segments the engine sent are missing (a commit failed): run again from the last one committed.
-        process.emitWarning(`job engine: ${jobId} finished with ${rows.length} of ${output.transcript.segmentCount} segments committed; resuming it`);
+        core.options.log(`job engine: ${jobId} finished with ${rows.length} of ${output.transcript.segmentCount} segments committed; resuming it`);
         await tx.transition(row, 'queued', { attempts: Math.max(0, row.attempts - 1) });
         return;
       }

@@ -11,6 +11,11 @@ import type { Runners } from './job-runner.js';
 export interface JobServiceOptions {
   /** The store, built once by the caller; its clock is the job engine's time source. */
   store: Store;
+  /**
+   * The service's one logger (ServiceConfig.log: text or JSON lines): what went wrong in the engine's background work
+   * (a failed pass, a lost lease, a checkpoint refused). Default: a process warning.
+   */
+  log?: (message: string) => void;
   /** Artifacts go to dataDir/artifacts/<job>/, worker logs to dataDir/logs/. */
   dataDir: string;
   /** The catalogue: the current definition of a model (status, downloading, engine, pricing). */
@@ -135,5 +140,6 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     searchIndexDelayMs: positive('searchIndexDelayMs', options.searchIndexDelayMs, 10_000),
     leaseSeconds: positive('leaseSeconds', options.leaseSeconds, DEFAULT_LEASE_SECONDS),
     runsJobs: options.runsJobs ?? true,
+    log: options.log ?? ((message: string) => process.emitWarning(message)),
   };
 }

@@ -85,7 +85,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
   const machine = new StateMachine(store, clock, views, async (repos, batchId, items) => {
     const batch = await repos.batches.get(batchId);
     if (batch) await chargeBatch(repos.ledger, batch, items, storedSnapshot(batch.price_json, () => resolveModel(batch.model_id)), isoAt(clock));
-  });
+  }, options.log);
   const pool =
     input.pool ??
     new WorkerPool({

@@ -65,7 +65,7 @@ export class Loop {
   }
 
   private queuePass(sweep: boolean): void {
-    this.running = this.running.then(() => new Promise<void>((resolve) => guard('settling and scheduling', () => this.pass(sweep).finally(resolve))));
+    this.running = this.running.then(() => new Promise<void>((resolve) => guard(this.core.options.log, 'settling and scheduling', () => this.pass(sweep).finally(resolve))));
   }
 
   /**
@@ -102,7 +102,7 @@ export class Loop {
   }
 
   private every(ms: number, label: string, fn: () => unknown): void {
-    this.timers.push(setInterval(() => guard(label, fn), ms).unref());
+    this.timers.push(setInterval(() => guard(this.core.options.log, label, fn), ms).unref());
   }
 
   /** No more passes but those that settle; timers stop. Resolves once the pass under way (if any) is done. */

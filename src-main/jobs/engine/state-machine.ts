@@ -79,6 +79,8 @@ export class StateMachine {
     private readonly views: Views,
     /** Called inside the transaction when a batch completes (billing). */
     private readonly onBatchComplete: (repos: StoreRepos, batchId: string, items: JobRow[]) => Promise<void>,
+    /** The service's logger (JobServiceOptions.log). */
+    private readonly log: (message: string) => void = (message) => process.emitWarning(message),
   ) {
     this.events.setMaxListeners(0);
   }
@@ -213,7 +215,7 @@ export class StateMachine {
     try {
       fn();
     } catch (error) {
-      process.emitWarning(`a job event listener threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.log(`job engine: a job event listener threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
   }
 }

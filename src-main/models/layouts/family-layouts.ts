@@ -45,6 +45,7 @@ function singleFileFamily(meta: OnnxMetadata | null): ModelFamily | null {
   if (!meta) return null;
   const type = meta.model_type ?? '';
   if (type === 'gtcrn') return 'gtcrn';
+  if (meta.punctuations && meta.tokens) return 'punctuation';
   if (/^pyannote/i.test(type)) return 'pyannote-segmentation';
   if (meta.framework || meta.output_dim) return 'speaker-embedding';
   return null;
@@ -57,6 +58,7 @@ const SINGLE_FILE_NAMES: ReadonlyArray<[RegExp, ModelFamily]> = [
   [/gtcrn/i, 'gtcrn'],
   [/silero|vad/i, 'silero-vad'],
   [/pyannote|segmentation/i, 'pyannote-segmentation'],
+  [/punct/i, 'punctuation'],
   [SPEAKER_EMBEDDING_NAMES, 'speaker-embedding'],
 ];
 
@@ -90,12 +92,24 @@ function transducer(family: 'nemo-transducer' | 'streaming-transducer'): FamilyL
 
 const espeakData = (folder: ModelFolder) => (folder.hasDir('espeak-ng-data') ? 'espeak-ng-data' : null);
 
+/**
+ * Whether an encoder + decoder + tokens folder is NeMo Canary rather than Whisper: the encoder's metadata says
+ * EncDecMultiTaskModel, or (without readable metadata) tokens.txt has Canary's prompt tokens.
+ */
+async function isCanary(folder: ModelFolder): Promise<boolean> {
+  const encoder = folder.pick(/encoder/);
+  const meta = encoder ? await folder.metadata(encoder) : null;
+  if (meta && Object.keys(meta).length > 0) return meta.model_type === 'EncDecMultiTaskModel';
+  const head = folder.tokens ? await folder.head(folder.tokens) : null;
+  return head !== null && head.includes('<|startofcontext|>');
+}
+
 export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
   whisper: {
     expected: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', tokens: 'tokens.txt' },
     needs: 'needs *encoder*.onnx, *decoder*.onnx and tokens.txt',
     async find(folder) {
-      if (folder.pick(/joiner/)) return null;
+      if (folder.pick(/joiner/) || (await isCanary(folder))) return null;
       const layout = folder.make('whisper', { encoder: folder.pick(/encoder/), decoder: folder.pick(/decoder/), tokens: folder.tokens }, ['encoder', 'decoder', 'tokens']);
       const languages = layout ? whisperLanguages(await folder.metadata(folder.pick(/encoder/)!)) : undefined;
       return layout && languages ? { ...layout, languages } : layout;
@@ -125,6 +139,14 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
       const head = folder.tokens ? await folder.head(folder.tokens) : null;
       const senseVoice = head !== null && head.includes('<|zh|>') && head.includes('<|withitn|>');
       return senseVoice ? folder.make('sense-voice', { model: folder.pick(/^model/), tokens: folder.tokens }, ['model', 'tokens']) : null;
+    },
+  },
+  canary: {
+    expected: { encoder: 'encoder.int8.onnx', decoder: 'decoder.int8.onnx', tokens: 'tokens.txt' },
+    needs: 'needs *encoder*.onnx (a NeMo EncDecMultiTaskModel export), *decoder*.onnx and tokens.txt',
+    async find(folder) {
+      if (folder.pick(/joiner/) || !(await isCanary(folder))) return null;
+      return folder.make('canary', { encoder: folder.pick(/encoder/), decoder: folder.pick(/decoder/), tokens: folder.tokens }, ['encoder', 'decoder', 'tokens']);
     },
   },
   vits: {
@@ -159,10 +181,11 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
   'silero-vad': singleFile('silero-vad', /silero|vad/i),
   'pyannote-segmentation': singleFile('pyannote-segmentation', /pyannote|segmentation/i),
   'speaker-embedding': singleFile('speaker-embedding', SPEAKER_EMBEDDING_NAMES),
+  punctuation: { ...singleFile('punctuation', /punct|model/i), expected: { model: 'model.int8.onnx' } },
 };
 
 /** Families tried on a folder given without one, most specific first: a voice folder also has model.onnx + tokens.txt, a transducer also has encoder + decoder. */
-export const LAYOUT_ORDER: readonly ModelFamily[] = ['kokoro', 'piper', 'vits', 'moonshine', 'streaming-transducer', 'nemo-transducer', 'whisper', 'sense-voice', 'nemo-ctc'];
+export const LAYOUT_ORDER: readonly ModelFamily[] = ['kokoro', 'piper', 'vits', 'moonshine', 'streaming-transducer', 'nemo-transducer', 'canary', 'whisper', 'sense-voice', 'nemo-ctc'];
 
 /** The single-file families worth trying on a folder of .onnx files without tokens: the one its metadata names, then those its file names suggest. */
 export async function singleFileCandidates(folder: ModelFolder): Promise<ModelFamily[]> {

@@ -20,7 +20,7 @@ import { Client } from '../../helpers/http-client.js';
 import { startRangeServer, type RangeServer } from '../../helpers/range-server.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { SHARED } from '../../helpers/system.js';
-import { packArchive, type Archive } from '../../helpers/tiny-archives.js';
+import { packArchive, TINY, type Archive } from '../../helpers/tiny-archives.js';
 
 const JFK = join(SHARED, 'audio', 'jfk.wav');
 const curated = (id: string) => CURATED_PACKAGES.find((p) => p.id === id)!;
@@ -81,6 +81,32 @@ beforeAll(async () => {
   server = await startRangeServer();
   serve(curated('whisper-large-v3-turbo'), whisperArchive('sherpa-onnx-whisper-turbo.tar.bz2', 'sherpa-onnx-whisper-turbo', 'turbo'));
   serve(curated('whisper-large-v3'), whisperArchive('sherpa-onnx-whisper-large-v3.tar.bz2', 'sherpa-onnx-whisper-large-v3', 'large-v3'));
+  serve(
+    curated('parakeet-tdt-ctc-110m-en'),
+    packArchive(work, 'sherpa-onnx-nemo-parakeet_tdt_ctc_110m-en-36000-int8.tar.bz2', 'sherpa-onnx-nemo-parakeet_tdt_ctc_110m-en-36000-int8', {
+      'model.int8.onnx': join(TINY, 'tiny-nemo-ctc', 'model.onnx'),
+      'tokens.txt': join(TINY, 'tiny-nemo-ctc', 'tokens.txt'),
+      'test_wavs/0.wav': JFK,
+    }),
+  );
+  const punctuation = generatedModel('punctuation');
+  serve(
+    curated('punct-ct-transformer-zh-en'),
+    packArchive(work, 'sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12-int8.tar.bz2', 'sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12-int8', {
+      'model.int8.onnx': join(punctuation, 'model.int8.onnx'),
+      'README.md': Buffer.from('tiny random-weight test model\n'),
+    }),
+  );
+  const canary = generatedModel('canary');
+  serve(
+    curated('canary-180m-flash'),
+    packArchive(work, 'sherpa-onnx-nemo-canary-180m-flash-en-es-de-fr-int8.tar.bz2', 'sherpa-onnx-nemo-canary-180m-flash-en-es-de-fr-int8', {
+      'encoder.int8.onnx': join(canary, 'encoder.int8.onnx'),
+      'decoder.int8.onnx': join(canary, 'decoder.int8.onnx'),
+      'tokens.txt': join(canary, 'tokens.txt'),
+      'test_wavs/en.wav': JFK,
+    }),
+  );
   // A package whose pin no published source confirms: offered, refused.
   const unconfirmed = curated('whisper-large-v3');
   packages.push({
@@ -151,4 +177,96 @@ describe('the spec families on device', () => {
     expect(body.error.message).toMatch(/no published source confirms its checksum.*add it by URL with its sha256/);
     expect(server.requests.some((r) => r.path.startsWith('/whisper-unconfirmed/'))).toBe(false);
   });
+
+  it('C-flash: Canary is downloaded, detected as Canary (not Whisper), told its language, and auto is English', async () => {
+    const status = await pull('canary-180m-flash');
+    expect(status).toMatchObject({ family: 'canary', state: 'installed', verified: true, spec_family: 'C-flash' });
+    expect(svc.service.models.installed('canary-180m-flash')!.files).toEqual({ encoder: 'encoder.int8.onnx', decoder: 'decoder.int8.onnx', tokens: 'tokens.txt' });
+    const row = (await catalogue()).find((m) => m.spec_family === 'C-flash')!;
+    expect(row).toMatchObject({ id: 'canary-180m-flash', status: 'available', languages: ['en', 'de', 'es', 'fr'] });
+    expect((row.params_schema.properties as Record<string, { enum?: string[] }>).language!.enum).toEqual(['auto', 'en', 'de', 'es', 'fr']);
+
+    const auto = await transcribe('canary-180m-flash');
+    expect({ job: auto.body.status, error: auto.body.error_code, language: auto.body.result?.language }).toEqual({ job: 'succeeded', error: null, language: 'en' });
+    expect(auto.body.result!.text.trim()).not.toBe('');
+    const german = await transcribe('canary-180m-flash', { language: 'de' });
+    expect({ job: german.body.status, language: german.body.result?.language }).toEqual({ job: 'succeeded', language: 'de' });
+    expect(german.body.result!.text).not.toBe(auto.body.result!.text); // the prompt's language reaches the decoder
+    const italian = await transcribe('canary-180m-flash', { language: 'it' });
+    expect(italian.status).toBe(400);
+    expect(italian.body.error!.code).toBe('invalid_params');
+  });
+
+  it('a Canary folder imported from disk is recognised as Canary; one whose vocabulary does not match its encoder is refused with the reason', async () => {
+    const canary = generatedModel('canary');
+    const imported = await client.postJson('/v1/local/models/import', { path: canary, id: 'my-canary' });
+    expect(imported.status).toBe(202);
+    await svc.service.models.whenImported('my-canary');
+    expect(svc.service.models.installed('my-canary')).toMatchObject({ family: 'canary' });
+    expect((await catalogue()).find((m) => m.id === 'my-canary')).toMatchObject({ status: 'available', languages: ['en', 'es', 'de', 'fr'] });
+
+    const { cpSync, writeFileSync } = await import('node:fs');
+    const short = join(work, 'short-canary');
+    cpSync(canary, short, { recursive: true });
+    writeFileSync(join(short, 'tokens.txt'), readFileSync(join(canary, 'tokens.txt'), 'utf8').split('\n').slice(0, 100).join('\n') + '\n');
+    expect((await client.postJson('/v1/local/models/import', { path: short, id: 'short-canary' })).status).toBe(202);
+    await svc.service.models.whenImported('short-canary');
+    const row = (await catalogue()).find((m) => m.id === 'short-canary')!;
+    expect(row.status).toBe('unavailable');
+    expect(row.reason).toMatch(/tokens\.txt has 100 lines but the encoder's vocab_size is 5248/);
+  });
+
+  it('the spec families without an open model on device have a row saying so and why, and a job naming one is refused with it', async () => {
+    const rows = await catalogue();
+    for (const family of ['C-v2', 'Q-asr', 'P-rnnt']) {
+      const row = rows.find((m) => m.spec_family === family)!;
+      expect(row, family).toMatchObject({ status: 'unavailable', capability: 'asr', engine: 'none' });
+      expect(row.reason).toMatch(new RegExp(`no ${family} model on device: .*sherpa-onnx-node 1\\.13\\.8`));
+      const job = await transcribe(row.id);
+      expect(job.status).toBe(422);
+      expect(job.body.error!.code).toBe('model_unavailable');
+    }
+  });
+
+  it('P-ctc: the Parakeet CTC package downloads as upstream packs it and transcribes with word timings from token times', async () => {
+    const status = await pull('parakeet-tdt-ctc-110m-en');
+    expect(status).toMatchObject({ family: 'nemo-ctc', state: 'installed', verified: true, spec_family: 'P-ctc', speed_class: 'fast' });
+    expect((await catalogue()).filter((m) => m.spec_family === 'P-ctc').map((m) => m.id)).toEqual(['parakeet-tdt-ctc-110m-en']);
+    const done = await transcribe('parakeet-tdt-ctc-110m-en', { timestamp_granularity: 'word' });
+    expect({ job: done.body.status, language: done.body.result?.language }).toEqual({ job: 'succeeded', language: 'en' });
+    const words = (done.body.result as unknown as { words: Array<{ interpolated?: boolean }> }).words;
+    expect(words.length).toBeGreaterThan(0);
+    expect(words.some((w) => w.interpolated)).toBe(false);
+  });
+
+  it('punctuation: PocketSphinx and CTC transcripts come back punctuated and cased through the punctuation model, on by default once it is installed', async () => {
+    const before = (await (await client.get('/v1/models/pocketsphinx-en-us')).json()) as CatalogueRecord;
+    expect((before.params_schema.properties as Record<string, { enum?: boolean[] }>).punctuate!.enum).toEqual([false]);
+    const plain = await transcribe('pocketsphinx-en-us');
+    expect(plain.body.status).toBe('succeeded');
+    expect(plain.body.result!.text).toMatch(/^[a-z' ]+$/); // PocketSphinx alone: lower-case words, no marks
+
+    const status = await pull('punct-ct-transformer-zh-en');
+    expect(status).toMatchObject({ family: 'punctuation', capability: 'support', state: 'installed', verified: true });
+    const after = (await (await client.get('/v1/models/pocketsphinx-en-us')).json()) as CatalogueRecord;
+    expect((after.params_schema.properties as Record<string, { default?: boolean }>).punctuate!.default).toBe(true);
+
+    const sphinx = await transcribe('pocketsphinx-en-us');
+    expect(sphinx.body.status).toBe('succeeded');
+    const text = sphinx.body.result!.text;
+    expect(text).toMatch(/\.$/); // the acceptance: a PocketSphinx transcript of jfk.wav ends with a full stop
+    expect(text).toMatch(/^[A-Z]/);
+    expect(text.toLowerCase().replace(/[.,?]/g, '')).toBe(plain.body.result!.text); // the same words, with marks and casing
+    const words = (sphinx.body.result as unknown as { words: Array<{ word: string }> }).words;
+    expect(words.map((w) => w.word).join(' ')).toBe(text); // words agree with the text
+    const unpunctuated = await transcribe('pocketsphinx-en-us', { punctuate: false });
+    expect(unpunctuated.body.result!.text).toBe(plain.body.result!.text);
+
+    if (!svc.service.models.installed('parakeet-tdt-ctc-110m-en')) await pull('parakeet-tdt-ctc-110m-en');
+    const ctc = await transcribe('parakeet-tdt-ctc-110m-en');
+    expect(ctc.body.result!.text).toMatch(/^[A-Z].*\.$/);
+    // A recognizer that punctuates itself has no punctuate param.
+    const refused = await transcribe('whisper-large-v3', { punctuate: true });
+    expect(refused.status).toBe(400);
+  }, 300_000); // three PocketSphinx runs of jfk.wav on a shared machine
 });

@@ -2,7 +2,7 @@
  * The curated speech-to-text packages (curated-models.ts has the fields and how pins are sourced). Each pin's source
  * is written beside it.
  */
-import type { ModelPackage } from '../curated-models.js';
+import type { ModelPackage } from '../model-package.js';
 import { SHERPA } from './release-hosts.js';
 
 /** The languages of Whisper large-v3 and large-v3-turbo (in their token order; Cantonese, yue, is new in v3). */
@@ -197,6 +197,57 @@ export const ASR_PACKAGES: readonly ModelPackage[] = [
           'five public projects that verify this URL pin this digest; two of them record 1,068,482,488 bytes, one ' +
           '"measured from the downloaded archive"',
         sizeBytes: 1_068_482_488,
+        path: '',
+        extract: 'tar.bz2',
+      },
+    ],
+  },
+  {
+    id: 'parakeet-tdt-ctc-110m-en',
+    name: 'Parakeet TDT-CTC 110M (English, CTC, int8)',
+    description:
+      'NVIDIA NeMo Parakeet TDT-CTC 110M, its CTC decoder: the spec\'s P-ctc — English with punctuation and casing, word ' +
+      'timings from token times, small and fast (sherpa-onnx int8 export).',
+    capability: 'asr',
+    family: 'nemo-ctc',
+    languages: ['en'],
+    licence: 'CC-BY-4.0',
+    version: 'sherpa-onnx-nemo-parakeet_tdt_ctc_110m-en-36000-int8',
+    specFamily: 'P-ctc',
+    speedClass: 'fast',
+    files: [
+      {
+        url: `${SHERPA}/asr-models/sherpa-onnx-nemo-parakeet_tdt_ctc_110m-en-36000-int8.tar.bz2`,
+        sha256: '17f945007b52ccd8b7200ffc7c5652e9e8e961dfdf479cefcabd06cf5703630b',
+        pinSource: 'six public projects that verify this URL pin this digest and 104,337,827 bytes',
+        sizeBytes: 104_337_827,
+        path: '',
+        extract: 'tar.bz2',
+      },
+    ],
+  },
+  {
+    id: 'canary-180m-flash',
+    name: 'Canary 180M flash (en, de, es, fr; int8)',
+    description:
+      'NVIDIA NeMo Canary 180M flash: the spec\'s C-flash on device — English, German, Spanish and French with punctuation ' +
+      'and casing (sherpa-onnx int8 export). It is told the language (auto transcribes as English); of the spec\'s 25 ' +
+      'European languages, these four are the ones the open model and sherpa-onnx run.',
+    capability: 'asr',
+    family: 'canary',
+    languages: ['en', 'de', 'es', 'fr'],
+    licence: 'CC-BY-4.0',
+    version: 'sherpa-onnx-nemo-canary-180m-flash-en-es-de-fr-int8',
+    specFamily: 'C-flash',
+    speedClass: 'medium',
+    files: [
+      {
+        url: `${SHERPA}/asr-models/sherpa-onnx-nemo-canary-180m-flash-en-es-de-fr-int8.tar.bz2`,
+        sha256: '7a38ed8b13f014ad632b09ff8d22e0c6f1359dd046af9235d281dfae841b9ab9',
+        pinSource:
+          'three public projects that verify this URL pin this digest; two give 153,692,328 bytes, one as read from the ' +
+          'release through api.github.com on 2026-09-01',
+        sizeBytes: 153_692_328,
         path: '',
         extract: 'tar.bz2',
       },

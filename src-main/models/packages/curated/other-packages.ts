@@ -2,7 +2,7 @@
  * The curated enhancement and support packages (denoisers; VAD, speaker segmentation and embeddings the recognizers
  * use). curated-models.ts has the fields and how pins are sourced.
  */
-import type { ModelPackage } from '../curated-models.js';
+import type { ModelPackage } from '../model-package.js';
 import { SHERPA } from './release-hosts.js';
 
 export const OTHER_PACKAGES: readonly ModelPackage[] = [
@@ -83,6 +83,29 @@ export const OTHER_PACKAGES: readonly ModelPackage[] = [
         pinSource: 'the value public projects verify their downloads of this release asset against (found in their sources, 2026)',
         sizeBytes: 40_257_283,
         path: 'nemo_en_titanet_small.onnx',
+      },
+    ],
+  },
+  {
+    id: 'punct-ct-transformer-zh-en',
+    name: 'CT-Transformer punctuation (English and Chinese, int8)',
+    description:
+      'Punctuation for recognizers that give none (PocketSphinx, NeMo CTC): adds commas and full stops, and Voxdesk ' +
+      'capitalises sentence starts. On by default once installed (the punctuate param).',
+    capability: 'support',
+    family: 'punctuation',
+    languages: ['en', 'zh'],
+    licence: 'Apache-2.0',
+    version: 'sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12-int8',
+    speedClass: 'fast',
+    files: [
+      {
+        url: `${SHERPA}/punctuation-models/sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12-int8.tar.bz2`,
+        sha256: 'c0d5aa5f8eeb686032345e180bedf39319dc2e0556781c6264bcadba8328a6e1',
+        pinSource: 'two public projects that verify this URL pin this digest, one with 64,717,756 bytes (a third lists the same size)',
+        sizeBytes: 64_717_756,
+        path: '',
+        extract: 'tar.bz2',
       },
     ],
   },

@@ -2,7 +2,7 @@
  * The curated voices (text to speech; curated-models.ts has the fields and how pins are sourced). Each pin's source is
  * written beside it.
  */
-import type { ModelPackage } from '../curated-models.js';
+import type { ModelPackage } from '../model-package.js';
 import { SHERPA } from './release-hosts.js';
 
 export const VOICE_PACKAGES: readonly ModelPackage[] = [
@@ -47,6 +47,31 @@ export const VOICE_PACKAGES: readonly ModelPackage[] = [
         sha256: '9e3febfacf0abf4270172d2958bcec246032b7e88efc2720840cc80c93de334e',
         pinSource: 'the value public projects verify their downloads of this release asset against (found in their sources, 2026)',
         sizeBytes: 67_230_653,
+        path: '',
+        extract: 'tar.bz2',
+      },
+    ],
+  },
+  {
+    id: 'piper-de-de-thorsten-medium',
+    name: 'Piper de_DE Thorsten (medium)',
+    description: 'Piper VITS voice, German, one speaker, 22.05 kHz (sherpa-onnx package with espeak-ng data).',
+    capability: 'tts',
+    family: 'piper',
+    languages: ['de'],
+    licence: 'Piper voice MIT; Thorsten-Voice dataset CC0-1.0',
+    version: 'vits-piper-de_DE-thorsten-medium',
+    numSpeakers: 1,
+    sampleRate: 22_050,
+    speedClass: 'fast',
+    files: [
+      {
+        url: `${SHERPA}/tts-models/vits-piper-de_DE-thorsten-medium.tar.bz2`,
+        sha256: '50487d9c95fdf2191f31d2588569381063ba1591dcd4c7d4bdd30f12b2191714',
+        pinSource:
+          'the tts-models release\'s checksum.txt as quoted by a public project, and the same digest in six others that ' +
+          'verify this URL (three with 67,214,254 bytes)',
+        sizeBytes: 67_214_254,
         path: '',
         extract: 'tar.bz2',
       },

@@ -89,7 +89,8 @@ describe('asrFamilyDefinition', () => {
     const validate = validator(def.paramsSchema);
     const params: Record<string, unknown> = {};
     expect(validate(params)).toBe(true);
-    expect(params).toEqual({ response_format: 'verbose_json', timestamp_granularity: 'word', language: 'auto', vad_filter: false, chunk_length: 25, speaker_diarization: false });
+    // No punctuation model installed: a CTC recognizer gives no punctuation, and punctuate says how to get it.
+    expect(params).toEqual({ response_format: 'verbose_json', timestamp_granularity: 'word', language: 'auto', vad_filter: false, chunk_length: 25, speaker_diarization: false, punctuate: false });
     expect(validate({ language: 'en' })).toBe(true);
     expect(validate({ language: 'de' })).toBe(false);
     expect(validate({ task: 'transcribe' })).toBe(false);

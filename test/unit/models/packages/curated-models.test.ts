@@ -45,6 +45,8 @@ describe('curated models', () => {
     expect(by('W-full')).toEqual(['whisper-large-v3']);
     expect(by('P3')).toEqual(['parakeet-tdt-0.6b-v3']);
     expect(by('P2')).toEqual(['parakeet-tdt-0.6b-v2']);
+    expect(by('C-flash')).toEqual(['canary-180m-flash']);
+    expect(by('P-ctc')).toEqual(['parakeet-tdt-ctc-110m-en']);
   });
 
   it('covers the families the product needs', () => {

@@ -63,7 +63,7 @@ export const PORTABLE_NATIVE_PACKAGES: Readonly<Record<string, string>> = {
   '@napi-rs/keyring': 'Node-API (napi-rs)',
   '@napi-rs/keyring-': 'Node-API platform packages of @napi-rs/keyring',
   naudiodon: 'Node-API (node_api.h); its dependency segfault-handler is not',
-  'uiohook-napi': 'Node-API (prebuilds/<platform>/*.napi.node, loaded by node-gyp-build): the dictate-anywhere keyboard hook',
+  'uiohook-napi': 'Node-API (prebuilds/<platform>/uiohook-napi.node, loaded by node-gyp-build): the dictate-anywhere keyboard hook',
   esbuild: 'not an add-on: a program tsx starts as a child process',
 };
 

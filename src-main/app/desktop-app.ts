@@ -129,7 +129,8 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
       log,
     });
     hotkeySettings = await loadHotkeySettings(dataDir, log);
-    const status = await hotkey.apply(hotkeySettings);
+    // Never in the way of the app's start: what goes wrong is said in Settings and the log.
+    const status = await hotkey.apply(hotkeySettings).catch((error: unknown) => ({ problem: error instanceof Error ? error.message : String(error) }));
     if (status.problem) log(`dictate anywhere is not armed: ${status.problem}`);
   }
 

@@ -4,7 +4,6 @@ import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/engine/job-service-types.js';
 import type { Transcripts } from '../jobs/transcripts/transcripts.js';
 import type { Durability } from '../store/durability.js';
-import type { Repositories } from '../store/repositories.js';
 import type { Store } from '../store/store.js';
 import type { WatchService } from '../watch/watch-service.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
@@ -22,12 +21,6 @@ export interface AppDeps {
   config: ServiceConfig;
   /** The job store (store/store.ts): what the job engine and the routes read and write through. */
   store: Store;
-  /**
-   * This node's own SQLite file's synchronous repositories (service/open-store.ts): the model manager's download
-   * settings (/v1/settings/models), until the models floor moves onto `store`. Without a database URL it is the
-   * same file as `store`.
-   */
-  repos: Repositories;
   /** This node's id (PostgreSQL: the one its change notifications carry), shown by /v1/health and /metrics. */
   nodeId: string;
   /** The node's Prometheus figures (GET /metrics). */

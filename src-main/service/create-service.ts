@@ -50,7 +50,10 @@ export interface Service {
   readonly db: Db;
   /** The job store (both backends answer through it). */
   readonly store: Store;
-  /** The embedded store's synchronous repositories (AppDeps.repos). */
+  /**
+   * The node's own SQLite file's synchronous repositories (open-store.ts): without a database URL the whole store,
+   * for tests that look into the file; on PostgreSQL the hosted provider's state and the secrets.
+   */
   readonly repos: Repositories;
   readonly keys: ApiKeys;
   readonly config: ServiceConfig;
@@ -152,7 +155,6 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const deps: AppDeps = {
       config,
       store,
-      repos,
       nodeId: parts.nodeId,
       metrics,
       durability,

@@ -4,9 +4,9 @@
  * SQLite file `voxdesk.db` in the data dir, exactly as the desktop app, `npm start` and a plain `voxdesk serve` always
  * did. Anything else given as a URL is refused with what is accepted, before anything is opened.
  *
- * On PostgreSQL the node still opens its own SQLite file in the data dir for the two parts not yet on the shared
- * store: the model manager's rows (the models floor moves them, issue 28) and the hosted provider's forwarding state
- * with the secrets it seals. Those are per node in a cluster until then (docs/cluster.md says what that means).
+ * On PostgreSQL the node still opens its own SQLite file in the data dir for the one part not yet on the shared
+ * store: the hosted provider's forwarding settings and state, with the secrets it seals. Those are per node in a
+ * cluster until it moves (docs/cluster.md says what that means).
  */
 import { join } from 'node:path';
 import type { Clock } from '../store/clock.js';
@@ -48,7 +48,7 @@ export interface OpenedStore {
   readonly store: Store;
   /** The SQLite file of this node (the whole store without a URL; on PostgreSQL the per-node parts above). */
   readonly db: Db;
-  /** That file's synchronous repositories (the model manager, the hosted provider, the secrets). */
+  /** That file's synchronous repositories (the hosted provider and the secrets; tests look into the file). */
   readonly local: Repositories;
   /** Makes what this process committed durable before an answer acknowledges it (PostgreSQL: its COMMIT did). */
   readonly durability: Durability;

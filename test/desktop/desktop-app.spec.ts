@@ -97,6 +97,10 @@ describe('the desktop app', () => {
     expect(seen.bridge).toBe('object');
     expect(seen.service).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(seen.functions).toEqual(['addRecentFiles', 'onOpenWork', 'onUpdate', 'openDataDir', 'pathForFile', 'pickFiles', 'pickFolder', 'startExportDrag']);
+    // Dictate anywhere's settings answer through the bridge: armed, or why not (no keyboard hook on a CI display).
+    const hotkey = await page.evaluate(() => window.voxdesk!.hotkey.get());
+    expect(hotkey).toMatchObject({ enabled: true, shortcut: 'Ctrl+Alt+Space', mode: 'hold' });
+    expect(hotkey.armed || typeof hotkey.problem === 'string').toBe(true);
     expect(seen.node).toBe('undefinedundefined');
     expect((await api('/v1/health')).status).toBe(200);
     const models = await api<{ data: { id: string }[] }>('/v1/local/models');

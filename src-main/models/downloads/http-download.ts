@@ -247,7 +247,6 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
   let done = start;
   opts.onProgress(done, total, etag);
   // The response's end is watched from now on: it may end or drop while the part file is being opened.
-  res.pause();
   const outcome = new Promise<void>((resolvePromise, reject) => {
     let ended = false;
     res.on('end', () => {
@@ -259,32 +258,35 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
       if (!ended) reject(new Error('the connection closed early'));
     });
   });
-  outcome.catch(() => undefined); // awaited below, once the file is open
-  // Each chunk is written as it arrives (the response paused until it is, asynchronously: the service's thread is
-  // not held), and whatever happens every byte received is on disk before this returns or throws, so a resume asks
-  // for exactly the rest (a stream pipeline would discard what it still buffered).
+  outcome.catch(() => undefined); // awaited below
+  // Each chunk is written as it arrives, in order, once the part file is open (the response paused until it is
+  // written, asynchronously: the service's thread is not held). Chunks that arrive while the file is still being
+  // opened wait in that same line, so whatever happens every byte received is on disk before this returns or throws
+  // and a resume asks for exactly the rest (a paused stream, or a pipeline, would drop what it still buffered when
+  // the connection closes).
+  const fileReady = openFile(opts.partPath, status === 206 ? 'a' : 'w');
+  fileReady.catch(() => undefined); // awaited below
   let received = done;
   let writes: Promise<void> = Promise.resolve();
   let handle: FileHandle | null = null;
-  try {
-    handle = await openFile(opts.partPath, status === 206 ? 'a' : 'w');
-    const file = handle;
-    res.on('data', (chunk: Buffer) => {
-      if (received + chunk.length > limit) {
-        res.destroy(new DownloadError('download_failed', tooLargeMessage(url, received + chunk.length, opts.expectedSize), false, { host, problem: 'http' }));
-        return;
-      }
-      received += chunk.length;
-      res.pause();
-      writes = writes.then(async () => {
-        await file.write(chunk);
-        done += chunk.length;
-        opts.onProgress(done, total, etag);
-        res.resume();
-      });
-      writes.catch((err: unknown) => res.destroy(err as Error));
+  res.on('data', (chunk: Buffer) => {
+    if (received + chunk.length > limit) {
+      res.destroy(new DownloadError('download_failed', tooLargeMessage(url, received + chunk.length, opts.expectedSize), false, { host, problem: 'http' }));
+      return;
+    }
+    received += chunk.length;
+    res.pause();
+    writes = writes.then(async () => {
+      const file = await fileReady;
+      await file.write(chunk);
+      done += chunk.length;
+      opts.onProgress(done, total, etag);
+      res.resume();
     });
-    res.resume();
+    writes.catch((err: unknown) => res.destroy(err as Error));
+  });
+  try {
+    handle = await fileReady;
     try {
       await outcome;
     } finally {
@@ -304,7 +306,7 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
     throw new DownloadError('download_failed', `the connection to ${host}${via} dropped after ${done} bytes`, true, { cause: err, host, problem: 'unreachable' });
   } finally {
     res.destroy();
-    await handle?.close();
+    await (handle ?? (await fileReady.catch(() => null)))?.close();
   }
   if (total !== null && done < total) {
     throw new DownloadError('download_failed', `the connection to ${host}${via} ended after ${done} of ${total} bytes`, true, { host, problem: 'unreachable' });

@@ -9,30 +9,13 @@
  *
  * Bump CURATED_LIST_VERSION whenever a package is added, removed or re-pinned.
  */
-import type { ModelFamily } from '../../common/model-families.js';
-import type { PackageCapability } from '../family-engines.js';
 import { ASR_PACKAGES } from './curated/asr-packages.js';
 import { OTHER_PACKAGES } from './curated/other-packages.js';
 import { VOICE_PACKAGES } from './curated/voice-packages.js';
-import type { ModelPackage } from './package-types.js';
+import type { ModelPackage } from './model-package.js';
+
+export { packageSize, SPEED_CLASSES, type ModelPackage, type OfferedPackage, type PackageFile, type SpeedClass } from './model-package.js';
 
 export const CURATED_LIST_VERSION = 3;
 
-export type { ModelPackage, PackageFile, SpeedClass } from './package-types.js';
-export { SPEED_CLASSES } from './package-types.js';
-
 export const CURATED_PACKAGES: readonly ModelPackage[] = [...ASR_PACKAGES, ...VOICE_PACKAGES, ...OTHER_PACKAGES];
-
-/**
- * A package the manager can download: a curated one, or one someone added by URL (whose family, hence capability,
- * may be known only once its files are there).
- */
-export interface OfferedPackage extends Omit<ModelPackage, 'family' | 'capability'> {
-  source: 'curated' | 'url';
-  family: ModelFamily | null;
-  capability: PackageCapability | null;
-}
-
-export function packageSize(pkg: Pick<ModelPackage, 'files'>): number {
-  return pkg.files.reduce((sum, f) => sum + f.sizeBytes, 0);
-}

@@ -80,10 +80,12 @@ function readSpeed(body: Record<string, unknown>): number | undefined {
 
 /**
  * Collects a job's audio as it is made and hands it out in order: a crashed run is retried from its start, so bytes
- * already handed out are skipped (by offset) rather than sent twice.
+ * already handed out are skipped (by offset) rather than sent twice. A relay that starts listening after the job's
+ * first bytes were made hands out nothing (`any` stays false): the route sends the finished file instead.
  */
 class AudioRelay {
   private sent = 0;
+  private joinedLate = false;
   private readonly waiting: Uint8Array[] = [];
   private wake: (() => void) | null = null;
   private markStarted: () => void = () => {};
@@ -96,6 +98,14 @@ class AudioRelay {
   }
 
   private onChunk(chunk: AudioChunk): void {
+    if (this.joinedLate) return;
+    if (chunk.offset > this.sent) {
+      // The first bytes went out before this relay listened (a request replayed under its Idempotency-Key while the
+      // job speaks, or one whose awaits let the run start first): the answer is the whole file once the job ends.
+      this.joinedLate = true;
+      this.markStarted();
+      return;
+    }
     const end = chunk.offset + chunk.bytes.length;
     if (end <= this.sent) return;
     this.waiting.push(chunk.bytes.subarray(Math.max(0, this.sent - chunk.offset)));

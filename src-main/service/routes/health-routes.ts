@@ -7,6 +7,7 @@
  * A node that cannot reach its PostgreSQL database answers 503 `{"status":"unavailable","database":…}` to anyone,
  * so a load balancer stops sending it requests.
  *
+ * GET /health answers the anonymous part of the same, outside /v1, for load balancers' probes.
  * GET /metrics (outside /v1, for Prometheus; the administering account's key as a bearer token): ops/metrics.ts.
  */
 import { Hono } from 'hono';
@@ -21,6 +22,12 @@ const STARTED = Date.now();
 
 export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  // GET /health: the same for a load balancer's probe, outside /v1 (never a key): a worker's health port answers it too.
+  app.get('/health', async (c) => {
+    const database = await databaseReachable(deps.store);
+    if (!database.ok) return c.json({ status: 'unavailable', database: `unreachable: ${database.reason}` }, 503);
+    return c.json({ status: 'ok' });
+  });
   app.get('/v1/health', async (c) => {
     const database = await databaseReachable(deps.store);
     if (!database.ok) return c.json({ status: 'unavailable', database: `unreachable: ${database.reason}` }, 503);

@@ -137,6 +137,7 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     // The API nodes say what they are.
     const health = (await (await client(apis[0]!).get('/v1/health')).json()) as { role: string; database: string };
     expect(health).toMatchObject({ role: 'serve', database: 'ok' });
+    expect(await (await fetch(`${workers[0]!.url}/health`)).json()).toMatchObject({ status: 'ok', role: 'worker', database: 'ok' });
   }, 120_000);
 
   it('takes over the job of a worker killed while running it, once its lease lapsed, and counts the lapsed lease', async () => {

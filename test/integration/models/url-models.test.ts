@@ -275,7 +275,8 @@ describe('a model added by URL across a restart', () => {
       const c1 = new Client(first.url, first.key);
       expect((await c1.postJson('/v1/local/models', { id: 'kokoro-url', url: `${server.url}/slow/kokoro.tar.bz2`, sha256: archive.sha256 })).status).toBe(202);
       const deadline = Date.now() + 30_000;
-      while (!readdirSync(join(dataDir, 'models', '.staging', 'kokoro-url')).some((f) => f.endsWith('.part')) && Date.now() < deadline) {
+      const staging = join(dataDir, 'models', '.staging', 'kokoro-url');
+      while (!(existsSync(staging) && readdirSync(staging).some((f) => f.endsWith('.part'))) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 50));
       }
       await new Promise((r) => setTimeout(r, 400));

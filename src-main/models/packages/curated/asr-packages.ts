@@ -1,8 +1,8 @@
 /**
- * The curated speech-to-text packages (package-types.ts has the fields, curated-models.ts how pins are sourced). Each pin's source
+ * The curated speech-to-text packages (curated-models.ts has the fields and how pins are sourced). Each pin's source
  * is written beside it.
  */
-import type { ModelPackage } from '../package-types.js';
+import type { ModelPackage } from '../model-package.js';
 import { SHERPA } from './release-hosts.js';
 
 /** The languages of Whisper large-v3 and large-v3-turbo (in their token order; Cantonese, yue, is new in v3). */

@@ -2,7 +2,7 @@
  * The curated enhancement and support packages (denoisers; VAD, speaker segmentation and embeddings the recognizers
  * use). curated-models.ts has the fields and how pins are sourced.
  */
-import type { ModelPackage } from '../package-types.js';
+import type { ModelPackage } from '../model-package.js';
 import { SHERPA } from './release-hosts.js';
 
 export const OTHER_PACKAGES: readonly ModelPackage[] = [

@@ -2,7 +2,7 @@
  * The curated voices (text to speech; curated-models.ts has the fields and how pins are sourced). Each pin's source is
  * written beside it.
  */
-import type { ModelPackage } from '../package-types.js';
+import type { ModelPackage } from '../model-package.js';
 import { SHERPA } from './release-hosts.js';
 
 export const VOICE_PACKAGES: readonly ModelPackage[] = [

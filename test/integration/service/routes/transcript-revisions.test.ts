@@ -83,7 +83,7 @@ describe('revision 0', () => {
 
   it('is given by the maintenance sweep to older jobs nobody opened, so search finds them', async () => {
     const id = meeting('old.wav');
-    (t.service.jobs as unknown as { runMaintenance(): void }).runMaintenance();
+    await (t.service.jobs as unknown as { runMaintenance(): Promise<void> }).runMaintenance();
     expect(t.service.repos.revisions.latestNumber(id)).toBe(0);
     expect(t.service.repos.search.rowsOf(id).map((r) => r.segment_idx)).toEqual([null, 0, 1, 2, 3]);
   });

@@ -28,7 +28,8 @@ const search = (q: string, extra = ''): Promise<SearchList> => json<SearchList>(
 function job(texts: string[], options: { name?: string | null; createdAt?: string; input?: Record<string, unknown>; account?: string } = {}): string {
   const result = diarizedResult(texts.map((text, i) => ({ start: i * 5, end: i * 5 + 4, text, speaker: 'SPEAKER_0' })));
   const id = insertJob(t.service.repos, { accountId: options.account ?? accountId, name: options.name ?? null, result, ...(options.createdAt ? { createdAt: options.createdAt } : {}), ...(options.input ? { input: options.input } : {}) });
-  (t.service.jobs as unknown as { runMaintenance(): void }).runMaintenance(); // gives it revision 0 and its index rows
+  // Gives it revision 0 and its index rows (a search catches up by itself too, so nothing waits for it here).
+  void (t.service.jobs as unknown as { runMaintenance(): Promise<void> }).runMaintenance();
   return id;
 }
 

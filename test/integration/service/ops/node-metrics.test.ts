@@ -4,9 +4,9 @@
  * queue, claims, finished jobs by outcome, requests by status — and /v1/health names the role and the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Job } from '../../../src-main/common/api-types.js';
-import { Client } from '../../helpers/http-client.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import type { Job } from '../../../../src-main/common/api-types.js';
+import { Client } from '../../../helpers/http-client.js';
+import { startTestService, type TestService } from '../../../helpers/service.js';
 
 let t: TestService;
 let api: Client;
@@ -44,5 +44,6 @@ describe('GET /v1/health', () => {
   it('names the node’s role and its database for the administering key, and nothing more for others', async () => {
     expect(await (await api.get('/v1/health')).json()).toMatchObject({ status: 'ok', role: 'standalone', database: 'ok' });
     expect(await (await fetch(`${t.url}/v1/health`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${t.url}/health`)).json()).toEqual({ status: 'ok' });
   });
 });

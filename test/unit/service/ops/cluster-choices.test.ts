@@ -4,9 +4,9 @@
  * refused with what is accepted, before anything is opened.
  */
 import { describe, expect, it } from 'vitest';
-import { clusterConfig } from '../../../src-main/cli/cluster-options.js';
-import { chooseDatabaseUrl, DatabaseUrlError } from '../../../src-main/service/open-store.js';
-import { chooseLogFormat, lineLogger } from '../../../src-main/service/ops/log-format.js';
+import { clusterConfig } from '../../../../src-main/cli/cluster-options.js';
+import { chooseDatabaseUrl, DatabaseUrlError } from '../../../../src-main/service/open-store.js';
+import { chooseLogFormat, lineLogger } from '../../../../src-main/service/ops/log-format.js';
 
 describe('the database URL', () => {
   it('is the option, else VOXDESK_DATABASE_URL, else none (the SQLite file)', () => {

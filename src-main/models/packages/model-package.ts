@@ -1,4 +1,7 @@
-/** The shape of a downloadable package and its files (curated-models.ts has the list and how its pins are sourced). */
+/**
+ * What a downloadable model package is: its files with their pins, its family, languages and licence — the shape of
+ * the curated lists (curated/*.ts), of packages added by URL, and of what the manager offers.
+ */
 import type { ModelFamily } from '../../common/model-families.js';
 import type { SpecFamily } from '../../common/spec-families.js';
 import type { PackageCapability } from '../family-engines.js';
@@ -51,3 +54,17 @@ export interface ModelPackage {
  */
 export const SPEED_CLASSES = ['fast', 'medium', 'slow'] as const;
 export type SpeedClass = (typeof SPEED_CLASSES)[number];
+
+/**
+ * A package the manager can download: a curated one, or one someone added by URL (whose family, hence capability,
+ * may be known only once its files are there).
+ */
+export interface OfferedPackage extends Omit<ModelPackage, 'family' | 'capability'> {
+  source: 'curated' | 'url';
+  family: ModelFamily | null;
+  capability: PackageCapability | null;
+}
+
+export function packageSize(pkg: Pick<ModelPackage, 'files'>): number {
+  return pkg.files.reduce((sum, f) => sum + f.sizeBytes, 0);
+}

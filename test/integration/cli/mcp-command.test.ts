@@ -5,10 +5,11 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeLongRecording } from '../../helpers/long-recording.js';
 import { ROOT, startTestService, type TestService } from '../../helpers/service.js';
 import { requireCommand, requireFile, SHARED } from '../../helpers/system.js';
 
@@ -162,20 +163,14 @@ describe('voxdesk mcp', () => {
 
   it('a cancelled call cancels its job', async () => {
     const controller = new AbortController();
-    const long = join(dir, 'long.wav');
-    // jfk.wav four times over: long enough to be cancelled while it runs.
-    const wav = readFileSync(JFK);
-    const data = wav.subarray(44);
-    const header = Buffer.from(wav.subarray(0, 44));
-    header.writeUInt32LE(36 + data.length * 4, 4);
-    header.writeUInt32LE(data.length * 4, 40);
-    writeFileSync(long, Buffer.concat([header, data, data, data, data]));
+    // Five and a half minutes of speech: long enough to be cancelled while it runs.
+    const long = makeLongRecording(dir);
     const pending = mcp.callTool({ name: 'transcribe_file', arguments: { path: long, model: 'pocketsphinx-en-us' } }, undefined, { signal: controller.signal, timeout: 120_000 });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     controller.abort();
     await expect(pending).rejects.toThrow();
     const list = await (await fetch(`${t.url}/v1/jobs?limit=100`, { headers: { authorization: `Bearer ${t.key}` } })).json() as { data: { name: string; status: string }[] };
-    const job = list.data.find((j) => j.name === 'long.wav')!;
+    const job = list.data.find((j) => j.name === 'long-recording.wav')!;
     await expect.poll(async () => ((await (await fetch(`${t.url}/v1/speech-to-text/${(job as unknown as { id: string }).id}`, { headers: { authorization: `Bearer ${t.key}` } })).json()) as { status: string }).status, { timeout: 30_000 }).toMatch(/cancelled|succeeded/);
   });
 });

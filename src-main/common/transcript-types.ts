@@ -61,6 +61,18 @@ export interface TranscriptPatch {
 }
 
 /**
+ * POST /v1/speech-to-text/{id}/retranscribe: seconds into the recording (snapped outward to segment edges), the
+ * on-device model to run the range with, and its params. The answer is the range's job; when it succeeds its result
+ * replaces the range as the transcript's next revision (docs/transcripts.md).
+ */
+export interface RetranscribeBody {
+  start: number;
+  end: number;
+  model: string;
+  params?: Record<string, unknown>;
+}
+
+/**
  * One search result: a segment of a job's latest revision, or the job's name (segment_index, start and end null).
  * `snippet` is HTML-safe text: the matched words are wrapped in `<mark>`…`</mark>`, every other `<`, `>`, `&` and
  * `"` is escaped, and `…` marks text left out.

@@ -25,6 +25,7 @@ import { createPrivateLog } from '../../store/private-log.js';
 import type { StoreRepos } from '../../store/store.js';
 import { chargeJob, storedSnapshot } from '../money/billing.js';
 import { resumePointOf, rowsFromResult, segmentRow, transcriptFromRows } from '../transcripts/transcript-segments.js';
+import { applyRetranscription } from '../transcripts/retranscription.js';
 import { recordOriginal } from '../transcripts/transcripts.js';
 import { CANCELLED_MESSAGE, guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
 import { PAUSED_MESSAGE } from './job-pause.js';
@@ -351,6 +352,9 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
     // Charged at the price recorded when the job was accepted (jobs of earlier builds: the catalogue's price now).
     await chargeJob(repos.ledger, done, storedSnapshot(done.price_json, () => definition), Number(shown), at);
     if (original) await recordOriginal(repos, done, original, at);
+    // A re-transcribed range goes back into the transcript it came from as a new revision (retranscription.ts).
+    const source = original ? await applyRetranscription(repos, done, at, core.options.log) : null;
+    if (source) tx.touch(source, null);
   }
 
   function settleFailure(jobId: string, run: ActiveRun, error: unknown): Promise<void> {

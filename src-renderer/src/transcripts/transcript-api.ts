@@ -4,9 +4,10 @@
  * The wire types are the shared ones (common/transcript-types.ts).
  */
 import type { ApiClient } from '$common/api-client.js';
-import type { RevisionSegment, SearchHit, SearchList, SegmentPatch, TranscriptPatch, TranscriptRevision } from '$common/transcript-types.js';
+import type { Job } from '$common/api-types.js';
+import type { RetranscribeBody, RevisionSegment, SearchHit, SearchList, SegmentPatch, TranscriptPatch, TranscriptRevision } from '$common/transcript-types.js';
 
-export type { RevisionSegment, SearchHit, SearchList, SegmentPatch, TranscriptPatch };
+export type { RetranscribeBody, RevisionSegment, SearchHit, SearchList, SegmentPatch, TranscriptPatch };
 /** GET /v1/speech-to-text/{id}/transcript: a revision (the latest unless asked), its speakers' names and segments. */
 export type Transcript = TranscriptRevision;
 
@@ -28,6 +29,11 @@ export function getTranscript(api: ApiClient, jobId: string, signal?: AbortSigna
 /** The new revision the service made. */
 export async function patchTranscript(api: ApiClient, jobId: string, patch: TranscriptPatch): Promise<Transcript> {
   return api.request('PATCH', transcriptPath(jobId), patch);
+}
+
+/** Runs a range of the transcript again (the service snaps it to segment edges); answers the range's job. */
+export function retranscribeRange(api: ApiClient, jobId: string, body: RetranscribeBody): Promise<Job> {
+  return api.request('POST', `/v1/speech-to-text/${encodeURIComponent(jobId)}/retranscribe`, body);
 }
 
 export function searchLibrary(api: ApiClient, q: string, options: { limit?: number; cursor?: string | null; signal?: AbortSignal } = {}): Promise<SearchList> {

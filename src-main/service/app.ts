@@ -42,6 +42,7 @@ import { VOXDESK_VERSION } from '../common/version.js';
 import { MCP_PATH, mcpRoutes } from './mcp/mcp-route.js';
 import { recordingRoutes } from './routes/recording-routes.js';
 import { retranscribeRoutes } from './routes/retranscribe-routes.js';
+import { vocabularyRoutes } from './routes/vocabulary-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
@@ -110,6 +111,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', transcriptRevisionRoutes(deps.transcripts));
   app.route('/', recordingRoutes(deps));
   app.route('/', retranscribeRoutes(deps));
+  app.route('/', vocabularyRoutes(deps.store.repos));
   app.route('/', transcriptRoutes(deps));
   app.route('/', jobRoutes(deps));
   if (deps.config.serveUi) registerStaticUi(app, deps.config.serveUi);

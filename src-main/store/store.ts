@@ -31,6 +31,7 @@ import type { SettingsRepo } from './settings-repo.js';
 import type { SpendingRepo } from './spending-repo.js';
 import type { TranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import type { TranscriptSearchRepo } from './transcript-search-repo.js';
+import type { VocabularyRepo } from './vocabulary-repo.js';
 import type { WatchFilesRepo } from './watch-files-repo.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -68,6 +69,7 @@ export interface StoreRepos {
   revisions: Async<TranscriptRevisionsRepo>;
   search: Async<TranscriptSearchRepo>;
   watchFiles: Async<WatchFilesRepo>;
+  vocabulary: Async<VocabularyRepo>;
 }
 
 /** Inside a transaction: its repositories, and a savepoint of it. */

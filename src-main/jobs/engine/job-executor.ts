@@ -27,6 +27,7 @@ import { chargeJob, storedSnapshot } from '../money/billing.js';
 import { resumePointOf, rowsFromResult, segmentRow, transcriptFromRows } from '../transcripts/transcript-segments.js';
 import { applyRetranscription } from '../transcripts/retranscription.js';
 import { recordOriginal } from '../transcripts/transcripts.js';
+import { applyVocabulary } from '../transcripts/vocabulary-revision.js';
 import { CANCELLED_MESSAGE, guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
 import { PAUSED_MESSAGE } from './job-pause.js';
 import type { SettleQueue } from './settle-queue.js';
@@ -352,6 +353,8 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
     // Charged at the price recorded when the job was accepted (jobs of earlier builds: the catalogue's price now).
     await chargeJob(repos.ledger, done, storedSnapshot(done.price_json, () => definition), Number(shown), at);
     if (original) await recordOriginal(repos, done, original, at);
+    // The account's replacements as revision 1 (vocabulary-revision.ts), before a range goes back into its source.
+    if (original) await applyVocabulary(repos, done, at);
     // A re-transcribed range goes back into the transcript it came from as a new revision (retranscription.ts).
     const source = original ? await applyRetranscription(repos, done, at, core.options.log) : null;
     if (source) tx.touch(source, null);

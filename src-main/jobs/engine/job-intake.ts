@@ -17,6 +17,7 @@ import { batchEstimate, estimatedSecondsOf, priceSnapshot } from '../money/billi
 import { nowIso, type JobCore } from './job-core.js';
 import { defaultJobName } from './job-name.js';
 import { newJobRow } from './job-rows.js';
+import { paramsWithHotwords, takesHotwords } from '../transcripts/vocabulary-revision.js';
 import type { AlongWithJob, Idempotency, NewBatch, NewJob } from './job-service-types.js';
 
 export interface JobInsert {
@@ -81,6 +82,12 @@ export function createIntake(core: JobCore): Intake {
     });
   }
 
+  /** The params a job runs with: the request's, plus the account's hotwords on a model that takes them (vocabulary-revision.ts). */
+  async function withVocabulary(repos: StoreRepos, accountId: string, product: string, definition: ModelDefinition, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (product !== 'speech-to-text' || !takesHotwords(definition)) return params;
+    return paramsWithHotwords(params, definition, await repos.vocabulary.get(accountId));
+  }
+
   function insertJob(job: NewJob, how: JobInsert = {}): Promise<Inserted> {
     return insert(job, how, undefined) as Promise<Inserted>;
   }
@@ -92,8 +99,10 @@ export function createIntake(core: JobCore): Intake {
       const replay = await replayOf(repos, job.accountId, 'job', idem);
       if (replay) return { id: replay, replayed: true };
       await checkAccount(repos, job.accountId);
-      const named = { ...job, name: job.name ?? defaultJobName(job.product, job.input) };
-      const row = newJobRow(core, named, null, priceSnapshot(checkModel(job.modelId)));
+      const definition = checkModel(job.modelId);
+      const params = await withVocabulary(repos, job.accountId, job.product, definition, job.params);
+      const named = { ...job, params, name: job.name ?? defaultJobName(job.product, job.input) };
+      const row = newJobRow(core, named, null, priceSnapshot(definition));
       const checkpoint = continues && (await repos.segments.count(continues.id)) > 0;
       if (continues && checkpoint) Object.assign(row, { duration_seconds: continues.duration_seconds, progress: continues.progress });
       await repos.jobs.insert(row);
@@ -144,6 +153,7 @@ export function createIntake(core: JobCore): Intake {
       });
       // A batch the runner places as a whole (a hosted batch) keeps its items pending until then (batch-hold.ts).
       const held = holdsBatches(options, definition);
+      const params = await withVocabulary(repos, batch.accountId, batch.product, definition, batch.params);
       for (const [position, unnamed] of batch.items.entries()) {
         const item = { ...unnamed, name: unnamed.name ?? defaultJobName(batch.product, unnamed.input) };
         const estimatedSeconds = itemSeconds[position]!;
@@ -153,7 +163,7 @@ export function createIntake(core: JobCore): Intake {
         }
         const row = newJobRow(
           core,
-          { accountId: batch.accountId, product: batch.product, modelId: batch.modelId, name: item.name, language: batch.language, params: batch.params, input: item.input, estimatedSeconds },
+          { accountId: batch.accountId, product: batch.product, modelId: batch.modelId, name: item.name, language: batch.language, params, input: item.input, estimatedSeconds },
           id,
           price,
         );

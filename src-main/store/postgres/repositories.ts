@@ -22,6 +22,7 @@ import { createPgSpendingRepo } from './spending-repo.js';
 import type { Sql } from './sql.js';
 import { createPgTranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import { createPgTranscriptSearchRepo } from './transcript-search-repo.js';
+import { createPgVocabularyRepo } from './vocabulary-repo.js';
 import { createPgWatchFilesRepo } from './watch-files-repo.js';
 
 type Makers = { [K in keyof StoreRepos]: (sql: Sql, shared: PgShared) => StoreRepos[K] };
@@ -45,6 +46,7 @@ const MAKERS: Makers = {
   revisions: createPgTranscriptRevisionsRepo,
   search: createPgTranscriptSearchRepo,
   watchFiles: createPgWatchFilesRepo,
+  vocabulary: createPgVocabularyRepo,
 };
 
 export function createPgRepositories(sql: Sql, shared: PgShared): StoreRepos {

@@ -43,9 +43,13 @@ export function searchLibrary(api: ApiClient, q: string, options: { limit?: numb
   return api.request('GET', `/v1/search?${params.toString()}`, undefined, { signal: options.signal });
 }
 
-/** The export query: subtitle line options only for the subtitle formats, and only those set. */
-export function exportQuery(format: ExportFormat, lines: SubtitleLines | null = null): string {
+/**
+ * The export query: subtitle line options only for the subtitle formats, and only those set; filler words left out
+ * when asked (the stored transcript keeps them).
+ */
+export function exportQuery(format: ExportFormat, lines: SubtitleLines | null = null, removeFillers = false): string {
   const params = new URLSearchParams({ format });
+  if (removeFillers) params.set('remove_fillers', 'true');
   if (lines && (format === 'srt' || format === 'vtt')) {
     if (lines.max_chars_per_line !== null) params.set('max_chars_per_line', String(lines.max_chars_per_line));
     if (lines.max_lines !== null) params.set('max_lines', String(lines.max_lines));
@@ -53,6 +57,6 @@ export function exportQuery(format: ExportFormat, lines: SubtitleLines | null = 
   return params.toString();
 }
 
-export function exportTranscript(api: ApiClient, jobId: string, format: ExportFormat, lines: SubtitleLines | null = null): Promise<Response> {
-  return api.raw('GET', `/v1/speech-to-text/${encodeURIComponent(jobId)}/export?${exportQuery(format, lines)}`);
+export function exportTranscript(api: ApiClient, jobId: string, format: ExportFormat, lines: SubtitleLines | null = null, removeFillers = false): Promise<Response> {
+  return api.raw('GET', `/v1/speech-to-text/${encodeURIComponent(jobId)}/export?${exportQuery(format, lines, removeFillers)}`);
 }

@@ -15,6 +15,9 @@ export interface Artifact {
   expires_at: string;
 }
 
+/** Why a recognised segment may be wrong (engines/asr/segment-guardrails.ts, docs/transcripts.md). */
+export type SegmentFlag = 'repetition' | 'compression_ratio' | 'speech_rate';
+
 export interface TranscriptSegment {
   id: number;
   start: number;
@@ -25,7 +28,7 @@ export interface TranscriptSegment {
    * Extension: why this segment may be wrong — `repetition`, `compression_ratio`, `speech_rate`
    * (engines/asr/segment-guardrails.ts, docs/transcripts.md); absent when nothing is doubtful.
    */
-  flags?: ('repetition' | 'compression_ratio' | 'speech_rate')[];
+  flags?: SegmentFlag[];
 }
 export interface TranscriptWord {
   word: string;

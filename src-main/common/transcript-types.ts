@@ -1,3 +1,5 @@
+import type { SegmentFlag } from './api-types.js';
+
 /**
  * Wire types of the transcript workbench (extensions, docs/transcripts.md): the revisions of a transcription's text
  * (`GET`/`PATCH /v1/speech-to-text/{id}/transcript`) and library search (`GET /v1/search`). Shared by the service,
@@ -22,6 +24,11 @@ export interface RevisionSegment {
   speaker: string | null;
   /** Always present; times are the engine's, spread over the segment where the engine gave none or an edit changed them. */
   words: RevisionWord[];
+  /**
+   * Why the recognizer's text here may be wrong (the guardrails' flags of the engine's segment); absent when nothing
+   * is doubtful. An edit of the segment's text clears them: a person has read it.
+   */
+  flags?: SegmentFlag[];
 }
 
 export interface TranscriptRevision {

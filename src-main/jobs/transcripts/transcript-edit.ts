@@ -191,6 +191,8 @@ export function applyTranscriptPatch(base: RevisionBody, patch: TranscriptPatch)
       if (text !== segment.text) {
         segment.words = retimeWords(segment, segment.words, text, budget);
         segment.text = text;
+        // A person has read and corrected it: no longer doubtful.
+        delete segment.flags;
       }
     }
   }

@@ -32,6 +32,8 @@ export async function applyVocabulary(repos: StoreRepos, job: JobRow, at: string
   }
   if (changes.length === 0) return false;
   const after = applyTranscriptPatch(before, { base_revision: 0, segments: changes });
+  // Replacing a word is no reading of the segment: what the guardrails doubted stays marked.
+  for (const [i, segment] of after.segments.entries()) if (before.segments[i]!.flags) segment.flags = before.segments[i]!.flags;
   return repos.revisions.insertNext({
     job_id: job.id,
     revision: 1,

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFile, link, mkdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ApiError } from '../../common/errors.js';
+import type { RevisionSegment } from '../../common/transcript-types.js';
 import { parseRetranscribeRequest, rangeInput, snapRange, type SnappedRange } from '../../jobs/transcripts/retranscription.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
@@ -44,7 +45,10 @@ async function retranscribe(c: Context<AppEnv>, deps: AppDeps): Promise<Response
   const body = await readJsonObject(c);
   const request = parseRetranscribeRequest(body);
   // The transcript first: another account's or an unknown job is 404 and a job not succeeded 409, whatever the body.
-  const transcript = await deps.transcripts.get(accountId, jobId, null);
+  const latest = await deps.transcripts.get(accountId, jobId, null);
+  // Only the segments' times are needed; a rare request, so the latest revision is parsed here (an edit is done on
+  // the edit thread because it is frequent and writes the whole revision back).
+  const transcript = JSON.parse(latest.json) as { segments: RevisionSegment[] };
   const def = resolveForProduct(deps, request.model, 'speech-to-text');
   if (def.provider !== 'local') {
     throw new ApiError('invalid_params', `model ${def.id} runs on a hosted service; a range is re-transcribed on this device: choose an on-device model (GET /v1/models, provider "local")`);

@@ -18,6 +18,7 @@ import { PRIVATE_FILE_MODE } from '../../store/private-files.js';
 import { LANGUAGE_AWARE_FAMILIES, STREAMING_FAMILIES, TRANSDUCER_FAMILIES, type SherpaAsrEngineConfig } from './asr-families.js';
 import { readAsrParams, type AsrJobParams, type AsrParamRules } from './asr-params.js';
 import { diarize, type SpeakerTurn } from './diarization.js';
+import { decodeWithRetry } from './flagged-redecode.js';
 import { hotwordLines } from './hotword-tokens.js';
 import { noteRecognised, noteResume, segmentDelay } from './recognition-probe.js';
 import { clearRecognizers, getOnlineRecognizer, getRecognizer, parseEngineConfig, type RecognizerSettings } from './sherpa-recognizers.js';
@@ -143,7 +144,8 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
       startSample,
     });
     for await (const segment of segments) {
-      const recognized = offline.recognize(segment.samples, segment.start, segment.end);
+      // A segment the guardrails doubt is decoded again in two halves, and the better decode kept (flagged-redecode.ts).
+      const recognized = decodeWithRetry((samples, start, end) => offline.recognize(samples, start, end), segment.samples, segment.start, segment.end, options.guardrails, ctx.log);
       const text = params.punctuate && config.punctuation ? punctuate(config.punctuation, recognized.text) : recognized.text;
       const words = text === recognized.text ? recognized.words : punctuatedWords(recognized.words, text);
       const piece: RecognizedSegment = { index, start: segment.start, end: segment.end, text, language: recognized.language };

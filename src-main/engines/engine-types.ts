@@ -39,6 +39,11 @@ export interface EngineInput {
   range?: AudioRange;
   /** Re-transcribing a range: the transcription whose transcript the result replaces that range of. */
   retranscribes?: string;
+  /**
+   * The account's vocabulary hotwords (jobs/transcripts/vocabulary-revision.ts), for a model that takes hotwords and
+   * a request that named none: the engine uses those its model can spell, and leaves the others out.
+   */
+  vocabularyHotwords?: string[];
 }
 
 /** Seconds into a recording, start < end, in whole milliseconds. */

@@ -4,11 +4,13 @@
  *   for every engine (PocketSphinx and hosted ones included) — an edit like any other, through the one rule of edits
  *   (transcript-edit.ts applyTranscriptPatch: unchanged words keep their times), so the engine's original stays as
  *   revision 0 and the replacements can be taken back by editing, as any edit can;
- * - its **hotwords** go into the params of new jobs on models that can be biased (sherpa-onnx transducers: the
- *   `hotwords` param), when the request named none of its own.
+ * - its **hotwords** go with new jobs on models that can be biased (sherpa-onnx transducers), when the request named
+ *   no hotwords of its own: in the job's input (EngineInput.vocabularyHotwords), so that the engine uses the ones its
+ *   model can spell and leaves the others out instead of failing the job on a word the account added for another.
  */
 import { applyReplacements, type Vocabulary } from '../../common/vocabulary.js';
 import type { RevisionSegment, SegmentPatch } from '../../common/transcript-types.js';
+import type { EngineInput } from '../../engines/engine-types.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { JobRow } from '../../store/jobs-repo.js';
 import type { StoreRepos } from '../../store/store.js';
@@ -50,12 +52,12 @@ export function takesHotwords(definition: Pick<ModelDefinition, 'paramsSchema'>)
 }
 
 /**
- * A new job's params with the account's hotwords added, for a model that takes them, when the request gave no
- * hotwords and did not ask for greedy decoding (hotwords need modified_beam_search). Otherwise the params as given.
+ * A new job's input with the account's hotwords, for a model that takes them, when the request gave no hotwords and
+ * did not ask for greedy decoding (hotwords need modified_beam_search). Otherwise the input as given.
  */
-export function paramsWithHotwords(params: Record<string, unknown>, definition: Pick<ModelDefinition, 'paramsSchema'>, vocabulary: Vocabulary | undefined): Record<string, unknown> {
-  if (!vocabulary?.hotwords.length || !takesHotwords(definition)) return params;
-  if (params.hotwords !== undefined && params.hotwords !== '') return params;
-  if (params.decoding_method === 'greedy_search') return params;
-  return { ...params, hotwords: vocabulary.hotwords.join(', ') };
+export function inputWithHotwords(input: EngineInput, params: Record<string, unknown>, definition: Pick<ModelDefinition, 'paramsSchema'>, vocabulary: Vocabulary | undefined): EngineInput {
+  if (!vocabulary?.hotwords.length || !takesHotwords(definition)) return input;
+  if (params.hotwords !== undefined && params.hotwords !== '') return input;
+  if (params.decoding_method === 'greedy_search') return input;
+  return { ...input, vocabularyHotwords: [...vocabulary.hotwords] };
 }

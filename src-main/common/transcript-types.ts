@@ -14,7 +14,10 @@ export interface RevisionWord {
 }
 
 export interface RevisionSegment {
-  /** 0 … n−1 in time order; an index names the same stretch of audio in every revision of the job. */
+  /**
+   * 0 … n−1 in time order; an index names the same stretch of audio in every revision of the job, until a range is
+   * re-transcribed (the segments after it are numbered again: docs/transcripts.md).
+   */
   index: number;
   start: number;
   end: number;

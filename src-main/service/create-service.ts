@@ -22,7 +22,7 @@ import { WatchService } from '../watch/watch-service.js';
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
-import { limiterKeyId, rateLimited } from './auth/auth-middleware.js';
+import { authenticationOf } from './auth/auth-middleware.js';
 import { BrowserLogin } from './auth/browser-login.js';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import { Origins } from './auth/origins.js';
@@ -201,20 +201,13 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     origins.setListening(config.host, port);
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const jobService = jobs;
-    /** The account of a live socket's key (the failed-check limit applied), for the live and capture sockets alike. */
-    const authenticateKey = async (key: string, address: string): Promise<string | undefined> => {
-      const owner = sessionKeys.get(key) ?? (await keys.find(key));
-      const limited = rateLimited(limiter, address, owner ? limiterKeyId(owner, key) : null);
-      if (limited) throw limited;
-      return owner?.accountId;
-    };
+    // The one key check, for the HTTP routes (app.ts) and the live and capture sockets alike.
+    const authentication = authenticationOf(deps);
     const live = attachLiveServer(server, {
-      authenticate: authenticateKey,
+      authentication,
       isKeyValid: async (key) => sessionKeys.has(key) || (await keys.find(key)) !== undefined,
       resolveModel: (id) => catalogue.resolveModel(id),
       pricingFor: (def) => catalogue.pricingFor(def),
-      allowedOrigins: config.allowedOrigins,
-      isOriginAllowed: (origin) => origins.isAllowed(origin),
       charge: (entry) => void store.repos.ledger.charge(entry).catch((error: Error) => config.log(`live: a charge could not be recorded: ${error.message}`)),
       recordDictation: (input) => jobService.recordDictation(input),
       followHostedDictation: (input) => jobService.followHostedDictation(input),
@@ -233,8 +226,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const captureSocket = attachCaptureSocket(server, {
       captures,
       localAccountId,
-      authenticate: authenticateKey,
-      isOriginAllowed: (origin) => origins.isAllowed(origin),
+      authentication,
       log: config.log,
     });
     opened.push(() => captureSocket.close());

@@ -20,6 +20,7 @@ import { REMEMBERED_PATHS, RememberedRoutes } from './http/remembered-routes.js'
 import { fuseGates, type HonoEntry } from './http/route-gates.js';
 import type { Result } from 'hono/router';
 import { JOB_ID_HEADER } from './openai/openai-job.js';
+import { OPENAI_ERROR_DIALECT } from './openai/openai-error.js';
 import { OpenAiModels } from './openai/openai-models.js';
 import { openAiSettingsRoutes } from './openai/openai-settings-routes.js';
 import { speechRoutes } from './openai/speech-route.js';
@@ -60,7 +61,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   // One read of other connections' commits per request, shared by the key check and the job view cache.
   const scope = <T>(run: () => T): T => deps.store.othersNow.within(run);
   const router = new RememberedRoutes(REMEMBERED_PATHS, (result: Result<HonoEntry>) => fuseGates(result, scope));
-  const app = handleErrors(new Hono<AppEnv>({ router }), deps.config.log);
+  const app = handleErrors(new Hono<AppEnv>({ router }), deps.config.log, [OPENAI_ERROR_DIALECT]);
 
   app.use(
     '/v1/*',

@@ -19,7 +19,7 @@ import type {
   UsageReport,
   WelcomeInfo,
 } from './api-types.js';
-import type { Capability, Product } from './products.js';
+import type { Capability, JobProduct, Product } from './products.js';
 import type { JobStatus } from './job-states.js';
 import type { TranscriptFormat } from './transcript-formats.js';
 import type { SearchList, TranscriptRevision } from './transcript-types.js';
@@ -316,16 +316,16 @@ export class ApiClient {
   }
 
   // Jobs and batches.
-  getJob(product: Product, id: string): Promise<Job> {
+  getJob(product: JobProduct, id: string): Promise<Job> {
     return this.request('GET', `/v1/${product}/${encodeURIComponent(id)}`);
   }
   getBatch(product: Product, id: string): Promise<Batch> {
     return this.request('GET', `/v1/${product}/batch/${encodeURIComponent(id)}`);
   }
-  cancelJob(product: Product, id: string): Promise<Job> {
+  cancelJob(product: JobProduct, id: string): Promise<Job> {
     return this.request('POST', `/v1/${product}/${encodeURIComponent(id)}/cancel`);
   }
-  retryJob(product: Product, id: string): Promise<Job> {
+  retryJob(product: JobProduct, id: string): Promise<Job> {
     return this.request('POST', `/v1/${product}/${encodeURIComponent(id)}/retry`);
   }
   /** A transcription's segments committed after index `after` (omitted: from the first), as they are recognised. */

@@ -173,6 +173,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       uploadsDir,
       uploads,
       captures,
+      languageModel: parts.languageModel,
       selfUrl: () => loopbackUrl(url),
       closing: closing.signal,
     };

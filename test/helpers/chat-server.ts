@@ -7,7 +7,7 @@
  * (`context_length_exceeded`), and a key it requires. Every request is recorded.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export interface ChatCall {
   path: string;
@@ -78,7 +78,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function startChatServer(): Promise<ChatServer> {
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const state = {
     calls: [] as ChatCall[],
     answer: defaultAnswer,

@@ -1,7 +1,8 @@
 /**
  * Language-model actions on a transcript (extension, docs/ai-actions.md):
  * - `POST /v1/speech-to-text/{id}/ai {"action", "language"?, "question"?}` — a job (product `transcript-ai`) on the
- *   transcript's latest revision, answered like every single-item POST: held until it ends or the hold window passes.
+ *   transcript's latest revision, answered like every single-item POST: held until it ends or the hold window passes
+ *   (`?wait=false`: answered at once with the queued job, which the AI panel then follows).
  *   Nothing is created for a bad body (400), a transcription that is not the key's or not finished (404/409), one with
  *   no words (409), or an account without a language model configured (409 language_model_not_configured).
  * - `GET /v1/speech-to-text/{id}/ai` — the transcript's finished actions (their jobs, newest first).
@@ -65,6 +66,7 @@ export function transcriptAiRoutes(deps: AppDeps): Hono<AppEnv> {
       input: {},
       estimatedSeconds: 0,
     });
+    if (singleQuery(queryOf(c.req.url), 'wait') === 'false') return c.json(job);
     return c.json(await holdJob(c, deps, accountId, TRANSCRIPT_AI, job));
   });
 

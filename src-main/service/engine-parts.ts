@@ -22,7 +22,7 @@ import { createRemoteProvider, type RemoteProvider } from '../remote/remote-prov
 import { runnerSwitch, withAiModel } from '../remote/language-model/ai-model.js';
 import { createAiRunner, type AiRunner } from '../remote/language-model/ai-runner.js';
 import { LanguageModelSettings } from '../remote/language-model/language-model-settings.js';
-import { createTranscripts } from '../jobs/transcripts/transcripts.js';
+import { createTranscripts, type Transcripts } from '../jobs/transcripts/transcripts.js';
 import { RevokedKeyError } from '../store/accounts-repo.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
@@ -43,6 +43,8 @@ export interface EngineParts {
   readonly jobs: JobEngine;
   /** Language-model actions on transcripts: each account's endpoint (its key sealed) and the runner of their jobs. */
   readonly languageModel: { settings: LanguageModelSettings; runner: AiRunner };
+  /** Revisions and library search (jobs/transcripts): the API's, and the AI runner's clean-up edits (closed by the owner). */
+  readonly transcripts: Transcripts;
   /** dataDir's or the storage dir's uploads folder. */
   readonly uploadsDir: string;
   /** This node's id: PostgreSQL's (carried by its change notifications), else host and process id. */
@@ -143,7 +145,9 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
 
   // Language-model actions run as jobs through the plug-in runner, beside hosted forwarding (remote/language-model/).
   const languageModelSettings = new LanguageModelSettings(local.settings, secrets);
-  const aiRunner = createAiRunner({ store: store.store, settings: languageModelSettings, transcripts: createTranscripts(store.store, store.store.clock), ...config.languageModelTimeouts });
+  const transcripts = createTranscripts(store.store, store.store.clock);
+  opened.push(() => transcripts.close());
+  const aiRunner = createAiRunner({ store: store.store, settings: languageModelSettings, transcripts, ...config.languageModelTimeouts });
   const jobs = createJobService({
     store: store.store,
     dataDir: config.storageDir,
@@ -169,5 +173,5 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
     opened.push(unsubscribe);
   }
   const nodeId = store.postgres?.nodeId ?? `${hostname()}:${process.pid}`;
-  return { opened: store, keys, localAccountId, models, remote, catalogue, jobs, uploadsDir, nodeId, languageModel: { settings: languageModelSettings, runner: aiRunner } };
+  return { opened: store, keys, localAccountId, models, remote, catalogue, jobs, uploadsDir, nodeId, languageModel: { settings: languageModelSettings, runner: aiRunner }, transcripts };
 }

@@ -80,8 +80,8 @@ describe('the AI panel in Chromium (browser mode)', () => {
     const cited = jobs.data.find((j) => j.result?.ai.action === 'chapters')!.result!.ai.citations;
     const last = cited[cited.length - 1]!;
     await cites.nth(cited.length - 1).click();
-    await expect.poll(() => page.evaluate(() => document.querySelector('#panel-transcribe audio')?.currentTime ?? -1)).toBeGreaterThanOrEqual(last.seconds - 0.05);
-    expect(await page.evaluate(() => document.querySelector('#panel-transcribe audio')?.currentTime ?? -1)).toBeLessThan(last.seconds + 3);
+    await expect.poll(() => page.evaluate(() => document.querySelector<HTMLAudioElement>('#panel-transcribe audio')?.currentTime ?? -1)).toBeGreaterThanOrEqual(last.seconds - 0.05);
+    expect(await page.evaluate(() => document.querySelector<HTMLAudioElement>('#panel-transcribe audio')?.currentTime ?? -1)).toBeLessThan(last.seconds + 3);
     mkdirSync(join(ROOT, 'test-artifacts', 'screenshots'), { recursive: true });
     await ai.screenshot({ path: join(ROOT, 'test-artifacts', 'screenshots', 'ai-panel.png') });
     expect(pageErrors).toEqual([]);

@@ -62,6 +62,11 @@ export function cleanUpPatches(answer: string, segments: readonly RevisionSegmen
   return [...patches.values()];
 }
 
+/** A revision as the API answers it, parsed (the transcripts module hands it over as JSON text). */
+export async function readRevision(transcripts: Pick<Transcripts, 'get'>, accountId: string, jobId: string, revision: number | null): Promise<TranscriptRevision> {
+  return JSON.parse((await transcripts.get(accountId, jobId, revision)).json) as TranscriptRevision;
+}
+
 export function createAiRunner(options: AiRunnerOptions): AiRunner {
   const { store, settings, transcripts } = options;
   const live = new Map<string, string>();
@@ -73,7 +78,7 @@ export function createAiRunner(options: AiRunnerOptions): AiRunner {
       return (await transcripts.edit(accountId, params.source_job_id, { base_revision: params.base_revision, segments: patches })).revision;
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'conflict') throw error;
-      const latest: TranscriptRevision = await transcripts.get(accountId, params.source_job_id, null);
+      const latest = await readRevision(transcripts, accountId, params.source_job_id, null);
       const ours = patches.every((p) => latest.segments.find((s) => s.index === p.index)?.text === p.text);
       if (ours) return latest.revision;
       throw new JobError('conflict', `The transcript was edited (revision ${latest.revision}) while the clean-up of revision ${params.base_revision} ran; run the clean-up again on the new revision.`);
@@ -88,18 +93,20 @@ export function createAiRunner(options: AiRunnerOptions): AiRunner {
     }
     let revision: TranscriptRevision;
     try {
-      revision = await transcripts.get(task.accountId, params.source_job_id, params.base_revision);
+      revision = await readRevision(transcripts, task.accountId, params.source_job_id, params.base_revision);
     } catch (error) {
       if (error instanceof ApiError) throw new JobError('invalid_params', `The transcript cannot be read: ${error.message}`);
       throw error;
     }
     const request: AiRequest = { action: params.action, language: params.language, question: params.question };
+    const lines = transcriptLines(revision.segments, params.action);
+    if (lines.length === 0) throw new JobError('invalid_params', `Transcription ${params.source_job_id} has no words for a language model to read.`);
     const kept = await store.repos.transcriptAi.parts(task.jobId);
     live.set(task.jobId, '');
     try {
       const outcome = await runMapReduce({
         endpoint,
-        lines: transcriptLines(revision.segments, params.action),
+        lines,
         budget: partBudget(params.action, endpoint.contextTokens ?? DEFAULT_CONTEXT_TOKENS),
         mapPrompt: (part, parts) => mapPrompt(request, part, parts),
         reducePrompt: reducePrompt(request),

@@ -3,8 +3,9 @@
  * - `POST /v1/speech-to-text/{id}/ai {"action", "language"?, "question"?}` — a job (product `transcript-ai`) on the
  *   transcript's latest revision, answered like every single-item POST: held until it ends or the hold window passes
  *   (`?wait=false`: answered at once with the queued job, which the AI panel then follows).
- *   Nothing is created for a bad body (400), a transcription that is not the key's or not finished (404/409), one with
- *   no words (409), or an account without a language model configured (409 language_model_not_configured).
+ *   Nothing is created for a bad body (400), a transcription that is not the key's or not finished (404/409), or an
+ *   account without a language model configured (409 language_model_not_configured). A transcript without words fails
+ *   its job (`invalid_params`).
  * - `GET /v1/speech-to-text/{id}/ai` — the transcript's finished actions (their jobs, newest first).
  * - `GET /v1/speech-to-text/{id}/ai/{ai_job_id}` — an action's job with `partial_text`, the answer as it streams in
  *   (the AI panel polls it while the job runs).
@@ -47,10 +48,8 @@ export function transcriptAiRoutes(deps: AppDeps): Hono<AppEnv> {
     const sourceId = c.req.param('jobId');
     const request = parseAiRequest(await readJsonObject(c));
     // 404 for another account's or an unknown job, 409 for one not finished (jobs/transcripts).
+    // Its revision number only: the revision itself (megabytes for hours of speech) is read by the job's run.
     const latest = await deps.transcripts.get(accountId, sourceId, null);
-    if (latest.segments.every((s) => s.text.trim() === '')) {
-      throw new ApiError('conflict', `transcription ${sourceId} has no words for a language model to read`);
-    }
     if (!deps.languageModel.settings.endpoint(accountId)) {
       throw new ApiError('language_model_not_configured', 'No language model is configured: set one in Settings → Language model (PUT /v1/settings/language-model), then try again.');
     }

@@ -3,11 +3,12 @@
  * `language-model`, which the jobs' model lookup resolves (never the public catalogue: it is not a speech model a
  * client could pick) to a definition served by the engine's plug-in runner (`engine: 'remote'`, jobs/engine/
  * job-runner.ts). The runner switch sends those jobs to the AI runner and every other to the hosted forwarding runner,
- * so both share the plug-in slots (`concurrency`) and the job engine's claim, lease, cancel, requeue and settle paths.
+ * so both go through the job engine's claim, lease, cancel, requeue and settle paths, and share the plug-in runner's
+ * slots (the hosted runner's `concurrency`, default 4: hosted forwarding never runs more at once than before).
  * The price is zero: a local endpoint costs nothing, and tokens are recorded on the result (docs/ai-actions.md).
  */
 import { NO_LIMITS, type ModelDefinition } from '../../engines/model-definition.js';
-import type { JobRunner, RunnerContext, RunnerTask } from '../../jobs/engine/job-runner.js';
+import { DEFAULT_RUNNER_CONCURRENCY, type JobRunner, type RunnerContext, type RunnerTask } from '../../jobs/engine/job-runner.js';
 
 /** The model id of every language-model action's job. */
 export const AI_MODEL_ID = 'language-model';
@@ -42,7 +43,7 @@ export function withAiModel(resolve: (id: string) => ModelDefinition | undefined
 export function runnerSwitch(hosted: JobRunner, ai: JobRunner): JobRunner {
   const isAi = (definition: ModelDefinition): boolean => definition.id === AI_MODEL_ID;
   const switched: JobRunner = {
-    concurrency: (hosted.concurrency ?? 4) + (ai.concurrency ?? 2),
+    concurrency: hosted.concurrency ?? DEFAULT_RUNNER_CONCURRENCY,
     readiness: (definition, job) => (isAi(definition) ? null : (hosted.readiness?.(definition, job) ?? null)),
     run: (task: RunnerTask, ctx: RunnerContext) => (isAi(task.definition) ? ai.run(task, ctx) : hosted.run(task, ctx)),
   };

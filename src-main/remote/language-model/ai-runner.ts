@@ -161,7 +161,6 @@ export function createAiRunner(options: AiRunnerOptions): AiRunner {
   }
 
   return {
-    concurrency: 2,
     run,
     partialText: (jobId) => live.get(jobId) ?? null,
   };

@@ -26,7 +26,7 @@ import type { AppEnv } from '../app-env.js';
 import { contentDisposition } from '../http/file-response.js';
 import { readJsonObject } from '../http/json-body.js';
 import { queryOf, singleQuery } from '../http/query-params.js';
-import { holdJob } from './submission.js';
+import { holdJob, idempotencyOf } from './submission.js';
 
 /** The account's action job `aiJobId` made from transcription `jobId`; 404 otherwise. */
 async function actionJob(c: Context<AppEnv>, deps: AppDeps): Promise<Job> {
@@ -55,7 +55,8 @@ export function transcriptAiRoutes(deps: AppDeps): Hono<AppEnv> {
     }
     const source = await deps.jobs.getJob(accountId, 'speech-to-text', sourceId);
     const params: AiJobParams = { ...request, source_job_id: sourceId, base_revision: latest.revision };
-    const { job } = await deps.jobs.createJob({
+    const { job } = await deps.jobs.createJob(
+      {
       accountId,
       product: TRANSCRIPT_AI,
       modelId: AI_MODEL_ID,
@@ -64,7 +65,10 @@ export function transcriptAiRoutes(deps: AppDeps): Hono<AppEnv> {
       params: params as unknown as Record<string, unknown>,
       input: {},
       estimatedSeconds: 0,
-    });
+      },
+      // The same Idempotency-Key with the same request answers the job it made (no second action), as on every POST.
+      idempotencyOf(c, request),
+    );
     if (singleQuery(queryOf(c.req.url), 'wait') === 'false') return c.json(job);
     return c.json(await holdJob(c, deps, accountId, TRANSCRIPT_AI, job));
   });

@@ -182,6 +182,16 @@ describe('AI actions on a real PocketSphinx transcript', () => {
     expect(chat.calls.find((c) => /Question: What does he ask\?/.test(c.system))).toBeDefined();
   });
 
+  it('the same Idempotency-Key answers the same action once; with another request, 409', async () => {
+    const key = { 'idempotency-key': 'ai-once' };
+    const first = await json<Job>(api.postJson(`/v1/speech-to-text/${jfk}/ai`, { action: 'summary' }, key));
+    await finished(first.id);
+    const again = await json<Job>(api.postJson(`/v1/speech-to-text/${jfk}/ai`, { action: 'summary' }, key));
+    expect(again.id).toBe(first.id);
+    expect(chat.calls).toHaveLength(1);
+    await expectError(api.postJson(`/v1/speech-to-text/${jfk}/ai`, { action: 'chapters' }, key), 409, 'idempotency_key_reused');
+  });
+
   it('translate keeps each line with its time', async () => {
     const job = await act(jfk, { action: 'translate', language: 'German' });
     expect(job.status, job.error_message ?? '').toBe('succeeded');

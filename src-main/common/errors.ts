@@ -110,6 +110,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The message every cancelled job carries, whichever part noticed the cancel. */
+export const CANCELLED_MESSAGE = 'The job was cancelled.';
+
 /** An error an engine raises for a job: becomes the job's error_code / error_message. */
 export class JobError extends Error {
   readonly code: JobErrorCode;
@@ -118,4 +121,9 @@ export class JobError extends Error {
     this.name = 'JobError';
     this.code = code;
   }
+}
+
+/** What an engine throws when it sees its job's signal aborted. */
+export function jobCancelled(): JobError {
+  return new JobError('cancelled', CANCELLED_MESSAGE);
 }

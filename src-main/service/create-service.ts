@@ -16,6 +16,7 @@ import type { JobService } from '../jobs/engine/job-service-types.js';
 import type { Db } from '../store/database.js';
 import type { Repositories } from '../store/repositories.js';
 import type { Store } from '../store/store.js';
+import { ownWatchFolders } from '../watch/watch-folder-owner.js';
 import { WatchService } from '../watch/watch-service.js';
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
@@ -76,6 +77,9 @@ export interface Service {
   /** Graceful shutdown; resolves once the database is closed. Safe to call twice. */
   close(graceMs?: number): Promise<void>;
 }
+
+/** How often the node that watches a cluster's folders reads their saved list again (another node may have saved it). */
+const WATCH_SETTINGS_FOLLOW_MS = 5000;
 
 /** How long close() waits for running jobs before they are requeued. Default 10 s (the job engine's own default). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -251,7 +255,10 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     });
     const watchFolders = watch;
     opened.push(() => watchFolders.stop());
-    await watchFolders.start();
+    // In a cluster one API node at a time watches the folders (watch/watch-folder-owner.ts).
+    const watchOwnership = ownWatchFolders(store, watchFolders, { followMs: store.dialect === 'sqlite' ? null : WATCH_SETTINGS_FOLLOW_MS, log: config.log });
+    opened.push(() => watchOwnership.release());
+    await watchOwnership.ready;
 
     let closed: Promise<void> | null = null;
     const close = (graceMs = DEFAULT_SHUTDOWN_GRACE_MS): Promise<void> =>
@@ -261,6 +268,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         server.closeIdleConnections();
         await warmUp;
         // First: no file becomes a job while the job engine stops; exports being written are finished.
+        await watchOwnership.release();
         await watchFolders.stop();
         await exports.close();
         // Running captures end as if stopped (their jobs are recorded) while the recognizers still run.

@@ -101,5 +101,21 @@ export interface Store extends Tx {
   readonly changes: { take(): Promise<ChangeToken>; unchanged(token: ChangeToken): Promise<boolean> };
   /** Resolves once what this process committed so far survives a power cut (SQLite: an fsync of the WAL). */
   flush(): Promise<void>;
+  /**
+   * Plays the role `name` that one node of a cluster may play at a time (the watch folders' owner): `gained` runs
+   * when this node takes it, `lost` if it loses it (its database connection broke); the two never overlap. SQLite
+   * has one node: the role is this process's at once. PostgreSQL: postgres/exclusive-role.ts.
+   */
+  claimRole(name: string, handlers: RoleHandlers): RoleClaim;
   close(): Promise<void>;
+}
+
+export interface RoleHandlers {
+  gained(): Promise<void>;
+  lost(): Promise<void>;
+}
+
+export interface RoleClaim {
+  /** Gives the role up (the node is stopping); resolves once a running gained/lost is done. */
+  release(): Promise<void>;
 }

@@ -32,6 +32,8 @@ import { captureRoutes } from './capture/capture-routes.js';
 import { exportRoutes } from './routes/export-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { hostedSettingsRoutes } from './routes/hosted-settings-routes.js';
+import { languageModelSettingsRoutes } from './routes/language-model-settings-routes.js';
+import { transcriptAiRoutes } from './routes/transcript-ai-routes.js';
 import { jobRoutes } from './routes/job-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { modelManagerRoutes } from './routes/model-manager-routes.js';
@@ -96,6 +98,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', welcomeRoutes(deps));
   app.route('/', modelSettingsRoutes(deps.models, deps.store.repos.settings));
   app.route('/', hostedSettingsRoutes(deps.remote));
+  app.route('/', languageModelSettingsRoutes(deps.languageModel.settings));
   app.route('/', watchFolderRoutes(deps));
   app.route('/', keysRoutes(deps.keys));
   app.route('/', captureRoutes(deps.captures));
@@ -108,6 +111,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', searchRoutes(deps.transcripts));
   app.route('/', exportRoutes(deps.transcripts, deps.exports));
   app.route('/', transcriptRevisionRoutes(deps.transcripts));
+  app.route('/', transcriptAiRoutes(deps));
   app.route('/', recordingRoutes(deps));
   app.route('/', transcriptRoutes(deps));
   app.route('/', jobRoutes(deps));

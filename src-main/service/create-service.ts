@@ -13,7 +13,6 @@ import { ApiError } from '../common/errors.js';
 import { ESPEAK_MODEL_ID } from '../engines/tts/espeak-models.js';
 import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/engine/job-service-types.js';
-import { createTranscripts } from '../jobs/transcripts/transcripts.js';
 import type { Db } from '../store/database.js';
 import type { Repositories } from '../store/repositories.js';
 import type { Store } from '../store/store.js';
@@ -126,10 +125,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const origins = new Origins(config.allowedOrigins);
     const limiter = new FailedAuthLimiter();
     const validator = new ParamsValidator();
-    const transcripts = createTranscripts(store, store.clock);
+    const transcripts = parts.transcripts;
     const exports = new ExportRenderer();
     opened.push(() => exports.close());
-    opened.push(() => transcripts.close());
     const watch = new WatchService({
       store,
       jobs,
@@ -178,6 +176,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       uploadsDir,
       uploads,
       captures,
+      languageModel: parts.languageModel,
       selfUrl: () => loopbackUrl(url),
       closing: closing.signal,
     };
@@ -264,12 +263,13 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         await watchOwnership.release();
         await watchFolders.stop();
         await exports.close();
-        await transcripts.close();
         // Running captures end as if stopped (their jobs are recorded) while the recognizers still run.
         await captures.close();
         captureSocket.close();
         await live.close();
         await Promise.all([jobService.shutdown(graceMs), manager.stop()]);
+        // After the job engine: a running AI clean-up saves its revision through it during the grace period.
+        await transcripts.close();
         // After the job engine: forwarded items may finish during its grace period.
         provider.stop();
         // Held POSTs were released above; whatever is still open after the jobs stopped is cut.

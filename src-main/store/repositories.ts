@@ -23,6 +23,7 @@ import { createSettingsRepo, type SettingsRepo } from './settings-repo.js';
 import { createSpendingRepo, type SpendingRepo } from './spending-repo.js';
 import { createTranscriptRevisionsRepo, type TranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import { createTranscriptSearchRepo, type TranscriptSearchRepo } from './transcript-search-repo.js';
+import { createTranscriptAiRepo, type TranscriptAiRepo } from './transcript-ai-repo.js';
 import { createWatchFilesRepo, type WatchFilesRepo } from './watch-files-repo.js';
 
 export interface Repositories {
@@ -56,6 +57,8 @@ export interface Repositories {
   search: TranscriptSearchRepo;
   /** Files the watch folders have seen and the jobs they became. */
   watchFiles: WatchFilesRepo;
+  /** Language-model actions on transcripts: answers kept per part, finished actions (migration 025). */
+  transcriptAi: TranscriptAiRepo;
 }
 
 export function createRepositories(db: Db, clock: Clock = systemClock): Repositories {
@@ -83,5 +86,6 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
     revisions: createTranscriptRevisionsRepo(db),
     search: createTranscriptSearchRepo(db),
     watchFiles: createWatchFilesRepo(db, clock),
+    transcriptAi: createTranscriptAiRepo(db),
   };
 }

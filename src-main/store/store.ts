@@ -32,6 +32,7 @@ import type { SpendingRepo } from './spending-repo.js';
 import type { TranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import type { TranscriptSearchRepo } from './transcript-search-repo.js';
 import type { WatchFilesRepo } from './watch-files-repo.js';
+import type { TranscriptAiRepo } from './transcript-ai-repo.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -68,6 +69,7 @@ export interface StoreRepos {
   revisions: Async<TranscriptRevisionsRepo>;
   search: Async<TranscriptSearchRepo>;
   watchFiles: Async<WatchFilesRepo>;
+  transcriptAi: Async<TranscriptAiRepo>;
 }
 
 /** Inside a transaction: its repositories, and a savepoint of it. */

@@ -23,6 +23,7 @@ import type { Sql } from './sql.js';
 import { createPgTranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import { createPgTranscriptSearchRepo } from './transcript-search-repo.js';
 import { createPgWatchFilesRepo } from './watch-files-repo.js';
+import { createPgTranscriptAiRepo } from './transcript-ai-repo.js';
 
 type Makers = { [K in keyof StoreRepos]: (sql: Sql, shared: PgShared) => StoreRepos[K] };
 
@@ -45,6 +46,7 @@ const MAKERS: Makers = {
   revisions: createPgTranscriptRevisionsRepo,
   search: createPgTranscriptSearchRepo,
   watchFiles: createPgWatchFilesRepo,
+  transcriptAi: createPgTranscriptAiRepo,
 };
 
 export function createPgRepositories(sql: Sql, shared: PgShared): StoreRepos {

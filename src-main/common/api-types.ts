@@ -1,5 +1,6 @@
 /** Wire types of the public API (spec "Resources" + docs/design.md §3), shared by the service, clients and renderer. */
-import type { Capability, Product } from './products.js';
+import type { AiResult } from './ai-types.js';
+import type { Capability, JobProduct, Product } from './products.js';
 import type { BatchStatus, ItemStatus, JobStatus } from './job-states.js';
 
 export type JsonSchema = { [key: string]: unknown };
@@ -72,12 +73,14 @@ export interface JobResult {
   segments?: TranscriptSegment[];
   words?: TranscriptWord[];
   artifacts?: Artifact[];
+  /** A language-model action's job (product transcript-ai): what it answered (`text` is the answer). */
+  ai?: AiResult;
 }
 
 export interface Job {
   id: string;
   object?: 'job';
-  product: Product;
+  product: JobProduct;
   status: JobStatus;
   model_id: string;
   name: string | null;

@@ -13,7 +13,6 @@ import { ApiError } from '../common/errors.js';
 import { ESPEAK_MODEL_ID } from '../engines/tts/espeak-models.js';
 import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/engine/job-service-types.js';
-import { createTranscripts } from '../jobs/transcripts/transcripts.js';
 import type { Db } from '../store/database.js';
 import type { Repositories } from '../store/repositories.js';
 import type { Store } from '../store/store.js';
@@ -22,7 +21,7 @@ import { WatchService } from '../watch/watch-service.js';
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
-import { limiterKeyId, rateLimited } from './auth/auth-middleware.js';
+import { authenticationOf } from './auth/auth-middleware.js';
 import { BrowserLogin } from './auth/browser-login.js';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import { Origins } from './auth/origins.js';
@@ -126,10 +125,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const origins = new Origins(config.allowedOrigins);
     const limiter = new FailedAuthLimiter();
     const validator = new ParamsValidator();
-    const transcripts = createTranscripts(store, store.clock);
+    const transcripts = parts.transcripts;
     const exports = new ExportRenderer();
     opened.push(() => exports.close());
-    opened.push(() => transcripts.close());
     const watch = new WatchService({
       store,
       jobs,
@@ -178,6 +176,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       uploadsDir,
       uploads,
       captures,
+      languageModel: parts.languageModel,
       selfUrl: () => loopbackUrl(url),
       closing: closing.signal,
     };
@@ -201,20 +200,13 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     origins.setListening(config.host, port);
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const jobService = jobs;
-    /** The account of a live socket's key (the failed-check limit applied), for the live and capture sockets alike. */
-    const authenticateKey = async (key: string, address: string): Promise<string | undefined> => {
-      const owner = sessionKeys.get(key) ?? (await keys.find(key));
-      const limited = rateLimited(limiter, address, owner ? limiterKeyId(owner, key) : null);
-      if (limited) throw limited;
-      return owner?.accountId;
-    };
+    // The one key check, for the HTTP routes (app.ts) and the live and capture sockets alike.
+    const authentication = authenticationOf(deps);
     const live = attachLiveServer(server, {
-      authenticate: authenticateKey,
+      authentication,
       isKeyValid: async (key) => sessionKeys.has(key) || (await keys.find(key)) !== undefined,
       resolveModel: (id) => catalogue.resolveModel(id),
       pricingFor: (def) => catalogue.pricingFor(def),
-      allowedOrigins: config.allowedOrigins,
-      isOriginAllowed: (origin) => origins.isAllowed(origin),
       charge: (entry) => void store.repos.ledger.charge(entry).catch((error: Error) => config.log(`live: a charge could not be recorded: ${error.message}`)),
       recordDictation: (input) => jobService.recordDictation(input),
       followHostedDictation: (input) => jobService.followHostedDictation(input),
@@ -233,8 +225,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const captureSocket = attachCaptureSocket(server, {
       captures,
       localAccountId,
-      authenticate: authenticateKey,
-      isOriginAllowed: (origin) => origins.isAllowed(origin),
+      authentication,
       log: config.log,
     });
     opened.push(() => captureSocket.close());
@@ -272,12 +263,13 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         await watchOwnership.release();
         await watchFolders.stop();
         await exports.close();
-        await transcripts.close();
         // Running captures end as if stopped (their jobs are recorded) while the recognizers still run.
         await captures.close();
         captureSocket.close();
         await live.close();
         await Promise.all([jobService.shutdown(graceMs), manager.stop()]);
+        // After the job engine: a running AI clean-up saves its revision through it during the grace period.
+        await transcripts.close();
         // After the job engine: forwarded items may finish during its grace period.
         provider.stop();
         // Held POSTs were released above; whatever is still open after the jobs stopped is cut.

@@ -33,6 +33,7 @@ import type { TranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import type { TranscriptSearchRepo } from './transcript-search-repo.js';
 import type { VocabularyRepo } from './vocabulary-repo.js';
 import type { WatchFilesRepo } from './watch-files-repo.js';
+import type { TranscriptAiRepo } from './transcript-ai-repo.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -69,6 +70,7 @@ export interface StoreRepos {
   revisions: Async<TranscriptRevisionsRepo>;
   search: Async<TranscriptSearchRepo>;
   watchFiles: Async<WatchFilesRepo>;
+  transcriptAi: Async<TranscriptAiRepo>;
   vocabulary: Async<VocabularyRepo>;
 }
 

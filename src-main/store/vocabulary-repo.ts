@@ -1,4 +1,4 @@
-/** Each account's vocabulary (migration 025): one row per account, its two lists as JSON. */
+/** Each account's vocabulary (migration 026): one row per account, its two lists as JSON. */
 import type { Vocabulary } from '../common/vocabulary.js';
 import { isoAt, systemClock, type Clock } from './clock.js';
 import type { Db } from './db.js';

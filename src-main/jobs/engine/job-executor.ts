@@ -13,6 +13,7 @@
 import { copyFile, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative } from 'node:path';
 import { JobError, PAUSED, WAITING_CODES } from '../../common/errors.js';
+import { isProduct } from '../../common/products.js';
 import { durationString } from '../../common/duration.js';
 import type { EngineInput, EngineKind, EngineOutput, EngineTask, RecognizedSegment } from '../../engines/engine-types.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
@@ -146,8 +147,12 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
         core.launching.n++;
         let handed = false;
         try {
+          // Workers run the spec's products only; extension jobs (transcript-ai) are the plug-in runner's.
+          const product = base.product;
+          if (!isProduct(product)) throw new JobError('model_unavailable', `${product} jobs are not run by an engine worker`);
           const task: EngineTask = {
             ...base,
+            product,
             engine: definition.engine as EngineKind,
             resumeAfter: resumePointOf(await store.repos.segments.last(row.id)),
             ...(core.audioListeners.has(row.id) ? { streamAudio: true } : {}),

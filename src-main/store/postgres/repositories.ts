@@ -24,6 +24,7 @@ import { createPgTranscriptRevisionsRepo } from './transcript-revisions-repo.js'
 import { createPgTranscriptSearchRepo } from './transcript-search-repo.js';
 import { createPgVocabularyRepo } from './vocabulary-repo.js';
 import { createPgWatchFilesRepo } from './watch-files-repo.js';
+import { createPgTranscriptAiRepo } from './transcript-ai-repo.js';
 
 type Makers = { [K in keyof StoreRepos]: (sql: Sql, shared: PgShared) => StoreRepos[K] };
 
@@ -46,6 +47,7 @@ const MAKERS: Makers = {
   revisions: createPgTranscriptRevisionsRepo,
   search: createPgTranscriptSearchRepo,
   watchFiles: createPgWatchFilesRepo,
+  transcriptAi: createPgTranscriptAiRepo,
   vocabulary: createPgVocabularyRepo,
 };
 

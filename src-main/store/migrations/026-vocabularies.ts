@@ -6,7 +6,7 @@
 import type { Migration } from './migration.js';
 
 export const vocabularies: Migration = {
-  version: 25,
+  version: 26,
   name: 'vocabularies',
   up: `
     CREATE TABLE vocabularies (

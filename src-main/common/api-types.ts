@@ -69,6 +69,8 @@ export interface JobResult {
   segments?: TranscriptSegment[];
   words?: TranscriptWord[];
   artifacts?: Artifact[];
+  /** Extension, stem separation: the stem each artifact holds, in artifact order (`vocals`, `accompaniment`). */
+  stems?: string[];
 }
 
 export interface Job {

@@ -21,7 +21,7 @@ beforeAll(async () => {
 function song(seconds: number): File {
   const n = Math.round(seconds * 44100);
   const channel = (p: number) => Float32Array.from({ length: n }, (_, i) => 0.3 * Math.sin(i / p));
-  return new File([encodeWav([channel(9), channel(13)], 44100)], 'song.wav', { type: 'audio/wav' });
+  return new File([new Uint8Array(encodeWav([channel(9), channel(13)], 44100))], 'song.wav', { type: 'audio/wav' });
 }
 
 describe('SongSeparation', () => {

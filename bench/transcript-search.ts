@@ -155,7 +155,7 @@ try {
   const plainMs: number[] = [];
   for (let i = 0; i < 300; i++) {
     const id = jobIds[Math.floor(random() * jobIds.length)]!;
-    const current: TranscriptRevision = await transcripts.get(accountId, id, null);
+    const current = JSON.parse((await transcripts.get(accountId, id, null)).json) as TranscriptRevision;
     const index = Math.floor(random() * current.segments.length);
     const words = current.segments[index]!.text.split(' ');
     words[Math.floor(random() * words.length)] = `edited${i}`;

@@ -17,6 +17,7 @@ import { createService } from '../service/create-service.js';
 import { installLastResortHandlers } from '../service/last-resort.js';
 import { addClusterOptions, clusterConfig, type ClusterOptions } from './cluster-options.js';
 import { collect, integerOption, numberOption } from './options.js';
+import { drainOnSignal } from './drain-on-signal.js';
 
 /**
  * The built renderer shipped with the package: `--ui` without a directory serves it. From sources this file is
@@ -95,23 +96,6 @@ export function registerServeCommand(program: Command): void {
       process.stdout.write(`voxdesk listening on ${service.url}\n`);
       // The one-time login address: the page trades the token for a session; `curl` on the bootstrap gets 401.
       if (ui) process.stderr.write(`browser UI: ${service.browserLoginUrl()}\n`);
-      let stopping = false;
-      const stop = (signal: NodeJS.Signals): void => {
-        if (stopping) {
-          cluster.log(`${signal} again: exiting now`);
-          process.exit(1);
-        }
-        stopping = true;
-        cluster.log(`${signal}: shutting down (running jobs get ${opts.shutdownGrace} s to finish, then return to the queue)`);
-        service.close(opts.shutdownGrace * 1000).then(
-          () => process.exit(0),
-          (error: unknown) => {
-            cluster.log(`shutdown failed: ${(error as Error).stack ?? String(error)}`, 'error');
-            process.exit(1);
-          },
-        );
-      };
-      process.on('SIGTERM', stop);
-      process.on('SIGINT', stop);
+      drainOnSignal({ graceSeconds: opts.shutdownGrace, close: (graceMs) => service.close(graceMs), drainingWhat: 'shutting down', log: cluster.log });
     });
 }

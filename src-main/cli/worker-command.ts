@@ -12,6 +12,7 @@ import { createWorker } from '../service/create-worker.js';
 import { installLastResortHandlers } from '../service/last-resort.js';
 import { addClusterOptions, clusterConfig, type ClusterOptions } from './cluster-options.js';
 import { integerOption, numberOption } from './options.js';
+import { drainOnSignal } from './drain-on-signal.js';
 
 interface WorkerCommandOptions extends ClusterOptions {
   dataDir?: string;
@@ -48,23 +49,6 @@ export function registerWorkerCommand(program: Command): void {
     const running = await createWorker(config, opts.healthPort !== undefined ? { healthPort: opts.healthPort, healthHost: opts.healthHost } : {});
     process.stdout.write(`voxdesk worker running${running.healthUrl ? ` (health on ${running.healthUrl})` : ''}\n`);
     cluster.log(`worker ${running.parts.nodeId} claims jobs from the cluster's database`);
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals): void => {
-      if (stopping) {
-        cluster.log(`${signal} again: exiting now`);
-        process.exit(1);
-      }
-      stopping = true;
-      cluster.log(`${signal}: draining (no more claims; running jobs get ${opts.shutdownGrace} s to finish, then return to the queue)`);
-      running.close(opts.shutdownGrace * 1000).then(
-        () => process.exit(0),
-        (error: unknown) => {
-          cluster.log(`shutdown failed: ${(error as Error).stack ?? String(error)}`, 'error');
-          process.exit(1);
-        },
-      );
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
+    drainOnSignal({ graceSeconds: opts.shutdownGrace, close: (graceMs) => running.close(graceMs), drainingWhat: 'draining (no more claims)', log: cluster.log });
   });
 }

@@ -125,6 +125,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const transcripts = createTranscripts(store, store.clock);
     const exports = new ExportRenderer();
     opened.push(() => exports.close());
+    opened.push(() => transcripts.close());
     const watch = new WatchService({
       store,
       jobs,
@@ -263,6 +264,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         // First: no file becomes a job while the job engine stops; exports being written are finished.
         await watchFolders.stop();
         await exports.close();
+        await transcripts.close();
         // Running captures end as if stopped (their jobs are recorded) while the recognizers still run.
         await captures.close();
         captureSocket.close();

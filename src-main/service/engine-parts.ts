@@ -25,7 +25,7 @@ import { openSecretStore } from '../store/secrets/open-secret-store.js';
 import { ApiKeys } from './auth/api-keys.js';
 import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
 import { Catalogue } from './catalogue/catalogue.js';
-import { livePricingFile, loadPricingFile } from './catalogue/pricing-file.js';
+import { livePricingFile, loadPricingFile, withClusterDefault } from './catalogue/pricing-file.js';
 import { LOCAL_ACCOUNT, type ServiceConfig } from './config.js';
 import { openStore, type OpenedStore } from './open-store.js';
 
@@ -127,8 +127,11 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
     remote.source,
     ...FALLBACK_MODEL_SOURCES.map((factory) => factory(ctx)),
   ];
-  const pricing = loadPricingFile(config.pricingFile);
-  const catalogue = new Catalogue(sources, config.pricingFile ? livePricingFile(config.pricingFile, pricing, config.log) : pricing, config.log, {
+  const initialPricing = loadPricingFile(config.pricingFile);
+  const pricingFile = config.pricingFile ? livePricingFile(config.pricingFile, initialPricing, config.log) : initialPricing;
+  // A cluster (a shared PostgreSQL database) serves other people: the spec's request fee unless the file says otherwise.
+  const pricing = config.databaseUrl ? withClusterDefault(pricingFile) : pricingFile;
+  const catalogue = new Catalogue(sources, pricing, config.log, {
     maxUploadBytes: config.maxUploadBytes,
   });
 

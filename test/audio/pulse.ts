@@ -2,10 +2,8 @@
  * A private PulseAudio server with a null sink (docs/design.md §7), and a recorder of what the sink plays. Missing
  * packages fail with a clear message (never a skip).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { startPrivatePulse } from '../helpers/private-pulse.js';
 import { requireCommand } from '../helpers/system.js';
 
 export const REC_RATE = 48000;
@@ -19,25 +17,22 @@ export interface Pulse {
 export interface Recorder {
   /** performance.now() when the first recorded bytes arrived. */
   firstDataAt(): Promise<number>;
+  /** What was recorded so far, without stopping: a test waits on it for the sound server to catch up. */
+  peek(): Float32Array;
   stop(): Promise<Float32Array>;
 }
 
+function toFloat(all: Buffer): Float32Array {
+  const out = new Float32Array(all.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = all.readInt16LE(i * 2) / 32768;
+  return out;
+}
+
 export function startPulse(): Pulse {
-  const pulseaudio = requireCommand('pulseaudio', 'pulseaudio');
   const parec = requireCommand('parec', 'pulseaudio-utils');
-  const root = mkdtempSync(join(tmpdir(), 'voxdesk-pulse-'));
-  const home = join(root, 'home');
-  const run = join(root, 'run');
-  mkdirSync(home);
-  mkdirSync(run);
-  chmodSync(run, 0o700);
-  const env = { ...process.env, HOME: home, XDG_RUNTIME_DIR: run, PULSE_SERVER: `unix:${join(run, 'pulse', 'native')}` };
-  execFileSync(
-    pulseaudio,
-    ['-D', '--exit-idle-time=-1', '--disallow-exit', '-n', '-L', 'module-native-protocol-unix', '-L', 'module-null-sink sink_name=vsink rate=48000', '-L', 'module-always-sink'],
-    { env, stdio: 'ignore' },
-  );
-  execFileSync('pactl', ['set-default-sink', 'vsink'], { env, stdio: 'ignore' });
+  const pulse = startPrivatePulse('voxdesk-pulse-', ['module-null-sink sink_name=vsink rate=48000']);
+  const { env } = pulse;
+  pulse.pactl('set-default-sink', 'vsink');
   return {
     env,
     record() {
@@ -54,26 +49,15 @@ export function startPulse(): Pulse {
       });
       return {
         firstDataAt: () => first,
+        peek: () => toFloat(Buffer.concat(chunks)),
         stop: () =>
           new Promise((resolve) => {
-            child.once('exit', () => {
-              const all = Buffer.concat(chunks);
-              const out = new Float32Array(all.length >> 1);
-              for (let i = 0; i < out.length; i++) out[i] = all.readInt16LE(i * 2) / 32768;
-              resolve(out);
-            });
+            child.once('exit', () => resolve(toFloat(Buffer.concat(chunks))));
             child.kill('SIGTERM');
           }),
       };
     },
-    stop() {
-      try {
-        execFileSync(pulseaudio, ['--kill'], { env, stdio: 'ignore' });
-      } catch {
-        // Already gone.
-      }
-      rmSync(root, { recursive: true, force: true });
-    },
+    stop: () => pulse.stop(),
   };
 }
 

@@ -4,10 +4,8 @@
  * (the monitor of a second null sink `micsink`, so a recording played into `micsink` is what the person says).
  * Used by the capture tests, the hotkey test and the capture benchmark. Missing packages fail with the install line.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { startPrivatePulse } from './private-pulse.js';
 import { requireCommand } from './system.js';
 
 export interface CapturePulse {
@@ -21,23 +19,10 @@ export interface CapturePulse {
 }
 
 export function startCapturePulse(): CapturePulse {
-  const pulseaudio = requireCommand('pulseaudio', 'pulseaudio');
   const paplay = requireCommand('paplay', 'pulseaudio-utils');
   requireCommand('parec', 'pulseaudio-utils');
-  requireCommand('pactl', 'pulseaudio-utils');
-  const root = mkdtempSync(join(tmpdir(), 'voxdesk-capture-pulse-'));
-  const home = join(root, 'home');
-  const run = join(root, 'run');
-  mkdirSync(home);
-  mkdirSync(run);
-  chmodSync(run, 0o700);
-  const env = { ...process.env, HOME: home, XDG_RUNTIME_DIR: run, PULSE_SERVER: `unix:${join(run, 'pulse', 'native')}` };
-  execFileSync(
-    pulseaudio,
-    ['-D', '--exit-idle-time=-1', '--disallow-exit', '-n', '-L', 'module-native-protocol-unix', '-L', 'module-null-sink sink_name=speakers rate=48000', '-L', 'module-null-sink sink_name=micsink rate=48000', '-L', 'module-always-sink'],
-    { env, stdio: 'ignore' },
-  );
-  const pactl = (...args: string[]): string => execFileSync('pactl', args, { env, encoding: 'utf8' });
+  const pulse = startPrivatePulse('voxdesk-capture-pulse-', ['module-null-sink sink_name=speakers rate=48000', 'module-null-sink sink_name=micsink rate=48000']);
+  const { env, pactl } = pulse;
   pactl('set-default-sink', 'speakers');
   pactl('load-module', 'module-remap-source', 'master=micsink.monitor', 'source_name=mic', 'source_properties=device.description=Test-microphone');
   pactl('set-default-source', 'mic');
@@ -53,13 +38,6 @@ export function startCapturePulse(): CapturePulse {
         child.once('error', reject);
         child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`paplay ${file} exited ${code}`))));
       }),
-    stop() {
-      try {
-        execFileSync(pulseaudio, ['--kill'], { env, stdio: 'ignore' });
-      } catch {
-        // Already gone.
-      }
-      rmSync(root, { recursive: true, force: true });
-    },
+    stop: () => pulse.stop(),
   };
 }

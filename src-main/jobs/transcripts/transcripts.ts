@@ -7,16 +7,16 @@
 import type { JobResult } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_TERMS } from '../../common/limits.js';
-import type { RevisionSegment, SearchHit, SearchList, TranscriptPatch, TranscriptRevision } from '../../common/transcript-types.js';
+import type { SearchHit, SearchList, TranscriptPatch, TranscriptRevision } from '../../common/transcript-types.js';
 import { isoAt, type Clock } from '../../store/clock.js';
 import { toFtsQuery } from '../../store/fts-query.js';
 import type { JobRow } from '../../store/jobs-repo.js';
 import type { Store, StoreRepos } from '../../store/store.js';
 import type { RevisionRow } from '../../store/transcript-revisions-repo.js';
-import { applyTranscriptPatch } from './transcript-edit.js';
+import { RevisionEditor } from './transcript-edit-work.js';
 import type { ExportParts } from './transcript-export-parts.js';
 import { highlight } from './transcript-snippet.js';
-import { originalRevision, type RevisionBody } from './transcript-original.js';
+import { originalRevision } from './transcript-original.js';
 import { catchUpSearchIndex, jobName, searchRows } from './transcripts-search-index.js';
 
 /**
@@ -27,18 +27,27 @@ import { catchUpSearchIndex, jobName, searchRows } from './transcripts-search-in
  */
 export const MAX_RANKED_MATCHES = 400;
 
-/** Lets the requests waiting behind this one run before it goes on. */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 export interface Transcripts {
   /** A revision (null: the latest) of the account's succeeded transcription. */
-  get(accountId: string, jobId: string, revision: number | null): Promise<TranscriptRevision>;
+  get(accountId: string, jobId: string, revision: number | null): Promise<RevisionJson>;
   /** Makes revision base_revision + 1; 409 conflict when base_revision is no longer the latest. */
-  edit(accountId: string, jobId: string, patch: TranscriptPatch): Promise<TranscriptRevision>;
+  edit(accountId: string, jobId: string, patch: TranscriptPatch): Promise<RevisionJson>;
   /** Library search over the account's latest revisions and job names. */
   search(accountId: string, q: string | undefined, limit: number | undefined, cursor: string | undefined): Promise<SearchList>;
   /** The job and its latest revision as stored, for an export (exportResult makes the JobResult every format reads). */
   forExport(accountId: string, jobId: string): Promise<{ job: JobRow; name: string | null; parts: ExportParts }>;
+  /** Stops the edit thread (when the service closes). */
+  close(): Promise<void>;
+}
+
+/**
+ * A revision as the API answers it (a TranscriptRevision), already as JSON text: made from the stored texts of its
+ * speakers and segments without parsing them — a long transcript's are megabytes, and parsing them only to
+ * serialise them again held up every other request.
+ */
+export interface RevisionJson {
+  revision: number;
+  json: string;
 }
 
 /**
@@ -80,12 +89,10 @@ export async function backfillOriginals(store: Store, at: string, limit: number)
   return ids.length;
 }
 
-function bodyOf(row: RevisionRow): RevisionBody {
-  return { speakers: JSON.parse(row.speakers_json) as RevisionBody['speakers'], segments: JSON.parse(row.segments_json) as RevisionSegment[] };
-}
-
-function view(row: RevisionRow, latest: number): TranscriptRevision {
-  return { job_id: row.job_id, revision: row.revision, latest_revision: latest, created_at: row.created_at, ...bodyOf(row) };
+function revisionJson(row: RevisionRow, latest: number): RevisionJson {
+  const head: Omit<TranscriptRevision, 'speakers' | 'segments'> = { job_id: row.job_id, revision: row.revision, latest_revision: latest, created_at: row.created_at };
+  const json = `${JSON.stringify(head).slice(0, -1)},"speakers":${row.speakers_json},"segments":${row.segments_json}}`;
+  return { revision: row.revision, json };
 }
 
 /**
@@ -117,6 +124,7 @@ function decodeCursor(text: string): SearchCursor {
 
 export function createTranscripts(store: Store, clock: Clock): Transcripts {
   const { repos } = store;
+  const editor = new RevisionEditor();
   /** The account's succeeded transcription, with revision 0 recorded if it has none yet. */
   async function transcription(accountId: string, jobId: string): Promise<JobRow> {
     const job = await repos.jobs.getWithoutResult(jobId);
@@ -144,16 +152,16 @@ export function createTranscripts(store: Store, clock: Clock): Transcripts {
     async get(accountId, jobId, revision) {
       await transcription(accountId, jobId);
       const latest = await latestRow(jobId);
-      if (revision === null) return view(latest, latest.revision);
+      if (revision === null) return revisionJson(latest, latest.revision);
       const row = await repos.revisions.get(jobId, revision);
       if (!row) throw new ApiError('not_found', `job ${jobId} has no revision ${revision}; its revisions are 0–${latest.revision}`);
-      return view(row, latest.revision);
+      return revisionJson(row, latest.revision);
     },
 
     /**
-     * The work of an edit grows with the transcript (a ten-hour one is megabytes of JSON), so it is done in turns —
-     * read, parse, apply, serialise — with other requests served between them, and only the write is one transaction:
-     * the insert is a compare-and-set on the revision number, so an edit made meanwhile is still a 409.
+     * The work of an edit grows with the transcript, so it is done apart (transcript-edit-work.ts: on the edit thread
+     * when large) with other requests served meanwhile, and only the write is one transaction: the insert is a
+     * compare-and-set on the revision number, so an edit made meanwhile is still a 409.
      */
     async edit(accountId, jobId, patch) {
       const job = await transcription(accountId, jobId);
@@ -161,29 +169,23 @@ export function createTranscripts(store: Store, clock: Clock): Transcripts {
       if (base.revision !== patch.base_revision) {
         throw new ApiError('conflict', `the transcript changed: base_revision is ${patch.base_revision} but the latest revision is ${base.revision}; read it again and redo the edit`);
       }
-      await nextTurn();
-      const before = bodyOf(base);
-      await nextTurn();
-      const after = applyTranscriptPatch(before, patch);
-      await nextTurn();
+      const after = await editor.edit(accountId, { speakersJson: base.speakers_json, segmentsJson: base.segments_json, patch });
       const row: RevisionRow = {
         job_id: jobId,
         revision: base.revision + 1,
-        speakers_json: JSON.stringify(after.speakers),
-        segments_json: JSON.stringify(after.segments),
+        speakers_json: after.speakersJson,
+        segments_json: after.segmentsJson,
         created_at: isoAt(clock),
       };
-      const changed = after.segments.filter((s, i) => s.text !== before.segments[i]!.text);
-      await nextTurn();
       await store.tx(async ({ repos: inTx }) => {
         if (!(await inTx.revisions.insertNext(row))) {
           throw new ApiError('conflict', `the transcript changed while this edit was saved (revision ${row.revision} exists); read it again and redo the edit`);
         }
         // A job still waiting for its rows gets them from this (its latest) revision when the indexer comes to it.
-        if (!(await inTx.search.isPending(jobId))) await inTx.search.replaceSegments(jobId, changed.map((s) => s.index), searchRows(job, changed));
+        if (!(await inTx.search.isPending(jobId))) await inTx.search.replaceSegments(jobId, after.changed.map((s) => s.index), searchRows(job, after.changed));
       });
-      // The revision as just made, not parsed back from what was stored.
-      return { job_id: row.job_id, revision: row.revision, latest_revision: row.revision, created_at: row.created_at, ...after };
+      // The revision as just made, not read back from what was stored.
+      return revisionJson(row, row.revision);
     },
 
     async search(accountId, q, limit = DEFAULT_SEARCH_LIMIT, cursor) {
@@ -219,5 +221,7 @@ export function createTranscripts(store: Store, clock: Clock): Transcripts {
       const latest = await latestRow(jobId);
       return { job, name: jobName(job), parts: { speakersJson: latest.speakers_json, segmentsJson: latest.segments_json, engine: await repos.jobs.resultFacts(jobId) } };
     },
+
+    close: () => editor.close(),
   };
 }

@@ -84,3 +84,26 @@ export function livePricingFile(path: string, initial: PricingFile, log: (messag
     return current;
   };
 }
+
+/**
+ * What a cluster charges for on-device work by default: it serves other people, so the spec's request fee ($0.05 per
+ * successful request and batch, "Limits") applies; usage by the minute is the operator's to set (the spec publishes
+ * per-minute prices only for hosted families Voxdesk does not run on device). A pricing file's `default` or a
+ * model's own entry replaces it. The desktop app and a plain `voxdesk serve` on SQLite keep on-device work free.
+ */
+export const CLUSTER_DEFAULT_PRICING: Pricing = { currency: 'USD', request_fee_usd: 0.05, per_minute_usd: 0, options: {} };
+
+/** The pricing file with the cluster's default where it names none (`pricing` as the Catalogue takes it). */
+export function withClusterDefault(pricing: PricingFile | (() => PricingFile)): () => PricingFile {
+  const read = typeof pricing === 'function' ? pricing : () => pricing;
+  let last: PricingFile | null = null;
+  let made: PricingFile = EMPTY_PRICING_FILE;
+  return () => {
+    const file = read();
+    if (file !== last) {
+      last = file;
+      made = file.default ? file : { ...file, default: CLUSTER_DEFAULT_PRICING };
+    }
+    return made;
+  };
+}

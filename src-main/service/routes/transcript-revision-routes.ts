@@ -11,15 +11,17 @@ import type { AppEnv } from '../app-env.js';
 import { readJsonObject } from '../http/json-body.js';
 import { numberQuery, queryOf } from '../http/query-params.js';
 
+const JSON_TYPE = { 'Content-Type': 'application/json' } as const;
+
 export function transcriptRevisionRoutes(transcripts: Transcripts): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/v1/speech-to-text/:jobId/transcript', async (c) => {
     const revision = numberQuery(queryOf(c.req.url), 'revision', { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true }) ?? null;
-    return c.json(await transcripts.get(c.get('owner').accountId, c.req.param('jobId'), revision));
+    return c.body((await transcripts.get(c.get('owner').accountId, c.req.param('jobId'), revision)).json, 200, JSON_TYPE);
   });
   app.patch('/v1/speech-to-text/:jobId/transcript', async (c) => {
     const patch = parseTranscriptPatch(await readJsonObject(c));
-    return c.json(await transcripts.edit(c.get('owner').accountId, c.req.param('jobId'), patch));
+    return c.body((await transcripts.edit(c.get('owner').accountId, c.req.param('jobId'), patch)).json, 200, JSON_TYPE);
   });
   return app;
 }

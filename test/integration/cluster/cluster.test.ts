@@ -134,6 +134,12 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     // A held POST on the API node that runs no jobs answers with the job a worker finished.
     const held = (await (await client(apis[1]!).postJson('/v1/text-to-speech', { model: 'espeak-ng', text: 'Held on one node, run on another.' })).json()) as Job;
     expect(held.status).toBe('succeeded');
+    // A cluster charges the spec's request fee for on-device work by default; the pricing file's entries come first.
+    const models = ((await (await client(apis[0]!).get('/v1/models')).json()) as { data: { id: string; provider: string; pricing: { request_fee_usd: number; per_minute_usd: number } }[] }).data;
+    expect(models.find((m) => m.id === 'espeak-ng')!.pricing).toMatchObject(PRICE);
+    const others = models.filter((m) => m.provider === 'local' && m.id !== 'espeak-ng');
+    expect(others.length).toBeGreaterThan(0);
+    for (const model of others) expect(model.pricing).toMatchObject({ request_fee_usd: 0.05, per_minute_usd: 0 });
     // The API nodes say what they are.
     const health = (await (await client(apis[0]!).get('/v1/health')).json()) as { role: string; database: string };
     expect(health).toMatchObject({ role: 'serve', database: 'ok' });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../../src-main/common/api-types.js';
 import type { TranscriptRevision } from '../../../../src-main/common/transcript-types.js';
+import { INLINE_EDIT_MAX_CHARS } from '../../../../src-main/jobs/transcripts/transcript-edit-work.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { audio, Client, expectError, json } from '../../../helpers/http-client.js';
 import { diarizedResult, insertJob } from '../../../helpers/transcript-jobs.js';
@@ -159,6 +160,21 @@ describe('editing', () => {
     const id = meeting();
     const edited = await json<TranscriptRevision>(patch(path(id), { base_revision: 0, segments: [{ index: 2, text: '   ' }] }));
     expect(edited.segments[2]).toMatchObject({ index: 2, text: '', words: [] });
+  });
+
+  it('a long transcript is edited the same way, apart from the service thread: the edit, its word times, its refusals', async () => {
+    // Two hours of speech: its segments are far beyond INLINE_EDIT_MAX_CHARS, so the edit thread does this work.
+    const segments = Array.from({ length: 1200 }, (_, i) => ({ start: i * 6, end: i * 6 + 5.5, text: `sentence number ${i} of a long recorded meeting about budgets`, speaker: `SPEAKER_${i % 2}` }));
+    const id = insertJob(t.service.repos, { accountId, name: 'two-hours.wav', result: diarizedResult(segments) });
+    const original = await json<TranscriptRevision>(api.get(path(id)));
+    expect(JSON.stringify(original.segments).length).toBeGreaterThan(INLINE_EDIT_MAX_CHARS);
+    const edited = await json<TranscriptRevision>(patch(path(id), { base_revision: 0, speakers: { SPEAKER_1: 'Ana' }, segments: [{ index: 700, text: 'sentence number 700 of a short recorded meeting about budgets' }] }));
+    expect(edited).toMatchObject({ job_id: id, revision: 1, latest_revision: 1, speakers: { SPEAKER_0: 'SPEAKER_0', SPEAKER_1: 'Ana' } });
+    expect(edited.segments[700]!.words.map((w) => w.word)).toContain('short');
+    expect(edited.segments[700]!.words.find((w) => w.word === 'short')).toEqual({ ...original.segments[700]!.words.find((w) => w.word === 'long')!, word: 'short' });
+    expect(await json<TranscriptRevision>(api.get(path(id)))).toEqual(edited);
+    expect(await expectError(patch(path(id), { base_revision: 1, segments: [{ index: 5000, text: 'x' }] }), 400, 'invalid_request')).toMatch(/5000/);
+    expect((await json<TranscriptRevision>(api.get(path(id)))).revision).toBe(1);
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { livePricingFile, loadPricingFile, parsePricingFile } from '../../../../src-main/service/catalogue/pricing-file.js';
+import { CLUSTER_DEFAULT_PRICING, livePricingFile, loadPricingFile, parsePricingFile, withClusterDefault } from '../../../../src-main/service/catalogue/pricing-file.js';
 import { resolveConfig } from '../../../../src-main/service/config.js';
 import { sanitiseFileName } from '../../../../src-main/service/uploads/multipart.js';
 
@@ -59,6 +59,18 @@ describe('pricing file', () => {
     expect(pricing().models.a!.request_fee_usd).toBe(0.02);
     writeFileSync(file, '{}');
     expect(pricing()).toEqual({ models: {}, default: null });
+  });
+});
+
+describe('a cluster\'s default prices', () => {
+  it('charge the spec\'s request fee where the pricing file names no default, and give way to a default it names', () => {
+    const none = parsePricingFile({ models: { a: { per_minute_usd: 0.02 } } });
+    const made = withClusterDefault(none)();
+    expect(made.default).toEqual(CLUSTER_DEFAULT_PRICING);
+    expect(made.default!.request_fee_usd).toBe(0.05);
+    expect(made.models.a!.per_minute_usd).toBe(0.02);
+    const own = parsePricingFile({ default: { request_fee_usd: 0.1, per_minute_usd: 0.01 } });
+    expect(withClusterDefault(() => own)().default).toEqual(own.default);
   });
 });
 

@@ -141,6 +141,16 @@ describe('batches and bad input', () => {
     await expectError(api.postForm('/v1/voice-isolator', upload('tiny-uvr', song(1))), 400, 'invalid_params');
   });
 
+  it('fails a recording longer than the model accepts with audio_too_long, before separating anything', async () => {
+    // A WAV whose header states two hours (the data chunk's size) though only a second follows.
+    const wav = Buffer.from(song(1));
+    const dataAt = wav.indexOf('data', 12);
+    wav.writeUInt32LE(2 * 60 * 60 * 44100 * 4, dataAt + 4);
+    const job = await json<Job>(api.postForm('/v1/stem-separation', upload('tiny-spleeter', new Uint8Array(wav), undefined, 'two-hours.wav')));
+    expect(job).toMatchObject({ status: 'failed', error_code: 'audio_too_long' });
+    expect(job.error_message).toContain('up to 3600 s');
+  });
+
   it('fails a job whose file is not audio with audio_decode_failed', async () => {
     const text = new TextEncoder().encode('not audio at all\n'.repeat(100));
     const job = await json<Job>(api.postForm('/v1/stem-separation', upload('tiny-uvr', text, undefined, 'notes.wav')));

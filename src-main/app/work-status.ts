@@ -6,7 +6,7 @@
  */
 import type { Batch, Job } from '../common/api-types.js';
 import { isTerminal } from '../common/job-states.js';
-import type { Product } from '../common/products.js';
+import type { JobProduct } from '../common/products.js';
 import { BatchWatcher, type BatchNotice } from './batch-watcher.js';
 import { trayLabel, type QueueCounts } from './tray-status.js';
 
@@ -29,7 +29,7 @@ export interface WorkView {
   progress: number;
 }
 
-const WHAT: Partial<Record<Product, string>> = { 'speech-to-text': 'Transcription', 'text-to-speech': 'Speech' };
+const WHAT: Partial<Record<JobProduct, string>> = { 'speech-to-text': 'Transcription', 'text-to-speech': 'Speech', 'transcript-ai': 'AI action' };
 
 export class WorkStatus {
   private readonly running = new Map<string, number | null>();

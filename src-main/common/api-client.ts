@@ -19,7 +19,8 @@ import type {
   UsageReport,
   WelcomeInfo,
 } from './api-types.js';
-import type { Capability, Product } from './products.js';
+import type { AiActionName, AiActionProgress, LanguageModelSettingsInfo } from './ai-types.js';
+import type { Capability, JobProduct, Product } from './products.js';
 import type { JobStatus } from './job-states.js';
 import type { TranscriptFormat } from './transcript-formats.js';
 import type { SearchList, TranscriptRevision } from './transcript-types.js';
@@ -329,16 +330,16 @@ export class ApiClient {
   }
 
   // Jobs and batches.
-  getJob(product: Product, id: string): Promise<Job> {
+  getJob(product: JobProduct, id: string): Promise<Job> {
     return this.request('GET', `/v1/${product}/${encodeURIComponent(id)}`);
   }
   getBatch(product: Product, id: string): Promise<Batch> {
     return this.request('GET', `/v1/${product}/batch/${encodeURIComponent(id)}`);
   }
-  cancelJob(product: Product, id: string): Promise<Job> {
+  cancelJob(product: JobProduct, id: string): Promise<Job> {
     return this.request('POST', `/v1/${product}/${encodeURIComponent(id)}/cancel`);
   }
-  retryJob(product: Product, id: string): Promise<Job> {
+  retryJob(product: JobProduct, id: string): Promise<Job> {
     return this.request('POST', `/v1/${product}/${encodeURIComponent(id)}/retry`);
   }
   /** A transcription's segments committed after index `after` (omitted: from the first), as they are recognised. */
@@ -403,6 +404,34 @@ export class ApiClient {
   /** An omitted field keeps its value; null or '' clears it (the environment's value applies again). */
   putModelSettings(body: { mirror?: string | null; ca_file?: string | null }): Promise<ModelDownloadSettings> {
     return this.request('PUT', '/v1/settings/models', body);
+  }
+
+  // Language-model actions on transcripts (docs/ai-actions.md).
+  getLanguageModelSettings(): Promise<LanguageModelSettingsInfo> {
+    return this.request('GET', '/v1/settings/language-model');
+  }
+  /** `api_key` omitted keeps the stored key; '' or null clears it. `base_url` null clears the settings. */
+  putLanguageModelSettings(body: { base_url: string | null; model?: string | null; api_key?: string | null; context_tokens?: number | null }): Promise<LanguageModelSettingsInfo> {
+    return this.request('PUT', '/v1/settings/language-model', body);
+  }
+  /** "Test connection": the endpoint's GET /models with these settings (the stored key when api_key is omitted). */
+  testLanguageModel(body: { base_url: string; model: string; api_key?: string | null }): Promise<{ ok: boolean; models: string[]; model_listed: boolean }> {
+    return this.request('POST', '/v1/settings/language-model/test', body);
+  }
+  /** Starts an action on a transcription; answers at once with its queued job (wait=false). */
+  startAiAction(jobId: string, body: { action: AiActionName; language?: string; question?: string }): Promise<Job> {
+    return this.request('POST', `/v1/speech-to-text/${encodeURIComponent(jobId)}/ai?wait=false`, body);
+  }
+  /** The transcription's finished actions, newest first. */
+  listAiActions(jobId: string): Promise<{ data: Job[] }> {
+    return this.request('GET', `/v1/speech-to-text/${encodeURIComponent(jobId)}/ai`);
+  }
+  /** An action's job with the text streamed so far. */
+  getAiAction(jobId: string, aiJobId: string): Promise<AiActionProgress & { job: Job }> {
+    return this.request('GET', `/v1/speech-to-text/${encodeURIComponent(jobId)}/ai/${encodeURIComponent(aiJobId)}`);
+  }
+  exportAiAction(jobId: string, aiJobId: string, format: 'md' | 'docx'): Promise<Response> {
+    return this.raw('GET', `/v1/speech-to-text/${encodeURIComponent(jobId)}/ai/${encodeURIComponent(aiJobId)}/export?format=${format}`);
   }
 
   // Settings and session.

@@ -1,5 +1,6 @@
 /** Wire types of the public API (spec "Resources" + docs/design.md §3), shared by the service, clients and renderer. */
-import type { Capability, Product } from './products.js';
+import type { AiResult } from './ai-types.js';
+import type { Capability, JobProduct, Product } from './products.js';
 import type { BatchStatus, ItemStatus, JobStatus } from './job-states.js';
 
 export type JsonSchema = { [key: string]: unknown };
@@ -15,6 +16,9 @@ export interface Artifact {
   expires_at: string;
 }
 
+/** Why a recognised segment may be wrong (engines/asr/segment-guardrails.ts, docs/transcripts.md). */
+export type SegmentFlag = 'repetition' | 'compression_ratio' | 'speech_rate';
+
 export interface TranscriptSegment {
   id: number;
   start: number;
@@ -25,7 +29,7 @@ export interface TranscriptSegment {
    * Extension: why this segment may be wrong — `repetition`, `compression_ratio`, `speech_rate`
    * (engines/asr/segment-guardrails.ts, docs/transcripts.md); absent when nothing is doubtful.
    */
-  flags?: ('repetition' | 'compression_ratio' | 'speech_rate')[];
+  flags?: SegmentFlag[];
 }
 export interface TranscriptWord {
   word: string;
@@ -71,12 +75,14 @@ export interface JobResult {
   artifacts?: Artifact[];
   /** Extension, stem separation: the stem each artifact holds, in artifact order (`vocals`, `accompaniment`). */
   stems?: string[];
+  /** A language-model action's job (product transcript-ai): what it answered (`text` is the answer). */
+  ai?: AiResult;
 }
 
 export interface Job {
   id: string;
   object?: 'job';
-  product: Product;
+  product: JobProduct;
   status: JobStatus;
   model_id: string;
   name: string | null;

@@ -40,6 +40,12 @@ export const REQUEST_ERRORS = {
   too_many_sessions: 429,
   /** A meeting capture cannot record on this machine (no sound server, a device that does not exist). */
   capture_unavailable: 422,
+  /** An AI action (or its settings' test) without a language model configured: PUT /v1/settings/language-model first. */
+  language_model_not_configured: 409,
+  /** The language model endpoint did not answer (its settings' "Test connection"). */
+  language_model_unreachable: 502,
+  /** The language model endpoint answered with an error (a wrong key or URL, an unknown model). */
+  language_model_refused: 502,
   internal_error: 500,
   upstream_unavailable: 502,
   upload_quota_exceeded: 507,
@@ -60,6 +66,12 @@ export const JOB_ERROR_CODES = [
   'interrupted', // only in jobs written by earlier builds: a service restart no longer fails a job
   'remote_failed',
   'remote_rejected',
+  /** Language-model actions (docs/ai-actions.md): the endpoint did not answer, refused, or none is configured. */
+  'language_model_unreachable',
+  'language_model_refused',
+  'language_model_not_configured',
+  /** A clean-up whose transcript was edited while it ran. */
+  'conflict',
 ] as const;
 export type JobErrorCode = (typeof JOB_ERROR_CODES)[number] | string;
 
@@ -98,6 +110,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The message every cancelled job carries, whichever part noticed the cancel. */
+export const CANCELLED_MESSAGE = 'The job was cancelled.';
+
 /** An error an engine raises for a job: becomes the job's error_code / error_message. */
 export class JobError extends Error {
   readonly code: JobErrorCode;
@@ -106,4 +121,9 @@ export class JobError extends Error {
     this.name = 'JobError';
     this.code = code;
   }
+}
+
+/** What an engine throws when it sees its job's signal aborted. */
+export function jobCancelled(): JobError {
+  return new JobError('cancelled', CANCELLED_MESSAGE);
 }

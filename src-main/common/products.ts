@@ -62,3 +62,15 @@ export function isProduct(value: string): value is Product {
 export function isCapability(value: string): value is Capability {
   return (CAPABILITIES as readonly string[]).includes(value);
 }
+
+/**
+ * Job kinds of the service's own extensions, beside the spec's products: `transcript-ai`, a language-model action on
+ * a transcript (POST /v1/speech-to-text/{id}/ai, docs/ai-actions.md). Its jobs are read, cancelled and retried on
+ * `/v1/transcript-ai/{job_id}` like any product's, and listed in Jobs; it has no POST or batch route of its own.
+ */
+export const TRANSCRIPT_AI = 'transcript-ai' as const;
+export type JobProduct = Product | typeof TRANSCRIPT_AI;
+
+export function isJobProduct(value: string): value is JobProduct {
+  return value === TRANSCRIPT_AI || isProduct(value);
+}

@@ -1,3 +1,5 @@
+import type { SegmentFlag } from './api-types.js';
+
 /**
  * Wire types of the transcript workbench (extensions, docs/transcripts.md): the revisions of a transcription's text
  * (`GET`/`PATCH /v1/speech-to-text/{id}/transcript`) and library search (`GET /v1/search`). Shared by the service,
@@ -12,7 +14,10 @@ export interface RevisionWord {
 }
 
 export interface RevisionSegment {
-  /** 0 … n−1 in time order; an index names the same stretch of audio in every revision of the job. */
+  /**
+   * 0 … n−1 in time order; an index names the same stretch of audio in every revision of the job, until a range is
+   * re-transcribed (the segments after it are numbered again: docs/transcripts.md).
+   */
   index: number;
   start: number;
   end: number;
@@ -22,6 +27,11 @@ export interface RevisionSegment {
   speaker: string | null;
   /** Always present; times are the engine's, spread over the segment where the engine gave none or an edit changed them. */
   words: RevisionWord[];
+  /**
+   * Why the recognizer's text here may be wrong (the guardrails' flags of the engine's segment); absent when nothing
+   * is doubtful. An edit of the segment's text clears them: a person has read it.
+   */
+  flags?: SegmentFlag[];
 }
 
 export interface TranscriptRevision {
@@ -58,6 +68,18 @@ export interface TranscriptPatch {
   segments?: SegmentPatch[];
   speakers?: Record<string, string | null>;
   merge_speakers?: SpeakerMerge[];
+}
+
+/**
+ * POST /v1/speech-to-text/{id}/retranscribe: seconds into the recording (snapped outward to segment edges), the
+ * on-device model to run the range with, and its params. The answer is the range's job; when it succeeds its result
+ * replaces the range as the transcript's next revision (docs/transcripts.md).
+ */
+export interface RetranscribeBody {
+  start: number;
+  end: number;
+  model: string;
+  params?: Record<string, unknown>;
 }
 
 /**

@@ -17,8 +17,11 @@ export interface WatchFolderInput {
   formats: string[];
 }
 
-/** starting: just saved; scanning: listing what is already there; watching; error: see `error`, retried. */
-export type WatchFolderState = 'starting' | 'scanning' | 'watching' | 'error';
+/**
+ * starting: just saved; scanning: listing what is already there; watching; error: see `error`, retried; elsewhere:
+ * another node of the cluster watches the folders (this node shows the saved folders and their counts).
+ */
+export type WatchFolderState = 'starting' | 'scanning' | 'watching' | 'error' | 'elsewhere';
 
 export interface WatchFolderStatus {
   state: WatchFolderState;

@@ -32,6 +32,25 @@ export interface EngineInput {
   referencePath?: string;
   /** voice-design: the description of the voice to design (text is what it speaks). */
   description?: string;
+  /**
+   * Speech to text of a stretch of `filePath` only (re-transcribing a range, jobs/transcripts/retranscription.ts):
+   * the worker cuts it out before the engine runs (audio/range-cut.ts), so the engine, its checkpoints and the
+   * billed duration all see a recording of the range's length, with times counted from `start`.
+   */
+  range?: AudioRange;
+  /** Re-transcribing a range: the transcription whose transcript the result replaces that range of. */
+  retranscribes?: string;
+  /**
+   * The account's vocabulary hotwords (jobs/transcripts/vocabulary-revision.ts), for a model that takes hotwords and
+   * a request that named none: the engine uses those its model can spell, and leaves the others out.
+   */
+  vocabularyHotwords?: string[];
+}
+
+/** Seconds into a recording, start < end, in whole milliseconds. */
+export interface AudioRange {
+  start: number;
+  end: number;
 }
 
 export interface EngineTask {

@@ -7,6 +7,8 @@
  *   remote.start();
  *   the service's hosted-settings routes call view() and update(); on close, after the job engine: remote.stop().
  */
+import { JobError } from '../common/errors.js';
+import { isProduct } from '../common/products.js';
 import type { JobRunner, Readiness } from '../jobs/engine/job-runner.js';
 import type { RemoteBatchesRepo } from '../store/remote-batches-repo.js';
 import type { RemoteJobsRepo } from '../store/remote-jobs-repo.js';
@@ -116,7 +118,9 @@ export class RemoteProvider {
       },
       run: (task, ctx) => {
         const hosted = task.definition.engineConfig.remoteModelId;
-        return this.runner.run({ ...task, name: null, remoteModelId: typeof hosted === 'string' ? hosted : undefined }, ctx);
+        const product = task.product;
+        if (!isProduct(product)) throw new JobError('model_unavailable', `${product} jobs are not forwarded to the hosted service`);
+        return this.runner.run({ ...task, product, name: null, remoteModelId: typeof hosted === 'string' ? hosted : undefined }, ctx);
       },
       // Batches on hosted models are held pending until the hosted service accepts them as one batch.
       placeBatch: (batch, signal) => this.runner.placeBatch(batch, signal),

@@ -16,6 +16,8 @@ import type { NodeMetrics } from './ops/metrics.js';
 import type { ParamsValidator } from './params/params-validator.js';
 import type { CaptureService } from './capture/capture-service.js';
 import type { UploadBudget } from './uploads/upload-budget.js';
+import type { AiRunner } from '../remote/language-model/ai-runner.js';
+import type { LanguageModelSettings } from '../remote/language-model/language-model-settings.js';
 
 export interface AppDeps {
   config: ServiceConfig;
@@ -54,6 +56,8 @@ export interface AppDeps {
   selfUrl: () => string;
   /** Meeting capture (/v1/captures, the local account's). */
   captures: CaptureService;
+  /** Language-model actions (/v1/settings/language-model, /v1/speech-to-text/{id}/ai): settings and the runner. */
+  languageModel: { settings: LanguageModelSettings; runner: AiRunner };
   /** Aborted when the service shuts down: held POSTs answer at once with the job as it stands. */
   closing: AbortSignal;
 }

@@ -20,6 +20,7 @@ import { REMEMBERED_PATHS, RememberedRoutes } from './http/remembered-routes.js'
 import { fuseGates, type HonoEntry } from './http/route-gates.js';
 import type { Result } from 'hono/router';
 import { JOB_ID_HEADER } from './openai/openai-job.js';
+import { OPENAI_ERROR_DIALECT } from './openai/openai-error.js';
 import { OpenAiModels } from './openai/openai-models.js';
 import { openAiSettingsRoutes } from './openai/openai-settings-routes.js';
 import { speechRoutes } from './openai/speech-route.js';
@@ -31,6 +32,8 @@ import { captureRoutes } from './capture/capture-routes.js';
 import { exportRoutes } from './routes/export-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { hostedSettingsRoutes } from './routes/hosted-settings-routes.js';
+import { languageModelSettingsRoutes } from './routes/language-model-settings-routes.js';
+import { transcriptAiRoutes } from './routes/transcript-ai-routes.js';
 import { jobRoutes } from './routes/job-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { modelManagerRoutes } from './routes/model-manager-routes.js';
@@ -41,6 +44,8 @@ import { productRoutes } from './routes/product-routes.js';
 import { VOXDESK_VERSION } from '../common/version.js';
 import { MCP_PATH, mcpRoutes } from './mcp/mcp-route.js';
 import { recordingRoutes } from './routes/recording-routes.js';
+import { retranscribeRoutes } from './routes/retranscribe-routes.js';
+import { vocabularyRoutes } from './routes/vocabulary-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
@@ -60,7 +65,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   // One read of other connections' commits per request, shared by the key check and the job view cache.
   const scope = <T>(run: () => T): T => deps.store.othersNow.within(run);
   const router = new RememberedRoutes(REMEMBERED_PATHS, (result: Result<HonoEntry>) => fuseGates(result, scope));
-  const app = handleErrors(new Hono<AppEnv>({ router }), deps.config.log);
+  const app = handleErrors(new Hono<AppEnv>({ router }), deps.config.log, [OPENAI_ERROR_DIALECT]);
 
   app.use(
     '/v1/*',
@@ -95,6 +100,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', welcomeRoutes(deps));
   app.route('/', modelSettingsRoutes(deps.models, deps.store.repos.settings));
   app.route('/', hostedSettingsRoutes(deps.remote));
+  app.route('/', languageModelSettingsRoutes(deps.languageModel.settings));
   app.route('/', watchFolderRoutes(deps));
   app.route('/', keysRoutes(deps.keys));
   app.route('/', captureRoutes(deps.captures));
@@ -107,7 +113,10 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', searchRoutes(deps.transcripts));
   app.route('/', exportRoutes(deps.transcripts, deps.exports));
   app.route('/', transcriptRevisionRoutes(deps.transcripts));
+  app.route('/', transcriptAiRoutes(deps));
   app.route('/', recordingRoutes(deps));
+  app.route('/', retranscribeRoutes(deps));
+  app.route('/', vocabularyRoutes(deps.store.repos));
   app.route('/', transcriptRoutes(deps));
   app.route('/', jobRoutes(deps));
   if (deps.config.serveUi) registerStaticUi(app, deps.config.serveUi);

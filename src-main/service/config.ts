@@ -147,6 +147,12 @@ export interface ServiceConfig {
   capture: Partial<CaptureOptions>;
   /** Watch-folder timings (stability, health checks, retries). Default {}: DEFAULT_WATCH_TIMINGS (watch/watch-folder-config.ts). */
   watchTimings: Partial<WatchTimings>;
+  /**
+   * Per-request timeouts of language-model actions (remote/language-model/language-model-client.ts): no answer
+   * within connectTimeoutMs (default 60 s), or silence within a streamed answer past idleTimeoutMs (default 300 s),
+   * fails the job language_model_unreachable. Default {}: those defaults.
+   */
+  languageModelTimeouts: { connectTimeoutMs?: number; idleTimeoutMs?: number };
 }
 
 export type ServiceRole = 'standalone' | 'serve' | 'worker';
@@ -204,6 +210,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     live: partial.live ?? {},
     capture: partial.capture ?? {},
     watchTimings: partial.watchTimings ?? {},
+    languageModelTimeouts: partial.languageModelTimeouts ?? {},
   };
   validateConfig(config);
   return config;

@@ -13,15 +13,15 @@ import { ApiError } from '../common/errors.js';
 import { ESPEAK_MODEL_ID } from '../engines/tts/espeak-models.js';
 import type { RemoteProvider } from '../remote/remote-provider.js';
 import type { JobService } from '../jobs/engine/job-service-types.js';
-import { createTranscripts } from '../jobs/transcripts/transcripts.js';
 import type { Db } from '../store/database.js';
 import type { Repositories } from '../store/repositories.js';
 import type { Store } from '../store/store.js';
+import { ownWatchFolders } from '../watch/watch-folder-owner.js';
 import { WatchService } from '../watch/watch-service.js';
 import type { AppDeps } from './app-deps.js';
 import { buildApp, type AppEnv } from './app.js';
 import type { ApiKeys, KeyOwner } from './auth/api-keys.js';
-import { limiterKeyId, rateLimited } from './auth/auth-middleware.js';
+import { authenticationOf } from './auth/auth-middleware.js';
 import { BrowserLogin } from './auth/browser-login.js';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import { Origins } from './auth/origins.js';
@@ -78,6 +78,9 @@ export interface Service {
   close(graceMs?: number): Promise<void>;
 }
 
+/** How often the node that watches a cluster's folders reads their saved list again (another node may have saved it). */
+const WATCH_SETTINGS_FOLLOW_MS = 5000;
+
 /** How long close() waits for running jobs before they are requeued. Default 10 s (the job engine's own default). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
@@ -122,10 +125,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const origins = new Origins(config.allowedOrigins);
     const limiter = new FailedAuthLimiter();
     const validator = new ParamsValidator();
-    const transcripts = createTranscripts(store, store.clock);
+    const transcripts = parts.transcripts;
     const exports = new ExportRenderer();
     opened.push(() => exports.close());
-    opened.push(() => transcripts.close());
     const watch = new WatchService({
       store,
       jobs,
@@ -174,6 +176,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       uploadsDir,
       uploads,
       captures,
+      languageModel: parts.languageModel,
       selfUrl: () => loopbackUrl(url),
       closing: closing.signal,
     };
@@ -197,20 +200,13 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     origins.setListening(config.host, port);
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const jobService = jobs;
-    /** The account of a live socket's key (the failed-check limit applied), for the live and capture sockets alike. */
-    const authenticateKey = async (key: string, address: string): Promise<string | undefined> => {
-      const owner = sessionKeys.get(key) ?? (await keys.find(key));
-      const limited = rateLimited(limiter, address, owner ? limiterKeyId(owner, key) : null);
-      if (limited) throw limited;
-      return owner?.accountId;
-    };
+    // The one key check, for the HTTP routes (app.ts) and the live and capture sockets alike.
+    const authentication = authenticationOf(deps);
     const live = attachLiveServer(server, {
-      authenticate: authenticateKey,
+      authentication,
       isKeyValid: async (key) => sessionKeys.has(key) || (await keys.find(key)) !== undefined,
       resolveModel: (id) => catalogue.resolveModel(id),
       pricingFor: (def) => catalogue.pricingFor(def),
-      allowedOrigins: config.allowedOrigins,
-      isOriginAllowed: (origin) => origins.isAllowed(origin),
       charge: (entry) => void store.repos.ledger.charge(entry).catch((error: Error) => config.log(`live: a charge could not be recorded: ${error.message}`)),
       recordDictation: (input) => jobService.recordDictation(input),
       followHostedDictation: (input) => jobService.followHostedDictation(input),
@@ -229,8 +225,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const captureSocket = attachCaptureSocket(server, {
       captures,
       localAccountId,
-      authenticate: authenticateKey,
-      isOriginAllowed: (origin) => origins.isAllowed(origin),
+      authentication,
       log: config.log,
     });
     opened.push(() => captureSocket.close());
@@ -252,7 +247,10 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     });
     const watchFolders = watch;
     opened.push(() => watchFolders.stop());
-    await watchFolders.start();
+    // In a cluster one API node at a time watches the folders (watch/watch-folder-owner.ts).
+    const watchOwnership = ownWatchFolders(store, watchFolders, { followMs: store.dialect === 'sqlite' ? null : WATCH_SETTINGS_FOLLOW_MS, log: config.log });
+    opened.push(() => watchOwnership.release());
+    await watchOwnership.ready;
 
     let closed: Promise<void> | null = null;
     const close = (graceMs = DEFAULT_SHUTDOWN_GRACE_MS): Promise<void> =>
@@ -262,14 +260,16 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         server.closeIdleConnections();
         await warmUp;
         // First: no file becomes a job while the job engine stops; exports being written are finished.
+        await watchOwnership.release();
         await watchFolders.stop();
         await exports.close();
-        await transcripts.close();
         // Running captures end as if stopped (their jobs are recorded) while the recognizers still run.
         await captures.close();
         captureSocket.close();
         await live.close();
         await Promise.all([jobService.shutdown(graceMs), manager.stop()]);
+        // After the job engine: a running AI clean-up saves its revision through it during the grace period.
+        await transcripts.close();
         // After the job engine: forwarded items may finish during its grace period.
         provider.stop();
         // Held POSTs were released above; whatever is still open after the jobs stopped is cut.

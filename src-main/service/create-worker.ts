@@ -83,6 +83,7 @@ export async function createWorker(partial: Partial<ServiceConfig>, options: Wor
     const close = (graceMs = DEFAULT_SHUTDOWN_GRACE_MS): Promise<void> =>
       (closed ??= (async () => {
         await Promise.all([parts.jobs.shutdown(graceMs), parts.models.stop()]);
+        await parts.transcripts.close();
         parts.remote.stop();
         metrics.stop();
         if (server) {

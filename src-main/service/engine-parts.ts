@@ -19,6 +19,10 @@ import { modelManagerSource } from '../models/catalogue-source.js';
 import { builtInModels } from '../models/packages/built-in-models.js';
 import { createJobService, type JobEngine } from '../jobs/engine/job-service.js';
 import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
+import { runnerSwitch, withAiModel } from '../remote/language-model/ai-model.js';
+import { createAiRunner, type AiRunner } from '../remote/language-model/ai-runner.js';
+import { LanguageModelSettings } from '../remote/language-model/language-model-settings.js';
+import { createTranscripts, type Transcripts } from '../jobs/transcripts/transcripts.js';
 import { RevokedKeyError } from '../store/accounts-repo.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
@@ -37,6 +41,10 @@ export interface EngineParts {
   readonly remote: RemoteProvider;
   readonly catalogue: Catalogue;
   readonly jobs: JobEngine;
+  /** Language-model actions on transcripts: each account's endpoint (its key sealed) and the runner of their jobs. */
+  readonly languageModel: { settings: LanguageModelSettings; runner: AiRunner };
+  /** Revisions and library search (jobs/transcripts): the API's, and the AI runner's clean-up edits (closed by the owner). */
+  readonly transcripts: Transcripts;
   /** dataDir's or the storage dir's uploads folder. */
   readonly uploadsDir: string;
   /** This node's id: PostgreSQL's (carried by its change notifications), else host and process id. */
@@ -135,17 +143,22 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
     maxUploadBytes: config.maxUploadBytes,
   });
 
+  // Language-model actions run as jobs through the plug-in runner, beside hosted forwarding (remote/language-model/).
+  const languageModelSettings = new LanguageModelSettings(local.settings, secrets);
+  const transcripts = createTranscripts(store.store, store.store.clock);
+  opened.push(() => transcripts.close());
+  const aiRunner = createAiRunner({ store: store.store, settings: languageModelSettings, transcripts, ...config.languageModelTimeouts });
   const jobs = createJobService({
     store: store.store,
     dataDir: config.storageDir,
-    resolveModel: (id) => catalogue.resolveForJobs(id),
+    resolveModel: withAiModel((id) => catalogue.resolveForJobs(id)),
     ...(config.workers !== undefined ? { workers: config.workers } : {}),
     // Lapsed leases are looked for by the maintenance timer: at least once per lease, so a dead node's job waits
     // at most about two leases before another node takes it.
     ...(config.leaseSeconds !== undefined ? { leaseSeconds: config.leaseSeconds, maintenanceIntervalMs: Math.min(60_000, config.leaseSeconds * 1000) } : {}),
     runsJobs: config.runsJobs,
     publicBaseUrl,
-    runners: { remote: remote.jobRunner },
+    runners: { remote: runnerSwitch(remote.jobRunner, aiRunner) },
     workerLauncher: config.processLauncher,
     startWorkers: config.workerStart,
     idleWorkerExitMs: config.workerIdleExitMs,
@@ -160,5 +173,5 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
     opened.push(unsubscribe);
   }
   const nodeId = store.postgres?.nodeId ?? `${hostname()}:${process.pid}`;
-  return { opened: store, keys, localAccountId, models, remote, catalogue, jobs, uploadsDir, nodeId };
+  return { opened: store, keys, localAccountId, models, remote, catalogue, jobs, uploadsDir, nodeId, languageModel: { settings: languageModelSettings, runner: aiRunner }, transcripts };
 }

@@ -1,7 +1,7 @@
 /** The jobs table: one row type, statements prepared once. Status rules live in jobs/state-machine.ts. */
 import { PAUSED, type WaitingCode } from '../common/errors.js';
 import type { JobStatus } from '../common/job-states.js';
-import type { Product } from '../common/products.js';
+import type { JobProduct } from '../common/products.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 
@@ -11,7 +11,7 @@ const BUDGET_WAIT: WaitingCode = 'waiting_for_budget';
 export interface JobRow {
   id: string;
   account_id: string;
-  product: Product;
+  product: JobProduct;
   model_id: string;
   name: string | null;
   language: string | null;
@@ -130,7 +130,7 @@ export interface PageKey {
 
 export interface JobPageQuery {
   accountId: string;
-  product: Product | null;
+  product: JobProduct | null;
   status: JobStatus | null;
   after: PageKey | null;
   limit: number;

@@ -23,6 +23,8 @@ import { createSettingsRepo, type SettingsRepo } from './settings-repo.js';
 import { createSpendingRepo, type SpendingRepo } from './spending-repo.js';
 import { createTranscriptRevisionsRepo, type TranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import { createTranscriptSearchRepo, type TranscriptSearchRepo } from './transcript-search-repo.js';
+import { createTranscriptAiRepo, type TranscriptAiRepo } from './transcript-ai-repo.js';
+import { createVocabularyRepo, type VocabularyRepo } from './vocabulary-repo.js';
 import { createWatchFilesRepo, type WatchFilesRepo } from './watch-files-repo.js';
 
 export interface Repositories {
@@ -56,6 +58,10 @@ export interface Repositories {
   search: TranscriptSearchRepo;
   /** Files the watch folders have seen and the jobs they became. */
   watchFiles: WatchFilesRepo;
+  /** Language-model actions on transcripts: answers kept per part, finished actions (migration 025). */
+  transcriptAi: TranscriptAiRepo;
+  /** Each account's hotwords and replacements (migration 026). */
+  vocabulary: VocabularyRepo;
 }
 
 export function createRepositories(db: Db, clock: Clock = systemClock): Repositories {
@@ -83,5 +89,7 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
     revisions: createTranscriptRevisionsRepo(db),
     search: createTranscriptSearchRepo(db),
     watchFiles: createWatchFilesRepo(db, clock),
+    transcriptAi: createTranscriptAiRepo(db),
+    vocabulary: createVocabularyRepo(db, clock),
   };
 }

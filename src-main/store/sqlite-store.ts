@@ -40,7 +40,7 @@ class Lock {
 
 const REPO_NAMES = [
   'accounts', 'jobs', 'batches', 'artifacts', 'idempotency', 'ledger', 'settings', 'secrets', 'spending', 'history', 'models',
-  'remoteJobs', 'remoteBatches', 'remoteCatalogue', 'segments', 'revisions', 'search', 'watchFiles',
+  'remoteJobs', 'remoteBatches', 'remoteCatalogue', 'segments', 'revisions', 'search', 'watchFiles', 'transcriptAi', 'vocabulary',
 ] as const satisfies readonly (keyof StoreRepos & keyof Repositories)[];
 
 /**
@@ -135,6 +135,11 @@ export function createSqliteStore(db: Db, file: string, clock: Clock = systemClo
       unchanged: (token) => outside(() => sync.changes.unchanged(token)),
     },
     flush: () => durability.flush(),
+    claimRole(_name, handlers) {
+      // One file, one service process: the role is this process's at once.
+      const gained = handlers.gained().catch(() => undefined);
+      return { release: () => gained };
+    },
     async close() {
       await lock.run(async () => db.close());
     },

@@ -31,7 +31,9 @@ import type { SettingsRepo } from './settings-repo.js';
 import type { SpendingRepo } from './spending-repo.js';
 import type { TranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import type { TranscriptSearchRepo } from './transcript-search-repo.js';
+import type { VocabularyRepo } from './vocabulary-repo.js';
 import type { WatchFilesRepo } from './watch-files-repo.js';
+import type { TranscriptAiRepo } from './transcript-ai-repo.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -68,6 +70,8 @@ export interface StoreRepos {
   revisions: Async<TranscriptRevisionsRepo>;
   search: Async<TranscriptSearchRepo>;
   watchFiles: Async<WatchFilesRepo>;
+  transcriptAi: Async<TranscriptAiRepo>;
+  vocabulary: Async<VocabularyRepo>;
 }
 
 /** Inside a transaction: its repositories, and a savepoint of it. */
@@ -99,5 +103,21 @@ export interface Store extends Tx {
   readonly changes: { take(): Promise<ChangeToken>; unchanged(token: ChangeToken): Promise<boolean> };
   /** Resolves once what this process committed so far survives a power cut (SQLite: an fsync of the WAL). */
   flush(): Promise<void>;
+  /**
+   * Plays the role `name` that one node of a cluster may play at a time (the watch folders' owner): `gained` runs
+   * when this node takes it, `lost` if it loses it (its database connection broke); the two never overlap. SQLite
+   * has one node: the role is this process's at once. PostgreSQL: postgres/exclusive-role.ts.
+   */
+  claimRole(name: string, handlers: RoleHandlers): RoleClaim;
   close(): Promise<void>;
+}
+
+export interface RoleHandlers {
+  gained(): Promise<void>;
+  lost(): Promise<void>;
+}
+
+export interface RoleClaim {
+  /** Gives the role up (the node is stopping); resolves once a running gained/lost is done. */
+  release(): Promise<void>;
 }

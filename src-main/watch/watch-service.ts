@@ -82,7 +82,7 @@ export class WatchService {
   private draining: Promise<void> | null = null;
   /** Rows being settled (exports being written), so an event and the start-up pass do not both write. */
   private readonly settling = new Map<number, Promise<void>>();
-  private readonly stopping = new AbortController();
+  private stopping = new AbortController();
   /** Background store work started by guard(). */
   private readonly guarded = new Set<Promise<unknown>>();
   private started = false;
@@ -102,6 +102,7 @@ export class WatchService {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    if (this.stopping.signal.aborted) this.stopping = new AbortController(); // started again (a cluster's role came back)
     this.options.jobs.events.on('job-changed', this.onJobChanged);
     this.options.jobs.events.on('job-retried', this.onJobRetried);
     this.guard('settling files whose job ended while stopped', () => this.reconcile());
@@ -110,6 +111,7 @@ export class WatchService {
 
   /** Stops watching and waits for the file being checked and the exports being written. */
   async stop(): Promise<void> {
+    this.started = false;
     this.stopping.abort(new Error('the service is stopping'));
     this.options.jobs.events.off('job-changed', this.onJobChanged);
     this.options.jobs.events.off('job-retried', this.onJobRetried);
@@ -121,8 +123,16 @@ export class WatchService {
     await Promise.all([...this.guarded]);
   }
 
+  /**
+   * Applies the saved folder list again (in a cluster another node may have saved it); nothing while not watching.
+   */
+  async refresh(): Promise<void> {
+    if (this.started) await this.apply(await readWatchFolders(this.options.store.repos.settings));
+  }
+
   /** The folders with their status, in the order saved. */
   async list(): Promise<WatchFolder[]> {
+    if (!this.started) return this.listWatchedElsewhere();
     const files = this.options.store.repos.watchFiles;
     const counts = await files.countsByFolder();
     const failures = await Promise.all(this.folders.map((folder) => files.lastFailure(folder.path)));
@@ -156,8 +166,29 @@ export class WatchService {
    */
   async replace(configs: readonly WatchFolderConfig[]): Promise<WatchFolder[]> {
     await saveWatchFolders(this.options.store.repos.settings, configs);
-    await this.apply(configs);
+    if (this.started) await this.apply(configs);
     return this.list();
+  }
+
+  /** A cluster node that does not own the watch folders: the saved folders, watched by the node that does. */
+  private async listWatchedElsewhere(): Promise<WatchFolder[]> {
+    const counts = await this.options.store.repos.watchFiles.countsByFolder();
+    return (await readWatchFolders(this.options.store.repos.settings)).map((config) => {
+      const count = counts.get(config.path) ?? { queued: 0, done: 0, failed: 0, duplicate: 0 };
+      const status: WatchFolderStatus = {
+        state: 'elsewhere',
+        error: null,
+        next_retry_at: null,
+        last_scan_at: null,
+        files_waiting: 0,
+        files_queued: count.queued,
+        files_done: count.done,
+        files_failed: count.failed,
+        files_skipped: count.duplicate,
+        last_failure: null,
+      };
+      return { ...config, status };
+    });
   }
 
   private async apply(configs: readonly WatchFolderConfig[]): Promise<void> {

@@ -8,6 +8,7 @@ import { attachLiveServer, type LiveServer } from '../../src-main/service/live/l
 import type { LiveOptions } from '../../src-main/service/live/live-options.js';
 import type { LiveCharge } from '../../src-main/service/live/live-session.js';
 import { SHARED } from './system.js';
+import { FailedAuthLimiter } from '../../src-main/service/auth/failed-auth-limiter.js';
 
 export const GOOD_KEY = 'vdk_test_key';
 export const ALLOWED_ORIGIN = 'http://127.0.0.1:5173';
@@ -53,9 +54,13 @@ export async function startLive(options: Partial<LiveOptions> = {}): Promise<Har
   const charges: LiveCharge[] = [];
   const server = createServer((_req, res) => res.writeHead(404).end());
   const live = attachLiveServer(server, {
-    authenticate: (key) => (key === GOOD_KEY ? 'acct_1' : undefined),
+    // The service's own key check, with one key and one allowed browser origin.
+    authentication: {
+      findOwner: (key) => (key === GOOD_KEY ? { accountId: 'acct_1', accountName: 'test', keyId: 'key_1' } : undefined),
+      limiter: new FailedAuthLimiter(),
+      isOriginAllowed: (origin) => origin === ALLOWED_ORIGIN,
+    },
     resolveModel: (id) => models.find((m) => m.id === id),
-    allowedOrigins: [ALLOWED_ORIGIN],
     charge: (entry) => charges.push(entry),
     dataDir: '/nonexistent',
     options,

@@ -29,6 +29,8 @@ const TEST_PARAMS_SCHEMA = {
     artifact: { type: 'boolean', default: false },
     code: { type: 'string' },
     message: { type: 'string' },
+    /** Every segment's text instead of "segment N" (a looping recognizer, for the guardrails). */
+    text: { type: 'string', maxLength: 2000 },
     language: { type: 'string', minLength: 2 },
     speaker_diarization: { type: 'boolean', default: false },
   },

@@ -62,6 +62,25 @@ function spell(word: string, vocab: Vocabulary): string[] | null {
 }
 
 /**
+ * The phrases of an account's vocabulary this model can spell, and those it cannot: a vocabulary is the account's,
+ * not one job's request, so a word one model's tokens lack is left out for that model (and said in the worker's log)
+ * rather than failing every job on it.
+ */
+export function spellable(phrases: readonly string[], tokensPath: string): { kept: string[]; dropped: string[] } {
+  const kept: string[] = [];
+  const dropped: string[] = [];
+  for (const phrase of phrases) {
+    try {
+      hotwordLines([phrase], tokensPath);
+      kept.push(phrase);
+    } catch {
+      dropped.push(phrase);
+    }
+  }
+  return { kept, dropped };
+}
+
+/**
  * `phrases` ("Ada Lovelace", "Voxdesk :3") as sherpa-onnx hotword lines: tokens separated by spaces, the phrase's
  * own boost kept (" :3"). Throws invalid_params for a phrase the model's tokens cannot spell.
  */

@@ -15,8 +15,8 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask } from '../engine-types.js';
-import { JobError } from '../../common/errors.js';
-import { ASR_SAMPLE_RATE, cancelledError, decodeBlocks } from '../audio/decode.js';
+import { jobCancelled, JobError } from '../../common/errors.js';
+import { ASR_SAMPLE_RATE, decodeBlocks } from '../audio/decode.js';
 import { pcm16WavBlocks, plainPcm16Wav } from '../audio/wav-pcm16.js';
 import { probeDuration } from '../audio/probe.js';
 import { skipSamples } from '../audio/skip-samples.js';
@@ -166,7 +166,7 @@ async function recognize(
     const decoder = loadDecoder();
     decoder.begin();
     for (let next = await first; !next.done; next = await blocks.next()) {
-      if (ctx.signal.aborted) throw cancelledError();
+      if (ctx.signal.aborted) throw jobCancelled();
       for (const utterance of decoder.feed(next.value)) reporter.add(utterance);
       fed += next.value.length / ASR_SAMPLE_RATE;
       // What was fed is recognised; the utterance it ends in is closed by finish().
@@ -174,7 +174,7 @@ async function recognize(
       // Recognition is synchronous: let messages in (a cancel) between blocks.
       await nextTurn();
     }
-    if (ctx.signal.aborted) throw cancelledError();
+    if (ctx.signal.aborted) throw jobCancelled();
     const last = decoder.finish();
     if (last) reporter.add(last);
     return reporter.pieces;

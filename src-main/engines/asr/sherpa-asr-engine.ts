@@ -18,7 +18,8 @@ import { PRIVATE_FILE_MODE } from '../../store/private-files.js';
 import { LANGUAGE_AWARE_FAMILIES, STREAMING_FAMILIES, TRANSDUCER_FAMILIES, type SherpaAsrEngineConfig } from './asr-families.js';
 import { readAsrParams, type AsrJobParams, type AsrParamRules } from './asr-params.js';
 import { diarize, type SpeakerTurn } from './diarization.js';
-import { hotwordLines } from './hotword-tokens.js';
+import { decodeWithRetry } from './flagged-redecode.js';
+import { hotwordLines, spellable } from './hotword-tokens.js';
 import { noteRecognised, noteResume, segmentDelay } from './recognition-probe.js';
 import { clearRecognizers, getOnlineRecognizer, getRecognizer, parseEngineConfig, type RecognizerSettings } from './sherpa-recognizers.js';
 import { LanguageLock, languageOf, RecordingHead } from './spoken-language.js';
@@ -55,7 +56,7 @@ const withoutTokenTimes = new Set<string>();
 async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> {
   const file = await inputFile(task.input, () => new JobError('invalid_params', 'speech to text needs an audio file'));
   const config = parseEngineConfig(task.engineConfig);
-  const params = readAsrParams(task.params, paramRules(config));
+  const params = readAsrParams(withVocabularyHotwords(task, config, ctx), paramRules(config));
   const duration = await probeDuration(file, { signal: ctx.signal });
   ctx.measured(duration);
   // Canary's auto is English (canary.ts); a model of one language is in that language.
@@ -143,7 +144,8 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
       startSample,
     });
     for await (const segment of segments) {
-      const recognized = offline.recognize(segment.samples, segment.start, segment.end);
+      // A segment the guardrails doubt is decoded again in two halves, and the better decode kept (flagged-redecode.ts).
+      const recognized = decodeWithRetry((samples, start, end) => offline.recognize(samples, start, end), segment.samples, segment.start, segment.end, options.guardrails, ctx.log);
       const text = params.punctuate && config.punctuation ? punctuate(config.punctuation, recognized.text) : recognized.text;
       const words = text === recognized.text ? recognized.words : punctuatedWords(recognized.words, text);
       const piece: RecognizedSegment = { index, start: segment.start, end: segment.end, text, language: recognized.language };
@@ -167,6 +169,19 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     durationSeconds: duration,
     transcript: { options, speakerTurns, segmentCount: index },
   };
+}
+
+/**
+ * The job's params with the account's vocabulary hotwords (EngineInput.vocabularyHotwords, set when the job was
+ * accepted) as its `hotwords`, keeping only those this model can spell; the params as given when there are none.
+ */
+function withVocabularyHotwords(task: EngineTask, config: SherpaAsrEngineConfig, ctx: EngineContext): Record<string, unknown> {
+  const wanted = task.input.vocabularyHotwords ?? [];
+  if (wanted.length === 0 || !TRANSDUCER_FAMILIES.includes(config.family) || !config.files.tokens) return task.params;
+  if ((task.params.hotwords ?? '') !== '' || task.params.decoding_method === 'greedy_search') return task.params;
+  const { kept, dropped } = spellable(wanted, config.files.tokens);
+  if (dropped.length) ctx.log(`vocabulary hotwords this model cannot spell, left out: ${dropped.join(', ')}`);
+  return kept.length ? { ...task.params, hotwords: kept.join(', ') } : task.params;
 }
 
 /** Hotword lines in a file of the job's own folder, for sherpa-onnx's OnlineRecognizer (it reads them from a file). */

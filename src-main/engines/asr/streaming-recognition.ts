@@ -4,7 +4,7 @@
  * one transcript piece. No VAD is needed and memory stays flat whatever the length. At the end a short tail of
  * silence flushes the last partial chunk, which a streaming encoder only decodes once it is complete.
  */
-import { JobError } from '../../common/errors.js';
+import { jobCancelled, JobError } from '../../common/errors.js';
 import type { SherpaOnlineRecognizer, SherpaOnlineResult } from './sherpa-native.js';
 
 export const STREAMING_SAMPLE_RATE = 16_000;
@@ -61,7 +61,7 @@ export async function* streamingUtterances(
     }
   };
   for await (const block of blocks) {
-    if (options.signal?.aborted) throw new JobError('cancelled', 'the job was cancelled');
+    if (options.signal?.aborted) throw jobCancelled();
     duration += block.length;
     yield* feed(block);
     options.onPosition?.(seconds());

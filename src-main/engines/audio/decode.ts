@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, createReadStream } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { access, open, stat } from 'node:fs/promises';
-import { JobError } from '../../common/errors.js';
+import { jobCancelled, JobError } from '../../common/errors.js';
 import type { BlockProcessor } from './block-processor.js';
 import { createStreamResampler } from './stream-resampler.js';
 
@@ -60,9 +60,6 @@ async function assertReadable(file: string): Promise<void> {
   if (size === 0) throw new JobError('audio_decode_failed', 'the audio file is empty (0 bytes)');
 }
 
-export function cancelledError(): JobError {
-  return new JobError('cancelled', 'the job was cancelled');
-}
 
 /** Regroups arbitrary chunks into blocks of exactly `size` samples (the last may be shorter). */
 async function* reblock(source: AsyncIterable<Float32Array>, size: number): AsyncGenerator<Float32Array> {
@@ -86,7 +83,7 @@ async function* reblock(source: AsyncIterable<Float32Array>, size: number): Asyn
 }
 
 async function* ffmpegSamples(ffmpeg: string, file: string, rate: number, signal?: AbortSignal): AsyncGenerator<Float32Array> {
-  if (signal?.aborted) throw cancelledError();
+  if (signal?.aborted) throw jobCancelled();
   const args = ['-nostdin', '-v', 'error', '-i', file, '-vn', '-f', 'f32le', '-ac', '1', '-ar', String(rate), 'pipe:1'];
   const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -103,7 +100,7 @@ async function* ffmpegSamples(ffmpeg: string, file: string, rate: number, signal
   let carry: Buffer = Buffer.alloc(0);
   try {
     for await (const data of child.stdout as AsyncIterable<Buffer>) {
-      if (signal?.aborted) throw cancelledError();
+      if (signal?.aborted) throw jobCancelled();
       const bytes: Buffer = carry.length ? Buffer.concat([carry, data]) : data;
       const whole = bytes.length - (bytes.length % 4);
       carry = Buffer.from(bytes.subarray(whole));
@@ -115,7 +112,7 @@ async function* ffmpegSamples(ffmpeg: string, file: string, rate: number, signal
       }
     }
     const { code, error } = await exited;
-    if (signal?.aborted) throw cancelledError();
+    if (signal?.aborted) throw jobCancelled();
     if (error) throw new JobError('audio_decode_failed', `ffmpeg could not be started: ${error.message}`, { cause: error });
     if (code !== 0) {
       const detail = stderr.trim().split('\n').slice(-3).join(' ').replace(`${file}: `, '');
@@ -161,7 +158,7 @@ async function* wasmSamples(file: string, rate: number, signal?: AbortSignal): A
     // Loaded on first use: a service that never decodes without ffmpeg does not hold its WebAssembly decoders.
     const { default: decodeChunked } = await import('audio-decode/stream');
     for await (const data of decodeChunked(createReadStream(file, { highWaterMark: 1 << 16 }), format)) {
-      if (signal?.aborted) throw cancelledError();
+      if (signal?.aborted) throw jobCancelled();
       if (data.sampleRate !== sourceRate) {
         if (resampler) yield resampler.finish();
         sourceRate = data.sampleRate;

@@ -11,7 +11,7 @@
  * segment end and fed again from there, and every decision depends only on the samples since that point (counted in
  * the detector's 512-sample windows), never on how the decoder happened to cut its blocks.
  */
-import { JobError } from '../../common/errors.js';
+import { jobCancelled } from '../../common/errors.js';
 import { ASR_SAMPLE_RATE } from './decode.js';
 import { createVad, VAD_DEFAULTS, type VadOptions } from './vad.js';
 
@@ -61,7 +61,7 @@ export function segmentSpeech(blocks: AsyncIterable<Float32Array>, options: Segm
 }
 
 function checkCancel(signal?: AbortSignal): void {
-  if (signal?.aborted) throw new JobError('cancelled', 'the job was cancelled');
+  if (signal?.aborted) throw jobCancelled();
 }
 
 /**

@@ -6,14 +6,14 @@
  */
 import { join } from 'node:path';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
-import { JobError } from '../../common/errors.js';
+import { jobCancelled, JobError } from '../../common/errors.js';
 import type { EngineContext, EngineOutput, EngineTask } from '../engine-types.js';
 import type { BlockProcessor } from '../audio/block-processor.js';
 import { resolveDenoiseParams } from './denoise-params.js';
 import { DryWetMixer } from './dry-wet-mixer.js';
 import { PcmStreamWriter } from './pcm-stream-writer.js';
 import { probeSource } from './probe-source.js';
-import { cancelledError, decodeBlocks } from '../audio/decode.js';
+import { decodeBlocks } from '../audio/decode.js';
 import { concat, createStreamResampler } from '../audio/stream-resampler.js';
 import { inputFile } from '../audio/input-file.js';
 
@@ -48,7 +48,7 @@ export async function runDenoiseJob(task: EngineTask, ctx: EngineContext, denois
   const params = resolveDenoiseParams(task.params);
   const file = await inputFile(task.input, () => new JobError('audio_decode_failed', `${task.product} needs an audio file`));
   const maxSeconds = readMaxSeconds(task.engineConfig);
-  if (ctx.signal.aborted) throw cancelledError();
+  if (ctx.signal.aborted) throw jobCancelled();
 
   const source = await probeSource(file);
   if (!source) ctx.log(`${denoiser.label}: source rate/channels unknown; "source" output means 16 kHz mono`);
@@ -79,7 +79,7 @@ export async function runDenoiseJob(task: EngineTask, ctx: EngineContext, denois
     let decoded = 0;
     const blocks = decodeBlocks(file, { sampleRate: workRate, blockSamples: workRate * DENOISE_BLOCK_SECONDS, signal: ctx.signal });
     for await (const block of blocks) {
-      if (ctx.signal.aborted) throw cancelledError();
+      if (ctx.signal.aborted) throw jobCancelled();
       decoded += block.length;
       if (maxSeconds !== null && decoded / workRate > maxSeconds) throw tooLong(decoded / workRate, maxSeconds);
       mixer.pushDry(block);
@@ -89,7 +89,7 @@ export async function runDenoiseJob(task: EngineTask, ctx: EngineContext, denois
       // Lets the worker read a cancel message between blocks.
       await yieldToEvents();
     }
-    if (ctx.signal.aborted) throw cancelledError();
+    if (ctx.signal.aborted) throw jobCancelled();
     if (decoded === 0) throw new JobError('audio_decode_failed', 'the file contains no audio samples');
     const tail = wet ? concat([mixer.mix(wet.finish()), mixer.end()]) : mixer.end();
     await writer.write(concat([toOutput.push(tail), toOutput.finish()]));

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { JobError } from '../../common/errors.js';
+import { jobCancelled, JobError } from '../../common/errors.js';
 import { textLength, textTooLongMessage } from '../../common/text-length.js';
 import { checkOutputOptions, outputOptionsFromParams, resolvedOutput } from '../audio/encode.js';
 import { EncodedFileWriter, inOrderOnly } from '../audio/encoded-sink.js';
@@ -65,7 +65,7 @@ export async function runTts(
       // Yield so that a cancel message (an event on this process) can abort the signal between sentences (not before
       // the first: nothing could have arrived, and the first audio should not wait).
       if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      if (ctx.signal.aborted) throw new JobError('cancelled', 'the job was cancelled');
+      if (ctx.signal.aborted) throw jobCancelled();
       // Pieces are encoded (and streamed) as the engine makes them; engines without pieces give the whole sentence.
       const pushed: Promise<void>[] = [];
       const into = encoder;

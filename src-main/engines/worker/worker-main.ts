@@ -5,7 +5,9 @@
  * to stderr (a log file chosen by the pool); stdout is never used.
  */
 import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { JobError } from '../../common/errors.js';
+import { cutRange } from '../audio/range-cut.js';
 import { loadEngineFactory } from '../engine-registry.js';
 import type { Engine, EngineKind, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
 import { parentLink } from './parent-link.js';
@@ -67,12 +69,28 @@ function removeIfEmpty(workDir: string): void {
   }
 }
 
-async function run(task: EngineTask): Promise<void> {
+/**
+ * A task on a range of its recording (EngineInput.range) runs on that range cut out into the job's folder: the
+ * engine sees an ordinary recording of the range's length. Answers the task to run and the cut file to remove.
+ */
+async function withRange(task: EngineTask, signal: AbortSignal): Promise<{ task: EngineTask; cut: string | null }> {
+  const { range, filePath } = task.input;
+  if (!range || !filePath) return { task, cut: null };
+  const cut = join(task.workDir, '.range.wav');
+  await cutRange(filePath, range, cut, signal);
+  return { task: { ...task, input: { ...task.input, filePath: cut, range: undefined, fileRoot: undefined } }, cut };
+}
+
+async function run(given: EngineTask): Promise<void> {
   const controller = new AbortController();
-  running.set(task.jobId, controller);
+  running.set(given.jobId, controller);
+  let cut: string | null = null;
   try {
-    const loading = engineFor(task.engine);
-    prepareWorkDir(task.workDir);
+    const loading = engineFor(given.engine);
+    prepareWorkDir(given.workDir);
+    const ranged = await withRange(given, controller.signal);
+    cut = ranged.cut;
+    const task = ranged.task;
     const engine = await loading;
     const output = await engine.run(task, {
       signal: controller.signal,
@@ -82,6 +100,7 @@ async function run(task: EngineTask): Promise<void> {
       log: (message) => process.stderr.write(`[${new Date().toISOString()}] ${task.jobId}: ${message}\n`),
       ...(task.streamAudio ? { audio: (bytes: Uint8Array) => send({ type: 'audio', jobId: task.jobId, bytes }) } : {}),
     });
+    if (cut) rmSync(cut, { force: true });
     if (controller.signal.aborted) send({ type: 'failed', jobId: task.jobId, code: 'cancelled', message: 'cancelled' });
     else {
       // Nothing to keep: no empty folder per job.
@@ -89,12 +108,13 @@ async function run(task: EngineTask): Promise<void> {
       send({ type: 'done', jobId: task.jobId, output });
     }
   } catch (error) {
+    if (cut) rmSync(cut, { force: true });
     const code = controller.signal.aborted ? 'cancelled' : error instanceof JobError ? error.code : 'engine_failed';
     const message = error instanceof Error ? error.message : String(error);
-    if (!(error instanceof JobError)) process.stderr.write(`${task.jobId}: ${error instanceof Error ? error.stack : message}\n`);
-    send({ type: 'failed', jobId: task.jobId, code, message });
+    if (!(error instanceof JobError)) process.stderr.write(`${given.jobId}: ${error instanceof Error ? error.stack : message}\n`);
+    send({ type: 'failed', jobId: given.jobId, code, message });
   } finally {
-    running.delete(task.jobId);
+    running.delete(given.jobId);
   }
 }
 

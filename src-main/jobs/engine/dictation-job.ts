@@ -22,6 +22,7 @@ import { newJobRow } from './job-rows.js';
 import type { NewDictationJob } from './job-service-types.js';
 import { rowsFromResult } from '../transcripts/transcript-segments.js';
 import { recordOriginal } from '../transcripts/transcripts.js';
+import { applyVocabulary } from '../transcripts/vocabulary-revision.js';
 
 /** The name a dictation's job gets: "Dictation 2026-11-23 02:15 UTC" (when it ended). */
 export function dictationJobName(at: Date): string {
@@ -91,6 +92,7 @@ export async function recordDictation(core: JobCore, input: NewDictationJob): Pr
       await chargeJob(repos.ledger, done, price, Number(shown), at);
       // Revision 0 now, as a file job gets it: the dictation (or meeting) is in library search at once.
       await recordOriginal(repos, done, input.result, at);
+      await applyVocabulary(repos, done, at);
     });
   } catch (error) {
     if (recording) await rm(recording.path, { force: true });

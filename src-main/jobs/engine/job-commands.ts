@@ -7,7 +7,7 @@
 import type { Batch, Job } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import { isTerminal } from '../../common/job-states.js';
-import type { Product } from '../../common/products.js';
+import type { JobProduct, Product } from '../../common/products.js';
 import type { EngineInput } from '../../engines/engine-types.js';
 import type { JobRow } from '../../store/jobs-repo.js';
 import type { BatchHold } from './batch-hold.js';
@@ -42,7 +42,7 @@ export function createCommands(core: JobCore, parts: { intake: Intake; hold: Bat
   }
 
   return {
-    async cancelJob(accountId: string, product: Product, jobId: string): Promise<Job | undefined> {
+    async cancelJob(accountId: string, product: JobProduct, jobId: string): Promise<Job | undefined> {
       const row = await queries.ownRow(accountId, product, jobId);
       if (!row) return undefined;
       stopRuns(await machine.tx((tx) => cancelRows(tx, [row])));
@@ -60,7 +60,7 @@ export function createCommands(core: JobCore, parts: { intake: Intake; hold: Bat
       return queries.batchView(batchId);
     },
 
-    async retryJob(accountId: string, product: Product, jobId: string): Promise<Job | undefined> {
+    async retryJob(accountId: string, product: JobProduct, jobId: string): Promise<Job | undefined> {
       const row = await queries.ownRow(accountId, product, jobId);
       if (!row) return undefined;
       if (!['failed', 'cancelled', 'expired'].includes(row.status)) {

@@ -60,8 +60,7 @@ export function nowIso(core: JobCore): string {
   return isoAt(core.options.clock);
 }
 
-/** The message every cancelled job carries. */
-export const CANCELLED_MESSAGE = 'The job was cancelled.';
+export { CANCELLED_MESSAGE } from '../../common/errors.js';
 
 /**
  * Timer- and event-driven work must never throw into the event loop (that would take the service down): a busy

@@ -13,6 +13,7 @@
 import { copyFile, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative } from 'node:path';
 import { JobError, PAUSED, WAITING_CODES } from '../../common/errors.js';
+import { isProduct } from '../../common/products.js';
 import { durationString } from '../../common/duration.js';
 import type { EngineInput, EngineKind, EngineOutput, EngineTask, RecognizedSegment } from '../../engines/engine-types.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
@@ -25,7 +26,9 @@ import { createPrivateLog } from '../../store/private-log.js';
 import type { StoreRepos } from '../../store/store.js';
 import { chargeJob, storedSnapshot } from '../money/billing.js';
 import { resumePointOf, rowsFromResult, segmentRow, transcriptFromRows } from '../transcripts/transcript-segments.js';
+import { applyRetranscription } from '../transcripts/retranscription.js';
 import { recordOriginal } from '../transcripts/transcripts.js';
+import { applyVocabulary } from '../transcripts/vocabulary-revision.js';
 import { CANCELLED_MESSAGE, guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
 import { PAUSED_MESSAGE } from './job-pause.js';
 import type { SettleQueue } from './settle-queue.js';
@@ -144,8 +147,12 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
         core.launching.n++;
         let handed = false;
         try {
+          // Workers run the spec's products only; extension jobs (transcript-ai) are the plug-in runner's.
+          const product = base.product;
+          if (!isProduct(product)) throw new JobError('model_unavailable', `${product} jobs are not run by an engine worker`);
           const task: EngineTask = {
             ...base,
+            product,
             engine: definition.engine as EngineKind,
             resumeAfter: resumePointOf(await store.repos.segments.last(row.id)),
             ...(core.audioListeners.has(row.id) ? { streamAudio: true } : {}),
@@ -351,6 +358,11 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
     // Charged at the price recorded when the job was accepted (jobs of earlier builds: the catalogue's price now).
     await chargeJob(repos.ledger, done, storedSnapshot(done.price_json, () => definition), Number(shown), at);
     if (original) await recordOriginal(repos, done, original, at);
+    // The account's replacements as revision 1 (vocabulary-revision.ts), before a range goes back into its source.
+    if (original) await applyVocabulary(repos, done, at);
+    // A re-transcribed range goes back into the transcript it came from as a new revision (retranscription.ts).
+    const source = original ? await applyRetranscription(repos, done, at, core.options.log) : null;
+    if (source) tx.touch(source, null);
   }
 
   function settleFailure(jobId: string, run: ActiveRun, error: unknown): Promise<void> {

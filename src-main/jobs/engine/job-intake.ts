@@ -6,6 +6,7 @@
  */
 import { ApiError } from '../../common/errors.js';
 import { MAX_BATCH_ITEMS, MAX_OPEN_BATCHES } from '../../common/limits.js';
+import type { EngineInput } from '../../engines/engine-types.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import { IDEMPOTENCY_TTL_MS } from '../../store/idempotency-repo.js';
 import { isoAt } from '../../store/clock.js';
@@ -17,6 +18,7 @@ import { batchEstimate, estimatedSecondsOf, priceSnapshot } from '../money/billi
 import { nowIso, type JobCore } from './job-core.js';
 import { defaultJobName } from './job-name.js';
 import { newJobRow } from './job-rows.js';
+import { inputWithHotwords, takesHotwords } from '../transcripts/vocabulary-revision.js';
 import type { AlongWithJob, Idempotency, NewBatch, NewJob } from './job-service-types.js';
 
 export interface JobInsert {
@@ -81,6 +83,12 @@ export function createIntake(core: JobCore): Intake {
     });
   }
 
+  /** The input a job runs on: the request's, with the account's hotwords for a model that takes them (vocabulary-revision.ts). */
+  async function withVocabulary(repos: StoreRepos, accountId: string, product: string, definition: ModelDefinition, params: Record<string, unknown>, input: EngineInput): Promise<EngineInput> {
+    if (product !== 'speech-to-text' || !takesHotwords(definition)) return input;
+    return inputWithHotwords(input, params, definition, await repos.vocabulary.get(accountId));
+  }
+
   function insertJob(job: NewJob, how: JobInsert = {}): Promise<Inserted> {
     return insert(job, how, undefined) as Promise<Inserted>;
   }
@@ -92,8 +100,10 @@ export function createIntake(core: JobCore): Intake {
       const replay = await replayOf(repos, job.accountId, 'job', idem);
       if (replay) return { id: replay, replayed: true };
       await checkAccount(repos, job.accountId);
-      const named = { ...job, name: job.name ?? defaultJobName(job.product, job.input) };
-      const row = newJobRow(core, named, null, priceSnapshot(checkModel(job.modelId)));
+      const definition = checkModel(job.modelId);
+      const input = await withVocabulary(repos, job.accountId, job.product, definition, job.params, job.input);
+      const named = { ...job, input, name: job.name ?? defaultJobName(job.product, job.input) };
+      const row = newJobRow(core, named, null, priceSnapshot(definition));
       const checkpoint = continues && (await repos.segments.count(continues.id)) > 0;
       if (continues && checkpoint) Object.assign(row, { duration_seconds: continues.duration_seconds, progress: continues.progress });
       await repos.jobs.insert(row);
@@ -144,6 +154,7 @@ export function createIntake(core: JobCore): Intake {
       });
       // A batch the runner places as a whole (a hosted batch) keeps its items pending until then (batch-hold.ts).
       const held = holdsBatches(options, definition);
+      const vocabulary = takesHotwords(definition) ? await repos.vocabulary.get(batch.accountId) : undefined;
       for (const [position, unnamed] of batch.items.entries()) {
         const item = { ...unnamed, name: unnamed.name ?? defaultJobName(batch.product, unnamed.input) };
         const estimatedSeconds = itemSeconds[position]!;
@@ -153,7 +164,7 @@ export function createIntake(core: JobCore): Intake {
         }
         const row = newJobRow(
           core,
-          { accountId: batch.accountId, product: batch.product, modelId: batch.modelId, name: item.name, language: batch.language, params: batch.params, input: item.input, estimatedSeconds },
+          { accountId: batch.accountId, product: batch.product, modelId: batch.modelId, name: item.name, language: batch.language, params: batch.params, input: batch.product === 'speech-to-text' ? inputWithHotwords(item.input, batch.params, definition, vocabulary) : item.input, estimatedSeconds },
           id,
           price,
         );

@@ -4,7 +4,7 @@
  * after the start of that text. The Jobs list, library search, exports (their file names) and notifications show it.
  * A name given with the request always wins; jobs stored before this rule keep the name they had.
  */
-import { PRODUCT_INPUT, type Product } from '../../common/products.js';
+import { PRODUCT_INPUT, isProduct, type JobProduct } from '../../common/products.js';
 import type { EngineInput } from '../../engines/engine-types.js';
 
 /** Longest name taken from a text, ellipsis included. Default 60 characters: one line of the Jobs list. */
@@ -28,7 +28,8 @@ export function nameFromText(text: string, max: number = TEXT_NAME_CHARS): strin
 }
 
 /** The name for a job of `product` with `input` that came without one, or null when there is nothing to name it by. */
-export function defaultJobName(product: Product, input: EngineInput): string | null {
+export function defaultJobName(product: JobProduct, input: EngineInput): string | null {
+  if (!isProduct(product)) return input.text !== undefined ? nameFromText(input.text) : null;
   const file = input.fileName ? baseName(input.fileName) || null : null;
   const text = input.text !== undefined ? nameFromText(input.text) : null;
   // Audio in: the recording names it. Text to speak (alone or with a reference voice): the text does.

@@ -4,7 +4,7 @@
  * artifact by its token. Another account's job, or one of another product, is undefined (404 upstream).
  */
 import type { Batch, Job, SegmentList } from '../../common/api-types.js';
-import type { Product } from '../../common/products.js';
+import { isProduct, type JobProduct, type Product } from '../../common/products.js';
 import { toFound, type FoundArtifact } from '../../store/artifacts-repo.js';
 import type { JobRow } from '../../store/jobs-repo.js';
 import type { LedgerEntry } from '../../store/ledger-repo.js';
@@ -40,7 +40,7 @@ export function createQueries(core: JobCore) {
       return views.batch(row);
     },
 
-    async getJob(accountId: string, product: Product, jobId: string): Promise<Job | undefined> {
+    async getJob(accountId: string, product: JobProduct, jobId: string): Promise<Job | undefined> {
       // Polled over and over: served from job-view-cache.ts while nothing was written (the view is frozen).
       const found = await jobViews.get(jobId, async () => {
         const row = await repos.jobs.get(jobId);
@@ -87,6 +87,8 @@ export function createQueries(core: JobCore) {
 
     async listBatches(accountId: string, query: ListQuery): Promise<{ data: Batch[]; next_cursor: string | null }> {
       const limit = pageLimit(query.limit);
+      // Extension job kinds (transcript-ai) have no batches.
+      if (query.product !== undefined && !isProduct(query.product)) return { data: [], next_cursor: null };
       const rows = await repos.batches.page(accountId, query.product ?? null, decodeCursor(query.cursor), limit + 1);
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];

@@ -4,11 +4,13 @@
  * written by the remote provider). Without one, remote models fail `model_unavailable`.
  */
 import type { WaitingCode } from '../../common/errors.js';
-import type { Product } from '../../common/products.js';
+import type { JobProduct, Product } from '../../common/products.js';
 import type { EngineContext, EngineOutput, EngineTask } from '../../engines/engine-types.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 
-export interface RunnerTask extends Omit<EngineTask, 'engine'> {
+export interface RunnerTask extends Omit<EngineTask, 'engine' | 'product'> {
+  /** A spec product, or `transcript-ai` (a language-model action: remote/language-model/). */
+  product: JobProduct;
   accountId: string;
   definition: ModelDefinition;
   /**

@@ -6,7 +6,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Batch, BudgetSettings, Job, JobResult, SegmentList } from '../../common/api-types.js';
 import type { JobStatus } from '../../common/job-states.js';
-import type { Product } from '../../common/products.js';
+import type { JobProduct, Product } from '../../common/products.js';
 import type { EngineInput } from '../../engines/engine-types.js';
 import type { StoreRepos } from '../../store/store.js';
 import type { JobRecording } from './job-recording.js';
@@ -44,7 +44,8 @@ export interface HostedDictationJob {
 
 export interface NewJob {
   accountId: string;
-  product: Product;
+  /** A spec product, or an extension's job kind (common/products.ts JobProduct). */
+  product: JobProduct;
   modelId: string;
   name: string | null;
   language: string | null;
@@ -80,7 +81,7 @@ export interface ListQuery {
   limit?: number;
   /** Opaque cursor from the previous page. */
   cursor?: string | null;
-  product?: Product;
+  product?: JobProduct;
   status?: JobStatus;
 }
 
@@ -133,19 +134,19 @@ export interface JobService {
    * Undefined for an unknown id, another account's job, or a job created on another product route. The view is
    * shared and frozen (job-view-cache.ts): copy it to change it.
    */
-  getJob(accountId: string, product: Product, jobId: string): Promise<Job | undefined>;
+  getJob(accountId: string, product: JobProduct, jobId: string): Promise<Job | undefined>;
   /** The recording behind a transcription (jobs/job-recording.ts); undefined as getJob is for speech-to-text. */
   getRecording(accountId: string, jobId: string): Promise<JobRecording | undefined>;
   getBatch(accountId: string, product: Product, batchId: string): Promise<Batch | undefined>;
   /** Resolves when the job is terminal or after timeoutMs (the POST hold window), whichever comes first. */
   waitForTerminal(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<void>;
-  cancelJob(accountId: string, product: Product, jobId: string): Promise<Job | undefined>;
+  cancelJob(accountId: string, product: JobProduct, jobId: string): Promise<Job | undefined>;
   cancelBatch(accountId: string, product: Product, batchId: string): Promise<Batch | undefined>;
   /**
    * Retry a failed/cancelled/expired job as a new job with the same input (extension for the desktop app). A
    * transcription's new job starts with the old one's committed segments and continues after them.
    */
-  retryJob(accountId: string, product: Product, jobId: string): Promise<Job | undefined>;
+  retryJob(accountId: string, product: JobProduct, jobId: string): Promise<Job | undefined>;
   /**
    * Pause a queued or running job: it stops after its current segment and waits queued with error_code `paused`.
    * Undefined when not found; throws ApiError conflict for a finished job.

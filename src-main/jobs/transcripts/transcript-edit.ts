@@ -191,8 +191,41 @@ export function applyTranscriptPatch(base: RevisionBody, patch: TranscriptPatch)
       if (text !== segment.text) {
         segment.words = retimeWords(segment, segment.words, text, budget);
         segment.text = text;
+        // A person has read and corrected it: no longer doubtful.
+        delete segment.flags;
       }
     }
   }
   return { speakers, segments };
+}
+
+/** Half a millisecond: times are stored in whole milliseconds, so this tells "at the edge" from "past it". */
+const EDGE = 0.0005;
+
+/**
+ * A range of the transcript recognised again (re-transcribing a range, retranscription.ts): the segments lying
+ * within [start, end] make way for `replacement` (times already counted from the recording's start), which keeps
+ * the speaker of the old segment it overlaps most (a range is recognised without diarization). Every segment is
+ * numbered again in time order, so the indexes after the range move when it has more or fewer segments than before.
+ * Answers the new body and the first index whose segment changed (the search rows from there on are rewritten).
+ */
+export function replaceRange(base: RevisionBody, range: { start: number; end: number }, replacement: readonly RevisionSegment[]): { body: RevisionBody; firstChanged: number } {
+  const inside = (s: { start: number; end: number }): boolean => s.start >= range.start - EDGE && s.end <= range.end + EDGE;
+  const replaced = base.segments.filter(inside);
+  const speakerFor = (s: { start: number; end: number }): string | null => {
+    let best: { speaker: string | null; overlap: number } = { speaker: null, overlap: 0 };
+    for (const old of replaced) {
+      const overlap = Math.min(old.end, s.end) - Math.max(old.start, s.start);
+      if (overlap > best.overlap) best = { speaker: old.speaker, overlap };
+    }
+    return best.speaker;
+  };
+  const fresh = replacement.map((s) => ({ ...s, speaker: speakerFor(s), words: s.words.map((w) => ({ ...w })) }));
+  const kept = base.segments.filter((s) => !inside(s)).map((s) => ({ ...s }));
+  const before = kept.filter((s) => s.start < range.start);
+  const after = kept.filter((s) => s.start >= range.start);
+  const segments = [...before, ...fresh, ...after].map((s, index) => ({ ...s, index }));
+  const speakers = { ...base.speakers };
+  for (const s of segments) if (s.speaker !== null && !(s.speaker in speakers)) speakers[s.speaker] = s.speaker;
+  return { body: { speakers, segments }, firstChanged: before.length };
 }

@@ -5,7 +5,7 @@
  * (the job engine passes a word-level result assembled from the rows and the speaker turns, whatever
  * response_format the job asked for), or on first use for jobs that succeeded before revisions existed.
  */
-import type { JobResult, TranscriptWord } from '../../common/api-types.js';
+import type { JobResult, SegmentFlag, TranscriptWord } from '../../common/api-types.js';
 import type { RevisionSegment, RevisionWord } from '../../common/transcript-types.js';
 import type { SegmentRow } from '../../store/segments-repo.js';
 
@@ -20,6 +20,7 @@ interface SourceSegment {
   text: string;
   speaker: string | null;
   words: TranscriptWord[] | null;
+  flags?: SegmentFlag[];
 }
 
 const round3 = (seconds: number): number => Math.round(seconds * 1000) / 1000;
@@ -42,7 +43,7 @@ export function spreadWords(tokens: readonly string[], start: number, end: numbe
 
 function sources(result: JobResult | null, rows: readonly SegmentRow[]): SourceSegment[] {
   if (result?.segments?.length) {
-    return result.segments.map((s) => ({ start: s.start, end: s.end, text: s.text, speaker: s.speaker ?? null, words: null }));
+    return result.segments.map((s) => ({ start: s.start, end: s.end, text: s.text, speaker: s.speaker ?? null, words: null, ...(s.flags?.length ? { flags: [...s.flags] } : {}) }));
   }
   const spoken = rows.filter((row) => row.text.trim() !== '');
   if (spoken.length > 0) {
@@ -126,6 +127,7 @@ export function originalRevision(result: JobResult | null, rows: readonly Segmen
       text,
       speaker: source.speaker,
       words: timed.length > 0 ? timed : spreadWords(tokensOf(text), source.start, source.end),
+      ...(source.flags ? { flags: source.flags } : {}),
     };
   });
   return { speakers, segments };

@@ -10,6 +10,7 @@ import { gate } from '../http/route-gates.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { ApiError } from '../../common/errors.js';
 import type { ApiKeys, KeyOwner } from './api-keys.js';
+import { authenticate, type Authentication } from './authenticate.js';
 import type { FailedAuthLimiter } from './failed-auth-limiter.js';
 import { requestHeader } from '../http/node-request.js';
 import type { Origins } from './origins.js';
@@ -55,20 +56,6 @@ export function clientAddress(c: Context): string {
   }
 }
 
-/** The limiter's verdict as an error to throw, or null when the check may go on. */
-export function rateLimited(limiter: FailedAuthLimiter, address: string, keyId: string | null): ApiError | null {
-  const verdict = limiter.check(address, keyId);
-  if (verdict.allowed) return null;
-  return new ApiError('rate_limited', `too many failed key checks from ${address}; try again in ${verdict.retryAfterSeconds} s`, {
-    retryAfterSeconds: verdict.retryAfterSeconds,
-  });
-}
-
-/** The stable id a key is remembered by in the limiter (session keys have no row). */
-export function limiterKeyId(owner: KeyOwner, key: string): string {
-  return owner.keyId ?? `session:${key}`;
-}
-
 /** The request's key: the Bearer header, or `?api_key=` on the QUERY_KEY_GET routes; ApiError unauthorized if none. */
 function requestKey(c: Context): string {
   const header = requestHeader(c, 'authorization');
@@ -87,28 +74,25 @@ function requestKey(c: Context): string {
   return match[1]!;
 }
 
+/** The service's one key check (authenticate.ts) for the keys these deps know. */
+export function authenticationOf(deps: AuthDeps): Authentication {
+  return {
+    findOwner: (key) => deps.sessionKeys.get(key) ?? deps.keys.find(key),
+    limiter: deps.limiter,
+    isOriginAllowed: (origin) => deps.origins.isAllowed(origin),
+  };
+}
+
 /** A gate (http/route-gates.ts): it throws or lets the request go on, with the key's owner set on the context. */
 export function authMiddleware(deps: AuthDeps): MiddlewareHandler<{ Variables: AuthVariables }> {
+  const auth = authenticationOf(deps);
   return gate((c: Context<{ Variables: AuthVariables }>) => {
     const path = c.req.path;
     const optional = keyOptional(c.req.method, path) && requestHeader(c, 'authorization') !== undefined;
     if (c.req.method === 'OPTIONS' || (isPublic(c.req.method, path) && !optional)) return undefined;
-    const origin = requestHeader(c, 'origin');
-    if (origin && !deps.origins.isAllowed(origin)) {
-      throw new ApiError('forbidden_origin', `origin ${origin} is not allowed; add it to allowedOrigins`);
-    }
-    const key = requestKey(c);
-    const owner = deps.sessionKeys.get(key) ?? deps.keys.find(key);
-    if (owner instanceof Promise) return owner.then((found) => admit(c, deps, key, found));
-    return admit(c, deps, key, owner);
+    const owner = authenticate(auth, { origin: requestHeader(c, 'origin'), address: () => clientAddress(c), key: () => requestKey(c) });
+    if (owner instanceof Promise) return owner.then((found) => void c.set('owner', found));
+    c.set('owner', owner);
+    return undefined;
   });
-}
-
-/** The rest of the key check once the key's owner is known (or known to be none). */
-function admit(c: Context<{ Variables: AuthVariables }>, deps: AuthDeps, key: string, owner: KeyOwner | undefined): undefined {
-  const limited = rateLimited(deps.limiter, clientAddress(c), owner ? limiterKeyId(owner, key) : null);
-  if (limited) throw limited;
-  if (!owner) throw new ApiError('unauthorized', 'invalid or revoked API key');
-  c.set('owner', owner);
-  return undefined;
 }

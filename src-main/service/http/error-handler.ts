@@ -1,15 +1,14 @@
 /**
  * The one place where failures become HTTP answers (docs/design.md §6.5): ApiError → its status and
- * `{"error": {"code", "message"}}` (on the OpenAI-compatible `/v1/audio/*` routes, OpenAI's
- * `{"error": {"message", "type", "param", "code"}}`: openai/openai-error.ts); anything unexpected → 500
- * internal_error with the cause logged, never a crash.
+ * `{"error": {"code", "message"}}`, or the body of the error dialect that claims the path (the app gives one: the
+ * OpenAI-compatible routes' shape, openai/openai-error.ts); anything unexpected → 500 internal_error with the cause
+ * logged, never a crash. This layer knows no dialect itself.
  */
 import { httpStatusOf } from './http-status.js';
 import type { Context, Env, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from '../../common/errors.js';
-import { isOpenAiPath, openAiErrorBody } from '../openai/openai-error.js';
 
 /**
  * A body that stopped arriving (408) is done with: the answer closes the connection. Any other refusal before the
@@ -22,33 +21,39 @@ function closeIfBodyStalled(c: Context, error: ApiError): void {
   if (incoming && incoming.complete === false) c.header('Connection', 'close');
 }
 
-export function errorResponse(c: Context, error: ApiError): Response {
+/** Routes that word their error bodies their own way (same statuses), chosen by path. */
+export interface ErrorDialect {
+  claims(path: string): boolean;
+  body(error: ApiError): unknown;
+}
+
+function errorResponse(c: Context, error: ApiError, dialects: readonly ErrorDialect[]): Response {
   closeIfBodyStalled(c, error);
   if (error.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer realm="voxdesk"');
   if (error.retryAfterSeconds !== null) c.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
-  const body = isOpenAiPath(new URL(c.req.url).pathname) ? openAiErrorBody(error) : error.toBody();
-  return c.json(body, httpStatusOf(error) as ContentfulStatusCode);
+  const path = new URL(c.req.url).pathname;
+  const dialect = dialects.find((d) => d.claims(path));
+  return c.json(dialect ? dialect.body(error) : error.toBody(), httpStatusOf(error) as ContentfulStatusCode);
 }
 
-export function makeErrorHandler(log: (message: string) => void) {
+function makeErrorHandler(log: (message: string) => void, dialects: readonly ErrorDialect[]) {
   return (err: Error, c: Context): Response => {
-    if (err instanceof ApiError) return errorResponse(c, err);
+    if (err instanceof ApiError) return errorResponse(c, err, dialects);
     if (err instanceof HTTPException && err.status < 500) {
       const code = err.status === 404 ? 'not_found' : err.status === 413 ? 'file_too_large' : 'invalid_request';
-      return errorResponse(c, new ApiError(code, err.message || 'bad request'));
+      return errorResponse(c, new ApiError(code, err.message || 'bad request'), dialects);
     }
     log(`internal error on ${c.req.method} ${new URL(c.req.url).pathname}: ${err.stack ?? String(err)}`);
-    return errorResponse(c, new ApiError('internal_error', 'the service hit an unexpected error; it is logged'));
+    return errorResponse(c, new ApiError('internal_error', 'the service hit an unexpected error; it is logged'), dialects);
   };
 }
 
-export function notFound(c: Context): Response {
-  return errorResponse(c, new ApiError('not_found', `no route ${c.req.method} ${new URL(c.req.url).pathname}`));
-}
-
-/** Installs the handler and the JSON 404 on an app: buildApp's, and a test's that mounts one route sub-app. */
-export function handleErrors<E extends Env>(app: Hono<E>, log: (message: string) => void): Hono<E> {
-  app.onError(makeErrorHandler(log));
-  app.notFound(notFound);
+/**
+ * Installs the handler and the JSON 404 on an app: buildApp's (with the OpenAI dialect), and a test's that mounts
+ * one route sub-app.
+ */
+export function handleErrors<E extends Env>(app: Hono<E>, log: (message: string) => void, dialects: readonly ErrorDialect[] = []): Hono<E> {
+  app.onError(makeErrorHandler(log, dialects));
+  app.notFound((c) => errorResponse(c, new ApiError('not_found', `no route ${c.req.method} ${new URL(c.req.url).pathname}`), dialects));
   return app;
 }

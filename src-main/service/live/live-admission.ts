@@ -1,23 +1,18 @@
 /**
- * What every live WebSocket route checks before its upgrade completes (text to speech and dictation alike), in this
- * order: the service is not shutting down, a key is given (`Authorization: Bearer` or `api_key`), the key is valid
- * (failed checks count towards the failed-auth limit: 429 `rate_limited`), and a browser's Origin is allowed. A
- * refusal is a plain HTTP response with the JSON error body, then the socket is closed.
+ * What every WebSocket route checks before its upgrade completes (live text to speech, dictation, capture): the
+ * service's one key check (auth/authenticate.ts: the Origin, the key from `Authorization: Bearer` or `api_key`, the
+ * failed-check limit). A refusal is a plain HTTP response with the JSON error body, then the socket is closed.
  */
 import { httpStatusOf } from '../http/http-status.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../../common/errors.js';
+import { authenticate, type Authentication } from '../auth/authenticate.js';
 import { singleQuery } from '../http/query-params.js';
 
 export interface AdmissionDeps {
-  /**
-   * The account that owns an API key, or undefined for an unknown key; may throw an ApiError (429 rate_limited for
-   * an address that failed too many key checks). `address` is the client's.
-   */
-  authenticate(key: string, address: string): string | undefined | Promise<string | undefined>;
-  /** Whether a browser origin may open a socket (clients with no Origin always may). */
-  isOriginAllowed(origin: string): boolean;
+  /** The service's key check (auth/authenticate.ts). */
+  authentication: Authentication;
 }
 
 export interface AdmittedClient {
@@ -59,11 +54,15 @@ function keyOf(req: IncomingMessage, url: URL): string | undefined {
 
 /** The client's key and account, or an ApiError to refuse the upgrade with. */
 export async function admitClient(req: IncomingMessage, url: URL, deps: AdmissionDeps): Promise<AdmittedClient> {
-  const key = keyOf(req, url);
-  if (!key) throw new ApiError('unauthorized', 'an API key is required (Authorization: Bearer or the api_key query parameter)');
-  const accountId = await deps.authenticate(key, req.socket.remoteAddress ?? 'unknown');
-  if (!accountId) throw new ApiError('unauthorized', 'the API key is not valid');
-  const origin = req.headers.origin;
-  if (origin !== undefined && !deps.isOriginAllowed(origin)) throw new ApiError('forbidden_origin', `origin ${origin} is not allowed`);
-  return { key, accountId };
+  let key = '';
+  const owner = await authenticate(deps.authentication, {
+    origin: req.headers.origin,
+    address: () => req.socket.remoteAddress ?? 'unknown',
+    key: () => {
+      const given = keyOf(req, url);
+      if (!given) throw new ApiError('unauthorized', 'an API key is required (Authorization: Bearer or the api_key query parameter)');
+      return (key = given);
+    },
+  });
+  return { key, accountId: owner.accountId };
 }

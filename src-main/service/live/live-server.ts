@@ -27,13 +27,11 @@ import { NeuralVoicePool } from '../../engines/live/neural-voice-pool.js';
 import { resolveEspeakVoice } from '../../engines/tts/espeak-synth.js';
 import type { LiveReservation, LiveReservationRequest } from '../../jobs/money/live-reservations.js';
 import { CLOSE_TRY_AGAIN_LATER, SessionSlots } from './session-slots.js';
+import type { Authentication } from '../auth/authenticate.js';
 
 export interface LiveDeps {
-  /**
-   * The account that owns an API key, or undefined for an unknown key; may throw an ApiError (429 rate_limited for
-   * an address that failed too many key checks). `address` is the client's.
-   */
-  authenticate(key: string, address: string): string | undefined | Promise<string | undefined>;
+  /** The service's key check (auth/authenticate.ts): the key, its failed-check limit and the browser Origin. */
+  authentication: Authentication;
   /**
    * Whether a session's key is still valid (re-checked every keyRecheckMs and on recheckKeys()); a session whose key
    * was revoked ends with an `unauthorized` error. Default: keys stay valid for the session's life.
@@ -42,10 +40,6 @@ export interface LiveDeps {
   resolveModel(id: string): ModelDefinition | undefined;
   /** The model's live price (catalogue + pricing file). Default: the definition's pricing, else free. */
   pricingFor?(model: ModelDefinition): Pricing;
-  /** Browser origins allowed besides no-origin clients. */
-  allowedOrigins: readonly string[];
-  /** Overrides allowedOrigins when given (e.g. the service's own origins plus the configured ones). */
-  isOriginAllowed?(origin: string): boolean;
   /** Writes one ledger row (request fee once per session, usage per speak). */
   charge(entry: LiveCharge): void;
   /**
@@ -141,9 +135,6 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   const recheckTimer = deps.isKeyValid ? setInterval(() => keys.size > 0 && void recheckKeys().catch((error: Error) => log(`live: keys could not be checked again: ${error.message}`)), options.keyRecheckMs) : undefined;
   recheckTimer?.unref();
 
-  const originAllowed = (origin: string): boolean =>
-    deps.isOriginAllowed ? deps.isOriginAllowed(origin) : deps.allowedOrigins.includes(origin);
-
   async function voiceFor(model: ModelDefinition, url: URL): Promise<LiveVoice> {
     if (model.engine === 'espeak') {
       const settings = {
@@ -207,7 +198,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
    */
   async function admit(req: IncomingMessage, url: URL): Promise<{ key: string; start: (ws: WebSocket) => SessionHandle; release: () => void }> {
     if (closing) throw new ApiError('internal_error', 'the service is shutting down');
-    const client = await admitClient(req, url, { authenticate: deps.authenticate, isOriginAllowed: originAllowed });
+    const client = await admitClient(req, url, { authentication: deps.authentication });
     const dictating = url.pathname === DICTATION_PATH;
     if (dictating && !deps.recordDictation) throw new ApiError('internal_error', 'live dictation is not available in this service');
     const slot = (dictating ? slots.dictation : slots.speech).take(client.accountId);

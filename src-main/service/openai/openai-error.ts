@@ -4,10 +4,12 @@
  * statuses OpenAI uses, so the official SDKs raise their usual classes (400 BadRequestError, 401
  * AuthenticationError, 404 NotFoundError, 409 ConflictError, 422 UnprocessableEntityError, 429 RateLimitError,
  * 5xx InternalServerError). `code` keeps Voxdesk's snake_case codes, except the two OpenAI clients look for
- * (`invalid_api_key`, `model_not_found`). The central handler (http/error-handler.ts) decides by path.
+ * (`invalid_api_key`, `model_not_found`). The central handler (http/error-handler.ts) takes it as the dialect of
+ * these paths.
  */
 import { httpStatusOf } from '../http/http-status.js';
 import type { ApiError } from '../../common/errors.js';
+import type { ErrorDialect } from '../http/error-handler.js';
 
 export interface OpenAiErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null };
@@ -34,3 +36,6 @@ function errorCode(error: Pick<ApiError, 'code' | 'param'>): string {
 export function openAiErrorBody(error: Pick<ApiError, 'code' | 'param' | 'message'>): OpenAiErrorBody {
   return { error: { message: error.message, type: errorType(httpStatusOf(error)), param: error.param, code: errorCode(error) } };
 }
+
+/** The OpenAI-compatible routes' error dialect, for the central handler. */
+export const OPENAI_ERROR_DIALECT: ErrorDialect = { claims: isOpenAiPath, body: openAiErrorBody };

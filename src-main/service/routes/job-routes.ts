@@ -6,7 +6,7 @@
 import { Hono, type Context } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import { JOB_STATUSES, type JobStatus } from '../../common/job-states.js';
-import { isProduct, type Product } from '../../common/products.js';
+import { isJobProduct, isProduct, type JobProduct, type Product } from '../../common/products.js';
 import type { ListQuery } from '../../jobs/engine/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
@@ -23,6 +23,13 @@ function productOf(c: Context<AppEnv>): Product {
   return product;
 }
 
+/** A job's product in its path: a spec product, or an extension's job kind (`transcript-ai`). */
+function jobProductOf(c: Context<AppEnv>): JobProduct {
+  const product = c.req.param('product') ?? '';
+  if (!isJobProduct(product)) throw new ApiError('not_found', `no product "${product}"`);
+  return product;
+}
+
 function found<T>(value: T | undefined, what: string, id: string): T {
   if (value === undefined) throw new ApiError('not_found', `no ${what} ${id} on this route`);
   return value;
@@ -35,7 +42,7 @@ export function listQuery(c: Context<AppEnv>): ListQuery {
   if (cursor) query.cursor = cursor;
   const product = singleQuery(params, 'product');
   if (product !== undefined && product !== '') {
-    if (!isProduct(product)) throw new ApiError('invalid_request', `unknown product "${product}"`);
+    if (!isJobProduct(product)) throw new ApiError('invalid_request', `unknown product "${product}"`);
     query.product = product;
   }
   const status = singleQuery(params, 'status');
@@ -64,15 +71,15 @@ export function jobRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get('/v1/:product/:jobId', async (c) => {
     const id = c.req.param('jobId');
     // The view is the cache's frozen one while the job stands still: its JSON is made once (http/frozen-json.ts).
-    return frozenJsonAnswer(c, found(await deps.jobs.getJob(c.get('owner').accountId, productOf(c), id), 'job', id));
+    return frozenJsonAnswer(c, found(await deps.jobs.getJob(c.get('owner').accountId, jobProductOf(c), id), 'job', id));
   });
   app.post('/v1/:product/:jobId/cancel', async (c) => {
     const id = c.req.param('jobId');
-    return c.json(found(await deps.jobs.cancelJob(c.get('owner').accountId, productOf(c), id), 'job', id));
+    return c.json(found(await deps.jobs.cancelJob(c.get('owner').accountId, jobProductOf(c), id), 'job', id));
   });
   app.post('/v1/:product/:jobId/retry', async (c) => {
     const id = c.req.param('jobId');
-    return c.json(found(await deps.jobs.retryJob(c.get('owner').accountId, productOf(c), id), 'job', id));
+    return c.json(found(await deps.jobs.retryJob(c.get('owner').accountId, jobProductOf(c), id), 'job', id));
   });
   return app;
 }

@@ -10,7 +10,7 @@ import { ApiError } from '../../common/errors.js';
 import { isTerminal } from '../../common/job-states.js';
 import { enabledOptions } from '../../common/pricing.js';
 import { textLength, textTooLongMessage } from '../../common/text-length.js';
-import type { Product } from '../../common/products.js';
+import type { JobProduct, Product } from '../../common/products.js';
 import { statedDuration } from '../../engines/audio/probe.js';
 import { hasSpeech } from '../../engines/audio/sentences.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
@@ -105,7 +105,7 @@ export function idempotencyOf(c: Context, request: unknown): Idempotency | undef
 }
 
 /** Holds a single-item POST until the job is terminal, the hold window ends or the client goes away. */
-export async function holdJob(c: Context, deps: AppDeps, accountId: string, product: Product, job: Job): Promise<Job> {
+export async function holdJob(c: Context, deps: AppDeps, accountId: string, product: JobProduct, job: Job): Promise<Job> {
   if (isTerminal(job.status) || deps.config.holdSeconds <= 0) return job;
   await deps.jobs.waitForTerminal(job.id, deps.config.holdSeconds * 1000, AbortSignal.any([c.req.raw.signal, deps.closing]));
   return (await deps.jobs.getJob(accountId, product, job.id)) ?? job;

@@ -21,6 +21,8 @@ import { revisionsRowid } from './021-revisions-rowid.js';
 import { keyFingerprints } from './022-key-fingerprints.js';
 import { liveReservations } from './023-live-reservations.js';
 import { jobLeases } from './024-job-leases.js';
+import { transcriptAi } from './025-transcript-ai.js';
+import { vocabularies } from './026-vocabularies.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -46,4 +48,6 @@ export const MIGRATIONS: readonly Migration[] = [
   keyFingerprints,
   liveReservations,
   jobLeases,
+  transcriptAi,
+  vocabularies,
 ];

@@ -9,54 +9,11 @@
  * same order.
  */
 import { isoAt } from '../clock.js';
-import type { DownloadRow, InstalledModel, ModelsRepo, UrlPackageRow } from '../models-repo.js';
+import type { ModelsRepo } from '../models-repo.js';
+import { toDownload, toInstalled, toUrlPackage, type DownloadSqlRow, type InstalledSqlRow, type UrlPackageSqlRow } from '../models-rows.js';
 import type { Async } from '../store.js';
 import type { PgShared } from './shared.js';
 import type { Sql } from './sql.js';
-
-interface InstalledSqlRow {
-  id: string;
-  source: 'curated' | 'imported' | 'url';
-  name: string;
-  description: string;
-  family: string;
-  capability: string;
-  languages_json: string;
-  licence: string;
-  version: string;
-  dir: string;
-  files_json: string;
-  size_bytes: number;
-  sha256_json: string;
-  verified: number;
-  curated_list_version: number | null;
-  installed_at: string;
-}
-
-interface DownloadSqlRow {
-  model_id: string;
-  status: 'downloading' | 'failed';
-  file_index: number;
-  file_bytes_done: number;
-  bytes_done: number;
-  bytes_total: number;
-  etag: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  started_at: string;
-  updated_at: string;
-}
-
-interface UrlPackageSqlRow {
-  id: string;
-  name: string;
-  url: string;
-  sha256: string;
-  size_bytes: number | null;
-  family: string | null;
-  languages_json: string;
-  added_at: string;
-}
 
 const INSTALLED_COLUMNS = 'id, source, name, description, family, capability, languages_json, licence, version, dir, files_json, size_bytes, sha256_json, verified, curated_list_version, installed_at';
 const DOWNLOAD_COLUMNS = 'model_id, status, file_index, file_bytes_done, bytes_done, bytes_total, etag, error_code, error_message, started_at, updated_at';
@@ -93,56 +50,6 @@ const FINGERPRINT = `SELECT
      (SELECT COALESCE(string_agg(id || ' ' || installed_at || ' ' || verified || ' ' || dir, chr(10) ORDER BY id), '') FROM installed_models)
   || chr(1) || (SELECT COALESCE(string_agg(model_id || ' ' || status, chr(10) ORDER BY model_id), '') FROM downloads)
   || chr(1) || (SELECT COALESCE(string_agg(id || ' ' || added_at, chr(10) ORDER BY id), '') FROM url_model_packages) AS fingerprint`;
-
-function toInstalled(r: InstalledSqlRow): InstalledModel {
-  return {
-    id: r.id,
-    source: r.source,
-    name: r.name,
-    description: r.description,
-    family: r.family,
-    capability: r.capability,
-    languages: JSON.parse(r.languages_json) as string[],
-    licence: r.licence,
-    version: r.version,
-    dir: r.dir,
-    files: JSON.parse(r.files_json) as Record<string, string>,
-    sizeBytes: r.size_bytes,
-    sha256: JSON.parse(r.sha256_json) as Record<string, string>,
-    verified: r.verified === 1,
-    curatedListVersion: r.curated_list_version,
-    installedAt: r.installed_at,
-  };
-}
-
-function toDownload(r: DownloadSqlRow): DownloadRow {
-  return {
-    modelId: r.model_id,
-    status: r.status,
-    fileIndex: r.file_index,
-    fileBytesDone: r.file_bytes_done,
-    bytesDone: r.bytes_done,
-    bytesTotal: r.bytes_total,
-    etag: r.etag,
-    errorCode: r.error_code,
-    errorMessage: r.error_message,
-    startedAt: r.started_at,
-    updatedAt: r.updated_at,
-  };
-}
-
-function toUrlPackage(r: UrlPackageSqlRow): UrlPackageRow {
-  return {
-    id: r.id,
-    name: r.name,
-    url: r.url,
-    sha256: r.sha256,
-    sizeBytes: r.size_bytes,
-    family: r.family,
-    languages: JSON.parse(r.languages_json) as string[],
-    addedAt: r.added_at,
-  };
-}
 
 export function createPgModelsRepo(sql: Sql, shared: PgShared): Async<ModelsRepo> {
   const now = (): string => isoAt(shared.clock);

@@ -24,6 +24,7 @@ import { checkout, connectionFailure, createPool } from './pool.js';
 import { createPgRepositories } from './repositories.js';
 import type { PgShared } from './shared.js';
 import { commitWrites, poolSql, serialConnection, transactionSql, type Queryable, type TransactionWrites, type WriteCounter } from './sql.js';
+import { claimPostgresRole } from './exclusive-role.js';
 
 export interface PostgresStoreOptions {
   /** The time source rows are stamped with (default: the system clock). */
@@ -139,6 +140,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     changes,
     onCommit: (listener) => feed.onChange(listener),
     flush: async () => {},
+    claimRole: (name, handlers) => claimPostgresRole(url, options.applicationName ?? 'voxdesk', name, handlers),
     async close() {
       if (closed) return;
       closed = true;

@@ -22,7 +22,9 @@ import { createPgSpendingRepo } from './spending-repo.js';
 import type { Sql } from './sql.js';
 import { createPgTranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import { createPgTranscriptSearchRepo } from './transcript-search-repo.js';
+import { createPgVocabularyRepo } from './vocabulary-repo.js';
 import { createPgWatchFilesRepo } from './watch-files-repo.js';
+import { createPgTranscriptAiRepo } from './transcript-ai-repo.js';
 
 type Makers = { [K in keyof StoreRepos]: (sql: Sql, shared: PgShared) => StoreRepos[K] };
 
@@ -45,6 +47,8 @@ const MAKERS: Makers = {
   revisions: createPgTranscriptRevisionsRepo,
   search: createPgTranscriptSearchRepo,
   watchFiles: createPgWatchFilesRepo,
+  transcriptAi: createPgTranscriptAiRepo,
+  vocabulary: createPgVocabularyRepo,
 };
 
 export function createPgRepositories(sql: Sql, shared: PgShared): StoreRepos {

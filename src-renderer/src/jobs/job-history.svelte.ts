@@ -4,7 +4,7 @@
  * full result; a transcription still running opens on its transcript so far). A retry made here is remembered
  * (retry-links.svelte.ts), so a problem whose retry succeeded leaves Problems.
  */
-import type { Job } from '$common/api-types.js';
+import type { Batch, Job } from '$common/api-types.js';
 import type { TranscriptFocus } from '../shared/navigation.svelte.js';
 import { errorText } from '../shared/error-messages.js';
 import { t } from '../shared/i18n/i18n.svelte.js';
@@ -124,7 +124,7 @@ export class JobHistory {
     this.focus = null;
   }
 
-  async cancelBatch(batch: { product: Job['product']; id: string }): Promise<void> {
+  async cancelBatch(batch: { product: Batch['product']; id: string }): Promise<void> {
     try {
       this.host.upsertBatch(await this.host.api.cancelBatch(batch.product, batch.id));
     } catch (err) {

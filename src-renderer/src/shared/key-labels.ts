@@ -4,7 +4,7 @@
  */
 import { t } from './i18n/i18n.svelte.js';
 
-export type ShortcutName = 'submit' | 'cancel' | 'dictate' | 'search' | 'undo' | 'enter' | 'tab';
+export type ShortcutName = 'submit' | 'cancel' | 'dictate' | 'search' | 'undo' | 'enter' | 'tab' | 'nextFlagged';
 
 export function isMac(): boolean {
   const platform = (globalThis as { navigator?: { platform?: string } }).navigator?.platform ?? '';
@@ -29,5 +29,7 @@ export function keyLabel(name: ShortcutName, tabNumber = 1): string {
       return t('keys.enter');
     case 'tab':
       return `${mod}${tabNumber}`;
+    case 'nextFlagged':
+      return 'F8';
   }
 }

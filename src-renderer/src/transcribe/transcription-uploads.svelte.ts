@@ -33,6 +33,8 @@ export interface UploadItem {
   error: { code: string; message: string | null } | null;
   /** The record in Jobs → Problems of this file not being sent, while there is one. */
   unsentId: string | null;
+  /** The params it is sent with (speaker separation and the number of speakers, when asked). */
+  params: Record<string, unknown>;
 }
 
 export interface TranscriptionUploadsOptions {
@@ -70,8 +72,8 @@ export class TranscriptionUploads {
    * Adds the files as rows and starts sending them with `modelId`; returns the new rows. A file that is empty or
    * larger than `maxFileBytes` (the model's limit, when it has one) fails at once, alone.
    */
-  add(files: readonly File[], modelId: string, maxFileBytes: number | null = null): UploadItem[] {
-    const added: UploadItem[] = files.map((file) => ({ key: ++this.#seq, file, phase: 'waiting', jobId: null, batchId: null, batchIndex: null, sentAt: 0, error: null, unsentId: null }));
+  add(files: readonly File[], modelId: string, maxFileBytes: number | null = null, params: Record<string, unknown> = {}): UploadItem[] {
+    const added: UploadItem[] = files.map((file) => ({ key: ++this.#seq, file, phase: 'waiting', jobId: null, batchId: null, batchIndex: null, sentAt: 0, error: null, unsentId: null, params }));
     this.items = [...this.items, ...added];
     const rows = this.items.slice(-added.length);
     for (const it of rows) {
@@ -221,7 +223,7 @@ export class TranscriptionUploads {
       try {
         if (plan.kind === 'single') {
           const it = group[0]!;
-          const job = await this.#host.api.transcribe({ file: it.file, filename: it.file.name }, { model: modelId, name: it.file.name }, { signal: controller.signal });
+          const job = await this.#host.api.transcribe({ file: it.file, filename: it.file.name }, { model: modelId, name: it.file.name, params: it.params }, { signal: controller.signal });
           it.jobId = job.id;
           it.phase = 'sent';
           this.#sentAfterAll(it);
@@ -255,7 +257,7 @@ export class TranscriptionUploads {
     for (;;) {
       try {
         // Same parts as ApiClient.transcribeBatch, but prebuilt in slices: fetch() of a 50-file FormData is one long task.
-        const body = await multipartBody([['model', modelId], ['params', '{}']], group.map((it) => ['file', { file: it.file, filename: it.file.name }] as const));
+        const body = await multipartBody([['model', modelId], ['params', JSON.stringify(group[0]?.params ?? {})]], group.map((it) => ['file', { file: it.file, filename: it.file.name }] as const));
         return await this.#host.api.request<Batch>('POST', '/v1/speech-to-text/batch', body, { signal });
       } catch (err) {
         if ((err as { code?: string }).code !== 'too_many_open_batches') throw err;

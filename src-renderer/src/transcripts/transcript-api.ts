@@ -4,9 +4,10 @@
  * The wire types are the shared ones (common/transcript-types.ts).
  */
 import type { ApiClient } from '$common/api-client.js';
-import type { RevisionSegment, SearchHit, SearchList, SegmentPatch, TranscriptPatch, TranscriptRevision } from '$common/transcript-types.js';
+import type { Job } from '$common/api-types.js';
+import type { RetranscribeBody, RevisionSegment, SearchHit, SearchList, SegmentPatch, TranscriptPatch, TranscriptRevision } from '$common/transcript-types.js';
 
-export type { RevisionSegment, SearchHit, SearchList, SegmentPatch, TranscriptPatch };
+export type { RetranscribeBody, RevisionSegment, SearchHit, SearchList, SegmentPatch, TranscriptPatch };
 /** GET /v1/speech-to-text/{id}/transcript: a revision (the latest unless asked), its speakers' names and segments. */
 export type Transcript = TranscriptRevision;
 
@@ -30,6 +31,11 @@ export async function patchTranscript(api: ApiClient, jobId: string, patch: Tran
   return api.request('PATCH', transcriptPath(jobId), patch);
 }
 
+/** Runs a range of the transcript again (the service snaps it to segment edges); answers the range's job. */
+export function retranscribeRange(api: ApiClient, jobId: string, body: RetranscribeBody): Promise<Job> {
+  return api.request('POST', `/v1/speech-to-text/${encodeURIComponent(jobId)}/retranscribe`, body);
+}
+
 export function searchLibrary(api: ApiClient, q: string, options: { limit?: number; cursor?: string | null; signal?: AbortSignal } = {}): Promise<SearchList> {
   const params = new URLSearchParams({ q });
   if (options.limit) params.set('limit', String(options.limit));
@@ -37,9 +43,13 @@ export function searchLibrary(api: ApiClient, q: string, options: { limit?: numb
   return api.request('GET', `/v1/search?${params.toString()}`, undefined, { signal: options.signal });
 }
 
-/** The export query: subtitle line options only for the subtitle formats, and only those set. */
-export function exportQuery(format: ExportFormat, lines: SubtitleLines | null = null): string {
+/**
+ * The export query: subtitle line options only for the subtitle formats, and only those set; filler words left out
+ * when asked (the stored transcript keeps them).
+ */
+export function exportQuery(format: ExportFormat, lines: SubtitleLines | null = null, removeFillers = false): string {
   const params = new URLSearchParams({ format });
+  if (removeFillers) params.set('remove_fillers', 'true');
   if (lines && (format === 'srt' || format === 'vtt')) {
     if (lines.max_chars_per_line !== null) params.set('max_chars_per_line', String(lines.max_chars_per_line));
     if (lines.max_lines !== null) params.set('max_lines', String(lines.max_lines));
@@ -47,6 +57,6 @@ export function exportQuery(format: ExportFormat, lines: SubtitleLines | null = 
   return params.toString();
 }
 
-export function exportTranscript(api: ApiClient, jobId: string, format: ExportFormat, lines: SubtitleLines | null = null): Promise<Response> {
-  return api.raw('GET', `/v1/speech-to-text/${encodeURIComponent(jobId)}/export?${exportQuery(format, lines)}`);
+export function exportTranscript(api: ApiClient, jobId: string, format: ExportFormat, lines: SubtitleLines | null = null, removeFillers = false): Promise<Response> {
+  return api.raw('GET', `/v1/speech-to-text/${encodeURIComponent(jobId)}/export?${exportQuery(format, lines, removeFillers)}`);
 }

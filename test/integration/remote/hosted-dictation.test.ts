@@ -145,6 +145,6 @@ describe('hosted live dictation', () => {
     expect(put.status).toBe(200);
     const refused = await refusedUpgrade(localUrl('remote:tiny-streaming'), { authorization: `Bearer ${local.key}` });
     expect(refused).toMatchObject({ status: 502, body: { error: { code: 'upstream_unavailable' } } });
-    expect(JSON.stringify(refused.body)).toContain('the API key is not valid');
+    expect(JSON.stringify(refused.body)).toContain('invalid or revoked API key');
   });
 });

@@ -33,7 +33,7 @@ describe(`a ${MINUTES}-minute file`, () => {
   const file = join(root, 'long.wav');
   const frames = writeLongWav(file, MINUTES);
 
-  it.each(DENOISERS)('%s denoises it whole, in steady memory', { timeout: 240_000 }, async (kind) => {
+  it.each(DENOISERS)('%s denoises it whole, in steady memory', { timeout: 600_000 } /* ~45 s when quiet; a busy shared machine stretches it five-fold and more */, async (kind) => {
     const rss: { at: number; bytes: number }[] = [];
     const { output } = await runDenoiser(kind, file, root, {
       onProgress: (at) => rss.push({ at, bytes: process.memoryUsage().rss }),

@@ -53,6 +53,18 @@ describe('TranscriptionUploads', () => {
     expect(host.jobById(row.jobId)).toMatchObject({ name: 'one.wav', model_id: 'test-asr', status: 'succeeded' });
   });
 
+  it('sends the params it was given (speaker separation), alone and in a batch', async () => {
+    const host = connectedApp();
+    const uploads = new TranscriptionUploads(host);
+    uploads.add([clip('alone.wav')], 'test-asr', null, { speaker_diarization: true });
+    uploads.add([clip('pair-1.wav'), clip('pair-2.wav')], 'test-asr', null, { speaker_diarization: true });
+    await until(() => statuses(uploads, uploads.items).every((s) => s === 'succeeded'), 'the jobs');
+    for (const item of uploads.items) {
+      expect(JSON.parse(svc.service.repos.jobs.get(item.jobId!)!.params_json)).toMatchObject({ speaker_diarization: true });
+    }
+    expect(uploads.items[1]!.batchId).not.toBeNull();
+  });
+
   it('sends several files as one batch; each row finds its item and job', async () => {
     const host = connectedApp();
     const uploads = new TranscriptionUploads(host);

@@ -74,6 +74,8 @@ describe('transcript', () => {
     expect(exportQuery('vtt', { max_chars_per_line: null, max_lines: 1 })).toBe('format=vtt&max_lines=1');
     expect(exportQuery('docx', { max_chars_per_line: 32, max_lines: 2 })).toBe('format=docx');
     expect(exportQuery('txt')).toBe('format=txt');
+    expect(exportQuery('txt', null, true)).toBe('format=txt&remove_fillers=true');
+    expect(exportQuery('srt', { max_chars_per_line: null, max_lines: 1 }, true)).toBe('format=srt&remove_fillers=true&max_lines=1');
   });
 
   it('follows playback except while editing and for a while after the person scrolled', () => {

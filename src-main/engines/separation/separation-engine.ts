@@ -7,10 +7,9 @@
  */
 import { isAbsolute, join } from 'node:path';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
-import { JobError } from '../../common/errors.js';
+import { JobError, jobCancelled } from '../../common/errors.js';
 import type { ArtifactFile, Engine, EngineContext, EngineFactory, EngineOutput, EngineTask } from '../engine-types.js';
 import type { BlockProcessor } from '../audio/block-processor.js';
-import { cancelledError } from '../audio/decode.js';
 import { interleave } from '../audio/pcm.js';
 import { concat, createStreamResampler } from '../audio/stream-resampler.js';
 import { inputFile } from '../audio/input-file.js';
@@ -93,7 +92,7 @@ async function writeStem(sink: StemSink, stem: StereoBlock | null, last: boolean
 export async function runSeparationJob(task: EngineTask, ctx: EngineContext, separator: Separator, maxSeconds: number | null): Promise<EngineOutput> {
   const params = resolveSeparationParams(task.params);
   const file = await inputFile(task.input, () => new JobError('audio_decode_failed', 'stem-separation needs an audio file'));
-  if (ctx.signal.aborted) throw cancelledError();
+  if (ctx.signal.aborted) throw jobCancelled();
   const source = await probeSource(file);
   const modelRate = separator.sampleRate;
   const outRate = params.outputSampleRate === 'source' ? (source?.sampleRate ?? modelRate) : params.outputSampleRate;
@@ -114,14 +113,14 @@ export async function runSeparationJob(task: EngineTask, ctx: EngineContext, sep
       return stems;
     };
     for await (const piece of separateBlocks(limitLength(blocks, modelRate, maxSeconds), modelRate * MARGIN_SECONDS, separate)) {
-      if (ctx.signal.aborted) throw cancelledError();
+      if (ctx.signal.aborted) throw jobCancelled();
       frames += piece.frames;
       for (const sink of sinks) await writeStem(sink, piece.stems[sink.index]!, false);
       if (expectedSeconds) ctx.progress(Math.min(0.99, frames / modelRate / expectedSeconds));
       // Lets the worker read a cancel message between windows.
       await yieldToEvents();
     }
-    if (ctx.signal.aborted) throw cancelledError();
+    if (ctx.signal.aborted) throw jobCancelled();
     if (frames === 0) throw new JobError('audio_decode_failed', 'the file contains no audio samples');
     const artifacts: ArtifactFile[] = [];
     for (const sink of sinks) {

@@ -7,9 +7,9 @@
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { JobError } from '../../common/errors.js';
+import { JobError, jobCancelled } from '../../common/errors.js';
 import type { BlockProcessor } from '../audio/block-processor.js';
-import { cancelledError, findFfmpeg, sniffFormat } from '../audio/decode.js';
+import { findFfmpeg, sniffFormat } from '../audio/decode.js';
 import { createStreamResampler } from '../audio/stream-resampler.js';
 
 /** A block of two equal-length channels. */
@@ -69,7 +69,7 @@ export function deinterleave(samples: Float32Array): StereoBlock {
 }
 
 async function* ffmpegStereo(ffmpeg: string, file: string, rate: number, signal?: AbortSignal): AsyncGenerator<StereoBlock> {
-  if (signal?.aborted) throw cancelledError();
+  if (signal?.aborted) throw jobCancelled();
   const args = ['-nostdin', '-v', 'error', '-i', file, '-vn', '-f', 'f32le', '-ac', '2', '-ar', String(rate), 'pipe:1'];
   const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -87,7 +87,7 @@ async function* ffmpegStereo(ffmpeg: string, file: string, rate: number, signal?
   let carry: Buffer = Buffer.alloc(0);
   try {
     for await (const data of child.stdout as AsyncIterable<Buffer>) {
-      if (signal?.aborted) throw cancelledError();
+      if (signal?.aborted) throw jobCancelled();
       const bytes: Buffer = carry.length ? Buffer.concat([carry, data]) : data;
       const whole = bytes.length - (bytes.length % FRAME_BYTES);
       carry = Buffer.from(bytes.subarray(whole));
@@ -99,7 +99,7 @@ async function* ffmpegStereo(ffmpeg: string, file: string, rate: number, signal?
       }
     }
     const { code, error } = await exited;
-    if (signal?.aborted) throw cancelledError();
+    if (signal?.aborted) throw jobCancelled();
     if (error) throw new JobError('audio_decode_failed', `ffmpeg could not be started: ${error.message}`, { cause: error });
     if (code !== 0) {
       const detail = stderr.trim().split('\n').slice(-3).join(' ').replace(`${file}: `, '');
@@ -142,7 +142,7 @@ async function* wasmStereo(file: string, rate: number, signal?: AbortSignal): As
   try {
     const { default: decodeChunked } = await import('audio-decode/stream');
     for await (const data of decodeChunked(createReadStream(file, { highWaterMark: 1 << 16 }), format)) {
-      if (signal?.aborted) throw cancelledError();
+      if (signal?.aborted) throw jobCancelled();
       if (data.sampleRate !== sourceRate) {
         const rest = flush();
         if (rest) yield rest;

@@ -99,7 +99,17 @@ export async function testModel(client: ApiClient, model: CatalogueRecord, out?:
     const t = timing(runs);
     return { ...base, input: { recording, seconds: t.audio_seconds }, result: { audio_seconds: t.audio_seconds, file: await saveArtifact(client, runs.timed, out) }, ...t };
   }
-  throw new Error(`${model.id} is a ${model.capability} model; voxdesk models test checks speech-to-text, text-to-speech and noise-reduction models`);
+  if (model.capability === 'stem_separation') {
+    // The sample recording is speech, not a song: what is measured is the speed; the first stem (vocals) is saved.
+    const recording = modelTestRecording();
+    const runs = await measured(
+      async (label) => finished(client, 'stem-separation', await client.separate({ file: await openAsBlob(recording), filename: 'model-test.wav' }, { model: model.id }), label),
+      'separating',
+    );
+    const t = timing(runs);
+    return { ...base, input: { recording, seconds: t.audio_seconds }, result: { audio_seconds: t.audio_seconds, file: await saveArtifact(client, runs.timed, out) }, ...t };
+  }
+  throw new Error(`${model.id} is a ${model.capability} model; voxdesk models test checks speech-to-text, text-to-speech, noise-reduction and stem-separation models`);
 }
 
 /** The report as people read it. */

@@ -298,6 +298,19 @@ export class ApiClient {
     for (const upload of uploads) form.append('file', upload.file, upload.filename);
     return this.request('POST', '/v1/speech-to-text/batch', form, options);
   }
+  // Stem separation: one recording → one artifact per stem (result.stems names them). Same parts as transcribe.
+  separate(
+    upload: AudioFileUpload,
+    fields: { model: string; params?: Record<string, unknown>; name?: string },
+    options: RequestOptions = {},
+  ): Promise<Job> {
+    const form = new FormData();
+    form.append('model', fields.model);
+    if (fields.params && Object.keys(fields.params).length) form.append('params', JSON.stringify(fields.params));
+    if (fields.name) form.append('name', fields.name);
+    form.append('file', upload.file, upload.filename);
+    return this.request('POST', '/v1/stem-separation', form, options);
+  }
   exportTranscript(jobId: string, format: TranscriptFormat): Promise<Response> {
     return this.raw('GET', `/v1/speech-to-text/${encodeURIComponent(jobId)}/export${query({ format })}`);
   }

@@ -73,6 +73,8 @@ export interface JobResult {
   segments?: TranscriptSegment[];
   words?: TranscriptWord[];
   artifacts?: Artifact[];
+  /** Extension, stem separation: the stem each artifact holds, in artifact order (`vocals`, `accompaniment`). */
+  stems?: string[];
   /** A language-model action's job (product transcript-ai): what it answered (`text` is the answer). */
   ai?: AiResult;
 }

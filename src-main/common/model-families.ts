@@ -8,13 +8,15 @@ export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'streamin
 export const TTS_FAMILIES = ['vits', 'piper', 'kokoro'] as const;
 export const SUPPORT_KINDS = ['silero-vad', 'speaker-embedding', 'pyannote-segmentation', 'punctuation'] as const;
 export const DENOISE_FAMILIES = ['gtcrn'] as const;
+/** Stem separation through sherpa-onnx's C library: Spleeter 2 stems, UVR MDX-Net. */
+export const SEPARATION_FAMILIES = ['spleeter', 'uvr'] as const;
 
 export type AsrFamily = (typeof ASR_FAMILIES)[number];
 export type TtsFamily = (typeof TTS_FAMILIES)[number];
 export type SupportKind = (typeof SUPPORT_KINDS)[number];
-export type ModelFamily = AsrFamily | TtsFamily | SupportKind | (typeof DENOISE_FAMILIES)[number];
+export type ModelFamily = AsrFamily | TtsFamily | SupportKind | (typeof DENOISE_FAMILIES)[number] | (typeof SEPARATION_FAMILIES)[number];
 
-export const MODEL_FAMILIES: readonly ModelFamily[] = [...ASR_FAMILIES, ...TTS_FAMILIES, ...DENOISE_FAMILIES, ...SUPPORT_KINDS];
+export const MODEL_FAMILIES: readonly ModelFamily[] = [...ASR_FAMILIES, ...TTS_FAMILIES, ...DENOISE_FAMILIES, ...SEPARATION_FAMILIES, ...SUPPORT_KINDS];
 
 export const MODEL_FAMILY_LABELS: Record<ModelFamily, string> = {
   whisper: 'Whisper',
@@ -28,6 +30,8 @@ export const MODEL_FAMILY_LABELS: Record<ModelFamily, string> = {
   piper: 'Piper voice',
   kokoro: 'Kokoro voice',
   gtcrn: 'GTCRN denoiser',
+  spleeter: 'Spleeter stem separation (2 stems)',
+  uvr: 'UVR MDX-Net stem separation',
   'silero-vad': 'Silero VAD',
   'speaker-embedding': 'Speaker embedding',
   'pyannote-segmentation': 'pyannote segmentation',

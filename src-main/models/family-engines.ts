@@ -10,13 +10,14 @@ import type { Product } from '../common/products.js';
 import type { SpecFamily } from '../common/spec-families.js';
 import { asrFamilyDefinition } from '../engines/asr/asr-families.js';
 import { gtcrnDefinition } from '../engines/denoise/denoise-families.js';
+import { separationDefinition } from '../engines/separation/separation-families.js';
 import type { EngineKind } from '../engines/engine-types.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import { ttsFamilyDefinition, type TtsFamily } from '../engines/tts/tts-families.js';
 import type { FamilyFiles } from './layouts/detect-layout.js';
 
 /** What a package is for: catalogue capabilities, or 'support' for models the ASR engines use (VAD, diarization). */
-export type PackageCapability = 'asr' | 'tts' | 'noise_reduction' | 'support';
+export type PackageCapability = 'asr' | 'tts' | 'noise_reduction' | 'stem_separation' | 'support';
 
 /** The support models an ASR package can use, found among the installed packages (null: none installed). */
 export interface SupportPaths {
@@ -89,6 +90,16 @@ const voice: FamilyEngine = {
     }),
 };
 
+/** Spleeter and UVR: the stem-separation product (engines/separation). */
+function stemSeparation(family: 'spleeter' | 'uvr'): FamilyEngine {
+  return {
+    capability: 'stem_separation',
+    engine: 'sherpa-separation',
+    products: ['stem-separation'],
+    define: (pkg) => separationDefinition({ id: pkg.id, family, files: pkg.files }),
+  };
+}
+
 const support: FamilyEngine = { capability: 'support', engine: null, products: [], define: () => null };
 
 export const FAMILY_ENGINES: Record<ModelFamily, FamilyEngine> = {
@@ -103,6 +114,8 @@ export const FAMILY_ENGINES: Record<ModelFamily, FamilyEngine> = {
   piper: voice,
   kokoro: voice,
   gtcrn: { capability: 'noise_reduction', engine: 'gtcrn', products: ['voice-isolator', 'audio-enhancement'], define: (pkg) => gtcrnDefinition(pkg) },
+  spleeter: stemSeparation('spleeter'),
+  uvr: stemSeparation('uvr'),
   'silero-vad': support,
   'speaker-embedding': support,
   'pyannote-segmentation': support,

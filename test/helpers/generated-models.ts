@@ -11,22 +11,24 @@ import { join } from 'node:path';
 import { ROOT } from './service.js';
 
 const SCRIPT = join(ROOT, 'scripts', 'tiny-models', 'make_tiny_models.py');
+/** The audio products' models (stem separation): scripts/tiny-models/make_tiny_product_models.py. */
+export const PRODUCT_MODELS_SCRIPT = join(ROOT, 'scripts', 'tiny-models', 'make_tiny_product_models.py');
 
 /** Debian's interpreter first: it is the one python3-onnx and python3-numpy are installed for. */
 function python(): string {
   return existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 }
 
-/** The folder of a generated model (`whisper-turbo`, …), made on first use. */
-export function generatedModel(name: string): string {
-  const hash = createHash('sha256').update(readFileSync(SCRIPT)).digest('hex').slice(0, 16);
+/** The folder of a generated model (`whisper-turbo`, …; `spleeter-2stems`, `uvr-mdx` from PRODUCT_MODELS_SCRIPT), made on first use. */
+export function generatedModel(name: string, script = SCRIPT): string {
+  const hash = createHash('sha256').update(readFileSync(script)).digest('hex').slice(0, 16);
   const cache = join(ROOT, 'node_modules', '.cache', 'voxdesk-tiny-models', hash);
   const dir = join(cache, name);
   if (existsSync(dir)) return dir;
   const staging = join(cache, `.making-${name}-${process.pid}`);
   mkdirSync(staging, { recursive: true });
   try {
-    execFileSync(python(), [SCRIPT, staging, name], { stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(python(), [script, staging, name], { stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     const stderr = String((error as { stderr?: Buffer }).stderr ?? '');

@@ -37,6 +37,13 @@ export class PcmStreamWriter {
     this.frames += mono.length;
   }
 
+  /** Appends frames already interleaved for this writer's channels (L R L R … when stereo). */
+  async writeInterleaved(samples: Float32Array): Promise<void> {
+    if (samples.length === 0) return;
+    await this.handle.write(floatToS16le(samples));
+    this.frames += Math.floor(samples.length / this.channels);
+  }
+
   get durationSeconds(): number {
     return this.frames / this.sampleRate;
   }

@@ -1,5 +1,5 @@
 /**
- * Params schemas of the products that have no on-device engine. They document what the HTTP layer accepts (the
+ * Params schemas of the products that have no on-device engine (stem separation has one: engines/separation). They document what the HTTP layer accepts (the
  * request parts are listed in each schema's description) and are what a hosted service's rows are expected to
  * resemble; nothing here runs. Output fields mirror text-to-speech's (audio/encode.ts): wav default, pcm, mp3.
  */
@@ -7,7 +7,7 @@ import type { JsonSchema } from '../../common/api-types.js';
 import type { Product } from '../../common/products.js';
 
 /** Products whose catalogue rows explain that no on-device engine exists. */
-export const UNSERVED_PRODUCTS = ['voice-cloning', 'voice-design', 'voice-conversion', 'voice-continuation', 'stem-separation'] as const;
+export const UNSERVED_PRODUCTS = ['voice-cloning', 'voice-design', 'voice-conversion', 'voice-continuation'] as const;
 export type UnservedProduct = (typeof UNSERVED_PRODUCTS)[number];
 
 const OUTPUT_PROPERTIES: Record<string, JsonSchema> = {
@@ -36,8 +36,6 @@ export const PRODUCT_REQUESTS: Record<UnservedProduct, string> = {
     'POST /v1/voice-conversion (and /batch): multipart parts in order model, params, name, file (speech to re-voice).',
   'voice-continuation':
     'POST /v1/voice-continuation (no batch route): multipart parts in order model, params, name, file (the recording to continue), optional text (words the continuation should say).',
-  'stem-separation':
-    'POST /v1/stem-separation (and /batch): multipart parts in order model, params, name, file (the mix to split).',
 };
 
 const SPECIFIC: Record<UnservedProduct, Record<string, JsonSchema>> = {
@@ -47,14 +45,6 @@ const SPECIFIC: Record<UnservedProduct, Record<string, JsonSchema>> = {
   'voice-continuation': {
     language: LANGUAGE,
     max_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 60, default: 10, description: 'Longest continuation to generate.' },
-  },
-  'stem-separation': {
-    stems: {
-      type: 'string',
-      enum: ['vocals-accompaniment', 'vocals-drums-bass-other'],
-      default: 'vocals-accompaniment',
-      description: 'Which stems to return: 2 (vocals + accompaniment) or 4 (vocals, drums, bass, other); one artifact each.',
-    },
   },
 };
 

@@ -15,7 +15,6 @@ const ROWS: Record<UnservedProduct, { capability: Capability; name: string; summ
   'voice-design': { capability: 'voice_design', name: 'Voice design', summary: 'Speaks text in a new voice described in words.', audioIn: false },
   'voice-conversion': { capability: 'voice_conversion', name: 'Voice conversion', summary: 'Re-voices a recording with another voice, keeping the words and timing.', audioIn: true },
   'voice-continuation': { capability: 'voice_continuation', name: 'Voice continuation', summary: 'Continues a recording in the same voice.', audioIn: true },
-  'stem-separation': { capability: 'stem_separation', name: 'Stem separation', summary: 'Splits a mix into vocals and instrument stems.', audioIn: true },
 };
 
 /** The reason every such row carries (and the 422 message repeats). */

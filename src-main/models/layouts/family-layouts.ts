@@ -45,6 +45,7 @@ function singleFileFamily(meta: OnnxMetadata | null): ModelFamily | null {
   if (!meta) return null;
   const type = meta.model_type ?? '';
   if (type === 'gtcrn') return 'gtcrn';
+  if (type === 'UVR') return 'uvr';
   if (meta.punctuations && meta.tokens) return 'punctuation';
   if (/^pyannote/i.test(type)) return 'pyannote-segmentation';
   if (meta.framework || meta.output_dim) return 'speaker-embedding';
@@ -56,6 +57,7 @@ const SPEAKER_EMBEDDING_NAMES = /titanet|wespeaker|3dspeaker|3d-speaker|campplus
 /** Single-file families, with the file names that suggest each when the metadata does not say. */
 const SINGLE_FILE_NAMES: ReadonlyArray<[RegExp, ModelFamily]> = [
   [/gtcrn/i, 'gtcrn'],
+  [/uvr|mdx/i, 'uvr'],
   [/silero|vad/i, 'silero-vad'],
   [/pyannote|segmentation/i, 'pyannote-segmentation'],
   [/punct/i, 'punctuation'],
@@ -178,6 +180,20 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
       ),
   },
   gtcrn: { ...singleFile('gtcrn', /gtcrn/i), expected: { model: 'gtcrn.onnx' } },
+  // sherpa-onnx-spleeter-2stems*.tar.bz2: vocals[.int8|.fp16].onnx and accompaniment[…].onnx, no tokens.
+  spleeter: {
+    expected: { vocals: 'vocals.onnx', accompaniment: 'accompaniment.onnx' },
+    needs: 'needs *vocals*.onnx and *accompaniment*.onnx (a Spleeter 2-stems export)',
+    async find(folder) {
+      if (folder.tokens) return null;
+      const vocals = folder.pick(/vocals/);
+      if (!vocals) return null;
+      const meta = await folder.metadata(vocals);
+      if (meta && Object.keys(meta).length > 0 && meta.model_type !== 'spleeter') return null;
+      return folder.make('spleeter', { vocals, accompaniment: folder.pick(/accompaniment/) }, ['vocals', 'accompaniment']);
+    },
+  },
+  uvr: { ...singleFile('uvr', /uvr|mdx/i), expected: { model: 'model.onnx' } },
   'silero-vad': singleFile('silero-vad', /silero|vad/i),
   'pyannote-segmentation': singleFile('pyannote-segmentation', /pyannote|segmentation/i),
   'speaker-embedding': singleFile('speaker-embedding', SPEAKER_EMBEDDING_NAMES),
@@ -185,7 +201,7 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
 };
 
 /** Families tried on a folder given without one, most specific first: a voice folder also has model.onnx + tokens.txt, a transducer also has encoder + decoder. */
-export const LAYOUT_ORDER: readonly ModelFamily[] = ['kokoro', 'piper', 'vits', 'moonshine', 'streaming-transducer', 'nemo-transducer', 'canary', 'whisper', 'sense-voice', 'nemo-ctc'];
+export const LAYOUT_ORDER: readonly ModelFamily[] = ['kokoro', 'piper', 'vits', 'moonshine', 'streaming-transducer', 'nemo-transducer', 'canary', 'whisper', 'sense-voice', 'nemo-ctc', 'spleeter'];
 
 /** The single-file families worth trying on a folder of .onnx files without tokens: the one its metadata names, then those its file names suggest. */
 export async function singleFileCandidates(folder: ModelFolder): Promise<ModelFamily[]> {

@@ -14,6 +14,7 @@ import { MODEL_TEST_SENTENCE, modelTestRecording } from '../../../src-main/cli/m
 import type { ModelTestReport } from '../../../src-main/cli/model-test-command.js';
 import { makeModelTestRecording } from '../../../scripts/make-model-test-sample.js';
 import { TINY } from '../../helpers/tiny-archives.js';
+import { generatedModel, PRODUCT_MODELS_SCRIPT } from '../../helpers/generated-models.js';
 
 const RUNNER = fileURLToPath(new URL('./models-cli.ts', import.meta.url));
 let dir: string;
@@ -36,6 +37,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'voxdesk-models-test-'));
   expect(await run('import', join(TINY, 'tiny-nemo-ctc'), '--id', 'ctc')).toMatchObject({ code: 0 });
   expect(await run('import', join(TINY, 'tiny-kokoro'), '--id', 'kokoro')).toMatchObject({ code: 0 });
+  expect(await run('import', generatedModel('uvr-mdx', PRODUCT_MODELS_SCRIPT), '--id', 'uvr')).toMatchObject({ code: 0 });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -87,6 +89,20 @@ describe('voxdesk models test', () => {
     expect(report.audio_seconds).toBe(Number((samples / 24000).toFixed(3)));
     const wav = readFileSync(out);
     expect(wav.readUInt32LE(wav.indexOf('data', 12) + 4) / 2).toBe(samples);
+  });
+
+  it('separates the sample with a stem-separation model, saves the vocals with --out, and reports the length', async () => {
+    const out = join(dir, 'vocals.wav');
+    const result = await run('test', 'uvr', '--json', '--out', out);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as ModelTestReport;
+    expect(report).toMatchObject({ id: 'uvr', capability: 'stem_separation', input: { recording: modelTestRecording(), seconds: 4.313 }, result: { file: out } });
+    expect(report.audio_seconds).toBe(4.313);
+    const wav = readFileSync(out);
+    // The sample's rate and exact length (16 kHz mono): the stems keep the upload's form.
+    const sample = readFileSync(modelTestRecording());
+    expect(wav.readUInt32LE(24)).toBe(16000);
+    expect(wav.readUInt32LE(wav.indexOf('data', 12) + 4)).toBe(sample.readUInt32LE(sample.indexOf('data', 12) + 4));
   });
 
   it('explains a model that is unknown or not downloaded', async () => {

@@ -140,7 +140,7 @@ describe('batches and failures', () => {
 });
 
 describe('products without an on-device engine', () => {
-  const unserved = ['voice-cloning', 'voice-design', 'voice-conversion', 'voice-continuation', 'stem-separation'];
+  const unserved = ['voice-cloning', 'voice-design', 'voice-conversion', 'voice-continuation'];
 
   it('lists their rows only with include_unavailable=true', async () => {
     const plain = await json<ListResponse<CatalogueRecord>>(api.get('/v1/models'));
@@ -157,7 +157,7 @@ describe('products without an on-device engine', () => {
 
   it('answers 422 model_unavailable with the reason when a request names them', async () => {
     const reason = 'configure a hosted service in Settings to run it there';
-    const message = await expectError(api.postForm('/v1/stem-separation', upload('local-stem-separation', NOISY)), 422, 'model_unavailable');
+    const message = await expectError(api.postForm('/v1/voice-conversion', upload('local-voice-conversion', NOISY)), 422, 'model_unavailable');
     expect(message).toContain(reason);
     const parts: Part[] = [
       { name: 'model', value: 'local-voice-cloning' },

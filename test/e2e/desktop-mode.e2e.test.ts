@@ -106,8 +106,8 @@ describe('desktop mode (page on its own origin, key from the bridge)', () => {
     const panel = page.locator('#panel-speak');
     await panel.locator('#tts-model').selectOption('test-tts');
     await panel.getByText('Options').click();
-    await panel.locator('#tts-behaviour').selectOption('sleep');
-    await panel.locator('#tts-ms').fill('60000');
+    await panel.locator('#tts-param-behaviour').selectOption('sleep');
+    await panel.locator('#tts-param-ms').fill('60000');
     await panel.locator('#tts-text').fill('A slow job to cancel.');
     await panel.getByRole('button', { name: /^Speak/ }).click();
     await expect.poll(() => panel.getByRole('button', { name: /Cancel/ }).count()).toBe(1);

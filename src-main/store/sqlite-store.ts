@@ -136,7 +136,7 @@ export function createSqliteStore(db: Db, file: string, clock: Clock = systemClo
     },
     flush: () => durability.flush(),
     claimRole(_name, handlers) {
-      // One file, one service process: the role is this process's at once.
+      // One file, one service process: the role is this process's at once (a failure is the caller's to see).
       const gained = handlers.gained().catch(() => undefined);
       return { release: () => gained };
     },

@@ -21,15 +21,31 @@ export interface WatchFolderOwnership {
 export function ownWatchFolders(store: Store, watch: WatchService, options: { followMs: number | null; log: (message: string) => void }): WatchFolderOwnership {
   let follow: NodeJS.Timeout | null = null;
   let settle!: () => void;
-  const ready = new Promise<void>((resolve) => (settle = resolve));
+  let fail!: (error: unknown) => void;
+  let settled = false;
+  const ready = new Promise<void>((resolve, reject) => {
+    settle = () => {
+      settled = true;
+      resolve();
+    };
+    fail = (error) => {
+      settled = true;
+      reject(error as Error);
+    };
+  });
   const claim: RoleClaim = store.claimRole(WATCH_FOLDERS_ROLE, {
     gained: async () => {
       if (options.followMs !== null) options.log('this node now watches the watch folders');
       try {
         await watch.start();
-      } finally {
-        settle();
+      } catch (error) {
+        // At start (SQLite: the role is this process's at once) the service's start fails with it, as it always did;
+        // a node that took the role over later keeps serving and says why it does not watch.
+        if (settled) options.log(`watch folders could not be started: ${(error as Error).message}`);
+        fail(error);
+        return;
       }
+      settle();
       if (options.followMs !== null) {
         follow = setInterval(() => void watch.refresh().catch((error: Error) => options.log(`watch folders: the saved list could not be read: ${error.message}`)), options.followMs);
         follow.unref();
@@ -43,7 +59,7 @@ export function ownWatchFolders(store: Store, watch: WatchService, options: { fo
     },
   });
   // A node that does not get the role at once starts without waiting for it.
-  if (store.dialect !== 'sqlite') setTimeout(settle, 0);
+  if (store.dialect !== 'sqlite') setTimeout(() => settled || settle(), 0);
   return {
     ready,
     async release() {

@@ -26,7 +26,7 @@ export function claimPostgresRole(url: string, applicationName: string, name: st
   };
 
   const later = (): void => {
-    if (released) return;
+    if (released || timer) return; // one retry at a time, however the failure was heard
     timer = setTimeout(() => void attempt(), retryMs);
     timer.unref();
   };
@@ -50,7 +50,12 @@ export function claimPostgresRole(url: string, applicationName: string, name: st
         const next = new pg.Client({ ...connectionConfig(url, applicationName), keepAlive: true });
         next.on('error', () => drop(next));
         next.on('end', () => drop(next));
-        await next.connect();
+        try {
+          await next.connect();
+        } catch (error) {
+          next.end().catch(() => {});
+          throw error;
+        }
         client = next;
       }
       const current = client;
@@ -62,7 +67,9 @@ export function claimPostgresRole(url: string, applicationName: string, name: st
         return; // held until this session ends
       }
     } catch {
+      // The database is unreachable, or the connection broke while asking: ask again later.
       if (client) drop(client);
+      else later();
       return;
     }
     later();

@@ -6,7 +6,8 @@
 /** `streaming-transducer`: sherpa-onnx online (streaming) transducers such as streaming Zipformer, for live dictation. */
 export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'streaming-transducer', 'moonshine', 'sense-voice', 'canary'] as const;
 export const TTS_FAMILIES = ['vits', 'piper', 'kokoro'] as const;
-export const SUPPORT_KINDS = ['silero-vad', 'speaker-embedding', 'pyannote-segmentation', 'punctuation'] as const;
+/** `language-id`: a multilingual Whisper used by sherpa-onnx's SpokenLanguageIdentification for recognizers told a language. */
+export const SUPPORT_KINDS = ['silero-vad', 'speaker-embedding', 'pyannote-segmentation', 'punctuation', 'language-id'] as const;
 export const DENOISE_FAMILIES = ['gtcrn'] as const;
 /** Stem separation through sherpa-onnx's C library: Spleeter 2 stems, UVR MDX-Net. */
 export const SEPARATION_FAMILIES = ['spleeter', 'uvr'] as const;
@@ -36,6 +37,7 @@ export const MODEL_FAMILY_LABELS: Record<ModelFamily, string> = {
   'speaker-embedding': 'Speaker embedding',
   'pyannote-segmentation': 'pyannote segmentation',
   punctuation: 'Punctuation (CT-Transformer)',
+  'language-id': 'Spoken-language identification (Whisper)',
 };
 
 export function isModelFamily(value: string): value is ModelFamily {

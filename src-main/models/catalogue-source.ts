@@ -35,6 +35,11 @@ function absolute(dir: string, files: FamilyFiles): FamilyFiles {
   return out;
 }
 
+/** The language-identification model's encoder and decoder, when one is installed with both. */
+function languageIdFiles(files: Record<string, string> | null): SupportPaths['languageId'] {
+  return files?.encoder && files.decoder ? { encoder: files.encoder, decoder: files.decoder } : null;
+}
+
 /** Error messages of an installed package name its files: shown relative to the models folder. */
 function withoutModelsDir(message: string, modelsDir: string): string {
   return message.replaceAll(`${modelsDir}${sep}`, '').replaceAll(modelsDir, 'the models folder');
@@ -55,6 +60,7 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
         speakerEmbedding: manager.supportModelPath('speaker-embedding'),
         pyannoteSegmentation: manager.supportModelPath('pyannote-segmentation'),
         punctuation: manager.supportModelPath('punctuation'),
+        languageId: languageIdFiles(manager.supportModelFiles('language-id')),
       };
       const rows: Array<{ pkg: OfferedPackage | null; installed: InstalledModel | null }> = manager
         .offeredPackages()

@@ -26,6 +26,8 @@ export interface SupportPaths {
   pyannoteSegmentation: string | null;
   /** A CT-Transformer punctuation model: punctuation and casing for recognizers that give none. */
   punctuation: string | null;
+  /** A multilingual Whisper for spoken-language identification: recognizers told a language find it first. */
+  languageId: { encoder: string; decoder: string } | null;
 }
 
 /** What an engine area is told about one package. Paths are absolute. */
@@ -120,6 +122,7 @@ export const FAMILY_ENGINES: Record<ModelFamily, FamilyEngine> = {
   'speaker-embedding': support,
   'pyannote-segmentation': support,
   punctuation: support,
+  'language-id': support,
 };
 
 export function familyCapability(family: ModelFamily): PackageCapability {

@@ -70,7 +70,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   private readonly downloads: PackageDownloads;
   private readonly imports: PackageImports;
   private readonly changes: ChangeTracker;
-  private readonly supportPaths = new Map<SupportKind, { revision: number; path: string | null }>();
+  private readonly supportPaths = new Map<SupportKind, { revision: number; files: Record<string, string> | null }>();
   private stopped = false;
 
   /** A manager over the store's models, its view of them loaded (installed-store.ts). */
@@ -207,12 +207,17 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
    * Curated packages win over imports, in curated-list order.
    */
   supportModelPath(kind: SupportKind): string | null {
+    return this.supportModelFiles(kind)?.model ?? null;
+  }
+
+  /** Absolute paths by role of the installed support model of a kind with several files (language-id: encoder, decoder), or null. */
+  supportModelFiles(kind: SupportKind): Record<string, string> | null {
     const revision = this.revision();
     const known = this.supportPaths.get(kind);
-    if (known?.revision === revision) return known.path;
-    const path = this.findSupportModel(kind);
-    this.supportPaths.set(kind, { revision, path });
-    return path;
+    if (known?.revision === revision) return known.files;
+    const files = this.findSupportModel(kind);
+    this.supportPaths.set(kind, { revision, files });
+    return files;
   }
 
   /** True while this process downloads the package, or another process (the CLI) did so within the last minute. */
@@ -336,15 +341,18 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     if (this.stopped) throw new ApiError('conflict', 'the model manager is shutting down');
   }
 
-  private findSupportModel(kind: SupportKind): string | null {
-    const all = this.store.installed().filter((m) => m.family === kind && m.files.model);
+  private findSupportModel(kind: SupportKind): Record<string, string> | null {
+    const all = this.store.installed().filter((m) => m.family === kind && (m.files.model || m.files.encoder));
     const rank = (m: InstalledModel) => {
       const i = this.curated.findIndex((p) => p.id === m.id);
       return i === -1 ? this.curated.length : i;
     };
     all.sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id));
     const first = all[0];
-    return first ? join(first.dir, first.files.model!) : null;
+    if (!first) return null;
+    const files: Record<string, string> = {};
+    for (const [role, rel] of Object.entries(first.files)) files[role] = join(first.dir, rel);
+    return files;
   }
 
   private offered(id: string): OfferedPackage | null {

@@ -44,7 +44,15 @@ export interface AsrSupportModels {
   pyannoteSegmentation?: string | null;
   /** CT-Transformer punctuation .onnx: punctuation and casing for PUNCTUATED_FAMILIES (punctuation.ts). */
   punctuation?: string | null;
+  /** A multilingual Whisper's encoder and decoder for spoken-language identification (language-identification.ts). */
+  languageId?: { encoder: string; decoder: string } | null;
 }
+
+/**
+ * Families told the spoken language rather than detecting it (Canary): with `language` omitted, the installed
+ * spoken-language identification model finds it first (language-identification.ts).
+ */
+export const LANGUAGE_TOLD_FAMILIES: readonly AsrFamily[] = ['canary'];
 
 /** Families whose recognizers give no punctuation, so the punctuation model adds it (the `punctuate` param). */
 export const PUNCTUATED_FAMILIES: readonly AsrFamily[] = ['nemo-ctc'];
@@ -75,6 +83,8 @@ export interface SherpaAsrEngineConfig {
   diarization: { segmentation: string; embedding: string } | null;
   /** The punctuation model's path when the family takes one and it is installed (punctuation.ts). */
   punctuation?: string | null;
+  /** The spoken-language identification model, for LANGUAGE_TOLD_FAMILIES when it is installed. */
+  languageId?: { encoder: string; decoder: string } | null;
 }
 
 export type AsrFamilyFields = Pick<ModelDefinition, 'engine' | 'engineConfig' | 'paramsSchema' | 'limits' | 'live' | 'acceptsSpeed' | 'languages'> & {
@@ -111,6 +121,7 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
     vadModel: support.sileroVad ?? null,
     diarization,
     ...(PUNCTUATED_FAMILIES.includes(family) && support.punctuation ? { punctuation: support.punctuation } : {}),
+    ...(LANGUAGE_TOLD_FAMILIES.includes(family) && support.languageId ? { languageId: support.languageId } : {}),
   };
   const streaming = STREAMING_FAMILIES.includes(family);
   const note = streaming ? 'A streaming model: it finds pauses itself and can transcribe live.' : segmentationNote(support);
@@ -125,6 +136,7 @@ export function asrFamilyDefinition(family: AsrFamily, pkg: AsrPackage): AsrFami
       vad: Boolean(support.sileroVad),
       diarization: diarization !== null,
       punctuation: engineConfig.punctuation ? true : PUNCTUATED_FAMILIES.includes(family) ? false : undefined,
+      identifiesLanguage: Boolean(engineConfig.languageId),
       ...(pkg.specFamily ? { specFamily: pkg.specFamily } : {}),
     }),
     limits: { ...NO_LIMITS, max_file_bytes: MAX_FILE_BYTES },

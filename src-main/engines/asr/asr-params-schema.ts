@@ -29,6 +29,8 @@ export interface AsrSchemaOptions {
    * false — it is not (`punctuate` only false, saying how to get it); undefined — the family punctuates itself.
    */
   punctuation?: boolean;
+  /** The spoken-language identification model is installed: a family told its language (Canary) finds it for auto. */
+  identifiesLanguage?: boolean;
 }
 
 /** The `punctuate` param of a recognizer that gives no punctuation (PocketSphinx, NeMo CTC). */
@@ -274,7 +276,9 @@ function language(options: AsrSchemaOptions): Record<string, JsonSchema> {
       default: 'auto',
       description:
         options.family === 'canary'
-          ? 'Spoken language; auto transcribes as English (Canary is told the language, it does not detect one).'
+          ? options.identifiesLanguage
+            ? 'Spoken language; auto: the spoken-language identification model finds it in the first speech (English when it hears a language this model does not know), and the result reports it.'
+            : 'Spoken language; auto transcribes as English (Canary is told the language; install whisper-tiny-language-id to have it identified).'
           : aware
             ? 'Spoken language; auto detects it.'
             : `This model recognises ${options.languages.join(', ')} only: auto or ${options.languages.length > 1 ? 'one of them' : 'that code'}.`,

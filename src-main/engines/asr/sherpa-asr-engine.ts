@@ -15,13 +15,14 @@ import { probeDuration } from '../audio/probe.js';
 import { concatSamples, segmentSpeech } from '../audio/segments.js';
 import { skipSamples } from '../audio/skip-samples.js';
 import { PRIVATE_FILE_MODE } from '../../store/private-files.js';
-import { LANGUAGE_AWARE_FAMILIES, STREAMING_FAMILIES, TRANSDUCER_FAMILIES, type SherpaAsrEngineConfig } from './asr-families.js';
+import { LANGUAGE_AWARE_FAMILIES, LANGUAGE_TOLD_FAMILIES, STREAMING_FAMILIES, TRANSDUCER_FAMILIES, type SherpaAsrEngineConfig } from './asr-families.js';
 import { readAsrParams, type AsrJobParams, type AsrParamRules } from './asr-params.js';
 import { diarize, type SpeakerTurn } from './diarization.js';
 import { decodeWithRetry } from './flagged-redecode.js';
 import { hotwordLines, spellable } from './hotword-tokens.js';
 import { noteRecognised, noteResume, segmentDelay } from './recognition-probe.js';
 import { clearRecognizers, getOnlineRecognizer, getRecognizer, parseEngineConfig, type RecognizerSettings } from './sherpa-recognizers.js';
+import { identifyLanguage } from './language-identification.js';
 import { LanguageLock, languageOf, RecordingHead } from './spoken-language.js';
 import { streamingUtterances } from './streaming-recognition.js';
 import { wordsFromTokens } from './token-words.js';
@@ -59,9 +60,11 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
   const params = readAsrParams(withVocabularyHotwords(task, config, ctx), paramRules(config));
   const duration = await probeDuration(file, { signal: ctx.signal });
   ctx.measured(duration);
-  // Canary's auto is English (canary.ts); a model of one language is in that language.
+  // A family told its language finds it with the identification model when installed, else Canary's auto is English
+  // (canary.ts); a model of one language is in that language.
+  const identifying = params.language === 'auto' && Boolean(config.languageId) && LANGUAGE_TOLD_FAMILIES.includes(config.family);
   const fixedLanguage =
-    params.language !== 'auto' ? params.language : config.family === 'canary' ? 'en' : config.languages.length === 1 ? config.languages[0]! : null;
+    params.language !== 'auto' || identifying ? (identifying ? null : params.language) : config.family === 'canary' ? 'en' : config.languages.length === 1 ? config.languages[0]! : null;
   const options: TranscriptOptions = {
     duration,
     language: params.task === 'translate' ? 'en' : fixedLanguage,
@@ -133,7 +136,7 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
       await recognised({ index, start, end, text: u.text, ...(words.length > 0 ? { words } : {}) });
     }
   } else {
-    const offline = new OfflineRecognition(config, params, resume?.language ?? null);
+    const offline = new OfflineRecognition(config, params, resume?.language ?? null, identifying ? ctx.log : null);
     const segments = segmentSpeech(blocks, {
       vadModel: params.vadFilter ? config.vadModel : null,
       vad: { minSilenceSeconds: params.minSilenceSeconds, maxSpeechSeconds: params.chunkSeconds },
@@ -195,15 +198,33 @@ function hotwordsFile(workDir: string, lines: string[]): string {
 class OfflineRecognition {
   private readonly lock: LanguageLock;
   private readonly hotwords: string | undefined;
+  /** A family told its language, with auto: the language identified in the first spoken segment (or resumed with). */
+  private identified: string | null;
 
   constructor(
     private readonly config: SherpaAsrEngineConfig,
     private readonly params: AsrJobParams,
     resumedLanguage: string | null,
+    /** Set when the language is to be identified first (the job's log, for what was heard). */
+    private readonly identifying: ((line: string) => void) | null = null,
   ) {
     const detecting = config.family === 'whisper' && params.language === 'auto' && !params.multilingual;
     this.lock = new LanguageLock(detecting, params.languageDetectionSegments, resumedLanguage, config.languages);
     this.hotwords = params.hotwords.length > 0 ? hotwordLines(params.hotwords, config.files.tokens!).join('/') : undefined;
+    this.identified = identifying && resumedLanguage && config.languages.includes(resumedLanguage) ? resumedLanguage : null;
+  }
+
+  /**
+   * The language of a family told its language, identified once from the first segment's audio: one the model knows,
+   * else English (the spec's auto for C-flash), saying what was heard in the job's log.
+   */
+  private identify(samples: Float32Array): string {
+    if (this.identified) return this.identified;
+    const heard = identifyLanguage(this.config.languageId!, samples);
+    const known = heard !== null && this.config.languages.includes(heard);
+    this.identifying!(known ? `spoken language identified: ${heard}` : `spoken language identified: ${heard ?? 'none'}, which this model does not know; transcribing as English`);
+    this.identified = known ? heard : 'en';
+    return this.identified;
   }
 
   private settings(language: string): RecognizerSettings {
@@ -221,14 +242,15 @@ class OfflineRecognition {
     };
   }
 
-  private recognizer(): SherpaOfflineRecognizer {
+  private recognizer(samples: Float32Array): SherpaOfflineRecognizer {
+    if (this.identifying) return getRecognizer(this.config, this.settings(this.identify(samples)));
     const aware = LANGUAGE_AWARE_FAMILIES.includes(this.config.family);
     const language = !aware || this.params.language === 'auto' ? (this.lock.language ?? '') : this.params.language;
     return getRecognizer(this.config, this.settings(language));
   }
 
   recognize(samples: Float32Array, start: number, end: number): { text: string; language: string | null; words: ReturnType<typeof wordsFromTokens> } {
-    const result = decodeSegment(this.recognizer(), samples, this.hotwords);
+    const result = decodeSegment(this.recognizer(samples), samples, this.hotwords);
     if (this.config.family === 'whisper' && (result.tokens?.length ?? 0) > 0 && (result.timestamps?.length ?? 0) === 0) {
       withoutTokenTimes.add(this.config.files.decoder!);
     }
@@ -238,7 +260,7 @@ class OfflineRecognition {
     const cut = limit !== null && tokens.length > limit;
     const text = cut ? tokens.slice(0, limit).join('') : result.text;
     const timed = cut ? { tokens: tokens.slice(0, limit), timestamps: (result.timestamps ?? []).slice(0, limit), durations: result.durations?.slice(0, limit) } : { tokens, timestamps: result.timestamps ?? [], durations: result.durations };
-    const language = languageOf(result.lang);
+    const language = this.identified ?? languageOf(result.lang);
     this.lock.heardIn(language, text, end - start);
     return { text, language, words: wordsFromTokens(timed, start, end) };
   }

@@ -56,10 +56,13 @@ export function parseEngineConfig(raw: Record<string, unknown>): SherpaAsrEngine
     }
   }
   const diarization = raw.diarization as SherpaAsrEngineConfig['diarization'] | undefined;
+  const languageId = raw.languageId as { encoder?: unknown; decoder?: unknown } | undefined;
+  const identifies = typeof languageId?.encoder === 'string' && typeof languageId.decoder === 'string' && existsSync(languageId.encoder) && existsSync(languageId.decoder);
   return {
     family,
     files,
     ...(typeof raw.punctuation === 'string' && existsSync(raw.punctuation) ? { punctuation: raw.punctuation } : {}),
+    ...(identifies ? { languageId: { encoder: languageId.encoder as string, decoder: languageId.decoder as string } } : {}),
     languages: Array.isArray(raw.languages) ? raw.languages.map(String) : [],
     vadModel: typeof raw.vadModel === 'string' && existsSync(raw.vadModel) ? raw.vadModel : null,
     diarization: diarization && typeof diarization === 'object' ? diarization : null,

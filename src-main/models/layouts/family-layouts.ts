@@ -198,6 +198,23 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
   'pyannote-segmentation': singleFile('pyannote-segmentation', /pyannote|segmentation/i),
   'speaker-embedding': singleFile('speaker-embedding', SPEAKER_EMBEDDING_NAMES),
   punctuation: { ...singleFile('punctuation', /punct|model/i), expected: { model: 'model.int8.onnx' } },
+  // sherpa-onnx's spoken-language identification runs a multilingual Whisper's encoder and decoder (its release is
+  // sherpa-onnx-whisper-tiny.tar.bz2). Named only: the same folder is a Whisper recognizer when not named.
+  'language-id': {
+    expected: { encoder: 'tiny-encoder.int8.onnx', decoder: 'tiny-decoder.int8.onnx' },
+    needs: 'needs a multilingual Whisper export: *encoder*.onnx and *decoder*.onnx',
+    async find(folder) {
+      const encoder = folder.pick(/encoder/);
+      const languages = encoder ? whisperLanguages(await folder.metadata(encoder)) : undefined;
+      // sherpa-onnx ends the process on an English-only Whisper here ("Only whisper multilingual models…").
+      if (languages && languages.length < 2) {
+        folder.refuse(`${encoder} is an English-only Whisper: spoken-language identification needs a multilingual one (e.g. sherpa-onnx-whisper-tiny)`);
+        return null;
+      }
+      const layout = folder.make('language-id', { encoder, decoder: folder.pick(/decoder/) }, ['encoder', 'decoder']);
+      return layout && languages ? { ...layout, languages } : layout;
+    },
+  },
 };
 
 /** Families tried on a folder given without one, most specific first: a voice folder also has model.onnx + tokens.txt, a transducer also has encoder + decoder. */

@@ -3,6 +3,7 @@
  * use). curated-models.ts has the fields and how pins are sourced.
  */
 import type { ModelPackage } from '../model-package.js';
+import { WHISPER_V3_LANGUAGES } from './asr-packages.js';
 import { SHERPA } from './release-hosts.js';
 
 export const OTHER_PACKAGES: readonly ModelPackage[] = [
@@ -104,6 +105,33 @@ export const OTHER_PACKAGES: readonly ModelPackage[] = [
         sha256: 'c0d5aa5f8eeb686032345e180bedf39319dc2e0556781c6264bcadba8328a6e1',
         pinSource: 'two public projects that verify this URL pin this digest, one with 64,717,756 bytes (a third lists the same size)',
         sizeBytes: 64_717_756,
+        path: '',
+        extract: 'tar.bz2',
+      },
+    ],
+  },
+  {
+    id: 'whisper-tiny-language-id',
+    name: 'Spoken-language identification (Whisper tiny)',
+    description:
+      'Finds the language spoken in a recording for recognizers that must be told it (Canary): with language omitted, ' +
+      'the first speech is identified and transcribed in that language, and the result reports it. Whisper tiny ' +
+      'multilingual, run by sherpa-onnx (99 languages).',
+    capability: 'support',
+    family: 'language-id',
+    // Whisper tiny is a v1/v2-era model: large-v3's hundred languages less Cantonese.
+    languages: WHISPER_V3_LANGUAGES.filter((code) => code !== 'yue'),
+    licence: 'MIT',
+    version: 'sherpa-onnx-whisper-tiny',
+    speedClass: 'fast',
+    files: [
+      {
+        url: `${SHERPA}/asr-models/sherpa-onnx-whisper-tiny.tar.bz2`,
+        sha256: null,
+        unconfirmed:
+          'no release checksum file or public project pins the digest of this release asset (searched 2026-11); the ' +
+          'size is approximate (about 111 MB)',
+        sizeBytes: 111_000_000,
         path: '',
         extract: 'tar.bz2',
       },

@@ -425,10 +425,119 @@ def punctuation(out):
     save(graph, os.path.join(out, "model.int8.onnx"), meta)
 
 
+# ---------------------------------------------------------------------------------------------------------------------
+# Kokoro v1.0 multilingual (sherpa-onnx/csrc/offline-tts-kokoro-model.cc, kokoro-multi-lang-lexicon.cc;
+# scripts/kokoro/v1.0/add_meta_data.py, generate_voices_bin.py): inputs tokens int64 [1, L], style float [1, D] and
+# speed float [1], output audio float [num_samples] at 24 kHz. Metadata version 2 makes sherpa-onnx use its
+# multi-language frontend (lexicon-us-en.txt and lexicon-zh.txt, espeak-ng for the rest, `lang` per request);
+# voices.bin holds n_speakers x style_dim[0] x style_dim[2] floats, the 53 v1.0 speakers in upstream's order. The
+# vocabulary is Kokoro's 178 phoneme symbols. Each token becomes 600 samples of a tone whose pitch follows the
+# speaker's style and the tokens, so the audio length says how many tokens the frontend made.
+# ---------------------------------------------------------------------------------------------------------------------
+
+KOKORO_SYMBOLS = (
+    ["$", ";", ":", ",", ".", "!", "?", "\u00a1", "\u00bf", "\u2014", "\u2026", '"', "\u00ab", "\u00bb", "\u201c", "\u201d", " "]
+    + list("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+    + list("\u0251\u0250\u0252\u00e6\u0253\u0299\u03b2\u0254\u0255\u00e7\u0257\u0256\u00f0\u02a4\u0259\u0258\u025a\u025b\u025c\u025d\u025e\u025f\u0284\u0261\u0260\u0262\u029b\u0266\u0267\u0127\u0265\u029c\u0268\u026a\u029d\u026d\u026c\u026b\u026e\u029f\u0271\u026f\u0270\u014b\u0273\u0272\u0274\u00f8\u0275\u0278\u03b8\u0153\u0276\u0298\u0279\u027a\u027e\u027b\u0280\u0281\u027d\u0282\u0283\u0288\u02a7\u0289\u028a\u028b\u2c71\u028c\u0263\u0264\u028d\u03c7\u028e\u028f\u0291\u0290\u0292\u0294\u02a1\u0295\u02a2\u01c0\u01c1\u01c2\u01c3\u02c8\u02cc\u02d0\u02d1\u02bc\u02b4\u02b0\u02b1\u02b2\u02b7\u02e0\u02e4\u02de\u2193\u2191\u2192\u2197\u2198")
+)
+KOKORO_TAIL = [("'", 176), ("\u0329", 175), ("\u1d7b", 177)]
+
+KOKORO_V1_SPEAKERS = (
+    "af_alloy af_aoede af_bella af_heart af_jessica af_kore af_nicole af_nova af_river af_sarah af_sky am_adam am_echo "
+    "am_eric am_fenrir am_liam am_michael am_onyx am_puck am_santa bf_alice bf_emma bf_isabella bf_lily bm_daniel "
+    "bm_fable bm_george bm_lewis ef_dora em_alex ff_siwis hf_alpha hf_beta hm_omega hm_psi if_sara im_nicola jf_alpha "
+    "jf_gongitsune jf_nezumi jf_tebukuro jm_kumo pf_dora pm_alex pm_santa zf_xiaobei zf_xiaoni zf_xiaoxiao zf_xiaoyi "
+    "zm_yunjian zm_yunxi zm_yunxia zm_yunyang"
+).split()
+
+# A few words of each lexicon, spelled with Kokoro's symbols (lexicon-us-en.txt, lexicon-zh.txt).
+KOKORO_EN_LEXICON = {"hello": "h ə l ˈ O", "world": "w ˈ ɜ ɹ l d", "this": "ð ˈ ɪ s", "is": "ˈ ɪ z", "a": "ə", "test": "t ˈ ɛ s t"}
+KOKORO_ZH_LEXICON = {"你": "n i", "好": "h a u", "世": "ʂ ɨ", "界": "t ɕ j e", "你好": "n i h a u"}
+
+
+def kokoro_symbols():
+    table = [(sym.encode().decode("unicode_escape") if "\\u" in sym else sym, i) for i, sym in enumerate(KOKORO_SYMBOLS)]
+    return table + [(sym.encode().decode("unicode_escape") if "\\u" in sym else sym, i) for sym, i in KOKORO_TAIL]
+
+
+def kokoro_v1(out):
+    style_len, style_dim = 510, 8
+    r = rng(5)
+    tokens = helper.make_tensor_value_info("tokens", TensorProto.INT64, [1, "L"])
+    style = helper.make_tensor_value_info("style", TensorProto.FLOAT, [1, style_dim])
+    speed = helper.make_tensor_value_info("speed", TensorProto.FLOAT, [1])
+    audio = helper.make_tensor_value_info("audio", TensorProto.FLOAT, ["num_samples"])
+    nodes = [
+        helper.make_node("Shape", ["tokens"], ["shape"]),
+        helper.make_node("Gather", ["shape", "one_i"], ["length_i"], axis=0),
+        helper.make_node("Cast", ["length_i"], ["length"], to=TensorProto.FLOAT),
+        helper.make_node("Squeeze", ["speed"], ["speed_s"]),
+        helper.make_node("Mul", ["length", "hop"], ["samples_at_1"]),
+        helper.make_node("Div", ["samples_at_1", "speed_s"], ["samples_f"]),
+        helper.make_node("Floor", ["samples_f"], ["limit"]),
+        helper.make_node("Range", ["zero", "limit", "step"], ["t"]),
+        helper.make_node("ReduceMean", ["style"], ["style_mean"], keepdims=0),
+        helper.make_node("Cast", ["tokens"], ["tokens_f"], to=TensorProto.FLOAT),
+        helper.make_node("ReduceMean", ["tokens_f"], ["token_mean"], keepdims=0),
+        helper.make_node("Mul", ["style_mean", "style_gain"], ["f1"]),
+        helper.make_node("Mul", ["token_mean", "token_gain"], ["f2"]),
+        helper.make_node("Add", ["f1", "f2"], ["f12"]),
+        helper.make_node("Add", ["f12", "base_freq"], ["freq"]),
+        helper.make_node("Mul", ["t", "freq"], ["phase"]),
+        helper.make_node("Sin", ["phase"], ["wave"]),
+        helper.make_node("Mul", ["wave", "amplitude"], ["audio"]),
+    ]
+    f32 = lambda v: np.array(v, dtype=np.float32)
+    graph = helper.make_graph(
+        nodes,
+        "tiny_kokoro_v1",
+        [tokens, style, speed],
+        [audio],
+        [
+            const("one_i", np.array(1, dtype=np.int64)),
+            const("hop", f32(600.0)),
+            const("zero", f32(0.0)),
+            const("step", f32(1.0)),
+            const("style_gain", f32(0.05)),
+            const("token_gain", f32(0.0005)),
+            const("base_freq", f32(0.06)),
+            const("amplitude", f32(0.3)),
+        ],
+    )
+    speakers = KOKORO_V1_SPEAKERS
+    meta = {
+        "model_type": "kokoro",
+        "language": "multi-lang, e.g., English, Chinese",
+        "has_espeak": 1,
+        "sample_rate": 24000,
+        "version": 2,
+        "voice": "en-us",
+        "style_dim": f"{style_len},1,{style_dim}",
+        "n_speakers": len(speakers),
+        "id2speaker": ",".join(f"{i}->{s}" for i, s in enumerate(speakers)),
+        "speaker2id": ",".join(f"{s}->{i}" for i, s in enumerate(speakers)),
+        "speaker_names": ",".join(speakers),
+        "maintainer": "k2-fsa",
+        "comment": "This is Kokoro v1.0, a multilingual TTS model, supporting English, Chinese, French, Japanese etc.; tiny random-weight test model",
+    }
+    save(graph, os.path.join(out, "model.onnx"), meta)
+    voices = r.standard_normal((len(speakers), style_len, 1, style_dim)).astype(np.float32)
+    with open(os.path.join(out, "voices.bin"), "wb") as f:
+        f.write(voices.tobytes())
+    with open(os.path.join(out, "tokens.txt"), "w", encoding="utf-8") as f:
+        for sym, i in kokoro_symbols():
+            f.write(f"{sym} {i}\n")
+    for name, lexicon in (("lexicon-us-en.txt", KOKORO_EN_LEXICON), ("lexicon-zh.txt", KOKORO_ZH_LEXICON)):
+        with open(os.path.join(out, name), "w", encoding="utf-8") as f:
+            for word, phones in lexicon.items():
+                f.write(f"{word} {phones}\n")
+
+
 MODELS = {
     "whisper-turbo": whisper_turbo,
     "canary": canary,
     "punctuation": punctuation,
+    "kokoro-v1": kokoro_v1,
 }
 
 

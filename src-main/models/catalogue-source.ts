@@ -97,6 +97,7 @@ function packageDefinition(
   const voice = {
     ...(pkg?.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}),
     ...(pkg?.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}),
+    ...(pkg?.speakerNames !== undefined ? { speakerNames: pkg.speakerNames } : {}),
     ...(capability === 'tts' && m ? voiceFacts(files.model) : {}),
   };
   const specFamily = pkg?.specFamily;

@@ -44,6 +44,7 @@ export interface ModelPackageInfo {
   /** Voices: speakers and output rate when known. */
   numSpeakers?: number;
   sampleRate?: number;
+  speakerNames?: string[];
   /** The spec's family label the package serves (its params table applies). */
   specFamily?: SpecFamily;
 }
@@ -89,6 +90,7 @@ const voice: FamilyEngine = {
       files: pkg.files,
       ...(pkg.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}),
       ...(pkg.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}),
+      ...(pkg.speakerNames !== undefined ? { speakerNames: pkg.speakerNames } : {}),
     }),
 };
 

@@ -10,6 +10,8 @@ import { onnxMetadataOrEmpty } from '../engines/onnx-metadata.js';
 export interface VoiceFacts {
   numSpeakers?: number;
   sampleRate?: number;
+  /** The speakers' names in id order (`speaker_names` of Kokoro and Kitten exports). */
+  speakerNames?: string[];
 }
 
 const known = new Map<string, VoiceFacts>();
@@ -34,8 +36,10 @@ export function voiceFacts(modelPath: string | undefined): VoiceFacts {
     if (typeof numSpeakers !== 'number' && /^\d+$/.test(meta.n_speakers ?? '')) numSpeakers = Number(meta.n_speakers);
     if (typeof sampleRate !== 'number' && /^\d+$/.test(meta.sample_rate ?? '')) sampleRate = Number(meta.sample_rate);
   }
+  const names = (onnxMetadataOrEmpty(modelPath).speaker_names ?? '').split(',').map((n) => n.trim()).filter(Boolean);
   const facts = {
     ...(typeof numSpeakers === 'number' && numSpeakers >= 1 ? { numSpeakers } : {}),
+    ...(names.length > 0 && names.length === numSpeakers ? { speakerNames: names } : {}),
     ...(typeof sampleRate === 'number' && sampleRate > 0 ? { sampleRate } : {}),
   };
   if (existsSync(modelPath)) known.set(modelPath, facts);

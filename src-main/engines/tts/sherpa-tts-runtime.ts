@@ -17,6 +17,8 @@ interface OfflineTtsInstance {
     text: string;
     sid: number;
     speed: number;
+    /** sherpa-onnx's per-request settings; `extra.lang`: a multilingual Kokoro's espeak-ng voice. */
+    generationConfig?: { sid: number; speed: number; extra: Record<string, string> };
     onProgress?: (info: { samples: Float32Array; progress: number }) => number | boolean | void;
   }): Promise<GeneratedAudio>;
 }
@@ -38,12 +40,14 @@ export class SherpaVoice {
   private constructor(
     private readonly tts: OfflineTtsInstance,
     readonly numSpeakers: number,
+    /** Per speaker id, the espeak-ng voice a multilingual Kokoro phonemizes with (tts-families.ts). */
+    private readonly speakerLanguages: readonly string[] | undefined,
   ) {}
 
   static async load(config: SherpaTtsEngineConfig): Promise<SherpaVoice> {
     try {
       const tts = await sherpaModule().OfflineTts.createAsync({ model: { ...config.model, numThreads: SHERPA_TTS_THREADS } });
-      return new SherpaVoice(tts, tts.numSpeakers);
+      return new SherpaVoice(tts, tts.numSpeakers, config.speakerLanguages);
     } catch (cause) {
       throw new JobError('model_unavailable', `could not load the ${config.family} voice: ${String(cause)}`, { cause });
     }
@@ -67,10 +71,12 @@ export class SherpaVoice {
     }
     if (!(options.speed >= 0.5 && options.speed <= 2)) throw new JobError('invalid_params', 'speed must be between 0.5 and 2');
     try {
+      const lang = this.speakerLanguages?.[options.speaker];
       const audio = await this.tts.generateAsync({
         text,
         sid: options.speaker,
         speed: options.speed,
+        ...(lang ? { generationConfig: { sid: options.speaker, speed: options.speed, extra: { lang } } } : {}),
         // sherpa: return 0/false to stop, anything else to go on.
         onProgress: onSamples ? (info) => onSamples(info.samples) !== true : undefined,
       });

@@ -7,6 +7,7 @@ import type { ModelLimits } from '../../common/api-types.js';
 import type { ModelDefinition } from '../model-definition.js';
 import { OUTPUT_PARAMS_SCHEMA, outputFormatRules, SPEED_SCHEMA } from './output-params.js';
 import { voiceLanguages } from './voice-languages.js';
+import { isMultilingualKokoro, kokoroVoiceLabel, kokoroVoiceLanguage } from './kokoro-voices.js';
 
 export const TTS_FAMILIES = ['vits', 'piper', 'kokoro', 'matcha'] as const;
 export type TtsFamily = (typeof TTS_FAMILIES)[number];
@@ -26,6 +27,8 @@ export interface TtsPackage {
   numSpeakers?: number;
   /** The model's output rate when known (22050 for most VITS/Piper, 24000 for Kokoro). */
   sampleRate?: number;
+  /** The speakers' names in id order (Kokoro and Kitten metadata `speaker_names`), when known. */
+  speakerNames?: string[];
 }
 
 /** engineConfig of a sherpa-tts model (JSON only). */
@@ -36,6 +39,11 @@ export interface SherpaTtsEngineConfig {
   numSpeakers: number;
   sampleRate: number | null;
   maxTextChars: number;
+  /**
+   * A multilingual Kokoro (v1.0): the espeak-ng voice each speaker id phonemizes with (kokoro-voices.ts), told to
+   * sherpa-onnx per request. Absent for single-language voices.
+   */
+  speakerLanguages?: string[];
 }
 
 export const SHERPA_TTS_LIMITS: ModelLimits = { max_file_bytes: null, max_audio_seconds: null, max_text_chars: 5000 };
@@ -49,7 +57,7 @@ const REQUIRED: Record<TtsFamily, string[]> = {
 const ALLOWED: Record<TtsFamily, string[]> = {
   vits: ['model', 'tokens', 'lexicon', 'dataDir', 'dictDir'],
   piper: ['model', 'tokens', 'dataDir', 'lexicon'],
-  kokoro: ['model', 'voices', 'tokens', 'dataDir', 'lexicon', 'dictDir'],
+  kokoro: ['model', 'voices', 'tokens', 'dataDir', 'lexicon', 'lexiconZh', 'dictDir'],
   matcha: ['acousticModel', 'vocoder', 'tokens', 'lexicon', 'dataDir', 'dictDir'],
 };
 
@@ -72,27 +80,36 @@ export function ttsFamilyDefinition(
     if (!ALLOWED[family].includes(role)) throw new Error(`${pkg.id}: unknown file role "${role}" for ${family}`);
     files[role] = isAbsolute(file) ? file : join(pkg.dir, file);
   }
+  // Kokoro v1.0 reads its lexicons as one comma-separated list (English, then Chinese).
+  if (files.lexiconZh) {
+    files.lexicon = [files.lexicon, files.lexiconZh].filter(Boolean).join(',');
+    delete files.lexiconZh;
+  }
   // Piper voices are VITS models that phonemize with espeak-ng data.
   const model = { [family === 'piper' ? 'vits' : family]: files };
   const numSpeakers = Math.max(1, Math.floor(pkg.numSpeakers ?? 1));
+  const names = pkg.speakerNames?.length === numSpeakers ? pkg.speakerNames : undefined;
+  const multilingual = family === 'kokoro' && isMultilingualKokoro(names);
   const engineConfig: SherpaTtsEngineConfig = {
     family,
     model,
     numSpeakers,
     sampleRate: pkg.sampleRate ?? null,
     maxTextChars: SHERPA_TTS_LIMITS.max_text_chars!,
+    ...(multilingual ? { speakerLanguages: names!.map((name) => kokoroVoiceLanguage(name)?.espeak ?? 'en-us') } : {}),
   };
+  const spoken = multilingual ? [...new Set(names!.map((name) => kokoroVoiceLanguage(name)?.code ?? 'en'))] : null;
   return {
     engine: 'sherpa-tts',
     engineConfig: engineConfig as unknown as Record<string, unknown>,
     // An imported voice lists no languages: its Piper config or ONNX metadata tells (voice-languages.ts).
-    languages: voiceLanguages(files.model ?? files.acousticModel, pkg.languages),
+    languages: spoken ?? voiceLanguages(files.model ?? files.acousticModel, pkg.languages),
     paramsSchema: {
       type: 'object',
       additionalProperties: false,
       properties: {
         ...(numSpeakers > 1
-          ? { speaker: { type: 'integer', minimum: 0, maximum: numSpeakers - 1, default: 0, description: `Speaker id, 0–${numSpeakers - 1}.` } }
+          ? { speaker: speakerParam(numSpeakers, names) }
           : {}),
         speed: SPEED_SCHEMA,
         ...OUTPUT_PARAMS_SCHEMA,
@@ -103,4 +120,22 @@ export function ttsFamilyDefinition(
     live: true,
     acceptsSpeed: true,
   };
+}
+
+/**
+ * The `speaker` param: an id; with the speakers' names known, `x-labels` names each (with its language for Kokoro's
+ * scheme, e.g. `ef_dora (Spanish, female)`) and `x-languages` gives its language code, so a client lists the voices
+ * per language (tts-voices.ts).
+ */
+function speakerParam(count: number, names: string[] | undefined): Record<string, unknown> {
+  const param: Record<string, unknown> = { type: 'integer', minimum: 0, maximum: count - 1, default: 0, description: `Speaker id, 0–${count - 1}.` };
+  if (!names) return param;
+  const labels: Record<string, string> = {};
+  const languages: Record<string, string> = {};
+  names.forEach((name, i) => {
+    labels[String(i)] = kokoroVoiceLabel(name);
+    const language = kokoroVoiceLanguage(name);
+    if (language) languages[String(i)] = language.code;
+  });
+  return { ...param, 'x-labels': labels, ...(Object.keys(languages).length > 0 ? { 'x-languages': languages } : {}) };
 }

@@ -13,6 +13,8 @@ export interface TtsVoice {
   /** What a client sends as `voice`. */
   id: string;
   name: string;
+  /** The language the voice speaks, when the model says (a multilingual Kokoro's voices). */
+  language?: string;
   /** The model's params this voice sets. */
   params: Record<string, unknown>;
 }
@@ -43,7 +45,7 @@ const KOKORO_DEFAULTS: Record<OpenAiVoice, number> = {
 /** English variants offered for each English eSpeak voice. */
 const ESPEAK_CHOICE_VARIANTS = ['f1', 'f2', 'f3', 'f4', 'f5', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8'];
 
-type Property = { type?: string; maximum?: number; enum?: unknown[]; 'x-labels'?: Record<string, string> };
+type Property = { type?: string; maximum?: number; enum?: unknown[]; 'x-labels'?: Record<string, string>; 'x-languages'?: Record<string, string> };
 
 function property(def: ModelDefinition, name: string): Property | undefined {
   return (def.paramsSchema.properties as Record<string, Property> | undefined)?.[name];
@@ -81,15 +83,23 @@ function espeakVoice(style: EspeakStyle, id: string): TtsVoice | undefined {
 interface SpeakerModel {
   count: number;
   names: string[] | null;
+  /** Labels by speaker id (name and language), when the schema gives them. */
+  labels: Record<string, string> | null;
+  languages: Record<string, string> | null;
 }
 
 function speakersOf(def: ModelDefinition): SpeakerModel | null {
   const speaker = property(def, 'speaker');
-  if (!speaker) return def.engine === 'sherpa-tts' ? { count: 1, names: null } : null;
+  if (!speaker) return def.engine === 'sherpa-tts' ? { count: 1, names: null, labels: null, languages: null } : null;
   if (speaker.type !== 'integer' || typeof speaker.maximum !== 'number') return null;
   const count = speaker.maximum + 1;
+  const labels = speaker['x-labels'] ?? null;
+  const languages = speaker['x-languages'] ?? null;
+  // Named speakers (Kokoro v1.0, Kitten): the label's first word is the voice's id.
+  const named = labels ? Array.from({ length: count }, (_, i) => labels[String(i)]?.split(' ')[0] ?? String(i)) : null;
   const family = (def.engineConfig as { family?: unknown }).family;
-  return { count, names: family === 'kokoro' && count === KOKORO_V019_SPEAKERS.length ? KOKORO_V019_SPEAKERS : null };
+  const v019 = family === 'kokoro' && count === KOKORO_V019_SPEAKERS.length ? KOKORO_V019_SPEAKERS : null;
+  return { count, names: named ?? v019, labels, languages };
 }
 
 
@@ -107,7 +117,8 @@ export function modelVoices(def: ModelDefinition): TtsVoice[] {
   if (speakers) {
     return Array.from({ length: speakers.count }, (_, i) => ({
       id: speakers.names?.[i] ?? String(i),
-      name: speakers.names ? `${speakers.names[i]} (speaker ${i})` : `Speaker ${i}`,
+      name: speakers.labels?.[String(i)] ? `${speakers.labels[String(i)]}, speaker ${i}` : speakers.names ? `${speakers.names[i]} (speaker ${i})` : `Speaker ${i}`,
+      ...(speakers.languages?.[String(i)] ? { language: speakers.languages[String(i)] } : {}),
       params: speakers.count > 1 ? { speaker: i } : {},
     }));
   }
@@ -130,6 +141,9 @@ export function defaultVoiceFor(def: ModelDefinition, name: OpenAiVoice): TtsVoi
   const preset = espeak && espeakVoice(espeak, ESPEAK_DEFAULTS[name]);
   if (preset) return preset;
   const voices = modelVoices(def);
+  // Kokoro v1.0 has voices named after OpenAI's (af_alloy, am_echo, bm_fable, af_nova, am_onyx).
+  const namesake = voices.find((v) => v.id.endsWith(`_${name}`));
+  if (namesake) return namesake;
   const speakers = speakersOf(def);
   const index = speakers?.names ? KOKORO_DEFAULTS[name] : OPENAI_VOICES.indexOf(name);
   return voices[index % voices.length]!;

@@ -169,15 +169,22 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
       return null;
     },
   },
+  // v0.19 (English): model, voices.bin, tokens, espeak-ng-data. v1.0 (multilingual, metadata version 2) also needs
+  // its lexicons, lexicon-us-en.txt and lexicon-zh.txt: without one sherpa-onnx ends the process at load.
   kokoro: {
-    expected: { model: 'model.onnx', voices: 'voices.bin', tokens: 'tokens.txt', dataDir: 'espeak-ng-data' },
-    needs: 'needs *.onnx, voices.bin, tokens.txt and an espeak-ng-data folder',
-    find: async (f) =>
-      f.make(
-        'kokoro',
-        { model: f.pick(/\.onnx$/), voices: f.has('voices.bin') ? 'voices.bin' : null, tokens: f.tokens, dataDir: espeakData(f), lexicon: f.has('lexicon-us-en.txt') ? 'lexicon-us-en.txt' : null },
-        ['model', 'voices', 'tokens', 'dataDir'],
-      ),
+    expected: { model: 'model.onnx', voices: 'voices.bin', tokens: 'tokens.txt', dataDir: 'espeak-ng-data', lexicon: 'lexicon-us-en.txt', lexiconZh: 'lexicon-zh.txt' },
+    needs: 'needs *.onnx, voices.bin, tokens.txt and an espeak-ng-data folder (Kokoro v1.0: also lexicon-us-en.txt or lexicon-zh.txt)',
+    async find(f) {
+      const model = f.pick(/\.onnx$/);
+      const lexicon = f.has('lexicon-us-en.txt') ? 'lexicon-us-en.txt' : null;
+      const lexiconZh = f.has('lexicon-zh.txt') ? 'lexicon-zh.txt' : null;
+      const layout = f.make('kokoro', { model, voices: f.has('voices.bin') ? 'voices.bin' : null, tokens: f.tokens, dataDir: espeakData(f), lexicon, lexiconZh }, ['model', 'voices', 'tokens', 'dataDir']);
+      if (!layout || lexicon || lexiconZh) return layout;
+      const meta = await f.metadata(model!);
+      if (Number(meta?.version ?? '1') < 2) return layout;
+      f.refuse(`${model} is a multilingual Kokoro (v1.0) without lexicon-us-en.txt or lexicon-zh.txt: sherpa-onnx cannot load it without one. Use the whole kokoro-multi-lang-v1_0 folder`);
+      return null;
+    },
   },
   gtcrn: { ...singleFile('gtcrn', /gtcrn/i), expected: { model: 'gtcrn.onnx' } },
   // sherpa-onnx-spleeter-2stems*.tar.bz2: vocals[.int8|.fp16].onnx and accompaniment[…].onnx, no tokens.

@@ -41,6 +41,8 @@ export interface ModelPackage {
   numSpeakers?: number;
   /** Voices: output sample rate when known. */
   sampleRate?: number;
+  /** Voices: the speakers' names in id order (Kokoro's `af_heart`, …), listed per language before download. */
+  speakerNames?: string[];
   /** The spec's family label the package serves (its params table applies; common/spec-families.ts). */
   specFamily?: SpecFamily;
   /** How fast it runs on a laptop CPU (SPEED_CLASSES). */

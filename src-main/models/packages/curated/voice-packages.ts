@@ -5,6 +5,16 @@
 import type { ModelPackage } from '../model-package.js';
 import { SHERPA } from './release-hosts.js';
 
+/** Kokoro v1.0's voices in speaker-id order (sherpa-onnx scripts/kokoro/v1.0/generate_voices_bin.py): the first letter is the language. */
+export const KOKORO_V1_SPEAKERS = [
+  'af_alloy', 'af_aoede', 'af_bella', 'af_heart', 'af_jessica', 'af_kore', 'af_nicole', 'af_nova', 'af_river', 'af_sarah', 'af_sky',
+  'am_adam', 'am_echo', 'am_eric', 'am_fenrir', 'am_liam', 'am_michael', 'am_onyx', 'am_puck', 'am_santa',
+  'bf_alice', 'bf_emma', 'bf_isabella', 'bf_lily', 'bm_daniel', 'bm_fable', 'bm_george', 'bm_lewis',
+  'ef_dora', 'em_alex', 'ff_siwis', 'hf_alpha', 'hf_beta', 'hm_omega', 'hm_psi', 'if_sara', 'im_nicola',
+  'jf_alpha', 'jf_gongitsune', 'jf_nezumi', 'jf_tebukuro', 'jm_kumo', 'pf_dora', 'pm_alex', 'pm_santa',
+  'zf_xiaobei', 'zf_xiaoni', 'zf_xiaoxiao', 'zf_xiaoyi', 'zm_yunjian', 'zm_yunxi', 'zm_yunxia', 'zm_yunyang',
+] as const;
+
 export const VOICE_PACKAGES: readonly ModelPackage[] = [
   {
     id: 'kokoro-en-v0_19',
@@ -24,6 +34,36 @@ export const VOICE_PACKAGES: readonly ModelPackage[] = [
         sha256: 'c9f0dd393615805b0bab050c340834d5e684e732aec91c0e860cd30e982c08bd',
         pinSource: 'the value public projects verify their downloads of this release asset against (found in their sources, 2026)',
         sizeBytes: 103_248_205,
+        path: '',
+        extract: 'tar.bz2',
+      },
+    ],
+  },
+  {
+    id: 'kokoro-multi-lang-v1_0',
+    name: 'Kokoro 82M v1.0 (multilingual)',
+    description:
+      'Kokoro 82M v1.0: 53 voices in nine languages — English (US and UK), Spanish, French, Hindi, Italian, Japanese, ' +
+      'Brazilian Portuguese and Mandarin Chinese — 24 kHz; each voice speaks with its own language (sherpa-onnx export ' +
+      'with espeak-ng data and the English and Chinese lexicons).',
+    capability: 'tts',
+    family: 'kokoro',
+    languages: ['en', 'es', 'fr', 'hi', 'it', 'ja', 'pt', 'zh'],
+    licence: 'Apache-2.0',
+    version: 'kokoro-multi-lang-v1_0',
+    numSpeakers: KOKORO_V1_SPEAKERS.length,
+    speakerNames: [...KOKORO_V1_SPEAKERS],
+    sampleRate: 24_000,
+    speedClass: 'medium',
+    files: [
+      {
+        url: `${SHERPA}/tts-models/kokoro-multi-lang-v1_0.tar.bz2`,
+        sha256: 'c5f7e2d2caf082bc1d20fb70334a61d99d20b484500aad32e7cf84c128ea3298',
+        pinSource:
+          'the asset as re-uploaded on 2026-09-08: a Nix expression fetching this URL pins this digest ' +
+          '(sha256-xffi0srwgrwdIPtwM0ph2Z0gtIRQCq0y58+EwSjqMpg=) and an Android project lists it with 349,906,910 bytes ' +
+          '(its earlier upload, c133d263…7046 of 349,418,188 bytes, is what older projects pin)',
+        sizeBytes: 349_906_910,
         path: '',
         extract: 'tar.bz2',
       },

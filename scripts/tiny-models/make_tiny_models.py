@@ -467,43 +467,8 @@ def kokoro_v1(out):
     style = helper.make_tensor_value_info("style", TensorProto.FLOAT, [1, style_dim])
     speed = helper.make_tensor_value_info("speed", TensorProto.FLOAT, [1])
     audio = helper.make_tensor_value_info("audio", TensorProto.FLOAT, ["num_samples"])
-    nodes = [
-        helper.make_node("Shape", ["tokens"], ["shape"]),
-        helper.make_node("Gather", ["shape", "one_i"], ["length_i"], axis=0),
-        helper.make_node("Cast", ["length_i"], ["length"], to=TensorProto.FLOAT),
-        helper.make_node("Squeeze", ["speed"], ["speed_s"]),
-        helper.make_node("Mul", ["length", "hop"], ["samples_at_1"]),
-        helper.make_node("Div", ["samples_at_1", "speed_s"], ["samples_f"]),
-        helper.make_node("Floor", ["samples_f"], ["limit"]),
-        helper.make_node("Range", ["zero", "limit", "step"], ["t"]),
-        helper.make_node("ReduceMean", ["style"], ["style_mean"], keepdims=0),
-        helper.make_node("Cast", ["tokens"], ["tokens_f"], to=TensorProto.FLOAT),
-        helper.make_node("ReduceMean", ["tokens_f"], ["token_mean"], keepdims=0),
-        helper.make_node("Mul", ["style_mean", "style_gain"], ["f1"]),
-        helper.make_node("Mul", ["token_mean", "token_gain"], ["f2"]),
-        helper.make_node("Add", ["f1", "f2"], ["f12"]),
-        helper.make_node("Add", ["f12", "base_freq"], ["freq"]),
-        helper.make_node("Mul", ["t", "freq"], ["phase"]),
-        helper.make_node("Sin", ["phase"], ["wave"]),
-        helper.make_node("Mul", ["wave", "amplitude"], ["audio"]),
-    ]
-    f32 = lambda v: np.array(v, dtype=np.float32)
-    graph = helper.make_graph(
-        nodes,
-        "tiny_kokoro_v1",
-        [tokens, style, speed],
-        [audio],
-        [
-            const("one_i", np.array(1, dtype=np.int64)),
-            const("hop", f32(600.0)),
-            const("zero", f32(0.0)),
-            const("step", f32(1.0)),
-            const("style_gain", f32(0.05)),
-            const("token_gain", f32(0.0005)),
-            const("base_freq", f32(0.06)),
-            const("amplitude", f32(0.3)),
-        ],
-    )
+    nodes, inits = tone_voice_graph("kokoro", ["tokens", "style", "speed"], "audio", 600)
+    graph = helper.make_graph(nodes, "tiny_kokoro_v1", [tokens, style, speed], [audio], inits)
     speakers = KOKORO_V1_SPEAKERS
     meta = {
         "model_type": "kokoro",
@@ -533,11 +498,203 @@ def kokoro_v1(out):
                 f.write(f"{word} {phones}\n")
 
 
+
+def tone_voice_graph(name, input_names, output_name, hop):
+    """A style voice's graph (Kokoro, Kitten): tokens int64 [1, L], style [1, D], speed [1] -> `hop` samples a token."""
+    tokens, style, speed = input_names
+    nodes = [
+        helper.make_node("Shape", [tokens], ["shape"]),
+        helper.make_node("Gather", ["shape", "one_i"], ["length_i"], axis=0),
+        helper.make_node("Cast", ["length_i"], ["length"], to=TensorProto.FLOAT),
+        helper.make_node("Squeeze", [speed], ["speed_s"]),
+        helper.make_node("Mul", ["length", "hop"], ["samples_at_1"]),
+        helper.make_node("Div", ["samples_at_1", "speed_s"], ["samples_f"]),
+        helper.make_node("Floor", ["samples_f"], ["limit"]),
+        helper.make_node("Range", ["zero", "limit", "step"], ["t"]),
+        helper.make_node("ReduceMean", [style], ["style_mean"], keepdims=0),
+        helper.make_node("Cast", [tokens], ["tokens_f"], to=TensorProto.FLOAT),
+        helper.make_node("ReduceMean", ["tokens_f"], ["token_mean"], keepdims=0),
+        helper.make_node("Mul", ["style_mean", "style_gain"], ["f1"]),
+        helper.make_node("Mul", ["token_mean", "token_gain"], ["f2"]),
+        helper.make_node("Add", ["f1", "f2"], ["f12"]),
+        helper.make_node("Add", ["f12", "base_freq"], ["freq"]),
+        helper.make_node("Mul", ["t", "freq"], ["phase"]),
+        helper.make_node("Sin", ["phase"], ["wave"]),
+        helper.make_node("Mul", ["wave", "amplitude"], [output_name]),
+    ]
+    f32 = lambda v: np.array(v, dtype=np.float32)
+    return nodes, [
+        const("one_i", np.array(1, dtype=np.int64)),
+        const("hop", f32(float(hop))),
+        const("zero", f32(0.0)),
+        const("step", f32(1.0)),
+        const("style_gain", f32(0.05)),
+        const("token_gain", f32(0.0005)),
+        const("base_freq", f32(0.06)),
+        const("amplitude", f32(0.3)),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Kitten TTS nano v0.1 (sherpa-onnx/csrc/offline-tts-kitten-model.cc; scripts/kitten-tts/nano_v0_1): model_type
+# kitten-tts, inputs input_ids int64 [1, L], style float [1, D], speed float [1], output waveform at 24 kHz; style_dim
+# "1,D" and voices.bin of n_speakers x D floats for its eight expr-voice-* speakers; Kokoro's vocabulary; espeak-ng
+# phonemizes (has_espeak 1). Each token becomes 600 samples of a tone.
+# ---------------------------------------------------------------------------------------------------------------------
+
+KITTEN_SPEAKERS = ["expr-voice-2-m", "expr-voice-2-f", "expr-voice-3-m", "expr-voice-3-f", "expr-voice-4-m", "expr-voice-4-f", "expr-voice-5-m", "expr-voice-5-f"]
+
+
+def kitten(out):
+    style_dim = 8
+    nodes, inits = tone_voice_graph("kitten", ["input_ids", "style", "speed"], "waveform", 600)
+    graph = helper.make_graph(
+        nodes,
+        "tiny_kitten",
+        [
+            helper.make_tensor_value_info("input_ids", TensorProto.INT64, [1, "L"]),
+            helper.make_tensor_value_info("style", TensorProto.FLOAT, [1, style_dim]),
+            helper.make_tensor_value_info("speed", TensorProto.FLOAT, [1]),
+        ],
+        [helper.make_tensor_value_info("waveform", TensorProto.FLOAT, ["num_samples"])],
+        inits,
+    )
+    meta = {
+        "model_type": "kitten-tts",
+        "language": "English",
+        "has_espeak": 1,
+        "sample_rate": 24000,
+        "version": 1,
+        "voice": "en-us",
+        "style_dim": f"1,{style_dim}",
+        "n_speakers": len(KITTEN_SPEAKERS),
+        "speaker2id": ",".join(f"{s}->{i}" for i, s in enumerate(KITTEN_SPEAKERS)),
+        "id2speaker": ",".join(f"{i}->{s}" for i, s in enumerate(KITTEN_SPEAKERS)),
+        "speaker_names": ",".join(KITTEN_SPEAKERS),
+        "maintainer": "k2-fsa",
+        "comment": "This is kitten-tts-nano-0.1 and supports only English; tiny random-weight test model",
+    }
+    save(graph, os.path.join(out, "model.fp16.onnx"), meta)
+    voices = rng(6).standard_normal((len(KITTEN_SPEAKERS), style_dim)).astype(np.float32)
+    with open(os.path.join(out, "voices.bin"), "wb") as f:
+        f.write(voices.tobytes())
+    with open(os.path.join(out, "tokens.txt"), "w", encoding="utf-8") as f:
+        for sym, i in kokoro_symbols():
+            f.write(f"{sym} {i}\n")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Matcha-TTS from icefall (matcha-icefall-en_US-ljspeech; sherpa-onnx/csrc/offline-tts-matcha-model.cc,
+# offline-tts-matcha-impl.h, hifigan-vocoder.cc, vocoder.cc): the acoustic model takes x int64 [1, L], x_length int64
+# [1], noise_scale float [1] and length_scale float [1] and gives mel [1, 80, T]; sherpa-onnx phonemizes with espeak-ng
+# (has_espeak 1), puts a blank (pad_id) between tokens and ^ … $ around them (use_eos_bos 1). The HiFi-GAN vocoder
+# (metadata model_type hifigan) turns mel [1, 80, T] into audio [1, 256 T] at 22.05 kHz. Here the acoustic model
+# makes 4 frames a token (times length_scale) and the vocoder a tone of 256 samples a frame.
+# ---------------------------------------------------------------------------------------------------------------------
+
+MATCHA_SYMBOLS = ["_", "^", "$", " ", "!", "'", "(", ")", ",", "-", ".", ":", ";", "?"] + list("abcdefghijklmnopqrstuvwxyz") + list(
+    "\u0251\u0250\u0252\u00e6\u0253\u0299\u03b2\u0254\u0255\u00e7\u0257\u0256\u00f0\u02a4\u0259\u0258\u025a\u025b\u025c\u025d\u025e\u025f\u0284\u0261\u0260\u0262\u029b\u0266\u0267\u0127\u0265\u029c\u0268\u026a\u029d\u026d\u026c\u026b\u026e\u029f\u0271\u026f\u0270\u014b\u0273\u0272\u0274\u00f8\u0275\u0278\u03b8\u0153\u0276\u0298\u0279\u027a\u027e\u027b\u0280\u0281\u027d\u0282\u0283\u0288\u02a7\u0289\u028a\u028b\u2c71\u028c\u0263\u0264\u028d\u03c7\u028e\u028f\u0291\u0290\u0292\u0294\u02a1\u0295\u02a2\u01c0\u01c1\u01c2\u01c3\u02c8\u02cc\u02d0\u02d1\u02bc\u02b4\u02b0\u02b1\u02b2\u02b7\u02e0\u02e4\u02de\u2193\u2191\u2192\u2197\u2198\u1d7b"
+)
+
+
+def matcha(out):
+    n_mels = 80
+    f32 = lambda v: np.array(v, dtype=np.float32)
+    acoustic = helper.make_graph(
+        [
+            helper.make_node("Shape", ["x"], ["shape"]),
+            helper.make_node("Gather", ["shape", "one_i"], ["length_i"], axis=0),
+            helper.make_node("Cast", ["length_i"], ["length"], to=TensorProto.FLOAT),
+            helper.make_node("Squeeze", ["length_scale"], ["scale"]),
+            helper.make_node("Mul", ["length", "frames_per_token"], ["frames_at_1"]),
+            helper.make_node("Mul", ["frames_at_1", "scale"], ["frames_f"]),
+            helper.make_node("Floor", ["frames_f"], ["frames"]),
+            helper.make_node("Range", ["zero", "frames", "step"], ["t"]),
+            helper.make_node("Cast", ["x"], ["x_f"], to=TensorProto.FLOAT),
+            helper.make_node("ReduceMean", ["x_f"], ["x_mean"], keepdims=0),
+            helper.make_node("Mul", ["x_mean", "token_gain"], ["offset"]),
+            helper.make_node("Add", ["t", "offset"], ["t_off"]),
+            helper.make_node("Unsqueeze", ["t_off", "axes01"], ["t3"]),
+            helper.make_node("Mul", ["t3", "bins"], ["scaled"]),
+            helper.make_node("Sin", ["scaled"], ["mel"]),
+        ],
+        "tiny_matcha_acoustic",
+        [
+            helper.make_tensor_value_info("x", TensorProto.INT64, [1, "L"]),
+            helper.make_tensor_value_info("x_length", TensorProto.INT64, [1]),
+            helper.make_tensor_value_info("noise_scale", TensorProto.FLOAT, [1]),
+            helper.make_tensor_value_info("length_scale", TensorProto.FLOAT, [1]),
+        ],
+        [helper.make_tensor_value_info("mel", TensorProto.FLOAT, [1, n_mels, "T"])],
+        [
+            const("one_i", np.array(1, dtype=np.int64)),
+            const("frames_per_token", f32(4.0)),
+            const("zero", f32(0.0)),
+            const("step", f32(1.0)),
+            const("token_gain", f32(0.01)),
+            const("axes01", np.array([0, 1], dtype=np.int64)),
+            const("bins", (np.arange(1, n_mels + 1, dtype=np.float32) * 0.01).reshape(1, n_mels, 1)),
+        ],
+    )
+    save(
+        acoustic,
+        os.path.join(out, "model-steps-3.onnx"),
+        {
+            "model_type": "matcha-tts",
+            "language": "English",
+            "voice": "en-us",
+            "has_espeak": 1,
+            "n_speakers": 1,
+            "sample_rate": 22050,
+            "version": 1,
+            "pad_id": 0,
+            "use_eos_bos": 1,
+            "dataset": "LJ Speech",
+            "comment": "tiny random-weight test model in the layout of matcha-icefall-en_US-ljspeech",
+        },
+    )
+    vocoder = helper.make_graph(
+        [
+            helper.make_node("Shape", ["mel"], ["shape"]),
+            helper.make_node("Gather", ["shape", "two_i"], ["frames_i"], axis=0),
+            helper.make_node("Cast", ["frames_i"], ["frames"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", ["frames", "hop"], ["samples"]),
+            helper.make_node("Range", ["zero", "samples", "step"], ["t"]),
+            helper.make_node("ReduceMean", ["mel"], ["mel_mean"], keepdims=0),
+            helper.make_node("Mul", ["mel_mean", "mel_gain"], ["shift"]),
+            helper.make_node("Add", ["shift", "base_freq"], ["freq"]),
+            helper.make_node("Mul", ["t", "freq"], ["phase"]),
+            helper.make_node("Sin", ["phase"], ["wave"]),
+            helper.make_node("Mul", ["wave", "amplitude"], ["wave_scaled"]),
+            helper.make_node("Unsqueeze", ["wave_scaled", "axis0"], ["audio"]),
+        ],
+        "tiny_hifigan",
+        [helper.make_tensor_value_info("mel", TensorProto.FLOAT, [1, n_mels, "T"])],
+        [helper.make_tensor_value_info("audio", TensorProto.FLOAT, [1, "num_samples"])],
+        [
+            const("two_i", np.array(2, dtype=np.int64)),
+            const("hop", f32(256.0)),
+            const("zero", f32(0.0)),
+            const("step", f32(1.0)),
+            const("mel_gain", f32(0.01)),
+            const("base_freq", f32(0.05)),
+            const("amplitude", f32(0.3)),
+            const("axis0", np.array([0], dtype=np.int64)),
+        ],
+    )
+    save(vocoder, os.path.join(out, "hifigan_v2.onnx"), {"model_type": "hifigan", "comment": "tiny random-weight test model in the layout of sherpa-onnx's hifigan_v2.onnx"})
+    with open(os.path.join(out, "tokens.txt"), "w", encoding="utf-8") as f:
+        for i, sym in enumerate(MATCHA_SYMBOLS):
+            f.write(f"{sym} {i}\n")
+
+
 MODELS = {
     "whisper-turbo": whisper_turbo,
     "canary": canary,
     "punctuation": punctuation,
     "kokoro-v1": kokoro_v1,
+    "kitten": kitten,
+    "matcha": matcha,
 }
 
 

@@ -5,7 +5,8 @@
 
 /** `streaming-transducer`: sherpa-onnx online (streaming) transducers such as streaming Zipformer, for live dictation. */
 export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'streaming-transducer', 'moonshine', 'sense-voice', 'canary'] as const;
-export const TTS_FAMILIES = ['vits', 'piper', 'kokoro'] as const;
+/** `matcha`: an acoustic model and a vocoder (two files); `kitten`: Kitten TTS (Kokoro-like voices.bin, English). */
+export const TTS_FAMILIES = ['vits', 'piper', 'kokoro', 'matcha', 'kitten'] as const;
 /** `language-id`: a multilingual Whisper used by sherpa-onnx's SpokenLanguageIdentification for recognizers told a language. */
 export const SUPPORT_KINDS = ['silero-vad', 'speaker-embedding', 'pyannote-segmentation', 'punctuation', 'language-id'] as const;
 export const DENOISE_FAMILIES = ['gtcrn'] as const;
@@ -30,6 +31,8 @@ export const MODEL_FAMILY_LABELS: Record<ModelFamily, string> = {
   vits: 'VITS voice (lexicon)',
   piper: 'Piper voice',
   kokoro: 'Kokoro voice',
+  matcha: 'Matcha voice (acoustic model + vocoder)',
+  kitten: 'Kitten voice',
   gtcrn: 'GTCRN denoiser',
   spleeter: 'Spleeter stem separation (2 stems)',
   uvr: 'UVR MDX-Net stem separation',

@@ -98,7 +98,7 @@ function packageDefinition(
     ...(pkg?.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}),
     ...(pkg?.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}),
     ...(pkg?.speakerNames !== undefined ? { speakerNames: pkg.speakerNames } : {}),
-    ...(capability === 'tts' && m ? voiceFacts(files.model) : {}),
+    ...(capability === 'tts' && m ? voiceFacts(files.model ?? files.acousticModel) : {}),
   };
   const specFamily = pkg?.specFamily;
   const info: ModelPackageInfo = { id: base.id, family, languages: base.languages, installed: !!m, dir, files, support, ...voice, ...(specFamily ? { specFamily } : {}) };

@@ -117,6 +117,8 @@ export const FAMILY_ENGINES: Record<ModelFamily, FamilyEngine> = {
   vits: voice,
   piper: voice,
   kokoro: voice,
+  matcha: voice,
+  kitten: voice,
   gtcrn: { capability: 'noise_reduction', engine: 'gtcrn', products: ['voice-isolator', 'audio-enhancement'], define: (pkg) => gtcrnDefinition(pkg) },
   spleeter: stemSeparation('spleeter'),
   uvr: stemSeparation('uvr'),

@@ -9,7 +9,7 @@ import { OUTPUT_PARAMS_SCHEMA, outputFormatRules, SPEED_SCHEMA } from './output-
 import { voiceLanguages } from './voice-languages.js';
 import { isMultilingualKokoro, kokoroVoiceLabel, kokoroVoiceLanguage } from './kokoro-voices.js';
 
-export const TTS_FAMILIES = ['vits', 'piper', 'kokoro', 'matcha'] as const;
+export const TTS_FAMILIES = ['vits', 'piper', 'kokoro', 'matcha', 'kitten'] as const;
 export type TtsFamily = (typeof TTS_FAMILIES)[number];
 
 export interface TtsPackage {
@@ -20,7 +20,7 @@ export interface TtsPackage {
   /**
    * Files by role. vits: model, tokens, and lexicon or dataDir (espeak-ng-data), optional dictDir.
    * piper: model, tokens, dataDir. kokoro: model, voices, tokens, dataDir, optional lexicon.
-   * matcha: acousticModel, vocoder, tokens, and lexicon or dataDir.
+   * matcha: acousticModel, vocoder, tokens, and lexicon or dataDir. kitten: model, voices, tokens, dataDir.
    */
   files: Record<string, string>;
   /** Speakers in the model (speaker param range). Default 1. */
@@ -53,12 +53,14 @@ const REQUIRED: Record<TtsFamily, string[]> = {
   piper: ['model', 'tokens', 'dataDir'],
   kokoro: ['model', 'voices', 'tokens', 'dataDir'],
   matcha: ['acousticModel', 'vocoder', 'tokens'],
+  kitten: ['model', 'voices', 'tokens', 'dataDir'],
 };
 const ALLOWED: Record<TtsFamily, string[]> = {
   vits: ['model', 'tokens', 'lexicon', 'dataDir', 'dictDir'],
   piper: ['model', 'tokens', 'dataDir', 'lexicon'],
   kokoro: ['model', 'voices', 'tokens', 'dataDir', 'lexicon', 'lexiconZh', 'dictDir'],
   matcha: ['acousticModel', 'vocoder', 'tokens', 'lexicon', 'dataDir', 'dictDir'],
+  kitten: ['model', 'voices', 'tokens', 'dataDir'],
 };
 
 export function isTtsFamily(value: string): value is TtsFamily {

@@ -176,6 +176,7 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
     needs: 'needs *.onnx, voices.bin, tokens.txt and an espeak-ng-data folder (Kokoro v1.0: also lexicon-us-en.txt or lexicon-zh.txt)',
     async find(f) {
       const model = f.pick(/\.onnx$/);
+      if (model && (await f.metadata(model))?.model_type === 'kitten-tts') return null;
       const lexicon = f.has('lexicon-us-en.txt') ? 'lexicon-us-en.txt' : null;
       const lexiconZh = f.has('lexicon-zh.txt') ? 'lexicon-zh.txt' : null;
       const layout = f.make('kokoro', { model, voices: f.has('voices.bin') ? 'voices.bin' : null, tokens: f.tokens, dataDir: espeakData(f), lexicon, lexiconZh }, ['model', 'voices', 'tokens', 'dataDir']);
@@ -184,6 +185,31 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
       if (Number(meta?.version ?? '1') < 2) return layout;
       f.refuse(`${model} is a multilingual Kokoro (v1.0) without lexicon-us-en.txt or lexicon-zh.txt: sherpa-onnx cannot load it without one. Use the whole kokoro-multi-lang-v1_0 folder`);
       return null;
+    },
+  },
+  // matcha-icefall-*.tar.bz2 holds model-steps-3.onnx, tokens.txt and espeak-ng-data (or lexicon.txt); its vocoder
+  // (hifigan_v2.onnx or vocos-22khz-univ.onnx, vocoder-models release) is a second file beside them.
+  matcha: {
+    expected: { acousticModel: 'model-steps-3.onnx', vocoder: 'hifigan_v2.onnx', tokens: 'tokens.txt', dataDir: 'espeak-ng-data' },
+    needs: 'needs the acoustic model (model-steps-*.onnx), a vocoder (*hifigan*.onnx or *vocos*.onnx), tokens.txt, and espeak-ng-data or lexicon.txt',
+    async find(f) {
+      const vocoder = f.pick(/hifigan|vocos|vocoder/i);
+      const acousticModel = f.onnx.find((name) => name !== vocoder && /model-steps|acoustic|matcha/i.test(name)) ?? (f.onnx.length === 2 ? f.onnx.find((name) => name !== vocoder) : null) ?? null;
+      const lexicon = f.has('lexicon.txt') ? 'lexicon.txt' : null;
+      const dataDir = espeakData(f);
+      if (!lexicon && !dataDir) return null;
+      return f.make('matcha', { acousticModel, vocoder, tokens: f.tokens, lexicon, dataDir }, ['acousticModel', 'vocoder', 'tokens']);
+    },
+  },
+  // kitten-nano-en-v0_1-fp16.tar.bz2: Kokoro's layout (model, voices.bin, tokens, espeak-ng-data), told apart by the
+  // model's metadata (model_type kitten-tts): sherpa-onnx refuses a Kitten model loaded as Kokoro and the reverse.
+  kitten: {
+    expected: { model: 'model.fp16.onnx', voices: 'voices.bin', tokens: 'tokens.txt', dataDir: 'espeak-ng-data' },
+    needs: 'needs *.onnx (model_type kitten-tts in its metadata), voices.bin, tokens.txt and an espeak-ng-data folder',
+    async find(f) {
+      const model = f.pick(/\.onnx$/);
+      if (!model || (await f.metadata(model))?.model_type !== 'kitten-tts') return null;
+      return f.make('kitten', { model, voices: f.has('voices.bin') ? 'voices.bin' : null, tokens: f.tokens, dataDir: espeakData(f) }, ['model', 'voices', 'tokens', 'dataDir']);
     },
   },
   gtcrn: { ...singleFile('gtcrn', /gtcrn/i), expected: { model: 'gtcrn.onnx' } },
@@ -225,7 +251,7 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
 };
 
 /** Families tried on a folder given without one, most specific first: a voice folder also has model.onnx + tokens.txt, a transducer also has encoder + decoder. */
-export const LAYOUT_ORDER: readonly ModelFamily[] = ['kokoro', 'piper', 'vits', 'moonshine', 'streaming-transducer', 'nemo-transducer', 'canary', 'whisper', 'sense-voice', 'nemo-ctc', 'spleeter'];
+export const LAYOUT_ORDER: readonly ModelFamily[] = ['matcha', 'kitten', 'kokoro', 'piper', 'vits', 'moonshine', 'streaming-transducer', 'nemo-transducer', 'canary', 'whisper', 'sense-voice', 'nemo-ctc', 'spleeter'];
 
 /** The single-file families worth trying on a folder of .onnx files without tokens: the one its metadata names, then those its file names suggest. */
 export async function singleFileCandidates(folder: ModelFolder): Promise<ModelFamily[]> {

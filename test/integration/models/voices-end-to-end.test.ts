@@ -7,7 +7,7 @@
  * packed with them is the English subset of ../shared/models/tiny/tiny-kokoro (the machine has no other). The
  * models turn each token into a tone, so the length of the audio says how many tokens the frontend made.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import { generatedModel } from '../../helpers/generated-models.js';
 import { Client } from '../../helpers/http-client.js';
 import { startRangeServer, type RangeServer } from '../../helpers/range-server.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { packArchive, TINY, type Archive } from '../../helpers/tiny-archives.js';
+import { packArchive, sha256, TINY, type Archive } from '../../helpers/tiny-archives.js';
 
 const ESPEAK_EN = join(TINY, 'tiny-kokoro', 'espeak-ng-data');
 const curated = (id: string) => CURATED_PACKAGES.find((p) => p.id === id)!;
@@ -37,6 +37,12 @@ function serve(base: ModelPackage, archives: Archive[]): void {
     return { ...rest, sha256: archives[i]!.sha256, sizeBytes: archives[i]!.body.length, pinSource: 'the tiny test archive' };
   });
   packages.push({ ...base, files });
+}
+
+/** A single file served as is (the Matcha vocoder). */
+function fileArchive(name: string, path: string): Archive {
+  const body = readFileSync(path);
+  return { name, body, sha256: sha256(body) };
 }
 
 async function pull(id: string): Promise<PackageStatus> {
@@ -80,6 +86,24 @@ beforeAll(async () => {
       'lexicon-zh.txt': join(kokoro, 'lexicon-zh.txt'),
       'espeak-ng-data': ESPEAK_EN,
       'README.md': Buffer.from('tiny random-weight test model\n'),
+    }),
+  ]);
+  const matcha = generatedModel('matcha');
+  serve(curated('matcha-icefall-en-us-ljspeech'), [
+    packArchive(work, 'matcha-icefall-en_US-ljspeech.tar.bz2', 'matcha-icefall-en_US-ljspeech', {
+      'model-steps-3.onnx': join(matcha, 'model-steps-3.onnx'),
+      'tokens.txt': join(matcha, 'tokens.txt'),
+      'espeak-ng-data': ESPEAK_EN,
+    }),
+    fileArchive('hifigan_v2.onnx', join(matcha, 'hifigan_v2.onnx')),
+  ]);
+  const kitten = generatedModel('kitten');
+  serve(curated('kitten-nano-en-v0_1'), [
+    packArchive(work, 'kitten-nano-en-v0_1-fp16.tar.bz2', 'kitten-nano-en-v0_1-fp16', {
+      'model.fp16.onnx': join(kitten, 'model.fp16.onnx'),
+      'voices.bin': join(kitten, 'voices.bin'),
+      'tokens.txt': join(kitten, 'tokens.txt'),
+      'espeak-ng-data': ESPEAK_EN,
     }),
   ]);
   svc = await startTestService({ modelPackages: packages, modelMirror: server.url, holdSeconds: 120, workers: 1 });
@@ -131,5 +155,36 @@ describe('Kokoro v1.0 (multilingual)', () => {
     expect((await speak('kokoro-multi-lang-v1_0', 'hello world', { speaker: 21 })).samples).toBe(9000);
     const spanish = (await (await client.postJson('/v1/text-to-speech', { model: 'kokoro-multi-lang-v1_0', text: 'hello world', params: { speaker: 28 } })).json()) as JobBody;
     expect({ status: spanish.status, error: spanish.error_code, message: spanish.error_message }).toEqual({ status: 'failed', error: 'engine_failed', message: 'the voice produced no audio for this text' });
+  }, 120_000);
+});
+
+describe('Matcha (acoustic model + vocoder)', () => {
+  it('downloads its two files as upstream publishes them, is detected as Matcha, and speaks through the vocoder', async () => {
+    const status = await pull('matcha-icefall-en-us-ljspeech');
+    expect(status).toMatchObject({ family: 'matcha', state: 'installed', verified: true });
+    expect(svc.service.models.installed('matcha-icefall-en-us-ljspeech')!.files).toEqual({
+      acousticModel: 'model-steps-3.onnx',
+      vocoder: 'hifigan_v2.onnx',
+      tokens: 'tokens.txt',
+      dataDir: 'espeak-ng-data',
+    });
+    expect(await row('matcha-icefall-en-us-ljspeech')).toMatchObject({ status: 'available', capability: 'tts', engine: 'sherpa-tts', languages: ['en'] });
+    // 31 tokens (phonemes with blanks between, ^ and $) x 4 frames x 256 samples a frame, at 22.05 kHz.
+    expect(await speak('matcha-icefall-en-us-ljspeech', 'hello world')).toEqual({ samples: 31744, sampleRate: 22050 });
+    expect((await speak('matcha-icefall-en-us-ljspeech', 'hello world', { speed: 2 })).samples).toBe(15872);
+  }, 120_000);
+});
+
+describe('Kitten', () => {
+  it('is told apart from Kokoro by its metadata, lists its eight named voices, and speaks with each', async () => {
+    const before = await row('kitten-nano-en-v0_1');
+    const labels = (before.params_schema.properties as Record<string, { 'x-labels': Record<string, string> }>).speaker!['x-labels'];
+    expect(labels).toMatchObject({ '0': 'expr-voice-2-m', '7': 'expr-voice-5-f' });
+    const status = await pull('kitten-nano-en-v0_1');
+    expect(status).toMatchObject({ family: 'kitten', state: 'installed', verified: true });
+    expect(svc.service.models.installed('kitten-nano-en-v0_1')!.files).toEqual({ model: 'model.fp16.onnx', voices: 'voices.bin', tokens: 'tokens.txt', dataDir: 'espeak-ng-data' });
+    expect(await row('kitten-nano-en-v0_1')).toMatchObject({ status: 'available', languages: ['en'] });
+    expect(await speak('kitten-nano-en-v0_1', 'hello world')).toEqual({ samples: 9000, sampleRate: 24000 });
+    expect((await speak('kitten-nano-en-v0_1', 'hello world', { speaker: 7 })).samples).toBe(9000);
   }, 120_000);
 });

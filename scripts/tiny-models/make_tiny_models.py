@@ -688,6 +688,72 @@ def matcha(out):
             f.write(f"{sym} {i}\n")
 
 
+
+# ---------------------------------------------------------------------------------------------------------------------
+# DPDFNet (sherpa-onnx/csrc/offline-speech-denoiser-dpdfnet-model.cc, online-speech-denoiser-dpdfnet-impl.h; the
+# speech-enhancement-models release's dpdfnet_baseline.onnx): one STFT frame at a time — spec float [1, 1, F, 2]
+# (real, imaginary) and the recurrent state float [S] in, the enhanced frame [1, 1, F, 2] and the next state out;
+# model_type dpdfnet, profile dpdfnet_16khz (a streaming export: OnlineSpeechDenoiser runs only those), the STFT
+# (16 kHz, n_fft 320, hop 160, Vorbis window), the ERB and spectral band counts and
+# the initial normalisation states in the metadata, whose sizes sherpa-onnx checks against the graph. Here the
+# enhanced frame is the input scaled by a gain per frequency bin that falls towards the top, and the state carries
+# a running mean of the frames' energy.
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def dpdfnet(out):
+    n_fft, hop, erb_bins, spec_bins = 320, 160, 32, 96
+    freq_bins = n_fft // 2 + 1
+    erb_norm, spec_norm = 32, 96
+    state_size = erb_norm + spec_norm + 16
+    f32 = lambda v: np.array(v, dtype=np.float32)
+    gain = np.linspace(0.9, 0.3, freq_bins, dtype=np.float32).reshape(1, 1, freq_bins, 1)
+    graph = helper.make_graph(
+        [
+            helper.make_node("Mul", ["spec", "gain"], ["spec_e"]),
+            helper.make_node("Mul", ["spec", "spec"], ["power"]),
+            helper.make_node("ReduceMean", ["power"], ["energy"], keepdims=0),
+            helper.make_node("Mul", ["state", "decay"], ["kept"]),
+            helper.make_node("Mul", ["energy", "rate"], ["fresh"]),
+            helper.make_node("Add", ["kept", "fresh"], ["state_out"]),
+        ],
+        "tiny_dpdfnet",
+        [
+            helper.make_tensor_value_info("spec", TensorProto.FLOAT, [1, 1, freq_bins, 2]),
+            helper.make_tensor_value_info("state", TensorProto.FLOAT, [state_size]),
+        ],
+        [
+            helper.make_tensor_value_info("spec_e", TensorProto.FLOAT, [1, 1, freq_bins, 2]),
+            helper.make_tensor_value_info("state_out", TensorProto.FLOAT, [state_size]),
+        ],
+        [const("gain", gain), const("decay", f32(0.9)), const("rate", f32(0.1))],
+    )
+    floats = lambda values: ",".join(f"{v:.6f}" for v in values)
+    meta = {
+        "model_type": "dpdfnet",
+        "version": 1,
+        "profile": "dpdfnet_16khz",
+        "sample_rate": 16000,
+        "n_fft": n_fft,
+        "hop_length": hop,
+        "window_length": n_fft,
+        "normalized": 0,
+        "center": 0,
+        "window_type": "vorbis",
+        "pad_mode": "reflect",
+        "freq_bins": freq_bins,
+        "erb_bins": erb_bins,
+        "spec_bins": spec_bins,
+        "state_size": state_size,
+        "erb_norm_state_size": erb_norm,
+        "spec_norm_state_size": spec_norm,
+        "erb_norm_init": floats(np.linspace(-60.0, -90.0, erb_norm)),
+        "spec_norm_init": floats(np.linspace(0.001, 0.0001, spec_norm)),
+        "comment": "tiny random-weight test model in the layout of sherpa-onnx's dpdfnet_baseline.onnx",
+    }
+    save(graph, os.path.join(out, "dpdfnet_baseline.onnx"), meta)
+
+
 MODELS = {
     "whisper-turbo": whisper_turbo,
     "canary": canary,
@@ -695,6 +761,7 @@ MODELS = {
     "kokoro-v1": kokoro_v1,
     "kitten": kitten,
     "matcha": matcha,
+    "dpdfnet": dpdfnet,
 }
 
 

@@ -9,7 +9,8 @@ export const ASR_FAMILIES = ['whisper', 'nemo-ctc', 'nemo-transducer', 'streamin
 export const TTS_FAMILIES = ['vits', 'piper', 'kokoro', 'matcha', 'kitten'] as const;
 /** `language-id`: a multilingual Whisper used by sherpa-onnx's SpokenLanguageIdentification for recognizers told a language. */
 export const SUPPORT_KINDS = ['silero-vad', 'speaker-embedding', 'pyannote-segmentation', 'punctuation', 'language-id'] as const;
-export const DENOISE_FAMILIES = ['gtcrn'] as const;
+/** Speech denoisers run by sherpa-onnx's streaming OnlineSpeechDenoiser. */
+export const DENOISE_FAMILIES = ['gtcrn', 'dpdfnet'] as const;
 /** Stem separation through sherpa-onnx's C library: Spleeter 2 stems, UVR MDX-Net. */
 export const SEPARATION_FAMILIES = ['spleeter', 'uvr'] as const;
 
@@ -34,6 +35,7 @@ export const MODEL_FAMILY_LABELS: Record<ModelFamily, string> = {
   matcha: 'Matcha voice (acoustic model + vocoder)',
   kitten: 'Kitten voice',
   gtcrn: 'GTCRN denoiser',
+  dpdfnet: 'DPDFNet denoiser',
   spleeter: 'Spleeter stem separation (2 stems)',
   uvr: 'UVR MDX-Net stem separation',
   'silero-vad': 'Silero VAD',

@@ -13,6 +13,7 @@ const LOADERS: Record<Exclude<EngineKind, 'test'>, () => Promise<EngineModule>> 
   pocketsphinx: () => import('./asr/pocketsphinx-engine.js'),
   rnnoise: () => import('./denoise/rnnoise-engine.js'),
   gtcrn: () => import('./denoise/gtcrn-engine.js'),
+  dpdfnet: () => import('./denoise/dpdfnet-engine.js'),
   'sherpa-separation': () => import('./separation/separation-engine.js'),
 };
 

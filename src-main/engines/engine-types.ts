@@ -16,6 +16,7 @@ export type EngineKind =
   | 'pocketsphinx'
   | 'rnnoise'
   | 'gtcrn'
+  | 'dpdfnet'
   | 'sherpa-separation'
   | 'test'; // only registered when VOXDESK_TEST_ENGINES=1 (tests crash/hang/sleep a worker on purpose)
 

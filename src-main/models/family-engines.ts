@@ -9,7 +9,7 @@ import type { AsrFamily, ModelFamily } from '../common/model-families.js';
 import type { Product } from '../common/products.js';
 import type { SpecFamily } from '../common/spec-families.js';
 import { asrFamilyDefinition } from '../engines/asr/asr-families.js';
-import { gtcrnDefinition } from '../engines/denoise/denoise-families.js';
+import { dpdfnetDefinition, gtcrnDefinition } from '../engines/denoise/denoise-families.js';
 import { separationDefinition } from '../engines/separation/separation-families.js';
 import type { EngineKind } from '../engines/engine-types.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
@@ -120,6 +120,7 @@ export const FAMILY_ENGINES: Record<ModelFamily, FamilyEngine> = {
   matcha: voice,
   kitten: voice,
   gtcrn: { capability: 'noise_reduction', engine: 'gtcrn', products: ['voice-isolator', 'audio-enhancement'], define: (pkg) => gtcrnDefinition(pkg) },
+  dpdfnet: { capability: 'noise_reduction', engine: 'dpdfnet', products: ['voice-isolator', 'audio-enhancement'], define: (pkg) => dpdfnetDefinition(pkg) },
   spleeter: stemSeparation('spleeter'),
   uvr: stemSeparation('uvr'),
   'silero-vad': support,

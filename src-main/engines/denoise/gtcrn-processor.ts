@@ -1,5 +1,6 @@
 /**
- * GTCRN (MIT, Xiaobin-Rong/gtcrn) through sherpa-onnx as a streaming stage at 16 kHz. sherpa-onnx's
+ * GTCRN (MIT, Xiaobin-Rong/gtcrn) through sherpa-onnx as a streaming stage at 16 kHz; DPDFNet's streaming exports
+ * (dpdfnet_16khz …) run through the same class with their own model config (dpdfnet-engine.ts). sherpa-onnx's
  * OnlineSpeechDenoiser runs the same model frame by frame with its state carried across calls, so blocks join
  * without seams. Measured on ../shared/audio/noisy/gtcrn-mix.wav: output length == input length, no lag, and the
  * streamed result differs from one OfflineSpeechDenoiser pass over the whole file by 2·10⁻⁵ of its energy — the
@@ -22,9 +23,12 @@ interface OnlineSpeechDenoiser {
   flush(enableExternalBuffer?: boolean): DenoisedAudio;
   reset(): void;
 }
+/** The sherpa-onnx denoiser families a streaming stage can run. */
+export type SherpaDenoiserKind = 'gtcrn' | 'dpdfnet';
 interface SherpaDenoise {
-  OnlineSpeechDenoiser: new (config: { model: { gtcrn: { model: string }; numThreads: number; debug?: number } }) => OnlineSpeechDenoiser;
+  OnlineSpeechDenoiser: new (config: { model: Partial<Record<SherpaDenoiserKind, { model: string }>> & { numThreads: number; debug?: number } }) => OnlineSpeechDenoiser;
 }
+const NAMES: Record<SherpaDenoiserKind, string> = { gtcrn: 'GTCRN', dpdfnet: 'DPDFNet' };
 
 const require = createRequire(import.meta.url);
 
@@ -34,19 +38,19 @@ const require = createRequire(import.meta.url);
  */
 const idle = new Map<string, OnlineSpeechDenoiser[]>();
 
-function acquire(model: string): OnlineSpeechDenoiser {
+function acquire(kind: SherpaDenoiserKind, model: string, rate: number): OnlineSpeechDenoiser {
   const reused = idle.get(model)?.pop();
   if (reused) return reused;
-  if (!existsSync(model)) throw new JobError('model_unavailable', `GTCRN model file not found: ${model}`);
+  if (!existsSync(model)) throw new JobError('model_unavailable', `${NAMES[kind]} model file not found: ${model}`);
   const sherpa = require('sherpa-onnx-node') as SherpaDenoise;
   let denoiser: OnlineSpeechDenoiser;
   try {
-    denoiser = new sherpa.OnlineSpeechDenoiser({ model: { gtcrn: { model }, numThreads: 1, debug: 0 } });
+    denoiser = new sherpa.OnlineSpeechDenoiser({ model: { [kind]: { model }, numThreads: 1, debug: 0 } });
   } catch (cause) {
-    throw new JobError('engine_failed', `GTCRN model could not be loaded from ${model}: ${(cause as Error).message}`, { cause });
+    throw new JobError('engine_failed', `${NAMES[kind]} model could not be loaded from ${model}: ${(cause as Error).message}`, { cause });
   }
-  if (denoiser.sampleRate !== GTCRN_SAMPLE_RATE) {
-    throw new JobError('engine_failed', `GTCRN model runs at ${denoiser.sampleRate} Hz; expected ${GTCRN_SAMPLE_RATE}`);
+  if (denoiser.sampleRate !== rate) {
+    throw new JobError('engine_failed', `${NAMES[kind]} model runs at ${denoiser.sampleRate} Hz; expected ${rate}`);
   }
   return denoiser;
 }
@@ -98,7 +102,12 @@ class GtcrnStream implements BlockProcessor {
 
 /** A GTCRN stream over `model` (an absolute path to a GTCRN .onnx file with sherpa-onnx metadata). */
 export function createGtcrnStream(model: string): BlockProcessor {
-  return new GtcrnStream(model, acquire(model));
+  return createSherpaDenoiserStream('gtcrn', model, GTCRN_SAMPLE_RATE);
+}
+
+/** A stream of one of sherpa-onnx's streaming denoisers over `model` (absolute path), run at `rate` Hz. */
+export function createSherpaDenoiserStream(kind: SherpaDenoiserKind, model: string, rate: number): BlockProcessor {
+  return new GtcrnStream(model, acquire(kind, model, rate));
 }
 
 /** Drops the idle networks (worker recycling); native memory goes with them when collected. */

@@ -45,6 +45,7 @@ function singleFileFamily(meta: OnnxMetadata | null): ModelFamily | null {
   if (!meta) return null;
   const type = meta.model_type ?? '';
   if (type === 'gtcrn') return 'gtcrn';
+  if (type === 'dpdfnet') return 'dpdfnet';
   if (type === 'UVR') return 'uvr';
   if (meta.punctuations && meta.tokens) return 'punctuation';
   if (/^pyannote/i.test(type)) return 'pyannote-segmentation';
@@ -57,6 +58,7 @@ const SPEAKER_EMBEDDING_NAMES = /titanet|wespeaker|3dspeaker|3d-speaker|campplus
 /** Single-file families, with the file names that suggest each when the metadata does not say. */
 const SINGLE_FILE_NAMES: ReadonlyArray<[RegExp, ModelFamily]> = [
   [/gtcrn/i, 'gtcrn'],
+  [/dpdfnet/i, 'dpdfnet'],
   [/uvr|mdx/i, 'uvr'],
   [/silero|vad/i, 'silero-vad'],
   [/pyannote|segmentation/i, 'pyannote-segmentation'],
@@ -213,6 +215,7 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
     },
   },
   gtcrn: { ...singleFile('gtcrn', /gtcrn/i), expected: { model: 'gtcrn.onnx' } },
+  dpdfnet: { ...singleFile('dpdfnet', /dpdfnet/i), expected: { model: 'dpdfnet_baseline.onnx' } },
   // sherpa-onnx-spleeter-2stems*.tar.bz2: vocals[.int8|.fp16].onnx and accompaniment[…].onnx, no tokens.
   spleeter: {
     expected: { vocals: 'vocals.onnx', accompaniment: 'accompaniment.onnx' },

@@ -28,6 +28,30 @@ export const OTHER_PACKAGES: readonly ModelPackage[] = [
     ],
   },
   {
+    id: 'dpdfnet-baseline',
+    name: 'DPDFNet speech denoiser (baseline, 16 kHz)',
+    description:
+      'DPDFNet: a neural speech denoiser (DeepFilterNet lineage) streamed frame by frame at 16 kHz by sherpa-onnx; ' +
+      'stronger than GTCRN on heavy noise, for voice isolation and before speech recognition.',
+    capability: 'noise_reduction',
+    family: 'dpdfnet',
+    languages: [],
+    licence: 'Apache-2.0',
+    version: 'dpdfnet_baseline',
+    speedClass: 'fast',
+    files: [
+      {
+        url: `${SHERPA}/speech-enhancement-models/dpdfnet_baseline.onnx`,
+        sha256: null,
+        unconfirmed:
+          'no release checksum file or public project pins the digest of this asset (searched 2026-11; only the 48 kHz ' +
+          'model has published digests); the size is an estimate (about 10 MB)',
+        sizeBytes: 10_000_000,
+        path: 'dpdfnet_baseline.onnx',
+      },
+    ],
+  },
+  {
     id: 'silero-vad-v5',
     name: 'Silero VAD v5',
     description: 'Voice activity detection: cuts long recordings into speech segments before recognition.',

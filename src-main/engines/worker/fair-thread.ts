@@ -11,7 +11,7 @@
 import { parentPort, type Transferable, type Worker } from 'node:worker_threads';
 import { ApiError, type RequestErrorCode } from '../../common/errors.js';
 import { FairQueue } from '../../common/fair-queue.js';
-import { startThread, type ScriptEntry } from '../script-entry.js';
+import { startThread, type ScriptEntry } from '../../platform/script-entry.js';
 
 type Envelope<Request> = { id: number; request: Request };
 type Reply<Answer> = { id: number; answer: Answer } | { id: number; error: { code: RequestErrorCode; message: string } };

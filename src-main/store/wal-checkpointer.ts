@@ -87,6 +87,8 @@ export async function startWalCheckpointer(db: Db, file: string, options: WalChe
       stopped = true;
       if (!exited) {
         const gone = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+        // Held while it stops: a process whose last handle this is would otherwise exit before the thread has.
+        thread.ref();
         thread.postMessage({ stop: true });
         await gone;
       }

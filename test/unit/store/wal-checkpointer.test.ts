@@ -3,12 +3,15 @@
  * (store/wal-checkpointer.ts): with the thread running, commits never copy pages themselves, yet the WAL stays as
  * small as with SQLite's automatic checkpoint; when the thread stops, the automatic checkpoint is back.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
 import { startWalCheckpointer, type WalCheckpointer } from '../../../src-main/store/wal-checkpointer.js';
+
+const here = new URL('.', import.meta.url);
 
 const dirs: string[] = [];
 const opened: { db: Db; checkpointer?: WalCheckpointer }[] = [];
@@ -74,5 +77,23 @@ describe('WAL checkpointer', () => {
     const again = openDatabase(file);
     opened.push({ db: again });
     expect(again.prepare('SELECT count(*) AS n FROM blob_rows').get()).toEqual({ n: 3 });
+  });
+
+  it('lets a process whose last handle it is stop the thread and close, instead of exiting half-way', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'voxdesk-checkpoint-'));
+    dirs.push(dir);
+    const script = `
+      const { openDatabase } = await import(${JSON.stringify(new URL('../../../src-main/store/database.ts', here).href)});
+      const { startWalCheckpointer } = await import(${JSON.stringify(new URL('../../../src-main/store/wal-checkpointer.ts', here).href)});
+      const file = ${JSON.stringify(join(dir, 'voxdesk.db'))};
+      const db = openDatabase(file);
+      const checkpointer = await startWalCheckpointer(db, file, { intervalMs: 20 });
+      await checkpointer.stop();
+      db.close();
+      console.log('closed');`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.stderr).toBe('');
+    expect(child.stdout.trim()).toBe('closed');
+    expect(child.status).toBe(0);
   });
 });

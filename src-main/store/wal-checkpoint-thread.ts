@@ -9,6 +9,7 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThread } from '../platform/background-priority.js';
 import { electronAddonPath } from '../platform/native-addons.js';
 
 export interface CheckpointThreadData {
@@ -23,6 +24,7 @@ interface CheckpointResult {
 }
 
 const { file, intervalMs } = workerData as CheckpointThreadData;
+lowerThisThread();
 const nativeBinding = electronAddonPath('better-sqlite3') ?? undefined;
 const db = new Database(file, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
 // A checkpoint that finds the checkpointer's lock taken (a closing connection's own checkpoint) skips this pass.

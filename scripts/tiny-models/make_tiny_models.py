@@ -754,6 +754,78 @@ def dpdfnet(out):
     save(graph, os.path.join(out, "dpdfnet_baseline.onnx"), meta)
 
 
+
+# ---------------------------------------------------------------------------------------------------------------------
+# A Coqui character-level VITS (vits-coqui-bg-cv and the other Common Voice exports; sherpa-onnx/csrc/
+# offline-tts-vits-model.cc RunVitsPiperOrCoqui, offline-tts-character-frontend.cc): metadata comment "coqui" and
+# frontend "characters", so sherpa-onnx spells the text letter by letter from tokens.txt (with <PAD>, <EOS>, <BOS> and
+# <BLNK>, whose ids the metadata repeats) and puts a blank between letters; no lexicon, no espeak-ng data. Inputs x
+# int64 [1, L], x_length int64 [1] and the scales float [3] (noise, length, noise w); output y [1, 1, N] at 22.05 kHz.
+# Here each token becomes 256 samples (times the length scale) of a tone.
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def coqui_bg(out):
+    letters = list("\u0430\u0431\u0432\u0433\u0434\u0435\u0436\u0437\u0438\u0439\u043a\u043b\u043c\u043d\u043e\u043f\u0440\u0441\u0442\u0443\u0444\u0445\u0446\u0447\u0448\u0449\u044a\u044c\u044e\u044f")
+    symbols = ["<PAD>", "<EOS>", "<BOS>", "<BLNK>"] + letters + list("!',-.:;? ")
+    f32 = lambda v: np.array(v, dtype=np.float32)
+    graph = helper.make_graph(
+        [
+            helper.make_node("Shape", ["x"], ["shape"]),
+            helper.make_node("Gather", ["shape", "one_i"], ["length_i"], axis=0),
+            helper.make_node("Cast", ["length_i"], ["length"], to=TensorProto.FLOAT),
+            helper.make_node("Gather", ["noise_scale", "one_i"], ["length_scale"], axis=0),
+            helper.make_node("Mul", ["length", "hop"], ["samples_at_1"]),
+            helper.make_node("Mul", ["samples_at_1", "length_scale"], ["samples_f"]),
+            helper.make_node("Floor", ["samples_f"], ["limit"]),
+            helper.make_node("Range", ["zero", "limit", "step"], ["t"]),
+            helper.make_node("Cast", ["x"], ["x_f"], to=TensorProto.FLOAT),
+            helper.make_node("ReduceMean", ["x_f"], ["x_mean"], keepdims=0),
+            helper.make_node("Mul", ["x_mean", "token_gain"], ["shift"]),
+            helper.make_node("Add", ["shift", "base_freq"], ["freq"]),
+            helper.make_node("Mul", ["t", "freq"], ["phase"]),
+            helper.make_node("Sin", ["phase"], ["wave"]),
+            helper.make_node("Mul", ["wave", "amplitude"], ["wave_scaled"]),
+            helper.make_node("Unsqueeze", ["wave_scaled", "axes01"], ["y"]),
+        ],
+        "tiny_coqui_vits",
+        [
+            helper.make_tensor_value_info("x", TensorProto.INT64, [1, "L"]),
+            helper.make_tensor_value_info("x_length", TensorProto.INT64, [1]),
+            helper.make_tensor_value_info("noise_scale", TensorProto.FLOAT, [3]),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, "num_samples"])],
+        [
+            const("one_i", np.array(1, dtype=np.int64)),
+            const("hop", f32(256.0)),
+            const("zero", f32(0.0)),
+            const("step", f32(1.0)),
+            const("token_gain", f32(0.001)),
+            const("base_freq", f32(0.05)),
+            const("amplitude", f32(0.3)),
+            const("axes01", np.array([0, 1], dtype=np.int64)),
+        ],
+    )
+    meta = {
+        "model_type": "vits",
+        "comment": "coqui",
+        "language": "Bulgarian",
+        "frontend": "characters",
+        "add_blank": 1,
+        "n_speakers": 0,
+        "sample_rate": 22050,
+        "use_eos_bos": 0,
+        "blank_id": 3,
+        "bos_id": 2,
+        "eos_id": 1,
+        "pad_id": 0,
+    }
+    save(graph, os.path.join(out, "model.onnx"), meta)
+    with open(os.path.join(out, "tokens.txt"), "w", encoding="utf-8") as f:
+        for i, sym in enumerate(symbols):
+            f.write(f"{sym} {i}\n")
+
+
 MODELS = {
     "whisper-turbo": whisper_turbo,
     "canary": canary,
@@ -762,6 +834,7 @@ MODELS = {
     "kitten": kitten,
     "matcha": matcha,
     "dpdfnet": dpdfnet,
+    "coqui-bg": coqui_bg,
 }
 
 

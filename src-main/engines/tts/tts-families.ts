@@ -7,6 +7,7 @@ import type { ModelLimits } from '../../common/api-types.js';
 import type { ModelDefinition } from '../model-definition.js';
 import { OUTPUT_PARAMS_SCHEMA, outputFormatRules, SPEED_SCHEMA } from './output-params.js';
 import { voiceLanguages } from './voice-languages.js';
+import { onnxMetadataOrEmpty } from '../onnx-metadata.js';
 import { isMultilingualKokoro, kokoroVoiceLabel, kokoroVoiceLanguage } from './kokoro-voices.js';
 
 export const TTS_FAMILIES = ['vits', 'piper', 'kokoro', 'matcha', 'kitten'] as const;
@@ -74,7 +75,7 @@ export function ttsFamilyDefinition(
   if (!isTtsFamily(family)) throw new Error(`unknown TTS family "${String(family)}" (known: ${TTS_FAMILIES.join(', ')})`);
   const missing = REQUIRED[family].filter((role) => !pkg.files[role]);
   if (missing.length > 0) throw new Error(`${pkg.id}: ${family} voice package lacks ${missing.join(', ')}`);
-  if ((family === 'vits' || family === 'matcha') && !pkg.files.lexicon && !pkg.files.dataDir) {
+  if ((family === 'vits' || family === 'matcha') && !pkg.files.lexicon && !pkg.files.dataDir && !characterLevel(family, pkg)) {
     throw new Error(`${pkg.id}: a ${family} voice needs a lexicon or an espeak-ng dataDir`);
   }
   const files: Record<string, string> = {};
@@ -140,4 +141,11 @@ function speakerParam(count: number, names: string[] | undefined): Record<string
     if (language) languages[String(i)] = language.code;
   });
   return { ...param, 'x-labels': labels, ...(Object.keys(languages).length > 0 ? { 'x-languages': languages } : {}) };
+}
+
+/** A VITS that spells its text letter by letter from tokens.txt (Coqui's Common Voice exports): no lexicon needed. */
+function characterLevel(family: TtsFamily, pkg: TtsPackage): boolean {
+  const model = pkg.files.model;
+  if (family !== 'vits' || !model) return false;
+  return onnxMetadataOrEmpty(isAbsolute(model) ? model : join(pkg.dir, model)).frontend === 'characters';
 }

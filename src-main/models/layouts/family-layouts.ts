@@ -153,11 +153,17 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
       return folder.make('canary', { encoder: folder.pick(/encoder/), decoder: folder.pick(/decoder/), tokens: folder.tokens }, ['encoder', 'decoder', 'tokens']);
     },
   },
+  // A lexicon VITS (model, tokens, lexicon.txt), or a character-level one (Coqui's Common Voice exports: metadata
+  // frontend "characters"), which sherpa-onnx spells from tokens.txt alone.
   vits: {
-    expected: { model: 'model.onnx', tokens: 'tokens.txt', lexicon: 'lexicon.txt' },
-    needs: 'needs *.onnx, tokens.txt and lexicon.txt',
-    find: async (f) =>
-      f.make('vits', { model: f.pick(/\.onnx$/), tokens: f.tokens, lexicon: f.has('lexicon.txt') ? 'lexicon.txt' : null, dataDir: espeakData(f) }, ['model', 'tokens', 'lexicon']),
+    expected: { model: 'model.onnx', tokens: 'tokens.txt' },
+    needs: 'needs *.onnx, tokens.txt and lexicon.txt (or a character-level model: frontend "characters" in its metadata)',
+    async find(f) {
+      const model = f.pick(/\.onnx$/);
+      const lexicon = f.has('lexicon.txt') ? 'lexicon.txt' : null;
+      if (!lexicon && (!model || (await f.metadata(model))?.frontend !== 'characters')) return null;
+      return f.make('vits', { model, tokens: f.tokens, lexicon, dataDir: espeakData(f) }, ['model', 'tokens']);
+    },
   },
   piper: {
     expected: { model: 'model.onnx', tokens: 'tokens.txt', dataDir: 'espeak-ng-data' },

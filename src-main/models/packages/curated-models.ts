@@ -10,6 +10,7 @@
  * Bump CURATED_LIST_VERSION whenever a package is added, removed or re-pinned.
  */
 import { ASR_PACKAGES } from './curated/asr-packages.js';
+import { COQUI_VOICES } from './curated/coqui-voices.js';
 import { OTHER_PACKAGES } from './curated/other-packages.js';
 import { PIPER_VOICES } from './curated/piper-voices.js';
 import { SEPARATION_PACKAGES } from './curated/separation-packages.js';
@@ -20,4 +21,4 @@ export { packageSize, SPEED_CLASSES, type ModelPackage, type OfferedPackage, typ
 
 export const CURATED_LIST_VERSION = 5;
 
-export const CURATED_PACKAGES: readonly ModelPackage[] = [...ASR_PACKAGES, ...VOICE_PACKAGES, ...PIPER_VOICES, ...OTHER_PACKAGES, ...SEPARATION_PACKAGES];
+export const CURATED_PACKAGES: readonly ModelPackage[] = [...ASR_PACKAGES, ...VOICE_PACKAGES, ...PIPER_VOICES, ...COQUI_VOICES, ...OTHER_PACKAGES, ...SEPARATION_PACKAGES];

@@ -106,6 +106,10 @@ beforeAll(async () => {
       'espeak-ng-data': ESPEAK_EN,
     }),
   ]);
+  const coqui = generatedModel('coqui-bg');
+  serve(curated('coqui-bg-cv'), [
+    packArchive(work, 'vits-coqui-bg-cv.tar.bz2', 'vits-coqui-bg-cv', { 'model.onnx': join(coqui, 'model.onnx'), 'tokens.txt': join(coqui, 'tokens.txt') }),
+  ]);
   svc = await startTestService({ modelPackages: packages, modelMirror: server.url, holdSeconds: 120, workers: 1 });
   client = new Client(svc.url, svc.key);
 });
@@ -186,5 +190,17 @@ describe('Kitten', () => {
     expect(await row('kitten-nano-en-v0_1')).toMatchObject({ status: 'available', languages: ['en'] });
     expect(await speak('kitten-nano-en-v0_1', 'hello world')).toEqual({ samples: 9000, sampleRate: 24000 });
     expect((await speak('kitten-nano-en-v0_1', 'hello world', { speaker: 7 })).samples).toBe(9000);
+  }, 120_000);
+});
+
+describe('Coqui character-level VITS (the EU languages Piper lacks)', () => {
+  it('downloads as upstream packs it (model and tokens only), is detected as a character-level VITS and spells Bulgarian', async () => {
+    const status = await pull('coqui-bg-cv');
+    expect(status).toMatchObject({ family: 'vits', state: 'installed', verified: true, languages: ['bg'] });
+    expect(svc.service.models.installed('coqui-bg-cv')!.files).toEqual({ model: 'model.onnx', tokens: 'tokens.txt' });
+    expect(await row('coqui-bg-cv')).toMatchObject({ status: 'available', capability: 'tts', languages: ['bg'] });
+    // 12 letters and spaces, a blank around each: 25 tokens of 256 samples.
+    expect(await speak('coqui-bg-cv', 'здравей свят')).toEqual({ samples: 6400, sampleRate: 22050 });
+    expect((await speak('coqui-bg-cv', 'здравей свят', { speed: 2 })).samples).toBe(3200);
   }, 120_000);
 });

@@ -71,3 +71,20 @@ export const PIPER_VOICES: readonly ModelPackage[] = [
   { voice: 'uk_UA-ukrainian_tts-medium', language: 'uk', languageName: 'Ukrainian', speakers: 3 },
   { voice: 'vi_VN-vais1000-medium', language: 'vi', languageName: 'Vietnamese' },
 ].map(piper);
+
+/**
+ * Korean, which Piper lacks: sherpa-onnx's export of the Mimic 3 voice ko_KO kss (a VITS voice phonemized with
+ * espeak-ng like Piper's — sherpa-onnx's own apps load it with espeak-ng-data only, which it allows just for Piper,
+ * Coqui and icefall exports — so the piper layout takes it; one that said otherwise would be refused with the
+ * reason). Its model file is ko_KO-kss_low.onnx. Unconfirmed like the others.
+ */
+export const MIMIC3_KOREAN: ModelPackage = {
+  ...piper({ voice: 'ko_KO-kss-low', language: 'ko', languageName: 'Korean' }),
+  id: 'mimic3-ko-ko-kss-low',
+  name: 'Mimic 3 ko_KO kss (low)',
+  description: 'Mimic 3 VITS voice, Korean, one speaker (sherpa-onnx package with espeak-ng data).',
+  licence: 'Mimic 3 voice (MycroftAI); trained on the KSS dataset, CC-BY-NC-SA-4.0 (non-commercial)',
+  version: 'vits-mimic3-ko_KO-kss_low',
+  sampleRate: undefined,
+  files: [{ url: `${SHERPA}/tts-models/vits-mimic3-ko_KO-kss_low.tar.bz2`, sha256: null, unconfirmed: UNCONFIRMED, sizeBytes: 30_000_000, path: '', extract: 'tar.bz2' }],
+};

@@ -122,7 +122,9 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
   'nemo-ctc': {
     expected: { model: 'model.onnx', tokens: 'tokens.txt' },
     needs: 'needs model*.onnx and tokens.txt',
-    find: async (folder) => folder.make('nemo-ctc', { model: folder.pick(/^model/), tokens: folder.tokens }, ['model', 'tokens']),
+    // A voice folder (voices.bin, espeak-ng-data) has model.onnx and tokens.txt too: never a recognizer.
+    find: async (folder) =>
+      folder.has('voices.bin') || espeakData(folder) ? null : folder.make('nemo-ctc', { model: folder.pick(/^model/), tokens: folder.tokens }, ['model', 'tokens']),
   },
   'nemo-transducer': transducer('nemo-transducer'),
   'streaming-transducer': transducer('streaming-transducer'),

@@ -2,6 +2,7 @@
  * Neural voice families sherpa-onnx-node 1.13.8 runs, and how an installed voice package becomes a catalogue row's
  * engine settings. The model manager calls ttsFamilyDefinition() for each installed voice package.
  */
+import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { ModelLimits } from '../../common/api-types.js';
 import type { ModelDefinition } from '../model-definition.js';
@@ -143,9 +144,13 @@ function speakerParam(count: number, names: string[] | undefined): Record<string
   return { ...param, 'x-labels': labels, ...(Object.keys(languages).length > 0 ? { 'x-languages': languages } : {}) };
 }
 
-/** A VITS that spells its text letter by letter from tokens.txt (Coqui's Common Voice exports): no lexicon needed. */
+/**
+ * A VITS that spells its text letter by letter from tokens.txt (Coqui's Common Voice exports): no lexicon needed. A
+ * package not downloaded yet is given the benefit of the doubt (its layout is checked when it is installed).
+ */
 function characterLevel(family: TtsFamily, pkg: TtsPackage): boolean {
   const model = pkg.files.model;
   if (family !== 'vits' || !model) return false;
-  return onnxMetadataOrEmpty(isAbsolute(model) ? model : join(pkg.dir, model)).frontend === 'characters';
+  const path = isAbsolute(model) ? model : join(pkg.dir, model);
+  return !existsSync(path) || onnxMetadataOrEmpty(path).frontend === 'characters';
 }

@@ -195,6 +195,8 @@ describe('Kitten', () => {
 
 describe('Coqui character-level VITS (the EU languages Piper lacks)', () => {
   it('downloads as upstream packs it (model and tokens only), is detected as a character-level VITS and spells Bulgarian', async () => {
+    // Not downloaded yet, its row already says what it will accept.
+    expect(Object.keys((await row('coqui-bg-cv')).params_schema.properties as object)).toEqual(expect.arrayContaining(['speed', 'output_format']));
     const status = await pull('coqui-bg-cv');
     expect(status).toMatchObject({ family: 'vits', state: 'installed', verified: true, languages: ['bg'] });
     expect(svc.service.models.installed('coqui-bg-cv')!.files).toEqual({ model: 'model.onnx', tokens: 'tokens.txt' });

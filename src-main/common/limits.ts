@@ -26,6 +26,12 @@ export const MAX_FILE_BYTES = UPLOAD_BYTES_EXCLUSIVE - 1;
 export const MAX_SEGMENT_TEXT_CHARS = 10_000;
 /** Longest speaker name, in characters (after trimming); a name is at least one character. */
 export const MAX_SPEAKER_NAME_CHARS = 200;
+/** Most speakers a diarization may be asked for (`num_speakers`, `min_speakers`, `max_speakers`: 1 to this). */
+export const MAX_DIARIZATION_SPEAKERS = 20;
+/** Most speaker profiles an account's library holds (each recording's speakers are compared with all of them). */
+export const MAX_SPEAKER_PROFILES = 500;
+/** Most voice samples a profile keeps (its oldest are dropped), and most "not" samples. */
+export const MAX_SPEAKER_PROFILE_SAMPLES = 20;
 /** Most segment changes, speaker names or merges one transcript edit may carry. */
 export const MAX_TRANSCRIPT_CHANGES = 10_000;
 /** Longest search query (`q` of GET /v1/search), in characters, and the most words (terms and phrase words) it may hold. */

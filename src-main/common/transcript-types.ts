@@ -68,6 +68,11 @@ export interface TranscriptPatch {
   segments?: SegmentPatch[];
   speakers?: Record<string, string | null>;
   merge_speakers?: SpeakerMerge[];
+  /**
+   * "Not X" corrections (docs/speakers.md): speaker keys whose name is wrong. Each goes back to its key in this
+   * recording, and the account's profile of the name it had keeps its voice as one it must not match again.
+   */
+  not_speakers?: string[];
 }
 
 /**

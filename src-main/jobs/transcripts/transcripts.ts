@@ -13,6 +13,7 @@ import { toFtsQuery } from '../../store/fts-query.js';
 import type { JobRow } from '../../store/jobs-repo.js';
 import type { Store, StoreRepos } from '../../store/store.js';
 import type { RevisionRow } from '../../store/transcript-revisions-repo.js';
+import { nameSpeaker, notSpeaker } from './speaker-library.js';
 import { RevisionEditor } from './transcript-edit-work.js';
 import type { ExportParts } from './transcript-export-parts.js';
 import { highlight } from './transcript-snippet.js';
@@ -122,6 +123,17 @@ function decodeCursor(text: string): SearchCursor {
   throw new ApiError('invalid_request', 'cursor is not one a search answered (pass next_cursor back unchanged)');
 }
 
+/**
+ * What an edit tells the account's speaker library (speaker-library.ts): each speaker it names keeps its voice under
+ * that name, each "not X" keeps the voice as one X must not match.
+ */
+async function updateSpeakerLibrary(repos: StoreRepos, accountId: string, jobId: string, speakersJson: string, patch: TranscriptPatch, at: string): Promise<void> {
+  if (!patch.not_speakers?.length && !patch.speakers) return;
+  const before = JSON.parse(speakersJson) as Record<string, string>;
+  for (const key of patch.not_speakers ?? []) await notSpeaker(repos, accountId, jobId, key, before[key]!, at);
+  for (const [key, name] of Object.entries(patch.speakers ?? {})) if (name !== null && name !== before[key]) await nameSpeaker(repos, accountId, jobId, key, name, at);
+}
+
 export function createTranscripts(store: Store, clock: Clock): Transcripts {
   const { repos } = store;
   const editor = new RevisionEditor();
@@ -181,6 +193,7 @@ export function createTranscripts(store: Store, clock: Clock): Transcripts {
         if (!(await inTx.revisions.insertNext(row))) {
           throw new ApiError('conflict', `the transcript changed while this edit was saved (revision ${row.revision} exists); read it again and redo the edit`);
         }
+        await updateSpeakerLibrary(inTx, accountId, jobId, base.speakers_json, patch, row.created_at);
         // A job still waiting for its rows gets them from this (its latest) revision when the indexer comes to it.
         if (!(await inTx.search.isPending(jobId))) await inTx.search.replaceSegments(jobId, after.changed.map((s) => s.index), searchRows(job, after.changed));
       });

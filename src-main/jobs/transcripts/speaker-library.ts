@@ -14,6 +14,7 @@
 import { ApiError } from '../../common/errors.js';
 import { MAX_SPEAKER_NAME_CHARS, MAX_SPEAKER_PROFILE_SAMPLES, MAX_SPEAKER_PROFILES } from '../../common/limits.js';
 import { centreOf, type KnownSpeaker, type RecordingVoice } from '../../common/speaker-matching.js';
+import type { SpeakerProfile } from '../../common/speaker-profile.js';
 import { newId } from '../../store/ids.js';
 import type { SpeakerProfileRow } from '../../store/speakers-repo.js';
 import type { StoreRepos } from '../../store/store.js';
@@ -22,19 +23,6 @@ type Repos = Pick<StoreRepos, 'speakers'>;
 
 /** Engine speaker keys: a "name" like these is no person's name (an undo gives a speaker its key back). */
 const ENGINE_KEY = /^SPEAKER_\d+$/;
-
-/** A speaker profile as the API shows it (GET /v1/speakers). */
-export interface SpeakerProfile {
-  id: string;
-  object: 'speaker';
-  name: string;
-  created_at: string;
-  updated_at: string;
-  /** Voice samples (recordings' speakers named so) the profile is made of. */
-  samples: number;
-  /** Voices it was told are not this speaker ("not X"). */
-  not_samples: number;
-}
 
 export function profileView(row: SpeakerProfileRow): SpeakerProfile {
   return { id: row.id, object: 'speaker', name: row.name, created_at: row.created_at, updated_at: row.updated_at, samples: Number(row.samples), not_samples: Number(row.not_samples) };

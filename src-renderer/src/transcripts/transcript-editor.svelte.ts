@@ -158,6 +158,16 @@ export class TranscriptEditor {
     );
   }
 
+  /**
+   * "Not X": the speaker's name comes off in this transcript (back to "Speaker N") and the account's speaker library
+   * keeps this voice as one X must not be matched to again (docs/speakers.md). Undone by naming it X again.
+   */
+  notSpeaker(id: string): Promise<boolean> {
+    const name = this.transcript?.speakers[id];
+    if (!name || name === id) return Promise.resolve(false);
+    return this.#save({ not_speakers: [id] }, { label: 'rename', speakers: { [id]: name } });
+  }
+
   /** Every segment of `from` becomes `into`'s. */
   mergeSpeakers(from: string, into: string): Promise<boolean> {
     if (!this.transcript || from === into) return Promise.resolve(false);
@@ -193,6 +203,7 @@ export class TranscriptEditor {
     if (change.segments?.length) patch.segments = change.segments;
     if (change.speakers && Object.keys(change.speakers).length) patch.speakers = change.speakers;
     if (change.merge_speakers?.length) patch.merge_speakers = change.merge_speakers;
+    if (change.not_speakers?.length) patch.not_speakers = change.not_speakers;
     try {
       this.#accept(await patchTranscript(this.host.api, this.jobId, patch));
       this.conflict = null;

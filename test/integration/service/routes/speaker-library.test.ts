@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../../src-main/common/api-types.js';
 import type { TranscriptRevision } from '../../../../src-main/common/transcript-types.js';
-import type { SpeakerProfile } from '../../../../src-main/jobs/transcripts/speaker-library.js';
+import type { SpeakerProfile } from '../../../../src-main/common/speaker-profile.js';
 import { makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { Client, expectError, json } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';

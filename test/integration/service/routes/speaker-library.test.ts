@@ -6,14 +6,17 @@
  * speaker_match_threshold 0.993: the tiny random-weight embedding puts every voice above 0.98 (see
  * test/integration/engines/asr/diarization-speakers.test.ts).
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../../src-main/common/api-types.js';
 import type { TranscriptRevision } from '../../../../src-main/common/transcript-types.js';
 import type { SpeakerProfile } from '../../../../src-main/common/speaker-profile.js';
 import { makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { Client, expectError, json } from '../../../helpers/http-client.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { ROOT, startTestService, type TestService } from '../../../helpers/service.js';
 import { oneVoiceRecording, TWO_SPEAKERS } from '../../../helpers/speaker-recordings.js';
 import { installTinyModels, TINY_RECOGNIZERS } from '../../../helpers/tiny-models-installed.js';
 
@@ -115,6 +118,28 @@ describe('the speaker library', () => {
     expect(await expectError(ask({ min_speakers: '2' }), 400, 'invalid_request')).toMatch(/min_speakers goes with response_format diarized_json/);
     expect(await expectError(ask({ response_format: 'diarized_json', num_speakers: 'two' }), 400, 'invalid_request')).toMatch(/num_speakers must be a whole number/);
   }, 60_000);
+
+  it('voxdesk transcribe --diarize names known speakers; a bad range is refused with the service\'s message', async () => {
+    const key = await t.service.keys.createKey('cli-account');
+    const client = new Client(t.url, key);
+    const job = await succeeded(TWO_SPEAKERS, { speaker_diarization: true, num_speakers: 2 }, client);
+    await json(patch(job.id, { base_revision: (await transcript(job.id, client)).revision, speakers: { SPEAKER_0: 'Erik' } }, client));
+    const voxdesk = (args: string[]): Promise<{ stdout: string; stderr: string; code: number }> =>
+      promisify(execFile)(process.execPath, [join(ROOT, 'bin/voxdesk.js'), 'transcribe', justAnna, '--model', MODEL, '--url', t.url, ...args], {
+        cwd: ROOT,
+        env: { ...process.env, VOXDESK_API_KEY: key },
+        timeout: 120_000,
+      }).then(
+        ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
+        (error: { stdout: string; stderr: string; code: number }) => ({ stdout: error.stdout, stderr: error.stderr, code: error.code }),
+      );
+    const named = await voxdesk(['--min-speakers', '1', '--max-speakers', '2']);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stdout).toMatch(/\] Erik\n/);
+    const refused = await voxdesk(['--min-speakers', '3', '--max-speakers', '2']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/min_speakers \(3\) is more than max_speakers \(2\)/);
+  }, 120_000);
 
   it('bad speaker counts are 400 invalid_params before any work', async () => {
     const bad = async (params: Record<string, unknown>): Promise<string> => expectError(transcribe(TWO_SPEAKERS, params), 400, 'invalid_params');

@@ -4,13 +4,13 @@
  * - `voices_ms`: computing each diarized speaker's voice (diarization-voices.ts: the embedding model over at most
  *   60 s of each speaker's own audio), after diarization (`diarize_ms`, reported alongside as the baseline);
  * - `match_ms_p50`/`p95`: matching those voices against a library of PROFILES profiles (speaker-matching.ts), each
- *   with 20 voices' centre and 5 "not" voices, over 200 runs;
+ *   a centre and 10 "not" voices (the most a profile keeps), over 200 runs;
  * - `same_voice`/`other_voice`: the cosine similarity of each speaker of the two-speaker clip to a recording cut from
  *   that speaker's own turns (ffmpeg) and to one cut from the other's — with a real embedding model, how well the
  *   0.6 threshold separates them (the tiny random-weight model puts everything above 0.98).
  * The embedding model: $VOXDESK_SPEAKER_EMBEDDING (e.g. an installed titanet or 3D-Speaker .onnx), default the tiny
  * one in ../shared/models/tiny. Prints one JSON line.
- * Usage: node --import tsx bench/speaker-matching.ts [PROFILES=500] [RECORDING=../shared/audio/diarization/pyannote-2spk.wav]
+ * Usage: node --import tsx bench/speaker-matching.ts [PROFILES=200] [RECORDING=../shared/audio/diarization/pyannote-2spk.wav]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cosine, matchSpeakers, SPEAKER_MATCH_THRESHOLD, type KnownSpeaker, type RecordingVoice } from '../src-main/common/speaker-matching.js';
-import { MAX_SPEAKER_PROFILES } from '../src-main/common/limits.js';
+import { MAX_SPEAKER_NOT_SAMPLES, MAX_SPEAKER_PROFILES } from '../src-main/common/limits.js';
 import { diarize, type DiarizationModels } from '../src-main/engines/asr/diarization.js';
 import { recordingVoices } from '../src-main/engines/asr/diarization-voices.js';
 import { decodeBlocks } from '../src-main/engines/audio/decode.js';
@@ -49,7 +49,7 @@ function random(): number {
 
 function library(dim: number): KnownSpeaker[] {
   const vector = (): number[] => Array.from({ length: dim }, random);
-  return Array.from({ length: PROFILES }, (_, i) => ({ id: `spk_${i}`, name: `Person ${i}`, centre: vector(), not: Array.from({ length: 5 }, vector) }));
+  return Array.from({ length: PROFILES }, (_, i) => ({ id: `spk_${i}`, name: `Person ${i}`, centre: vector(), not: Array.from({ length: MAX_SPEAKER_NOT_SAMPLES }, vector) }));
 }
 
 /** Voices of the clip's reference speakers cut out by their turns (pyannote-2spk.rttm), or null for another recording. */

@@ -35,12 +35,13 @@ export interface RecordingVoiceRow {
   embedding_json: string;
 }
 
-/** A sample with the name of its profile, for building the account's known speakers. */
-export interface NamedSampleRow {
+/** What matching needs of the account's profiles: each profile with a centre, and its "not" voices (null: none). */
+export interface KnownProfileRow {
   profile_id: string;
   name: string;
-  kind: SpeakerSampleKind;
-  embedding_json: string;
+  centre_json: string;
+  /** One "not" voice per row; a profile without any has one row with null here. */
+  not_json: string | null;
 }
 
 export interface SpeakersRepo {
@@ -63,14 +64,22 @@ export interface SpeakersRepo {
   trimSamples(profileId: string, kind: SpeakerSampleKind, keep: number): void;
   /** Moves every sample of one profile to another. */
   moveSamples(fromId: string, intoId: string): void;
-  /** Every sample of the account's profiles with its profile's name, oldest first. */
-  samplesOf(accountId: string): NamedSampleRow[];
+  /** The embeddings of a profile's samples of `kind`, oldest first. */
+  embeddingsOf(profileId: string, kind: SpeakerSampleKind): string[];
+  setCentre(profileId: string, centreJson: string | null): void;
+  /** The account's profiles that have a centre, with their "not" voices. */
+  known(accountId: string): KnownProfileRow[];
 }
 
 const PROFILE = `SELECT p.id, p.account_id, p.name, p.created_at, p.updated_at,
   (SELECT COUNT(*) FROM speaker_samples s WHERE s.profile_id = p.id AND s.kind = 'voice') AS samples,
   (SELECT COUNT(*) FROM speaker_samples s WHERE s.profile_id = p.id AND s.kind = 'not') AS not_samples
   FROM speaker_profiles p`;
+
+/** Shared with the PostgreSQL repository (`?` placeholders rewritten there). */
+export const KNOWN = `SELECT p.id AS profile_id, p.name, p.centre_json, s.embedding_json AS not_json
+  FROM speaker_profiles p LEFT JOIN speaker_samples s ON s.profile_id = p.id AND s.kind = 'not'
+  WHERE p.account_id = ? AND p.centre_json IS NOT NULL ORDER BY p.id, s.id`;
 
 export function createSpeakersRepo(db: Db): SpeakersRepo {
   const putVoice = db.prepare<[string, string, number, string]>(
@@ -100,10 +109,9 @@ export function createSpeakersRepo(db: Db): SpeakersRepo {
      (SELECT id FROM speaker_samples WHERE profile_id = ? AND kind = ? ORDER BY id DESC LIMIT ?)`,
   );
   const move = db.prepare<[string, string]>('UPDATE speaker_samples SET profile_id = ? WHERE profile_id = ?');
-  const samplesOf = db.prepare<[string], NamedSampleRow>(
-    `SELECT s.profile_id, p.name, s.kind, s.embedding_json FROM speaker_samples s JOIN speaker_profiles p ON p.id = s.profile_id
-     WHERE p.account_id = ? ORDER BY s.id`,
-  );
+  const embeddingsOf = db.prepare<[string, string], { embedding_json: string }>('SELECT embedding_json FROM speaker_samples WHERE profile_id = ? AND kind = ? ORDER BY id');
+  const setCentre = db.prepare<[string | null, string]>('UPDATE speaker_profiles SET centre_json = ? WHERE id = ?');
+  const known = db.prepare<[string], KnownProfileRow>(KNOWN);
   return {
     putVoices(rows) {
       for (const row of rows) putVoice.run(row.job_id, row.speaker, row.seconds, row.embedding_json);
@@ -140,6 +148,10 @@ export function createSpeakersRepo(db: Db): SpeakersRepo {
     moveSamples(fromId, intoId) {
       move.run(intoId, fromId);
     },
-    samplesOf: (accountId) => samplesOf.all(accountId),
+    embeddingsOf: (profileId, kind) => embeddingsOf.all(profileId, kind).map((r) => r.embedding_json),
+    setCentre(profileId, centreJson) {
+      setCentre.run(centreJson, profileId);
+    },
+    known: (accountId) => known.all(accountId),
   };
 }

@@ -8,11 +8,12 @@
  *   A name that is a speaker key ("SPEAKER_0", how an edit is undone) takes the voice out of the library instead.
  * - **"Not X"** (an edit's `not_speakers`): the voice leaves X's samples and becomes one of X's "not" samples, which
  *   keeps X from matching it (common/speaker-matching.ts).
- * - A profile keeps its newest MAX_SPEAKER_PROFILE_SAMPLES samples of each kind.
+ * - A profile keeps its newest MAX_SPEAKER_PROFILE_SAMPLES voices and MAX_SPEAKER_NOT_SAMPLES "not" voices, and the
+ *   centre of its voices is stored with it, made again whenever they change (recentre).
  * Later recordings are matched against the profiles when their job is handed to a worker (knownSpeakers).
  */
 import { ApiError } from '../../common/errors.js';
-import { MAX_SPEAKER_NAME_CHARS, MAX_SPEAKER_PROFILE_SAMPLES, MAX_SPEAKER_PROFILES } from '../../common/limits.js';
+import { MAX_SPEAKER_NAME_CHARS, MAX_SPEAKER_NOT_SAMPLES, MAX_SPEAKER_PROFILE_SAMPLES, MAX_SPEAKER_PROFILES } from '../../common/limits.js';
 import { centreOf, type KnownSpeaker, type RecordingVoice } from '../../common/speaker-matching.js';
 import type { SpeakerProfile } from '../../common/speaker-profile.js';
 import { newId } from '../../store/ids.js';
@@ -33,10 +34,20 @@ export async function keepRecordingVoices(repos: Repos, jobId: string, voices: r
   await repos.speakers.putVoices(voices.map((v) => ({ job_id: jobId, speaker: v.speaker, seconds: v.seconds, embedding_json: JSON.stringify(v.embedding) })));
 }
 
-async function dropIfEmpty(repos: Repos, accountId: string, profileIds: readonly string[]): Promise<void> {
+/** The profile's voices trimmed to the newest MAX_SPEAKER_PROFILE_SAMPLES and its stored centre made from them. */
+async function recentre(repos: Repos, profileId: string): Promise<void> {
+  await repos.speakers.trimSamples(profileId, 'voice', MAX_SPEAKER_PROFILE_SAMPLES);
+  const centre = centreOf((await repos.speakers.embeddingsOf(profileId, 'voice')).map((json) => JSON.parse(json) as number[]));
+  await repos.speakers.setCentre(profileId, centre ? JSON.stringify(centre) : null);
+}
+
+/** Profiles that lost voices: deleted when nothing is left of them, else given their new centre. */
+async function afterRemoval(repos: Repos, accountId: string, profileIds: readonly string[]): Promise<void> {
   for (const id of profileIds) {
     const row = await repos.speakers.get(accountId, id);
-    if (row && Number(row.samples) === 0 && Number(row.not_samples) === 0) await repos.speakers.delete(id);
+    if (!row) continue;
+    if (Number(row.samples) === 0 && Number(row.not_samples) === 0) await repos.speakers.delete(id);
+    else await recentre(repos, id);
   }
 }
 
@@ -45,20 +56,23 @@ export async function nameSpeaker(repos: Repos, accountId: string, jobId: string
   const voice = await repos.speakers.voiceOf(jobId, key);
   if (!voice) return; // diarized before voices were kept, or too little of this speaker to tell a voice by
   const left = await repos.speakers.removeRecordingSamples(accountId, 'voice', jobId, key);
+  let kept: string | null = null;
   if (!ENGINE_KEY.test(name)) {
     let profile = await repos.speakers.byName(accountId, name);
-    if (!profile) {
-      // A full library keeps its profiles; the speaker is still named in this transcript (docs/speakers.md).
-      if ((await repos.speakers.count(accountId)) >= MAX_SPEAKER_PROFILES) return dropIfEmpty(repos, accountId, left);
+    // A full library makes no new profile; the speaker is still named in this transcript (docs/speakers.md).
+    if (!profile && (await repos.speakers.count(accountId)) < MAX_SPEAKER_PROFILES) {
       const id = newId('spk');
       await repos.speakers.create({ id, account_id: accountId, name, created_at: at });
-      profile = (await repos.speakers.get(accountId, id))!;
+      profile = await repos.speakers.get(accountId, id);
     }
-    await repos.speakers.addSample({ profile_id: profile.id, kind: 'voice', job_id: jobId, speaker: key, embedding_json: voice.embedding_json, created_at: at });
-    await repos.speakers.trimSamples(profile.id, 'voice', MAX_SPEAKER_PROFILE_SAMPLES);
-    await repos.speakers.touch(profile.id, at);
+    if (profile) {
+      await repos.speakers.addSample({ profile_id: profile.id, kind: 'voice', job_id: jobId, speaker: key, embedding_json: voice.embedding_json, created_at: at });
+      await recentre(repos, profile.id);
+      await repos.speakers.touch(profile.id, at);
+      kept = profile.id;
+    }
   }
-  await dropIfEmpty(repos, accountId, left);
+  await afterRemoval(repos, accountId, left.filter((id) => id !== kept));
 }
 
 /** "Speaker `key` of recording `jobId` is not `name`" (see the docblock). */
@@ -68,24 +82,20 @@ export async function notSpeaker(repos: Repos, accountId: string, jobId: string,
   if (!profile || !voice) return;
   await repos.speakers.removeRecordingSamples(accountId, 'voice', jobId, key);
   await repos.speakers.addSample({ profile_id: profile.id, kind: 'not', job_id: jobId, speaker: key, embedding_json: voice.embedding_json, created_at: at });
-  await repos.speakers.trimSamples(profile.id, 'not', MAX_SPEAKER_PROFILE_SAMPLES);
+  await repos.speakers.trimSamples(profile.id, 'not', MAX_SPEAKER_NOT_SAMPLES);
+  await recentre(repos, profile.id);
   await repos.speakers.touch(profile.id, at);
 }
 
-/** The account's profiles as the engine matches them: those with at least one voice sample. */
+/** The account's profiles as the engine matches them: those with a centre (at least one voice), with their "not" voices. */
 export async function knownSpeakers(repos: Repos, accountId: string): Promise<KnownSpeaker[]> {
-  const byProfile = new Map<string, { name: string; voices: number[][]; not: number[][] }>();
-  for (const row of await repos.speakers.samplesOf(accountId)) {
+  const byProfile = new Map<string, KnownSpeaker>();
+  for (const row of await repos.speakers.known(accountId)) {
     let entry = byProfile.get(row.profile_id);
-    if (!entry) byProfile.set(row.profile_id, (entry = { name: row.name, voices: [], not: [] }));
-    (row.kind === 'voice' ? entry.voices : entry.not).push(JSON.parse(row.embedding_json) as number[]);
+    if (!entry) byProfile.set(row.profile_id, (entry = { id: row.profile_id, name: row.name, centre: JSON.parse(row.centre_json) as number[], not: [] }));
+    if (row.not_json !== null) entry.not.push(JSON.parse(row.not_json) as number[]);
   }
-  const out: KnownSpeaker[] = [];
-  for (const [id, entry] of byProfile) {
-    const centre = centreOf(entry.voices);
-    if (centre) out.push({ id, name: entry.name, centre, not: entry.not });
-  }
-  return out;
+  return [...byProfile.values()];
 }
 
 /** A profile name from a request: trimmed, 1–MAX_SPEAKER_NAME_CHARS characters, no control characters. */
@@ -125,8 +135,8 @@ export async function mergeProfiles(repos: Repos, accountId: string, id: string,
   await owned(repos, accountId, into);
   await repos.speakers.moveSamples(id, into);
   await repos.speakers.delete(id);
-  await repos.speakers.trimSamples(into, 'voice', MAX_SPEAKER_PROFILE_SAMPLES);
-  await repos.speakers.trimSamples(into, 'not', MAX_SPEAKER_PROFILE_SAMPLES);
+  await repos.speakers.trimSamples(into, 'not', MAX_SPEAKER_NOT_SAMPLES);
+  await recentre(repos, into);
   await repos.speakers.touch(into, at);
   return profileView((await repos.speakers.get(accountId, into))!);
 }

@@ -1,6 +1,7 @@
 /**
  * Each account's speaker library (issue 29.3, docs/speakers.md):
- * - `speaker_profiles`: a named voice of the account;
+ * - `speaker_profiles`: a named voice of the account, with the centre of its voice samples (kept up to date by every
+ *   change of them, so that handing a job the library reads one embedding per profile, not all its samples);
  * - `speaker_samples`: the voice embeddings a profile is made of — `voice` samples (a speaker a person named) make
  *   its centre, `not` samples (a "not X" correction) are voices it must not match again. A sample remembers the
  *   recording and speaker key it came from (not a reference: profiles outlive recordings);
@@ -18,6 +19,7 @@ export const speakerLibrary: Migration = {
       id TEXT PRIMARY KEY,
       account_id TEXT NOT NULL,
       name TEXT NOT NULL,
+      centre_json TEXT,                       -- JSON number[]: the mean of its voice samples; NULL with none
       created_at TEXT NOT NULL,
       updated_at TEXT NOT NULL,
       UNIQUE (account_id, name)
@@ -45,6 +47,7 @@ export const speakerLibrary: Migration = {
       id text COLLATE "C" PRIMARY KEY,
       account_id text COLLATE "C" NOT NULL,
       name text COLLATE "C" NOT NULL,
+      centre_json text COLLATE "C",
       created_at text COLLATE "C" NOT NULL,
       updated_at text COLLATE "C" NOT NULL,
       UNIQUE (account_id, name)

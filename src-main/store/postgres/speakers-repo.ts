@@ -1,6 +1,6 @@
 /** The speaker library on PostgreSQL, with the semantics of store/speakers-repo.ts. */
 import type { Async } from '../store.js';
-import type { NamedSampleRow, RecordingVoiceRow, SpeakerProfileRow, SpeakersRepo } from '../speakers-repo.js';
+import { KNOWN, type KnownProfileRow, type RecordingVoiceRow, type SpeakerProfileRow, type SpeakersRepo } from '../speakers-repo.js';
 import type { PgShared } from './shared.js';
 import type { Sql } from './sql.js';
 
@@ -65,11 +65,13 @@ export function createPgSpeakersRepo(sql: Sql, _shared: PgShared): Async<Speaker
     async moveSamples(fromId, intoId) {
       await sql.run('UPDATE speaker_samples SET profile_id = $1 WHERE profile_id = $2', [intoId, fromId]);
     },
-    samplesOf: (accountId) =>
-      sql.all<NamedSampleRow>(
-        `SELECT s.profile_id, p.name, s.kind, s.embedding_json FROM speaker_samples s JOIN speaker_profiles p ON p.id = s.profile_id
-         WHERE p.account_id = $1 ORDER BY s.id`,
-        [accountId],
-      ),
+    async embeddingsOf(profileId, kind) {
+      const rows = await sql.all<{ embedding_json: string }>('SELECT embedding_json FROM speaker_samples WHERE profile_id = $1 AND kind = $2 ORDER BY id', [profileId, kind]);
+      return rows.map((r) => r.embedding_json);
+    },
+    async setCentre(profileId, centreJson) {
+      await sql.run('UPDATE speaker_profiles SET centre_json = $1 WHERE id = $2', [centreJson, profileId]);
+    },
+    known: (accountId) => sql.all<KnownProfileRow>(KNOWN.replace('?', '$1'), [accountId]),
   };
 }

@@ -60,11 +60,14 @@ describe.each(BACKENDS)('speaker library on %s', (backend) => {
     expect([Number(anna!.samples), Number(anna!.not_samples), anna!.updated_at]).toEqual([1, 1, LATER]);
     const [known] = await knownSpeakers(repos, 'acct_a');
     expect(known!.not).toEqual([[0, 1, 0.5]]);
-    for (let i = 0; i < MAX_SPEAKER_PROFILE_SAMPLES + 3; i++) {
-      await repos.speakers.addSample({ profile_id: anna!.id, kind: 'voice', job_id: first, speaker: `S${i}`, embedding_json: '[1,1,1]', created_at: AT });
+    // Named in many recordings: the newest voices are kept, and the centre is theirs.
+    for (let n = 3; n < MAX_SPEAKER_PROFILE_SAMPLES + 6; n++) {
+      const job = await recording('acct_a', n);
+      await fx.store.tx(({ repos: r }) => nameSpeaker(r, 'acct_a', job, 'SPEAKER_1', 'Anna', LATER));
     }
-    await repos.speakers.trimSamples(anna!.id, 'voice', MAX_SPEAKER_PROFILE_SAMPLES);
     expect(Number((await repos.speakers.get('acct_a', anna!.id))!.samples)).toBe(MAX_SPEAKER_PROFILE_SAMPLES);
+    const [centred] = await knownSpeakers(repos, 'acct_a');
+    expect(centred!.centre.map((x) => Math.round(x * 1e6) / 1e6)).toEqual([0, Math.round((1 / Math.sqrt(1.25)) * 1e6) / 1e6, Math.round((0.5 / Math.sqrt(1.25)) * 1e6) / 1e6]);
   });
 
   it('rename, merge and delete, within the account; another account\'s id is not found', async () => {

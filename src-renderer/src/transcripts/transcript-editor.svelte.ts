@@ -144,17 +144,19 @@ export class TranscriptEditor {
   }
 
   /**
-   * A transcript without speakers (the model does not tell them apart) gets one, named: every segment becomes
-   * FIRST_SPEAKER's, so the name shows in the view and in every export.
+   * A transcript without speakers (the model does not tell them apart) gets one, named: the speaker of the sentences
+   * given (those the person selected: one speaker, the others stay without one), or, when none are given, of every
+   * segment (a recording of one voice). The name shows in the view and in every export.
    */
-  nameOnlySpeaker(name: string): Promise<boolean> {
+  nameOnlySpeaker(name: string, indexes: ReadonlySet<number> | null = null): Promise<boolean> {
     const trimmed = name.trim();
     if (!trimmed || !this.transcript || speakerIds(this.transcript).length) return Promise.resolve(false);
-    const all = this.transcript.segments;
+    const named = indexes?.size ? this.transcript.segments.filter((s) => indexes.has(s.index)) : this.transcript.segments;
+    if (!named.length) return Promise.resolve(false);
     return this.#save(
-      { segments: all.map((s) => ({ index: s.index, speaker: FIRST_SPEAKER })), speakers: { [FIRST_SPEAKER]: trimmed } },
-      // Undone by taking the speaker off every segment (the service keeps a speaker with segments in its map).
-      { label: 'naming', segments: all.map((s) => ({ index: s.index, speaker: null })) },
+      { segments: named.map((s) => ({ index: s.index, speaker: FIRST_SPEAKER })), speakers: { [FIRST_SPEAKER]: trimmed } },
+      // Undone by taking the speaker off those segments (the service keeps a speaker with segments in its map).
+      { label: 'naming', segments: named.map((s) => ({ index: s.index, speaker: null })) },
     );
   }
 

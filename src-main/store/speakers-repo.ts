@@ -60,6 +60,8 @@ export interface SpeakersRepo {
   addSample(row: SpeakerSampleRow): void;
   /** Removes the samples of `kind` one recording's speaker gave the account's profiles; the profiles they were in. */
   removeRecordingSamples(accountId: string, kind: SpeakerSampleKind, jobId: string, speaker: string): string[];
+  /** Removes one recording speaker's samples of `kind` from one profile. */
+  removeProfileSamples(profileId: string, kind: SpeakerSampleKind, jobId: string, speaker: string): void;
   /** Keeps the newest `keep` samples of `kind` of a profile. */
   trimSamples(profileId: string, kind: SpeakerSampleKind, keep: number): void;
   /** Moves every sample of one profile to another. */
@@ -104,6 +106,7 @@ export function createSpeakersRepo(db: Db): SpeakersRepo {
      WHERE p.account_id = ? AND s.kind = ? AND s.job_id = ? AND s.speaker = ?`,
   );
   const dropSample = db.prepare<[number]>('DELETE FROM speaker_samples WHERE id = ?');
+  const dropProfileSamples = db.prepare<[string, string, string, string]>('DELETE FROM speaker_samples WHERE profile_id = ? AND kind = ? AND job_id = ? AND speaker = ?');
   const trim = db.prepare<[string, string, string, string, number]>(
     `DELETE FROM speaker_samples WHERE profile_id = ? AND kind = ? AND id NOT IN
      (SELECT id FROM speaker_samples WHERE profile_id = ? AND kind = ? ORDER BY id DESC LIMIT ?)`,
@@ -141,6 +144,9 @@ export function createSpeakersRepo(db: Db): SpeakersRepo {
       const rows = recordingSamples.all(accountId, kind, jobId, speaker);
       for (const row of rows) dropSample.run(row.id);
       return [...new Set(rows.map((r) => r.profile_id))];
+    },
+    removeProfileSamples(profileId, kind, jobId, speaker) {
+      dropProfileSamples.run(profileId, kind, jobId, speaker);
     },
     trimSamples(profileId, kind, keep) {
       trim.run(profileId, kind, profileId, kind, keep);

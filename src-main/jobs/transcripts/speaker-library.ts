@@ -4,7 +4,8 @@
  * (engines/asr/diarization-voices.ts) and kept with it (recording_voices), so naming a speaker costs no audio work.
  * - **Naming** a speaker of a recording (a transcript edit that gives a speaker key a name) keeps that speaker's voice
  *   as a sample of the profile of that name, made when the account has none. One recording's speaker is a sample of
- *   one profile at most: naming it again moves its sample, and a profile left with no samples at all goes.
+ *   one profile at most: naming it again moves its sample, and a profile left with no samples at all goes; naming it
+ *   X takes back an earlier "not X" of it (how Ctrl+Z undoes one).
  *   A name that is a speaker key ("SPEAKER_0", how an edit is undone) takes the voice out of the library instead.
  * - **"Not X"** (an edit's `not_speakers`): the voice leaves X's samples and becomes one of X's "not" samples, which
  *   keeps X from matching it (common/speaker-matching.ts).
@@ -67,6 +68,8 @@ export async function nameSpeaker(repos: Repos, accountId: string, jobId: string
     }
     if (profile) {
       await repos.speakers.addSample({ profile_id: profile.id, kind: 'voice', job_id: jobId, speaker: key, embedding_json: voice.embedding_json, created_at: at });
+      // Named so after all (an undone "not X"): this voice is no longer one the profile must not match.
+      await repos.speakers.removeProfileSamples(profile.id, 'not', jobId, key);
       await recentre(repos, profile.id);
       await repos.speakers.touch(profile.id, at);
       kept = profile.id;

@@ -59,6 +59,9 @@ export function createPgSpeakersRepo(sql: Sql, _shared: PgShared): Async<Speaker
       const rows = await sql.write<{ profile_id: string }>(RECORDING_SAMPLES, [accountId, kind, jobId, speaker]);
       return [...new Set(rows.map((r) => r.profile_id))];
     },
+    async removeProfileSamples(profileId, kind, jobId, speaker) {
+      await sql.run('DELETE FROM speaker_samples WHERE profile_id = $1 AND kind = $2 AND job_id = $3 AND speaker = $4', [profileId, kind, jobId, speaker]);
+    },
     async trimSamples(profileId, kind, keep) {
       await sql.run(TRIM, [profileId, kind, keep]);
     },

@@ -60,6 +60,10 @@ describe.each(BACKENDS)('speaker library on %s', (backend) => {
     expect([Number(anna!.samples), Number(anna!.not_samples), anna!.updated_at]).toEqual([1, 1, LATER]);
     const [known] = await knownSpeakers(repos, 'acct_a');
     expect(known!.not).toEqual([[0, 1, 0.5]]);
+    // Named Anna after all (an undone "not Anna"): the "not" voice goes again.
+    await fx.store.tx(({ repos: r }) => nameSpeaker(r, 'acct_a', second, 'SPEAKER_1', 'Anna', LATER));
+    expect(Number((await repos.speakers.get('acct_a', anna!.id))!.not_samples)).toBe(0);
+    await fx.store.tx(({ repos: r }) => notSpeaker(r, 'acct_a', second, 'SPEAKER_1', 'Anna', LATER));
     // Named in many recordings: the newest voices are kept, and the centre is theirs.
     for (let n = 3; n < MAX_SPEAKER_PROFILE_SAMPLES + 6; n++) {
       const job = await recording('acct_a', n);

@@ -17,6 +17,8 @@ export interface MapReduceTask {
   lines: readonly string[];
   /** Estimated tokens a request's text may hold. */
   budget: number;
+  /** The most tokens one answer may take (`max_tokens`, ai-chunks.ts answerTokens). */
+  maxTokens: number;
   mapPrompt(part: number, parts: number): string;
   /** null: the parts' answers are put one after the other. */
   reducePrompt: string | null;
@@ -60,6 +62,7 @@ export async function runMapReduce(task: MapReduceTask): Promise<MapReduceOutcom
         ],
         {
           signal: task.signal,
+          maxTokens: task.maxTokens,
           onDelta: (piece) => task.onText(piece, false),
           ...(task.connectTimeoutMs !== undefined ? { connectTimeoutMs: task.connectTimeoutMs } : {}),
           ...(task.idleTimeoutMs !== undefined ? { idleTimeoutMs: task.idleTimeoutMs } : {}),

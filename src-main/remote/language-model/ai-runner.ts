@@ -4,7 +4,7 @@
  * through the runner switch (ai-model.ts). A run reads the transcript revision the action was asked on, splits it to
  * fit the model's context, asks the account's endpoint part by part (answers streamed, each kept in
  * `transcript_ai_parts` as it arrives: a run after a SIGKILL asks only for the rest), combines the parts, checks the
- * cited times against the segments, and — for clean-up — saves the cleaned text as the transcript's next revision
+ * cited times against the segments, indexes the answer for the library search (ai-search-rows.ts), and — for clean-up — saves the cleaned text as the transcript's next revision
  * through the one owner of edits (jobs/transcripts). The answer is the job's result (`result.text`, `result.ai`).
  */
 import type { AiCitation, AiResult } from '../../common/ai-types.js';
@@ -13,11 +13,12 @@ import { MAX_SEGMENT_TEXT_CHARS } from '../../common/limits.js';
 import type { RevisionSegment, SegmentPatch, TranscriptRevision } from '../../common/transcript-types.js';
 import type { EngineOutput } from '../../engines/engine-types.js';
 import type { JobRunner, RunnerContext, RunnerTask } from '../../jobs/engine/job-runner.js';
+import { indexAiAnswer } from '../../jobs/transcripts/ai-search-rows.js';
 import type { Transcripts } from '../../jobs/transcripts/transcripts.js';
 import { isoAt } from '../../store/clock.js';
 import type { Store } from '../../store/store.js';
 import { mapPrompt, reducePrompt, type AiAction, type AiRequest } from './ai-actions.js';
-import { DEFAULT_CONTEXT_TOKENS, partBudget, transcriptLines } from './ai-chunks.js';
+import { answerTokens, DEFAULT_CONTEXT_TOKENS, partBudget, transcriptLines } from './ai-chunks.js';
 import { checkCitations } from './ai-citations.js';
 import { runMapReduce } from './ai-map-reduce.js';
 import type { LanguageModelSettings } from './language-model-settings.js';
@@ -108,6 +109,7 @@ export function createAiRunner(options: AiRunnerOptions): AiRunner {
         endpoint,
         lines,
         budget: partBudget(params.action, endpoint.contextTokens ?? DEFAULT_CONTEXT_TOKENS),
+        maxTokens: answerTokens(params.action, endpoint.contextTokens ?? DEFAULT_CONTEXT_TOKENS),
         mapPrompt: (part, parts) => mapPrompt(request, part, parts),
         reducePrompt: reducePrompt(request),
         kept,
@@ -147,12 +149,16 @@ export function createAiRunner(options: AiRunnerOptions): AiRunner {
         tokens: { prompt: outcome.promptTokens, completion: outcome.completionTokens, estimated: outcome.estimated },
         model: endpoint.model,
       };
-      await store.repos.transcriptAi.putResult({
-        job_id: task.jobId,
-        source_job_id: params.source_job_id,
-        account_id: task.accountId,
-        action: params.action,
-        created_at: isoAt(store.clock),
+      // Listed with the transcript and indexed for the library search together (found once the job succeeds).
+      await store.tx(async ({ repos }) => {
+        await repos.transcriptAi.putResult({
+          job_id: task.jobId,
+          source_job_id: params.source_job_id,
+          account_id: task.accountId,
+          action: params.action,
+          created_at: isoAt(store.clock),
+        });
+        await indexAiAnswer(repos, params.source_job_id, task.jobId, params.action, text);
       });
       return { result: { text, ai } as EngineOutput['result'], artifacts: [], durationSeconds: 0 };
     } finally {

@@ -94,7 +94,7 @@ describe('AI answers in the library search', () => {
     const mcp = new McpClient({ name: 'voxdesk-test', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${t.key}` } } }));
     try {
-      const answer = (await mcp.callTool({ name: 'search_transcripts', arguments: { query: 'vermilion' } })) as { content: { text: string }[]; structuredContent: { hits: unknown[] } };
+      const answer = (await mcp.callTool({ name: 'search_transcripts', arguments: { query: 'vermilion' } })) as unknown as { content: { text: string }[]; structuredContent: { hits: unknown[] } };
       expect(answer.content[0]!.text).toContain(`harbour-meeting.wav (${source}) [AI summary ${job.id}]: `);
       expect(answer.structuredContent.hits).toEqual([expect.objectContaining({ job_id: source, ai: { job_id: job.id, action: 'summary' } })]);
     } finally {

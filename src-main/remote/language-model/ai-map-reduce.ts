@@ -25,6 +25,8 @@ export interface MapReduceTask {
   /** Answers kept by earlier runs of this job. */
   kept: readonly AiPartRow[];
   keep(stage: AiStage, part: number, answer: ChatAnswer): Promise<void>;
+  /** Before each request to the endpoint (a split half too): may throw to stop the run (the spending cap). */
+  beforeRequest?(system: string, user: string): Promise<void>;
   signal: AbortSignal;
   /** Each piece of the answer being written now (`restart`: a new request begins). */
   onText(piece: string, restart: boolean): void;
@@ -53,8 +55,9 @@ export async function runMapReduce(task: MapReduceTask): Promise<MapReduceOutcom
 
   const ask = async (system: string, user: string): Promise<ChatAnswer> => {
     task.onText('', true);
-    const request = (text: string): Promise<ChatAnswer> =>
-      chatCompletion(
+    const request = async (text: string): Promise<ChatAnswer> => {
+      await task.beforeRequest?.(system, text);
+      return chatCompletion(
         task.endpoint,
         [
           { role: 'system', content: system },
@@ -68,6 +71,7 @@ export async function runMapReduce(task: MapReduceTask): Promise<MapReduceOutcom
           ...(task.idleTimeoutMs !== undefined ? { idleTimeoutMs: task.idleTimeoutMs } : {}),
         },
       );
+    };
     try {
       return await request(user);
     } catch (error) {

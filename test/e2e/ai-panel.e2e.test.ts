@@ -1,7 +1,8 @@
 /**
  * The AI panel as a new user tries it (issue 31's acceptance, as far as the UI goes), in Debian's Chromium against a
  * real `voxdesk serve --ui` with PocketSphinx and the scriptable OpenAI-compatible chat server on loopback: a
- * transcript of jfk.wav says no language model is set up, its link opens Settings, the endpoint is tested and saved,
+ * transcript of jfk.wav says no language model is set up, its link opens Settings, the endpoint is tested and saved
+ * with a price,
  * a summary streams in, the chapters' cited times seek the player to where their segments start, and the library
  * search finds the summary's words (labelled as an AI answer) and opens the transcript with its AI panel on it.
  */
@@ -55,8 +56,14 @@ describe('the AI panel in Chromium (browser mode)', () => {
     await settings.locator('#lm-model').fill('tiny-chat');
     await settings.getByRole('button', { name: 'Test connection' }).click();
     await expect.poll(() => settings.locator('[data-testid="lm-test-result"]').innerText()).toContain('tiny-chat is available');
+    // A hosted endpoint's price per million tokens (optional; the hint says what it does).
+    expect(await settings.locator('#lm-price-hint').innerText()).toMatch(/monthly cap/);
+    await settings.locator('#lm-price-in').fill('0.5');
+    await settings.locator('#lm-price-out').fill('1.5');
     await settings.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await fetch(`${served.url}/v1/settings/language-model`, { headers: { authorization: `Bearer ${served.apiKey}` } }).then((r) => r.json()) as { configured: boolean }).configured).toBe(true);
+    expect((await fetch(`${served.url}/v1/settings/language-model`, { headers: { authorization: `Bearer ${served.apiKey}` } }).then((r) => r.json()) as { price: unknown }).price)
+      .toEqual({ input_per_million_tokens: 0.5, output_per_million_tokens: 1.5 });
 
     // Back on the transcript: a summary streams in piece by piece, then stays as a result.
     await page.keyboard.press('Control+1');

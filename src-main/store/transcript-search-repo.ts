@@ -63,6 +63,8 @@ export interface TranscriptSearchRepo {
   rowsOf(jobId: string): (SearchRowInput & { id: number })[];
   /** Replaces the rows of an AI action's answer (a run again after a crash writes them again, never twice). */
   replaceAiResult(aiJobId: string, rows: readonly AiSearchRowInput[]): void;
+  /** Adds rows to an AI action's answer (a long answer is written a batch per transaction after the first). */
+  insertAiRows(rows: readonly AiSearchRowInput[]): void;
   /** The rows of an AI action's answer, in row order. */
   aiRowsOf(aiJobId: string): (AiSearchRowInput & { id: number })[];
   /** The newest row id (0 when there are none): a search's pages look only at rows up to it. */
@@ -133,6 +135,9 @@ export function createTranscriptSearchRepo(db: Db): TranscriptSearchRepo {
     rowsOf: (jobId) => rowsOf.all(jobId),
     replaceAiResult: (aiJobId, rows) => {
       dropAi.run(aiJobId);
+      for (const row of rows) insertAi.run(row);
+    },
+    insertAiRows: (rows) => {
       for (const row of rows) insertAi.run(row);
     },
     aiRowsOf: (aiJobId) => aiRowsOf.all(aiJobId),

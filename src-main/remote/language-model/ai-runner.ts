@@ -182,18 +182,21 @@ export function createAiRunner(options: AiRunnerOptions): AiRunner {
         tokens: { prompt: outcome.promptTokens, completion: outcome.completionTokens, estimated: outcome.estimated },
         model: endpoint.model,
       };
-      // Listed with the transcript and indexed for the library search together (found once the job succeeds).
-      await store.tx(async ({ repos }) => {
-        await repos.transcriptAi.putResult({
-          job_id: task.jobId,
-          source_job_id: params.source_job_id,
-          account_id: task.accountId,
-          action: params.action,
-          created_at: isoAt(store.clock),
-        });
-        await indexAiAnswer(repos, params.source_job_id, task.jobId, params.action, text);
-        if (meter) await chargeAction(repos, { id: task.jobId, accountId: task.accountId }, meter.costMicro, isoAt(store.clock));
-      });
+      // Listed with the transcript, charged, and indexed for the library search (found once the job succeeds).
+      await indexAiAnswer(
+        store,
+        async (repos) => {
+          await repos.transcriptAi.putResult({
+            job_id: task.jobId,
+            source_job_id: params.source_job_id,
+            account_id: task.accountId,
+            action: params.action,
+            created_at: isoAt(store.clock),
+          });
+          if (meter) await chargeAction(repos, { id: task.jobId, accountId: task.accountId }, meter.costMicro, isoAt(store.clock));
+        },
+        { sourceJobId: params.source_job_id, aiJobId: task.jobId, action: params.action, text },
+      );
       return { result: { text, ai } as EngineOutput['result'], artifacts: [], durationSeconds: 0 };
     } catch (error) {
       // Failed or cancelled part way: the answers received were paid for at the endpoint, so they are charged now.

@@ -84,6 +84,16 @@ export function createPgTranscriptSearchRepo(sql: Sql): Async<TranscriptSearchRe
       documents.map((d) => d.length),
     ]);
   };
+  const insertAi = async (on: Sql, rows: readonly AiSearchRowInput[]): Promise<void> => {
+    if (rows.length === 0) return;
+    const documents = rows.map((r) => searchDocument(r.body));
+    const column = <K extends keyof AiSearchRowInput>(key: K): AiSearchRowInput[K][] => rows.map((r) => r[key]);
+    await on.run(INSERT_AI, [
+      column('job_id'), column('account_id'), column('job_created_at'), column('job_name'), column('ai_job_id'), column('ai_action'), column('body'),
+      documents.map((d) => d.tsv),
+      documents.map((d) => d.length),
+    ]);
+  };
   return {
     hasJob: async (jobId) => (await sql.one(HAS, [jobId])) !== undefined,
     markPending: async (jobId) => void (await sql.run(MARK_PENDING, [jobId])),
@@ -101,15 +111,9 @@ export function createPgTranscriptSearchRepo(sql: Sql): Async<TranscriptSearchRe
     replaceAiResult: (aiJobId, rows) =>
       sql.atomic(async (t) => {
         await t.run(DROP_AI, [aiJobId]);
-        if (rows.length === 0) return;
-        const documents = rows.map((r) => searchDocument(r.body));
-        const column = <K extends keyof AiSearchRowInput>(key: K): AiSearchRowInput[K][] => rows.map((r) => r[key]);
-        await t.run(INSERT_AI, [
-          column('job_id'), column('account_id'), column('job_created_at'), column('job_name'), column('ai_job_id'), column('ai_action'), column('body'),
-          documents.map((d) => d.tsv),
-          documents.map((d) => d.length),
-        ]);
+        await insertAi(t, rows);
       }),
+    insertAiRows: (rows) => insertAi(sql, rows),
     aiRowsOf: (aiJobId) => sql.all<AiSearchRowInput & { id: number }>(AI_ROWS_OF, [aiJobId]),
     maxRowId: async () => (await sql.one<{ n: number }>(MAX_ROW_ID))?.n ?? 0,
     async countMatches(match, maxId, cap) {

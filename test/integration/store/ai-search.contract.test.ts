@@ -1,8 +1,9 @@
 /**
  * AI answers in the library search on both backends (migration 027): an action's rows are found with the transcript
  * they were made from and say which action wrote them; they are found only while the action's job is succeeded; a
- * run again replaces them (never twice); they are not the transcript's own rows (hasJob, rowsOf); deleting the
- * action's job or the transcript (the history sweep) leaves no hit.
+ * run again replaces them (never twice), a long answer's later rows are added batch by batch; they are not the
+ * transcript's own rows (hasJob, rowsOf); deleting the action's job or the transcript (the history sweep) leaves no
+ * hit.
  */
 import { describe, expect, it } from 'vitest';
 import { toFtsQuery } from '../../../src-main/store/fts-query.js';
@@ -58,7 +59,8 @@ describe.each(BACKENDS)('AI answers in the library search on %s', (backend) => {
     const { alice, row } = await setUp();
     const { search } = fx.store.repos;
     await search.replaceAiResult(jobId(2), [row(jobId(2), 'summary', 'first draft about otters')]);
-    await search.replaceAiResult(jobId(2), [row(jobId(2), 'summary', 'otters and beavers'), row(jobId(2), 'summary', 'beavers again')]);
+    await search.replaceAiResult(jobId(2), [row(jobId(2), 'summary', 'otters and beavers')]);
+    await search.insertAiRows([row(jobId(2), 'summary', 'beavers again')]);
     expect((await search.aiRowsOf(jobId(2))).map((r) => [r.ai_job_id, r.ai_action, r.body])).toEqual([
       [jobId(2), 'summary', 'otters and beavers'], [jobId(2), 'summary', 'beavers again'],
     ]);

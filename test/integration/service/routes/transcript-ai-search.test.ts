@@ -2,6 +2,7 @@
  * AI answers in the library search through the HTTP API (docs/ai-actions.md "Search"): an action run against the
  * scriptable OpenAI-compatible chat server on loopback (the true boundary); a word of its answer is found by
  * GET /v1/search with the transcript it was made from, which action, and a snippet; another account does not find it;
+ * a long answer written in several transactions is found to its end;
  * a second run of the same action is found too, each hit naming its own job; a failed action's answer is never found;
  * the action's job deleted (as the history sweep deletes it), no hit is left; the transcript deleted, none of its
  * actions' hits are left. MCP's search_transcripts (the same search) finds them too, labelled. Real SQLite file,
@@ -100,6 +101,17 @@ describe('AI answers in the library search', () => {
     } finally {
       await mcp.close();
     }
+  });
+
+  it('a long answer (more rows than one transaction writes) is found to its last line', async () => {
+    const filler = (i: number): string => `Line ${i}: ${'the crew discussed ropes and sails at length '.repeat(20)}`;
+    chat.answer = () => [...Array.from({ length: 120 }, (_, i) => filler(i)), 'At the very end they named the boat Periwinkle.'].join('\n');
+    const job = await act({ action: 'translate', language: 'English' });
+    expect(job.status, job.error_message ?? '').toBe('succeeded');
+    const rows = await t.service.store.repos.search.aiRowsOf(job.id);
+    expect(rows.length).toBeGreaterThan(100);
+    expect(rows.every((r) => r.body.length <= 1000)).toBe(true);
+    expect((await search('periwinkle')).data.map((h) => h.ai)).toEqual([{ job_id: job.id, action: 'translate' }]);
   });
 
   it('two runs of an action are two hits, each naming its job; a failed action is never found', async () => {

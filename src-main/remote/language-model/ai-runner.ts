@@ -52,7 +52,7 @@ export interface AiRunner extends JobRunner {
    * For a POST: the estimate (micro-dollars) of an action when the account's endpoint is priced, undefined when it
    * is not (free); throws 402 budget_exceeded when the monthly cap cannot take the estimate (ai-pricing.ts).
    */
-  admit(accountId: string, request: AiRequest, sourceJobId: string, revision: number): Promise<number | undefined>;
+  admit(accountId: string, request: AiRequest, revisionJson: string): Promise<number | undefined>;
 }
 
 /** `[n] text` lines of a clean-up answer → the segments whose text it changed. */
@@ -83,10 +83,11 @@ export function createAiRunner(options: AiRunnerOptions): AiRunner {
   // The one check of the monthly cap hosted work uses (jobs/money/spending-cap.ts); it keeps no state of its own.
   const cap = createSpendingCap(store.clock);
 
-  async function admit(accountId: string, request: AiRequest, sourceJobId: string, revision: number): Promise<number | undefined> {
+  async function admit(accountId: string, request: AiRequest, revisionJson: string): Promise<number | undefined> {
     const endpoint = settings.endpoint(accountId);
     if (!endpoint || !isPriced(endpoint.price)) return undefined;
-    const { segments } = await readRevision(transcripts, accountId, sourceJobId, revision);
+    // Parsed only for a priced endpoint: the estimate needs the lines the run will send.
+    const { segments } = JSON.parse(revisionJson) as TranscriptRevision;
     const micro = estimateActionMicro(endpoint.price, request, transcriptLines(segments, request.action), endpoint.contextTokens ?? DEFAULT_CONTEXT_TOKENS);
     const why = await capRefusal(store, cap, micro, "this AI action's estimate");
     if (why) throw budgetRefused(why);

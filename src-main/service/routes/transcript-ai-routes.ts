@@ -49,13 +49,13 @@ export function transcriptAiRoutes(deps: AppDeps): Hono<AppEnv> {
     const sourceId = c.req.param('jobId');
     const request = parseAiRequest(await readJsonObject(c));
     // 404 for another account's or an unknown job, 409 for one not finished (jobs/transcripts).
-    // Its revision number only: the revision itself (megabytes for hours of speech) is read by the job's run.
+    // Its revision number only (and, for a priced endpoint, its lines for the estimate): the run reads it again.
     const latest = await deps.transcripts.get(accountId, sourceId, null);
     if (!deps.languageModel.settings.endpoint(accountId)) {
       throw new ApiError('language_model_not_configured', 'No language model is configured: set one in Settings → Language model (PUT /v1/settings/language-model), then try again.');
     }
     // A priced endpoint: the estimate is checked against the monthly cap now (402 budget_exceeded, nothing created).
-    const estimatedUsdMicro = await deps.languageModel.runner.admit(accountId, request, sourceId, latest.revision);
+    const estimatedUsdMicro = await deps.languageModel.runner.admit(accountId, request, latest.json);
     const source = await deps.jobs.getJob(accountId, 'speech-to-text', sourceId);
     const params: AiJobParams = { ...request, source_job_id: sourceId, base_revision: latest.revision };
     const { job } = await deps.jobs.createJob(

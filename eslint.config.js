@@ -1,4 +1,4 @@
-// Floors (docs/design.md §2): common → store → engines → models → jobs → remote → watch → service → app/cli, each importing only the
+// Floors (docs/design.md §2): common → platform → store → engines → models → jobs → remote → watch → service → app/cli, each importing only the
 // floors below it; test/unit/repo/eslint-floors.test.ts proves an upward import fails. Only app imports electron;
 // only the player imports naudiodon; common imports nothing from node so the renderer can share it.
 import js from '@eslint/js';
@@ -8,7 +8,7 @@ import svelte from 'eslint-plugin-svelte';
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'events', 'stream', 'url'];
 // The floors of src-main, lowest first; app and cli share the top floor (two programs that do not import each other).
-const floors = [['common'], ['store'], ['engines'], ['models'], ['jobs'], ['remote'], ['watch'], ['service'], ['app', 'cli']];
+const floors = [['common'], ['platform'], ['store'], ['engines'], ['models'], ['jobs'], ['remote'], ['watch'], ['service'], ['app', 'cli']];
 const floorNames = floors.flat();
 const floorOrder = floors.map((floor) => floor.join('/')).join(' → ');
 /** The folders a floor may not import: every floor above it and its sibling on the same floor. */

@@ -1,7 +1,7 @@
 /**
  * `npm run natives:electron` (run first by `npm run app` and `npm run dist`): builds the ABI-specific native add-ons
  * for the installed Electron into natives/electron-abi<ABI>-<platform>-<arch>/, where the app loads them from
- * (src-main/store/native-addons.ts). Does nothing when that folder already holds builds of the installed versions.
+ * (src-main/platform/native-addons.ts). Does nothing when that folder already holds builds of the installed versions.
  *
  *   node --import tsx scripts/electron-natives.ts            build when needed
  *   node --import tsx scripts/electron-natives.ts --force    build again
@@ -9,7 +9,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nativesRoot } from '../src-main/store/native-addons.js';
+import { nativesRoot } from '../src-main/platform/native-addons.js';
 import { buildElectronNatives } from './electron-natives/build.js';
 import { planElectronNatives } from './electron-natives/plan.js';
 

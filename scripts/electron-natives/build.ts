@@ -11,7 +11,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { rebuild } from '@electron/rebuild';
-import { MANIFEST_FILE } from '../../src-main/store/native-addons.js';
+import { MANIFEST_FILE } from '../../src-main/platform/native-addons.js';
 import { manifestFor, type NativesPlan } from './plan.js';
 
 export interface BuildOptions {

@@ -1,6 +1,6 @@
 /**
  * What `npm run natives:electron` has to build: the installed Electron's version (from `electron/package.json`) and
- * ABI (node-abi), the per-ABI folder (src-main/store/native-addons.ts), and for each ABI-specific add-on the version
+ * ABI (node-abi), the per-ABI folder (src-main/platform/native-addons.ts), and for each ABI-specific add-on the version
  * installed — or nothing at all when that folder's manifest already says it holds exactly these builds. Pure apart
  * from reading package.json files, so a unit test pins it (test/unit/scripts/electron-natives-plan.test.ts).
  */
@@ -12,7 +12,7 @@ import {
   electronNativesFolderName,
   MANIFEST_FILE,
   type NativesManifest,
-} from '../../src-main/store/native-addons.js';
+} from '../../src-main/platform/native-addons.js';
 
 export interface AddonBuild {
   package: string;

@@ -100,7 +100,7 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
   ensurePrivateDir(join(config.storageDir, 'artifacts'));
   // The private folder of the start-up warm-up job of earlier versions (a kill during it left it behind).
   rmSync(join(config.dataDir, 'warm-up'), { recursive: true, force: true });
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, checkpointInThread: true, log: config.log });
   opened.push(() => store.close());
 
   const keys = new ApiKeys(store.store.repos.accounts, Date.now, store.store.othersNow, config.log);

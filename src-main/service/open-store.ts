@@ -15,6 +15,7 @@ import type { Durability } from '../store/durability.js';
 import { createPostgresStore, type PostgresStore } from '../store/postgres/postgres-store.js';
 import type { Repositories } from '../store/repositories.js';
 import { createSqliteStore } from '../store/sqlite-store.js';
+import { startWalCheckpointer } from '../store/wal-checkpointer.js';
 import type { Store } from '../store/store.js';
 
 export const DATABASE_URL_ENV = 'VOXDESK_DATABASE_URL';
@@ -65,6 +66,12 @@ export interface OpenStoreOptions {
   clock?: Clock;
   /** PostgreSQL pool size (default 10). */
   poolSize?: number;
+  /**
+   * SQLite: checkpoint the WAL in a thread of its own instead of inside commits (store/wal-checkpointer.ts), for a
+   * long-lived service; a short command leaves SQLite's automatic checkpoint.
+   */
+  checkpointInThread?: boolean;
+  log?: (message: string) => void;
 }
 
 const COMMITTED: Durability = { flush: async () => {}, syncs: 0 };
@@ -74,13 +81,17 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   const db = openDatabase(file);
   const sqlite = createSqliteStore(db, file, options.clock);
   if (!options.databaseUrl) {
+    const checkpointer = options.checkpointInThread ? await startWalCheckpointer(db, file, options.log ? { log: options.log } : {}) : null;
     return {
       store: sqlite,
       db,
       local: sqlite.sync,
       durability: sqlite.durability,
       postgres: null,
-      close: async () => void (db.open ? db.close() : undefined),
+      close: async () => {
+        await checkpointer?.stop();
+        if (db.open) db.close();
+      },
     };
   }
   let postgres: PostgresStore;

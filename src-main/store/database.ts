@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
 import { applyMigrations } from './migrate.js';
-import { electronAddonPath } from './native-addons.js';
+import { electronAddonPath } from '../platform/native-addons.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Db } from './db.js';
 import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE, tighten } from './private-files.js';

@@ -2,13 +2,13 @@
  * Loads naudiodon in either runtime. naudiodon itself is Node-API and loads in Electron as npm built it, but at load
  * it requires segfault-handler, a NAN add-on built for Node's ABI only, through the `bindings` helper (which has no
  * way to be pointed elsewhere). Under Electron the package's entry is therefore put in the require cache first with
- * the Electron build from the per-ABI folder (store/native-addons.ts) as its exports, which is exactly what its
+ * the Electron build from the per-ABI folder (platform/native-addons.ts) as its exports, which is exactly what its
  * entry (`module.exports = require('bindings')('segfault-handler')`) would have produced with that binary.
  */
 import { createRequire, Module } from 'node:module';
 import { dirname } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { currentRuntime, electronAddonPath, type RuntimeIdentity } from '../../store/native-addons.js';
+import { currentRuntime, electronAddonPath, type RuntimeIdentity } from '../../platform/native-addons.js';
 
 /** naudiodon's output stream, as the player uses it. */
 export interface IoStreamWrite extends Writable {

@@ -46,7 +46,7 @@ export async function* decodeBlocks(file: string, options: DecodeOptions = {}): 
   const choice = options.decoder ?? 'auto';
   const ffmpeg = choice === 'wasm' ? null : findFfmpeg();
   if (choice === 'ffmpeg' && !ffmpeg) throw new JobError('audio_decode_failed', 'ffmpeg is not installed');
-  const source = ffmpeg ? ffmpegSamples(ffmpeg, file, rate, options.signal) : wasmSamples(file, rate, options.signal);
+  const source = ffmpeg ? ffmpegFrames(ffmpeg, file, rate, 1, options.signal) : wasmSamples(file, rate, options.signal);
   yield* reblock(source, blockSamples);
 }
 
@@ -82,9 +82,14 @@ async function* reblock(source: AsyncIterable<Float32Array>, size: number): Asyn
   if (filled > 0) yield block.slice(0, filled);
 }
 
-async function* ffmpegSamples(ffmpeg: string, file: string, rate: number, signal?: AbortSignal): AsyncGenerator<Float32Array> {
+/**
+ * ffmpeg's decode of `file` as interleaved Float32 samples at `rate` on `channels` channels (ffmpeg mixes or copies
+ * channels as needed), in chunks of whole frames: the one ffmpeg reader of the mono (here) and stereo
+ * (separation/stereo-decode.ts) decoders. Aborting kills ffmpeg and rejects with JobError('cancelled').
+ */
+export async function* ffmpegFrames(ffmpeg: string, file: string, rate: number, channels: number, signal?: AbortSignal): AsyncGenerator<Float32Array> {
   if (signal?.aborted) throw jobCancelled();
-  const args = ['-nostdin', '-v', 'error', '-i', file, '-vn', '-f', 'f32le', '-ac', '1', '-ar', String(rate), 'pipe:1'];
+  const args = ['-nostdin', '-v', 'error', '-i', file, '-vn', '-f', 'f32le', '-ac', String(channels), '-ar', String(rate), 'pipe:1'];
   const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -97,12 +102,13 @@ async function* ffmpegSamples(ffmpeg: string, file: string, rate: number, signal
   });
   const onAbort = (): void => void child.kill('SIGKILL');
   signal?.addEventListener('abort', onAbort, { once: true });
+  const frameBytes = 4 * channels;
   let carry: Buffer = Buffer.alloc(0);
   try {
     for await (const data of child.stdout as AsyncIterable<Buffer>) {
       if (signal?.aborted) throw jobCancelled();
       const bytes: Buffer = carry.length ? Buffer.concat([carry, data]) : data;
-      const whole = bytes.length - (bytes.length % 4);
+      const whole = bytes.length - (bytes.length % frameBytes);
       carry = Buffer.from(bytes.subarray(whole));
       if (whole > 0) {
         // Copy: the pipe's Buffer may not be 4-byte aligned, and is reused by Node's pool.

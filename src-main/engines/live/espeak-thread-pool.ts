@@ -6,7 +6,7 @@ import type { Worker } from 'node:worker_threads';
 import type { EspeakVoiceSettings } from '../tts/espeak-synth.js';
 import type { ThreadReply, ThreadRequest } from './espeak-thread.js';
 import type { LiveVoice, SentenceHandle, SentenceRequest } from './live-synth.js';
-import { scriptEntry, startThread } from '../script-entry.js';
+import { scriptEntry, startThread } from '../../platform/script-entry.js';
 import { ESPEAK_SAMPLE_RATE } from '../tts/espeak-synth.js';
 
 export class LiveEngineError extends Error {

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../../common/errors.js';
 import type { ModelDefinition } from '../model-definition.js';
-import { scriptEntry } from '../script-entry.js';
+import { scriptEntry } from '../../platform/script-entry.js';
 import { sherpaConfigOf } from '../tts/sherpa-tts-engine.js';
 import { forkLauncher, type LaunchedChild, type ProcessLauncher } from '../worker/process-launcher.js';
 import { LiveEngineError } from './espeak-thread-pool.js';

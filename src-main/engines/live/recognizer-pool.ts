@@ -6,7 +6,7 @@
  * A child with no stream for `idleMs` is stopped to give its memory back.
  */
 import { ApiError } from '../../common/errors.js';
-import { scriptEntry } from '../script-entry.js';
+import { scriptEntry } from '../../platform/script-entry.js';
 import { forkLauncher, type LaunchedChild, type ProcessLauncher } from '../worker/process-launcher.js';
 import type { LiveModelConfig, LiveUtterance } from './live-recognition-types.js';
 import type { RecognizerReply, RecognizerRequest } from './recognizer-protocol.js';

@@ -4,12 +4,11 @@
  * than two channels are mixed down to two by ffmpeg. Debian's ffmpeg decodes when installed; otherwise the WASM
  * `audio-decode` package (wav/mp3/flac/ogg/opus/m4a/webm), as for mono decoding.
  */
-import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { JobError, jobCancelled } from '../../common/errors.js';
 import type { BlockProcessor } from '../audio/block-processor.js';
-import { findFfmpeg, sniffFormat } from '../audio/decode.js';
+import { ffmpegFrames, findFfmpeg, sniffFormat } from '../audio/decode.js';
 import { createStreamResampler } from '../audio/stream-resampler.js';
 
 /** A block of two equal-length channels. */
@@ -69,46 +68,7 @@ export function deinterleave(samples: Float32Array): StereoBlock {
 }
 
 async function* ffmpegStereo(ffmpeg: string, file: string, rate: number, signal?: AbortSignal): AsyncGenerator<StereoBlock> {
-  if (signal?.aborted) throw jobCancelled();
-  const args = ['-nostdin', '-v', 'error', '-i', file, '-vn', '-f', 'f32le', '-ac', '2', '-ar', String(rate), 'pipe:1'];
-  const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text: string) => {
-    if (stderr.length < 4000) stderr += text;
-  });
-  const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
-    child.once('error', (error) => resolve({ code: null, error }));
-    child.once('close', (code) => resolve({ code }));
-  });
-  const onAbort = (): void => void child.kill('SIGKILL');
-  signal?.addEventListener('abort', onAbort, { once: true });
-  const FRAME_BYTES = 8;
-  let carry: Buffer = Buffer.alloc(0);
-  try {
-    for await (const data of child.stdout as AsyncIterable<Buffer>) {
-      if (signal?.aborted) throw jobCancelled();
-      const bytes: Buffer = carry.length ? Buffer.concat([carry, data]) : data;
-      const whole = bytes.length - (bytes.length % FRAME_BYTES);
-      carry = Buffer.from(bytes.subarray(whole));
-      if (whole > 0) {
-        // Copied: the pipe's Buffer may not be 4-byte aligned.
-        const samples = new Float32Array(whole / 4);
-        new Uint8Array(samples.buffer).set(bytes.subarray(0, whole));
-        yield deinterleave(samples);
-      }
-    }
-    const { code, error } = await exited;
-    if (signal?.aborted) throw jobCancelled();
-    if (error) throw new JobError('audio_decode_failed', `ffmpeg could not be started: ${error.message}`, { cause: error });
-    if (code !== 0) {
-      const detail = stderr.trim().split('\n').slice(-3).join(' ').replace(`${file}: `, '');
-      throw new JobError('audio_decode_failed', `the file could not be decoded as audio (${detail || `ffmpeg exit ${code}`})`);
-    }
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+  for await (const samples of ffmpegFrames(ffmpeg, file, rate, 2, signal)) yield deinterleave(samples);
 }
 
 /** Two channels of a decoded chunk: mono twice, stereo as is, more mixed down (odd channels left, even right). */

@@ -11,7 +11,8 @@
 import { parentPort, type Transferable, type Worker } from 'node:worker_threads';
 import { ApiError, type RequestErrorCode } from '../../common/errors.js';
 import { FairQueue } from '../../common/fair-queue.js';
-import { startThread, type ScriptEntry } from '../script-entry.js';
+import { lowerThisThread } from '../../platform/background-priority.js';
+import { startThread, type ScriptEntry } from '../../platform/script-entry.js';
 
 type Envelope<Request> = { id: number; request: Request };
 type Reply<Answer> = { id: number; answer: Answer } | { id: number; error: { code: RequestErrorCode; message: string } };
@@ -127,6 +128,8 @@ export function serveThreadRequests<Request, Answer>(
   handler: (request: Request) => Promise<{ answer: Answer; transfer?: Transferable[] }> | { answer: Answer; transfer?: Transferable[] },
 ): void {
   const port = parentPort!;
+  // The work is a request's heavy part, done apart so that the service thread stays free: it runs behind it.
+  lowerThisThread();
   port.on('message', (envelope: Envelope<Request>) => {
     void (async (): Promise<void> => {
       try {

@@ -10,10 +10,13 @@ import { JobError } from '../../common/errors.js';
 import { cutRange } from '../audio/range-cut.js';
 import { loadEngineFactory } from '../engine-registry.js';
 import type { Engine, EngineKind, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
+import { lowerThisProcess } from '../../platform/background-priority.js';
 import { parentLink } from './parent-link.js';
 
 // Engines write artifacts into the private data dir: files 0600, folders 0700 (store/private-files.ts).
 process.umask(0o077);
+// Jobs run behind the service's answers and live work (platform/background-priority.ts).
+lowerThisProcess();
 
 const engines = new Map<EngineKind, Promise<Engine>>();
 const running = new Map<string, AbortController>();

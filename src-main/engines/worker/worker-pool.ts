@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { JobError } from '../../common/errors.js';
 import type { EngineKind, EngineOutput, EngineTask, ParentMessage, RecognizedSegment, WorkerMessage } from '../engine-types.js';
-import { scriptEntry, type ScriptEntry } from '../script-entry.js';
+import { scriptEntry, type ScriptEntry } from '../../platform/script-entry.js';
 import { forkLauncher, type LaunchedChild, type ProcessLauncher } from './process-launcher.js';
 
 export interface WorkerPoolOptions {

@@ -7,7 +7,7 @@
  * index); the revision itself stays text.
  */
 import type { RevisionSegment, TranscriptPatch } from '../../common/transcript-types.js';
-import { scriptEntry } from '../../engines/script-entry.js';
+import { scriptEntry } from '../../platform/script-entry.js';
 import { FairThread } from '../../engines/worker/fair-thread.js';
 import { applyTranscriptPatch } from './transcript-edit.js';
 import type { RevisionBody } from './transcript-original.js';

@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { appRoot, unpackedPath } from '../../store/native-addons.js';
+import { appRoot, unpackedPath } from '../../platform/native-addons.js';
 import { CURATED_LIST_VERSION, CURATED_PACKAGES, type ModelPackage } from './curated-models.js';
 import type { InstalledModel } from '../installed-store.js';
 

@@ -6,7 +6,7 @@
  */
 import type { RenderedTranscript } from '../../common/transcript-export.js';
 import type { CueOptions, TranscriptFormat } from '../../common/transcript-formats.js';
-import { scriptEntry } from '../../engines/script-entry.js';
+import { scriptEntry } from '../../platform/script-entry.js';
 import { FairThread } from '../../engines/worker/fair-thread.js';
 import type { ExportParts } from '../../jobs/transcripts/transcript-export-parts.js';
 import { EXPORT_FAILURE, type ExportAnswer, type ExportRequest } from './export-protocol.js';

@@ -61,6 +61,17 @@ export type RequestScope = <T>(run: () => T) => T;
 const unscoped: RequestScope = (run) => run();
 
 /**
+ * On a fused route (`c.req.matchedRoutes` then lists only the route): the gate handlers folded into it, so that
+ * what a gate declares about the route (http/route-access.ts) is still found among what the request matched.
+ */
+export const FOLDED_GATES = Symbol('voxdesk.foldedGates');
+
+/** Every handler the request matched, those folded into a fused route included, in order. */
+export function matchedHandlers(c: Context): unknown[] {
+  return c.req.matchedRoutes.flatMap((route) => [...((route as { [FOLDED_GATES]?: unknown[] })[FOLDED_GATES] ?? []), route.handler]);
+}
+
+/**
  * One router answer with its leading gates folded into the route: [gate…, route] becomes [route with the gates'
  * checks first]. Answers of other shapes (no gate, a plain middleware among them, only gates) come back unchanged.
  * Only answers without a parameter stash (TrieRouter's) are folded. `scope` wraps the gates and the route's
@@ -77,7 +88,8 @@ export function fuseGates(result: Result<HonoEntry>, scope: RequestScope = unsco
     if (!check) return result;
     gates.push(check);
   }
-  const [[route, routerRoute], params] = entries[entries.length - 1]!;
+  const [[route, matched], params] = entries[entries.length - 1]!;
+  const routerRoute = Object.assign({ ...matched }, { [FOLDED_GATES]: entries.slice(0, -1).map((entry) => entry[0][0]) });
   if (gateOf(route)) return result;
   const run = (c: Parameters<AnyHandler>[0], next: Next, from = 0): unknown => {
     for (let i = from; i < gates.length; i++) {

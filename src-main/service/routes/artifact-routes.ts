@@ -10,12 +10,13 @@ import { ApiError } from '../../common/errors.js';
 import { toFound } from '../../store/artifacts-repo.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
+import { publicRoute } from '../http/route-access.js';
 import { contentDisposition, fileResponse } from '../http/file-response.js';
 
 export function artifactRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const repo = deps.store.repos.artifacts;
-  app.get('/v1/artifacts/:token/:name', async (c) => {
+  app.get('/v1/artifacts/:token/:name', publicRoute, async (c) => {
     const found = await repo.byToken(c.req.param('token'));
     const row = found ? toFound(found, new Date()) : undefined;
     if (!row || row.fileName !== c.req.param('name')) throw new ApiError('not_found', 'no such artifact');

@@ -13,6 +13,7 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
+import { keyOptionalRoute } from '../http/route-access.js';
 import { ApiError } from '../../common/errors.js';
 import type { KeyOwner } from '../auth/api-keys.js';
 import { LOCAL_ACCOUNT } from '../config.js';
@@ -28,7 +29,7 @@ export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
     if (!database.ok) return c.json({ status: 'unavailable', database: `unreachable: ${database.reason}` }, 503);
     return c.json({ status: 'ok' });
   });
-  app.get('/v1/health', async (c) => {
+  app.get('/v1/health', keyOptionalRoute, async (c) => {
     const database = await databaseReachable(deps.store);
     if (!database.ok) return c.json({ status: 'unavailable', database: `unreachable: ${database.reason}` }, 503);
     if (c.get('owner')?.accountName !== LOCAL_ACCOUNT) return c.json({ status: 'ok' });

@@ -5,6 +5,7 @@ import { quote } from '../../common/pricing.js';
 import { CAPABILITIES, isCapability } from '../../common/products.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
+import { publicRoute } from '../http/route-access.js';
 import { booleanQuery, numberQuery, queryOf, singleQuery } from '../http/query-params.js';
 import { openAiModelFields } from '../openai/openai-models.js';
 
@@ -15,7 +16,7 @@ export function modelRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   /** `created` of every record: when this service started (Unix seconds; the catalogue has no other date). */
   const created = Math.floor(Date.now() / 1000);
-  app.get('/v1/models', (c) => {
+  app.get('/v1/models', publicRoute, (c) => {
     const query = queryOf(c.req.url);
     const capability = singleQuery(query, 'capability');
     if (capability !== undefined && capability !== '' && !isCapability(capability)) {
@@ -29,13 +30,13 @@ export function modelRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ object: 'list', data: data.map((record) => ({ ...record, ...openAiModelFields(record, created) })) });
   });
 
-  app.get('/v1/models/:id', (c) => {
+  app.get('/v1/models/:id', publicRoute, (c) => {
     const record = deps.catalogue.get(c.req.param('id'));
     if (!record) throw new ApiError('not_found', `no model ${c.req.param('id')}`);
     return c.json({ ...record, ...openAiModelFields(record, created) });
   });
 
-  app.get('/v1/models/:id/quote', (c) => {
+  app.get('/v1/models/:id/quote', publicRoute, (c) => {
     const id = c.req.param('id');
     const def = deps.catalogue.resolveModel(id);
     if (!def) throw new ApiError('not_found', `no model ${id}`);

@@ -7,18 +7,19 @@
  * → 404 not_found saying so.
  *
  * Browsers' `<audio>` cannot send an Authorization header, so this one route (like the live WebSockets) also takes
- * the key as `?api_key=` (auth-middleware.ts, QUERY_KEY_GET). Answers are `Cache-Control: private, no-store` and
+ * the key as `?api_key=` (http/route-access.ts, keyOrQueryRoute). Answers are `Cache-Control: private, no-store` and
  * `Referrer-Policy: no-referrer`, so a URL holding a key is neither cached nor passed on.
  */
 import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
+import { keyOrQueryRoute } from '../http/route-access.js';
 import { contentDisposition, fileResponse } from '../http/file-response.js';
 
 export function recordingRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/v1/speech-to-text/:jobId/audio', async (c) => {
+  app.get('/v1/speech-to-text/:jobId/audio', keyOrQueryRoute, async (c) => {
     const id = c.req.param('jobId');
     const recording = await deps.jobs.getRecording(c.get('owner').accountId, id);
     if (!recording) throw new ApiError('not_found', `no job ${id} on this route`);

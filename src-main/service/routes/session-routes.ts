@@ -16,6 +16,7 @@ import { Hono, type Context } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
+import { publicRoute } from '../http/route-access.js';
 import { clientAddress } from '../auth/auth-middleware.js';
 import { rateLimited } from '../auth/authenticate.js';
 import type { BrowserLogin } from '../auth/browser-login.js';
@@ -43,12 +44,12 @@ export function sessionRoutes(deps: AppDeps, login: BrowserLogin | null): Hono<A
     return login;
   };
 
-  app.get('/v1/session/bootstrap', (c) => {
+  app.get('/v1/session/bootstrap', publicRoute, (c) => {
     checkCaller(c);
     throw new ApiError('unauthorized', NO_TOKEN);
   });
 
-  app.post('/v1/session/bootstrap', async (c) => {
+  app.post('/v1/session/bootstrap', publicRoute, async (c) => {
     const browserLogin = checkCaller(c);
     const body = await readJsonObject(c);
     // A wrong token is a failed key check (auth/failed-auth-limiter.ts); while the address is blocked even the right

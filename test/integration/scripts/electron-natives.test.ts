@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRoot, electronNativesFolderName } from '../../../src-main/store/native-addons.js';
+import { appRoot, electronNativesFolderName } from '../../../src-main/platform/native-addons.js';
 
 const child = join(dirname(fileURLToPath(import.meta.url)), 'natives-child.ts');
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;

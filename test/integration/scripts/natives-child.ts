@@ -4,7 +4,7 @@
  * `load` opens a database and loads naudiodon as the app does, then prints the native binaries this process mapped
  * (or the error, with exit code 3).
  */
-import { appRoot } from '../../../src-main/store/native-addons.js';
+import { appRoot } from '../../../src-main/platform/native-addons.js';
 
 const [command, dir, headerURL] = process.argv.slice(2);
 if (command === 'build') {

@@ -6,7 +6,7 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-const FLOORS = [['common'], ['store'], ['engines'], ['jobs'], ['remote'], ['watch'], ['service'], ['app', 'cli']];
+const FLOORS = [['common'], ['platform'], ['store'], ['engines'], ['models'], ['jobs'], ['remote'], ['watch'], ['service'], ['app', 'cli']];
 const eslint = new ESLint({ cwd: process.cwd() });
 
 async function restrictedIn(file: string, specifier: string): Promise<string[]> {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manifestFor, planElectronNatives } from '../../../scripts/electron-natives/plan.js';
-import { appRoot } from '../../../src-main/store/native-addons.js';
+import { appRoot } from '../../../src-main/platform/native-addons.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -5,11 +5,12 @@
  * when idle, and cheap tasks waiting in a worker's line sent again when the one ahead of them crashed.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineTask } from '../../../../src-main/engines/engine-types.js';
 import { WorkerCrashError, WorkerPool, type WorkerPoolOptions } from '../../../../src-main/engines/worker/worker-pool.js';
+import { BACKGROUND_PRIORITY } from '../../../../src-main/platform/background-priority.js';
 
 const env = { ...process.env, VOXDESK_TEST_ENGINES: '1' };
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -42,6 +43,14 @@ describe('the worker pool', () => {
     expect(output.durationSeconds).toBe(3);
     expect(progress.at(-1)).toBe(1);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('runs its worker processes behind the service: at the background priority (platform/background-priority.ts)', async () => {
+    const { pool: workers } = pool();
+    workers.start();
+    await workers.whenReady();
+    const [pid] = workers.pids();
+    expect(getPriority(pid)).toBe(Math.max(getPriority(), BACKGROUND_PRIORITY));
   });
 
   it('a worker that crashes fails only the task it ran, and the next task runs in a new process', async () => {

@@ -14,7 +14,7 @@ import { ModelManager } from '../../../../src-main/models/model-manager.js';
 import { openDatabase, type Db } from '../../../../src-main/store/database.js';
 import { createRepositories } from '../../../../src-main/store/repositories.js';
 import { createSqliteStore } from '../../../../src-main/store/sqlite-store.js';
-import { appRoot } from '../../../../src-main/store/native-addons.js';
+import { appRoot } from '../../../../src-main/platform/native-addons.js';
 
 let dir: string;
 let db: Db;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scriptEntry, startThread, type ScriptEntry } from '../../../src-main/engines/script-entry.js';
+import { scriptEntry, startThread, type ScriptEntry } from '../../../src-main/platform/script-entry.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'voxdesk-script-entry-'));
 const caller = pathToFileURL(join(dir, 'caller.js')).href;

@@ -1,5 +1,5 @@
 /**
- * Where each runtime finds an ABI-specific add-on (store/native-addons.ts), and the guard that keeps the list whole:
+ * Where each runtime finds an ABI-specific add-on (platform/native-addons.ts), and the guard that keeps the list whole:
  * every native package of the product's installed production dependencies is either built per ABI or known to load
  * in any runtime.
  */
@@ -17,7 +17,7 @@ import {
   PORTABLE_NATIVE_PACKAGES,
   unpackedPath,
   type RuntimeIdentity,
-} from '../../../src-main/store/native-addons.js';
+} from '../../../src-main/platform/native-addons.js';
 
 const electron: RuntimeIdentity = { electron: '38.8.6', modules: '139', platform: 'linux', arch: 'x64' };
 const node: RuntimeIdentity = { electron: undefined, modules: '115', platform: 'linux', arch: 'x64' };

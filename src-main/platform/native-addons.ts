@@ -9,8 +9,8 @@
  * `scripts/electron-natives.ts` (`npm run app` and `npm run dist` run it first), and Electron loads them from there.
  *
  * This module is that folder's one definition: the add-ons that need it, how each runtime finds a binary, and the
- * error when the Electron build is missing. It sits on the store floor because better-sqlite3 is the store's; the
- * player (naudiodon → segfault-handler) and the build script use it too.
+ * error when the Electron build is missing. It sits on the platform floor, below the store, because better-sqlite3 is
+ * the store's; the player (naudiodon → segfault-handler), the built-in models and the build script use it too.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -31,7 +31,7 @@ export interface AbiSpecificAddon {
 }
 
 /**
- * Every add-on of the product that is not Node-API. test/unit/store/native-addons.test.ts walks the installed
+ * Every add-on of the product that is not Node-API. test/unit/platform/native-addons.test.ts walks the installed
  * production dependencies and fails on a native package that is in neither list, so a new one cannot slip past.
  */
 export const ABI_SPECIFIC_ADDONS: readonly AbiSpecificAddon[] = [
@@ -117,8 +117,8 @@ export class MissingNativeAddonError extends Error {
 let appRootCache: string | undefined;
 
 /**
- * The folder of Voxdesk's package.json, found upwards from this file: the checkout (from src-main/store or
- * dist/src-main/store) or, in the packaged app, `resources/app.asar`.
+ * The folder of Voxdesk's package.json, found upwards from this file: the checkout (from src-main/platform or
+ * dist/src-main/platform) or, in the packaged app, `resources/app.asar`.
  */
 export function appRoot(): string {
   if (appRootCache) return appRootCache;
@@ -161,7 +161,7 @@ export function unpackedPath(path: string): string {
 export function electronAddonPath(addon: string, runtime: RuntimeIdentity = currentRuntime(), root: string = nativesRoot()): string | null {
   if (!runtime.electron) return null;
   const spec = ABI_SPECIFIC_ADDONS.find((a) => a.package === addon);
-  if (!spec) throw new Error(`${addon} is not an ABI-specific add-on (store/native-addons.ts)`);
+  if (!spec) throw new Error(`${addon} is not an ABI-specific add-on (platform/native-addons.ts)`);
   const path = unpackedPath(join(root, electronNativesFolderName(runtime), spec.file));
   if (!existsSync(path)) throw new MissingNativeAddonError(addon, path, runtime);
   return path;

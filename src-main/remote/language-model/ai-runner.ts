@@ -4,8 +4,9 @@
  * through the runner switch (ai-model.ts). A run reads the transcript revision the action was asked on, splits it to
  * fit the model's context, asks the account's endpoint part by part (answers streamed, each kept in
  * `transcript_ai_parts` as it arrives: a run after a SIGKILL asks only for the rest), combines the parts, checks the
- * cited times against the segments, indexes the answer for the library search (ai-search-rows.ts), and — for clean-up — saves the cleaned text as the transcript's next revision
- * through the one owner of edits (jobs/transcripts). The answer is the job's result (`result.text`, `result.ai`).
+ * cited times against the segments, indexes the answer for the library search (ai-search-rows.ts), and — for
+ * clean-up — saves the cleaned text as the transcript's next revision through the one owner of edits
+ * (jobs/transcripts). The answer is the job's result (`result.text`, `result.ai`).
  * On a priced endpoint each request is kept within the job's reservation or the monthly cap, and the job is charged
  * for its answers' tokens (ai-pricing.ts).
  */
@@ -92,6 +93,12 @@ export function createAiRunner(options: AiRunnerOptions): AiRunner {
     const why = await capRefusal(store, cap, micro, "this AI action's estimate");
     if (why) throw budgetRefused(why);
     return micro;
+  }
+
+  /** Whether a run that threw ends its job: an error of its own, or a stop the job's owner asked for (a cancel). */
+  async function endsHere(jobId: string, signal: AbortSignal): Promise<boolean> {
+    if (!signal.aborted) return true;
+    return (await store.repos.jobs.getWithoutResult(jobId))?.cancel_requested === 1;
   }
 
   /** Saves the clean-up as the next revision; a run after a crash that finds its own edit already saved takes it. */
@@ -201,7 +208,11 @@ export function createAiRunner(options: AiRunnerOptions): AiRunner {
       return { result: { text, ai } as EngineOutput['result'], artifacts: [], durationSeconds: 0 };
     } catch (error) {
       // Failed or cancelled part way: the answers received were paid for at the endpoint, so they are charged now.
-      if (meter) await chargeAction(store.repos, { id: task.jobId, accountId: task.accountId }, meter.costMicro, isoAt(store.clock));
+      // A run stopped for the job to go on elsewhere (a lost lease, the service closing) is not charged: the run that
+      // finishes the job charges every answer then, the ledger taking one usage charge per job.
+      if (meter && (await endsHere(task.jobId, ctx.signal))) {
+        await chargeAction(store.repos, { id: task.jobId, accountId: task.accountId }, meter.costMicro, isoAt(store.clock));
+      }
       throw error;
     } finally {
       live.delete(task.jobId);

@@ -4,7 +4,8 @@
  * price in the settings (bad ones 400), a POST the monthly cap cannot take refused with 402 budget_exceeded and
  * nothing created, one it can take charged from the usage the endpoint reported (or the estimate when it reports
  * none) and shown in GET /v1/usage and the budget, each request's max_tokens, a cap reached between parts failing the
- * job with budget_exceeded and charging what was answered, and a free endpoint charging nothing, as before.
+ * job with budget_exceeded and charging what was answered, a cancelled action charged for what it received, and a free
+ * endpoint charging nothing, as before.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BudgetSettings, Job, UsageReport } from '../../../../src-main/common/api-types.js';
@@ -146,6 +147,27 @@ describe('AI actions on a priced endpoint and the monthly cap', () => {
     expect(asked).toBeLessThan(5);
     expect(usageCharges(job.id).map((r) => r.amount_usd_micro)).toEqual([asked * 40_000]);
     expect((await budget()).reserved_usd).toBe(0);
+  });
+
+  it('a cancelled action is charged for the answers it received before the cancel', async () => {
+    await json(put('/v1/settings/budget', { monthly_usd: 100 }));
+    chat.usageFor = () => ({ prompt_tokens: 500, completion_tokens: 50 });
+    let cancelled: Promise<unknown> | null = null;
+    let pending = '';
+    chat.delayMs = 300;
+    chat.onRequest = () => {
+      // The second request: the first answer is kept; cancel while this one is asked.
+      if (chat.calls.length === 2) cancelled = json(api.post(`/v1/transcript-ai/${pending}/cancel`));
+    };
+    const posted = await json<Job>(api.postJson(`/v1/speech-to-text/${long}/ai?wait=false`, { action: 'summary' }));
+    pending = posted.id;
+    const job = await finished(posted.id);
+    await cancelled;
+    expect(job.status).toBe('cancelled');
+    const answered = (await t.service.store.repos.transcriptAi.parts(job.id)).length;
+    expect(answered).toBeGreaterThanOrEqual(1);
+    // 500 × $2 + 50 × $8 per million tokens per answer received.
+    expect(usageCharges(job.id).map((r) => r.amount_usd_micro)).toEqual([answered * 1400]);
   });
 
   it('a free endpoint (no price) charges nothing and is not capped, as before', async () => {

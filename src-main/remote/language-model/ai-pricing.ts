@@ -9,8 +9,8 @@
  *   created. Otherwise the job records the estimate, and the job engine reserves it when it claims the job (a job
  *   the cap can no longer take by then waits with `waiting_for_budget`, like any hosted job).
  * - Before each request the run checks that what the job has cost so far plus that request's worst case stays within
- *   its reservation; past it, the rest must fit the cap (checkLive), else the job fails with `budget_exceeded` and
- *   keeps what was paid for (a retry asks only for the rest).
+ *   its reservation; past it, the rest must fit the cap (checkLive), else the job fails with `budget_exceeded` and is
+ *   charged for what it received.
  * - When the run ends it is charged (ledger kind `usage`, provider `remote`, so it counts in the cap and shows in
  *   GET /v1/usage) for the tokens of every answer kept for the job: the endpoint's reported `usage` (a streamed
  *   answer's final chunk), else the estimate. Answers are kept as they arrive (transcript_ai_parts) and the ledger
@@ -140,7 +140,7 @@ export function createActionMeter(options: ActionMeterOptions): ActionMeter {
       const worst = cost + requestMicro(price, system, user, options.maxTokens);
       if (worst <= options.reservedMicro) return;
       const why = await capRefusal(options.store, options.cap, worst - options.reservedMicro, "what this action's next request could cost past its reservation");
-      if (why) throw new JobError('budget_exceeded', `${why} The answers received so far are kept: retry the action after raising the cap.`);
+      if (why) throw new JobError('budget_exceeded', `${why} The answers received so far are charged; raise the cap, then run the action again.`);
     },
     paid(promptTokens, completionTokens) {
       cost += tokensMicro(price, promptTokens, completionTokens);

@@ -140,7 +140,7 @@ export function createActionMeter(options: ActionMeterOptions): ActionMeter {
       const worst = cost + requestMicro(price, system, user, options.maxTokens);
       if (worst <= options.reservedMicro) return;
       const why = await capRefusal(options.store, options.cap, worst - options.reservedMicro, "what this action's next request could cost past its reservation");
-      if (why) throw new JobError('budget_exceeded', `${why} The answers received so far are charged; raise the cap, then run the action again.`);
+      if (why) throw new JobError('budget_exceeded', `${why} The answers received before this stop are charged.`);
     },
     paid(promptTokens, completionTokens) {
       cost += tokensMicro(price, promptTokens, completionTokens);

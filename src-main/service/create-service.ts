@@ -31,6 +31,7 @@ import { allowWholeBodies } from './http/body-idle-timeout.js';
 import { LOCAL_ACCOUNT, resolveConfig, type ServiceConfig } from './config.js';
 import { attachLiveServer, type LiveServer } from './live/live-server.js';
 import { ParamsValidator } from './params/params-validator.js';
+import { sweepAbandonedUploadsEvery } from './uploads/abandoned-uploads.js';
 import { UploadBudget } from './uploads/upload-budget.js';
 import { createEngineParts } from './engine-parts.js';
 import { createNodeMetrics } from './ops/metrics.js';
@@ -137,6 +138,8 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       log: config.log,
     });
     const uploads = new UploadBudget(uploadsDir, { maxConcurrent: config.maxConcurrentUploads, maxStoredBytes: config.maxStoredUploadBytes });
+    const abandonedUploads = sweepAbandonedUploadsEvery(uploadsDir, config.log);
+    opened.push(() => abandonedUploads.stop());
     // The live server starts once the service listens; capture reaches its recognizers through it.
     let liveServer: LiveServer | null = null;
     const liveNow = (): LiveServer => {
@@ -276,6 +279,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         const timer = setTimeout(() => server.closeAllConnections(), 2000);
         await stopped;
         clearTimeout(timer);
+        abandonedUploads.stop();
         await parts.opened.close();
       })());
 

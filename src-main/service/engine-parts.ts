@@ -152,6 +152,7 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
     store: store.store,
     dataDir: config.storageDir,
     resolveModel: withAiModel((id) => catalogue.resolveForJobs(id)),
+    refreshModels: () => models.refresh(),
     ...(config.workers !== undefined ? { workers: config.workers } : {}),
     // Lapsed leases are looked for by the maintenance timer: at least once per lease, so a dead node's job waits
     // at most about two leases before another node takes it.

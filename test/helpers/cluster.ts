@@ -25,6 +25,8 @@ export interface ClusterNodeOptions {
   apiKey: string;
   /** Extra arguments (e.g. --lease-seconds 3). */
   args?: string[];
+  /** Extra environment (e.g. the test engines' knobs). */
+  env?: NodeJS.ProcessEnv;
 }
 
 function startNode(command: 'serve' | 'worker', options: ClusterNodeOptions, ready: RegExp): Promise<NodeProcess> {
@@ -33,7 +35,7 @@ function startNode(command: 'serve' | 'worker', options: ClusterNodeOptions, rea
   const child = spawn(
     process.execPath,
     [join(ROOT, 'bin/voxdesk.js'), command, ...portArgs, '--data-dir', dataDir, '--database', options.databaseUrl, '--storage', options.storageDir, ...(options.args ?? [])],
-    { cwd: ROOT, env: { ...process.env, VOXDESK_DATA_DIR: dataDir, VOXDESK_API_KEY: options.apiKey }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: ROOT, env: { ...process.env, ...options.env, VOXDESK_DATA_DIR: dataDir, VOXDESK_API_KEY: options.apiKey }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

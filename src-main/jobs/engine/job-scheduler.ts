@@ -92,6 +92,12 @@ export function createScheduler(
    * a pass 30-80 µs even when it found nothing (bench/jobs-throughput.ts).
    */
   let noneUnmarked: { stamp: number; version: number } | null = null;
+  /**
+   * Jobs whose model was unknown when last placed, left queued while the models are looked for (refreshModels); a
+   * job still unknown after that look fails. `lookForModels`: a look is due after this pass's transaction.
+   */
+  const modelLookedFor = new Set<string>();
+  let lookForModels = false;
 
   async function setWaiting(tx: JobTx, row: JobRow, code: WaitingCode, message: string): Promise<void> {
     if (row.error_code === code && row.error_message === message) return;
@@ -207,6 +213,11 @@ export function createScheduler(
     // Only once committed: a rolled-back pass may leave rows unmarked that it had marked.
     if (foundNone !== undefined) noneUnmarked = foundNone;
     for (const { row, definition } of toStart) launch(row, definition);
+    if (lookForModels) {
+      lookForModels = false;
+      noneUnmarked = null; // the jobs left queued are looked at again
+      await options.refreshModels();
+    }
   }
 
   /** Whether a look for unmarked jobs would find none: nothing created or requeued here, nothing committed elsewhere. */
@@ -235,7 +246,16 @@ export function createScheduler(
       await tx.transition(row, 'failed', { error_code: 'model_unavailable', error_message: message });
       return undefined;
     };
-    if (!definition) return fail(`Model ${row.model_id} is no longer in the catalogue.`);
+    if (!definition) {
+      if (!modelLookedFor.has(row.id)) {
+        modelLookedFor.add(row.id);
+        lookForModels = true;
+        return undefined; // placed again at the next pass, after the look
+      }
+      modelLookedFor.delete(row.id);
+      return fail(`Model ${row.model_id} is no longer in the catalogue.`);
+    }
+    if (modelLookedFor.size > 0) modelLookedFor.delete(row.id);
     if (definition.downloading) {
       await setWaiting(tx, row, 'waiting_for_model', waitingMessage('waiting_for_model'));
       return undefined;

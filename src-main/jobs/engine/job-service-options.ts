@@ -21,6 +21,12 @@ export interface JobServiceOptions {
   /** The catalogue: the current definition of a model (status, downloading, engine, pricing). */
   resolveModel(modelId: string): ModelDefinition | undefined;
   /**
+   * Looks for model changes another process or node committed (the model manager's refresh). A job whose model this
+   * process does not know is placed again after one such look before it fails: in a cluster, a model imported through
+   * an API node reaches a worker's catalogue only when that worker looks. Default: nothing to look for.
+   */
+  refreshModels?: () => Promise<unknown>;
+  /**
    * Worker processes. Default: max(1, min(4, availableParallelism() - 1)) — one core is left to the service, the UI
    * and live speech, which must stay responsive while a long transcription runs.
    */
@@ -119,6 +125,7 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     store: options.store,
     dataDir: options.dataDir,
     resolveModel: options.resolveModel,
+    refreshModels: options.refreshModels ?? (async () => undefined),
     workers,
     queueWindowSeconds: positive('queueWindowSeconds', options.queueWindowSeconds, 7 * 24 * 3600),
     runTimeoutSeconds: positive('runTimeoutSeconds', options.runTimeoutSeconds, 6 * 3600),

@@ -36,7 +36,11 @@ function stringList(body: Record<string, unknown>, field: string): string[] | un
 export function modelManagerRoutes(manager: ModelManager): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post('/v1/local/models', async (c) => c.json(await manager.addFromUrl(await readJsonObject(c)), 202));
-  app.get('/v1/local/models', (c) => c.json({ object: 'list', curated_list_version: CURATED_LIST_VERSION, data: manager.list() }));
+  // Reads look for what another process or node committed first (a package imported through another API node).
+  app.get('/v1/local/models', async (c) => {
+    await manager.refresh();
+    return c.json({ object: 'list', curated_list_version: CURATED_LIST_VERSION, data: manager.list() });
+  });
   app.post('/v1/local/models/import', async (c) => {
     const body = await readJsonObject(c);
     const path = optionalString(body, 'path');
@@ -53,7 +57,10 @@ export function modelManagerRoutes(manager: ModelManager): Hono<AppEnv> {
     });
     return c.json(status, 202);
   });
-  app.get('/v1/local/models/:id', (c) => c.json(manager.status(c.req.param('id')!)));
+  app.get('/v1/local/models/:id', async (c) => {
+    await manager.refresh();
+    return c.json(manager.status(c.req.param('id')!));
+  });
   app.post('/v1/local/models/:id/download', (c) => {
     const status = manager.pull(c.req.param('id')!);
     return c.json(status, status.installed ? 200 : 202);

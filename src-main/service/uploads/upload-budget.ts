@@ -9,9 +9,11 @@
  * route cannot forget the limits, as the OpenAI-compatible route once did (trust review 2, item 4).
  */
 import { randomUUID } from 'node:crypto';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError } from '../../common/errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../store/private-files.js';
+import { RECEIVING_MARKER } from './abandoned-uploads.js';
 import { receiveMultipart, type MultipartHooks, type UploadedFile } from './multipart.js';
 
 /** Uploads one account may run at once. Default 4 (the browser UI uses at most 3). */
@@ -80,7 +82,17 @@ export class UploadBudget {
     const ticket = await this.open(accountId, Number.isFinite(declared) ? declared : null);
     try {
       const dir = join(ticket.dir, `up_${randomUUID().replaceAll('-', '')}`);
-      const files = await receiveMultipart(request, dir, { ...hooks, onBytes: ticket.add });
+      // Marked while the body arrives: a service that dies meanwhile leaves it for the sweep (abandoned-uploads.ts).
+      await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+      await writeFile(join(dir, RECEIVING_MARKER), '', { mode: PRIVATE_FILE_MODE });
+      let files: UploadedFile[];
+      try {
+        files = await receiveMultipart(request, dir, { ...hooks, onBytes: ticket.add });
+      } catch (error) {
+        await rm(dir, { recursive: true, force: true }); // refused before its first byte too (a bad Content-Type)
+        throw error;
+      }
+      await rm(join(dir, RECEIVING_MARKER), { force: true });
       return { files, dir, discard: () => rm(dir, { recursive: true, force: true }) };
     } finally {
       ticket.close();

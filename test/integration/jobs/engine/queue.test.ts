@@ -46,6 +46,34 @@ describe('queue', () => {
     await expect(h.service.createJob(h.job({}, { modelId: 'unknown' }))).rejects.toThrow(/not in the catalogue/);
   });
 
+  it('a job whose model this node does not know yet runs once a look finds it (imported through another node); one the look does not find fails', async () => {
+    // Jobs taken by a node that knows their model, run by one whose catalogue has not seen it: here one service, whose
+    // catalogue answers each of the two models once (the intake's check), then not until a look finds it.
+    const answersLeft = new Map([['late', 1], ['never', 1]]);
+    const found = new Set<string>();
+    let looks = 0;
+    h = createHarness({
+      resolveModel: (id) => {
+        const left = answersLeft.get(id);
+        if (left === undefined || found.has(id)) return h.models.get(id);
+        answersLeft.set(id, left - 1);
+        return left > 0 ? h.models.get(id) : undefined;
+      },
+      refreshModels: async () => {
+        looks += 1;
+        found.add('late'); // what the other node committed, found by this look
+      },
+    });
+    h.models.set('late', { ...h.models.get('test-free')!, id: 'late' });
+    h.models.set('never', { ...h.models.get('test-free')!, id: 'never' });
+    await h.service.start();
+    const late = (await h.service.createJob(h.job({ behaviour: 'succeed' }, { modelId: 'late' }))).job;
+    expect((await terminal(h.service, h.accountId, late.id)).status).toBe('succeeded');
+    expect(looks).toBeGreaterThanOrEqual(1);
+    const never = (await h.service.createJob(h.job({ behaviour: 'succeed' }, { modelId: 'never' }))).job;
+    expect(await terminal(h.service, h.accountId, never.id)).toMatchObject({ status: 'failed', error_code: 'model_unavailable' });
+  });
+
   it('a queued job past its deadline expires (timer/maintenance and claim time)', async () => {
     let now = Date.parse('2026-01-01T00:00:00.000Z');
     h = createHarness({ clock: () => new Date(now), queueWindowSeconds: 60 });

@@ -1,5 +1,5 @@
 /**
- * Each account's speaker library and each diarized recording's voices (migration 027, docs/speakers.md). The rules
+ * Each account's speaker library and each diarized recording's voices (migration 028, docs/speakers.md). The rules
  * (what naming a speaker or a "not X" correction does to a profile) are jobs/transcripts/speaker-library.ts's; this
  * file only reads and writes rows. Embeddings travel as JSON text.
  */

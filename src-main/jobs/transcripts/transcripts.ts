@@ -4,6 +4,7 @@
  * shape the exports take. Only succeeded speech-to-text jobs have a transcript: another account's job, another
  * product's or an unknown id is 404 not_found; a job not succeeded (yet) is 409 conflict, as the export route answers.
  */
+import type { AiActionName } from '../../common/ai-types.js';
 import type { JobResult } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_TERMS } from '../../common/limits.js';
@@ -33,7 +34,7 @@ export interface Transcripts {
   get(accountId: string, jobId: string, revision: number | null): Promise<RevisionJson>;
   /** Makes revision base_revision + 1; 409 conflict when base_revision is no longer the latest. */
   edit(accountId: string, jobId: string, patch: TranscriptPatch): Promise<RevisionJson>;
-  /** Library search over the account's latest revisions and job names. */
+  /** Library search over the account's latest revisions, job names and AI actions' answers. */
   search(accountId: string, q: string | undefined, limit: number | undefined, cursor: string | undefined): Promise<SearchList>;
   /** The job and its latest revision as stored, for an export (exportResult makes the JobResult every format reads). */
   forExport(accountId: string, jobId: string): Promise<{ job: JobRow; name: string | null; parts: ExportParts }>;
@@ -224,6 +225,7 @@ export function createTranscripts(store: Store, clock: Clock): Transcripts {
           start: row.start_seconds,
           end: row.end_seconds,
           snippet: highlight(row.body, query.phrases),
+          ai: row.ai_job_id === null ? null : { job_id: row.ai_job_id, action: row.ai_action as AiActionName },
         }),
       );
       return { object: 'list', data, next_cursor: rows.length > limit ? encodeCursor({ offset: at.offset + limit, maxId: at.maxId }) : null };

@@ -1,5 +1,5 @@
 /**
- * The speaker library on both backends (migration 027, jobs/transcripts/speaker-library.ts): naming a recording's
+ * The speaker library on both backends (migration 028, jobs/transcripts/speaker-library.ts): naming a recording's
  * speaker keeps its voice under that name, naming it again moves the voice, "not X" keeps it as one X must not match,
  * profiles are renamed, merged and deleted per account, and a recording's voices go with its job.
  */

@@ -12,7 +12,7 @@
 import type { Migration } from './migration.js';
 
 export const speakerLibrary: Migration = {
-  version: 27,
+  version: 28,
   name: 'speaker-library',
   up: `
     CREATE TABLE speaker_profiles (

@@ -1,5 +1,6 @@
 /**
- * `voxdesk transcribe FILE... [--model ID] [--format txt|srt|vtt|json|docx] [--out DIR]`: transcribes files as
+ * `voxdesk transcribe FILE... [--model ID] [--format txt|srt|vtt|json|docx] [--out DIR] [--diarize] [--speakers N |
+ * --min-speakers N --max-speakers N]`: transcribes files as
  * batches of up to 50, then prints each transcript on stdout (one after another, each headed by `==> FILE <==` when
  * there are several) or writes DIR/<file name>.<format>. Each file is the service's export
  * (`GET /v1/speech-to-text/{id}/export`), so it is laid out exactly as the app's and the watch folders' are; docx is
@@ -11,7 +12,7 @@ import { openAsBlob, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import type { ApiClient } from '../common/api-client.js';
-import { MAX_BATCH_ITEMS } from '../common/limits.js';
+import { MAX_BATCH_ITEMS, MAX_DIARIZATION_SPEAKERS } from '../common/limits.js';
 import { TRANSCRIPT_FORMATS as FORMATS, type TranscriptFormat } from '../common/transcript-formats.js';
 import { openClientSession } from './client-session.js';
 import { waitForBatch } from './job-progress.js';
@@ -28,6 +29,24 @@ interface TranscribeOptions {
   url?: string;
   dataDir?: string;
   workers?: number;
+  diarize?: boolean;
+  speakers?: number;
+  minSpeakers?: number;
+  maxSpeakers?: number;
+}
+
+/**
+ * The params of the options: --language, and speakers (docs/speakers.md) — --diarize, or a speaker count, which
+ * implies it. The service checks the combinations (num_speakers with a bound, min above max: 400 invalid_params).
+ */
+export function transcribeParams(opts: TranscribeOptions): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  if (opts.language) params.language = opts.language;
+  const count = { num_speakers: opts.speakers, min_speakers: opts.minSpeakers, max_speakers: opts.maxSpeakers };
+  const given = Object.entries(count).filter(([, n]) => n !== undefined);
+  if (opts.diarize || given.length > 0) params.speaker_diarization = true;
+  for (const [name, n] of given) params[name] = n;
+  return params;
 }
 
 async function defaultAsrModel(client: ApiClient): Promise<string> {
@@ -48,6 +67,10 @@ export function registerTranscribeCommand(program: Command): void {
       return v as TranscriptFormat;
     }, 'txt')
     .option('--language <code>', 'language param of the model')
+    .option('--diarize', 'label speakers (needs the speaker models); speakers in your speaker library are named')
+    .option('--speakers <n>', 'exactly this many speakers (implies --diarize)', integerOption(1, MAX_DIARIZATION_SPEAKERS))
+    .option('--min-speakers <n>', 'at least this many speakers (implies --diarize)', integerOption(1, MAX_DIARIZATION_SPEAKERS))
+    .option('--max-speakers <n>', 'at most this many speakers (implies --diarize)', integerOption(1, MAX_DIARIZATION_SPEAKERS))
     .option('--out <dir>', 'write <file>.<format> files into this directory instead of stdout')
     .option('--url <url>', 'use a running or hosted service (key in VOXDESK_API_KEY) instead of an in-process one')
     .option('--data-dir <dir>', 'data dir of the in-process service')
@@ -64,7 +87,7 @@ export function registerTranscribeCommand(program: Command): void {
       try {
         const client = session.client;
         const model = opts.model ?? (await defaultAsrModel(client));
-        const params = opts.language ? { language: opts.language } : {};
+        const params = transcribeParams(opts);
         if (opts.out) await mkdir(resolve(opts.out), { recursive: true });
         for (let start = 0; start < files.length; start += FILES_PER_BATCH) {
           const chunk = files.slice(start, start + FILES_PER_BATCH);

@@ -38,6 +38,8 @@ export interface LanguageModelSettingsInfo {
   base_url: string | null;
   model: string | null;
   context_tokens: number | null;
+  /** What a hosted endpoint charges, USD per million tokens; null: nothing (a local endpoint). docs/ai-actions.md */
+  price: { input_per_million_tokens: number; output_per_million_tokens: number } | null;
   api_key_set: boolean;
   key_problem: string | null;
   configured: boolean;

@@ -411,7 +411,14 @@ export class ApiClient {
     return this.request('GET', '/v1/settings/language-model');
   }
   /** `api_key` omitted keeps the stored key; '' or null clears it. `base_url` null clears the settings. */
-  putLanguageModelSettings(body: { base_url: string | null; model?: string | null; api_key?: string | null; context_tokens?: number | null }): Promise<LanguageModelSettingsInfo> {
+  putLanguageModelSettings(body: {
+    base_url: string | null;
+    model?: string | null;
+    api_key?: string | null;
+    context_tokens?: number | null;
+    /** USD per million tokens of a hosted endpoint; null: free (docs/ai-actions.md). */
+    price?: LanguageModelSettingsInfo['price'];
+  }): Promise<LanguageModelSettingsInfo> {
     return this.request('PUT', '/v1/settings/language-model', body);
   }
   /** "Test connection": the endpoint's GET /models with these settings (the stored key when api_key is omitted). */

@@ -73,6 +73,11 @@ export interface JobResult {
   segments?: TranscriptSegment[];
   words?: TranscriptWord[];
   artifacts?: Artifact[];
+  /**
+   * Extension, speech to text with speaker_diarization: the speakers recognised from the account's speaker library
+   * (docs/speakers.md), speaker key → name (`{"SPEAKER_1": "Anna"}`); absent when none was recognised.
+   */
+  speaker_names?: Record<string, string>;
   /** Extension, stem separation: the stem each artifact holds, in artifact order (`vocals`, `accompaniment`). */
   stems?: string[];
   /** A language-model action's job (product transcript-ai): what it answered (`text` is the answer). */

@@ -26,6 +26,18 @@ export const MAX_FILE_BYTES = UPLOAD_BYTES_EXCLUSIVE - 1;
 export const MAX_SEGMENT_TEXT_CHARS = 10_000;
 /** Longest speaker name, in characters (after trimming); a name is at least one character. */
 export const MAX_SPEAKER_NAME_CHARS = 200;
+/** Most speakers a diarization may be asked for (`num_speakers`, `min_speakers`, `max_speakers`: 1 to this). */
+export const MAX_DIARIZATION_SPEAKERS = 20;
+/**
+ * Bounds of an account's speaker library (docs/speakers.md). Every diarized job is handed the account's profiles
+ * (each a stored centre and its "not" voices), so these bound that work: at most 200 × (1 + 10) embeddings of
+ * 192–512 numbers, about 1–11 MB of JSON, for a library at its largest.
+ */
+export const MAX_SPEAKER_PROFILES = 200;
+/** Most voice samples a profile keeps (its oldest are dropped); its centre is their mean. */
+export const MAX_SPEAKER_PROFILE_SAMPLES = 20;
+/** Most "not" voices a profile keeps (its oldest are dropped). */
+export const MAX_SPEAKER_NOT_SAMPLES = 10;
 /** Most segment changes, speaker names or merges one transcript edit may carry. */
 export const MAX_TRANSCRIPT_CHANGES = 10_000;
 /** Longest search query (`q` of GET /v1/search), in characters, and the most words (terms and phrase words) it may hold. */

@@ -136,7 +136,8 @@ function diarized(result: JobResult): Record<string, unknown> {
       start: s.start,
       end: s.end,
       text: s.text.trim(),
-      speaker: speakerLetter(s.speaker, order),
+      // A speaker recognised from the account's speaker library goes by its name, as OpenAI's known speakers do.
+      speaker: (s.speaker && result.speaker_names?.[s.speaker]) || speakerLetter(s.speaker, order),
     })),
     usage: usage(result),
   };

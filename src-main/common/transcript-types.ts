@@ -1,3 +1,4 @@
+import type { AiActionName } from './ai-types.js';
 import type { SegmentFlag } from './api-types.js';
 
 /**
@@ -68,6 +69,11 @@ export interface TranscriptPatch {
   segments?: SegmentPatch[];
   speakers?: Record<string, string | null>;
   merge_speakers?: SpeakerMerge[];
+  /**
+   * "Not X" corrections (docs/speakers.md): speaker keys whose name is wrong. Each goes back to its key in this
+   * recording, and the account's profile of the name it had keeps its voice as one it must not match again.
+   */
+  not_speakers?: string[];
 }
 
 /**
@@ -83,17 +89,21 @@ export interface RetranscribeBody {
 }
 
 /**
- * One search result: a segment of a job's latest revision, or the job's name (segment_index, start and end null).
+ * One search result: a segment of a job's latest revision, the job's name (segment_index, start and end null), or a
+ * part of a language-model action's answer on the job (`ai` set; segment_index, start and end null).
  * `snippet` is HTML-safe text: the matched words are wrapped in `<mark>`…`</mark>`, every other `<`, `>`, `&` and
  * `"` is escaped, and `…` marks text left out.
  */
 export interface SearchHit {
+  /** The transcription (for an AI hit: the one the action was run on). */
   job_id: string;
   name: string | null;
   segment_index: number | null;
   start: number | null;
   end: number | null;
   snippet: string;
+  /** The AI action whose answer matched (its job and which action); null for the transcript's own text and name. */
+  ai: { job_id: string; action: AiActionName } | null;
 }
 
 export interface SearchList {

@@ -5,6 +5,7 @@
  */
 import type { JobResult } from '../common/api-types.js';
 import type { Product } from '../common/products.js';
+import type { KnownSpeaker } from '../common/speaker-matching.js';
 import type { TranscriptPlan } from './asr/transcript-assembly.js';
 import type { RecognizedPiece } from './asr/transcript.js';
 
@@ -80,6 +81,11 @@ export interface EngineTask {
    * index + 1, audio from `seconds`), recognising nothing before it again. Absent or null: from the start.
    */
   resumeAfter?: ResumePoint | null;
+  /**
+   * Speech to text with speaker_diarization: the account's speaker profiles when the job was handed to the worker
+   * (docs/speakers.md). Diarized speakers whose voice matches one take its name; absent or [] = none to match.
+   */
+  knownSpeakers?: KnownSpeaker[];
 }
 
 /** Where a checkpointed transcription continues: after segment `index`, from `seconds` into the recording. */

@@ -46,6 +46,7 @@ import { MCP_PATH, mcpRoutes } from './mcp/mcp-route.js';
 import { recordingRoutes } from './routes/recording-routes.js';
 import { retranscribeRoutes } from './routes/retranscribe-routes.js';
 import { vocabularyRoutes } from './routes/vocabulary-routes.js';
+import { speakerRoutes } from './routes/speaker-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
@@ -117,6 +118,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', recordingRoutes(deps));
   app.route('/', retranscribeRoutes(deps));
   app.route('/', vocabularyRoutes(deps.store.repos));
+  app.route('/', speakerRoutes(deps.store));
   app.route('/', transcriptRoutes(deps));
   app.route('/', jobRoutes(deps));
   if (deps.config.serveUi) registerStaticUi(app, deps.config.serveUi);

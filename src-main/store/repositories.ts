@@ -25,6 +25,7 @@ import { createTranscriptRevisionsRepo, type TranscriptRevisionsRepo } from './t
 import { createTranscriptSearchRepo, type TranscriptSearchRepo } from './transcript-search-repo.js';
 import { createTranscriptAiRepo, type TranscriptAiRepo } from './transcript-ai-repo.js';
 import { createVocabularyRepo, type VocabularyRepo } from './vocabulary-repo.js';
+import { createSpeakersRepo, type SpeakersRepo } from './speakers-repo.js';
 import { createWatchFilesRepo, type WatchFilesRepo } from './watch-files-repo.js';
 
 export interface Repositories {
@@ -62,6 +63,7 @@ export interface Repositories {
   transcriptAi: TranscriptAiRepo;
   /** Each account's hotwords and replacements (migration 026). */
   vocabulary: VocabularyRepo;
+  speakers: SpeakersRepo;
 }
 
 export function createRepositories(db: Db, clock: Clock = systemClock): Repositories {
@@ -91,5 +93,6 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
     watchFiles: createWatchFilesRepo(db, clock),
     transcriptAi: createTranscriptAiRepo(db),
     vocabulary: createVocabularyRepo(db, clock),
+    speakers: createSpeakersRepo(db),
   };
 }

@@ -32,6 +32,7 @@ import type { SpendingRepo } from './spending-repo.js';
 import type { TranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import type { TranscriptSearchRepo } from './transcript-search-repo.js';
 import type { VocabularyRepo } from './vocabulary-repo.js';
+import type { SpeakersRepo } from './speakers-repo.js';
 import type { WatchFilesRepo } from './watch-files-repo.js';
 import type { TranscriptAiRepo } from './transcript-ai-repo.js';
 
@@ -72,6 +73,7 @@ export interface StoreRepos {
   watchFiles: Async<WatchFilesRepo>;
   transcriptAi: Async<TranscriptAiRepo>;
   vocabulary: Async<VocabularyRepo>;
+  speakers: Async<SpeakersRepo>;
 }
 
 /** Inside a transaction: its repositories, and a savepoint of it. */

@@ -1,8 +1,10 @@
 /**
  * The AI panel as a new user tries it (issue 31's acceptance, as far as the UI goes), in Debian's Chromium against a
  * real `voxdesk serve --ui` with PocketSphinx and the scriptable OpenAI-compatible chat server on loopback: a
- * transcript of jfk.wav says no language model is set up, its link opens Settings, the endpoint is tested and saved,
- * a summary streams in, and the chapters' cited times seek the player to where their segments start.
+ * transcript of jfk.wav says no language model is set up, its link opens Settings, the endpoint is tested and saved
+ * with a price,
+ * a summary streams in, the chapters' cited times seek the player to where their segments start, and the library
+ * search finds the summary's words (labelled as an AI answer) and opens the transcript with its AI panel on it.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,8 +56,14 @@ describe('the AI panel in Chromium (browser mode)', () => {
     await settings.locator('#lm-model').fill('tiny-chat');
     await settings.getByRole('button', { name: 'Test connection' }).click();
     await expect.poll(() => settings.locator('[data-testid="lm-test-result"]').innerText()).toContain('tiny-chat is available');
+    // A hosted endpoint's price per million tokens (optional; the hint says what it does).
+    expect(await settings.locator('#lm-price-hint').innerText()).toMatch(/monthly cap/);
+    await settings.locator('#lm-price-in').fill('0.5');
+    await settings.locator('#lm-price-out').fill('1.5');
     await settings.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await fetch(`${served.url}/v1/settings/language-model`, { headers: { authorization: `Bearer ${served.apiKey}` } }).then((r) => r.json()) as { configured: boolean }).configured).toBe(true);
+    expect((await fetch(`${served.url}/v1/settings/language-model`, { headers: { authorization: `Bearer ${served.apiKey}` } }).then((r) => r.json()) as { price: unknown }).price)
+      .toEqual({ input_per_million_tokens: 0.5, output_per_million_tokens: 1.5 });
 
     // Back on the transcript: a summary streams in piece by piece, then stays as a result.
     await page.keyboard.press('Control+1');
@@ -84,6 +92,23 @@ describe('the AI panel in Chromium (browser mode)', () => {
     expect(await page.evaluate(() => document.querySelector<HTMLAudioElement>('#panel-transcribe audio')?.currentTime ?? -1)).toBeLessThan(last.seconds + 3);
     mkdirSync(join(ROOT, 'test-artifacts', 'screenshots'), { recursive: true });
     await ai.screenshot({ path: join(ROOT, 'test-artifacts', 'screenshots', 'ai-panel.png') });
+
+    // The summary's words are found by the library search, labelled as an AI answer; Enter opens the transcript on
+    // the Jobs tab with its AI panel on that summary.
+    await page.keyboard.press('Control+k');
+    const box = page.getByRole('combobox', { name: 'Search every transcript' });
+    await box.fill('"other way round"');
+    const options = page.getByRole('listbox', { name: 'Results' }).getByRole('option');
+    await expect.poll(() => options.count(), { timeout: 10_000 }).toBe(1);
+    expect(await options.first().locator('[data-testid="search-hit-ai"]').innerText()).toBe('AI · Summary');
+    expect(await options.first().locator('mark').innerText()).toMatch(/other way round/i);
+    await page.screenshot({ path: join(ROOT, 'test-artifacts', 'screenshots', 'library-search-ai.png') });
+    await box.press('Enter');
+    await expect.poll(() => page.getAttribute('#tab-jobs', 'aria-selected')).toBe('true');
+    const opened = page.locator('#panel-jobs [data-testid="ai-panel"] [data-testid="ai-result"].focused');
+    await expect.poll(() => opened.count(), { timeout: 20_000 }).toBe(1);
+    expect(await opened.innerText()).toContain('not the other way round');
+    expect(await opened.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(pageErrors).toEqual([]);
   });
 });

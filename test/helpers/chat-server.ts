@@ -16,6 +16,8 @@ export interface ChatCall {
   model: string;
   system: string;
   user: string;
+  /** The request's `max_tokens` (null: none sent). */
+  maxTokens: number | null;
 }
 
 export interface ChatServer {
@@ -36,8 +38,15 @@ export interface ChatServer {
   requiredKey: string | null;
   /** Report token usage (OpenAI's `usage`); false: the client must estimate. */
   reportUsage: boolean;
+  /** The usage reported for a request (default: its characters / 4, the answer's characters / 4). */
+  usageFor: ((call: ChatCall, answer: string) => { prompt_tokens: number; completion_tokens: number }) | null;
   /** Model ids GET /v1/models lists. */
   models: string[];
+  /**
+   * Behave like OpenAI's reasoning models: refuse `max_tokens` (they take `max_completion_tokens`) and any
+   * `temperature` but the default, with the 400s those models answer.
+   */
+  reasoningModel: boolean;
   /** Called when a chat request arrives (before any delay): lets a test act mid-action. */
   onRequest: ((call: ChatCall) => void) | null;
   reset(): void;
@@ -88,7 +97,9 @@ export async function startChatServer(): Promise<ChatServer> {
     contextChars: null as number | null,
     requiredKey: null as string | null,
     reportUsage: true,
+    usageFor: null as ChatServer['usageFor'],
     models: ['tiny-chat'],
+    reasoningModel: false,
     onRequest: null as ChatServer['onRequest'],
   };
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -102,7 +113,7 @@ export async function startChatServer(): Promise<ChatServer> {
       return send(res, 200, { object: 'list', data: state.models.map((id) => ({ id, object: 'model', owned_by: 'test' })) });
     }
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
-    const parsed = JSON.parse(body) as { model: string; stream?: boolean; messages: { role: string; content: string }[] };
+    const parsed = JSON.parse(body) as { model: string; stream?: boolean; max_tokens?: number; max_completion_tokens?: number; temperature?: number; messages: { role: string; content: string }[] };
     const call: ChatCall = {
       path: req.url,
       authorization,
@@ -110,9 +121,20 @@ export async function startChatServer(): Promise<ChatServer> {
       model: parsed.model,
       system: parsed.messages.find((m) => m.role === 'system')?.content ?? '',
       user: parsed.messages.find((m) => m.role === 'user')?.content ?? '',
+      maxTokens: typeof parsed.max_tokens === 'number' ? parsed.max_tokens : typeof parsed.max_completion_tokens === 'number' ? parsed.max_completion_tokens : null,
     };
     state.calls.push(call);
     state.onRequest?.(call);
+    if (state.reasoningModel && parsed.max_tokens !== undefined) {
+      return send(res, 400, {
+        error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: 'invalid_request_error', param: 'max_tokens', code: 'unsupported_parameter' },
+      });
+    }
+    if (state.reasoningModel && parsed.temperature !== undefined && parsed.temperature !== 1) {
+      return send(res, 400, {
+        error: { message: `Unsupported value: 'temperature' does not support ${parsed.temperature} with this model. Only the default (1) value is supported.`, type: 'invalid_request_error', param: 'temperature', code: 'unsupported_value' },
+      });
+    }
     if (state.delayMs) await sleep(state.delayMs);
     if (state.failWith) return send(res, state.failWith.status, { error: { message: state.failWith.message, type: 'server_error' } });
     if (state.contextChars !== null && call.user.length > state.contextChars) {
@@ -121,7 +143,7 @@ export async function startChatServer(): Promise<ChatServer> {
       });
     }
     const text = state.answer(call);
-    const usage = { prompt_tokens: Math.ceil((call.system.length + call.user.length) / 4), completion_tokens: Math.ceil(text.length / 4) };
+    const usage = state.usageFor?.(call, text) ?? { prompt_tokens: Math.ceil((call.system.length + call.user.length) / 4), completion_tokens: Math.ceil(text.length / 4) };
     if (!call.stream) {
       return send(res, 200, {
         id: 'chatcmpl-test',
@@ -156,7 +178,7 @@ export async function startChatServer(): Promise<ChatServer> {
   const chat: ChatServer = Object.assign(state, {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     reset() {
-      Object.assign(state, { calls: [], answer: defaultAnswer, delayMs: 0, pieceDelayMs: 0, failWith: null, contextChars: null, requiredKey: null, reportUsage: true, models: ['tiny-chat'], onRequest: null });
+      Object.assign(state, { calls: [], answer: defaultAnswer, delayMs: 0, pieceDelayMs: 0, failWith: null, contextChars: null, requiredKey: null, reportUsage: true, usageFor: null, models: ['tiny-chat'], reasoningModel: false, onRequest: null });
     },
     close: () =>
       new Promise<void>((resolve) => {

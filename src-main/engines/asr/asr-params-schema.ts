@@ -11,6 +11,8 @@
  * quotes it). A param a family has nothing to do with is not declared; the refusal names the params it accepts.
  */
 import type { JsonSchema } from '../../common/api-types.js';
+import { MAX_DIARIZATION_SPEAKERS } from '../../common/limits.js';
+import { SPEAKER_MATCH_THRESHOLD } from '../../common/speaker-matching.js';
 import type { AsrFamily } from '../../common/model-families.js';
 import type { SpecFamily } from '../../common/spec-families.js';
 
@@ -299,14 +301,30 @@ function diarization(options: AsrSchemaOptions): Record<string, JsonSchema> {
   }
   return {
     speaker_diarization: { type: 'boolean', default: false, description: 'Label segments and words with speakers (SPEAKER_0, SPEAKER_1, …).' },
-    num_speakers: { type: 'integer', minimum: 1, maximum: 20, description: 'Number of speakers when known; omitted: estimated from the audio.' },
+    num_speakers: { type: 'integer', minimum: 1, maximum: MAX_DIARIZATION_SPEAKERS, description: 'Number of speakers when known; omitted: estimated from the audio (or within min_speakers/max_speakers).' },
+    min_speakers: { type: 'integer', minimum: 1, maximum: MAX_DIARIZATION_SPEAKERS, description: 'At least this many speakers (not with num_speakers).' },
+    max_speakers: { type: 'integer', minimum: 1, maximum: MAX_DIARIZATION_SPEAKERS, description: 'At most this many speakers (not with num_speakers).' },
+    speaker_match_threshold: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      // No `default`: defaults are filled in, and this one would then ask for speaker_diarization in every request.
+      description: `How similar (cosine, 0–1; default ${SPEAKER_MATCH_THRESHOLD}) a speaker’s voice must be to a profile of your speaker library to be named after it; higher names fewer speakers, more surely.`,
+    },
   };
 }
 
 /** Cross-field rules the schema itself states (the validator words them: "… when params.X is given"). */
 function rules(options: AsrSchemaOptions): JsonSchema {
   const dependent: Record<string, JsonSchema> = {};
-  if (options.diarization) dependent.num_speakers = { required: ['speaker_diarization'], properties: { speaker_diarization: { const: true } } };
+  if (options.diarization) {
+    const needsDiarization = { required: ['speaker_diarization'], properties: { speaker_diarization: { const: true } } };
+    // num_speakers with a bound, and min above max, are refused by the service with a message (asr-params.ts speakerCount).
+    dependent.num_speakers = needsDiarization;
+    dependent.min_speakers = needsDiarization;
+    dependent.max_speakers = needsDiarization;
+    dependent.speaker_match_threshold = needsDiarization;
+  }
   if (options.vad && !STREAMING.includes(options.family)) dependent.min_silence_duration_ms = { properties: { vad_filter: { const: true } } };
   if (TRANSDUCER_FAMILIES.includes(options.family)) dependent.hotwords = { properties: { decoding_method: { const: 'modified_beam_search' } } };
   return Object.keys(dependent).length > 0 ? { dependentSchemas: dependent } : {};

@@ -6,6 +6,9 @@
  */
 import { JobError } from '../../common/errors.js';
 import { DEFAULT_CHUNK_SECONDS, DEFAULT_HOTWORDS_SCORE, DEFAULT_MAX_ACTIVE_PATHS, DEFAULT_MIN_SILENCE_MS } from './asr-params-schema.js';
+import { MAX_DIARIZATION_SPEAKERS } from '../../common/limits.js';
+import { SPEAKER_MATCH_THRESHOLD } from '../../common/speaker-matching.js';
+import type { SpeakerCount } from './diarization.js';
 import type { ResponseFormat, TimestampGranularity } from './transcript.js';
 
 export type DecodingMethod = 'greedy_search' | 'modified_beam_search';
@@ -18,7 +21,10 @@ export interface AsrJobParams {
   task: 'transcribe' | 'translate';
   useItn: boolean;
   speakerDiarization: boolean;
-  numSpeakers: number | undefined;
+  /** How many speakers diarization finds (diarization.ts SpeakerCount): exact, a range, or estimated. */
+  speakers: SpeakerCount;
+  /** Cosine similarity a diarized voice must reach to take a name from the account's speaker library. */
+  speakerMatchThreshold: number;
   /** Silero VAD segments (true) or fixed windows (false). */
   vadFilter: boolean;
   /** Silence that ends a VAD segment, in seconds. */
@@ -91,6 +97,23 @@ export function hotwordPhrases(value: unknown): string[] {
     .filter(Boolean);
 }
 
+/**
+ * num_speakers (exactly that many) or min_speakers/max_speakers (a range, either end optional), each 1 to
+ * MAX_DIARIZATION_SPEAKERS: never num_speakers with a bound, never min above max.
+ */
+export function speakerCount(params: Record<string, unknown>): SpeakerCount {
+  const read = (name: string): number | undefined =>
+    params[name] === undefined || params[name] === null ? undefined : num(name, params[name], 1, 1, MAX_DIARIZATION_SPEAKERS, true);
+  const exact = read('num_speakers');
+  const min = read('min_speakers');
+  const max = read('max_speakers');
+  if (exact !== undefined && (min !== undefined || max !== undefined)) {
+    throw invalid('give num_speakers (exactly that many speakers) or min_speakers/max_speakers (a range), not both');
+  }
+  if (min !== undefined && max !== undefined && min > max) throw invalid(`min_speakers (${min}) is more than max_speakers (${max})`);
+  return { ...(exact !== undefined ? { exact } : {}), ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+}
+
 export function readAsrParams(params: Record<string, unknown>, rules: AsrParamRules): AsrJobParams {
   const language = oneOf('language', params.language, ['auto', ...rules.languages], 'auto');
   const task = oneOf('task', params.task, rules.translate ? ['transcribe', 'translate'] : ['transcribe'], 'transcribe');
@@ -98,7 +121,10 @@ export function readAsrParams(params: Record<string, unknown>, rules: AsrParamRu
   if (speakerDiarization && !rules.diarization) {
     throw invalid('speaker_diarization needs the speaker-embedding and pyannote segmentation models: install them first');
   }
-  const numSpeakers = params.num_speakers === undefined ? undefined : num('num_speakers', params.num_speakers, 1, 1, 20, true);
+  const speakers = speakerCount(params);
+  if (!speakerDiarization && (speakers.exact !== undefined || speakers.min !== undefined || speakers.max !== undefined)) {
+    throw invalid('num_speakers, min_speakers and max_speakers need speaker_diarization true');
+  }
   const vadFilter = bool('vad_filter', params.vad_filter, rules.vad);
   if (vadFilter && !rules.vad) throw invalid('vad_filter needs Silero VAD: install it first (voxdesk models pull silero-vad)');
   const hotwords = rules.transducer ? hotwordPhrases(params.hotwords) : [];
@@ -114,7 +140,8 @@ export function readAsrParams(params: Record<string, unknown>, rules: AsrParamRu
     task,
     useItn: bool('use_itn', params.use_itn, true),
     speakerDiarization,
-    numSpeakers,
+    speakers,
+    speakerMatchThreshold: num('speaker_match_threshold', params.speaker_match_threshold, SPEAKER_MATCH_THRESHOLD, 0, 1),
     vadFilter,
     minSilenceSeconds: num('min_silence_duration_ms', params.min_silence_duration_ms, DEFAULT_MIN_SILENCE_MS, 0, 10_000, true) / 1000,
     chunkSeconds: num('chunk_length', params.chunk_length, DEFAULT_CHUNK_SECONDS, 1, 30, true),

@@ -20,18 +20,28 @@ export interface SpeakerTurn {
   speaker: string;
 }
 
+/**
+ * How many speakers to find: `exact` (num_speakers), or a range (`min`, `max`: min_speakers, max_speakers, either
+ * optional), or neither (estimated from the audio). Checked by asr-params.ts speakerCount.
+ */
+export interface SpeakerCount {
+  exact?: number;
+  min?: number;
+  max?: number;
+}
+
+/** One loaded diarizer per worker (the models of the last job); its clustering is set per call. */
 const cache = new Map<string, SherpaSpeakerDiarization>();
 
-export function diarize(models: DiarizationModels, samples: Float32Array, numSpeakers?: number): SpeakerTurn[] {
-  const clustering = numSpeakers ? { numClusters: numSpeakers } : { numClusters: -1, threshold: DIARIZATION_THRESHOLD };
-  const key = JSON.stringify([models, clustering]);
+function diarizer(models: DiarizationModels): SherpaSpeakerDiarization {
+  const key = JSON.stringify(models);
   let engine = cache.get(key);
   if (!engine) {
     try {
       engine = new (loadSherpa().OfflineSpeakerDiarization)({
         segmentation: { pyannote: { model: models.segmentation }, numThreads: 1, debug: 0 },
         embedding: { model: models.embedding, numThreads: 1, debug: 0 },
-        clustering,
+        clustering: { numClusters: -1, threshold: DIARIZATION_THRESHOLD },
         minDurationOn: 0.3,
         minDurationOff: 0.5,
       });
@@ -41,7 +51,38 @@ export function diarize(models: DiarizationModels, samples: Float32Array, numSpe
     cache.clear();
     cache.set(key, engine);
   }
-  const raw: SherpaDiarizationSegment[] = samples.length > 0 ? engine.process(samples) : [];
+  return engine;
+}
+
+function run(engine: SherpaSpeakerDiarization, samples: Float32Array, clustering: { numClusters: number; threshold?: number }): SherpaDiarizationSegment[] {
+  engine.setConfig({ clustering });
+  return engine.process(samples);
+}
+
+/** The count to cluster into again when `found` speakers lie outside the range: its nearest bound; null inside it. */
+export function nearestAllowedCount(found: number, count: SpeakerCount): number | null {
+  if (count.min !== undefined && found < count.min) return count.min;
+  if (count.max !== undefined && found > count.max) return count.max;
+  return null;
+}
+
+/**
+ * Who spoke when. sherpa-onnx clusters either into a given number of speakers or by a distance threshold, so a
+ * range is honoured in up to two passes: clustered by the threshold first, and when that finds fewer speakers than
+ * `min` (or more than `max`) clustered again into exactly `min` (or `max`) — the nearest count the range allows.
+ * The second pass runs segmentation and embeddings again (about the time of the first).
+ */
+export function diarize(models: DiarizationModels, samples: Float32Array, count: SpeakerCount = {}): SpeakerTurn[] {
+  if (samples.length === 0) return [];
+  const engine = diarizer(models);
+  let raw: SherpaDiarizationSegment[];
+  if (count.exact !== undefined) {
+    raw = run(engine, samples, { numClusters: count.exact });
+  } else {
+    raw = run(engine, samples, { numClusters: -1, threshold: DIARIZATION_THRESHOLD });
+    const nearest = nearestAllowedCount(new Set(raw.map((s) => s.speaker)).size, count);
+    if (nearest !== null && raw.length > 0) raw = run(engine, samples, { numClusters: nearest });
+  }
   return raw.map((s) => ({ start: s.start, end: s.end, speaker: `SPEAKER_${s.speaker}` }));
 }
 

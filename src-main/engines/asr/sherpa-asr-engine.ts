@@ -17,7 +17,9 @@ import { skipSamples } from '../audio/skip-samples.js';
 import { PRIVATE_FILE_MODE } from '../../store/private-files.js';
 import { LANGUAGE_AWARE_FAMILIES, LANGUAGE_TOLD_FAMILIES, STREAMING_FAMILIES, TRANSDUCER_FAMILIES, type SherpaAsrEngineConfig } from './asr-families.js';
 import { readAsrParams, type AsrJobParams, type AsrParamRules } from './asr-params.js';
-import { diarize, type SpeakerTurn } from './diarization.js';
+import { matchSpeakers, type KnownSpeaker } from '../../common/speaker-matching.js';
+import { diarize, type DiarizationModels } from './diarization.js';
+import { recordingVoices } from './diarization-voices.js';
 import { decodeWithRetry } from './flagged-redecode.js';
 import { hotwordLines, spellable } from './hotword-tokens.js';
 import { noteRecognised, noteResume, segmentDelay } from './recognition-probe.js';
@@ -26,7 +28,7 @@ import { identifyLanguage } from './language-identification.js';
 import { LanguageLock, languageOf, RecordingHead } from './spoken-language.js';
 import { streamingUtterances } from './streaming-recognition.js';
 import { wordsFromTokens } from './token-words.js';
-import { assembleTranscript } from './transcript-assembly.js';
+import { assembleTranscript, type TranscriptPlan } from './transcript-assembly.js';
 import type { TranscriptOptions } from './transcript.js';
 import type { SherpaOfflineRecognizer, SherpaOfflineResult, SherpaOnlineRecognizer } from './sherpa-native.js';
 import { punctuate, punctuatedWords } from './punctuation.js';
@@ -160,17 +162,33 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
       options.language = offline.detect(head.samples());
     }
   }
-  let speakerTurns: SpeakerTurn[] | null = null;
+  let speakers: Pick<TranscriptPlan, 'speakerTurns' | 'speakerNames' | 'voices'> = { speakerTurns: null };
   if (diarizing) {
     ctx.log(`diarizing ${duration.toFixed(1)} s`);
-    speakerTurns = diarize(config.diarization!, concatSamples(kept), params.numSpeakers);
+    speakers = diarizeAndName(config.diarization!, concatSamples(kept), params, task.knownSpeakers ?? []);
   }
   ctx.progress(1);
   return {
-    result: assembleTranscript(pieces, options, speakerTurns),
+    result: assembleTranscript(pieces, options, speakers.speakerTurns, speakers.speakerNames),
     artifacts: [],
     durationSeconds: duration,
-    transcript: { options, speakerTurns, segmentCount: index },
+    transcript: { options, ...speakers, segmentCount: index },
+  };
+}
+
+/**
+ * Who spoke when, each speaker's voice (diarization-voices.ts), and the names of the speakers whose voice matches one
+ * of the account's profiles (common/speaker-matching.ts; docs/speakers.md).
+ */
+function diarizeAndName(models: DiarizationModels, samples: Float32Array, params: AsrJobParams, known: readonly KnownSpeaker[]): Pick<TranscriptPlan, 'speakerTurns' | 'speakerNames' | 'voices'> {
+  const speakerTurns = diarize(models, samples, params.speakers);
+  if (speakerTurns.length === 0) return { speakerTurns };
+  const voices = recordingVoices(models.embedding, samples, speakerTurns);
+  const matches = matchSpeakers(voices, known, params.speakerMatchThreshold);
+  return {
+    speakerTurns,
+    voices,
+    ...(matches.length > 0 ? { speakerNames: Object.fromEntries(matches.map((m) => [m.speaker, m.name])) } : {}),
   };
 }
 

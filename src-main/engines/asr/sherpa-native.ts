@@ -77,6 +77,15 @@ export interface SherpaDiarizationSegment {
 export interface SherpaSpeakerDiarization {
   readonly sampleRate: number;
   process(samples: Float32Array): SherpaDiarizationSegment[];
+  /** Changes the clustering of later process() calls (a cluster count, or -1 and a distance threshold). */
+  setConfig(config: { clustering: { numClusters: number; threshold?: number } }): void;
+}
+
+export interface SherpaSpeakerEmbeddingExtractor {
+  readonly dim: number;
+  createStream(): SherpaOnlineStream;
+  isReady(stream: SherpaOnlineStream): boolean;
+  compute(stream: SherpaOnlineStream, enableExternalBuffer?: boolean): Float32Array;
 }
 
 export interface SherpaModule {
@@ -84,6 +93,7 @@ export interface SherpaModule {
   OnlineRecognizer: new (config: Record<string, unknown>) => SherpaOnlineRecognizer;
   Vad: new (config: Record<string, unknown>, bufferSizeInSeconds: number) => SherpaVad;
   OfflineSpeakerDiarization: new (config: Record<string, unknown>) => SherpaSpeakerDiarization;
+  SpeakerEmbeddingExtractor: new (config: Record<string, unknown>) => SherpaSpeakerEmbeddingExtractor;
 }
 
 let cached: SherpaModule | undefined;

@@ -4,6 +4,7 @@
  * after a restart recognised only its tail; its result is built from every committed segment). Speakers, when
  * diarization ran, are labelled here too, so both give the same result for the same segments.
  */
+import type { RecordingVoice } from '../../common/speaker-matching.js';
 import { segmentFlags } from './segment-guardrails.js';
 import { labelSpeakers, splitSegmentsBySpeaker, type SpeakerTurn } from './diarization.js';
 import { buildTranscript, type RecognizedPiece, type TranscriptOptions, type TranscriptResult } from './transcript.js';
@@ -15,6 +16,10 @@ import { buildTranscript, type RecognizedPiece, type TranscriptOptions, type Tra
 export interface TranscriptPlan {
   options: TranscriptOptions;
   speakerTurns: SpeakerTurn[] | null;
+  /** Speakers recognised from the account's speaker library: key → name (diarization-voices.ts, speaker-matching.ts). */
+  speakerNames?: Record<string, string>;
+  /** Each diarized speaker's voice, kept with the recording so that naming a speaker can keep it (docs/speakers.md). */
+  voices?: RecordingVoice[];
   /** Segments this job committed in all (indexes 0 … segmentCount − 1): the job engine checks it has them all. */
   segmentCount: number;
 }
@@ -33,12 +38,13 @@ export function voteLanguage(pieces: readonly RecognizedPiece[]): string | null 
   return best;
 }
 
-export function assembleTranscript(pieces: readonly RecognizedPiece[], options: TranscriptOptions, speakerTurns: SpeakerTurn[] | null): TranscriptResult {
+export function assembleTranscript(pieces: readonly RecognizedPiece[], options: TranscriptOptions, speakerTurns: SpeakerTurn[] | null, speakerNames?: Record<string, string>): TranscriptResult {
   const result = buildTranscript([...pieces], { ...options, language: options.language ?? voteLanguage(pieces) });
   if (speakerTurns) {
     labelSpeakers(result.words, speakerTurns);
     labelSpeakers(result.segments, speakerTurns);
     if (result.segments) result.segments = splitSegmentsBySpeaker(result.segments, result.words);
+    if (speakerNames && Object.keys(speakerNames).length > 0) result.speaker_names = { ...speakerNames };
   }
   // What stays doubtful is marked, never dropped (segment-guardrails.ts).
   for (const segment of result.segments ?? []) {

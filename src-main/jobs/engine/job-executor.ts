@@ -29,6 +29,7 @@ import { resumePointOf, rowsFromResult, segmentRow, transcriptFromRows } from '.
 import { applyRetranscription } from '../transcripts/retranscription.js';
 import { recordOriginal } from '../transcripts/transcripts.js';
 import { applyVocabulary } from '../transcripts/vocabulary-revision.js';
+import { keepRecordingVoices, knownSpeakers } from '../transcripts/speaker-library.js';
 import { CANCELLED_MESSAGE, guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
 import { PAUSED_MESSAGE } from './job-pause.js';
 import type { SettleQueue } from './settle-queue.js';
@@ -155,6 +156,8 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
             product,
             engine: definition.engine as EngineKind,
             resumeAfter: resumePointOf(await store.repos.segments.last(row.id)),
+            // The account's speaker library as it is now, for a diarizing transcription (speaker-library.ts).
+            ...(product === 'speech-to-text' && base.params.speaker_diarization === true ? { knownSpeakers: await knownSpeakers(store.repos, row.account_id) } : {}),
             ...(core.audioListeners.has(row.id) ? { streamAudio: true } : {}),
           };
           core.launching.n--;
@@ -358,6 +361,8 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
     // Charged at the price recorded when the job was accepted (jobs of earlier builds: the catalogue's price now).
     await chargeJob(repos.ledger, done, storedSnapshot(done.price_json, () => definition), Number(shown), at);
     if (original) await recordOriginal(repos, done, original, at);
+    // Each diarized speaker's voice stays with the recording: naming one keeps it in the speaker library.
+    if (output.transcript?.voices?.length) await keepRecordingVoices(repos, jobId, output.transcript.voices);
     // The account's replacements as revision 1 (vocabulary-revision.ts), before a range goes back into its source.
     if (original) await applyVocabulary(repos, done, at);
     // A re-transcribed range goes back into the transcript it came from as a new revision (retranscription.ts).

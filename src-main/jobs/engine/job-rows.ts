@@ -36,7 +36,7 @@ export function newJobRow(core: JobCore, job: NewJob, batchId: string | null, pr
     pause_requested: 0,
     claimed_by: null,
     lease_expires_at: null,
-    estimated_usd_micro: jobEstimate(price.pricing, job.params, seconds, batchId !== null),
+    estimated_usd_micro: job.estimatedUsdMicro ?? jobEstimate(price.pricing, job.params, seconds, batchId !== null),
     estimated_seconds: seconds,
     price_json: JSON.stringify(price),
     reserved_usd_micro: null,

@@ -59,6 +59,12 @@ export interface NewJob {
    * (jobs/billing.ts); the job is charged at it for the duration_seconds it shows when it succeeds.
    */
   estimatedSeconds?: number | null;
+  /**
+   * The estimate (micro-dollars) of a job its runner prices itself rather than by audio minutes (a language-model
+   * action on a priced endpoint: by tokens, remote/language-model/ai-pricing.ts): what the spending cap reserves when
+   * the job is claimed. Its recorded price stays the model's; the runner writes its charge. Default: from the price.
+   */
+  estimatedUsdMicro?: number;
 }
 
 export interface NewBatch {

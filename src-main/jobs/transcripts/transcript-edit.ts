@@ -11,7 +11,7 @@ import type { RevisionSegment, RevisionWord, SegmentPatch, SpeakerMerge, Transcr
 import { spreadWords, tokensOf, type RevisionBody } from './transcript-original.js';
 import { AlignmentBudget, alignWords } from './word-alignment.js';
 
-const PATCH_FIELDS = ['base_revision', 'segments', 'speakers', 'merge_speakers'] as const;
+const PATCH_FIELDS = ['base_revision', 'segments', 'speakers', 'merge_speakers', 'not_speakers'] as const;
 const SEGMENT_FIELDS = ['index', 'text', 'speaker'] as const;
 const MERGE_FIELDS = ['from', 'into'] as const;
 /** Speaker keys: what engines write ("SPEAKER_0") and what a person adds for a new speaker. */
@@ -106,8 +106,16 @@ export function parseTranscriptPatch(body: Record<string, unknown>): TranscriptP
       return merge;
     });
   }
-  if (!patch.segments?.length && !patch.speakers && !patch.merge_speakers?.length) {
-    throw bad('the edit changes nothing: give segments, speakers and/or merge_speakers');
+  if (body.not_speakers !== undefined) {
+    if (!Array.isArray(body.not_speakers) || body.not_speakers.length > MAX_TRANSCRIPT_CHANGES) {
+      throw bad('not_speakers must be an array of speaker keys whose name is wrong (like ["SPEAKER_1"])');
+    }
+    patch.not_speakers = body.not_speakers.map((key: unknown, i) => speakerKey(key, `not_speakers[${i}]`));
+    const named = patch.not_speakers.find((key) => patch.speakers?.[key] !== undefined);
+    if (named !== undefined) throw bad(`${named} is both named (speakers) and said not to be its name (not_speakers): give one of them`);
+  }
+  if (!patch.segments?.length && !patch.speakers && !patch.merge_speakers?.length && !patch.not_speakers?.length) {
+    throw bad('the edit changes nothing: give segments, speakers, merge_speakers and/or not_speakers');
   }
   return patch;
 }
@@ -170,6 +178,11 @@ export function applyTranscriptPatch(base: RevisionBody, patch: TranscriptPatch)
     } else {
       throw bad(`speakers names ${key}, which this transcript does not have`);
     }
+  }
+  for (const [i, key] of (patch.not_speakers ?? []).entries()) {
+    if (!(key in speakers) || speakers[key] === key) throw bad(`not_speakers[${i}] names ${key}, which has no name in this transcript to take back`);
+    // The name comes off this recording's speaker; its voice becomes one the profile must not match (speaker-library.ts).
+    speakers[key] = key;
   }
   for (const [i, { from, into }] of (patch.merge_speakers ?? []).entries()) {
     if (!(from in speakers) && !used(from)) throw bad(`merge_speakers[${i}].from names ${from}, which this transcript does not have`);

@@ -119,7 +119,8 @@ export function originalRevision(result: JobResult | null, rows: readonly Segmen
     const timed = (source.words ?? assigned?.[index] ?? [])
       .map((w) => ({ word: w.word.trim(), start: round3(w.start), end: round3(w.end) }))
       .filter((w) => w.word !== '');
-    if (source.speaker) speakers[source.speaker] = source.speaker;
+    // A speaker recognised from the speaker library starts with the name it was recognised as (docs/speakers.md).
+    if (source.speaker) speakers[source.speaker] = result?.speaker_names?.[source.speaker] ?? source.speaker;
     return {
       index,
       start: round3(source.start),

@@ -43,7 +43,7 @@ export function transcriptFromRows(rows: readonly SegmentRow[], plan: Transcript
     const words = wordsOf(row);
     return { start: row.start_seconds, end: row.end_seconds, text: row.text, language: row.language, ...(words ? { words } : {}) };
   });
-  return assembleTranscript(pieces, plan.options, plan.speakerTurns);
+  return assembleTranscript(pieces, plan.options, plan.speakerTurns, plan.speakerNames);
 }
 
 /** What GET /v1/speech-to-text/{id}/segments shows of a row (times rounded to the millisecond, as in results). */

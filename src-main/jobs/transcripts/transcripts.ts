@@ -4,6 +4,7 @@
  * shape the exports take. Only succeeded speech-to-text jobs have a transcript: another account's job, another
  * product's or an unknown id is 404 not_found; a job not succeeded (yet) is 409 conflict, as the export route answers.
  */
+import type { AiActionName } from '../../common/ai-types.js';
 import type { JobResult } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_TERMS } from '../../common/limits.js';
@@ -13,6 +14,7 @@ import { toFtsQuery } from '../../store/fts-query.js';
 import type { JobRow } from '../../store/jobs-repo.js';
 import type { Store, StoreRepos } from '../../store/store.js';
 import type { RevisionRow } from '../../store/transcript-revisions-repo.js';
+import { nameSpeaker, notSpeaker } from './speaker-library.js';
 import { RevisionEditor } from './transcript-edit-work.js';
 import type { ExportParts } from './transcript-export-parts.js';
 import { highlight } from './transcript-snippet.js';
@@ -32,7 +34,7 @@ export interface Transcripts {
   get(accountId: string, jobId: string, revision: number | null): Promise<RevisionJson>;
   /** Makes revision base_revision + 1; 409 conflict when base_revision is no longer the latest. */
   edit(accountId: string, jobId: string, patch: TranscriptPatch): Promise<RevisionJson>;
-  /** Library search over the account's latest revisions and job names. */
+  /** Library search over the account's latest revisions, job names and AI actions' answers. */
   search(accountId: string, q: string | undefined, limit: number | undefined, cursor: string | undefined): Promise<SearchList>;
   /** The job and its latest revision as stored, for an export (exportResult makes the JobResult every format reads). */
   forExport(accountId: string, jobId: string): Promise<{ job: JobRow; name: string | null; parts: ExportParts }>;
@@ -122,6 +124,17 @@ function decodeCursor(text: string): SearchCursor {
   throw new ApiError('invalid_request', 'cursor is not one a search answered (pass next_cursor back unchanged)');
 }
 
+/**
+ * What an edit tells the account's speaker library (speaker-library.ts): each speaker it names keeps its voice under
+ * that name, each "not X" keeps the voice as one X must not match.
+ */
+async function updateSpeakerLibrary(repos: StoreRepos, accountId: string, jobId: string, speakersJson: string, patch: TranscriptPatch, at: string): Promise<void> {
+  if (!patch.not_speakers?.length && !patch.speakers) return;
+  const before = JSON.parse(speakersJson) as Record<string, string>;
+  for (const key of patch.not_speakers ?? []) await notSpeaker(repos, accountId, jobId, key, before[key]!, at);
+  for (const [key, name] of Object.entries(patch.speakers ?? {})) if (name !== null && name !== before[key]) await nameSpeaker(repos, accountId, jobId, key, name, at);
+}
+
 export function createTranscripts(store: Store, clock: Clock): Transcripts {
   const { repos } = store;
   const editor = new RevisionEditor();
@@ -181,6 +194,7 @@ export function createTranscripts(store: Store, clock: Clock): Transcripts {
         if (!(await inTx.revisions.insertNext(row))) {
           throw new ApiError('conflict', `the transcript changed while this edit was saved (revision ${row.revision} exists); read it again and redo the edit`);
         }
+        await updateSpeakerLibrary(inTx, accountId, jobId, base.speakers_json, patch, row.created_at);
         // A job still waiting for its rows gets them from this (its latest) revision when the indexer comes to it.
         if (!(await inTx.search.isPending(jobId))) await inTx.search.replaceSegments(jobId, after.changed.map((s) => s.index), searchRows(job, after.changed));
       });
@@ -211,6 +225,7 @@ export function createTranscripts(store: Store, clock: Clock): Transcripts {
           start: row.start_seconds,
           end: row.end_seconds,
           snippet: highlight(row.body, query.phrases),
+          ai: row.ai_job_id === null ? null : { job_id: row.ai_job_id, action: row.ai_action as AiActionName },
         }),
       );
       return { object: 'list', data, next_cursor: rows.length > limit ? encodeCursor({ offset: at.offset + limit, maxId: at.maxId }) : null };

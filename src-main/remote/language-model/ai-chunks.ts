@@ -40,6 +40,15 @@ export function partBudget(action: AiAction, contextTokens: number): number {
   return Math.max(MIN_PART_TOKENS, Math.floor(room * share));
 }
 
+/**
+ * The most tokens one answer may take (sent as `max_tokens`): what the context holds besides the part and the
+ * instructions. It bounds every answer — and so an action's whole answer, the rows search indexes of it and the
+ * cost reserved before a priced endpoint is asked (ai-pricing.ts).
+ */
+export function answerTokens(action: AiAction, contextTokens: number): number {
+  return Math.max(MIN_PART_TOKENS, contextTokens - PROMPT_RESERVE_TOKENS - partBudget(action, contextTokens));
+}
+
 /** Consecutive lines grouped into parts of at most `budget` estimated tokens (a longer single line is a part alone). */
 export function splitLines(lines: readonly string[], budget: number): string[][] {
   const parts: string[][] = [];

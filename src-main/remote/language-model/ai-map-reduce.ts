@@ -17,12 +17,16 @@ export interface MapReduceTask {
   lines: readonly string[];
   /** Estimated tokens a request's text may hold. */
   budget: number;
+  /** The most tokens one answer may take (`max_tokens`, ai-chunks.ts answerTokens). */
+  maxTokens: number;
   mapPrompt(part: number, parts: number): string;
   /** null: the parts' answers are put one after the other. */
   reducePrompt: string | null;
   /** Answers kept by earlier runs of this job. */
   kept: readonly AiPartRow[];
   keep(stage: AiStage, part: number, answer: ChatAnswer): Promise<void>;
+  /** Before each request to the endpoint (a split half too): may throw to stop the run (the spending cap). */
+  beforeRequest?(system: string, user: string): Promise<void>;
   signal: AbortSignal;
   /** Each piece of the answer being written now (`restart`: a new request begins). */
   onText(piece: string, restart: boolean): void;
@@ -51,8 +55,9 @@ export async function runMapReduce(task: MapReduceTask): Promise<MapReduceOutcom
 
   const ask = async (system: string, user: string): Promise<ChatAnswer> => {
     task.onText('', true);
-    const request = (text: string): Promise<ChatAnswer> =>
-      chatCompletion(
+    const request = async (text: string): Promise<ChatAnswer> => {
+      await task.beforeRequest?.(system, text);
+      return chatCompletion(
         task.endpoint,
         [
           { role: 'system', content: system },
@@ -60,11 +65,13 @@ export async function runMapReduce(task: MapReduceTask): Promise<MapReduceOutcom
         ],
         {
           signal: task.signal,
+          maxTokens: task.maxTokens,
           onDelta: (piece) => task.onText(piece, false),
           ...(task.connectTimeoutMs !== undefined ? { connectTimeoutMs: task.connectTimeoutMs } : {}),
           ...(task.idleTimeoutMs !== undefined ? { idleTimeoutMs: task.idleTimeoutMs } : {}),
         },
       );
+    };
     try {
       return await request(user);
     } catch (error) {

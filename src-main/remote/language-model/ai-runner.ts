@@ -4,8 +4,11 @@
  * through the runner switch (ai-model.ts). A run reads the transcript revision the action was asked on, splits it to
  * fit the model's context, asks the account's endpoint part by part (answers streamed, each kept in
  * `transcript_ai_parts` as it arrives: a run after a SIGKILL asks only for the rest), combines the parts, checks the
- * cited times against the segments, and — for clean-up — saves the cleaned text as the transcript's next revision
- * through the one owner of edits (jobs/transcripts). The answer is the job's result (`result.text`, `result.ai`).
+ * cited times against the segments, indexes the answer for the library search (ai-search-rows.ts), and — for
+ * clean-up — saves the cleaned text as the transcript's next revision through the one owner of edits
+ * (jobs/transcripts). The answer is the job's result (`result.text`, `result.ai`).
+ * On a priced endpoint each request is kept within the job's reservation or the monthly cap, and the job is charged
+ * for its answers' tokens (ai-pricing.ts).
  */
 import type { AiCitation, AiResult } from '../../common/ai-types.js';
 import { ApiError, JobError } from '../../common/errors.js';
@@ -13,12 +16,15 @@ import { MAX_SEGMENT_TEXT_CHARS } from '../../common/limits.js';
 import type { RevisionSegment, SegmentPatch, TranscriptRevision } from '../../common/transcript-types.js';
 import type { EngineOutput } from '../../engines/engine-types.js';
 import type { JobRunner, RunnerContext, RunnerTask } from '../../jobs/engine/job-runner.js';
+import { indexAiAnswer } from '../../jobs/transcripts/ai-search-rows.js';
 import type { Transcripts } from '../../jobs/transcripts/transcripts.js';
+import { createSpendingCap } from '../../jobs/money/spending-cap.js';
 import { isoAt } from '../../store/clock.js';
 import type { Store } from '../../store/store.js';
 import { mapPrompt, reducePrompt, type AiAction, type AiRequest } from './ai-actions.js';
-import { DEFAULT_CONTEXT_TOKENS, partBudget, transcriptLines } from './ai-chunks.js';
+import { answerTokens, DEFAULT_CONTEXT_TOKENS, partBudget, transcriptLines } from './ai-chunks.js';
 import { checkCitations } from './ai-citations.js';
+import { budgetRefused, capRefusal, chargeAction, createActionMeter, estimateActionMicro, isPriced } from './ai-pricing.js';
 import { runMapReduce } from './ai-map-reduce.js';
 import type { LanguageModelSettings } from './language-model-settings.js';
 
@@ -43,6 +49,11 @@ export interface AiRunnerOptions {
 export interface AiRunner extends JobRunner {
   /** The answer received so far of a job running here (the part being answered now), or null. */
   partialText(jobId: string): string | null;
+  /**
+   * For a POST: the estimate (micro-dollars) of an action when the account's endpoint is priced, undefined when it
+   * is not (free); throws 402 budget_exceeded when the monthly cap cannot take the estimate (ai-pricing.ts).
+   */
+  admit(accountId: string, request: AiRequest, revisionJson: string): Promise<number | undefined>;
 }
 
 /** `[n] text` lines of a clean-up answer → the segments whose text it changed. */
@@ -70,6 +81,25 @@ export async function readRevision(transcripts: Pick<Transcripts, 'get'>, accoun
 export function createAiRunner(options: AiRunnerOptions): AiRunner {
   const { store, settings, transcripts } = options;
   const live = new Map<string, string>();
+  // The one check of the monthly cap hosted work uses (jobs/money/spending-cap.ts); it keeps no state of its own.
+  const cap = createSpendingCap(store.clock);
+
+  async function admit(accountId: string, request: AiRequest, revisionJson: string): Promise<number | undefined> {
+    const endpoint = settings.endpoint(accountId);
+    if (!endpoint || !isPriced(endpoint.price)) return undefined;
+    // Parsed only for a priced endpoint: the estimate needs the lines the run will send.
+    const { segments } = JSON.parse(revisionJson) as TranscriptRevision;
+    const micro = estimateActionMicro(endpoint.price, request, transcriptLines(segments, request.action), endpoint.contextTokens ?? DEFAULT_CONTEXT_TOKENS);
+    const why = await capRefusal(store, cap, micro, "this AI action's estimate");
+    if (why) throw budgetRefused(why);
+    return micro;
+  }
+
+  /** Whether a run that threw ends its job: an error of its own, or a stop the job's owner asked for (a cancel). */
+  async function endsHere(jobId: string, signal: AbortSignal): Promise<boolean> {
+    if (!signal.aborted) return true;
+    return (await store.repos.jobs.getWithoutResult(jobId))?.cancel_requested === 1;
+  }
 
   /** Saves the clean-up as the next revision; a run after a crash that finds its own edit already saved takes it. */
   async function saveCleanUp(accountId: string, params: AiJobParams, patches: SegmentPatch[]): Promise<number> {
@@ -102,17 +132,29 @@ export function createAiRunner(options: AiRunnerOptions): AiRunner {
     const lines = transcriptLines(revision.segments, params.action);
     if (lines.length === 0) throw new JobError('invalid_params', `Transcription ${params.source_job_id} has no words for a language model to read.`);
     const kept = await store.repos.transcriptAi.parts(task.jobId);
+    const contextTokens = endpoint.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
+    const maxTokens = answerTokens(params.action, contextTokens);
+    // A priced endpoint: each request kept within the job's reservation or the cap, the answers charged once.
+    const meter = isPriced(endpoint.price)
+      ? createActionMeter({
+          store, cap, price: endpoint.price, jobId: task.jobId, accountId: task.accountId, kept, maxTokens,
+          reservedMicro: (await store.repos.jobs.getWithoutResult(task.jobId))?.reserved_usd_micro ?? 0,
+        })
+      : null;
     live.set(task.jobId, '');
     try {
       const outcome = await runMapReduce({
         endpoint,
         lines,
-        budget: partBudget(params.action, endpoint.contextTokens ?? DEFAULT_CONTEXT_TOKENS),
+        budget: partBudget(params.action, contextTokens),
+        maxTokens,
         mapPrompt: (part, parts) => mapPrompt(request, part, parts),
         reducePrompt: reducePrompt(request),
         kept,
-        keep: (stage, part, answer) =>
-          store.repos.transcriptAi.putPart({
+        ...(meter ? { beforeRequest: (system: string, user: string) => meter.beforeRequest(system, user) } : {}),
+        keep: (stage, part, answer) => {
+          meter?.paid(answer.usage.promptTokens, answer.usage.completionTokens);
+          return store.repos.transcriptAi.putPart({
             job_id: task.jobId,
             stage,
             part,
@@ -120,7 +162,8 @@ export function createAiRunner(options: AiRunnerOptions): AiRunner {
             prompt_tokens: answer.usage.promptTokens,
             completion_tokens: answer.usage.completionTokens,
             created_at: isoAt(store.clock),
-          }),
+          });
+        },
         signal: ctx.signal,
         onText: (piece, restart) => live.set(task.jobId, restart ? piece : (live.get(task.jobId) ?? '') + piece),
         onProgress: (fraction) => ctx.progress(fraction),
@@ -147,14 +190,30 @@ export function createAiRunner(options: AiRunnerOptions): AiRunner {
         tokens: { prompt: outcome.promptTokens, completion: outcome.completionTokens, estimated: outcome.estimated },
         model: endpoint.model,
       };
-      await store.repos.transcriptAi.putResult({
-        job_id: task.jobId,
-        source_job_id: params.source_job_id,
-        account_id: task.accountId,
-        action: params.action,
-        created_at: isoAt(store.clock),
-      });
+      // Listed with the transcript, charged, and indexed for the library search (found once the job succeeds).
+      await indexAiAnswer(
+        store,
+        async (repos) => {
+          await repos.transcriptAi.putResult({
+            job_id: task.jobId,
+            source_job_id: params.source_job_id,
+            account_id: task.accountId,
+            action: params.action,
+            created_at: isoAt(store.clock),
+          });
+          if (meter) await chargeAction(repos, { id: task.jobId, accountId: task.accountId }, meter.costMicro, isoAt(store.clock));
+        },
+        { sourceJobId: params.source_job_id, aiJobId: task.jobId, action: params.action, text },
+      );
       return { result: { text, ai } as EngineOutput['result'], artifacts: [], durationSeconds: 0 };
+    } catch (error) {
+      // Failed or cancelled part way: the answers received were paid for at the endpoint, so they are charged now.
+      // A run stopped for the job to go on elsewhere (a lost lease, the service closing) is not charged: the run that
+      // finishes the job charges every answer then, the ledger taking one usage charge per job.
+      if (meter && (await endsHere(task.jobId, ctx.signal))) {
+        await chargeAction(store.repos, { id: task.jobId, accountId: task.accountId }, meter.costMicro, isoAt(store.clock));
+      }
+      throw error;
     } finally {
       live.delete(task.jobId);
     }
@@ -163,5 +222,6 @@ export function createAiRunner(options: AiRunnerOptions): AiRunner {
   return {
     run,
     partialText: (jobId) => live.get(jobId) ?? null,
+    admit,
   };
 }

@@ -176,13 +176,72 @@ function usageOf(value: unknown): ChatUsage | null {
  * abort reason when its signal aborts.
  */
 export async function chatCompletion(endpoint: LanguageModelEndpoint, messages: readonly ChatMessage[], options: ChatOptions = {}): Promise<ChatAnswer> {
+  const key = `${endpoint.baseUrl}\n${endpoint.model}`;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await chatCompletionOnce(endpoint, messages, options, dialects.get(key) ?? OPENAI_CLASSIC);
+    } catch (error) {
+      const corrected = attempt < 2 && error instanceof ParameterRefused ? correctedDialect(dialects.get(key) ?? OPENAI_CLASSIC, error.parameter) : null;
+      if (!corrected) throw error instanceof ParameterRefused ? error.refusal : error;
+      dialects.set(key, corrected);
+    }
+  }
+}
+
+/**
+ * How an endpoint takes the answer's length and temperature. Most (Ollama, llama.cpp, vLLM, LM Studio, OpenAI's GPT
+ * models) take `max_tokens` and any `temperature`; OpenAI's reasoning models refuse both with 400
+ * `unsupported_parameter` / `unsupported_value` naming the parameter, and want `max_completion_tokens` and their
+ * default temperature. A refusal naming one of them is answered by asking again the other way, and the way that
+ * worked is kept for that endpoint and model for as long as the process runs.
+ */
+interface Dialect {
+  lengthField: 'max_tokens' | 'max_completion_tokens';
+  sendTemperature: boolean;
+}
+
+const OPENAI_CLASSIC: Dialect = { lengthField: 'max_tokens', sendTemperature: true };
+const dialects = new Map<string, Dialect>();
+
+/** A 400 that names a request parameter the endpoint does not take; `refusal` is what the caller sees otherwise. */
+class ParameterRefused extends Error {
+  constructor(
+    readonly parameter: 'max_tokens' | 'temperature',
+    readonly refusal: LanguageModelRefused,
+  ) {
+    super(refusal.message);
+  }
+}
+
+function correctedDialect(dialect: Dialect, parameter: 'max_tokens' | 'temperature'): Dialect | null {
+  if (parameter === 'max_tokens' && dialect.lengthField === 'max_tokens') return { ...dialect, lengthField: 'max_completion_tokens' };
+  if (parameter === 'temperature' && dialect.sendTemperature) return { ...dialect, sendTemperature: false };
+  return null;
+}
+
+/** The parameter a 400's OpenAI-style error names as not taken (its `param`, or its message), if it is one we can drop. */
+function refusedParameter(status: number, body: string): 'max_tokens' | 'temperature' | null {
+  if (status !== 400 || !/unsupported/i.test(body)) return null;
+  let param: unknown;
+  try {
+    param = (JSON.parse(body) as { error?: { param?: unknown } }).error?.param;
+  } catch {
+    param = undefined;
+  }
+  if (param === 'max_tokens' || /'max_tokens'/.test(body)) return 'max_tokens';
+  if (param === 'temperature' || /'temperature'/.test(body)) return 'temperature';
+  return null;
+}
+
+async function chatCompletionOnce(endpoint: LanguageModelEndpoint, messages: readonly ChatMessage[], options: ChatOptions, dialect: Dialect): Promise<ChatAnswer> {
   const stream = options.onDelta !== undefined;
   const connectMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const timer = idleTimer(connectMs, options.signal);
-  const body: Record<string, unknown> = { model: endpoint.model, messages, stream, temperature: 0.2 };
+  const body: Record<string, unknown> = { model: endpoint.model, messages, stream };
+  if (dialect.sendTemperature) body.temperature = 0.2;
   if (stream) body.stream_options = { include_usage: true };
-  if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
+  if (options.maxTokens !== undefined) body[dialect.lengthField] = options.maxTokens;
   let response: Response;
   try {
     response = await fetch(endpointUrl(endpoint.baseUrl, 'chat/completions'), { method: 'POST', headers: headers(endpoint), body: JSON.stringify(body), signal: timer.signal });
@@ -193,7 +252,12 @@ export async function chatCompletion(endpoint: LanguageModelEndpoint, messages: 
   }
   timer.touch(idleMs);
   try {
-    if (!response.ok) throw refusal(response.status, await response.text(), endpoint);
+    if (!response.ok) {
+      const text = await response.text();
+      const parameter = refusedParameter(response.status, text);
+      if (parameter) throw new ParameterRefused(parameter, refusal(response.status, text, endpoint));
+      throw refusal(response.status, text, endpoint);
+    }
     const type = response.headers.get('content-type') ?? '';
     if (stream && type.includes('text/event-stream')) return await readStream(response, endpoint, messages, options.onDelta!, () => timer.touch());
     const text = await response.text();
@@ -209,7 +273,7 @@ export async function chatCompletion(endpoint: LanguageModelEndpoint, messages: 
     return finish(content, usageOf(parsed.usage), messages);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    if (error instanceof LanguageModelRefused) throw error;
+    if (error instanceof LanguageModelRefused || error instanceof ParameterRefused) throw error;
     throw unreachable(endpoint, error, timer.timedOut(), idleMs);
   } finally {
     timer.stop();

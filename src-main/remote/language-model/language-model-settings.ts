@@ -11,6 +11,7 @@ import type { LanguageModelSettingsInfo } from '../../common/ai-types.js';
 import type { SecretStore } from '../../store/secrets/secret-store.js';
 import { SecretUnavailableError } from '../../store/secrets/secret-cipher.js';
 import type { SettingsRepo } from '../../store/settings-repo.js';
+import { parsePrice, type LanguageModelPrice } from './ai-pricing.js';
 import type { LanguageModelEndpoint } from './language-model-client.js';
 
 const settingKey = (accountId: string): string => `language-model:${accountId}`;
@@ -25,12 +26,15 @@ export interface LanguageModelSettingsUpdate {
   model: string | null;
   /** The model's context window in tokens (null: DEFAULT_CONTEXT_TOKENS). */
   contextTokens: number | null;
+  /** What a hosted endpoint charges (null: nothing, a local endpoint; ai-pricing.ts). */
+  price: LanguageModelPrice | null;
   apiKey?: string | null;
 }
 
-/** An endpoint with the context its transcripts are split for. */
+/** An endpoint with the context its transcripts are split for, and its price. */
 export interface ConfiguredLanguageModel extends LanguageModelEndpoint {
   contextTokens: number | null;
+  price: LanguageModelPrice | null;
 }
 
 export class LanguageModelSettings {
@@ -40,28 +44,35 @@ export class LanguageModelSettings {
   ) {}
 
   view(accountId: string): LanguageModelSettingsView {
-    const { baseUrl, model, contextTokens } = this.stored(accountId);
+    const { baseUrl, model, contextTokens, price } = this.stored(accountId);
     const { key, problem } = this.key(accountId);
-    return { base_url: baseUrl, model, context_tokens: contextTokens, api_key_set: key !== null, key_problem: problem, configured: baseUrl !== null && model !== null };
+    return { base_url: baseUrl, model, context_tokens: contextTokens, price, api_key_set: key !== null, key_problem: problem, configured: baseUrl !== null && model !== null };
   }
 
   update(accountId: string, update: LanguageModelSettingsUpdate): LanguageModelSettingsView {
     if (update.baseUrl === null && update.model === null) this.repo.delete(settingKey(accountId));
-    else this.repo.set(settingKey(accountId), { base_url: update.baseUrl, model: update.model, context_tokens: update.contextTokens });
+    else this.repo.set(settingKey(accountId), { base_url: update.baseUrl, model: update.model, context_tokens: update.contextTokens, price: update.price });
     if (update.apiKey !== undefined) this.secrets.set(secretName(accountId), update.apiKey);
     return this.view(accountId);
   }
 
   /** The endpoint an action calls, or null when the account has none configured. */
   endpoint(accountId: string): ConfiguredLanguageModel | null {
-    const { baseUrl, model, contextTokens } = this.stored(accountId);
+    const { baseUrl, model, contextTokens, price } = this.stored(accountId);
     if (baseUrl === null || model === null) return null;
-    return { baseUrl, model, contextTokens, apiKey: this.key(accountId).key };
+    return { baseUrl, model, contextTokens, price, apiKey: this.key(accountId).key };
   }
 
-  private stored(accountId: string): { baseUrl: string | null; model: string | null; contextTokens: number | null } {
-    const value = this.repo.get<{ base_url?: unknown; model?: unknown; context_tokens?: unknown }>(settingKey(accountId)) ?? {};
+  private stored(accountId: string): { baseUrl: string | null; model: string | null; contextTokens: number | null; price: LanguageModelPrice | null } {
+    const value = this.repo.get<{ base_url?: unknown; model?: unknown; context_tokens?: unknown; price?: unknown }>(settingKey(accountId)) ?? {};
+    let price: LanguageModelPrice | null;
+    try {
+      price = parsePrice(value.price);
+    } catch {
+      price = null; // written by this class only after the same check; never read as a price it did not take
+    }
     return {
+      price,
       contextTokens: typeof value.context_tokens === 'number' ? value.context_tokens : null,
       baseUrl: typeof value.base_url === 'string' && value.base_url ? value.base_url : null,
       model: typeof value.model === 'string' && value.model ? value.model : null,

@@ -132,7 +132,7 @@ function registerLibraryTools(server: McpServer, client: ApiClient): void {
     'search_transcripts',
     {
       title: 'Search the transcripts',
-      description: 'Finds where words were said across every transcript: plain words, "a quoted phrase", or a prefix*. Best matches first, with times.',
+      description: 'Finds where words were said across every transcript, and in the AI answers (summaries, chapters, translations…) made of them: plain words, "a quoted phrase", or a prefix*. Best matches first, with times.',
       inputSchema: {
         query: z.string().min(1).max(500).describe('What to look for'),
         limit: z.number().int().min(1).max(50).default(10).describe('Most hits to return'),
@@ -142,7 +142,8 @@ function registerLibraryTools(server: McpServer, client: ApiClient): void {
       toolCall(async () => {
         const page = await client.search(query, limit);
         const lines = page.data.map((hit) => {
-          const where = hit.start === null ? '[name]' : `[${formatTime(hit.start)}]`;
+          // A hit in a language-model action's answer (a summary, chapters, …) says which action wrote it.
+          const where = hit.ai ? `[AI ${hit.ai.action} ${hit.ai.job_id}]` : hit.start === null ? '[name]' : `[${formatTime(hit.start)}]`;
           return `${hit.name ?? hit.job_id} (${hit.job_id}) ${where}: ${hit.snippet}`;
         });
         return answer(lines.join('\n') || `No transcript says "${query}".`, { hits: page.data });

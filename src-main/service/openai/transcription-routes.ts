@@ -30,6 +30,8 @@ import { awaitJob, JOB_ID_HEADER, jobFailure } from './openai-job.js';
 import { recognizerAbilities, type OpenAiModels } from './openai-models.js';
 import { streamTranscript } from './transcript-stream.js';
 
+/** Form fields (extensions) that set the speaker count of diarized_json, passed on as the native params of the same names. */
+const SPEAKER_COUNT_FIELDS = ['num_speakers', 'min_speakers', 'max_speakers'] as const;
 const TRANSCRIPTION_FIELDS = [
   'model',
   'language',
@@ -42,6 +44,8 @@ const TRANSCRIPTION_FIELDS = [
   'include',
   'known_speaker_names',
   'known_speaker_references',
+  // Voxdesk extensions with diarized_json (docs/speakers.md): how many speakers to find.
+  ...SPEAKER_COUNT_FIELDS,
 ] as const;
 const TRANSLATION_FIELDS = ['model', 'prompt', 'response_format', 'temperature'] as const;
 
@@ -50,6 +54,8 @@ interface TranscriptionRequest {
   granularities: OpenAiGranularity[];
   language: string | null;
   stream: boolean;
+  /** num_speakers / min_speakers / max_speakers as sent (whole numbers; their ranges are the model schema's). */
+  speakerCount: Record<string, number>;
 }
 
 function readRequest(form: OpenAiForm, task: OpenAiTask): TranscriptionRequest {
@@ -79,8 +85,16 @@ function readRequest(form: OpenAiForm, task: OpenAiTask): TranscriptionRequest {
       param: form.fields.has('known_speaker_names') ? 'known_speaker_names' : 'known_speaker_references',
     });
   }
+  const speakerCount: Record<string, number> = {};
+  for (const field of SPEAKER_COUNT_FIELDS) {
+    const value = single(form, field);
+    if (value === undefined) continue;
+    if (!/^\s*\d+\s*$/.test(value)) throw new ApiError('invalid_request', `${field} must be a whole number of speakers`, { param: field });
+    if (format !== 'diarized_json') throw new ApiError('invalid_request', `${field} goes with response_format diarized_json (speakers are only found then)`, { param: field });
+    speakerCount[field] = Number(value);
+  }
   const language = single(form, 'language')?.trim().toLowerCase() || null;
-  return { format, granularities: granularities as OpenAiGranularity[], language, stream: stream === 'true' };
+  return { format, granularities: granularities as OpenAiGranularity[], language, stream: stream === 'true', speakerCount };
 }
 
 /** The native params that make the model answer this request, or a 400 naming what it cannot do. */
@@ -118,6 +132,7 @@ function nativeParams(def: ModelDefinition, request: TranscriptionRequest, task:
       });
     }
     params.speaker_diarization = true;
+    Object.assign(params, request.speakerCount);
   }
   return params;
 }

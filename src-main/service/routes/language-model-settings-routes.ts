@@ -3,8 +3,10 @@
  * (docs/ai-actions.md), and POST /v1/settings/language-model/test: "Test connection" — asks the endpoint's
  * `GET /models` with the given (or stored) settings and says whether it answered and lists the model. The key is write
  * only (sealed like the hosted key: remote/language-model/language-model-settings.ts); answers carry `api_key_set`.
- * PUT body `{base_url: string|null, model: string|null, api_key?: string|null, context_tokens?: number|null}` —
- * `api_key` omitted keeps the stored key, '' or null clears it; `base_url` null clears the endpoint.
+ * PUT body `{base_url: string|null, model: string|null, api_key?: string|null, context_tokens?: number|null,
+ * price?: {input_per_million_tokens, output_per_million_tokens}|null}` — `api_key` omitted keeps the stored key, ''
+ * or null clears it; `base_url` null clears the endpoint; `price` (USD per million tokens) makes actions count
+ * against the monthly cap for hosted work (ai-pricing.ts), omitted or null: a free, local endpoint.
  * Under /v1/settings, so the local account's only (auth/local-account-only.ts): the service makes requests to the URL
  * given here, which another account of a shared service must not choose.
  */
@@ -13,10 +15,11 @@ import { ApiError } from '../../common/errors.js';
 import { LanguageModelRefused, LanguageModelUnreachable, listModels } from '../../remote/language-model/language-model-client.js';
 import { normaliseBaseUrl, type LanguageModelSettings, type LanguageModelSettingsUpdate } from '../../remote/language-model/language-model-settings.js';
 import { MIN_PART_TOKENS, PROMPT_RESERVE_TOKENS } from '../../remote/language-model/ai-chunks.js';
+import { parsePrice, type LanguageModelPrice } from '../../remote/language-model/ai-pricing.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonObject, refuseUnknownFields } from '../http/json-body.js';
 
-const FIELDS = ['base_url', 'model', 'api_key', 'context_tokens'] as const;
+const FIELDS = ['base_url', 'model', 'api_key', 'context_tokens', 'price'] as const;
 const MIN_CONTEXT = PROMPT_RESERVE_TOKENS + 2 * MIN_PART_TOKENS;
 const MAX_CONTEXT = 10_000_000;
 // eslint-disable-next-line no-control-regex
@@ -31,7 +34,7 @@ export function parseLanguageModelBody(body: Record<string, unknown>): LanguageM
   refuseUnknownFields(body, FIELDS, '', 'PUT /v1/settings/language-model');
   if (!('base_url' in body)) throw bad('base_url is required (e.g. http://127.0.0.1:11434/v1 for Ollama), or null to clear the settings', 'base_url');
   const { base_url: rawUrl, model, api_key: apiKey, context_tokens: context } = body;
-  if (rawUrl === null) return { baseUrl: null, model: null, contextTokens: null, apiKey: null };
+  if (rawUrl === null) return { baseUrl: null, model: null, contextTokens: null, price: null, apiKey: null };
   if (typeof rawUrl !== 'string' || !rawUrl.trim()) throw bad('base_url must be a URL or null', 'base_url');
   let baseUrl: string;
   try {
@@ -47,7 +50,13 @@ export function parseLanguageModelBody(body: Record<string, unknown>): LanguageM
   if (context !== undefined && context !== null && (typeof context !== 'number' || !Number.isInteger(context) || context < MIN_CONTEXT || context > MAX_CONTEXT)) {
     throw bad(`context_tokens must be a whole number of tokens from ${MIN_CONTEXT} to ${MAX_CONTEXT} (the model's context window), or null for 4096`, 'context_tokens');
   }
-  const update: LanguageModelSettingsUpdate = { baseUrl, model: model.trim(), contextTokens: (context as number | null | undefined) ?? null };
+  let price: LanguageModelPrice | null;
+  try {
+    price = parsePrice(body.price);
+  } catch (cause) {
+    throw bad((cause as Error).message, 'price');
+  }
+  const update: LanguageModelSettingsUpdate = { baseUrl, model: model.trim(), contextTokens: (context as number | null | undefined) ?? null, price };
   if (apiKey !== undefined) update.apiKey = apiKey === '' ? null : (apiKey as string | null);
   return update;
 }

@@ -11,6 +11,7 @@ import { isTerminal } from '../../common/job-states.js';
 import { enabledOptions } from '../../common/pricing.js';
 import { textLength, textTooLongMessage } from '../../common/text-length.js';
 import type { JobProduct, Product } from '../../common/products.js';
+import { speakerCount } from '../../engines/asr/asr-params.js';
 import { statedDuration } from '../../engines/audio/probe.js';
 import { hasSpeech } from '../../engines/audio/sentences.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
@@ -40,7 +41,22 @@ export function resolveForProduct(deps: Pick<AppDeps, 'catalogue'>, modelId: str
 }
 
 export function validateParams(deps: Pick<AppDeps, 'validator'>, def: ModelDefinition, raw: Record<string, unknown>): Record<string, unknown> {
-  return deps.validator.validate(def.id, def.paramsSchema, raw);
+  const params = deps.validator.validate(def.id, def.paramsSchema, raw);
+  if (def.products.includes('speech-to-text')) speakerCountOf(params);
+  return params;
+}
+
+/**
+ * The rules between the speaker-count params that a JSON Schema cannot state (num_speakers with min_speakers or
+ * max_speakers, min above max): 400 invalid_params at the request, as every other params error.
+ */
+function speakerCountOf(params: Record<string, unknown>): void {
+  if (params.num_speakers === undefined && params.min_speakers === undefined && params.max_speakers === undefined) return;
+  try {
+    speakerCount(params);
+  } catch (error) {
+    throw new ApiError('invalid_params', (error as Error).message, { param: 'params' });
+  }
 }
 
 /** The language the caller sent (spec: stored on speech-to-text jobs "when one was sent"), never a default. */

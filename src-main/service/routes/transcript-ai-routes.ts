@@ -3,8 +3,9 @@
  * - `POST /v1/speech-to-text/{id}/ai {"action", "language"?, "question"?}` — a job (product `transcript-ai`) on the
  *   transcript's latest revision, answered like every single-item POST: held until it ends or the hold window passes
  *   (`?wait=false`: answered at once with the queued job, which the AI panel then follows).
- *   Nothing is created for a bad body (400), a transcription that is not the key's or not finished (404/409), or an
- *   account without a language model configured (409 language_model_not_configured). A transcript without words fails
+ *   Nothing is created for a bad body (400), a transcription that is not the key's or not finished (404/409), an
+ *   account without a language model configured (409 language_model_not_configured), or a priced endpoint whose
+ *   estimate the monthly cap cannot take (402 budget_exceeded, ai-pricing.ts). A transcript without words fails
  *   its job (`invalid_params`).
  * - `GET /v1/speech-to-text/{id}/ai` — the transcript's finished actions (their jobs, newest first).
  * - `GET /v1/speech-to-text/{id}/ai/{ai_job_id}` — an action's job with `partial_text`, the answer as it streams in
@@ -48,11 +49,13 @@ export function transcriptAiRoutes(deps: AppDeps): Hono<AppEnv> {
     const sourceId = c.req.param('jobId');
     const request = parseAiRequest(await readJsonObject(c));
     // 404 for another account's or an unknown job, 409 for one not finished (jobs/transcripts).
-    // Its revision number only: the revision itself (megabytes for hours of speech) is read by the job's run.
+    // Its revision number only (and, for a priced endpoint, its lines for the estimate): the run reads it again.
     const latest = await deps.transcripts.get(accountId, sourceId, null);
     if (!deps.languageModel.settings.endpoint(accountId)) {
       throw new ApiError('language_model_not_configured', 'No language model is configured: set one in Settings → Language model (PUT /v1/settings/language-model), then try again.');
     }
+    // A priced endpoint: the estimate is checked against the monthly cap now (402 budget_exceeded, nothing created).
+    const estimatedUsdMicro = await deps.languageModel.runner.admit(accountId, request, latest.json);
     const source = await deps.jobs.getJob(accountId, 'speech-to-text', sourceId);
     const params: AiJobParams = { ...request, source_job_id: sourceId, base_revision: latest.revision };
     const { job } = await deps.jobs.createJob(
@@ -65,6 +68,7 @@ export function transcriptAiRoutes(deps: AppDeps): Hono<AppEnv> {
       params: params as unknown as Record<string, unknown>,
       input: {},
       estimatedSeconds: 0,
+      ...(estimatedUsdMicro !== undefined ? { estimatedUsdMicro } : {}),
       },
       // The same Idempotency-Key with the same request answers the job it made (no second action), as on every POST.
       idempotencyOf(c, request),

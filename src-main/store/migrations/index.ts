@@ -23,6 +23,8 @@ import { liveReservations } from './023-live-reservations.js';
 import { jobLeases } from './024-job-leases.js';
 import { transcriptAi } from './025-transcript-ai.js';
 import { vocabularies } from './026-vocabularies.js';
+import { aiResultsSearchable } from './027-ai-results-searchable.js';
+import { speakerLibrary } from './028-speaker-library.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -50,4 +52,6 @@ export const MIGRATIONS: readonly Migration[] = [
   jobLeases,
   transcriptAi,
   vocabularies,
+  aiResultsSearchable,
+  speakerLibrary,
 ];

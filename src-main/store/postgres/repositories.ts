@@ -23,6 +23,7 @@ import type { Sql } from './sql.js';
 import { createPgTranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import { createPgTranscriptSearchRepo } from './transcript-search-repo.js';
 import { createPgVocabularyRepo } from './vocabulary-repo.js';
+import { createPgSpeakersRepo } from './speakers-repo.js';
 import { createPgWatchFilesRepo } from './watch-files-repo.js';
 import { createPgTranscriptAiRepo } from './transcript-ai-repo.js';
 
@@ -49,6 +50,7 @@ const MAKERS: Makers = {
   watchFiles: createPgWatchFilesRepo,
   transcriptAi: createPgTranscriptAiRepo,
   vocabulary: createPgVocabularyRepo,
+  speakers: createPgSpeakersRepo,
 };
 
 export function createPgRepositories(sql: Sql, shared: PgShared): StoreRepos {

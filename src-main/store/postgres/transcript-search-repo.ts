@@ -18,11 +18,11 @@
  * (SQLite hands ids out one writer at a time, so there it cannot).
  */
 import type { Async } from '../store.js';
-import type { SearchRowHit, SearchRowInput, TranscriptSearchRepo } from '../transcript-search-repo.js';
+import type { AiSearchRowInput, SearchRowHit, SearchRowInput, TranscriptSearchRepo } from '../transcript-search-repo.js';
 import { bm25, idf, matchesNothing, matchQuery, parseMatch, phraseQuery, searchDocument, tokens } from './search-text.js';
 import type { Sql } from './sql.js';
 
-const HAS = 'SELECT 1 AS one FROM transcript_search_rows WHERE job_id = $1 LIMIT 1';
+const HAS = 'SELECT 1 AS one FROM transcript_search_rows WHERE job_id = $1 AND ai_job_id IS NULL LIMIT 1';
 const MARK_PENDING = 'INSERT INTO transcript_search_pending (job_id) VALUES ($1) ON CONFLICT DO NOTHING';
 const PENDING = 'SELECT job_id FROM transcript_search_pending ORDER BY job_id LIMIT $1 FOR UPDATE';
 const IS_PENDING = 'SELECT 1 AS one FROM transcript_search_pending WHERE job_id = $1 FOR SHARE';
@@ -35,14 +35,24 @@ const INSERT = `INSERT INTO transcript_search_rows
     $7::double precision[], $8::text[], $9::tsvector[], $10::bigint[])`;
 const DROP_SEGMENTS = 'DELETE FROM transcript_search_rows WHERE job_id = $1 AND segment_idx = ANY($2::bigint[])';
 const ROW_COLUMNS = 'id, job_id, account_id, job_created_at, job_name, segment_idx, start_seconds, end_seconds, body';
-const ROWS_OF = `SELECT ${ROW_COLUMNS} FROM transcript_search_rows WHERE job_id = $1 ORDER BY id`;
+const ROWS_OF = `SELECT ${ROW_COLUMNS} FROM transcript_search_rows WHERE job_id = $1 AND ai_job_id IS NULL ORDER BY id`;
+// An AI action's answer (migration 027): its rows are replaced whole, in the order given.
+const INSERT_AI = `INSERT INTO transcript_search_rows
+    (job_id, account_id, job_created_at, job_name, ai_job_id, ai_action, body, tsv, body_tokens)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::tsvector[], $9::bigint[])`;
+const DROP_AI = 'DELETE FROM transcript_search_rows WHERE ai_job_id = $1';
+const AI_ROWS_OF = `SELECT id, job_id, account_id, job_created_at, job_name, ai_job_id, ai_action, body
+  FROM transcript_search_rows WHERE ai_job_id = $1 ORDER BY id`;
+// An AI answer's rows are written by its run, before the job settles: found only once it succeeded.
+const SHOWN = `(transcript_search_rows.ai_job_id IS NULL
+  OR EXISTS (SELECT 1 FROM jobs j WHERE j.id = transcript_search_rows.ai_job_id AND j.status = 'succeeded'))`;
 const MAX_ROW_ID = 'SELECT COALESCE(MAX(id), 0) AS n FROM transcript_search_rows';
 const COUNT_MATCHES = `SELECT COUNT(*) AS n FROM (
     SELECT 1 FROM transcript_search_rows WHERE tsv @@ $1::tsquery AND id <= $2 LIMIT $3) m`;
-const HIT_COLUMNS = 'id, job_id, job_created_at, job_name, segment_idx, start_seconds, end_seconds, body';
-const MATCHING = `SELECT ${HIT_COLUMNS} FROM transcript_search_rows WHERE tsv @@ $1::tsquery AND id <= $2 AND account_id = $3`;
+const HIT_COLUMNS = 'id, job_id, job_created_at, job_name, segment_idx, start_seconds, end_seconds, body, ai_job_id, ai_action';
+const MATCHING = `SELECT ${HIT_COLUMNS} FROM transcript_search_rows WHERE tsv @@ $1::tsquery AND id <= $2 AND account_id = $3 AND ${SHOWN}`;
 const NEWEST = `SELECT ${HIT_COLUMNS}, 0 AS score FROM transcript_search_rows
-  WHERE tsv @@ $1::tsquery AND id <= $2 AND account_id = $3 ORDER BY id DESC LIMIT $4 OFFSET $5`;
+  WHERE tsv @@ $1::tsquery AND id <= $2 AND account_id = $3 AND ${SHOWN} ORDER BY id DESC LIMIT $4 OFFSET $5`;
 // What bm25 needs from the whole index (every account's rows, as FTS5 counts them): rows, words, rows per phrase.
 const RANK_STATS = `SELECT (SELECT COUNT(*) FROM transcript_search_rows) AS "rows",
     (SELECT COALESCE(SUM(body_tokens), 0) FROM transcript_search_rows) AS words,
@@ -74,6 +84,16 @@ export function createPgTranscriptSearchRepo(sql: Sql): Async<TranscriptSearchRe
       documents.map((d) => d.length),
     ]);
   };
+  const insertAi = async (on: Sql, rows: readonly AiSearchRowInput[]): Promise<void> => {
+    if (rows.length === 0) return;
+    const documents = rows.map((r) => searchDocument(r.body));
+    const column = <K extends keyof AiSearchRowInput>(key: K): AiSearchRowInput[K][] => rows.map((r) => r[key]);
+    await on.run(INSERT_AI, [
+      column('job_id'), column('account_id'), column('job_created_at'), column('job_name'), column('ai_job_id'), column('ai_action'), column('body'),
+      documents.map((d) => d.tsv),
+      documents.map((d) => d.length),
+    ]);
+  };
   return {
     hasJob: async (jobId) => (await sql.one(HAS, [jobId])) !== undefined,
     markPending: async (jobId) => void (await sql.run(MARK_PENDING, [jobId])),
@@ -88,6 +108,13 @@ export function createPgTranscriptSearchRepo(sql: Sql): Async<TranscriptSearchRe
         await insertAll(t, rows);
       }),
     rowsOf: (jobId) => sql.all<SearchRowInput & { id: number }>(ROWS_OF, [jobId]),
+    replaceAiResult: (aiJobId, rows) =>
+      sql.atomic(async (t) => {
+        await t.run(DROP_AI, [aiJobId]);
+        await insertAi(t, rows);
+      }),
+    insertAiRows: (rows) => insertAi(sql, rows),
+    aiRowsOf: (aiJobId) => sql.all<AiSearchRowInput & { id: number }>(AI_ROWS_OF, [aiJobId]),
     maxRowId: async () => (await sql.one<{ n: number }>(MAX_ROW_ID))?.n ?? 0,
     async countMatches(match, maxId, cap) {
       const phrases = parseMatch(match);

@@ -8,12 +8,14 @@ import type { TabId } from './shortcuts.js';
 
 /**
  * Where to open a transcript: a job, a moment in it and the segment there (null: no segment, e.g. a search hit on
- * the job's name); `seq` tells repeated requests apart.
+ * the job's name), or an AI action's answer on it (`aiJobId`: its AI panel opens on that answer); `seq` tells
+ * repeated requests apart.
  */
 export interface TranscriptFocus {
   jobId: string;
   time: number;
   segmentIndex: number | null;
+  aiJobId?: string | null;
   seq: number;
 }
 
@@ -33,9 +35,12 @@ export class Navigation {
     this.budgetFocus++;
   }
 
-  /** Opens a job's transcript on the Jobs tab at `time` (seconds), with `segmentIndex` (when given) in view. */
-  openTranscriptAt(jobId: string, time: number, segmentIndex: number | null): void {
-    this.openRequest = { jobId, time, segmentIndex, seq: ++this.#focusSeq };
+  /**
+   * Opens a job's transcript on the Jobs tab at `time` (seconds), with `segmentIndex` (when given) in view, or with
+   * its AI panel on the answer of the action job `aiJobId` (when given).
+   */
+  openTranscriptAt(jobId: string, time: number, segmentIndex: number | null, aiJobId: string | null = null): void {
+    this.openRequest = { jobId, time, segmentIndex, aiJobId, seq: ++this.#focusSeq };
     this.tab = 'jobs';
   }
 }

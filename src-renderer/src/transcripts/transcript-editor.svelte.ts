@@ -144,18 +144,30 @@ export class TranscriptEditor {
   }
 
   /**
-   * A transcript without speakers (the model does not tell them apart) gets one, named: every segment becomes
-   * FIRST_SPEAKER's, so the name shows in the view and in every export.
+   * A transcript without speakers (the model does not tell them apart) gets one, named: the speaker of the sentences
+   * given (those the person selected: one speaker, the others stay without one), or, when none are given, of every
+   * segment (a recording of one voice). The name shows in the view and in every export.
    */
-  nameOnlySpeaker(name: string): Promise<boolean> {
+  nameOnlySpeaker(name: string, indexes: ReadonlySet<number> | null = null): Promise<boolean> {
     const trimmed = name.trim();
     if (!trimmed || !this.transcript || speakerIds(this.transcript).length) return Promise.resolve(false);
-    const all = this.transcript.segments;
+    const named = indexes?.size ? this.transcript.segments.filter((s) => indexes.has(s.index)) : this.transcript.segments;
+    if (!named.length) return Promise.resolve(false);
     return this.#save(
-      { segments: all.map((s) => ({ index: s.index, speaker: FIRST_SPEAKER })), speakers: { [FIRST_SPEAKER]: trimmed } },
-      // Undone by taking the speaker off every segment (the service keeps a speaker with segments in its map).
-      { label: 'naming', segments: all.map((s) => ({ index: s.index, speaker: null })) },
+      { segments: named.map((s) => ({ index: s.index, speaker: FIRST_SPEAKER })), speakers: { [FIRST_SPEAKER]: trimmed } },
+      // Undone by taking the speaker off those segments (the service keeps a speaker with segments in its map).
+      { label: 'naming', segments: named.map((s) => ({ index: s.index, speaker: null })) },
     );
+  }
+
+  /**
+   * "Not X": the speaker's name comes off in this transcript (back to "Speaker N") and the account's speaker library
+   * keeps this voice as one X must not be matched to again (docs/speakers.md). Undone by naming it X again.
+   */
+  notSpeaker(id: string): Promise<boolean> {
+    const name = this.transcript?.speakers[id];
+    if (!name || name === id) return Promise.resolve(false);
+    return this.#save({ not_speakers: [id] }, { label: 'rename', speakers: { [id]: name } });
   }
 
   /** Every segment of `from` becomes `into`'s. */
@@ -193,6 +205,7 @@ export class TranscriptEditor {
     if (change.segments?.length) patch.segments = change.segments;
     if (change.speakers && Object.keys(change.speakers).length) patch.speakers = change.speakers;
     if (change.merge_speakers?.length) patch.merge_speakers = change.merge_speakers;
+    if (change.not_speakers?.length) patch.not_speakers = change.not_speakers;
     try {
       this.#accept(await patchTranscript(this.host.api, this.jobId, patch));
       this.conflict = null;

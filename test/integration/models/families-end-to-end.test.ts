@@ -126,7 +126,7 @@ async function directExpectations(): Promise<{ perSegment: Record<string, string
   for await (const block of decodeBlocks(TWO_SPEAKERS)) samples.push(block);
   const all = new Float32Array(samples.reduce((n, b) => n + b.length, 0));
   samples.reduce((offset, b) => (all.set(b, offset), offset + b.length), 0);
-  const turns = diarize({ segmentation: join(SHARED, 'models', 'pyannote-segmentation-3-0.int8.onnx'), embedding: join(TINY, 'tiny-speaker-embedding.onnx') }, all, 2);
+  const turns = diarize({ segmentation: join(SHARED, 'models', 'pyannote-segmentation-3-0.int8.onnx'), embedding: join(TINY, 'tiny-speaker-embedding.onnx') }, all, { exact: 2 });
   return { perSegment: perSegmentTexts, turns };
 }
 

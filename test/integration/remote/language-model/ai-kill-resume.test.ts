@@ -2,7 +2,8 @@
  * A language-model action survives a SIGKILL of the whole service: `voxdesk serve` (a real process) runs a summary of
  * a long transcript against the loopback chat server and is killed while the model answers its third part. Started
  * again, it continues the same job: the parts answered before the kill (kept in transcript_ai_parts as each arrived)
- * are not asked again, the interrupted one is, and the job succeeds with every part.
+ * are not asked again, the interrupted one is, and the job succeeds with every part. The endpoint is priced: the job is
+ * charged once, for every kept answer's reported tokens — the parts answered before the kill are not paid twice.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,7 +56,7 @@ describe('an AI action killed with SIGKILL resumes where it stopped', () => {
     const put = await fetch(`${first.api.url}/v1/settings/language-model`, {
       method: 'PUT',
       headers: first.api.headers({ 'content-type': 'application/json' }),
-      body: JSON.stringify({ base_url: chat.baseUrl, model: 'tiny-chat', context_tokens: 1000 }),
+      body: JSON.stringify({ base_url: chat.baseUrl, model: 'tiny-chat', context_tokens: 1000, price: { input_per_million_tokens: 3, output_per_million_tokens: 15 } }),
     });
     expect(put.status).toBe(200);
     await stopServe(first.serve);
@@ -91,6 +92,17 @@ describe('an AI action killed with SIGKILL resumes where it stopped', () => {
     expect(after[0]).toBe(before[2]);
     expect(new Set([...before, ...after]).size).toBe(parts);
     expect(before.length + after.length).toBe(parts + 1);
+    // Charged once, for every kept answer once: the result's token totals at the price, as GET /v1/usage shows it.
+    const { prompt, completion } = done.result!.ai!.tokens;
+    const usage = await json<{ data: { key: string; hosted_usd: number }[] }>(third.api.get('/v1/usage?group_by=product'));
+    expect(usage.data.find((g) => g.key === 'transcript-ai')?.hosted_usd).toBeCloseTo((prompt * 3 + completion * 15) / 1e6, 9);
     await stopServe(third.serve);
+    const after2 = openDatabase(join(dir, 'voxdesk.db'));
+    const reposAfter = createRepositories(after2);
+    const ledger = reposAfter.ledger.forAccount(reposAfter.accounts.ensureAccount('local').id);
+    const kept = after2.prepare<[string], { p: number; c: number }>('SELECT SUM(prompt_tokens) AS p, SUM(completion_tokens) AS c FROM transcript_ai_parts WHERE job_id = ?').get(posted.id)!;
+    after2.close();
+    expect([kept.p, kept.c]).toEqual([prompt, completion]);
+    expect(ledger.filter((r) => r.job_id === posted.id && r.kind === 'usage').map((r) => r.amount_usd_micro)).toEqual([prompt * 3 + completion * 15]);
   });
 });

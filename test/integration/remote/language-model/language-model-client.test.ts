@@ -75,6 +75,24 @@ describe('language-model client against a local OpenAI-compatible server', () =>
     expect(error).toMatchObject({ code: 'language_model_refused', status: 400 });
   });
 
+  it("asks a reasoning model again the way it takes the answer's length and temperature, and keeps that way for it", async () => {
+    chat.reasoningModel = true;
+    const reasoning = { ...endpoint(), model: 'o-reasoning' };
+    const answer = await chatCompletion(reasoning, messages, { maxTokens: 300 });
+    expect(answer.text.length).toBeGreaterThan(0);
+    // Refused for max_tokens, then for temperature, then answered: three requests, the last with the length it asked.
+    expect(chat.calls).toHaveLength(3);
+    expect(chat.calls[2]!.maxTokens).toBe(300);
+    await chatCompletion(reasoning, messages, { maxTokens: 300 });
+    expect(chat.calls).toHaveLength(4); // learned: one request
+  });
+
+  it('a refusal naming a parameter it cannot drop is language_model_refused as any other', async () => {
+    chat.failWith = { status: 400, message: "Unsupported parameter: 'messages' is odd" };
+    await expect(chatCompletion(endpoint(), messages)).rejects.toMatchObject({ code: 'language_model_refused' });
+    expect(chat.calls).toHaveLength(1);
+  });
+
   it('a server error is language_model_refused with its message', async () => {
     chat.failWith = { status: 500, message: 'model failed to load' };
     await expect(chatCompletion(endpoint(), messages, { onDelta: () => {} })).rejects.toMatchObject({ code: 'language_model_refused', status: 500, message: expect.stringContaining('model failed to load') });

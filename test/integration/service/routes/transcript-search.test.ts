@@ -43,7 +43,7 @@ describe('search', () => {
     const found = await search('zeppelin');
     expect(found).toEqual({
       object: 'list',
-      data: [{ job_id: id, name: 'Board call.m4a', segment_index: 0, start: 0, end: 4, snippet: 'We will review the quarterly <mark>zeppelin</mark> numbers today.' }],
+      data: [{ job_id: id, name: 'Board call.m4a', segment_index: 0, start: 0, end: 4, snippet: 'We will review the quarterly <mark>zeppelin</mark> numbers today.', ai: null }],
       next_cursor: null,
     });
     expect((await json(patch(id, { base_revision: 0, segments: [{ index: 0, text: 'We will review the quarterly blimp numbers & <totals> today.' }] }))).revision).toBe(1);
@@ -61,7 +61,7 @@ describe('search', () => {
     const named = job(['Some words.'], { name: 'Orchard planning session' });
     const unnamed = job(['Other words.'], { input: { filePath: '/x', fileName: 'greenhouse-visit.wav' } });
     const hit = (await search('orchard')).data;
-    expect(hit).toEqual([{ job_id: named, name: 'Orchard planning session', segment_index: null, start: null, end: null, snippet: '<mark>Orchard</mark> planning session' }]);
+    expect(hit).toEqual([{ job_id: named, name: 'Orchard planning session', segment_index: null, start: null, end: null, snippet: '<mark>Orchard</mark> planning session', ai: null }]);
     expect((await search('greenhouse')).data).toMatchObject([{ job_id: unnamed, name: 'greenhouse-visit.wav', segment_index: null }]);
   });
 

@@ -104,6 +104,21 @@ describe('TranscriptEditor', () => {
     expect(editor.undoLabel).toBe('rename');
   });
 
+  it('names the speaker of the selected sentences only; "Not …" takes a name back off, undoable', async () => {
+    const id = await transcribe('one-speaker.wav', 4);
+    const editor = new TranscriptEditor(ctx.app, id);
+    await editor.load();
+    expect(await editor.nameOnlySpeaker('Dana', new Set([1, 2]))).toBe(true);
+    expect(editor.transcript!.segments.map((s) => s.speaker)).toEqual([null, 'SPEAKER_0', 'SPEAKER_0', null]);
+    expect(speakerLabel(editor.transcript, 'SPEAKER_0')).toBe('Dana');
+    // "Not Dana": the speaker is "Speaker 1" again (nothing left to take off after that), and Ctrl+Z names it back.
+    expect(await editor.notSpeaker('SPEAKER_0')).toBe(true);
+    expect(speakerLabel(editor.transcript, 'SPEAKER_0')).toBe('Speaker 1');
+    expect(await editor.notSpeaker('SPEAKER_0')).toBe(false);
+    expect(await editor.undo()).toBe(true);
+    expect(speakerLabel(editor.transcript, 'SPEAKER_0')).toBe('Dana');
+  });
+
   it('names the only speaker, renames it everywhere, merges two speakers and moves one segment, each undoable', async () => {
     const id = await transcribe('speakers.wav');
     const editor = new TranscriptEditor(ctx.app, id);

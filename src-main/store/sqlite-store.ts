@@ -128,7 +128,9 @@ export function createSqliteStore(db: Db, file: string, clock: Clock = systemClo
         }
       });
     },
-    othersVersion: () => outside(() => sync.othersCommits.read()),
+    // Lock-free: data_version counts other connections' commits, which a transaction of ours neither makes nor hides,
+    // so it may be read inside one (a cache asked from the job engine's pass) and beside one.
+    othersVersion: () => settled(() => sync.othersCommits.read()),
     othersNow: sync.othersCommits,
     changes: {
       take: () => outside(() => sync.changes.take()),

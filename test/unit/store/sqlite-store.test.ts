@@ -41,4 +41,13 @@ describe('the SQLite store', () => {
     await Promise.all([inTx, outside]);
     expect(order).toEqual(['tx done', 'outside']);
   });
+
+  it("others' version is read inside a transaction too (a cache asked from the job engine's pass), and moves on another connection's commit", async () => {
+    store = open();
+    const before = await store.tx(async () => store.othersVersion());
+    const other = openDatabase(join(dir, 'voxdesk.db'));
+    other.prepare("INSERT INTO settings (key, value_json, updated_at) VALUES ('x', '1', '2026-01-01')").run();
+    other.close();
+    expect(await store.tx(async () => store.othersVersion())).not.toBe(before);
+  });
 });

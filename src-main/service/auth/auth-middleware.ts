@@ -19,7 +19,6 @@ import type { Origins } from './origins.js';
 
 export type AuthVariables = { owner: KeyOwner };
 
-
 export interface AuthDeps {
   keys: ApiKeys;
   origins: Origins;

@@ -14,8 +14,11 @@ import { blendedVoicesFile, designedVoicesDir } from './blended-voices.js';
 import { shiftPitch, speedBeforeShift } from './pitch-shift.js';
 import { isUsableRecipe } from './voice-recipe.js';
 
-/** The engine settings that load the model with the designed voice in every speaker slot. */
-export function designedVoiceConfig(config: SherpaTtsEngineConfig, design: DesignedVoiceInput, workDir: string): SherpaTtsEngineConfig {
+/**
+ * The engine settings that load the model with the designed voice in every speaker slot; its voices file is made in
+ * `cacheDir` (blended-voices.ts) when missing.
+ */
+export function designedVoiceConfig(config: SherpaTtsEngineConfig, design: Pick<DesignedVoiceInput, 'recipe'>, cacheDir: string): SherpaTtsEngineConfig {
   const kokoro = config.model.kokoro;
   if (config.family !== 'kokoro' || !kokoro?.voices || config.numSpeakers < 2) {
     throw new JobError('model_unavailable', 'designed voices need a multi-speaker Kokoro model (its voices.bin holds the voices they are blended from)');
@@ -23,7 +26,7 @@ export function designedVoiceConfig(config: SherpaTtsEngineConfig, design: Desig
   if (!isUsableRecipe(design.recipe, config.numSpeakers)) {
     throw new JobError('invalid_params', `the designed voice does not fit this model (${config.numSpeakers} speakers): design it again for this model`);
   }
-  const voices = blendedVoicesFile(kokoro.voices, config.numSpeakers, design.recipe.voices, designedVoicesDir(workDir));
+  const voices = blendedVoicesFile(kokoro.voices, config.numSpeakers, design.recipe.voices, cacheDir);
   const lang = design.recipe.espeak;
   return {
     ...config,
@@ -54,7 +57,7 @@ export async function runDesignedVoice(
   design: DesignedVoiceInput,
   voiceFor: (config: SherpaTtsEngineConfig) => Promise<SherpaVoice>,
 ): Promise<EngineOutput> {
-  const voice = await voiceFor(designedVoiceConfig(config, design, task.workDir));
+  const voice = await voiceFor(designedVoiceConfig(config, design, designedVoicesDir(task.workDir)));
   const asked = typeof task.params.speed === 'number' ? task.params.speed : 1;
   const semitones = design.recipe.pitchSemitones;
   const speed = speedBeforeShift(Math.max(0.5, Math.min(2, design.recipe.speed * asked)), semitones);

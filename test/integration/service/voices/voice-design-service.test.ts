@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, CatalogueRecord, Job, ListResponse, SavedVoice } from '../../../../src-main/common/api-types.js';
 import { Client, expectError, json } from '../../../helpers/http-client.js';
+import { LiveClient, refusedUpgrade } from '../../../helpers/live-harness.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { SHARED } from '../../../helpers/system.js';
 import { TINY } from '../../../helpers/tiny-archives.js';
@@ -151,6 +152,20 @@ describe('saved voices', () => {
     const speech = await api.postJson('/v1/audio/speech', { model: 'tiny-kokoro', input: 'hello world', voice: narrator.id, response_format: 'wav' });
     expect(speech.status, await speech.clone().text()).toBe(200);
     expect(Buffer.from(await speech.arrayBuffer()).subarray(0, 4).toString()).toBe('RIFF');
+  });
+
+  it('speak live: the realtime socket takes a saved voice as its voice', { timeout: 60_000 }, async () => {
+    const url = (query: string): string => `${t.url.replace('http', 'ws')}/v1/text-to-speech/realtime?${query}`;
+    const live = await LiveClient.open(url(`model=tiny-kokoro&voice=${narrator.id}`), { authorization: `Bearer ${t.key}` });
+    expect((await live.waitFor('session.created')).session).toMatchObject({ sample_rate: 24000 });
+    live.send({ type: 'speak', text: 'hello world' });
+    const done = (await live.waitFor('response.done')) as { samples: number };
+    expect(done.samples).toBeGreaterThan(0);
+    live.close();
+    expect(await refusedUpgrade(url(`model=tiny-kokoro&voice=${narrator.id}`), { authorization: `Bearer ${await t.service.keys.createKey('live-stranger')}` })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_params' } },
+    });
   });
 
   it('belong to their account: another account gets 404 on /v1/voices and 400 naming one in a request', async () => {

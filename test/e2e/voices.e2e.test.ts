@@ -2,7 +2,7 @@
  * The Voices tab as a person uses it, in Debian's Chromium against `voxdesk serve --ui`, with the tiny Kokoro v0.19
  * (../shared/models/tiny/tiny-kokoro) imported: a voice designed from a description, its preview played, saved under
  * a name, listed; then offered in the Speak tab's voice list on that model, where it speaks (the job's result names
- * the saved voice). axe-core finds no serious or critical violation on the tab.
+ * the saved voice), and in the Live tab's voice list. axe-core finds no serious or critical violation on the tab.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -74,6 +74,12 @@ describe('the Voices tab', () => {
     const { data } = (await (await fetch(`${served.url}/v1/jobs?limit=5`, { headers })).json()) as { data: Job[] };
     const job = data.find((j) => j.product === 'text-to-speech');
     expect(job?.result?.designed_voice?.saved_voice?.name).toBe('Narrator');
+
+    // The Live tab's voice list offers it too.
+    await page.keyboard.press('Control+3');
+    const livePanel = page.locator('#panel-live');
+    await livePanel.locator('#live-model').selectOption('tiny-kokoro');
+    await expect.poll(() => livePanel.locator('#live-voice option').allTextContents(), { timeout: 20_000 }).toContain('Narrator (saved voice)');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@
  * through text-to-speech, a batch and the OpenAI-compatible speech route; bad input refused before any job exists;
  * another account's voices unseen; a cloned voice made from the account's own upload, its recording deleted with it.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, CatalogueRecord, Job, ListResponse, SavedVoice } from '../../../../src-main/common/api-types.js';
@@ -50,14 +51,21 @@ async function jobCount(client: Client): Promise<number> {
   return (await json<{ data: unknown[] }>(client.get('/v1/jobs?limit=100'))).data.length;
 }
 
+/** Voice design is priced per minute of output like every audio product (here by the pricing file). */
+let pricing: string;
+const DESIGN_PRICE = { currency: 'USD', request_fee_usd: 0.01, per_minute_usd: 0.6, options: {} };
+
 beforeAll(async () => {
-  t = await startTestService();
+  pricing = mkdtempSync(join(tmpdir(), 'voxdesk-design-pricing-'));
+  writeFileSync(join(pricing, 'pricing.json'), JSON.stringify({ models: { [DESIGN]: DESIGN_PRICE } }));
+  t = await startTestService({ pricingFile: join(pricing, 'pricing.json') });
   api = new Client(t.url, t.key);
   other = new Client(t.url, await t.service.keys.createKey('someone-else'));
 }, 60_000);
 
 afterAll(async () => {
   await t?.stop();
+  if (pricing) rmSync(pricing, { recursive: true, force: true });
 });
 
 describe('voice design', () => {
@@ -97,6 +105,12 @@ describe('voice design', () => {
     expect(job.result!.synthetic).toBe(true);
     expect((await samples(job)).some((s) => s !== 0)).toBe(true);
     narrator = voice.saved_voice!;
+    // Charged per minute of the preview spoken, plus the request fee.
+    const accountId = t.service.repos.accounts.findKey(t.key)!.account.id;
+    const rows = t.service.repos.ledger.forAccount(accountId).filter((r) => r.job_id === job.id);
+    const minutes = Number(job.duration_seconds) / 60;
+    expect(Number(job.duration_seconds)).toBeGreaterThan(0);
+    expect(rows.reduce((s, r) => s + r.amount_usd_micro, 0)).toBe(Math.round(1e6 * DESIGN_PRICE.request_fee_usd) + Math.round(1e6 * DESIGN_PRICE.per_minute_usd * minutes));
     const list = await json<{ data: SavedVoice[] }>(api.get('/v1/voices'));
     expect(list.data).toEqual([expect.objectContaining({ id: narrator.id, name: 'Narrator', kind: 'designed', synthetic: true, model: 'tiny-kokoro' })]);
     expect(list.data[0]!.design!.voices).toEqual(voice.voices);
@@ -117,6 +131,8 @@ describe('voice design', () => {
 
   it('refuses what cannot be designed with a clear 400 and creates no job', async () => {
     const before = await jobCount(api);
+    const accountId = t.service.repos.accounts.findKey(t.key)!.account.id;
+    const charged = t.service.repos.ledger.forAccount(accountId).length;
     expect(await expectError(api.postJson('/v1/voice-design', { model: DESIGN, text: 'hello' }), 400, 'invalid_request')).toContain('describe the voice');
     expect(await expectError(api.postJson('/v1/voice-design', { model: DESIGN, text: 'hello', description: 'purple elephant' }), 400, 'invalid_request')).toContain('"purple"');
     expect(await expectError(api.postJson('/v1/voice-design', { model: DESIGN, text: 'hello', description: 'a deep high voice' }), 400, 'invalid_params')).toContain('pitch: low and high');
@@ -126,6 +142,7 @@ describe('voice design', () => {
     await expectError(api.postJson('/v1/voice-design', { model: DESIGN, text: 'hello', description: 'a woman', params: { pace: 9 } }), 400, 'invalid_params');
     await expectError(api.postJson('/v1/voice-design', { model: DESIGN, text: 'hello', description: 'a woman', save_as: '  ' }), 400, 'invalid_request');
     expect(await jobCount(api)).toBe(before);
+    expect(t.service.repos.ledger.forAccount(accountId)).toHaveLength(charged);
     expect((await json<{ data: SavedVoice[] }>(api.get('/v1/voices'))).data).toHaveLength(1);
   });
 

@@ -254,7 +254,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
     expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Jobs']);
     await openTab('usage', 6);
     expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Usage']);
-  });
+  }, 120_000); // eight tabs in two themes, and the dialog: axe-core takes seconds a page on a busy machine
 
   it('changes retention in Settings, explains a bad value, and keeps the change after a reload', async () => {
     await openTab('settings', 7);

@@ -56,10 +56,20 @@ describe('WAL checkpointer', () => {
     const checkpointer = await startWalCheckpointer(db, file, { intervalMs: 20 });
     opened.push({ db, checkpointer });
     // 12 commits of 1.5 MB: 4.4k pages in all, past the 1,000 at which SQLite would checkpoint inside a commit.
+    // The thread passes only when the database changed. A complete pass reported after a commit may have begun
+    // before it (on a busy machine it often has): the commit is copied once the thread has gone quiet.
+    const quiet = async (): Promise<void> => {
+      for (;;) {
+        const before = checkpointer.checkpoints;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        if (checkpointer.checkpoints === before) return;
+      }
+    };
     for (let round = 0; round < 12; round += 1) {
       const copied = checkpointer.nextCheckpoint();
       commitRow(db, 1_500_000);
       await copied;
+      await quiet();
     }
     expect(checkpointer.checkpoints).toBeGreaterThanOrEqual(12);
     // Each commit started a rewound WAL: it holds one commit's pages, not twelve, and the file never grew past two.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """
-Tiny random-weight models of the audio products (stem separation) in the exact layouts sherpa-onnx loads, for
+Tiny random-weight models of the audio products (stem separation, voice cloning) in the exact layouts sherpa-onnx loads, for
 Voxdesk's tests.
 
     /usr/bin/python3 scripts/tiny-models/make_tiny_product_models.py OUT_DIR [NAME ...]
@@ -12,6 +12,7 @@ model), so its loading, STFT, model run and inverse STFT are exercised; the stem
 nothing. Needs Debian's python3-onnx and python3-numpy only.
 """
 import os
+import shutil
 import sys
 
 import numpy as np
@@ -109,9 +110,136 @@ def uvr_mdx(out):
     save(graph, os.path.join(out, "UVR-MDX-NET-tiny.onnx"), meta)
 
 
+# ---------------------------------------------------------------------------------------------------------------------
+# ZipVoice (distill), the layout of sherpa-onnx-zipvoice-distill-int8-zh-en-emilia.tar.bz2 plus vocos_24khz.onnx from
+# the vocoder-models release (sherpa-onnx/csrc/offline-tts-zipvoice-model.cc, offline-tts-zipvoice-impl.h,
+# offline-tts-zipvoice-model-meta-data.h, vocos-vocoder.cc, vocoder.cc, matcha-tts-lexicon.cc):
+# - encoder.int8.onnx: tokens int64 [1, N], prompt_tokens int64 [1, M], prompt_features_len int64 [1], speed float [1]
+#   -> text_condition float [1, T, feat_dim], where T counts the prompt's frames and the new ones; metadata use_espeak.
+# - decoder.int8.onnx: t float [1], x, text_condition, speech_condition float [1, T, feat_dim], guidance_scale float
+#   [1] -> v float [1, T, feat_dim] (the flow-matching velocity); metadata version, feat_dim, sample_rate, n_fft,
+#   hop_length, window_length, num_mels, which the library's mel frontend and frame count use.
+# - vocos_24khz.onnx: mels float [1, num_mels, T] -> mag, x, y float [1, n_fft / 2 + 1, T] (the library runs the
+#   inverse STFT); metadata model_type vocos and the STFT settings.
+# - tokens.txt (a " " token is required), lexicon.txt (Chinese characters; English goes through espeak-ng) and
+#   espeak-ng-data/ (copied from ../shared/models/tiny/tiny-kokoro, the English subset).
+# Here the encoder makes 6 frames a token (divided by speed) and the decoder's velocity moves x towards a mix of the
+# text and prompt conditions; the vocoder gives random phases of a magnitude that follows the mel.
+# ---------------------------------------------------------------------------------------------------------------------
+
+ZIPVOICE_SYMBOLS = [" ", "!", "'", ",", "-", ".", "?", ":", ";"] + list("abcdefghijklmnopqrstuvwxyz") + list(
+    "\u0251\u0250\u0252\u00e6\u0253\u0299\u03b2\u0254\u0255\u00e7\u0257\u0256\u00f0\u02a4\u0259\u0258\u025a\u025b\u025c\u025d\u025e\u025f\u0284\u0261\u0260\u0262\u029b\u0266\u0267\u0127\u0265\u029c\u0268\u026a\u029d\u026d\u026c\u026b\u026e\u029f\u0271\u026f\u0270\u014b\u0273\u0272\u0274\u00f8\u0275\u0278\u03b8\u0153\u0276\u0298\u0279\u027a\u027e\u027b\u0280\u0281\u027d\u0282\u0283\u0288\u02a7\u0289\u028a\u028b\u2c71\u028c\u0263\u0264\u028d\u03c7\u028e\u028f\u0291\u0290\u0292\u0294\u02a1\u0295\u02a2\u01c0\u01c1\u01c2\u01c3\u02c8\u02cc\u02d0\u02d1\u02bc\u02b4\u02b0\u02b1\u02b2\u02b7\u02e0\u02e4\u02de\u2193\u2191\u2192\u2197\u2198\u1d7b"
+) + ["n", "i3", "h", "ao3", "sh", "ir4", "j", "ie4"]
+ZIPVOICE_LEXICON = {"你": "n i3", "好": "h ao3", "世": "sh ir4", "界": "j ie4"}
+TINY_ESPEAK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "models", "tiny", "tiny-kokoro", "espeak-ng-data")
+
+
+def const(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def zipvoice(out):
+    feat, frames_per_token, n_fft, hop = 100, 6.0, 1024, 256
+    f32 = lambda v: np.array(v, dtype=np.float32)
+    i64 = lambda v: np.array(v, dtype=np.int64)
+    r = np.random.default_rng(31)
+    encoder = helper.make_graph(
+        [
+            helper.make_node("Shape", ["tokens"], ["shape"]),
+            helper.make_node("Gather", ["shape", "one_i"], ["n_i"], axis=0),
+            helper.make_node("Cast", ["n_i"], ["n"], to=TensorProto.FLOAT),
+            helper.make_node("Squeeze", ["speed"], ["speed_s"]),
+            helper.make_node("Mul", ["n", "frames_per_token"], ["frames_at_1"]),
+            helper.make_node("Div", ["frames_at_1", "speed_s"], ["frames_f"]),
+            helper.make_node("Ceil", ["frames_f"], ["frames_c"]),
+            helper.make_node("Cast", ["frames_c"], ["frames"], to=TensorProto.INT64),
+            helper.make_node("Squeeze", ["prompt_features_len"], ["prompt_len"]),
+            helper.make_node("Add", ["prompt_len", "frames"], ["total"]),
+            helper.make_node("Unsqueeze", ["total", "axis0"], ["total_1"]),
+            helper.make_node("Concat", ["one_1", "total_1", "feat_1"], ["out_shape"], axis=0),
+            helper.make_node("Cast", ["tokens"], ["tokens_f"], to=TensorProto.FLOAT),
+            helper.make_node("ReduceMean", ["tokens_f"], ["token_mean"], keepdims=0),
+            helper.make_node("Mul", ["token_mean", "token_gain"], ["shift"]),
+            helper.make_node("Add", ["condition", "shift"], ["condition_shifted"]),
+            helper.make_node("Expand", ["condition_shifted", "out_shape"], ["text_condition"]),
+        ],
+        "tiny_zipvoice_encoder",
+        [
+            helper.make_tensor_value_info("tokens", TensorProto.INT64, [1, "N"]),
+            helper.make_tensor_value_info("prompt_tokens", TensorProto.INT64, [1, "M"]),
+            helper.make_tensor_value_info("prompt_features_len", TensorProto.INT64, [1]),
+            helper.make_tensor_value_info("speed", TensorProto.FLOAT, [1]),
+        ],
+        [helper.make_tensor_value_info("text_condition", TensorProto.FLOAT, [1, "T", feat])],
+        [
+            const("one_i", i64(1)),
+            const("axis0", i64([0])),
+            const("one_1", i64([1])),
+            const("feat_1", i64([feat])),
+            const("frames_per_token", f32(frames_per_token)),
+            const("token_gain", f32(0.001)),
+            const("condition", (r.standard_normal((1, 1, feat)) * 0.5 - 4.0).astype(np.float32)),
+        ],
+    )
+    save(encoder, os.path.join(out, "encoder.int8.onnx"), {"use_espeak": 1, "comment": "tiny random-weight test model in the layout of ZipVoice-Distill's encoder"})
+    decoder = helper.make_graph(
+        [
+            helper.make_node("Mul", ["speech_condition", "half"], ["speech_half"]),
+            helper.make_node("Add", ["text_condition", "speech_half"], ["target"]),
+            helper.make_node("Sub", ["target", "x"], ["delta"]),
+            helper.make_node("Mul", ["delta", "guidance_scale"], ["v"]),
+        ],
+        "tiny_zipvoice_decoder",
+        [
+            helper.make_tensor_value_info("t", TensorProto.FLOAT, [1]),
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, "T", feat]),
+            helper.make_tensor_value_info("text_condition", TensorProto.FLOAT, [1, "T", feat]),
+            helper.make_tensor_value_info("speech_condition", TensorProto.FLOAT, [1, "T", feat]),
+            helper.make_tensor_value_info("guidance_scale", TensorProto.FLOAT, [1]),
+        ],
+        [helper.make_tensor_value_info("v", TensorProto.FLOAT, [1, "T", feat])],
+        [const("half", f32(0.5))],
+    )
+    meta = {"version": 1, "feat_dim": feat, "sample_rate": 24000, "n_fft": n_fft, "hop_length": hop, "window_length": n_fft, "num_mels": feat,
+            "comment": "tiny random-weight test model in the layout of ZipVoice-Distill's decoder"}
+    save(decoder, os.path.join(out, "decoder.int8.onnx"), meta)
+    bins = n_fft // 2 + 1
+    vocoder = helper.make_graph(
+        [
+            helper.make_node("Transpose", ["mels"], ["mels_t"], perm=[0, 2, 1]),
+            helper.make_node("MatMul", ["mels_t", "weight"], ["hidden_t"]),
+            helper.make_node("Transpose", ["hidden_t"], ["hidden"], perm=[0, 2, 1]),
+            helper.make_node("Mul", ["hidden", "mag_gain"], ["mag_log"]),
+            helper.make_node("Clip", ["mag_log", "low", "high"], ["mag_clipped"]),
+            helper.make_node("Exp", ["mag_clipped"], ["mag"]),
+            helper.make_node("Cos", ["hidden"], ["x"]),
+            helper.make_node("Sin", ["hidden"], ["y"]),
+        ],
+        "tiny_vocos",
+        [helper.make_tensor_value_info("mels", TensorProto.FLOAT, [1, feat, "T"])],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, bins, "T"]) for n in ("mag", "x", "y")],
+        [
+            const("weight", (r.standard_normal((feat, bins)) * 0.1).astype(np.float32)),
+            const("mag_gain", f32(0.1)),
+            const("low", f32(-8.0)),
+            const("high", f32(-1.0)),
+        ],
+    )
+    save(vocoder, os.path.join(out, "vocos_24khz.onnx"), {"model_type": "vocos", "n_fft": n_fft, "hop_length": hop, "win_length": n_fft, "center": 1, "normalized": 0,
+                                                          "window_type": "hann", "pad_mode": "reflect", "comment": "tiny random-weight test model in the layout of vocos_24khz.onnx"})
+    with open(os.path.join(out, "tokens.txt"), "w", encoding="utf-8") as f:
+        for i, sym in enumerate(ZIPVOICE_SYMBOLS):
+            f.write(f"{sym} {i}\n")
+    with open(os.path.join(out, "lexicon.txt"), "w", encoding="utf-8") as f:
+        for word, phones in ZIPVOICE_LEXICON.items():
+            f.write(f"{word} {phones}\n")
+    shutil.copytree(os.path.normpath(TINY_ESPEAK), os.path.join(out, "espeak-ng-data"))
+
+
 MODELS = {
     "spleeter-2stems": spleeter_2stems,
     "uvr-mdx": uvr_mdx,
+    "zipvoice-distill": zipvoice,
 }
 
 

@@ -80,6 +80,17 @@ export interface JobResult {
   speaker_names?: Record<string, string>;
   /** Extension, stem separation: the stem each artifact holds, in artifact order (`vocals`, `accompaniment`). */
   stems?: string[];
+  /**
+   * Extension, voice-cloning and voice-continuation: always true: the audio is speech a model made in someone's voice
+   * (docs/voice-cloning.md). A WAV artifact also says so in its LIST/INFO comment.
+   */
+  synthetic?: boolean;
+  /** Extension, voice-cloning and voice-continuation: the request part the voice came from (`reference_audio`, `audio`). */
+  voice_source?: string;
+  /** Extension, voice-cloning and voice-continuation: the words of the reference the model was given (sent or transcribed). */
+  reference_text?: string;
+  /** Extension, voice-continuation: seconds into the artifact where the new speech begins (0 without the original). */
+  continuation_start?: number;
   /** A language-model action's job (product transcript-ai): what it answered (`text` is the answer). */
   ai?: AiResult;
 }

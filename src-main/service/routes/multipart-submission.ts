@@ -13,6 +13,7 @@ import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { AppDeps } from '../app-deps.js';
 import { parseParamsPart } from '../params/params-validator.js';
 import type { UploadedFile } from '../uploads/multipart.js';
+import { textLength, textTooLongMessage } from '../../common/text-length.js';
 import { checkText, resolveForProduct, validateParams } from './submission.js';
 
 export interface MultipartSubmission {
@@ -22,9 +23,11 @@ export interface MultipartSubmission {
   name: string | null;
   /** `text` parts in order (voice-cloning / voice-continuation). */
   texts: string[];
-  /** Audio files (`file` parts) in order. */
+  /** voice-cloning / voice-continuation: the `reference_text` part (the words said in the recording), when sent. */
+  referenceText: string | null;
+  /** Audio files (`file` parts; voice-continuation's `audio` part) in order. */
   files: UploadedFile[];
-  /** voice-cloning: the `reference` file. */
+  /** voice-cloning: the `reference_audio` file. */
   reference: UploadedFile | null;
   dir: string;
   /** Deletes the uploaded files (on a rejection after upload, or a replayed Idempotency-Key). */
@@ -34,20 +37,23 @@ export interface MultipartSubmission {
 /** Which parts a product's multipart body has: its file field, whether texts are required/allowed, the limit. */
 function shapeOf(product: Product, batch: boolean) {
   const kind = PRODUCT_INPUT[product];
-  if (product === 'voice-cloning') return { fileField: 'reference', maxFiles: 1, texts: batch ? 'many' : 'one', textRequired: true } as const;
-  if (product === 'voice-continuation') return { fileField: 'file', maxFiles: 1, texts: 'one', textRequired: false } as const;
+  // Zero-shot voices (docs/voice-cloning.md): the recording the voice comes from, the words to say, and optionally the
+  // words said in the recording. A continuation needs its words too: the on-device models speak a text, they do not
+  // make one up.
+  if (product === 'voice-cloning') return { fileField: 'reference_audio', maxFiles: 1, texts: batch ? 'many' : 'one', textRequired: true, referenceText: true } as const;
+  if (product === 'voice-continuation') return { fileField: 'audio', maxFiles: 1, texts: 'one', textRequired: true, referenceText: true } as const;
   if (kind !== 'audio') throw new Error(`product ${product} does not take multipart`);
-  return { fileField: 'file', maxFiles: batch ? MAX_BATCH_ITEMS : 1, texts: 'none', textRequired: false } as const;
+  return { fileField: 'file', maxFiles: batch ? MAX_BATCH_ITEMS : 1, texts: 'none', textRequired: false, referenceText: false } as const;
 }
 
 /** The parts a route takes, for the unsupported_param message. */
 function partsOf(shape: ReturnType<typeof shapeOf>, batch: boolean): string {
-  const texts = ['model', 'params', ...(batch ? [] : ['name']), ...(shape.texts === 'none' ? [] : ['text'])];
+  const texts = ['model', 'params', ...(batch ? [] : ['name']), ...(shape.texts === 'none' ? [] : ['text']), ...(shape.referenceText ? ['reference_text'] : [])];
   return `the text parts ${texts.join(', ')} and the file part ${shape.fileField}, model first`;
 }
 
 /** Text parts of every multipart route (a `text` part only where the product takes one). */
-const TEXT_PARTS = new Set(['model', 'params', 'name', 'text']);
+const TEXT_PARTS = new Set(['model', 'params', 'name', 'text', 'reference_text']);
 
 /** A text part that arrived as a file (a curl `-F params=@x.json`), refused with what to send instead. */
 function textPartAsFile(field: string): ApiError {
@@ -56,12 +62,23 @@ function textPartAsFile(field: string): ApiError {
   return new ApiError(code, `the ${field} part was sent as a file; send it as a text part instead (curl -F ${example}, not -F ${field}=@file)`);
 }
 
+/** reference_text: not empty (leave the part out to have the recording transcribed), within the text limit. */
+function checkReferenceText(text: string, max: number | null): string {
+  if (text.trim() === '') {
+    throw new ApiError('text_required', 'the reference_text part is empty: send the words said in the recording, or leave the part out to have them transcribed');
+  }
+  const length = textLength(text);
+  if (max !== null && length > max) throw new ApiError('text_too_long', textTooLongMessage('reference_text', length, max));
+  return text.trim();
+}
+
 export async function readMultipartSubmission(request: Request, deps: AppDeps, accountId: string, product: Product, batch: boolean): Promise<MultipartSubmission> {
   const shape = shapeOf(product, batch);
   let def: ModelDefinition | null = null;
   let rawParamsText: string | null = null;
   let name: string | null = null;
   const texts: string[] = [];
+  let referenceText: string | null = null;
   const seen = new Set<string>();
   let fileCount = 0;
 
@@ -95,6 +112,11 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
           if (shape.texts === 'one') once(field);
           if (texts.length >= MAX_BATCH_ITEMS) throw new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} texts: split them into several batches`);
           texts.push(value);
+          return;
+        case 'reference_text':
+          if (!shape.referenceText) throw new ApiError('unsupported_param', `unknown part "reference_text": ${product} takes no reference_text part; leave it out`);
+          once(field);
+          referenceText = value;
           return;
         case shape.fileField:
           throw new ApiError(
@@ -141,8 +163,12 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
     texts.forEach((t, i) => checkText(deps, model, t, texts.length > 1 ? `text #${i + 1}` : 'text'));
     const rawParams = parseParamsPart(rawParamsText);
     const params = validateParams(deps, model, rawParams);
-    const reference = shape.fileField === 'reference' ? files[0]! : null;
-    return { def: model, rawParams, params, name, texts, files: reference ? [] : files, reference, dir, discard };
+    if (product === 'voice-cloning' && rawParams.include_original !== undefined) {
+      throw new ApiError('unsupported_param', 'params.include_original is voice-continuation\'s (whether the recording comes before its continuation); voice-cloning takes no original: leave it out');
+    }
+    const reference = shape.fileField === 'reference_audio' ? files[0]! : null;
+    const words = referenceText === null ? null : checkReferenceText(referenceText, deps.catalogue.limitsFor(model).max_text_chars);
+    return { def: model, rawParams, params, name, texts, referenceText: words, files: reference ? [] : files, reference, dir, discard };
   } catch (error) {
     await discard();
     throw error;

@@ -14,7 +14,8 @@ import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { describeJson, optionalString, readJsonObject, refuseUnknownFields } from '../http/json-body.js';
 import { paramsField } from '../params/params-validator.js';
-import { readMultipartSubmission } from './multipart-submission.js';
+import { readMultipartSubmission, type MultipartSubmission } from './multipart-submission.js';
+import { checkReferenceAudio, chooseTranscriber, isZeroShotVoiceProduct } from './voice-reference.js';
 import {
   checkText,
   audioSeconds,
@@ -25,15 +26,38 @@ import {
   validateParams,
 } from './submission.js';
 
+/**
+ * voice-cloning / voice-continuation on an on-device zero-shot voice: the recording checked (1-30 s of readable
+ * audio, else 400) and the words it says, given or to be transcribed by the recognizer chosen now
+ * (voice-reference.ts). Other products and engines: only the words, when sent.
+ */
+async function zeroShotVoiceInput(deps: AppDeps, product: Product, sub: MultipartSubmission): Promise<Pick<EngineInput, 'referenceText' | 'transcriber'>> {
+  if (!isZeroShotVoiceProduct(product)) return {};
+  const part = product === 'voice-cloning' ? 'reference_audio' : 'audio';
+  // The 1-30 s rule and the transcription are the on-device zero-shot voices' (a hosted service checks its own).
+  if (sub.def.engine !== 'sherpa-cloning') return sub.referenceText !== null ? { referenceText: sub.referenceText } : {};
+  await checkReferenceAudio(sub.reference ?? sub.files[0]!, part);
+  const transcriber = chooseTranscriber(deps, sub.def, sub.referenceText, part);
+  return { ...(sub.referenceText !== null ? { referenceText: sub.referenceText } : {}), ...(transcriber ? { transcriber } : {}) };
+}
+
 async function postMultipartSingle(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {
   const owner = c.get('owner');
   const sub = await readMultipartSubmission(c.req.raw, deps, owner.accountId, product, false);
   try {
     const file = sub.reference ?? sub.files[0]!;
+    const voice = await zeroShotVoiceInput(deps, product, sub);
     const input: EngineInput = sub.reference
-      ? { referencePath: sub.reference.path, fileName: sub.reference.originalName, text: sub.texts[0] }
-      : { filePath: file.path, fileName: file.originalName, ...(sub.texts[0] !== undefined ? { text: sub.texts[0] } : {}) };
-    const idem = idempotencyOf(c, { model: sub.def.id, params: sub.rawParams, name: sub.name, texts: sub.texts, files: [file.sha256] });
+      ? { referencePath: sub.reference.path, fileName: sub.reference.originalName, text: sub.texts[0], ...voice }
+      : { filePath: file.path, fileName: file.originalName, ...(sub.texts[0] !== undefined ? { text: sub.texts[0] } : {}), ...voice };
+    const idem = idempotencyOf(c, {
+      model: sub.def.id,
+      params: sub.rawParams,
+      name: sub.name,
+      texts: sub.texts,
+      ...(sub.referenceText !== null ? { reference_text: sub.referenceText } : {}),
+      files: [file.sha256],
+    });
     // A recording is priced at its length; a text to speak (cloning, continuation) by the job engine from the text.
     const [estimatedSeconds] = PRODUCT_INPUT[product] === 'audio' ? await audioSeconds(deps, sub.def, sub.params, [file.path]) : [undefined];
     const { job, replayed } = await deps.jobs.createJob(
@@ -61,8 +85,9 @@ async function postMultipartBatch(c: Context<AppEnv>, deps: AppDeps, product: Pr
   const owner = c.get('owner');
   const sub = await readMultipartSubmission(c.req.raw, deps, owner.accountId, product, true);
   try {
+    const voice = await zeroShotVoiceInput(deps, product, sub);
     const items: NewBatch['items'] = sub.reference
-      ? sub.texts.map((text) => ({ name: null, input: { referencePath: sub.reference!.path, fileName: sub.reference!.originalName, text } }))
+      ? sub.texts.map((text) => ({ name: null, input: { referencePath: sub.reference!.path, fileName: sub.reference!.originalName, text, ...voice } }))
       : sub.files.map((f) => ({ name: f.originalName || null, input: { filePath: f.path, fileName: f.originalName } }));
     if (items.length > MAX_BATCH_ITEMS) throw new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} items`);
     if (!sub.reference) {
@@ -73,6 +98,7 @@ async function postMultipartBatch(c: Context<AppEnv>, deps: AppDeps, product: Pr
       model: sub.def.id,
       params: sub.rawParams,
       texts: sub.texts,
+      ...(sub.referenceText !== null ? { reference_text: sub.referenceText } : {}),
       files: [...(sub.reference ? [sub.reference] : []), ...sub.files].map((f) => [f.originalName, f.sha256]),
     });
     const { batch, replayed } = await deps.jobs.createBatch(

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """
-Tiny random-weight models of the audio products (stem separation, voice cloning) in the exact layouts sherpa-onnx loads, for
+Tiny random-weight models of the audio products (stem separation, voice cloning: ZipVoice, Pocket TTS) in the exact layouts sherpa-onnx loads, for
 Voxdesk's tests.
 
     /usr/bin/python3 scripts/tiny-models/make_tiny_product_models.py OUT_DIR [NAME ...]
@@ -11,6 +11,7 @@ output names, shapes, element types and metadata keys the sherpa-onnx C library 
 model), so its loading, STFT, model run and inverse STFT are exercised; the stems the random weights give mean
 nothing. Needs Debian's python3-onnx and python3-numpy only.
 """
+import json
 import os
 import shutil
 import sys
@@ -236,10 +237,164 @@ def zipvoice(out):
     shutil.copytree(os.path.normpath(TINY_ESPEAK), os.path.join(out, "espeak-ng-data"))
 
 
+# ---------------------------------------------------------------------------------------------------------------------
+# Pocket TTS, the layout of sherpa-onnx-pocket-tts-int8-2026-01-26.tar.bz2 (sherpa-onnx/csrc/offline-tts-pocket-model.cc,
+# offline-tts-pocket-impl.h, sentence-piece-tokenizer.cc). No metadata is read; what counts is the inputs and outputs:
+# - text_conditioner.onnx: token ids int64 [1, L] -> text embeddings float [1, L, 1024].
+# - encoder.onnx (Mimi encoder): reference audio float [1, 1, N] at 24 kHz -> voice embeddings float [1, T, 1024].
+# - lm_main.int8.onnx: seq float [1, S, 32] (NaN for the first frame), embeddings float [1, E, 1024], then its state
+#   tensors (zeros of the declared shapes at the start, dynamic dims as 1) -> conditioning, eos logit [1, 1] and the
+#   next states in input order. Generation stops a few frames after the eos logit passes -4.
+# - lm_flow.int8.onnx: c (the conditioning), s and t float [1, 1], x float [1, 32] -> the flow's velocity [1, 32].
+# - decoder.int8.onnx (Mimi decoder): latent float [1, C, 32], then its states -> audio float [1, 1, 1920 C] and the
+#   next states.
+# - vocab.json {token: id} with the 256 byte tokens <0xNN>, token_scores.json {token: score} (SentencePiece).
+# Here lm_main counts the frames made and the context seen in its two states and raises the eos logit once there are
+# twice as many frames as context; the decoder makes 80 ms of a tone per frame whose pitch follows the latent.
+# ---------------------------------------------------------------------------------------------------------------------
+
+POCKET_WORDS = ["\u2581hello", "\u2581world", "\u2581the", "\u2581this", "\u2581is", "\u2581a", "\u2581test", "\u2581and", "\u2581you"]
+
+
+def pocket(out):
+    dim, latent, hop = 1024, 32, 1920
+    f32 = lambda v: np.array(v, dtype=np.float32)
+    i64 = lambda v: np.array(v, dtype=np.int64)
+    r = np.random.default_rng(41)
+    conditioner = helper.make_graph(
+        [
+            helper.make_node("Cast", ["token_ids"], ["ids_f"], to=TensorProto.FLOAT),
+            helper.make_node("Unsqueeze", ["ids_f", "axis2"], ["ids_3"]),
+            helper.make_node("Mul", ["ids_3", "scale"], ["scaled"]),
+            helper.make_node("Sin", ["scaled"], ["embeddings"]),
+        ],
+        "tiny_pocket_text_conditioner",
+        [helper.make_tensor_value_info("token_ids", TensorProto.INT64, [1, "L"])],
+        [helper.make_tensor_value_info("embeddings", TensorProto.FLOAT, [1, "L", dim])],
+        [const("axis2", i64([2])), const("scale", (r.standard_normal((1, 1, dim)) * 0.1).astype(np.float32))],
+    )
+    save(conditioner, os.path.join(out, "text_conditioner.onnx"), {"comment": "tiny random-weight test model in the layout of Pocket TTS's text conditioner"})
+    encoder = helper.make_graph(
+        [
+            helper.make_node("ReduceMean", ["audio"], ["mean"], keepdims=1),
+            helper.make_node("Mul", ["mean", "weight"], ["weighted"]),
+            helper.make_node("Add", ["weighted", "bias"], ["voice"]),
+        ],
+        "tiny_pocket_mimi_encoder",
+        [helper.make_tensor_value_info("audio", TensorProto.FLOAT, [1, 1, "N"])],
+        [helper.make_tensor_value_info("voice", TensorProto.FLOAT, [1, 1, dim])],
+        [const("weight", (r.standard_normal((1, 1, dim))).astype(np.float32)), const("bias", (r.standard_normal((1, 1, dim)) * 0.1).astype(np.float32))],
+    )
+    save(encoder, os.path.join(out, "encoder.onnx"), {"comment": "tiny random-weight test model in the layout of Pocket TTS's Mimi encoder"})
+    lm_main = helper.make_graph(
+        [
+            helper.make_node("Shape", ["seq"], ["seq_shape"]),
+            helper.make_node("Gather", ["seq_shape", "one_i"], ["frames_i"], axis=0),
+            helper.make_node("Cast", ["frames_i"], ["frames"], to=TensorProto.FLOAT),
+            helper.make_node("Shape", ["embeddings"], ["emb_shape"]),
+            helper.make_node("Gather", ["emb_shape", "one_i"], ["context_i"], axis=0),
+            helper.make_node("Cast", ["context_i"], ["context"], to=TensorProto.FLOAT),
+            helper.make_node("Add", ["state_frames", "frames"], ["next_frames"]),
+            helper.make_node("Add", ["state_context", "context"], ["next_context"]),
+            helper.make_node("Mul", ["next_context", "two"], ["twice_context"]),
+            helper.make_node("Sub", ["next_frames", "twice_context"], ["margin"]),
+            helper.make_node("Sub", ["margin", "four"], ["eos_1"]),
+            helper.make_node("Reshape", ["eos_1", "shape_11"], ["eos_logit"]),
+            helper.make_node("IsNaN", ["seq"], ["nan"]),
+            helper.make_node("Where", ["nan", "zero", "seq"], ["seq_clean"]),
+            helper.make_node("ReduceSum", ["seq_clean", "axis1"], ["seq_sum"], keepdims=0),
+            helper.make_node("Mul", ["next_context", "context_gain"], ["context_shift"]),
+            helper.make_node("Add", ["seq_sum", "context_shift"], ["pre"]),
+            helper.make_node("Add", ["pre", "bias"], ["pre_b"]),
+            helper.make_node("Tanh", ["pre_b"], ["conditioning"]),
+        ],
+        "tiny_pocket_lm_main",
+        [
+            helper.make_tensor_value_info("seq", TensorProto.FLOAT, [1, "S", latent]),
+            helper.make_tensor_value_info("embeddings", TensorProto.FLOAT, [1, "E", dim]),
+            helper.make_tensor_value_info("state_frames", TensorProto.FLOAT, [1]),
+            helper.make_tensor_value_info("state_context", TensorProto.FLOAT, [1]),
+        ],
+        [
+            helper.make_tensor_value_info("conditioning", TensorProto.FLOAT, [1, latent]),
+            helper.make_tensor_value_info("eos_logit", TensorProto.FLOAT, [1, 1]),
+            helper.make_tensor_value_info("next_frames", TensorProto.FLOAT, [1]),
+            helper.make_tensor_value_info("next_context", TensorProto.FLOAT, [1]),
+        ],
+        [
+            const("one_i", i64(1)),
+            const("two", f32(2.0)),
+            const("four", f32(4.0)),
+            const("zero", f32(0.0)),
+            const("shape_11", i64([1, 1])),
+            const("axis1", i64([1])),
+            const("context_gain", f32(0.05)),
+            const("bias", (r.standard_normal((1, latent)) * 0.5).astype(np.float32)),
+        ],
+    )
+    save(lm_main, os.path.join(out, "lm_main.int8.onnx"), {"comment": "tiny random-weight test model in the layout of Pocket TTS's language model"})
+    lm_flow = helper.make_graph(
+        [helper.make_node("Sub", ["c", "x"], ["v"])],
+        "tiny_pocket_lm_flow",
+        [
+            helper.make_tensor_value_info("c", TensorProto.FLOAT, [1, latent]),
+            helper.make_tensor_value_info("s", TensorProto.FLOAT, [1, 1]),
+            helper.make_tensor_value_info("t", TensorProto.FLOAT, [1, 1]),
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, latent]),
+        ],
+        [helper.make_tensor_value_info("v", TensorProto.FLOAT, [1, latent])],
+        [],
+    )
+    save(lm_flow, os.path.join(out, "lm_flow.int8.onnx"), {"comment": "tiny random-weight test model in the layout of Pocket TTS's flow head"})
+    decoder = helper.make_graph(
+        [
+            helper.make_node("Shape", ["latent"], ["shape"]),
+            helper.make_node("Gather", ["shape", "one_i"], ["chunk_i"], axis=0),
+            helper.make_node("Cast", ["chunk_i"], ["chunk"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", ["chunk", "hop"], ["samples"]),
+            helper.make_node("Range", ["zero", "samples", "step"], ["t"]),
+            helper.make_node("Squeeze", ["state_phase"], ["phase0"]),
+            helper.make_node("Add", ["t", "phase0"], ["t_abs"]),
+            helper.make_node("ReduceMean", ["latent"], ["latent_mean"], keepdims=0),
+            helper.make_node("Mul", ["latent_mean", "latent_gain"], ["shift"]),
+            helper.make_node("Add", ["shift", "base_freq"], ["freq"]),
+            helper.make_node("Mul", ["t_abs", "freq"], ["arg"]),
+            helper.make_node("Sin", ["arg"], ["wave"]),
+            helper.make_node("Mul", ["wave", "amplitude"], ["wave_scaled"]),
+            helper.make_node("Unsqueeze", ["wave_scaled", "axes01"], ["audio"]),
+            helper.make_node("Add", ["state_phase", "samples"], ["next_phase"]),
+        ],
+        "tiny_pocket_mimi_decoder",
+        [helper.make_tensor_value_info("latent", TensorProto.FLOAT, [1, "C", latent]), helper.make_tensor_value_info("state_phase", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("audio", TensorProto.FLOAT, [1, 1, "N"]), helper.make_tensor_value_info("next_phase", TensorProto.FLOAT, [1])],
+        [
+            const("one_i", i64(1)),
+            const("hop", f32(float(hop))),
+            const("zero", f32(0.0)),
+            const("step", f32(1.0)),
+            const("latent_gain", f32(0.01)),
+            const("base_freq", f32(0.05)),
+            const("amplitude", f32(0.3)),
+            const("axes01", i64([0, 1])),
+        ],
+    )
+    save(decoder, os.path.join(out, "decoder.int8.onnx"), {"comment": "tiny random-weight test model in the layout of Pocket TTS's Mimi decoder"})
+    vocab = {f"<0x{i:02X}>": i for i in range(256)}
+    scores = {f"<0x{i:02X}>": -10.0 for i in range(256)}
+    for piece in ["\u2581"] + list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.,!?'") + POCKET_WORDS:
+        vocab[piece] = len(vocab)
+        scores[piece] = -1.0 if len(piece) > 1 else -5.0
+    with open(os.path.join(out, "vocab.json"), "w", encoding="utf-8") as f:
+        json.dump(vocab, f, ensure_ascii=False)
+    with open(os.path.join(out, "token_scores.json"), "w", encoding="utf-8") as f:
+        json.dump(scores, f, ensure_ascii=False)
+
+
 MODELS = {
     "spleeter-2stems": spleeter_2stems,
     "uvr-mdx": uvr_mdx,
     "zipvoice-distill": zipvoice,
+    "pocket-tts": pocket,
 }
 
 

@@ -1,6 +1,6 @@
 /**
  * Voice cloning and voice continuation through the real service: the tiny random-weight ZipVoice
- * (scripts/tiny-models/make_tiny_product_models.py) imported through the model manager's own route and run by the
+ * and Pocket TTS (scripts/tiny-models/make_tiny_product_models.py) imported through the model manager's own route and run by the
  * real sherpa-onnx in a worker process, HTTP on 127.0.0.1, SQLite in a temp dir, a pricing file so charges show in
  * the ledger, and the real PocketSphinx transcribing a reference sent without its words.
  */
@@ -19,6 +19,7 @@ import { requireCommand, SHARED } from '../../../helpers/system.js';
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 
 const MODEL = 'tiny-zipvoice';
+const POCKET = 'tiny-pocket';
 const PRICE = { request_fee_usd: 0, per_minute_usd: 0.06, options: {} };
 const JFK = new Uint8Array(readFileSync(join(SHARED, 'audio/jfk.wav')));
 
@@ -35,6 +36,9 @@ beforeAll(async () => {
   const r = await api.postJson('/v1/local/models/import', { path: generatedModel('zipvoice-distill', PRODUCT_MODELS_SCRIPT), id: MODEL });
   expect(r.status, await r.clone().text()).toBe(202);
   await svc.service.models.whenImported(MODEL);
+  const pocket = await api.postJson('/v1/local/models/import', { path: generatedModel('pocket-tts', PRODUCT_MODELS_SCRIPT), id: POCKET });
+  expect(pocket.status, await pocket.clone().text()).toBe(202);
+  await svc.service.models.whenImported(POCKET);
 }, 120_000);
 afterAll(async () => {
   await svc?.stop();
@@ -121,6 +125,33 @@ describe('voice-cloning', () => {
     }
     expect(batch).toMatchObject({ status: 'complete', succeeded: 2, failed: 0 });
     for (const item of batch.files) expect(item.result, JSON.stringify(item)).toMatchObject({ synthetic: true });
+  });
+});
+
+describe('Pocket TTS', () => {
+  it('clones from the audio alone (no transcript, no recognizer asked) and continues a recording', { timeout: 120_000 }, async () => {
+    const parts: Part[] = [
+      { name: 'model', value: POCKET },
+      { name: 'reference_audio', file: { name: 'voice.wav', data: tone(2, 44100) } },
+      { name: 'text', value: 'Hello world. This is a test.' },
+    ];
+    const job = await json<Job>(api.postForm('/v1/voice-cloning', parts));
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    expect(job.result).toMatchObject({ synthetic: true, voice_source: 'reference_audio' });
+    expect(job.result?.reference_text).toBeUndefined();
+    const wav = decodeWav(await download(job.result!.artifacts![0]!.url));
+    expect(wav.sampleRate).toBe(24000);
+    expect(wav.channels[0]!.length).toBeGreaterThan(24000);
+    const continuation: Part[] = [
+      { name: 'model', value: POCKET },
+      { name: 'params', value: JSON.stringify({ output_sample_rate: 16000, num_steps: 2 }) },
+      { name: 'audio', file: { name: 'start.wav', data: tone(1.5) } },
+      { name: 'text', value: 'And you.' },
+    ];
+    const continued = await json<Job>(api.postForm('/v1/voice-continuation', continuation));
+    expect(continued.status, JSON.stringify(continued)).toBe('succeeded');
+    expect(continued.result).toMatchObject({ continuation_start: 1.5, voice_source: 'audio' });
+    expect(continued.result!.artifacts![0]).toMatchObject({ sample_rate: 16000 });
   });
 });
 

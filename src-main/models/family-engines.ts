@@ -105,12 +105,12 @@ function stemSeparation(family: 'spleeter' | 'uvr'): FamilyEngine {
   };
 }
 
-/** ZipVoice and Pocket TTS: voice-cloning and voice-continuation (engines/cloning), one row serving both. */
+/** ZipVoice and Pocket TTS: voice-cloning, voice-continuation and voice-conversion (engines/cloning), one row for all. */
 function zeroShotVoice(family: 'zipvoice' | 'pocket'): FamilyEngine {
   return {
     capability: 'voice_cloning',
     engine: 'sherpa-cloning',
-    products: ['voice-cloning', 'voice-continuation'],
+    products: ['voice-cloning', 'voice-continuation', 'voice-conversion'],
     define: (pkg) => cloningDefinition({ id: pkg.id, family, dir: pkg.dir, files: pkg.files }),
   };
 }

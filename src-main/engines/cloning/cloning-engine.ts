@@ -1,6 +1,7 @@
 /**
  * Engine `sherpa-cloning`: voice-cloning (speak a text in the voice of an uploaded recording) and voice-continuation
- * (an uploaded recording followed by new speech in its voice) with ZipVoice or Pocket TTS through sherpa-onnx-node.
+ * (an uploaded recording followed by new speech in its voice) with ZipVoice or Pocket TTS through sherpa-onnx-node;
+ * voice-conversion (voice-conversion.ts) re-voices a recording with the same model.
  * The reference is decoded to mono at the model's rate (reference-audio.ts), its words come from the request or the
  * recognizer chosen when it was accepted (reference-transcript.ts), the model speaks the text, and the result is
  * encoded like text to speech (wav default) and marked as synthetic (synthetic-tag.ts, result.synthetic). The billing
@@ -19,6 +20,7 @@ import { ZeroShotVoice } from './cloning-runtime.js';
 import { decodeReference } from './reference-audio.js';
 import { transcribeReference } from './reference-transcript.js';
 import { tagSyntheticWav } from './synthetic-tag.js';
+import { runConversionJob } from './voice-conversion.js';
 
 export function readCloningConfig(config: Record<string, unknown>): CloningEngineConfig {
   const c = config as Partial<CloningEngineConfig>;
@@ -127,7 +129,10 @@ const createCloningEngine: EngineFactory = (): Engine => {
     return loaded.voice;
   };
   return {
-    run: async (task, ctx) => runCloningJob(task, ctx, await voiceFor(readCloningConfig(task.engineConfig))),
+    run: async (task, ctx) => {
+      const voice = await voiceFor(readCloningConfig(task.engineConfig));
+      return task.product === 'voice-conversion' ? runConversionJob(task, ctx, voice) : runCloningJob(task, ctx, voice);
+    },
     dispose: () => {
       loaded = null;
     },

@@ -2,12 +2,15 @@
  * Catalogue fields of the zero-shot voice families for the model manager: ZipVoice (an encoder, a flow-matching
  * decoder, a Vocos vocoder, tokens, lexicon and espeak-ng-data; it needs the reference's words) and Kyutai's Pocket
  * TTS (two language-model halves, the Mimi encoder and decoder, a text conditioner and its SentencePiece vocabulary;
- * the reference audio alone). Both serve voice-cloning and voice-continuation through engine `sherpa-cloning`.
+ * the reference audio alone). Both serve voice-cloning, voice-continuation and voice-conversion through engine
+ * `sherpa-cloning`.
  */
 import { isAbsolute, join } from 'node:path';
 import type { ModelLimits } from '../../common/api-types.js';
 import type { ModelDefinition } from '../model-definition.js';
-import { cloningParamsSchema, MAX_CLONING_TEXT_CHARS, MAX_REFERENCE_BYTES, MAX_REFERENCE_SECONDS } from './cloning-params.js';
+import { MAX_FILE_BYTES } from '../../common/limits.js';
+import { cloningParamsSchema, MAX_CLONING_TEXT_CHARS } from './cloning-params.js';
+import { MAX_CONVERSION_SECONDS } from './voice-conversion.js';
 
 export const CLONING_FAMILY_NAMES = ['zipvoice', 'pocket'] as const;
 export type CloningFamily = (typeof CLONING_FAMILY_NAMES)[number];
@@ -28,10 +31,11 @@ const REQUIRED: Record<CloningFamily, readonly string[]> = {
 };
 
 /**
- * The reference upload is small (MAX_REFERENCE_BYTES) and 1-30 s long (checked when the request arrives); the text
- * is at most MAX_CLONING_TEXT_CHARS. max_audio_seconds is the longest recording voice-continuation takes.
+ * max_audio_seconds is the longest recording voice-conversion re-voices; the voice's own recording (reference_audio,
+ * or the recording a continuation continues) is 1-30 s and at most MAX_REFERENCE_BYTES, checked when the request
+ * arrives (service/routes/voice-reference.ts). The text is at most MAX_CLONING_TEXT_CHARS.
  */
-export const CLONING_LIMITS: ModelLimits = { max_file_bytes: MAX_REFERENCE_BYTES, max_audio_seconds: MAX_REFERENCE_SECONDS, max_text_chars: MAX_CLONING_TEXT_CHARS };
+export const CLONING_LIMITS: ModelLimits = { max_file_bytes: MAX_FILE_BYTES, max_audio_seconds: MAX_CONVERSION_SECONDS, max_text_chars: MAX_CLONING_TEXT_CHARS };
 
 /** Both families release 24 kHz models (ZipVoice's decoder metadata, Pocket TTS's Mimi codec). */
 export const CLONING_SAMPLE_RATE = 24_000;

@@ -13,7 +13,7 @@ export const MIN_REFERENCE_SECONDS = 1;
 export const MAX_REFERENCE_SECONDS = 30;
 /** Longest text one job speaks (code points); the catalogue's limits.max_text_chars. */
 export const MAX_CLONING_TEXT_CHARS = 1000;
-/** The largest reference upload: 30 s of 48 kHz stereo 32-bit float WAV is 11.5 MB. */
+/** The largest upload of a voice's recording (reference_audio, a continuation's audio): 30 s of 48 kHz stereo float WAV is 11.5 MB. */
 export const MAX_REFERENCE_BYTES = 16 * 1024 * 1024;
 
 export const CLONING_REQUEST =
@@ -26,6 +26,12 @@ export const CONTINUATION_REQUEST =
   '1-30 s recording to continue), optional reference_text (the words said in audio; transcribed when left out), text ' +
   '(the words the continuation says). The answer is the recording followed by the new speech in the same voice, or the ' +
   'new speech alone with params.include_original=false.';
+
+export const CONVERSION_REQUEST =
+  'POST /v1/voice-conversion (and /batch): multipart parts in order model, params, name, file (the speech to re-voice, ' +
+  'up to 10 minutes; a batch takes several), reference_audio (1-30 s of the voice to speak in), optional reference_text ' +
+  '(its words). An installed speech-to-text model finds the words and their times; each utterance is spoken again in ' +
+  'the new voice in the time it had. Intonation, emotion and non-speech sounds are not kept.';
 
 const NUM_STEPS: JsonSchema = {
   type: 'integer',
@@ -41,12 +47,12 @@ export interface CloningParams {
   includeOriginal: boolean;
 }
 
-/** One schema for both products (a package's catalogue row serves both); include_original is continuation's only. */
+/** One schema for the three products (a package's catalogue row serves them all); include_original is continuation's only. */
 export function cloningParamsSchema(sampleRate: number | null): JsonSchema {
   return {
     type: 'object',
     additionalProperties: false,
-    description: `${CLONING_REQUEST} ${CONTINUATION_REQUEST}`,
+    description: `${CLONING_REQUEST} ${CONTINUATION_REQUEST} ${CONVERSION_REQUEST}`,
     properties: {
       num_steps: NUM_STEPS,
       speed: SPEED_SCHEMA,

@@ -8,7 +8,7 @@ import type { JsonSchema } from '../../common/api-types.js';
 import type { Product } from '../../common/products.js';
 
 /** Products whose catalogue rows explain that no on-device engine exists. */
-export const UNSERVED_PRODUCTS = ['voice-design', 'voice-conversion'] as const;
+export const UNSERVED_PRODUCTS = ['voice-design'] as const;
 export type UnservedProduct = (typeof UNSERVED_PRODUCTS)[number];
 
 const OUTPUT_PROPERTIES: Record<string, JsonSchema> = {
@@ -31,13 +31,10 @@ const LANGUAGE: JsonSchema = { type: 'string', description: 'Language code of th
 export const PRODUCT_REQUESTS: Record<UnservedProduct, string> = {
   'voice-design':
     'POST /v1/voice-design (and /batch): JSON {model, text, description (the voice in words, e.g. "a calm low female voice"), params, name}.',
-  'voice-conversion':
-    'POST /v1/voice-conversion (and /batch): multipart parts in order model, params, name, file (speech to re-voice).',
 };
 
 const SPECIFIC: Record<UnservedProduct, Record<string, JsonSchema>> = {
   'voice-design': { language: LANGUAGE, seed: { type: 'integer', minimum: 0, description: 'Fixes the designed voice for repeated requests.' } },
-  'voice-conversion': { voice: { type: 'string', description: 'Target voice id (from the hosted catalogue).' } },
 };
 
 export function productParamsSchema(product: UnservedProduct): JsonSchema {

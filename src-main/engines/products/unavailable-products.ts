@@ -12,7 +12,6 @@ import { MAX_FILE_BYTES } from '../../common/limits.js';
 
 const ROWS: Record<UnservedProduct, { capability: Capability; name: string; summary: string; audioIn: boolean }> = {
   'voice-design': { capability: 'voice_design', name: 'Voice design', summary: 'Speaks text in a new voice described in words.', audioIn: false },
-  'voice-conversion': { capability: 'voice_conversion', name: 'Voice conversion', summary: 'Re-voices a recording with another voice, keeping the words and timing.', audioIn: true },
 };
 
 /** The reason every such row carries (and the 422 message repeats). */

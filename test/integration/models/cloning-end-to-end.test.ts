@@ -92,7 +92,7 @@ describe('the curated zero-shot voices', () => {
     ],
   ])('%s downloads, verifies, extracts, is detected as %s and clones a voice', async (id, family, files) => {
     const before = await json<CatalogueRecord>(client.get(`/v1/models/${id}`));
-    expect(before).toMatchObject({ status: 'unavailable', capability: 'voice_cloning', products: ['voice-cloning', 'voice-continuation'] });
+    expect(before).toMatchObject({ status: 'unavailable', capability: 'voice_cloning', products: ['voice-cloning', 'voice-continuation', 'voice-conversion'] });
 
     expect([200, 202]).toContain((await client.post(`/v1/local/models/${id}/download`)).status);
     await svc.service.models.whenDone(id);

@@ -76,14 +76,14 @@ describe('the catalogue', () => {
   it('lists the imported ZipVoice as one row serving both products, and the curated ZipVoice and Pocket TTS to download', async () => {
     const all = await json<ListResponse<CatalogueRecord>>(api.get('/v1/models?include_unavailable=true'));
     const row = all.data.find((m) => m.id === MODEL);
-    expect(row).toMatchObject({ status: 'available', capability: 'voice_cloning', provider: 'local', products: ['voice-cloning', 'voice-continuation'] });
-    expect(row!.limits).toMatchObject({ max_audio_seconds: 30, max_text_chars: 1000 });
+    expect(row).toMatchObject({ status: 'available', capability: 'voice_cloning', provider: 'local', products: ['voice-cloning', 'voice-continuation', 'voice-conversion'] });
+    expect(row!.limits).toMatchObject({ max_audio_seconds: 600, max_text_chars: 1000 });
     const schema = JSON.stringify(row!.params_schema);
     for (const word of ['num_steps', 'include_original', 'reference_audio', 'reference_text']) expect(schema).toContain(word);
     for (const id of ['zipvoice-distill-int8-zh-en', 'pocket-tts-int8-en']) {
       expect(all.data.find((m) => m.id === id), id).toMatchObject({ status: 'unavailable', capability: 'voice_cloning' });
     }
-    expect(all.data.some((m) => m.id === 'local-voice-cloning' || m.id === 'local-voice-continuation')).toBe(false);
+    expect(all.data.some((m) => ['local-voice-cloning', 'local-voice-continuation', 'local-voice-conversion'].includes(m.id))).toBe(false);
   });
 });
 
@@ -179,6 +179,47 @@ describe('voice-continuation', () => {
 
   it('has no batch route', async () => {
     await expectError(api.postForm('/v1/voice-continuation/batch', [{ name: 'model', value: MODEL }]), 404, 'not_found');
+  });
+});
+
+describe('voice-conversion', () => {
+  it('re-voices a recording utterance by utterance in the uploaded voice, keeping its length and the times of its words', { timeout: 240_000 }, async () => {
+    const before = charged();
+    const parts: Part[] = [
+      { name: 'model', value: MODEL },
+      { name: 'file', file: { name: 'jfk.wav', data: JFK } },
+      { name: 'reference_audio', file: { name: 'voice.wav', data: tone(2) } },
+      { name: 'reference_text', value: 'hello there' },
+    ];
+    const job = await json<Job>(api.postForm('/v1/voice-conversion', parts));
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    expect(job.result).toMatchObject({ synthetic: true, voice_source: 'reference_audio', reference_text: 'hello there' });
+    expect(job.result?.text).toMatch(/country/i);
+    const segments = job.result!.segments as Array<{ start: number; end: number; text: string; fit: string }>;
+    expect(segments.length).toBeGreaterThan(0);
+    for (const s of segments) expect(['padded', 'sped_up', 'cut']).toContain(s.fit);
+    const wav = decodeWav(await download(job.result!.artifacts![0]!.url));
+    expect(wav.sampleRate).toBe(24000);
+    expect(wav.channels[0]!.length).toBe(11 * 24000);
+    // Silent before the first utterance, speech inside it.
+    const firstAt = Math.round(segments[0]!.start * 24000);
+    const energy = (from: number, to: number) => wav.channels[0]!.slice(from, to).reduce((sum, v) => sum + v * v, 0);
+    if (firstAt > 2400) expect(energy(0, firstAt - 1)).toBe(0);
+    expect(energy(firstAt, Math.round(segments[0]!.end * 24000))).toBeGreaterThan(0);
+    // Priced by the recording's length, like the other audio products.
+    expect(Number(job.duration_seconds)).toBeCloseTo(11, 2);
+    expect(charged() - before).toBe(Math.round((11 / 60) * PRICE.per_minute_usd * 1e6));
+  });
+
+  it('refuses a conversion without the voice to speak in, or with one too short, before a job exists', async () => {
+    const jobs = await jobCount();
+    const noVoice: Part[] = [{ name: 'model', value: MODEL }, { name: 'file', file: { name: 'jfk.wav', data: JFK } }];
+    expect(await expectError(api.postForm('/v1/voice-conversion', noVoice), 400, 'file_required')).toContain('reference_audio');
+    const short: Part[] = [...noVoice, { name: 'reference_audio', file: { name: 'v.wav', data: tone(0.4) } }];
+    await expectError(api.postForm('/v1/voice-conversion', short), 400, 'invalid_request');
+    const original: Part[] = [{ name: 'model', value: MODEL }, { name: 'params', value: '{"include_original":false}' }, ...noVoice.slice(1)];
+    await expectError(api.postForm('/v1/voice-conversion', original), 400, 'unsupported_param');
+    expect(await jobCount()).toBe(jobs);
   });
 });
 

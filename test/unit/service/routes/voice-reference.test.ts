@@ -42,6 +42,11 @@ describe('chooseTranscriber', () => {
     expect(call).toThrow(/reference_text part is required with model zipvoice.*audio recording.*no speech-to-text model is installed/);
   });
 
+  it('a conversion always needs a recognizer: 422 model_unavailable without one, whatever the model', () => {
+    expect(() => chooseTranscriber(deps([]), pocket, 'words', 'reference_audio', true)).toThrow(/voice-conversion with model pocket needs an installed speech-to-text model/);
+    expect(chooseTranscriber(deps([row('sphinx', { engine: 'pocketsphinx' })]), pocket, null, 'reference_audio', true)?.modelId).toBe('sphinx');
+  });
+
   it('takes the first recognizer that speaks one of the voice\'s languages, with its default params', () => {
     const rows = [row('german', { languages: ['de'] }), row('sphinx', { engine: 'pocketsphinx', languages: ['en'] }), row('whisper', { languages: ['en', 'de', 'zh'] })];
     expect(chooseTranscriber(deps(rows), zipvoice, null, 'reference_audio')).toEqual({ modelId: 'sphinx', engine: 'pocketsphinx', engineConfig: { id: 'sphinx' }, params: { language: 'auto' } });

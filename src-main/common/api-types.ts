@@ -30,6 +30,11 @@ export interface TranscriptSegment {
    * (engines/asr/segment-guardrails.ts, docs/transcripts.md); absent when nothing is doubtful.
    */
   flags?: SegmentFlag[];
+  /**
+   * Extension, voice-conversion: how the utterance spoken again in the new voice was fitted to its time — `padded`
+   * (followed by silence), `sped_up` (spoken faster), `cut` (cut at the next utterance) (docs/voice-cloning.md).
+   */
+  fit?: 'padded' | 'sped_up' | 'cut';
 }
 export interface TranscriptWord {
   word: string;

@@ -285,8 +285,11 @@ async function buildBatchBody(s: RemoteBatchSubmission): Promise<FormData | obje
   if (s.referencePath) {
     form.append('reference_audio', await openAsBlob(s.referencePath), 'reference.wav');
     if (s.referenceText !== undefined) form.append('reference_text', s.referenceText);
-    for (const item of s.items) form.append('text', item.text ?? '');
-    return form;
+    // voice-cloning: the texts to say; voice-conversion: the recordings to re-voice (below).
+    if (s.product === 'voice-cloning') {
+      for (const item of s.items) form.append('text', item.text ?? '');
+      return form;
+    }
   }
   for (const item of s.items) {
     if (!item.filePath) throw new Error('a batch item of an audio product has no file');

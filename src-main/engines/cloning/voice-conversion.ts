@@ -31,11 +31,7 @@ const FIT_SLACK = 1.1;
 const FADE_SECONDS = 0.01;
 
 /** How an utterance was fitted to its time. */
-export type Fit = 'padded' | 'sped_up' | 'cut';
-
-export interface FittedSegment extends TranscriptSegment {
-  fit: Fit;
-}
+export type Fit = NonNullable<TranscriptSegment['fit']>;
 
 async function decodeRecording(file: string, rate: number, signal: AbortSignal): Promise<Float32Array> {
   const blocks: Float32Array[] = [];
@@ -87,7 +83,7 @@ export async function runConversionJob(task: EngineTask, ctx: EngineContext, voi
   ctx.progress(0.25);
 
   const out = new Float32Array(recording.length);
-  const fitted: FittedSegment[] = [];
+  const fitted: TranscriptSegment[] = [];
   const speak = (text: string, speed: number) =>
     voice.speak({ text, reference, referenceRate: rate, referenceText, numSteps: params.numSteps, speed, onProgress: () => !ctx.signal.aborted });
   for (let i = 0; i < segments.length; i++) {

@@ -195,7 +195,7 @@ describe('voice-conversion', () => {
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
     expect(job.result).toMatchObject({ synthetic: true, voice_source: 'reference_audio', reference_text: 'hello there' });
     expect(job.result?.text).toMatch(/country/i);
-    const segments = job.result!.segments as Array<{ start: number; end: number; text: string; fit: string }>;
+    const segments = job.result!.segments!;
     expect(segments.length).toBeGreaterThan(0);
     for (const s of segments) expect(['padded', 'sped_up', 'cut']).toContain(s.fit);
     const wav = decodeWav(await download(job.result!.artifacts![0]!.url));
@@ -209,6 +209,24 @@ describe('voice-conversion', () => {
     // Priced by the recording's length, like the other audio products.
     expect(Number(job.duration_seconds)).toBeCloseTo(11, 2);
     expect(charged() - before).toBe(Math.round((11 / 60) * PRICE.per_minute_usd * 1e6));
+  });
+
+  it('re-voices a batch of recordings in one uploaded voice', { timeout: 240_000 }, async () => {
+    const parts: Part[] = [
+      { name: 'model', value: POCKET },
+      { name: 'reference_audio', file: { name: 'voice.wav', data: tone(2) } },
+      { name: 'file', file: { name: 'one.wav', data: JFK } },
+      { name: 'file', file: { name: 'two.wav', data: JFK } },
+    ];
+    const created = await json<Batch>(api.postForm('/v1/voice-conversion/batch', parts));
+    let batch = created;
+    for (let i = 0; i < 1200 && batch.status !== 'complete'; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      batch = await json<Batch>(api.get(`/v1/voice-conversion/batch/${created.id}`));
+    }
+    expect(batch).toMatchObject({ status: 'complete', succeeded: 2, failed: 0 });
+    expect(batch.files.map((f) => f.name)).toEqual(['one.wav', 'two.wav']);
+    for (const item of batch.files) expect(item.result, JSON.stringify(item)).toMatchObject({ synthetic: true, voice_source: 'reference_audio' });
   });
 
   it('refuses a conversion without the voice to speak in, or with one too short, before a job exists', async () => {

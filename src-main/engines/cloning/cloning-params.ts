@@ -56,11 +56,12 @@ export function cloningParamsSchema(sampleRate: number | null): JsonSchema {
     properties: {
       num_steps: NUM_STEPS,
       speed: SPEED_SCHEMA,
+      // No `default` here: a default would be filled into every request's params, and voice-cloning and
+      // voice-conversion refuse the param (it is continuation's); a forwarded request sends its params as filled.
       include_original: {
         type: 'boolean',
-        default: true,
         description:
-          'voice-continuation only: true, the artifact is the uploaded recording followed by the continuation (both at the output rate); false, the continuation alone.',
+          'voice-continuation only (refused by the other products): true (when left out), the artifact is the uploaded recording followed by the continuation (both at the output rate); false, the continuation alone.',
       },
       ...OUTPUT_PARAMS_SCHEMA,
     },

@@ -17,7 +17,7 @@ import { JFK, api, startHosted, waitForJob } from '../../helpers/two-instances.j
 let hosted: TestService;
 let local: LocalInstance;
 
-const voice = new Blob([encodeWav([Float32Array.from({ length: 16000 * 2 }, (_, i) => 0.3 * Math.sin(i / 5))], 16000)], { type: 'audio/wav' });
+const voice = new Blob([new Uint8Array(encodeWav([Float32Array.from({ length: 16000 * 2 }, (_, i) => 0.3 * Math.sin(i / 5))], 16000))], { type: 'audio/wav' });
 
 beforeAll(async () => {
   hosted = await startHosted({ holdSeconds: 8 });

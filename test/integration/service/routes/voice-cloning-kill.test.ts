@@ -1,8 +1,9 @@
 /**
- * A SIGKILL of the engine worker in the middle of a voice-cloning job (as a native crash in sherpa-onnx would): the
+ * A cancel, then a SIGKILL of the engine worker, in the middle of a voice-cloning job (as a native crash in sherpa-onnx would): the
  * pool starts a new worker, the job runs again from the start (its reference is still on disk: the upload belongs to
  * the job until it ends), and it finishes with one whole artifact and one charge. The job transcribes its reference
- * with PocketSphinx first, which keeps it running long enough to be killed on a busy machine.
+ * with PocketSphinx first, which keeps it running long enough to be cancelled or killed on a busy machine. A cancelled
+ * job ends cancelled with nothing charged and no artifact.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,14 +54,31 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
   }
 }
 
+function cloneJfk(): Array<{ name: string; value?: string; file?: { name: string; data: Uint8Array<ArrayBuffer> } }> {
+  return [
+    { name: 'model', value: MODEL },
+    { name: 'reference_audio', file: { name: 'jfk.wav', data: new Uint8Array(readFileSync(join(SHARED, 'audio/jfk.wav'))) } },
+    { name: 'text', value: 'Ask not what your country can do for you. Ask what you can do for your country.' },
+  ];
+}
+
+const ledgerOf = (jobId: string) => svc.service.repos.ledger.forAccount(svc.service.repos.accounts.findKey(svc.key)!.account.id).filter((row) => row.job_id === jobId);
+
+describe('a cancel during a voice-cloning job', () => {
+  it('ends the job cancelled, with no artifact and nothing charged', { timeout: 300_000 }, async () => {
+    const created = await json<Job>(api.postForm('/v1/voice-cloning', cloneJfk()));
+    await until('the job to run', () => json<Job>(api.get(`/v1/voice-cloning/${created.id}`)), (j) => j.status === 'running');
+    await json<Job>(api.post(`/v1/voice-cloning/${created.id}/cancel`));
+    const done = await until('the job to end', () => json<Job>(api.get(`/v1/voice-cloning/${created.id}`)), (j) => isTerminal(j.status));
+    expect(done.status, JSON.stringify(done)).toBe('cancelled');
+    expect(done.result?.artifacts ?? []).toEqual([]);
+    expect(ledgerOf(created.id).reduce((s, row) => s + row.amount_usd_micro, 0)).toBe(0);
+  });
+});
+
 describe('a SIGKILL of the worker during a voice-cloning job', () => {
   it('runs the job again in a new worker; it succeeds with one whole artifact and is charged once', { timeout: 600_000 }, async () => {
-    const form = [
-      { name: 'model', value: MODEL },
-      { name: 'reference_audio', file: { name: 'jfk.wav', data: new Uint8Array(readFileSync(join(SHARED, 'audio/jfk.wav'))) } },
-      { name: 'text', value: 'Ask not what your country can do for you. Ask what you can do for your country.' },
-    ];
-    const created = await json<Job>(api.postForm('/v1/voice-cloning', form));
+    const created = await json<Job>(api.postForm('/v1/voice-cloning', cloneJfk()));
     const startedBefore = workers().started;
     await until('the job to run', () => json<Job>(api.get(`/v1/voice-cloning/${created.id}`)), (j) => j.status === 'running');
     const [worker] = workers().pids;
@@ -77,8 +95,7 @@ describe('a SIGKILL of the worker during a voice-cloning job', () => {
     const wav = decodeWav(new Uint8Array(await r.arrayBuffer()));
     expect(wav.channels[0]!.length / 24000).toBeCloseTo(Number(done.duration_seconds), 2);
 
-    const account = svc.service.repos.accounts.findKey(svc.key)!.account.id;
-    const rows = svc.service.repos.ledger.forAccount(account).filter((row) => row.job_id === created.id);
+    const rows = ledgerOf(created.id);
     expect(rows.filter((row) => row.kind === 'usage')).toHaveLength(1);
     const seconds = Number(done.duration_seconds);
     expect(rows.reduce((s, row) => s + row.amount_usd_micro, 0)).toBe(Math.round(PRICE.request_fee_usd * 1e6) + Math.round((seconds / 60) * PRICE.per_minute_usd * 1e6));

@@ -35,7 +35,7 @@ export interface RemoteSubmission {
   /** Audio products: the uploaded file on local disk, streamed as part `file`. */
   filePath?: string;
   fileName?: string;
-  /** voice-cloning: the reference recording, streamed as part `reference_audio`. */
+  /** voice-cloning / voice-conversion: the voice's recording, streamed as part `reference_audio`. */
   referencePath?: string;
   /** voice-cloning / voice-continuation: the words said in the recording, sent as part `reference_text`. */
   referenceText?: string;
@@ -47,7 +47,7 @@ export interface RemoteBatchSubmission {
   model: string;
   params: Record<string, unknown>;
   items: RemoteBatchItem[];
-  /** voice-cloning: the reference recording shared by every text, streamed as part `reference_audio`. */
+  /** voice-cloning / voice-conversion: the voice shared by every item (text or recording), streamed as part `reference_audio`. */
   referencePath?: string;
   /** voice-cloning: the words said in the reference, sent as part `reference_text`. */
   referenceText?: string;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, CatalogueRecord, Job, ListResponse } from '../../../../src-main/common/api-types.js';
+import { isTerminal } from '../../../../src-main/common/job-states.js';
 import { decodeWav, encodeWav } from '../../../../src-main/engines/audio/wav.js';
 import { SYNTHETIC_COMMENT } from '../../../../src-main/engines/cloning/synthetic-tag.js';
 import { generatedModel, PRODUCT_MODELS_SCRIPT } from '../../../helpers/generated-models.js';
@@ -66,6 +67,19 @@ function cloning(parts: { reference?: Uint8Array<ArrayBuffer>; referenceText?: s
   ];
 }
 
+/**
+ * POSTs a job and, when the hold window ends before it does (a busy shared machine), reads it until it ends: what is
+ * checked is the finished job, never how long it took.
+ */
+async function submit(path: string, parts: Part[]): Promise<Job> {
+  let job = await json<Job>(api.postForm(path, parts));
+  for (let i = 0; i < 6000 && !isTerminal(job.status); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    job = await json<Job>(api.get(`${path}/${job.id}`));
+  }
+  return job;
+}
+
 async function download(url: string): Promise<Uint8Array> {
   const r = await fetch(url.startsWith('http') ? url : svc.url + url);
   expect(r.status).toBe(200);
@@ -88,9 +102,9 @@ describe('the catalogue', () => {
 });
 
 describe('voice-cloning', () => {
-  it('speaks the text in the reference voice: a 24 kHz WAV marked synthetic, charged per minute of speech made', { timeout: 120_000 }, async () => {
+  it('speaks the text in the reference voice: a 24 kHz WAV marked synthetic, charged per minute of speech made', { timeout: 600_000 }, async () => {
     const before = charged();
-    const job = await json<Job>(api.postForm('/v1/voice-cloning', cloning({ reference: tone(3), referenceText: 'hello there', text: 'Hello world. This is a test.' })));
+    const job = await submit('/v1/voice-cloning', cloning({ reference: tone(3), referenceText: 'hello there', text: 'Hello world. This is a test.' }));
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
     expect(job.result).toMatchObject({ synthetic: true, voice_source: 'reference_audio', reference_text: 'hello there' });
     const [artifact] = job.result!.artifacts!;
@@ -106,17 +120,17 @@ describe('voice-cloning', () => {
     expect(charged() - before).toBe(Math.round((seconds / 60) * PRICE.per_minute_usd * 1e6));
   });
 
-  it('transcribes a reference sent without its words with the installed recognizer (PocketSphinx), at any sample rate', { timeout: 180_000 }, async () => {
-    const job = await json<Job>(api.postForm('/v1/voice-cloning', cloning({ reference: JFK, text: 'Ask what you can do.', params: { output_format: 'mp3', output_sample_rate: 24000 } })));
+  it('transcribes a reference sent without its words with the installed recognizer (PocketSphinx), at any sample rate', { timeout: 600_000 }, async () => {
+    const job = await submit('/v1/voice-cloning', cloning({ reference: JFK, text: 'Ask what you can do.', params: { output_format: 'mp3', output_sample_rate: 24000 } }));
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
     expect(job.result?.reference_text).toMatch(/country/i);
     expect(job.result!.artifacts![0]).toMatchObject({ content_type: 'audio/mpeg', sample_rate: 24000 });
     // An 8 kHz reference is resampled to the model's 24 kHz before the model hears it.
-    const low = await json<Job>(api.postForm('/v1/voice-cloning', cloning({ reference: tone(2, 8000), referenceText: 'hi', text: 'Again.' })));
+    const low = await submit('/v1/voice-cloning', cloning({ reference: tone(2, 8000), referenceText: 'hi', text: 'Again.' }));
     expect(low.status, JSON.stringify(low)).toBe('succeeded');
   });
 
-  it('speaks a batch of texts in one uploaded voice, one job each', { timeout: 180_000 }, async () => {
+  it('speaks a batch of texts in one uploaded voice, one job each', { timeout: 600_000 }, async () => {
     const created = await json<Batch>(api.postForm('/v1/voice-cloning/batch', cloning({ reference: tone(2), referenceText: 'hi there', text: ['One.', 'Two.'] })));
     let batch = created;
     for (let i = 0; i < 600 && batch.status !== 'complete'; i++) {
@@ -129,13 +143,13 @@ describe('voice-cloning', () => {
 });
 
 describe('Pocket TTS', () => {
-  it('clones from the audio alone (no transcript, no recognizer asked) and continues a recording', { timeout: 120_000 }, async () => {
+  it('clones from the audio alone (no transcript, no recognizer asked) and continues a recording', { timeout: 600_000 }, async () => {
     const parts: Part[] = [
       { name: 'model', value: POCKET },
       { name: 'reference_audio', file: { name: 'voice.wav', data: tone(2, 44100) } },
       { name: 'text', value: 'Hello world. This is a test.' },
     ];
-    const job = await json<Job>(api.postForm('/v1/voice-cloning', parts));
+    const job = await submit('/v1/voice-cloning', parts);
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
     expect(job.result).toMatchObject({ synthetic: true, voice_source: 'reference_audio' });
     expect(job.result?.reference_text).toBeUndefined();
@@ -148,7 +162,7 @@ describe('Pocket TTS', () => {
       { name: 'audio', file: { name: 'start.wav', data: tone(1.5) } },
       { name: 'text', value: 'And you.' },
     ];
-    const continued = await json<Job>(api.postForm('/v1/voice-continuation', continuation));
+    const continued = await submit('/v1/voice-continuation', continuation);
     expect(continued.status, JSON.stringify(continued)).toBe('succeeded');
     expect(continued.result).toMatchObject({ continuation_start: 1.5, voice_source: 'audio' });
     expect(continued.result!.artifacts![0]).toMatchObject({ sample_rate: 16000 });
@@ -156,7 +170,7 @@ describe('Pocket TTS', () => {
 });
 
 describe('voice-continuation', () => {
-  it('returns the recording followed by the new speech, or the new speech alone', { timeout: 180_000 }, async () => {
+  it('returns the recording followed by the new speech, or the new speech alone', { timeout: 600_000 }, async () => {
     const parts = (params?: Record<string, unknown>): Part[] => [
       { name: 'model', value: MODEL },
       ...(params ? [{ name: 'params', value: JSON.stringify(params) }] : []),
@@ -164,10 +178,10 @@ describe('voice-continuation', () => {
       { name: 'reference_text', value: 'the start of it' },
       { name: 'text', value: 'And here is how it ends.' },
     ];
-    const whole = await json<Job>(api.postForm('/v1/voice-continuation', parts()));
+    const whole = await submit('/v1/voice-continuation', parts());
     expect(whole.status, JSON.stringify(whole)).toBe('succeeded');
     expect(whole.result).toMatchObject({ synthetic: true, voice_source: 'audio', continuation_start: 2.5 });
-    const alone = await json<Job>(api.postForm('/v1/voice-continuation', parts({ include_original: false })));
+    const alone = await submit('/v1/voice-continuation', parts({ include_original: false }));
     expect(alone.status, JSON.stringify(alone)).toBe('succeeded');
     expect(alone.result?.continuation_start).toBe(0);
     const wholeWav = decodeWav(await download(whole.result!.artifacts![0]!.url));
@@ -183,7 +197,7 @@ describe('voice-continuation', () => {
 });
 
 describe('voice-conversion', () => {
-  it('re-voices a recording utterance by utterance in the uploaded voice, keeping its length and the times of its words', { timeout: 240_000 }, async () => {
+  it('re-voices a recording utterance by utterance in the uploaded voice, keeping its length and the times of its words', { timeout: 600_000 }, async () => {
     const before = charged();
     const parts: Part[] = [
       { name: 'model', value: MODEL },
@@ -191,7 +205,7 @@ describe('voice-conversion', () => {
       { name: 'reference_audio', file: { name: 'voice.wav', data: tone(2) } },
       { name: 'reference_text', value: 'hello there' },
     ];
-    const job = await json<Job>(api.postForm('/v1/voice-conversion', parts));
+    const job = await submit('/v1/voice-conversion', parts);
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
     expect(job.result).toMatchObject({ synthetic: true, voice_source: 'reference_audio', reference_text: 'hello there' });
     expect(job.result?.text).toMatch(/country/i);
@@ -211,7 +225,7 @@ describe('voice-conversion', () => {
     expect(charged() - before).toBe(Math.round((11 / 60) * PRICE.per_minute_usd * 1e6));
   });
 
-  it('re-voices a batch of recordings in one uploaded voice', { timeout: 240_000 }, async () => {
+  it('re-voices a batch of recordings in one uploaded voice', { timeout: 600_000 }, async () => {
     const parts: Part[] = [
       { name: 'model', value: POCKET },
       { name: 'reference_audio', file: { name: 'voice.wav', data: tone(2) } },

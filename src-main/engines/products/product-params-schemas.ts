@@ -30,7 +30,7 @@ const LANGUAGE: JsonSchema = { type: 'string', description: 'Language code of th
 /** Request shape of each product route (what the HTTP layer reads before params). */
 export const PRODUCT_REQUESTS: Record<UnservedProduct, string> = {
   'voice-design':
-    'POST /v1/voice-design (and /batch): JSON {model, text, description (the voice in words, e.g. "a calm low female voice"), params, name}.',
+    'POST /v1/voice-design (and /batch): JSON {model, text, description (the voice in words, e.g. "a calm low female voice"), params, name, save_as (keep the voice under this name)}; on this device a multi-speaker Kokoro\'s <id>-voice-design row serves it (docs/voices.md).',
 };
 
 const SPECIFIC: Record<UnservedProduct, Record<string, JsonSchema>> = {

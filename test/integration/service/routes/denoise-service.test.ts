@@ -157,7 +157,6 @@ describe('products without an on-device engine', () => {
   });
 
   it('answers 422 model_unavailable with the reason when a request names them', async () => {
-    const reason = 'configure a hosted service in Settings to run it there';
     // voice-cloning's and voice-conversion's curated ZipVoice, not downloaded: unavailable with the model manager's reason.
     const parts: Part[] = [
       { name: 'model', value: 'zipvoice-distill-int8-zh-en' },

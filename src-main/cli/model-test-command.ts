@@ -109,7 +109,21 @@ export async function testModel(client: ApiClient, model: CatalogueRecord, out?:
     const t = timing(runs);
     return { ...base, input: { recording, seconds: t.audio_seconds }, result: { audio_seconds: t.audio_seconds, file: await saveArtifact(client, runs.timed, out) }, ...t };
   }
-  throw new Error(`${model.id} is a ${model.capability} model; voxdesk models test checks speech-to-text, text-to-speech, noise-reduction and stem-separation models`);
+  if (model.capability === 'voice_cloning') {
+    // The sample recording's voice (its words are the sentence) speaks the sentence again: what is timed is the speech made.
+    const recording = modelTestRecording();
+    const runs = await measured(async (label) => {
+      const form = new FormData();
+      form.append('model', model.id);
+      form.append('reference_audio', await openAsBlob(recording), 'model-test.wav');
+      form.append('reference_text', MODEL_TEST_SENTENCE);
+      form.append('text', MODEL_TEST_SENTENCE);
+      return finished(client, 'voice-cloning', await client.request<Job>('POST', '/v1/voice-cloning', form), label);
+    }, 'cloning the sample voice');
+    const t = timing(runs);
+    return { ...base, input: { text: MODEL_TEST_SENTENCE }, result: { audio_seconds: t.audio_seconds, file: await saveArtifact(client, runs.timed, out) }, ...t };
+  }
+  throw new Error(`${model.id} is a ${model.capability} model; voxdesk models test checks speech-to-text, text-to-speech, noise-reduction, stem-separation and voice-cloning models`);
 }
 
 /** The report as people read it. */

@@ -30,6 +30,11 @@ export interface TranscriptSegment {
    * (engines/asr/segment-guardrails.ts, docs/transcripts.md); absent when nothing is doubtful.
    */
   flags?: SegmentFlag[];
+  /**
+   * Extension, voice-conversion: how the utterance spoken again in the new voice was fitted to its time — `padded`
+   * (followed by silence), `sped_up` (spoken faster), `cut` (cut at the next utterance) (docs/voice-cloning.md).
+   */
+  fit?: 'padded' | 'sped_up' | 'cut';
 }
 export interface TranscriptWord {
   word: string;
@@ -80,6 +85,12 @@ export interface JobResult {
   speaker_names?: Record<string, string>;
   /** Extension, stem separation: the stem each artifact holds, in artifact order (`vocals`, `accompaniment`). */
   stems?: string[];
+  /** Extension, voice-cloning, voice-continuation and voice-conversion: the request part the voice came from (`reference_audio`, `audio`). */
+  voice_source?: string;
+  /** Extension, voice-cloning and voice-continuation: the words of the reference the model was given (sent or transcribed). */
+  reference_text?: string;
+  /** Extension, voice-continuation: seconds into the artifact where the new speech begins (0 without the original). */
+  continuation_start?: number;
   /** A language-model action's job (product transcript-ai): what it answered (`text` is the answer). */
   ai?: AiResult;
   /**
@@ -87,7 +98,10 @@ export interface JobResult {
    * voices blended and their weights, its pace and pitch, what the description was read as, and the saved voice.
    */
   designed_voice?: DesignedVoiceResult;
-  /** Extension: the audio is synthetic speech in a made voice (designed or cloned; docs/voices.md). */
+  /**
+   * Extension: the audio is synthetic speech in a made voice — designed (docs/voices.md), or cloned, continued or
+   * converted from an uploaded recording (docs/voice-cloning.md; a WAV artifact also says so in its LIST/INFO comment).
+   */
   synthetic?: boolean;
 }
 

@@ -13,13 +13,15 @@ export const SUPPORT_KINDS = ['silero-vad', 'speaker-embedding', 'pyannote-segme
 export const DENOISE_FAMILIES = ['gtcrn', 'dpdfnet'] as const;
 /** Stem separation through sherpa-onnx's C library: Spleeter 2 stems, UVR MDX-Net. */
 export const SEPARATION_FAMILIES = ['spleeter', 'uvr'] as const;
+/** Zero-shot voices (voice-cloning, voice-continuation): ZipVoice and Kyutai's Pocket TTS through sherpa-onnx-node. */
+export const CLONING_FAMILIES = ['zipvoice', 'pocket'] as const;
 
 export type AsrFamily = (typeof ASR_FAMILIES)[number];
 export type TtsFamily = (typeof TTS_FAMILIES)[number];
 export type SupportKind = (typeof SUPPORT_KINDS)[number];
-export type ModelFamily = AsrFamily | TtsFamily | SupportKind | (typeof DENOISE_FAMILIES)[number] | (typeof SEPARATION_FAMILIES)[number];
+export type ModelFamily = AsrFamily | TtsFamily | SupportKind | (typeof DENOISE_FAMILIES)[number] | (typeof SEPARATION_FAMILIES)[number] | (typeof CLONING_FAMILIES)[number];
 
-export const MODEL_FAMILIES: readonly ModelFamily[] = [...ASR_FAMILIES, ...TTS_FAMILIES, ...DENOISE_FAMILIES, ...SEPARATION_FAMILIES, ...SUPPORT_KINDS];
+export const MODEL_FAMILIES: readonly ModelFamily[] = [...ASR_FAMILIES, ...TTS_FAMILIES, ...DENOISE_FAMILIES, ...SEPARATION_FAMILIES, ...CLONING_FAMILIES, ...SUPPORT_KINDS];
 
 export const MODEL_FAMILY_LABELS: Record<ModelFamily, string> = {
   whisper: 'Whisper',
@@ -38,6 +40,8 @@ export const MODEL_FAMILY_LABELS: Record<ModelFamily, string> = {
   dpdfnet: 'DPDFNet denoiser',
   spleeter: 'Spleeter stem separation (2 stems)',
   uvr: 'UVR MDX-Net stem separation',
+  zipvoice: 'ZipVoice zero-shot voice (cloning, continuation)',
+  pocket: 'Pocket TTS zero-shot voice (cloning, continuation)',
   'silero-vad': 'Silero VAD',
   'speaker-embedding': 'Speaker embedding',
   'pyannote-segmentation': 'pyannote segmentation',

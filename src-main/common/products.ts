@@ -29,14 +29,18 @@ export const CAPABILITIES = [
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
-/** Which catalogue capabilities may serve a product route. */
+/**
+ * Which catalogue capabilities may serve a product route. A zero-shot voice (capability voice_cloning: ZipVoice, Pocket
+ * TTS) also continues and re-voices a recording, so voice_cloning rows may serve voice-continuation and
+ * voice-conversion (a Voxdesk host's rows do).
+ */
 export const PRODUCT_CAPABILITIES: Record<Product, readonly Capability[]> = {
   'speech-to-text': ['asr'],
   'text-to-speech': ['tts'],
   'voice-cloning': ['voice_cloning'],
   'voice-design': ['voice_design'],
-  'voice-conversion': ['voice_conversion'],
-  'voice-continuation': ['voice_continuation'],
+  'voice-conversion': ['voice_conversion', 'voice_cloning'],
+  'voice-continuation': ['voice_continuation', 'voice_cloning'],
   'stem-separation': ['stem_separation'],
   'voice-isolator': ['noise_reduction'],
   'audio-enhancement': ['speech_restoration', 'noise_reduction'],

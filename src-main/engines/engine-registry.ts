@@ -15,6 +15,7 @@ const LOADERS: Record<Exclude<EngineKind, 'test'>, () => Promise<EngineModule>> 
   gtcrn: () => import('./denoise/gtcrn-engine.js'),
   dpdfnet: () => import('./denoise/dpdfnet-engine.js'),
   'sherpa-separation': () => import('./separation/separation-engine.js'),
+  'sherpa-cloning': () => import('./cloning/cloning-engine.js'),
 };
 
 export async function loadEngineFactory(kind: EngineKind): Promise<EngineFactory> {

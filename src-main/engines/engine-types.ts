@@ -20,6 +20,7 @@ export type EngineKind =
   | 'gtcrn'
   | 'dpdfnet'
   | 'sherpa-separation'
+  | 'sherpa-cloning'
   | 'test'; // only registered when VOXDESK_TEST_ENGINES=1 (tests crash/hang/sleep a worker on purpose)
 
 export interface EngineInput {
@@ -31,8 +32,15 @@ export interface EngineInput {
   fileName?: string;
   /** A watched recording: the folder `filePath` must lie in, reached without symbolic links (audio/input-file.ts). */
   fileRoot?: string;
-  /** voice-cloning / voice-continuation: reference audio. */
+  /** voice-cloning: the reference recording (voice-continuation's recording is `filePath`). */
   referencePath?: string;
+  /** voice-cloning / voice-continuation: the words said in the reference, when the request gave them (reference_text). */
+  referenceText?: string;
+  /**
+   * voice-cloning / voice-continuation without referenceText: the recognizer chosen when the request was accepted
+   * (the best installed speech-to-text model) that transcribes the reference in the worker (cloning/reference-transcript.ts).
+   */
+  transcriber?: ReferenceTranscriber;
   /** voice-design: the description of the voice to design (text is what it speaks). */
   description?: string;
   /**
@@ -53,6 +61,15 @@ export interface EngineInput {
    * a request that named none: the engine uses those its model can spell, and leaves the others out.
    */
   vocabularyHotwords?: string[];
+}
+
+/** A speech-to-text model's engine settings, copied into a voice job so its worker can transcribe the reference. */
+export interface ReferenceTranscriber {
+  modelId: string;
+  engine: EngineKind;
+  engineConfig: Record<string, unknown>;
+  /** Params with the model's defaults (validated against its schema when the request was accepted). */
+  params: Record<string, unknown>;
 }
 
 /** A designed voice as a job carries it: the recipe, the description's unknown words, the saved voice it is. */

@@ -11,13 +11,14 @@ import type { SpecFamily } from '../common/spec-families.js';
 import { asrFamilyDefinition } from '../engines/asr/asr-families.js';
 import { dpdfnetDefinition, gtcrnDefinition } from '../engines/denoise/denoise-families.js';
 import { separationDefinition } from '../engines/separation/separation-families.js';
+import { cloningDefinition } from '../engines/cloning/cloning-families.js';
 import type { EngineKind } from '../engines/engine-types.js';
 import type { ModelDefinition } from '../engines/model-definition.js';
 import { ttsFamilyDefinition, type TtsFamily } from '../engines/tts/tts-families.js';
 import type { FamilyFiles } from './layouts/detect-layout.js';
 
 /** What a package is for: catalogue capabilities, or 'support' for models the ASR engines use (VAD, diarization). */
-export type PackageCapability = 'asr' | 'tts' | 'noise_reduction' | 'stem_separation' | 'support';
+export type PackageCapability = 'asr' | 'tts' | 'noise_reduction' | 'stem_separation' | 'voice_cloning' | 'support';
 
 /** The support models an ASR package can use, found among the installed packages (null: none installed). */
 export interface SupportPaths {
@@ -104,6 +105,16 @@ function stemSeparation(family: 'spleeter' | 'uvr'): FamilyEngine {
   };
 }
 
+/** ZipVoice and Pocket TTS: voice-cloning, voice-continuation and voice-conversion (engines/cloning), one row for all. */
+function zeroShotVoice(family: 'zipvoice' | 'pocket'): FamilyEngine {
+  return {
+    capability: 'voice_cloning',
+    engine: 'sherpa-cloning',
+    products: ['voice-cloning', 'voice-continuation', 'voice-conversion'],
+    define: (pkg) => cloningDefinition({ id: pkg.id, family, dir: pkg.dir, files: pkg.files }),
+  };
+}
+
 const support: FamilyEngine = { capability: 'support', engine: null, products: [], define: () => null };
 
 export const FAMILY_ENGINES: Record<ModelFamily, FamilyEngine> = {
@@ -123,6 +134,8 @@ export const FAMILY_ENGINES: Record<ModelFamily, FamilyEngine> = {
   dpdfnet: { capability: 'noise_reduction', engine: 'dpdfnet', products: ['voice-isolator', 'audio-enhancement'], define: (pkg) => dpdfnetDefinition(pkg) },
   spleeter: stemSeparation('spleeter'),
   uvr: stemSeparation('uvr'),
+  zipvoice: zeroShotVoice('zipvoice'),
+  pocket: zeroShotVoice('pocket'),
   'silero-vad': support,
   'speaker-embedding': support,
   'pyannote-segmentation': support,

@@ -241,6 +241,7 @@ export class BatchCoordinator {
         ...(i.input.filePath ? { filePath: i.input.filePath, fileName: i.input.fileName ?? i.name ?? 'audio' } : {}),
       })),
       ...(chosen[0]?.input.referencePath ? { referencePath: chosen[0].input.referencePath } : {}),
+      ...(chosen[0]?.input.referenceText !== undefined ? { referenceText: chosen[0].input.referenceText } : {}),
     };
     const batch = await this.withServerRetry('submit the batch', () => {
       this.deps.batches.recordSubmission(this.batchId);

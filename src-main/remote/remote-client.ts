@@ -35,8 +35,10 @@ export interface RemoteSubmission {
   /** Audio products: the uploaded file on local disk, streamed as part `file`. */
   filePath?: string;
   fileName?: string;
-  /** voice-cloning: the reference recording, streamed as part `reference`. */
+  /** voice-cloning / voice-conversion: the voice's recording, streamed as part `reference_audio`. */
   referencePath?: string;
+  /** voice-cloning / voice-continuation: the words said in the recording, sent as part `reference_text`. */
+  referenceText?: string;
 }
 
 /** One forwarded batch: every item shares model and params (spec); files in the spec's part order. */
@@ -45,8 +47,10 @@ export interface RemoteBatchSubmission {
   model: string;
   params: Record<string, unknown>;
   items: RemoteBatchItem[];
-  /** voice-cloning: the reference recording shared by every text, streamed as part `reference`. */
+  /** voice-cloning / voice-conversion: the voice shared by every item (text or recording), streamed as part `reference_audio`. */
   referencePath?: string;
+  /** voice-cloning: the words said in the reference, sent as part `reference_text`. */
+  referenceText?: string;
 }
 
 export interface RemoteBatchItem {
@@ -256,8 +260,10 @@ async function buildBody(s: RemoteSubmission): Promise<FormData | object> {
   form.append('model', s.model);
   form.append('params', JSON.stringify(s.params));
   if (s.name !== null) form.append('name', s.name);
-  if (s.referencePath) form.append('reference', await openAsBlob(s.referencePath), 'reference.wav');
-  if (s.filePath) form.append('file', await openAsBlob(s.filePath), s.fileName ?? 'audio');
+  // Zero-shot voices (docs/voice-cloning.md): the recording is reference_audio (cloning) or audio (continuation).
+  if (s.referencePath) form.append('reference_audio', await openAsBlob(s.referencePath), 'reference.wav');
+  if (s.filePath) form.append(s.product === 'voice-continuation' ? 'audio' : 'file', await openAsBlob(s.filePath), s.fileName ?? 'audio');
+  if (s.referenceText !== undefined) form.append('reference_text', s.referenceText);
   if (s.text !== undefined) form.append('text', s.text);
   return form;
 }
@@ -277,9 +283,13 @@ async function buildBatchBody(s: RemoteBatchSubmission): Promise<FormData | obje
   form.append('model', s.model);
   form.append('params', JSON.stringify(s.params));
   if (s.referencePath) {
-    form.append('reference', await openAsBlob(s.referencePath), 'reference.wav');
-    for (const item of s.items) form.append('text', item.text ?? '');
-    return form;
+    form.append('reference_audio', await openAsBlob(s.referencePath), 'reference.wav');
+    if (s.referenceText !== undefined) form.append('reference_text', s.referenceText);
+    // voice-cloning: the texts to say; voice-conversion: the recordings to re-voice (below).
+    if (s.product === 'voice-cloning') {
+      for (const item of s.items) form.append('text', item.text ?? '');
+      return form;
+    }
   }
   for (const item of s.items) {
     if (!item.filePath) throw new Error('a batch item of an audio product has no file');

@@ -42,6 +42,7 @@ export class Follower {
       filePath: this.task.input.filePath,
       fileName: this.task.input.fileName,
       referencePath: this.task.input.referencePath,
+      ...(this.task.input.referenceText !== undefined ? { referenceText: this.task.input.referenceText } : {}),
     };
     const job = await this.withRetry('submit the job', (s) => {
       this.sent = { submission, idempotencyKey };

@@ -11,10 +11,7 @@ import { productParamsSchema, UNSERVED_PRODUCTS, type UnservedProduct } from './
 import { MAX_FILE_BYTES } from '../../common/limits.js';
 
 const ROWS: Record<UnservedProduct, { capability: Capability; name: string; summary: string; audioIn: boolean }> = {
-  'voice-cloning': { capability: 'voice_cloning', name: 'Voice cloning', summary: 'Speaks text in the voice of a reference recording.', audioIn: true },
   'voice-design': { capability: 'voice_design', name: 'Voice design', summary: 'Speaks text in a new voice described in words.', audioIn: false },
-  'voice-conversion': { capability: 'voice_conversion', name: 'Voice conversion', summary: 'Re-voices a recording with another voice, keeping the words and timing.', audioIn: true },
-  'voice-continuation': { capability: 'voice_continuation', name: 'Voice continuation', summary: 'Continues a recording in the same voice.', audioIn: true },
 };
 
 /** The reason every such row carries (and the 422 message repeats). */

@@ -54,7 +54,7 @@ export interface JobCore {
 }
 
 /** Engine kinds served by worker processes (everything but 'remote'). */
-export const LOCAL_ENGINES: ReadonlySet<string> = new Set<EngineKind>(['espeak', 'sherpa-tts', 'sherpa-asr', 'pocketsphinx', 'rnnoise', 'gtcrn', 'dpdfnet', 'sherpa-separation', 'test']);
+export const LOCAL_ENGINES: ReadonlySet<string> = new Set<EngineKind>(['espeak', 'sherpa-tts', 'sherpa-asr', 'pocketsphinx', 'rnnoise', 'gtcrn', 'dpdfnet', 'sherpa-separation', 'sherpa-cloning', 'test']);
 
 export function nowIso(core: JobCore): string {
   return isoAt(core.options.clock);

@@ -238,6 +238,56 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
     },
   },
   uvr: { ...singleFile('uvr', /uvr|mdx/i), expected: { model: 'model.onnx' } },
+  // sherpa-onnx-zipvoice-distill-*.tar.bz2: encoder[.int8].onnx, decoder[.int8].onnx, tokens.txt, lexicon.txt and
+  // espeak-ng-data; its vocoder (vocos_24khz.onnx, vocoder-models release) is a second file beside them.
+  zipvoice: {
+    expected: { encoder: 'encoder.int8.onnx', decoder: 'decoder.int8.onnx', vocoder: 'vocos_24khz.onnx', tokens: 'tokens.txt', lexicon: 'lexicon.txt', dataDir: 'espeak-ng-data' },
+    needs: 'needs *encoder*.onnx, *decoder*.onnx, a Vocos vocoder (*vocos*.onnx), tokens.txt, lexicon.txt and an espeak-ng-data folder',
+    async find(f) {
+      const vocoder = f.pick(/vocos|vocoder/i);
+      const encoder = f.pick(/encoder/);
+      if (!vocoder || !encoder || f.pick(/joiner/)) return null;
+      const meta = await f.metadata(encoder);
+      // ZipVoice's encoder says use_espeak; a Whisper or transducer encoder has other keys.
+      if (meta && Object.keys(meta).length > 0 && !('use_espeak' in meta)) return null;
+      return f.make(
+        'zipvoice',
+        { encoder, decoder: f.pick(/decoder/), vocoder, tokens: f.tokens, lexicon: f.has('lexicon.txt') ? 'lexicon.txt' : null, dataDir: espeakData(f) },
+        ['encoder', 'decoder', 'vocoder', 'tokens', 'lexicon', 'dataDir'],
+      );
+    },
+  },
+  // sherpa-onnx-pocket-tts-*.tar.bz2: lm_flow, lm_main, encoder, decoder and text_conditioner (.onnx, some .int8),
+  // vocab.json and token_scores.json (the text conditioner's SentencePiece vocabulary).
+  pocket: {
+    expected: {
+      lmFlow: 'lm_flow.int8.onnx',
+      lmMain: 'lm_main.int8.onnx',
+      encoder: 'encoder.onnx',
+      decoder: 'decoder.int8.onnx',
+      textConditioner: 'text_conditioner.onnx',
+      vocabJson: 'vocab.json',
+      tokenScoresJson: 'token_scores.json',
+    },
+    needs: 'needs lm_flow*.onnx, lm_main*.onnx, encoder*.onnx, decoder*.onnx, text_conditioner*.onnx, vocab.json and token_scores.json',
+    async find(f) {
+      const lmFlow = f.pick(/lm_flow/);
+      if (!lmFlow) return null;
+      return f.make(
+        'pocket',
+        {
+          lmFlow,
+          lmMain: f.pick(/lm_main/),
+          encoder: f.pick(/^encoder/),
+          decoder: f.pick(/^decoder/),
+          textConditioner: f.pick(/text_conditioner/),
+          vocabJson: f.has('vocab.json') ? 'vocab.json' : null,
+          tokenScoresJson: f.has('token_scores.json') ? 'token_scores.json' : null,
+        },
+        ['lmFlow', 'lmMain', 'encoder', 'decoder', 'textConditioner', 'vocabJson', 'tokenScoresJson'],
+      );
+    },
+  },
   'silero-vad': singleFile('silero-vad', /silero|vad/i),
   'pyannote-segmentation': singleFile('pyannote-segmentation', /pyannote|segmentation/i),
   'speaker-embedding': singleFile('speaker-embedding', SPEAKER_EMBEDDING_NAMES),
@@ -262,7 +312,7 @@ export const FAMILY_LAYOUTS: Record<ModelFamily, FamilyLayout> = {
 };
 
 /** Families tried on a folder given without one, most specific first: a voice folder also has model.onnx + tokens.txt, a transducer also has encoder + decoder. */
-export const LAYOUT_ORDER: readonly ModelFamily[] = ['matcha', 'kitten', 'kokoro', 'piper', 'vits', 'moonshine', 'streaming-transducer', 'nemo-transducer', 'canary', 'whisper', 'sense-voice', 'nemo-ctc', 'spleeter'];
+export const LAYOUT_ORDER: readonly ModelFamily[] = ['pocket', 'zipvoice', 'matcha', 'kitten', 'kokoro', 'piper', 'vits', 'moonshine', 'streaming-transducer', 'nemo-transducer', 'canary', 'whisper', 'sense-voice', 'nemo-ctc', 'spleeter'];
 
 /** The single-file families worth trying on a folder of .onnx files without tokens: the one its metadata names, then those its file names suggest. */
 export async function singleFileCandidates(folder: ModelFolder): Promise<ModelFamily[]> {

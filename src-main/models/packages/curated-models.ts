@@ -14,11 +14,12 @@ import { COQUI_VOICES } from './curated/coqui-voices.js';
 import { OTHER_PACKAGES } from './curated/other-packages.js';
 import { MIMIC3_KOREAN, PIPER_VOICES } from './curated/piper-voices.js';
 import { SEPARATION_PACKAGES } from './curated/separation-packages.js';
+import { CLONING_PACKAGES } from './curated/cloning-packages.js';
 import { VOICE_PACKAGES } from './curated/voice-packages.js';
 import type { ModelPackage } from './model-package.js';
 
 export { packageSize, SPEED_CLASSES, type ModelPackage, type OfferedPackage, type PackageFile, type SpeedClass } from './model-package.js';
 
-export const CURATED_LIST_VERSION = 5;
+export const CURATED_LIST_VERSION = 6;
 
-export const CURATED_PACKAGES: readonly ModelPackage[] = [...ASR_PACKAGES, ...VOICE_PACKAGES, ...PIPER_VOICES, MIMIC3_KOREAN, ...COQUI_VOICES, ...OTHER_PACKAGES, ...SEPARATION_PACKAGES];
+export const CURATED_PACKAGES: readonly ModelPackage[] = [...ASR_PACKAGES, ...VOICE_PACKAGES, ...PIPER_VOICES, MIMIC3_KOREAN, ...COQUI_VOICES, ...OTHER_PACKAGES, ...SEPARATION_PACKAGES, ...CLONING_PACKAGES];

@@ -13,6 +13,7 @@ import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { AppDeps } from '../app-deps.js';
 import { parseParamsPart } from '../params/params-validator.js';
 import type { UploadedFile } from '../uploads/multipart.js';
+import { textLength, textTooLongMessage } from '../../common/text-length.js';
 import { checkText, mayBeInstalledElsewhere, resolveForProduct, resolveForProductFresh, validateParams } from './submission.js';
 
 export interface MultipartSubmission {
@@ -22,9 +23,11 @@ export interface MultipartSubmission {
   name: string | null;
   /** `text` parts in order (voice-cloning / voice-continuation). */
   texts: string[];
-  /** Audio files (`file` parts) in order. */
+  /** voice-cloning / voice-continuation: the `reference_text` part (the words said in the recording), when sent. */
+  referenceText: string | null;
+  /** Audio files (`file` parts; voice-continuation's `audio` part) in order. */
   files: UploadedFile[];
-  /** voice-cloning: the `reference` file. */
+  /** voice-cloning / voice-conversion: the `reference_audio` file (the voice to speak in). */
   reference: UploadedFile | null;
   dir: string;
   /** Deletes the uploaded files (on a rejection after upload, or a replayed Idempotency-Key). */
@@ -34,26 +37,45 @@ export interface MultipartSubmission {
 /** Which parts a product's multipart body has: its file field, whether texts are required/allowed, the limit. */
 function shapeOf(product: Product, batch: boolean) {
   const kind = PRODUCT_INPUT[product];
-  if (product === 'voice-cloning') return { fileField: 'reference', maxFiles: 1, texts: batch ? 'many' : 'one', textRequired: true } as const;
-  if (product === 'voice-continuation') return { fileField: 'file', maxFiles: 1, texts: 'one', textRequired: false } as const;
+  // Zero-shot voices (docs/voice-cloning.md): the recording the voice comes from (reference_audio), the words to say,
+  // and optionally the words said in the recording. A continuation needs its words too: the on-device models speak a
+  // text, they do not make one up. A conversion re-voices its `file` parts in the voice of reference_audio.
+  if (product === 'voice-cloning') return { fileField: null, maxFiles: 0, referenceFile: true, texts: batch ? 'many' : 'one', textRequired: true, referenceText: true } as const;
+  if (product === 'voice-continuation') return { fileField: 'audio', maxFiles: 1, referenceFile: false, texts: 'one', textRequired: true, referenceText: true } as const;
+  // reference_audio is required by the on-device engine (voice-reference.ts), not by a hosted one's own voices.
+  if (product === 'voice-conversion') return { fileField: 'file', maxFiles: batch ? MAX_BATCH_ITEMS : 1, referenceFile: 'optional', texts: 'none', textRequired: false, referenceText: true } as const;
   if (kind !== 'audio') throw new Error(`product ${product} does not take multipart`);
-  return { fileField: 'file', maxFiles: batch ? MAX_BATCH_ITEMS : 1, texts: 'none', textRequired: false } as const;
+  return { fileField: 'file', maxFiles: batch ? MAX_BATCH_ITEMS : 1, referenceFile: false, texts: 'none', textRequired: false, referenceText: false } as const;
 }
 
 /** The parts a route takes, for the unsupported_param message. */
 function partsOf(shape: ReturnType<typeof shapeOf>, batch: boolean): string {
-  const texts = ['model', 'params', ...(batch ? [] : ['name']), ...(shape.texts === 'none' ? [] : ['text'])];
-  return `the text parts ${texts.join(', ')} and the file part ${shape.fileField}, model first`;
+  const texts = ['model', 'params', ...(batch ? [] : ['name']), ...(shape.texts === 'none' ? [] : ['text']), ...(shape.referenceText ? ['reference_text'] : [])];
+  const files = [...(shape.fileField ? [shape.fileField] : []), ...(shape.referenceFile ? [REFERENCE_FIELD] : [])];
+  return `the text parts ${texts.join(', ')} and the file part${files.length > 1 ? 's' : ''} ${files.join(' and ')}, model first`;
 }
 
+/** The file part of the voice a zero-shot voice product speaks in. */
+const REFERENCE_FIELD = 'reference_audio';
+
 /** Text parts of every multipart route (a `text` part only where the product takes one). */
-const TEXT_PARTS = new Set(['model', 'params', 'name', 'text']);
+const TEXT_PARTS = new Set(['model', 'params', 'name', 'text', 'reference_text']);
 
 /** A text part that arrived as a file (a curl `-F params=@x.json`), refused with what to send instead. */
 function textPartAsFile(field: string): ApiError {
   const example = field === 'model' ? 'model=whisper-small' : field === 'params' ? `'params={"language":"en"}'` : `${field}=…`;
   const code = field === 'model' ? 'model_required' : field === 'params' ? 'invalid_params' : 'invalid_request';
   return new ApiError(code, `the ${field} part was sent as a file; send it as a text part instead (curl -F ${example}, not -F ${field}=@file)`);
+}
+
+/** reference_text: not empty (leave the part out to have the recording transcribed), within the text limit. */
+function checkReferenceText(text: string, max: number | null): string {
+  if (text.trim() === '') {
+    throw new ApiError('text_required', 'the reference_text part is empty: send the words said in the recording, or leave the part out to have them transcribed');
+  }
+  const length = textLength(text);
+  if (max !== null && length > max) throw new ApiError('text_too_long', textTooLongMessage('reference_text', length, max));
+  return text.trim();
 }
 
 export async function readMultipartSubmission(request: Request, deps: AppDeps, accountId: string, product: Product, batch: boolean): Promise<MultipartSubmission> {
@@ -64,6 +86,7 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
   let rawParamsText: string | null = null;
   let name: string | null = null;
   const texts: string[] = [];
+  let referenceText: string | null = null;
   const seen = new Set<string>();
   let fileCount = 0;
 
@@ -99,7 +122,13 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
           if (texts.length >= MAX_BATCH_ITEMS) throw new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} texts: split them into several batches`);
           texts.push(value);
           return;
+        case 'reference_text':
+          if (!shape.referenceText) throw new ApiError('unsupported_param', `unknown part "reference_text": ${product} takes no reference_text part; leave it out`);
+          once(field);
+          referenceText = value;
+          return;
         case shape.fileField:
+        case shape.referenceFile ? REFERENCE_FIELD : null:
           throw new ApiError(
             'file_required',
             `the ${field} part arrived as text, not as a file: send the recording as a file part with a filename (curl -F ${field}=@audio.wav; in a FormData, append a Blob or File)`,
@@ -110,16 +139,20 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
     },
     beforeFile(field) {
       if (TEXT_PARTS.has(field)) throw textPartAsFile(field);
-      if (field !== shape.fileField) throw new ApiError('unsupported_param', `unknown file part "${field}": the recording goes in the part named ${shape.fileField}; this route takes ${partsOf(shape, batch)}`);
+      const isReference = shape.referenceFile && field === REFERENCE_FIELD;
+      if (field !== shape.fileField && !isReference) {
+        throw new ApiError('unsupported_param', `unknown file part "${field}": the recording goes in the part named ${shape.fileField ?? REFERENCE_FIELD}; this route takes ${partsOf(shape, batch)}`);
+      }
       if (!def && deferredModel === null) {
         throw new ApiError('model_required', `the ${field} part came before the model part: send the model part first (curl -F model=ID -F ${field}=@audio.wav), so the model is known before its audio is read`);
       }
-      if (fileCount >= shape.maxFiles) {
+      if (isReference) once(field);
+      else if (fileCount >= shape.maxFiles) {
         throw shape.maxFiles > 1
           ? new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} files: split them into several batches`)
           : new ApiError('invalid_request', `this route takes one ${field} part${BATCH_PRODUCTS.includes(product) ? `; send several files to POST /v1/${product}/batch` : ''}`);
       }
-      fileCount++;
+      if (!isReference) fileCount++;
       if (!def) return { maxBytes: deps.config.maxUploadBytes }; // the model's own limit is checked once it is found
       // The catalogue's limits.max_file_bytes: the smaller of the model's and the service's (inclusive) limit.
       const limits = deps.catalogue.limitsFor(def);
@@ -138,15 +171,22 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
     if (empty) {
       throw new ApiError('file_required', `the ${empty.field} part ${empty.originalName ? `"${empty.originalName}" ` : ''}has 0 bytes: send the recording's bytes (curl -F ${empty.field}=@path reads the file: check the path)`);
     }
-    if (files.length === 0) {
-      throw new ApiError('file_required', `the ${shape.fileField} part is required: send the recording as a file part after the model (curl -F model=ID -F ${shape.fileField}=@audio.wav)`);
+    const reference = files.find((f) => f.field === REFERENCE_FIELD && shape.referenceFile) ?? null;
+    const recordings = files.filter((f) => f !== reference);
+    for (const field of [...(shape.fileField ? [shape.fileField] : []), ...(shape.referenceFile ? [REFERENCE_FIELD] : [])]) {
+      if (field === REFERENCE_FIELD ? reference === null && shape.referenceFile === true : recordings.length === 0) {
+        throw new ApiError('file_required', `the ${field} part is required: send the recording as a file part after the model (curl -F model=ID -F ${field}=@audio.wav)`);
+      }
     }
     if (shape.textRequired && texts.length === 0) throw new ApiError('text_required', 'the text part is required: send the words to speak as a text part (curl -F text=…)');
     texts.forEach((t, i) => checkText(deps, model, t, texts.length > 1 ? `text #${i + 1}` : 'text'));
     const rawParams = parseParamsPart(rawParamsText);
     const params = validateParams(deps, model, rawParams);
-    const reference = shape.fileField === 'reference' ? files[0]! : null;
-    return { def: model, rawParams, params, name, texts, files: reference ? [] : files, reference, dir, discard };
+    if ((product === 'voice-cloning' || product === 'voice-conversion') && rawParams.include_original !== undefined) {
+      throw new ApiError('unsupported_param', `params.include_original is voice-continuation's (whether the recording comes before its continuation); ${product} takes no original: leave it out`);
+    }
+    const words = referenceText === null ? null : checkReferenceText(referenceText, deps.catalogue.limitsFor(model).max_text_chars);
+    return { def: model, rawParams, params, name, texts, referenceText: words, files: recordings, reference, dir, discard };
   } catch (error) {
     await discard();
     throw error;

@@ -14,7 +14,8 @@ import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { describeJson, optionalString, readJsonObject, refuseUnknownFields } from '../http/json-body.js';
 import { paramsField } from '../params/params-validator.js';
-import { readMultipartSubmission } from './multipart-submission.js';
+import { readMultipartSubmission, type MultipartSubmission } from './multipart-submission.js';
+import { checkReferenceAudio, chooseTranscriber, isZeroShotVoiceProduct } from './voice-reference.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import { designVoice } from '../voices/voice-design-request.js';
 import { designableKokoro } from '../../engines/tts/design/voice-design-row.js';
@@ -29,15 +30,49 @@ import {
   validateParams,
 } from './submission.js';
 
+/**
+ * voice-cloning / voice-continuation / voice-conversion on an on-device zero-shot voice: the voice's recording checked
+ * (1-30 s of readable audio, else 400), the words it says given or to be transcribed, and for a conversion the
+ * recognizer that finds the words and times of the speech to re-voice, chosen now (voice-reference.ts). Other
+ * products and engines: only the words, when sent.
+ */
+async function zeroShotVoiceInput(deps: AppDeps, product: Product, sub: MultipartSubmission): Promise<Pick<EngineInput, 'referenceText' | 'transcriber'>> {
+  if (!isZeroShotVoiceProduct(product)) return {};
+  const part = product === 'voice-continuation' ? 'audio' : 'reference_audio';
+  const words = sub.referenceText !== null ? { referenceText: sub.referenceText } : {};
+  // The 1-30 s rule and the transcription are the on-device zero-shot voices' (a hosted service checks its own).
+  if (sub.def.engine !== 'sherpa-cloning') return words;
+  const voice = product === 'voice-continuation' ? sub.files[0]! : sub.reference;
+  if (!voice) {
+    throw new ApiError('file_required', `the reference_audio part is required with model ${sub.def.id}: send 1-30 s of the voice to speak in (curl -F reference_audio=@voice.wav)`);
+  }
+  await checkReferenceAudio(voice, part);
+  const transcriber = chooseTranscriber(deps, sub.def, sub.referenceText, part, product === 'voice-conversion');
+  return { ...words, ...(transcriber ? { transcriber } : {}) };
+}
+
 async function postMultipartSingle(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {
   const owner = c.get('owner');
   const sub = await readMultipartSubmission(c.req.raw, deps, owner.accountId, product, false);
   try {
-    const file = sub.reference ?? sub.files[0]!;
-    const input: EngineInput = sub.reference
-      ? { referencePath: sub.reference.path, fileName: sub.reference.originalName, text: sub.texts[0] }
-      : { filePath: file.path, fileName: file.originalName, ...(sub.texts[0] !== undefined ? { text: sub.texts[0] } : {}) };
-    const idem = idempotencyOf(c, { model: sub.def.id, params: sub.rawParams, name: sub.name, texts: sub.texts, files: [file.sha256] });
+    // voice-cloning has only its reference; voice-conversion a recording and (on device) a reference.
+    const file = sub.files[0] ?? sub.reference!;
+    const voice = await zeroShotVoiceInput(deps, product, sub);
+    const input: EngineInput = {
+      ...(sub.files[0] ? { filePath: file.path } : {}),
+      fileName: file.originalName,
+      ...(sub.reference ? { referencePath: sub.reference.path } : {}),
+      ...(sub.texts[0] !== undefined ? { text: sub.texts[0] } : {}),
+      ...voice,
+    };
+    const idem = idempotencyOf(c, {
+      model: sub.def.id,
+      params: sub.rawParams,
+      name: sub.name,
+      texts: sub.texts,
+      ...(sub.referenceText !== null ? { reference_text: sub.referenceText } : {}),
+      files: [...sub.files, ...(sub.reference ? [sub.reference] : [])].map((f) => f.sha256),
+    });
     // A recording is priced at its length; a text to speak (cloning, continuation) by the job engine from the text.
     const [estimatedSeconds] = PRODUCT_INPUT[product] === 'audio' ? await audioSeconds(deps, sub.def, sub.params, [file.path]) : [undefined];
     const { job, replayed } = await deps.jobs.createJob(
@@ -65,11 +100,14 @@ async function postMultipartBatch(c: Context<AppEnv>, deps: AppDeps, product: Pr
   const owner = c.get('owner');
   const sub = await readMultipartSubmission(c.req.raw, deps, owner.accountId, product, true);
   try {
-    const items: NewBatch['items'] = sub.reference
-      ? sub.texts.map((text) => ({ name: null, input: { referencePath: sub.reference!.path, fileName: sub.reference!.originalName, text } }))
-      : sub.files.map((f) => ({ name: f.originalName || null, input: { filePath: f.path, fileName: f.originalName } }));
+    const voice = await zeroShotVoiceInput(deps, product, sub);
+    const reference = sub.reference ? { referencePath: sub.reference.path } : {};
+    const items: NewBatch['items'] =
+      product === 'voice-cloning'
+        ? sub.texts.map((text) => ({ name: null, input: { referencePath: sub.reference!.path, fileName: sub.reference!.originalName, text, ...voice } }))
+        : sub.files.map((f) => ({ name: f.originalName || null, input: { filePath: f.path, fileName: f.originalName, ...reference, ...voice } }));
     if (items.length > MAX_BATCH_ITEMS) throw new ApiError('too_many_items', `a batch takes at most ${MAX_BATCH_ITEMS} items`);
-    if (!sub.reference) {
+    if (product !== 'voice-cloning') {
       const seconds = await audioSeconds(deps, sub.def, sub.params, sub.files.map((f) => f.path));
       items.forEach((item, i) => (item.estimatedSeconds = seconds[i]!));
     }
@@ -77,6 +115,7 @@ async function postMultipartBatch(c: Context<AppEnv>, deps: AppDeps, product: Pr
       model: sub.def.id,
       params: sub.rawParams,
       texts: sub.texts,
+      ...(sub.referenceText !== null ? { reference_text: sub.referenceText } : {}),
       files: [...(sub.reference ? [sub.reference] : []), ...sub.files].map((f) => [f.originalName, f.sha256]),
     });
     const { batch, replayed } = await deps.jobs.createBatch(

@@ -38,6 +38,7 @@ beforeAll(async () => {
   expect(await run('import', join(TINY, 'tiny-nemo-ctc'), '--id', 'ctc')).toMatchObject({ code: 0 });
   expect(await run('import', join(TINY, 'tiny-kokoro'), '--id', 'kokoro')).toMatchObject({ code: 0 });
   expect(await run('import', generatedModel('uvr-mdx', PRODUCT_MODELS_SCRIPT), '--id', 'uvr')).toMatchObject({ code: 0 });
+  expect(await run('import', generatedModel('pocket-tts', PRODUCT_MODELS_SCRIPT), '--id', 'pocket')).toMatchObject({ code: 0 });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -103,6 +104,18 @@ describe('voxdesk models test', () => {
     const sample = readFileSync(modelTestRecording());
     expect(wav.readUInt32LE(24)).toBe(16000);
     expect(wav.readUInt32LE(wav.indexOf('data', 12) + 4)).toBe(sample.readUInt32LE(sample.indexOf('data', 12) + 4));
+  });
+
+  it('clones the sample recording\'s voice with a zero-shot voice model, saves the speech with --out', async () => {
+    const out = join(dir, 'cloned.wav');
+    const result = await run('test', 'pocket', '--json', '--out', out);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as ModelTestReport;
+    expect(report).toMatchObject({ id: 'pocket', capability: 'voice_cloning', input: { text: MODEL_TEST_SENTENCE }, result: { file: out } });
+    expect(report.audio_seconds).toBeGreaterThan(0);
+    const wav = readFileSync(out);
+    expect(wav.readUInt32LE(24)).toBe(24000);
+    expect(wav.toString('latin1')).toContain('Synthetic speech');
   });
 
   it('explains a model that is unknown or not downloaded', async () => {

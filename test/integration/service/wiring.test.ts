@@ -23,7 +23,7 @@ describe('wired areas', () => {
   it('catalogue carries the built-in engines, the model manager rows and the unserved-product rows', async () => {
     const { data } = await json<{ data: CatalogueRecord[] }>(fetch(`${t.url}/v1/models?include_unavailable=true`));
     const ids = data.map((m) => m.id);
-    expect(ids).toEqual(expect.arrayContaining(['espeak-ng', 'pocketsphinx-en-us', 'rnnoise', 'local-voice-cloning', 'spleeter-2stems-fp16']));
+    expect(ids).toEqual(expect.arrayContaining(['espeak-ng', 'pocketsphinx-en-us', 'rnnoise', 'local-voice-design', 'spleeter-2stems-fp16', 'zipvoice-distill-int8-zh-en']));
     expect(data.some((m) => m.download !== null && m.provider === 'local')).toBe(true);
   });
   it('model manager and hosted-settings routes answer with a key', async () => {

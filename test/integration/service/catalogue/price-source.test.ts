@@ -61,7 +61,8 @@ function single(product: Product, model: string, params: Record<string, unknown>
   if (kind === 'text') return api.postJson(`/v1/${product}`, { model, text: 'Hello there.', params });
   if (kind === 'description') return api.postJson(`/v1/${product}`, { model, text: 'Hello there.', description: 'warm and slow', params });
   const parts: Part[] = [{ name: 'model', value: model }, { name: 'params', value: JSON.stringify(params) }];
-  if (product === 'voice-cloning') parts.push({ name: 'text', value: 'Hello there.' }, { name: 'reference', file: { name: 'ref.wav', data: new Uint8Array(JFK) } });
+  if (product === 'voice-cloning') parts.push({ name: 'text', value: 'Hello there.' }, { name: 'reference_audio', file: { name: 'ref.wav', data: new Uint8Array(JFK) } });
+  else if (product === 'voice-continuation') parts.push({ name: 'text', value: 'Hello there.' }, { name: 'audio', file: { name: 'clip.wav', data: new Uint8Array(JFK) } });
   else parts.push({ name: 'file', file: { name: 'clip.wav', data: new Uint8Array(JFK) } });
   return api.postForm(`/v1/${product}`, parts);
 }
@@ -73,7 +74,7 @@ function batch(product: Product, model: string, params: Record<string, unknown>,
   if (kind === 'description') return api.postJson(`/v1/${product}/batch`, { model, params, items: texts.map((text) => ({ text, description: 'bright' })) });
   const parts: Part[] = [{ name: 'model', value: model }, { name: 'params', value: JSON.stringify(params) }];
   if (product === 'voice-cloning') {
-    parts.push({ name: 'reference', file: { name: 'ref.wav', data: new Uint8Array(JFK) } });
+    parts.push({ name: 'reference_audio', file: { name: 'ref.wav', data: new Uint8Array(JFK) } });
     for (const text of texts) parts.push({ name: 'text', value: text });
   } else {
     for (let i = 0; i < count; i++) parts.push({ name: 'file', file: { name: `clip-${i}.wav`, data: new Uint8Array(JFK) } });

@@ -122,14 +122,14 @@ describe('batches of every shape', () => {
       expect(job.result?.artifacts?.[0]?.url).toContain('/v1/artifacts/');
       await json<Batch>(api.postForm(`/v1/${product}/batch`, [model('test-audio'), file('x.wav'), file('y.wav')])).then((b) => api.post(`/v1/${product}/batch/${b.id}/cancel`));
     }
-    const cloned = await json<Job>(api.postForm('/v1/voice-cloning', [model('test-cloning'), { name: 'name', value: 'me' }, file('ref.wav', 'reference'), { name: 'text', value: 'say this' }]));
+    const cloned = await json<Job>(api.postForm('/v1/voice-cloning', [model('test-cloning'), { name: 'name', value: 'me' }, file('ref.wav', 'reference_audio'), { name: 'text', value: 'say this' }]));
     expect(cloned.status).toBe('succeeded');
-    await expectError(api.postForm('/v1/voice-cloning', [model('test-cloning'), file('ref.wav', 'reference')]), 400, 'text_required');
+    await expectError(api.postForm('/v1/voice-cloning', [model('test-cloning'), file('ref.wav', 'reference_audio')]), 400, 'text_required');
     await expectError(api.postForm('/v1/voice-cloning', [model('test-cloning'), file('ref.wav', 'file'), { name: 'text', value: 'x' }]), 400, 'unsupported_param');
-    const cloneBatch = await json<Batch>(api.postForm('/v1/voice-cloning/batch', [model('test-cloning'), file('ref.wav', 'reference'), { name: 'text', value: 'one' }, { name: 'text', value: 'two' }]));
+    const cloneBatch = await json<Batch>(api.postForm('/v1/voice-cloning/batch', [model('test-cloning'), file('ref.wav', 'reference_audio'), { name: 'text', value: 'one' }, { name: 'text', value: 'two' }]));
     expect(cloneBatch.file_count).toBe(2);
     await poll<Batch>(`/v1/voice-cloning/batch/${cloneBatch.id}`, (b) => b.status === 'complete');
-    const continued = await json<Job>(api.postForm('/v1/voice-continuation', [model('test-cloning'), file('start.wav')]));
+    const continued = await json<Job>(api.postForm('/v1/voice-continuation', [model('test-cloning'), file('start.wav', 'audio'), { name: 'text', value: 'and then' }]));
     expect(continued.status).toBe('succeeded');
     const designed = await json<Job>(api.postJson('/v1/voice-design', { model: 'test-design', text: 'hello', description: 'a warm low voice' }));
     expect(designed.status).toBe('succeeded');

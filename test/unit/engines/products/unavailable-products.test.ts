@@ -24,7 +24,7 @@ describe('rows of the products without an on-device engine', () => {
   });
 
   it('covers exactly the products no on-device engine serves', () => {
-    const served = ['speech-to-text', 'text-to-speech', 'voice-isolator', 'audio-enhancement', 'stem-separation'];
+    const served = ['speech-to-text', 'text-to-speech', 'voice-isolator', 'audio-enhancement', 'stem-separation', 'voice-cloning', 'voice-continuation', 'voice-conversion'];
     expect([...UNSERVED_PRODUCTS].sort()).toEqual(PRODUCTS.filter((p) => !served.includes(p)).sort());
   });
 

@@ -9,6 +9,7 @@ import { assembleTranscript, type TranscriptPlan } from '../../engines/asr/trans
 import type { TranscriptResult } from '../../engines/asr/transcript.js';
 import type { RecognizedSegment, ResumePoint } from '../../engines/engine-types.js';
 import type { SegmentRow } from '../../store/segments-repo.js';
+import { splitIntoSentences } from './sentence-segments.js';
 
 /** A segment the worker sent, checked (it crossed a process boundary) and shaped as a row. */
 export function segmentRow(jobId: string, segment: RecognizedSegment, createdAt: string): SegmentRow {
@@ -37,13 +38,21 @@ export function resumePointOf(row: SegmentRow | undefined): ResumePoint | null {
   return row ? { index: row.idx, seconds: row.resume_seconds, ...(row.language ? { language: row.language } : {}) } : null;
 }
 
-/** The finished job's result, built from its committed segments with the engine's plan. */
+/**
+ * The finished job's result, built from its committed segments with the engine's plan, in sentence-sized segments
+ * (sentence-segments.ts): assembled with every word, cut into sentences, then given the shape the job asked for.
+ */
 export function transcriptFromRows(rows: readonly SegmentRow[], plan: TranscriptPlan): TranscriptResult {
   const pieces = rows.map((row) => {
     const words = wordsOf(row);
     return { start: row.start_seconds, end: row.end_seconds, text: row.text, language: row.language, ...(words ? { words } : {}) };
   });
-  return assembleTranscript(pieces, plan.options, plan.speakerTurns, plan.speakerNames);
+  const options = plan.options;
+  if (options.responseFormat === 'json') return assembleTranscript(pieces, options, plan.speakerTurns, plan.speakerNames);
+  const detailed = { ...options, responseFormat: 'verbose_json' as const, granularity: 'word' as const };
+  const full = splitIntoSentences(assembleTranscript(pieces, detailed, plan.speakerTurns, plan.speakerNames));
+  if (options.granularity === 'word') return full;
+  return { ...full, segments: options.granularity === 'none' ? [] : full.segments, words: [] };
 }
 
 /** What GET /v1/speech-to-text/{id}/segments shows of a row (times rounded to the millisecond, as in results). */
@@ -51,7 +60,7 @@ export function segmentView(row: SegmentRow): SegmentView {
   const round3 = (seconds: number): number => Math.round(seconds * 1000) / 1000;
   const view: SegmentView = { index: row.idx, start: round3(row.start_seconds), end: round3(row.end_seconds), text: row.text.replace(/\s+/g, ' ').trim() };
   const words = wordsOf(row);
-  if (words) view.words = words.map((w) => ({ word: w.word, start: round3(w.start), end: round3(w.end) }));
+  if (words) view.words = words.map((w) => ({ word: w.word, start: round3(w.start), end: round3(w.end), ...(w.confidence === undefined ? {} : { confidence: w.confidence }) }));
   return view;
 }
 
@@ -67,7 +76,7 @@ export function rowsFromResult(jobId: string, result: JobResult, createdAt: stri
       end_seconds: segment.end,
       resume_seconds: segment.end,
       text: segment.text,
-      words_json: inside.length > 0 ? JSON.stringify(inside.map(({ word, start, end }) => ({ word, start, end }))) : null,
+      words_json: inside.length > 0 ? JSON.stringify(inside.map(({ word, start, end, confidence }) => ({ word, start, end, ...(confidence === undefined ? {} : { confidence }) }))) : null,
       language: result.language ?? null,
       created_at: createdAt,
     };

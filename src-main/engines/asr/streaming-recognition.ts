@@ -21,6 +21,8 @@ export interface StreamedUtterance {
   tokens: string[];
   /** Seconds from `start`. */
   timestamps: number[];
+  /** Each token's log probability, when the recognizer gives them (transducers). */
+  logProbs?: number[];
 }
 
 export interface StreamingOptions {
@@ -31,7 +33,8 @@ export interface StreamingOptions {
 
 function utterance(result: SherpaOnlineResult, end: number): StreamedUtterance {
   const start = result.start_time ?? 0;
-  return { start, end: Math.max(end, start), text: result.text ?? '', tokens: result.tokens ?? [], timestamps: result.timestamps ?? [] };
+  const logProbs = result.ys_probs?.length ? { logProbs: result.ys_probs } : {};
+  return { start, end: Math.max(end, start), text: result.text ?? '', tokens: result.tokens ?? [], timestamps: result.timestamps ?? [], ...logProbs };
 }
 
 export async function* streamingUtterances(

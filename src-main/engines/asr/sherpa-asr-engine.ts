@@ -21,6 +21,7 @@ import { matchSpeakers, type KnownSpeaker } from '../../common/speaker-matching.
 import { diarize, type DiarizationModels } from './diarization.js';
 import { recordingVoices } from './diarization-voices.js';
 import { decodeWithRetry } from './flagged-redecode.js';
+import { isOverSilence, NO_SPEECH_THRESHOLD } from './no-speech.js';
 import { hotwordLines, spellable } from './hotword-tokens.js';
 import { noteRecognised, noteResume, segmentDelay } from './recognition-probe.js';
 import { clearRecognizers, getOnlineRecognizer, getRecognizer, parseEngineConfig, type RecognizerSettings } from './sherpa-recognizers.js';
@@ -75,6 +76,7 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     // Whisper's own threshold param sets when a segment is marked for compressing too well.
     ...(typeof task.params.compression_ratio_threshold === 'number' ? { guardrails: { compressionRatioThreshold: task.params.compression_ratio_threshold } } : {}),
   };
+  const noSpeechThreshold = typeof task.params.no_speech_threshold === 'number' ? task.params.no_speech_threshold : NO_SPEECH_THRESHOLD;
   const resume = task.resumeAfter ?? null;
   let index = resume ? resume.index + 1 : 0;
   if (duration === 0) {
@@ -134,7 +136,7 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     for await (const u of streamingUtterances(recognizer, blocks, { signal: ctx.signal, onPosition: report })) {
       const start = offset + u.start;
       const end = offset + u.end;
-      const words = wordsFromTokens({ tokens: u.tokens, timestamps: u.timestamps }, start, end);
+      const words = wordsFromTokens({ tokens: u.tokens, timestamps: u.timestamps, logProbs: u.logProbs }, start, end);
       await recognised({ index, start, end, text: u.text, ...(words.length > 0 ? { words } : {}) });
     }
   } else {
@@ -155,6 +157,8 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
       const words = text === recognized.text ? recognized.words : punctuatedWords(recognized.words, text);
       const piece: RecognizedSegment = { index, start: segment.start, end: segment.end, text, language: recognized.language };
       if (words.length > 0) piece.words = words;
+      // A fixed window's text where the detector hears nobody is marked no_speech (no-speech.ts).
+      if (!params.vadFilter && config.vadModel && text.trim() !== '' && isOverSilence(config.vadModel, segment.samples, noSpeechThreshold)) piece.flags = ['no_speech'];
       await recognised(piece);
     }
     // Nothing spoken said which language this is: the recognizer names one for the start of the audio.
@@ -277,7 +281,10 @@ class OfflineRecognition {
     // Greedy decoding makes the first N tokens the same whether it stops after N or not: max_new_tokens is exact.
     const cut = limit !== null && tokens.length > limit;
     const text = cut ? tokens.slice(0, limit).join('') : result.text;
-    const timed = cut ? { tokens: tokens.slice(0, limit), timestamps: (result.timestamps ?? []).slice(0, limit), durations: result.durations?.slice(0, limit) } : { tokens, timestamps: result.timestamps ?? [], durations: result.durations };
+    const logProbs = result.ys_log_probs?.length ? result.ys_log_probs : undefined;
+    const timed = cut
+      ? { tokens: tokens.slice(0, limit), timestamps: (result.timestamps ?? []).slice(0, limit), durations: result.durations?.slice(0, limit), logProbs: logProbs?.slice(0, limit) }
+      : { tokens, timestamps: result.timestamps ?? [], durations: result.durations, logProbs };
     const language = this.identified ?? languageOf(result.lang);
     this.lock.heardIn(language, text, end - start);
     return { text, language, words: wordsFromTokens(timed, start, end) };

@@ -4,7 +4,8 @@
  * the rows. A hosted job commits no checkpoints of its own: its segments are written from the hosted result when it
  * succeeds, so the segments route answers the same way for every transcription.
  */
-import type { JobResult, SegmentView, TranscriptWord } from '../../common/api-types.js';
+import type { JobResult, SegmentFlag, SegmentView, TranscriptWord } from '../../common/api-types.js';
+import { SEGMENT_FLAGS } from '../../engines/asr/segment-guardrails.js';
 import { assembleTranscript, type TranscriptPlan } from '../../engines/asr/transcript-assembly.js';
 import type { TranscriptResult } from '../../engines/asr/transcript.js';
 import type { RecognizedSegment, ResumePoint } from '../../engines/engine-types.js';
@@ -17,6 +18,8 @@ export function segmentRow(jobId: string, segment: RecognizedSegment, createdAt:
   if (!Number.isInteger(segment.index) || segment.index < 0 || !finite(segment.start) || !finite(segment.end) || typeof segment.text !== 'string') {
     throw new Error(`malformed segment from the engine: ${JSON.stringify(segment).slice(0, 200)}`);
   }
+  // Only the flags this build knows, once each (it crossed a process boundary).
+  const measured = Array.isArray(segment.flags) ? SEGMENT_FLAGS.filter((flag) => segment.flags!.includes(flag)) : [];
   return {
     job_id: jobId,
     idx: segment.index,
@@ -27,7 +30,18 @@ export function segmentRow(jobId: string, segment: RecognizedSegment, createdAt:
     words_json: segment.words && segment.words.length > 0 ? JSON.stringify(segment.words) : null,
     language: segment.language ?? null,
     created_at: createdAt,
+    ...(measured.length > 0 ? { flags_json: JSON.stringify(measured) } : {}),
   };
+}
+
+function flagsOf(row: SegmentRow): SegmentFlag[] {
+  if (!row.flags_json) return [];
+  try {
+    const list = JSON.parse(row.flags_json) as unknown;
+    return Array.isArray(list) ? SEGMENT_FLAGS.filter((flag) => list.includes(flag)) : [];
+  } catch {
+    return [];
+  }
 }
 
 function wordsOf(row: SegmentRow): TranscriptWord[] | undefined {
@@ -45,7 +59,8 @@ export function resumePointOf(row: SegmentRow | undefined): ResumePoint | null {
 export function transcriptFromRows(rows: readonly SegmentRow[], plan: TranscriptPlan): TranscriptResult {
   const pieces = rows.map((row) => {
     const words = wordsOf(row);
-    return { start: row.start_seconds, end: row.end_seconds, text: row.text, language: row.language, ...(words ? { words } : {}) };
+    const flags = flagsOf(row);
+    return { start: row.start_seconds, end: row.end_seconds, text: row.text, language: row.language, ...(words ? { words } : {}), ...(flags.length ? { flags } : {}) };
   });
   const options = plan.options;
   if (options.responseFormat === 'json') return assembleTranscript(pieces, options, plan.speakerTurns, plan.speakerNames);

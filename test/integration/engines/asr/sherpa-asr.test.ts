@@ -249,3 +249,21 @@ describe('sherpa-onnx streaming transducer (tiny streaming Zipformer2)', () => {
     expect(await failureCode(engine.run(sttTask(join(SHARED, 'audio/noisy/silero-test.wav'), 'sherpa-asr', streaming().engineConfig), ctx))).toBe('cancelled');
   });
 });
+
+describe('text over silence (no_speech, issue 29.1)', () => {
+  it('a fixed window whose text the voice-activity detector hears nobody under is kept and marked no_speech; speech is not', async () => {
+    // Three seconds of faint noise: the random-weight model writes letters over it, Silero VAD hears no speech.
+    const hiss = join(temp.dir, 'hiss.wav');
+    ffmpeg(['-f', 'lavfi', '-i', 'anoisesrc=color=white:amplitude=0.001:seed=7:r=16000', '-t', '3', '-ac', '1', hiss]);
+    const config = nemoCtc({ sileroVad: VAD });
+    const overSilence = await engine.run(sttTask(hiss, 'sherpa-asr', config, { vad_filter: false }), recordingContext());
+    expect(overSilence.result.text).not.toBe('');
+    expect(overSilence.result.segments!.map((s) => s.flags)).toEqual([['no_speech']]);
+    // jfk.wav in the same fixed windows: speech, no flag.
+    const spoken = await engine.run(sttTask(JFK, 'sherpa-asr', config, { vad_filter: false }), recordingContext());
+    expect(spoken.result.text).not.toBe('');
+    expect(spoken.result.segments!.every((s) => !s.flags?.includes('no_speech'))).toBe(true);
+    // With vad_filter (the default when Silero is installed) the noise is never recognised at all.
+    expect((await engine.run(sttTask(hiss, 'sherpa-asr', config), recordingContext())).result.segments).toEqual([]);
+  }, 120_000);
+});

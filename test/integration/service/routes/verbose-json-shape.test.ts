@@ -115,6 +115,20 @@ describe('the native route: every family, every granularity', () => {
     }
   }, 240_000);
 
+  it('text over silence is committed with its no_speech flag: in the result, the transcript and the segments it came from (issue 29.1)', async () => {
+    const hiss = join(work, 'hiss.wav');
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'anoisesrc=color=white:amplitude=0.001:seed=7:r=16000', '-t', '3', '-ac', '1', hiss]);
+    const job = await transcribe(TINY_RECOGNIZERS['nemo-ctc'], hiss, { vad_filter: false });
+    expect(job.result.text).not.toBe('');
+    expect(job.result.segments.every((s) => s.flags?.includes('no_speech'))).toBe(true);
+    const headers = { authorization: `Bearer ${t.key}` };
+    const revision = (await (await fetch(`${t.url}/v1/speech-to-text/${job.id}/transcript`, { headers })).json()) as { segments: { flags?: string[] }[] };
+    expect(revision.segments.map((s) => s.flags)).toEqual(job.result.segments.map(() => ['no_speech']));
+    // Speech in the same fixed windows is not flagged.
+    const spoken = await transcribe(TINY_RECOGNIZERS['nemo-ctc'], JFK, { vad_filter: false });
+    expect(spoken.result.segments.some((s) => s.flags?.includes('no_speech'))).toBe(false);
+  }, 120_000);
+
   it('tiny Whisper on a second of silence names the language it detects', async () => {
     const { result } = await transcribe(TINY_RECOGNIZERS.whisper, SILENCE, { response_format: 'verbose_json' });
     expect(result).toMatchObject({ text: '', segments: [], words: [] });

@@ -68,8 +68,8 @@ export function formatTable(packages: PackageStatus[]): string {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
 }
 
-async function pull(manager: ModelManager, id: string): Promise<void> {
-  const initial = manager.pull(id);
+async function pull(manager: ModelManager, id: string, acceptUnconfirmed: boolean): Promise<void> {
+  const initial = manager.pull(id, { acceptUnconfirmed });
   if (initial.installed) {
     process.stdout.write(`${id} is already installed in ${initial.dir}\n`);
     return;
@@ -147,7 +147,9 @@ export function registerModelsCommand(program: Command): void {
     .option(...dataDirFlag)
     .option(...mirrorFlag)
     .option(...caFileFlag)
-    .action((id: string, opts: DataDirOption) => withManager(opts, (manager) => pull(manager, id).catch(cliError)));
+    .option('--accept-unconfirmed', 'install a curated model whose checksum no published source confirms (unverified; the sha256 of what arrived is recorded)')
+    .action((id: string, opts: DataDirOption & { acceptUnconfirmed?: boolean }) =>
+      withManager(opts, (manager) => pull(manager, id, opts.acceptUnconfirmed === true).catch(cliError)));
 
   models
     .command('add')
@@ -173,7 +175,7 @@ export function registerModelsCommand(program: Command): void {
             ...(opts.size ? { size_bytes: opts.size } : {}),
             ...(opts.language ? { languages: opts.language } : {}),
           });
-          await pull(manager, added.id);
+          await pull(manager, added.id, false);
         } catch (err) {
           cliError(err);
         }

@@ -83,6 +83,10 @@ export interface LocalModel {
   speed_class?: 'fast' | 'medium' | 'slow' | null;
   /** The spec's family label the package serves (W-turbo, P3 …), or null. */
   spec_family?: string | null;
+  /** A curated package whose checksum no published source confirms: why (installed only when the person accepts). */
+  unconfirmed?: string | null;
+  /** Installed: whether every file matched a published sha256 (false: installed unverified). */
+  verified?: boolean | null;
   [key: string]: unknown;
 }
 
@@ -383,8 +387,10 @@ export class ApiClient {
     const body = await this.request<{ data: LocalModel[] } | LocalModel[]>('GET', '/v1/local/models');
     return Array.isArray(body) ? body : body.data;
   }
-  downloadModel(id: string): Promise<LocalModel> {
-    return this.request('POST', `/v1/local/models/${encodeURIComponent(id)}/download`);
+  /** `acceptUnconfirmed`: the person accepts installing a package whose checksum no published source confirms. */
+  downloadModel(id: string, options: { acceptUnconfirmed?: boolean } = {}): Promise<LocalModel> {
+    const body = options.acceptUnconfirmed ? { accept_unconfirmed: true } : undefined;
+    return this.request('POST', `/v1/local/models/${encodeURIComponent(id)}/download`, body);
   }
   cancelDownload(id: string): Promise<LocalModel> {
     return this.request('DELETE', `/v1/local/models/${encodeURIComponent(id)}/download`);

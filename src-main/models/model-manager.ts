@@ -240,8 +240,13 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     return this.pull(row.id);
   }
 
-  /** Starts (or joins) the download of a curated or added package. Answers the state at once; see whenDone(). */
-  pull(id: string): PackageStatus {
+  /**
+   * Starts (or joins) the download of a curated or added package. Answers the state at once; see whenDone().
+   * A curated package whose pin no published source confirms is downloaded only when the person says they accept
+   * that (`acceptUnconfirmed`): its files are then installed unverified, with the sha256 of what arrived recorded
+   * (`verified: false` in its status), never silently.
+   */
+  pull(id: string, options: { acceptUnconfirmed?: boolean } = {}): PackageStatus {
     const pkg = this.offered(id);
     if (!pkg) {
       if (this.store.installedById(id)) throw new ApiError('conflict', `${id} was imported from disk; there is nothing to download`);
@@ -249,11 +254,14 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     }
     this.refuseWhenStopped();
     const unconfirmed = pkg.files.find((f) => f.unconfirmed);
-    if (unconfirmed && !this.store.installedById(id)) {
+    if (unconfirmed && !options.acceptUnconfirmed && !this.store.installedById(id)) {
       throw new ApiError(
         'conflict',
-        `${id} is not downloaded: no published source confirms its checksum (${unconfirmed.unconfirmed}), and a file nobody can check is not installed without you knowing. If you trust a copy, add it by URL with its sha256 (voxdesk models add URL --sha256 …)`,
+        `${id} is not downloaded: no published source confirms its checksum (${unconfirmed.unconfirmed}), and a file nobody can check is not installed without you knowing. To install it unverified, ask again with accept_unconfirmed: true (voxdesk models pull ${id} --accept-unconfirmed); or add a copy you trust by URL with its sha256 (voxdesk models add URL --sha256 …)`,
       );
+    }
+    if (unconfirmed && !this.store.installedById(id) && !this.downloads.running(id)) {
+      this.options.log?.(`[models] ${id}: downloading unverified at the person's request (${unconfirmed.unconfirmed})`);
     }
     if (!this.store.installedById(id)) this.downloads.start(pkg);
     return this.status(id);

@@ -46,6 +46,11 @@ export interface SearchRowHit extends Omit<SearchRowInput, 'account_id'> {
 export interface TranscriptSearchRepo {
   /** Whether the job has rows in the index. */
   hasJob(jobId: string): boolean;
+  /**
+   * How far the job's own rows reach: the highest segment index among them, -1 when only its name row is there, null
+   * when it has none. The indexer writes a long transcript a slice per transaction and goes on from here.
+   */
+  indexedUpTo(jobId: string): number | null;
   /** Lists the job as waiting for its rows (its revision is recorded, its rows are written later in a batch). */
   markPending(jobId: string): void;
   /** Up to `limit` jobs waiting for their rows, oldest id first. */
@@ -82,6 +87,10 @@ export interface TranscriptSearchRepo {
 
 export function createTranscriptSearchRepo(db: Db): TranscriptSearchRepo {
   const has = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM transcript_search_rows WHERE job_id = ? AND ai_job_id IS NULL LIMIT 1');
+  // Down the (job_id, segment_idx) index from its end: NULL (the name row) sorts last when descending.
+  const upTo = db.prepare<[string], { n: number | null }>(
+    'SELECT segment_idx AS n FROM transcript_search_rows WHERE job_id = ? AND ai_job_id IS NULL ORDER BY segment_idx DESC LIMIT 1',
+  );
   const markPending = db.prepare<[string]>('INSERT OR IGNORE INTO transcript_search_pending (job_id) VALUES (?)');
   const pending = db.prepare<[number], string>('SELECT job_id FROM transcript_search_pending ORDER BY job_id LIMIT ?').pluck();
   const isPending = db.prepare<[string], number>('SELECT 1 FROM transcript_search_pending WHERE job_id = ?').pluck();
@@ -122,6 +131,10 @@ export function createTranscriptSearchRepo(db: Db): TranscriptSearchRepo {
   };
   return {
     hasJob: (jobId) => has.get(jobId) !== undefined,
+    indexedUpTo: (jobId) => {
+      const row = upTo.get(jobId);
+      return row === undefined ? null : (row.n ?? -1);
+    },
     markPending: (jobId) => void markPending.run(jobId),
     pending: (limit) => pending.all(limit),
     isPending: (jobId) => isPending.get(jobId) !== undefined,

@@ -1,12 +1,14 @@
 /**
  * The Models tab's "Add from URL" in Chromium against a real `voxdesk serve --ui`: a model archive served by a local
  * HTTP server is added by URL + sha256, downloads, appears in the Transcribe tab's model picker, and a job with it
- * succeeds with the tiny model's exact text (../shared/models/tiny/README.md). The Download source form saves a mirror.
+ * succeeds with the tiny model's exact text (../shared/models/tiny/README.md). The Download source form saves a mirror,
+ * and a curated model whose checksum nobody publishes is installed through it only after the person accepts.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatedModel } from '../helpers/generated-models.js';
 import { SHARED } from '../helpers/system.js';
 import { startRangeServer, type RangeServer } from '../helpers/range-server.js';
 import { shippedArchive } from '../helpers/tiny-archives.js';
@@ -108,6 +110,27 @@ describe('Models → Add from URL (browser mode)', () => {
       mirror: `${server.url}/mirror`,
       mirror_from: 'setting',
     });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('installs a curated model whose checksum nobody publishes only after asking, and marks it unverified', async () => {
+    // Through the mirror saved above: DPDFNet's pin is unconfirmed in the curated list.
+    server.files.set('/mirror/dpdfnet-baseline/dpdfnet_baseline.onnx', { body: readFileSync(join(generatedModel('dpdfnet'), 'dpdfnet_baseline.onnx')) });
+    const panel = page.locator('#panel-models');
+    const row = panel.locator('tr[data-model="dpdfnet-baseline"]');
+    await expect.poll(() => row.innerText()).toMatch(/Checksum not published/);
+    const dialogs: string[] = [];
+    page.once('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await row.getByRole('button', { name: 'Download unverified…' }).click();
+    await expect.poll(() => dialogs.length).toBe(1);
+    expect(dialogs[0]).toMatch(/No published source confirms the checksum of .*DPDFNet/);
+    expect(server.requests.some((r) => r.path.startsWith('/mirror/dpdfnet-baseline/'))).toBe(false);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Download unverified…' }).click();
+    await expect.poll(() => row.innerText(), { timeout: 60_000 }).toMatch(/Ready[\s\S]*Unverified/);
     expect(pageErrors).toEqual([]);
   });
 });

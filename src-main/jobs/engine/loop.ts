@@ -7,7 +7,7 @@
  * leases of the runs under way. While stopping, a pass only settles.
  */
 import { performance } from 'node:perf_hooks';
-import { INDEX_BATCH, indexPending } from '../transcripts/transcripts-search-index.js';
+import { indexPending } from '../transcripts/transcripts-search-index.js';
 import { guard, type JobCore } from './job-core.js';
 import type { Executor } from './job-executor.js';
 import type { Maintenance } from './job-maintenance.js';
@@ -123,7 +123,7 @@ export class Loop {
     if (active.size > 0 && performance.now() - this.searchIndexedAt < options.searchIndexDelayMs) return;
     while (!this.stopping) {
       this.searchIndexedAt = performance.now();
-      if ((await indexPending(store)) < INDEX_BATCH) return;
+      if (!(await indexPending(store))) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
   }

@@ -16,7 +16,7 @@ import type { JobRow } from '../../store/jobs-repo.js';
 import type { StoreRepos } from '../../store/store.js';
 import { replaceRange } from './transcript-edit.js';
 import type { RevisionBody } from './transcript-original.js';
-import { searchRows } from './transcripts-search-index.js';
+import { reindexSegments, searchRows } from './transcripts-search-index.js';
 
 /** What a person asks for: seconds into the recording, a model, and its params. */
 export interface RetranscribeRequest {
@@ -126,11 +126,9 @@ export async function applyRetranscription(repos: StoreRepos, done: JobRow, at: 
       created_at: at,
     });
     if (!inserted) continue;
-    if (!(await repos.search.isPending(source.id))) {
-      const count = Math.max(before.segments.length, body.segments.length);
-      const indexes = Array.from({ length: count - firstChanged }, (_, i) => firstChanged + i);
-      await repos.search.replaceSegments(source.id, indexes, searchRows(source, body.segments.slice(firstChanged)));
-    }
+    const count = Math.max(before.segments.length, body.segments.length);
+    const indexes = Array.from({ length: count - firstChanged }, (_, i) => firstChanged + i);
+    await reindexSegments(repos, source.id, indexes, searchRows(source, body.segments.slice(firstChanged)));
     return source.id;
   }
   log(`job engine: ${done.id}: the transcript of ${source.id} kept changing; the re-transcribed range was not applied (its result stays on the job)`);

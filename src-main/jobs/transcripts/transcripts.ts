@@ -20,7 +20,7 @@ import type { ExportParts } from './transcript-export-parts.js';
 import { highlight } from './transcript-snippet.js';
 import { matchInSegment, segmentReader } from './search-word-times.js';
 import { originalRevision } from './transcript-original.js';
-import { catchUpSearchIndex, jobName, searchRows } from './transcripts-search-index.js';
+import { catchUpSearchIndex, jobName, reindexSegments, searchRows } from './transcripts-search-index.js';
 
 /**
  * The most matching segments a search ranks. bm25 costs 15–75 µs a row on the development machine (more when a
@@ -196,8 +196,7 @@ export function createTranscripts(store: Store, clock: Clock): Transcripts {
           throw new ApiError('conflict', `the transcript changed while this edit was saved (revision ${row.revision} exists); read it again and redo the edit`);
         }
         await updateSpeakerLibrary(inTx, accountId, jobId, base.speakers_json, patch, row.created_at);
-        // A job still waiting for its rows gets them from this (its latest) revision when the indexer comes to it.
-        if (!(await inTx.search.isPending(jobId))) await inTx.search.replaceSegments(jobId, after.changed.map((s) => s.index), searchRows(job, after.changed));
+        await reindexSegments(inTx, jobId, after.changed.map((s) => s.index), searchRows(job, after.changed));
       });
       // The revision as just made, not read back from what was stored.
       return revisionJson(row, row.revision);

@@ -15,7 +15,7 @@ export interface PackageFile {
   sha256: string | null;
   /** Curated packages: where the sha256 and size come from (a release's checksum file, the host's LFS hash …). */
   pinSource?: string;
-  /** Curated packages whose pin no published source confirms: why (pull then fails with unconfirmed_pin). */
+  /** Curated packages whose pin no published source confirms: why (a pull is then refused unless the person accepts installing it unverified). */
   unconfirmed?: string;
   sizeBytes: number;
   /**

@@ -42,7 +42,7 @@ export interface PackageStatus {
   spec_family: SpecFamily | null;
   /** fast, medium or slow on a laptop CPU (curated-models.ts SPEED_CLASSES); null when not known (imports, URLs). */
   speed_class: SpeedClass | null;
-  /** Curated packages whose pin no published source confirms: why; pulling them fails with unconfirmed_pin. */
+  /** Curated packages whose pin no published source confirms: why; a pull is refused unless the person accepts installing it unverified. */
   unconfirmed: string | null;
 }
 

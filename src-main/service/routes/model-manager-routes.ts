@@ -6,7 +6,9 @@
  *   POST   /v1/local/models                 {id?, name?, url, sha256, size_bytes?, family?, languages?}: add a
  *                                           model by URL and start its download        → 202 PackageStatus
  *   GET    /v1/local/models/{id}            one package                               → 200 PackageStatus
- *   POST   /v1/local/models/{id}/download   start or join a download                  → 202 PackageStatus (200 when installed)
+ *   POST   /v1/local/models/{id}/download   start or join a download; body optional: {accept_unconfirmed: true}
+ *                                           installs a package whose pin nobody confirms, unverified
+ *                                           (without it such a package is 409)         → 202 PackageStatus (200 when installed)
  *   DELETE /v1/local/models/{id}/download   cancel it and delete the partial files     → 200 PackageStatus
  *   DELETE /v1/local/models/{id}            remove an installed package                → 200 {id, object, deleted}
  *   POST   /v1/local/models/import          {path, id?, family?, name?, languages?}    → 202 PackageStatus (importing)
@@ -21,7 +23,9 @@ import { ApiError } from '../../common/errors.js';
 import { CURATED_LIST_VERSION } from '../../models/packages/curated-models.js';
 import type { ModelManager } from '../../models/model-manager.js';
 import type { AppEnv } from '../app-env.js';
-import { optionalString, readJsonObject } from '../http/json-body.js';
+import { optionalString, readJsonObject, refuseUnknownFields } from '../http/json-body.js';
+import { requestHeader } from '../http/node-request.js';
+import type { Context } from 'hono';
 
 function stringList(body: Record<string, unknown>, field: string): string[] | undefined {
   const value = body[field];
@@ -61,8 +65,8 @@ export function modelManagerRoutes(manager: ModelManager): Hono<AppEnv> {
     await manager.refresh();
     return c.json(manager.status(c.req.param('id')!));
   });
-  app.post('/v1/local/models/:id/download', (c) => {
-    const status = manager.pull(c.req.param('id')!);
+  app.post('/v1/local/models/:id/download', async (c) => {
+    const status = manager.pull(c.req.param('id')!, await downloadOptions(c));
     return c.json(status, status.installed ? 200 : 202);
   });
   app.delete('/v1/local/models/:id/download', async (c) => c.json(await manager.cancel(c.req.param('id')!)));
@@ -72,4 +76,14 @@ export function modelManagerRoutes(manager: ModelManager): Hono<AppEnv> {
     return c.json({ id, object: 'local_model', deleted: true });
   });
   return app;
+}
+
+/** The download's optional JSON body: nothing, or {accept_unconfirmed: boolean}. */
+async function downloadOptions(c: Context<AppEnv>): Promise<{ acceptUnconfirmed: boolean }> {
+  if (!requestHeader(c, 'content-type') && (requestHeader(c, 'content-length') ?? '0') === '0') return { acceptUnconfirmed: false };
+  const body = await readJsonObject(c);
+  refuseUnknownFields(body, ['accept_unconfirmed']);
+  const accept = body.accept_unconfirmed ?? false;
+  if (typeof accept !== 'boolean') throw new ApiError('invalid_request', 'accept_unconfirmed must be true or false');
+  return { acceptUnconfirmed: accept };
 }

@@ -23,6 +23,7 @@ import { bm25, idf, matchesNothing, matchQuery, parseMatch, phraseQuery, searchD
 import type { Sql } from './sql.js';
 
 const HAS = 'SELECT 1 AS one FROM transcript_search_rows WHERE job_id = $1 AND ai_job_id IS NULL LIMIT 1';
+const UP_TO = 'SELECT segment_idx AS n FROM transcript_search_rows WHERE job_id = $1 AND ai_job_id IS NULL ORDER BY segment_idx DESC NULLS LAST LIMIT 1';
 const MARK_PENDING = 'INSERT INTO transcript_search_pending (job_id) VALUES ($1) ON CONFLICT DO NOTHING';
 const PENDING = 'SELECT job_id FROM transcript_search_pending ORDER BY job_id LIMIT $1 FOR UPDATE';
 const IS_PENDING = 'SELECT 1 AS one FROM transcript_search_pending WHERE job_id = $1 FOR SHARE';
@@ -96,6 +97,10 @@ export function createPgTranscriptSearchRepo(sql: Sql): Async<TranscriptSearchRe
   };
   return {
     hasJob: async (jobId) => (await sql.one(HAS, [jobId])) !== undefined,
+    indexedUpTo: async (jobId) => {
+      const row = await sql.one<{ n: string | number | null }>(UP_TO, [jobId]);
+      return row === undefined ? null : row.n === null ? -1 : Number(row.n);
+    },
     markPending: async (jobId) => void (await sql.run(MARK_PENDING, [jobId])),
     pending: async (limit) => (await sql.all<{ job_id: string }>(PENDING, [limit])).map((r) => r.job_id),
     isPending: async (jobId) => (await sql.one(IS_PENDING, [jobId])) !== undefined,

@@ -87,8 +87,9 @@ export class LocalPackages {
     await this.app.loadModels();
   }
 
-  download(id: string): Promise<void> {
-    return this.run(() => this.app.api.downloadModel(id), t('models.downloadStarted'));
+  /** `acceptUnconfirmed`: the person chose to install a package whose checksum nobody publishes (asked first). */
+  download(id: string, options: { acceptUnconfirmed?: boolean } = {}): Promise<void> {
+    return this.run(() => this.app.api.downloadModel(id, options), t('models.downloadStarted'));
   }
 
   cancel(id: string): Promise<void> {

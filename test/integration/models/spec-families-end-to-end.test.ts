@@ -109,6 +109,8 @@ beforeAll(async () => {
   );
   // A package whose pin no published source confirms: offered, refused.
   const unconfirmed = curated('whisper-large-v3');
+  const unconfirmedArchive = whisperArchive('sherpa-onnx-whisper-unconfirmed.tar.bz2', 'sherpa-onnx-whisper-large-v3', 'large-v3');
+  server.files.set(`/whisper-unconfirmed/${basename(new URL(unconfirmed.files[0]!.url).pathname)}`, { body: unconfirmedArchive.body });
   packages.push({
     ...unconfirmed,
     id: 'whisper-unconfirmed',
@@ -174,8 +176,28 @@ describe('the spec families on device', () => {
     const answer = await client.post('/v1/local/models/whisper-unconfirmed/download');
     expect(answer.status).toBe(409);
     const body = (await answer.json()) as { error: { code: string; message: string } };
-    expect(body.error.message).toMatch(/no published source confirms its checksum.*add it by URL with its sha256/);
+    expect(body.error.message).toMatch(/no published source confirms its checksum.*accept_unconfirmed: true.*add a copy you trust by URL with its sha256/);
     expect(server.requests.some((r) => r.path.startsWith('/whisper-unconfirmed/'))).toBe(false);
+  });
+
+  it('installs such a package unverified when the person accepts it, and refuses a malformed acceptance', async () => {
+    for (const [body, message] of [
+      [{ accept_unconfirmed: 'yes' }, /accept_unconfirmed must be true or false/],
+      [{ accept: true }, /accept/],
+    ] as const) {
+      const refused = await client.postJson('/v1/local/models/whisper-unconfirmed/download', body);
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(message);
+    }
+    expect(server.requests.some((r) => r.path.startsWith('/whisper-unconfirmed/'))).toBe(false);
+    const answer = await client.postJson('/v1/local/models/whisper-unconfirmed/download', { accept_unconfirmed: true });
+    expect(answer.status).toBe(202);
+    await svc.service.models.whenDone('whisper-unconfirmed');
+    const status = (await (await client.get('/v1/local/models/whisper-unconfirmed')).json()) as PackageStatus;
+    expect(status).toMatchObject({ state: 'installed', verified: false });
+    expect(status.unconfirmed).toMatch(/no release checksum/);
+    const done = await transcribe('whisper-unconfirmed');
+    expect({ job: done.body.status, error: done.body.error_code }).toEqual({ job: 'succeeded', error: null });
   });
 
   it('C-flash: Canary is downloaded, detected as Canary (not Whisper), told its language, and auto is English', async () => {

@@ -131,6 +131,9 @@ describe.each(BACKENDS)('library search on %s', (backend) => {
     await search.insert([]);
     expect(await search.hasJob(jobId(1))).toBe(true);
     expect(await search.hasJob(jobId(2))).toBe(false);
+    // How far a job's rows reach (the indexer goes on from there): its last segment, -1 for a name alone, null for none.
+    expect(await search.indexedUpTo(jobId(1))).toBe(1);
+    expect(await search.indexedUpTo(jobId(2))).toBeNull();
     expect((await search.rowsOf(jobId(1))).map((r) => [r.id, r.segment_idx, r.body])).toEqual([
       [1, null, 'Interview job_000001'], [2, 0, 'hello world'], [3, 1, 'second line'],
     ]);
@@ -142,6 +145,9 @@ describe.each(BACKENDS)('library search on %s', (backend) => {
     expect(await search.maxRowId()).toBe(4);
     expect(await search.countMatches(match('hello'), 4, 10)).toBe(0);
     expect(await search.countMatches(match('goodbye'), 4, 10)).toBe(1);
+    // A name row alone: -1.
+    await search.insert(rows(acc, jobId(3), '2026-05-01T12:00:00.000Z', []));
+    expect(await search.indexedUpTo(jobId(3))).toBe(-1);
   });
 
   it('two nodes indexing the pending jobs at once write each job’s rows once; an edit racing the indexer is not lost', async () => {

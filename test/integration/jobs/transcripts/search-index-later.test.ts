@@ -3,10 +3,12 @@
  * migration 017), with real worker processes and a real SQLite file: a search made the moment a job has succeeded
  * finds it (the search catches the index up first), the scheduler's timer indexes without any search (as soon as no
  * run is active, and at least every searchIndexDelayMs while runs keep going), an edit of a job still waiting for its
- * rows is what gets indexed, and deleting a waiting job leaves nothing behind.
+ * rows is what gets indexed, a long transcript is written a slice per transaction (an edit between slices is kept),
+ * and deleting a waiting job leaves nothing behind.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTranscripts } from '../../../../src-main/jobs/transcripts/transcripts.js';
+import { INDEX_ROWS_PER_TX, indexPending } from '../../../../src-main/jobs/transcripts/transcripts-search-index.js';
 import { saveRetention } from '../../../../src-main/jobs/retention/retention-policy.js';
 import { createHarness, until, type Harness } from '../harness.js';
 
@@ -134,6 +136,37 @@ describe('search rows written after the result', () => {
     await transcripts.edit(h.accountId, id, { base_revision: 1, segments: [{ index: 1, text: 'a tapir instead' }] });
     expect((await transcripts.search(h.accountId, 'okapi', 10, undefined)).data).toEqual([]);
     expect((await transcripts.search(h.accountId, 'tapir', 10, undefined)).data.map((hit) => hit.segment_index)).toEqual([1]);
+    indexIsConsistent(h);
+  });
+
+  it('a long transcript is written a slice per transaction, and an edit between slices is what the index finds', async () => {
+    h = createHarness({ workers: 1, warmEngines: [], schedulerIntervalMs: 600_000 });
+    await h.service.start();
+    const transcripts = createTranscripts(h.service.store, h.service.store.clock);
+    const count = INDEX_ROWS_PER_TX * 2 + 150;
+    const { job } = await h.service.createJob(h.job({ behaviour: 'segments', count, ms: 0 }, { name: 'Ten-hour hearing' }));
+    await h.service.waitForTerminal(job.id, 120_000);
+    expect(h.repos.jobs.get(job.id)!.status).toBe('succeeded');
+    // One transaction writes the name row and the first slice only: the job still waits for the rest.
+    expect(await indexPending(h.service.store)).toBe(true);
+    expect(h.repos.search.rowsOf(job.id)).toHaveLength(INDEX_ROWS_PER_TX);
+    expect(h.repos.search.isPending(job.id)).toBe(true);
+    // Between slices: an edit of a segment already written and of one not written yet.
+    const last = count - 1;
+    await transcripts.edit(h.accountId, job.id, {
+      base_revision: 0,
+      segments: [{ index: 7, text: 'an okapi appeared' }, { index: last, text: 'the tapir left' }],
+    });
+    expect(h.repos.search.rowsOf(job.id).find((r) => r.segment_idx === 7)!.body).toBe('an okapi appeared');
+    expect(await indexPending(h.service.store)).toBe(true);
+    expect(h.repos.search.rowsOf(job.id)).toHaveLength(INDEX_ROWS_PER_TX * 2);
+    // A search catches up with the rest, a slice at a time.
+    expect((await transcripts.search(h.accountId, 'tapir', 10, undefined)).data.map((hit) => hit.segment_index)).toEqual([last]);
+    expect((await transcripts.search(h.accountId, 'okapi', 10, undefined)).data.map((hit) => hit.segment_index)).toEqual([7]);
+    expect(h.repos.search.isPending(job.id)).toBe(false);
+    const written = h.repos.search.rowsOf(job.id).map((r) => r.segment_idx);
+    expect(written).toHaveLength(count + 1);
+    expect(new Set(written).size).toBe(count + 1);
     indexIsConsistent(h);
   });
 

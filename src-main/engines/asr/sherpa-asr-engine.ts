@@ -21,6 +21,8 @@ import { matchSpeakers, type KnownSpeaker } from '../../common/speaker-matching.
 import { diarize, type DiarizationModels } from './diarization.js';
 import { recordingVoices } from './diarization-voices.js';
 import { decodeWithRetry } from './flagged-redecode.js';
+import { HeardAudio } from './heard-audio.js';
+import { redecodeStreamedIfFlagged } from './streaming-redecode.js';
 import { isOverSilence, NO_SPEECH_THRESHOLD } from './no-speech.js';
 import { hotwordLines, spellable } from './hotword-tokens.js';
 import { noteRecognised, noteResume, segmentDelay } from './recognition-probe.js';
@@ -133,11 +135,15 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     }
     const offset = startSample / ASR_SAMPLE_RATE;
     const report = (seconds: number): void => onPosition(offset + seconds + 30);
-    for await (const u of streamingUtterances(recognizer, blocks, { signal: ctx.signal, onPosition: report })) {
+    // A doubtful utterance is decoded again in halves from the audio just heard (streaming-redecode.ts).
+    const heard = new HeardAudio();
+    for await (const u of streamingUtterances(recognizer, hearing(blocks, heard), { signal: ctx.signal, onPosition: report })) {
       const start = offset + u.start;
       const end = offset + u.end;
-      const words = wordsFromTokens({ tokens: u.tokens, timestamps: u.timestamps, logProbs: u.logProbs }, start, end);
-      await recognised({ index, start, end, text: u.text, ...(words.length > 0 ? { words } : {}) });
+      const first = { text: u.text, language: null, words: wordsFromTokens({ tokens: u.tokens, timestamps: u.timestamps, logProbs: u.logProbs }, start, end) };
+      const { text, words } = redecodeStreamedIfFlagged(first, u.start, u.end, offset, heard, recognizer, options.guardrails, ctx.log);
+      heard.dropBefore(Math.round(u.end * ASR_SAMPLE_RATE) - ASR_SAMPLE_RATE);
+      await recognised({ index, start, end, text, ...(words.length > 0 ? { words } : {}) });
     }
   } else {
     const offline = new OfflineRecognition(config, params, resume?.language ?? null, identifying ? ctx.log : null);
@@ -318,3 +324,11 @@ async function* keepBlocks(source: AsyncIterable<Float32Array>, into: Float32Arr
 
 const factory: EngineFactory = (): Engine => ({ run, dispose: clearRecognizers });
 export default factory;
+
+/** The blocks as they come, each kept in `heard` first. */
+async function* hearing(blocks: AsyncIterable<Float32Array>, heard: HeardAudio): AsyncGenerator<Float32Array> {
+  for await (const block of blocks) {
+    heard.push(block);
+    yield block;
+  }
+}

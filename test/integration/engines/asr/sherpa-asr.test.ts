@@ -248,6 +248,23 @@ describe('sherpa-onnx streaming transducer (tiny streaming Zipformer2)', () => {
     const ctx = recordingContext((fraction, controller) => fraction > 0 && controller.abort());
     expect(await failureCode(engine.run(sttTask(join(SHARED, 'audio/noisy/silero-test.wav'), 'sherpa-asr', streaming().engineConfig), ctx))).toBe('cancelled');
   });
+
+  it('a doubtful utterance is decoded again in two halves in fresh streams, the same way every time (issue 29.1)', async () => {
+    // A compression threshold nothing passes holds jfk.wav's one utterance doubtful.
+    const run = async (): Promise<{ lines: string[]; out: Awaited<ReturnType<Engine['run']>> }> => {
+      const lines: string[] = [];
+      const out = await engine.run(sttTask(JFK, 'sherpa-asr', streaming().engineConfig, { compression_ratio_threshold: 0.01 }), { ...recordingContext(), log: (line) => lines.push(line) });
+      return { lines, out };
+    };
+    const first = await run();
+    const retried = first.lines.filter((line) => /decoded again in two halves/.test(line));
+    expect(retried).toHaveLength(1);
+    expect(retried[0]).toMatch(/^segment 0\.\d\d–1\d\.\d\d s flagged compression_ratio; decoded again in two halves: .*; kept the (first|second) decode$/);
+    // Whichever was kept, the words stay within the recording and in order, and a second run chooses the same.
+    const words = first.out.result.words!;
+    for (let i = 1; i < words.length; i++) expect(words[i]!.start).toBeGreaterThanOrEqual(words[i - 1]!.start);
+    expect((await run()).out.result).toEqual(first.out.result);
+  });
 });
 
 describe('text over silence (no_speech, issue 29.1)', () => {

@@ -12,8 +12,8 @@
  * - and where a piece would still be longer than MAX_SENTENCE_SECONDS or MAX_SENTENCE_CHARS: after the last word
  *   ending a clause (, ; : –) in its second half, else at its longest pause there, else before the word that
  *   would make it too long. Never inside a word (one word longer than the limit stays whole).
- * Word times come from the recognizer; a segment whose words do not match its text word for word (or that has
- * none) is cut by characters instead, each piece taking the segment's time in proportion to its length.
+ * Word times come from the recognizer; a segment whose words (those within its times) do not match its text word
+ * for word (or that has none) is cut by characters instead, each piece taking the segment's time in proportion to its length.
  */
 import type { SegmentFlag, TranscriptSegment, TranscriptWord } from '../../common/api-types.js';
 import type { TranscriptResult } from '../../engines/asr/transcript.js';
@@ -69,26 +69,43 @@ export function endsSentence(word: string): boolean {
  */
 export function splitIntoSentences(result: TranscriptResult, limits: SentenceLimits = DEFAULT_LIMITS): TranscriptResult {
   if (!result.segments?.length) return result;
-  const words = result.words ?? [];
+  const words = [...(result.words ?? [])].sort((a, b) => a.start - b.start);
   const out: TranscriptSegment[] = [];
-  let w = 0;
-  const segments = result.segments;
-  for (const [i, segment] of segments.entries()) {
-    // The segment's words: those starting before it ends (and, for the last, every word left).
-    const inside: TranscriptWord[] = [];
-    const last = i === segments.length - 1;
-    while (w < words.length && (last || words[w]!.start < segment.end)) inside.push(words[w++]!);
-    for (const piece of splitSegment(segment, inside, limits)) out.push({ ...piece, id: out.length });
+  for (const segment of result.segments) {
+    for (const piece of splitSegment(segment, wordsWithin(words, segment), limits)) out.push({ ...piece, id: out.length });
   }
   return { ...result, segments: out };
+}
+
+/** Slack at a segment's edges for its words' times (rounding, a token's assumed length). */
+const EDGE_SECONDS = 0.05;
+
+/**
+ * The words lying within the segment (by time, `words` sorted by start). Segments may overlap — a meeting's two
+ * sides speak at once — so a word is the segment's only if it also spells the segment's text (ownWords).
+ */
+function wordsWithin(words: readonly TranscriptWord[], segment: TranscriptSegment): TranscriptWord[] {
+  let lo = 0;
+  let hi = words.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (words[mid]!.start < segment.start - EDGE_SECONDS) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: TranscriptWord[] = [];
+  for (let i = lo; i < words.length && words[i]!.start <= segment.end + EDGE_SECONDS; i++) {
+    if (words[i]!.end <= segment.end + EDGE_SECONDS) out.push(words[i]!);
+  }
+  return out;
 }
 
 function splitSegment(segment: TranscriptSegment, words: readonly TranscriptWord[], limits: SentenceLimits): TranscriptSegment[] {
   const text = segment.text;
   const matches = [...text.matchAll(WORDS)];
   if (matches.length <= 1) return [segment];
-  const timed = words.length === matches.length;
-  const measured = timed && words.every((word) => !word.interpolated);
+  // The text's words, one for one, among those within its times (in order); else the text is cut by characters.
+  const own = ownWords(words, matches.map((m) => m[0]));
+  const measured = own !== null && own.every((word) => !word.interpolated);
   const total = matches.reduce((n, m) => n + [...m[0]].length, 0);
   const span = Math.max(0, segment.end - segment.start);
   let before = 0;
@@ -96,7 +113,7 @@ function splitSegment(segment: TranscriptSegment, words: readonly TranscriptWord
     const length = [...m[0]].length;
     const proportional = { start: segment.start + (span * before) / total, end: segment.start + (span * (before + length)) / total };
     before += length;
-    const word = timed ? words[k]! : null;
+    const word = own ? own[k]! : null;
     return {
       text: m[0],
       from: m.index,
@@ -123,6 +140,15 @@ function splitSegment(segment: TranscriptSegment, words: readonly TranscriptWord
   const limited = pieces.flatMap((piece) => limitLength(piece, text, limits, measured));
   if (limited.length === 1) return [segment];
   return limited.map((piece, k) => sentence(segment, piece, text, k === 0, k === limited.length - 1));
+}
+
+/** The words spelling `tokens` in order, taken from `words` (which may hold another speaker's too); null when they do not. */
+function ownWords(words: readonly TranscriptWord[], tokens: readonly string[]): TranscriptWord[] | null {
+  const out: TranscriptWord[] = [];
+  for (const word of words) {
+    if (out.length < tokens.length && word.word.trim() === tokens[out.length]) out.push(word);
+  }
+  return out.length === tokens.length ? out : null;
 }
 
 function charsOf(piece: readonly Token[], text: string): number {

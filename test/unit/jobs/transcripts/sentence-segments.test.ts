@@ -90,6 +90,21 @@ describe('sentence-sized segments', () => {
     expect(split.segments!.map((s) => s.text)).toEqual(['你好。', '我们走吧！']);
   });
 
+  it('takes only its own words when segments overlap (a meeting\'s two sides at once)', () => {
+    const you = 'I think so. Yes I do.';
+    const other = 'Really? Tell me more.';
+    const words = [...timedWords(you, 0, 0.5), ...timedWords(other, 0.2, 0.5)];
+    const split = splitIntoSentences(result([{ start: 0, end: 3, text: you, speaker: 'You' }, { start: 0.2, end: 2.2, text: other, speaker: 'Other side' }], words));
+    expect(split.segments!.map((s) => [s.text, s.speaker])).toEqual([
+      ['I think so.', 'You'],
+      ['Yes I do.', 'You'],
+      ['Really?', 'Other side'],
+      ['Tell me more.', 'Other side'],
+    ]);
+    // "Yes" is said at 1.5 s: its own word's time, not the other side's.
+    expect(split.segments![1]!.start).toBe(1.5);
+  });
+
   it('gives the same segments for the same input (a resumed job equals an uninterrupted one)', () => {
     const text = 'First sentence here. Second one there.';
     const input = result([{ start: 0, end: 4, text }], timedWords(text, 0));

@@ -13,7 +13,7 @@ import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { AppDeps } from '../app-deps.js';
 import { parseParamsPart } from '../params/params-validator.js';
 import type { UploadedFile } from '../uploads/multipart.js';
-import { checkText, resolveForProduct, validateParams } from './submission.js';
+import { checkText, mayBeInstalledElsewhere, resolveForProduct, resolveForProductFresh, validateParams } from './submission.js';
 
 export interface MultipartSubmission {
   def: ModelDefinition;
@@ -59,6 +59,8 @@ function textPartAsFile(field: string): ApiError {
 export async function readMultipartSubmission(request: Request, deps: AppDeps, accountId: string, product: Product, batch: boolean): Promise<MultipartSubmission> {
   const shape = shapeOf(product, batch);
   let def: ModelDefinition | null = null;
+  /** A model id this node does not know yet, which another node of the cluster may have installed: looked for once the body is in. */
+  let deferredModel: string | null = null;
   let rawParamsText: string | null = null;
   let name: string | null = null;
   const texts: string[] = [];
@@ -76,7 +78,8 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
       switch (field) {
         case 'model':
           once(field);
-          def = resolveForProduct(deps, value, product);
+          if (mayBeInstalledElsewhere(deps, value)) deferredModel = value;
+          else def = resolveForProduct(deps, value, product);
           return;
         case 'params':
           once(field);
@@ -108,7 +111,7 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
     beforeFile(field) {
       if (TEXT_PARTS.has(field)) throw textPartAsFile(field);
       if (field !== shape.fileField) throw new ApiError('unsupported_param', `unknown file part "${field}": the recording goes in the part named ${shape.fileField}; this route takes ${partsOf(shape, batch)}`);
-      if (!def) {
+      if (!def && deferredModel === null) {
         throw new ApiError('model_required', `the ${field} part came before the model part: send the model part first (curl -F model=ID -F ${field}=@audio.wav), so the model is known before its audio is read`);
       }
       if (fileCount >= shape.maxFiles) {
@@ -117,6 +120,7 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
           : new ApiError('invalid_request', `this route takes one ${field} part${BATCH_PRODUCTS.includes(product) ? `; send several files to POST /v1/${product}/batch` : ''}`);
       }
       fileCount++;
+      if (!def) return { maxBytes: deps.config.maxUploadBytes }; // the model's own limit is checked once it is found
       // The catalogue's limits.max_file_bytes: the smaller of the model's and the service's (inclusive) limit.
       const limits = deps.catalogue.limitsFor(def);
       const maxBytes = limits.max_file_bytes ?? deps.config.maxUploadBytes;
@@ -128,7 +132,7 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
   });
 
   try {
-    const model = def as ModelDefinition | null;
+    const model = (def as ModelDefinition | null) ?? (deferredModel !== null ? await foundElsewhere(deps, deferredModel, product, files) : null);
     if (!model) throw new ApiError('model_required', 'the model part is required: send a catalogue id from GET /v1/models as the first part (curl -F model=ID)');
     const empty = files.find((f) => f.bytes === 0);
     if (empty) {
@@ -147,4 +151,18 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
     await discard();
     throw error;
   }
+}
+
+/**
+ * The model of a body whose id this node did not know when it arrived (mayBeInstalledElsewhere): found now that the
+ * others' installs were looked for, or refused as an unknown id would have been; its files within its own limit.
+ */
+async function foundElsewhere(deps: AppDeps, modelId: string, product: Product, files: readonly { bytes: number; originalName: string; field: string }[]): Promise<ModelDefinition> {
+  const def = await resolveForProductFresh(deps, modelId, product);
+  const max = deps.catalogue.limitsFor(def).max_file_bytes ?? deps.config.maxUploadBytes;
+  const large = files.find((f) => f.bytes > max);
+  if (large) {
+    throw new ApiError('file_too_large', `${large.originalName || `the ${large.field} part`} is larger than the limit of ${max} bytes: the most model ${def.id} takes (limits.max_file_bytes in GET /v1/models/${def.id})`);
+  }
+  return def;
 }

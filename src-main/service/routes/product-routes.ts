@@ -21,7 +21,7 @@ import {
   holdJob,
   idempotencyOf,
   requestedLanguage,
-  resolveForProduct,
+  resolveForProductFresh,
   validateParams,
 } from './submission.js';
 
@@ -118,7 +118,7 @@ async function postJsonSingle(c: Context<AppEnv>, deps: AppDeps, product: Produc
   const owner = c.get('owner');
   const body = await readJsonObject(c);
   refuseUnknownFields(body, jsonFields(product, false).body);
-  const def = resolveForProduct(deps, modelField(body), product);
+  const def = await resolveForProductFresh(deps, modelField(body), product);
   const text = checkText(deps, def, body.text);
   const description = product === 'voice-design' ? descriptionField(body) : null;
   const name = optionalString(body, 'name');
@@ -146,7 +146,7 @@ async function postJsonBatch(c: Context<AppEnv>, deps: AppDeps, product: Product
   const body = await readJsonObject(c);
   const fields = jsonFields(product, true);
   refuseUnknownFields(body, fields.body);
-  const def = resolveForProduct(deps, modelField(body), product);
+  const def = await resolveForProductFresh(deps, modelField(body), product);
   const rawItems = body.items;
   if (!Array.isArray(rawItems) || rawItems.length === 0) {
     throw new ApiError('invalid_request', `items must be a non-empty array of {${fields.item.join(', ')}}, not ${Array.isArray(rawItems) ? 'an empty array' : rawItems === undefined ? 'missing' : describeJson(rawItems)}`);

@@ -16,7 +16,7 @@ import { parseRetranscribeRequest, rangeInput, snapRange, type SnappedRange } fr
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonObject } from '../http/json-body.js';
-import { holdJob, idempotencyOf, requestedLanguage, resolveForProduct, validateParams } from './submission.js';
+import { holdJob, idempotencyOf, requestedLanguage, resolveForProductFresh, validateParams } from './submission.js';
 
 const clock = (seconds: number): string => {
   const whole = Math.floor(seconds);
@@ -49,7 +49,7 @@ async function retranscribe(c: Context<AppEnv>, deps: AppDeps): Promise<Response
   // Only the segments' times are needed; a rare request, so the latest revision is parsed here (an edit is done on
   // the edit thread because it is frequent and writes the whole revision back).
   const transcript = JSON.parse(latest.json) as { segments: RevisionSegment[] };
-  const def = resolveForProduct(deps, request.model, 'speech-to-text');
+  const def = await resolveForProductFresh(deps, request.model, 'speech-to-text');
   if (def.provider !== 'local') {
     throw new ApiError('invalid_params', `model ${def.id} runs on a hosted service; a range is re-transcribed on this device: choose an on-device model (GET /v1/models, provider "local")`);
   }

@@ -40,6 +40,25 @@ export function resolveForProduct(deps: Pick<AppDeps, 'catalogue'>, modelId: str
   return def;
 }
 
+/**
+ * resolveForProduct, looking first for models installed elsewhere when the id is unknown here: another node of a
+ * cluster, or `voxdesk models pull` beside the service, may have installed it a moment ago, and this node's view
+ * learns of it only when it looks (models/change-tracker.ts). Only a miss costs the look.
+ */
+export async function resolveForProductFresh(deps: Pick<AppDeps, 'catalogue' | 'models'>, modelId: string, product: Product): Promise<ModelDefinition> {
+  if (modelId.trim() && !deps.catalogue.resolveModel(modelId)) await deps.models.refresh();
+  return resolveForProduct(deps, modelId, product);
+}
+
+/**
+ * Whether a model id unknown when a multipart body names it may still be one another node installed: on a cluster's
+ * shared database the body is then read whole and the id looked for again (resolveForProductFresh) instead of being
+ * refused before the recording arrives, as it is on one machine.
+ */
+export function mayBeInstalledElsewhere(deps: Pick<AppDeps, 'catalogue' | 'store'>, modelId: string): boolean {
+  return deps.store.dialect === 'postgres' && modelId.trim() !== '' && !deps.catalogue.resolveModel(modelId);
+}
+
 export function validateParams(deps: Pick<AppDeps, 'validator'>, def: ModelDefinition, raw: Record<string, unknown>): Record<string, unknown> {
   const params = deps.validator.validate(def.id, def.paramsSchema, raw);
   if (def.products.includes('speech-to-text')) speakerCountOf(params);

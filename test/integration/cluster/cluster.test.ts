@@ -11,7 +11,7 @@
  * - An API node SIGKILLed: the other keeps answering, jobs created on the dead one included.
  * - SIGTERM drains a worker: it exits 0, and the job it ran finishes (there, or on the other worker once returned).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -20,6 +20,7 @@ import type { Job } from '../../../src-main/common/api-types.js';
 import { startApiNode, startWorkerNode, stopNode, type NodeProcess } from '../../helpers/cluster.js';
 import { Client } from '../../helpers/http-client.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
+import { SHARED } from '../../helpers/system.js';
 
 const KEY = 'vdk_cluster_test_administering_key_0001';
 const PRICE = { request_fee_usd: 0.05, per_minute_usd: 0.01 };
@@ -144,6 +145,24 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     const health = (await (await client(apis[0]!).get('/v1/health')).json()) as { role: string; database: string };
     expect(health).toMatchObject({ role: 'serve', database: 'ok' });
     expect(await (await fetch(`${workers[0]!.url}/health`)).json()).toMatchObject({ status: 'ok', role: 'worker', database: 'ok' });
+  }, 120_000);
+
+  it('accepts on one API node, at once, a model another API node has just imported', async () => {
+    const imported = (await (await client(apis[0]!).postJson('/v1/local/models/import', { path: join(SHARED, 'models/tiny/tiny-nemo-ctc'), id: 'tiny-ctc-fresh', languages: ['en'] })).json()) as { id: string };
+    await until(() => client(apis[0]!).get(`/v1/local/models/${imported.id}`).then((r) => r.json() as Promise<{ state: string }>), (m) => m.state !== 'importing', 'the import');
+    // The other API node has not looked at the models since: its first request naming the model still finds it,
+    // as a multipart upload (the id is looked for again once the body is in); an unknown id is still refused.
+    const upload = await client(apis[1]!).postForm('/v1/speech-to-text', [
+      { name: 'model', value: imported.id },
+      { name: 'file', file: { name: 'jfk.wav', data: new Uint8Array(readFileSync(join(SHARED, 'audio/jfk.wav'))) } },
+    ]);
+    expect(upload.status, await upload.clone().text()).toBeLessThan(300);
+    const unknown = await client(apis[1]!).postForm('/v1/speech-to-text', [
+      { name: 'model', value: 'no-such-model' },
+      { name: 'file', file: { name: 'jfk.wav', data: new Uint8Array(readFileSync(join(SHARED, 'audio/jfk.wav'))) } },
+    ]);
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch(/unknown model "no-such-model"/);
   }, 120_000);
 
   it('takes over the job of a worker killed while running it, once its lease lapsed, and counts the lapsed lease', async () => {

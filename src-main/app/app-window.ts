@@ -16,6 +16,8 @@ export interface AppWindowOptions {
   devTools: boolean;
   /** Closing the window: true keeps the app running in the tray (the window is hidden instead). */
   hideOnClose: () => boolean;
+  /** Whether a meeting capture armed the screen's sound just now (permission-policy.ts). */
+  systemAudioArmed: () => boolean;
 }
 
 export function createAppWindow(electron: Pick<ElectronApi, 'BrowserWindow' | 'shell'>, options: AppWindowOptions): BrowserWindowLike {
@@ -50,11 +52,11 @@ export function createAppWindow(electron: Pick<ElectronApi, 'BrowserWindow' | 's
   contents.on('will-redirect', stayOnAppPage);
   contents.on('will-attach-webview', (event: Cancellable) => event.preventDefault());
   contents.session.setPermissionCheckHandler((_wc, permission, requestingOrigin, details) =>
-    permissionAllowed({ permission, requester: requestingOrigin, mediaTypes: details.mediaType ? [details.mediaType] : [] }, APP_ORIGIN),
+    permissionAllowed({ permission, requester: requestingOrigin, mediaTypes: details.mediaType ? [details.mediaType] : [] }, APP_ORIGIN, options.systemAudioArmed()),
   );
   contents.session.setPermissionRequestHandler((_wc, permission, callback, details) => {
     const requester = details.securityOrigin ?? details.requestingUrl;
-    callback(permissionAllowed({ permission, requester, mediaTypes: details.mediaTypes ?? [] }, APP_ORIGIN));
+    callback(permissionAllowed({ permission, requester, mediaTypes: details.mediaTypes ?? [] }, APP_ORIGIN, options.systemAudioArmed()));
   });
   window.once('ready-to-show', () => window.show());
   window.on('close', (event) => {

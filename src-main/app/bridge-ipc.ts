@@ -1,8 +1,8 @@
 /**
  * The main process's side of the preload bridge (common/desktop-bridge.ts, docs/design.md §6.2): every channel checks
  * that its sender is the app's top-level page and every argument (ipc-validate.ts) before doing anything. Native
- * dialogs, the data folder, live playback into the native player, drag-out of exports, the OS's recent documents, and
- * dictate anywhere's settings.
+ * dialogs, the data folder, live playback into the native player, drag-out of exports, the OS's recent documents,
+ * dictate anywhere's settings, and arming the system sound of a meeting capture.
  */
 import { BRIDGE_CHANNELS, type HotkeySettingsView, type LiveBridgeEvent } from '../common/desktop-bridge.js';
 import { APP_PAGE_URL } from './app-protocol.js';
@@ -23,6 +23,8 @@ export interface BridgeContext {
   log(message: string): void;
   /** Dictate anywhere's settings (desktop-app.ts): read, and changed (the change is checked there). */
   hotkey: { get(): Promise<HotkeySettingsView>; set(change: unknown): Promise<HotkeySettingsView> };
+  /** Meeting capture's system sound (system-audio-capture.ts): the page's next getDisplayMedia may be granted. */
+  systemAudio: { arm(): void };
 }
 
 export interface BridgeIpc {
@@ -120,6 +122,7 @@ export function registerBridgeIpc(electron: Pick<ElectronApi, 'ipcMain' | 'dialo
   ipcMain.handle(BRIDGE_CHANNELS.liveStop, guard(() => live?.cancel()));
   ipcMain.handle(BRIDGE_CHANNELS.hotkeyGet, guard(() => ctx.hotkey.get()));
   ipcMain.handle(BRIDGE_CHANNELS.hotkeySet, guard((change: unknown) => ctx.hotkey.set(change)));
+  ipcMain.handle(BRIDGE_CHANNELS.systemAudioArm, guard(() => ctx.systemAudio.arm()));
   return {
     async closeLive() {
       const playing = live;

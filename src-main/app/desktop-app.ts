@@ -18,6 +18,7 @@ import { defaultDataDir } from '../service/config.js';
 import { APP_ORIGIN, APP_PAGE_URL, APP_SCHEME, resolveAppFile } from './app-protocol.js';
 import { createAppWindow, showWindow } from './app-window.js';
 import { registerBridgeIpc, type BridgeIpc } from './bridge-ipc.js';
+import { enableLoopbackFeatures, SystemAudioGrant } from './system-audio-capture.js';
 import { startDesktopService } from './desktop-service.js';
 import type { BrowserWindowLike, ElectronApi, MenuItemOptions, TrayLike } from './electron-api.js';
 import { ExportDrag } from './export-drag.js';
@@ -77,6 +78,10 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
   };
   const updates = new UpdatePolicy({ updater: options.updater, packaged: app.isPackaged, log, report: (event: UpdateBridgeEvent) => send(BRIDGE_CHANNELS.updateEvent, event) });
 
+  // Before the app is ready: Chromium's features that let a meeting capture record the computer's sound.
+  enableLoopbackFeatures(app.commandLine);
+  const systemAudio = new SystemAudioGrant();
+
   electron.protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
   ]);
@@ -101,13 +106,15 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
     serveRenderer(svc.url);
     exportDrag = new ExportDrag(dataDir, { url: svc.url, apiKey: started.apiKey });
     const dragIcon = join(app.getAppPath(), 'resources', 'icon.png');
-    bridge = registerBridgeIpc(electron, { serviceUrl: svc.url, apiKey: started.apiKey, dataDir, window: () => window, exportDrag, dragIcon, log, hotkey: { get: hotkeyState, set: changeHotkey } });
+    bridge = registerBridgeIpc(electron, { serviceUrl: svc.url, apiKey: started.apiKey, dataDir, window: () => window, exportDrag, dragIcon, log, hotkey: { get: hotkeyState, set: changeHotkey }, systemAudio });
     window = handle.window = createAppWindow(electron, {
       preload: join(here, 'preload', 'preload.js'),
       devTools: !app.isPackaged,
       // Closing the window keeps jobs running in the tray; quit from the tray menu.
       hideOnClose: () => !quitting && tray !== null,
+      systemAudioArmed: () => systemAudio.armed(),
     });
+    systemAudio.install(window.webContents.session, electron.desktopCapturer, log);
     // The person is looking at the app: a job is likely to come, so an engine worker starts and warms now (it exits
     // again after a few idle minutes: workers run on demand so that the app costs little in the tray).
     const engine = svc.jobs as JobEngine;

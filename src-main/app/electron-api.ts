@@ -7,6 +7,7 @@
 import type { ClipboardLike } from './hotkey/clipboard-paste-insertion.js';
 import type { SafeStorageLike } from './safe-storage-cipher.js';
 import type { UtilityProcessApi } from './utility-process-launcher.js';
+import type { CommandLineLike, DesktopCapturerLike, DisplayMediaSessionLike } from './system-audio-capture.js';
 
 /** Something Electron lets a listener cancel (`before-quit`, `will-navigate`, `close`, …). */
 export interface Cancellable {
@@ -35,7 +36,7 @@ export interface PermissionDetails {
   requestingUrl?: string;
 }
 
-export interface SessionLike {
+export interface SessionLike extends DisplayMediaSessionLike {
   setPermissionCheckHandler(handler: (webContents: unknown, permission: string, requestingOrigin: string, details: { mediaType?: string }) => boolean): void;
   setPermissionRequestHandler(handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void, details: PermissionDetails) => void): void;
 }
@@ -118,6 +119,8 @@ export interface NotificationLike {
 export interface ElectronApi<Window extends BrowserWindowLike = BrowserWindowLike> {
   app: {
     readonly isPackaged: boolean;
+    /** Chromium's switches: set before the app is ready (system-audio-capture.ts). */
+    readonly commandLine: CommandLineLike;
     requestSingleInstanceLock(): boolean;
     whenReady(): Promise<unknown>;
     quit(): void;
@@ -131,6 +134,8 @@ export interface ElectronApi<Window extends BrowserWindowLike = BrowserWindowLik
     on(event: 'before-quit', listener: (event: Cancellable) => void): unknown;
   };
   BrowserWindow: new (options: BrowserWindowOptions) => Window;
+  /** The screens whose sound a meeting capture records on Windows and macOS (system-audio-capture.ts). */
+  desktopCapturer: DesktopCapturerLike;
   dialog: {
     showErrorBox(title: string, content: string): void;
     showOpenDialog(window: Window, options: { properties: ('openFile' | 'openDirectory' | 'multiSelections')[]; filters?: { name: string; extensions: string[] }[] }): Promise<{ canceled: boolean; filePaths: string[] }>;

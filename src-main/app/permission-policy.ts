@@ -1,7 +1,8 @@
 /**
  * Which web permissions the app's window gets (docs/design.md §6.2: grant only what the app needs, to its own page).
  * The page copies transcripts to the clipboard and records from the microphone for live dictation: those two,
- * audio only, to the app's own origin. Everything else (camera, screen capture, notifications from the page,
+ * audio only, to the app's own origin; and, for a few seconds after a meeting capture armed it, the screen share that
+ * carries the computer's sound. Everything else (camera, screen capture, notifications from the page,
  * geolocation, MIDI, HID, USB, serial, file system, …) is refused, and so is any other origin. Pure, so it is
  * unit-tested without Electron; main.ts feeds it from both the permission check and the permission request handler.
  */
@@ -26,13 +27,20 @@ export function originOf(value: string | undefined): string | null {
   }
 }
 
-export function permissionAllowed(query: PermissionQuery, appOrigin: string): boolean {
+/**
+ * `systemAudioArmed`: the person just started a meeting capture whose computer sound the page records with
+ * getDisplayMedia (system-audio-capture.ts); for those few seconds the page may also ask for video — a screen share
+ * is video and sound, and Electron asks for it as `media` — and the display-media handler decides what it gets.
+ */
+export function permissionAllowed(query: PermissionQuery, appOrigin: string, systemAudioArmed = false): boolean {
   if (originOf(query.requester) !== appOrigin) return false;
   switch (query.permission) {
     case 'clipboard-sanitized-write':
       return true;
     case 'media':
-      return query.mediaTypes.length > 0 && query.mediaTypes.every((type) => type === 'audio');
+      return query.mediaTypes.length > 0 && query.mediaTypes.every((type) => type === 'audio' || (systemAudioArmed && type === 'video'));
+    case 'display-capture':
+      return systemAudioArmed;
     default:
       return false;
   }

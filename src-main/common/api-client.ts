@@ -14,6 +14,7 @@ import type {
   Job,
   ListResponse,
   Quote,
+  SavedVoice,
   SegmentList,
   UsageGroupBy,
   UsageReport,
@@ -331,6 +332,31 @@ export class ApiClient {
     options: RequestOptions = {},
   ): Promise<Batch> {
     return this.request('POST', '/v1/text-to-speech/batch', body, options);
+  }
+
+  // Voices (docs/voices.md): design, and the account's saved voices.
+  designVoice(
+    body: { model: string; text: string; description?: string; params?: Record<string, unknown>; save_as?: string; name?: string },
+    options: RequestOptions = {},
+  ): Promise<Job> {
+    return this.request('POST', '/v1/voice-design', body, options);
+  }
+  async listVoices(): Promise<SavedVoice[]> {
+    return (await this.request<ListResponse<SavedVoice>>('GET', '/v1/voices')).data;
+  }
+  renameVoice(id: string, name: string): Promise<SavedVoice> {
+    return this.request('PATCH', `/v1/voices/${encodeURIComponent(id)}`, { name });
+  }
+  deleteVoice(id: string): Promise<{ id: string; deleted: true }> {
+    return this.request('DELETE', `/v1/voices/${encodeURIComponent(id)}`);
+  }
+  /** Saves a cloned voice from a recording sent in this request (the consent rule: only the account's own upload). */
+  cloneVoice(voice: { name: string; referenceText?: string; audio: Blob; filename: string }, options: RequestOptions = {}): Promise<SavedVoice> {
+    const form = new FormData();
+    form.append('name', voice.name);
+    if (voice.referenceText) form.append('reference_text', voice.referenceText);
+    form.append('audio', voice.audio, voice.filename);
+    return this.request('POST', '/v1/voices', form, options);
   }
 
   // Jobs and batches.

@@ -87,6 +87,45 @@ export interface JobResult {
   stems?: string[];
   /** A language-model action's job (product transcript-ai): what it answered (`text` is the answer). */
   ai?: AiResult;
+  /**
+   * Extension, voice design and speech in a saved designed voice (docs/voices.md): the voice that spoke — the base
+   * voices blended and their weights, its pace and pitch, what the description was read as, and the saved voice.
+   */
+  designed_voice?: DesignedVoiceResult;
+  /** Extension: the audio is synthetic speech in a made voice (designed or cloned; docs/voices.md). */
+  synthetic?: boolean;
+}
+
+/** A saved voice of the account (`/v1/voices`, docs/voices.md). Every saved voice is synthetic. */
+export interface SavedVoice {
+  id: string;
+  object: 'voice';
+  name: string;
+  kind: 'designed' | 'cloned';
+  synthetic: true;
+  /** designed: the Kokoro model whose voices it blends (speak it with that model, `params.voice` = this id). */
+  model: string | null;
+  /** designed: its recipe. */
+  design: { voices: { name: string; weight: number }[]; speed: number; pitch_semitones: number; attributes: Record<string, string | number>; seed: number } | null;
+  /** cloned: the reference recording's size and what it says (used through voice-cloning's `voice_id`). */
+  reference: { bytes: number; text: string | null } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DesignedVoiceResult {
+  model: string;
+  voices: { name: string; weight: number }[];
+  speed: number;
+  pitch_semitones: number;
+  attributes: Record<string, string | number>;
+  seed: number;
+  /** Words of the description no keyword rule knows (not used to design the voice). */
+  unknown_words: string[];
+  /** What the method could not honour exactly. */
+  notes: string[];
+  /** The saved voice (save_as, or the voice named in a text-to-speech request): id and name. */
+  saved_voice: { id: string; name: string } | null;
 }
 
 export interface Job {

@@ -27,6 +27,8 @@ export const BRIDGE_CHANNELS = {
   /** Dictate anywhere: the settings and whether the global shortcut is armed; a change applies them at once. */
   hotkeyGet: 'voxdesk:hotkey-get',
   hotkeySet: 'voxdesk:hotkey-set',
+  /** Meeting capture on Windows and macOS: the page's next getDisplayMedia gets the screen's sound, without a picker. */
+  systemAudioArm: 'voxdesk:system-audio-arm',
 } as const;
 export type BridgeChannel = (typeof BRIDGE_CHANNELS)[keyof typeof BRIDGE_CHANNELS];
 
@@ -120,4 +122,9 @@ export interface DesktopBridge {
     get(): Promise<HotkeySettingsView>;
     set(change: Partial<Pick<HotkeySettingsView, 'enabled' | 'shortcut' | 'mode' | 'insertion' | 'model'>>): Promise<HotkeySettingsView>;
   };
+  /**
+   * Meeting capture where the service cannot record the computer's sound (Windows, macOS): arms the app so that the
+   * page's next getDisplayMedia, within a few seconds, is answered with the screen and its sound, without a picker.
+   */
+  armSystemAudio(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import type { Product } from '../common/products.js';
 import type { KnownSpeaker } from '../common/speaker-matching.js';
 import type { TranscriptPlan } from './asr/transcript-assembly.js';
 import type { RecognizedPiece } from './asr/transcript.js';
+import type { VoiceRecipe } from './tts/design/voice-recipe.js';
 
 /** Every engine a worker can load. Each kind maps to one module in engine-registry.ts. */
 export type EngineKind =
@@ -35,6 +36,11 @@ export interface EngineInput {
   /** voice-design: the description of the voice to design (text is what it speaks). */
   description?: string;
   /**
+   * voice-design, and text to speech in a saved designed voice: the voice to speak with, designed by the service from
+   * the request (engines/tts/design/voice-recipe.ts) and blended by the worker (design/blended-voices.ts).
+   */
+  designedVoice?: DesignedVoiceInput;
+  /**
    * Speech to text of a stretch of `filePath` only (re-transcribing a range, jobs/transcripts/retranscription.ts):
    * the worker cuts it out before the engine runs (audio/range-cut.ts), so the engine, its checkpoints and the
    * billed duration all see a recording of the range's length, with times counted from `start`.
@@ -47,6 +53,13 @@ export interface EngineInput {
    * a request that named none: the engine uses those its model can spell, and leaves the others out.
    */
   vocabularyHotwords?: string[];
+}
+
+/** A designed voice as a job carries it: the recipe, the description's unknown words, the saved voice it is. */
+export interface DesignedVoiceInput {
+  recipe: VoiceRecipe;
+  unknownWords: string[];
+  savedVoice: { id: string; name: string } | null;
 }
 
 /** Seconds into a recording, start < end, in whole milliseconds. */

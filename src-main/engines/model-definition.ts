@@ -38,6 +38,11 @@ export interface ModelDefinition {
   downloading?: boolean;
   /** Downloadable models. */
   download?: { sizeBytes: number; installed: boolean; licence: string } | null;
+  /**
+   * The id of a row this one stands in for while it is available (voice design on an installed Kokoro replaces the
+   * row explaining that no on-device engine designs voices): the catalogue leaves that row out.
+   */
+  replaces?: string;
   /** The spec's family label this model serves (common/spec-families.ts); omitted or null: none. */
   specFamily?: SpecFamily | null;
 }

@@ -20,6 +20,7 @@ import type { ModelManager } from './model-manager.js';
 import { packageSize, type OfferedPackage } from './packages/curated-models.js';
 import { specFamilyGapDefinitions } from './spec-family-gaps.js';
 import { voiceFacts } from './voice-facts.js';
+import { voiceDesignDefinition } from '../engines/tts/design/voice-design-row.js';
 
 export interface ModelManagerSourceOptions extends ModelSourceContext {
   manager: ModelManager;
@@ -70,7 +71,11 @@ export function modelManagerSource(options: ModelManagerSourceOptions): ModelSou
       const out: ModelDefinition[] = [...gaps];
       for (const row of rows) {
         const definition = packageDefinition(row.pkg, row.installed, support, options);
-        if (definition) out.push(definition);
+        if (!definition) continue;
+        out.push(definition);
+        // Voice design on each installed multi-speaker Kokoro (engines/tts/design/voice-design-row.ts).
+        const design = voiceDesignDefinition(definition);
+        if (design && !installed.has(design.id)) out.push(design);
       }
       return out;
     },

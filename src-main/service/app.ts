@@ -47,6 +47,7 @@ import { recordingRoutes } from './routes/recording-routes.js';
 import { retranscribeRoutes } from './routes/retranscribe-routes.js';
 import { vocabularyRoutes } from './routes/vocabulary-routes.js';
 import { speakerRoutes } from './routes/speaker-routes.js';
+import { voiceRoutes } from './routes/voice-routes.js';
 import { retentionSettingsRoutes } from './routes/retention-settings-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
@@ -119,6 +120,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', retranscribeRoutes(deps));
   app.route('/', vocabularyRoutes(deps.store.repos));
   app.route('/', speakerRoutes(deps.store));
+  app.route('/', voiceRoutes(deps));
   app.route('/', transcriptRoutes(deps));
   app.route('/', jobRoutes(deps));
   if (deps.config.serveUi) registerStaticUi(app, deps.config.serveUi);

@@ -16,6 +16,7 @@ import type { JobService } from '../jobs/engine/job-service-types.js';
 import type { Db } from '../store/database.js';
 import type { Repositories } from '../store/repositories.js';
 import type { Store } from '../store/store.js';
+import { savedDesignedVoice } from './voices/saved-voices.js';
 import { ownWatchFolders } from '../watch/watch-folder-owner.js';
 import { WatchService } from '../watch/watch-service.js';
 import type { AppDeps } from './app-deps.js';
@@ -218,6 +219,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       recordings: { uploadsDir, openQuota: (accountId) => deps.uploads.openRecording(accountId) },
       durable: () => durability.flush(),
       dataDir: config.dataDir,
+      designedVoice: (accountId, model, voice) => savedDesignedVoice(store, accountId, model, voice),
       log: config.log,
       launcher: config.processLauncher,
       options: config.live,

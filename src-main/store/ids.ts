@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-export type IdPrefix = 'job' | 'bat' | 'art' | 'acc' | 'key' | 'spk';
+export type IdPrefix = 'job' | 'bat' | 'art' | 'acc' | 'key' | 'spk' | 'voice';
 
 /** `length` characters drawn uniformly from [0-9A-Za-z] (rejection sampling: no modulo bias). */
 export function randomBase62(length: number): string {

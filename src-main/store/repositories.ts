@@ -26,6 +26,7 @@ import { createTranscriptSearchRepo, type TranscriptSearchRepo } from './transcr
 import { createTranscriptAiRepo, type TranscriptAiRepo } from './transcript-ai-repo.js';
 import { createVocabularyRepo, type VocabularyRepo } from './vocabulary-repo.js';
 import { createSpeakersRepo, type SpeakersRepo } from './speakers-repo.js';
+import { createSavedVoicesRepo, type SavedVoicesRepo } from './saved-voices-repo.js';
 import { createWatchFilesRepo, type WatchFilesRepo } from './watch-files-repo.js';
 
 export interface Repositories {
@@ -64,6 +65,8 @@ export interface Repositories {
   /** Each account's hotwords and replacements (migration 026). */
   vocabulary: VocabularyRepo;
   speakers: SpeakersRepo;
+  /** Each account's saved voices (migration 029). */
+  savedVoices: SavedVoicesRepo;
 }
 
 export function createRepositories(db: Db, clock: Clock = systemClock): Repositories {
@@ -94,5 +97,6 @@ export function createRepositories(db: Db, clock: Clock = systemClock): Reposito
     transcriptAi: createTranscriptAiRepo(db),
     vocabulary: createVocabularyRepo(db, clock),
     speakers: createSpeakersRepo(db),
+    savedVoices: createSavedVoicesRepo(db),
   };
 }

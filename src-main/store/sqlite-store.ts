@@ -40,7 +40,7 @@ class Lock {
 
 const REPO_NAMES = [
   'accounts', 'jobs', 'batches', 'artifacts', 'idempotency', 'ledger', 'settings', 'secrets', 'spending', 'history', 'models',
-  'remoteJobs', 'remoteBatches', 'remoteCatalogue', 'segments', 'revisions', 'search', 'watchFiles', 'transcriptAi', 'vocabulary', 'speakers',
+  'remoteJobs', 'remoteBatches', 'remoteCatalogue', 'segments', 'revisions', 'search', 'watchFiles', 'transcriptAi', 'vocabulary', 'speakers', 'savedVoices',
 ] as const satisfies readonly (keyof StoreRepos & keyof Repositories)[];
 
 /**

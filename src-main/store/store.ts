@@ -33,6 +33,7 @@ import type { TranscriptRevisionsRepo } from './transcript-revisions-repo.js';
 import type { TranscriptSearchRepo } from './transcript-search-repo.js';
 import type { VocabularyRepo } from './vocabulary-repo.js';
 import type { SpeakersRepo } from './speakers-repo.js';
+import type { SavedVoicesRepo } from './saved-voices-repo.js';
 import type { WatchFilesRepo } from './watch-files-repo.js';
 import type { TranscriptAiRepo } from './transcript-ai-repo.js';
 
@@ -74,6 +75,8 @@ export interface StoreRepos {
   transcriptAi: Async<TranscriptAiRepo>;
   vocabulary: Async<VocabularyRepo>;
   speakers: Async<SpeakersRepo>;
+  /** Each account's saved voices (migration 029). */
+  savedVoices: Async<SavedVoicesRepo>;
 }
 
 /** Inside a transaction: its repositories, and a savepoint of it. */

@@ -234,7 +234,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
     for (const theme of ['Light', 'Dark'] as const) {
       await openTab('settings', 7);
       await page.locator('#panel-settings').getByLabel(theme).check();
-      for (const [tab, key] of [['transcribe', 1], ['speak', 2], ['live', 3], ['jobs', 4], ['models', 5], ['usage', 6], ['settings', 7]] as const) {
+      for (const [tab, key] of [['transcribe', 1], ['speak', 2], ['live', 3], ['jobs', 4], ['models', 5], ['usage', 6], ['settings', 7], ['voices', 8]] as const) {
         await openTab(tab, key);
         await page.waitForTimeout(100); // transitions of the tab switch (colours are measured as drawn)
         const violations = await seriousViolations(page);
@@ -254,7 +254,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
     expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Jobs']);
     await openTab('usage', 6);
     expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Usage']);
-  });
+  }, 120_000); // eight tabs in two themes, and the dialog: axe-core takes seconds a page on a busy machine
 
   it('changes retention in Settings, explains a bad value, and keeps the change after a reload', async () => {
     await openTab('settings', 7);

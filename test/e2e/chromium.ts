@@ -25,13 +25,17 @@ export function fakeMicrophoneFlags(file: string, options: { loop?: boolean } = 
   return ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${file}${options.loop ? '' : '%noloop'}`];
 }
 
-/** `locale`: the browser's language (navigator.languages, Accept-Language). Default en-US. */
-export async function launchChromium(extraArgs: string[] = [], options: { locale?: string | undefined } = {}): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+/**
+ * `locale`: the browser's language (navigator.languages, Accept-Language). Default en-US. `display`: run with a
+ * window on this X display (test/helpers/xvfb.ts) instead of headless — a tab's sound reaches a screen share only then.
+ */
+export async function launchChromium(extraArgs: string[] = [], options: { locale?: string | undefined; display?: string | undefined } = {}): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   requireFile(CHROMIUM, 'chromium');
   const profile = mkdtempSync(join(tmpdir(), 'voxdesk-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
-    headless: true,
+    headless: !options.display,
+    ...(options.display ? { env: { ...process.env, DISPLAY: options.display } } : {}),
     args: [...CHROMIUM_FLAGS, ...extraArgs],
     acceptDownloads: true,
     viewport: { width: 1280, height: 860 },

@@ -16,7 +16,7 @@ import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
-const TABS = [['transcribe', 1], ['speak', 2], ['live', 3], ['jobs', 4], ['models', 5], ['usage', 6], ['settings', 7]] as const;
+const TABS = [['transcribe', 1], ['speak', 2], ['live', 3], ['jobs', 4], ['models', 5], ['usage', 6], ['settings', 7], ['voices', 8]] as const;
 let served: ServedUi;
 let browser: Chromium;
 let page: Page;
@@ -65,7 +65,7 @@ describe('the interface in German and Spanish (browser mode)', () => {
 
   it('opens in the browser’s language, German, and works in it', async () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
-    expect(await page.locator('nav.sidebar [role="tab"] .label').allInnerTexts()).toEqual(['Transkribieren', 'Sprechen', 'Live', 'Aufträge', 'Modelle', 'Verbrauch', 'Einstellungen']);
+    expect(await page.locator('nav.sidebar [role="tab"] .label').allInnerTexts()).toEqual(['Transkribieren', 'Sprechen', 'Stimmen', 'Live', 'Aufträge', 'Modelle', 'Verbrauch', 'Einstellungen']);
     // Some work, so the tabs show lists, a transcript, charges and a chart.
     await page.keyboard.press('Control+1');
     const panel = page.locator('#panel-transcribe');
@@ -94,7 +94,7 @@ describe('the interface in German and Spanish (browser mode)', () => {
     await openTab('settings', 7);
     await page.locator('#language').selectOption('es');
     await expect.poll(() => page.locator('#panel-settings h1').innerText()).toBe('Ajustes');
-    expect(await page.locator('nav.sidebar [role="tab"] .label').allInnerTexts()).toEqual(['Transcribir', 'Locutar', 'En directo', 'Trabajos', 'Modelos', 'Consumo', 'Ajustes']);
+    expect(await page.locator('nav.sidebar [role="tab"] .label').allInnerTexts()).toEqual(['Transcribir', 'Locutar', 'Voces', 'En directo', 'Trabajos', 'Modelos', 'Consumo', 'Ajustes']);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
     await openTab('jobs', 4);
     expect(await page.locator('#panel-jobs thead').innerText()).toMatch(/NOMBRE[\s\S]*TIPO[\s\S]*ESTADO/i);

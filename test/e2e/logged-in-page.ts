@@ -13,6 +13,8 @@ export type Chromium = Awaited<ReturnType<typeof launchChromium>>;
 export interface LoggedInPageOptions {
   /** Extra Chromium flags (e.g. a fake microphone). */
   chromiumArgs?: string[];
+  /** An X display to run Chromium with a window on (launchChromium). */
+  display?: string;
   /** Runs on the new page before it opens the login address (listeners that must see the first load). */
   beforeLogin?: (page: Page) => void;
   /** Leave the welcome screen of a new data dir open (the first-start test). */
@@ -30,7 +32,7 @@ export async function pastWelcome(page: Page): Promise<void> {
 }
 
 export async function openLoggedInPage(served: Pick<ServedUi, 'loginUrl'>, pageErrors: string[], options: LoggedInPageOptions = {}): Promise<{ browser: Chromium; page: Page }> {
-  const browser = await launchChromium(options.chromiumArgs, { locale: options.locale });
+  const browser = await launchChromium(options.chromiumArgs, { locale: options.locale, display: options.display });
   const page = await browser.context.newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
   options.beforeLogin?.(page);

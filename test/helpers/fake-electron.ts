@@ -22,6 +22,7 @@ import type {
   TrayLike,
 } from '../../src-main/app/electron-api.js';
 import type { SafeStorageLike } from '../../src-main/app/safe-storage-cipher.js';
+import type { CommandLineLike, DisplayMediaRequestLike, DisplayMediaStreamsLike } from '../../src-main/app/system-audio-capture.js';
 import type { UpdaterLike } from '../../src-main/app/update-policy.js';
 import { fakeUtilityProcess, type FakeUtilityProcess } from './fake-utility-process.js';
 
@@ -37,9 +38,12 @@ export class FakeWebContents extends EventEmitter {
   openHandler: ((details: { url: string }) => { action: 'deny' }) | null = null;
   checkHandler: ((wc: unknown, permission: string, origin: string, details: { mediaType?: string }) => boolean) | null = null;
   requestHandler: ((wc: unknown, permission: string, callback: (granted: boolean) => void, details: PermissionDetails) => void) | null = null;
+  /** The getDisplayMedia handler (system-audio-capture.ts). */
+  displayMediaHandler: ((request: DisplayMediaRequestLike, callback: (streams: DisplayMediaStreamsLike) => void) => void) | null = null;
   readonly session = {
     setPermissionCheckHandler: (handler: FakeWebContents['checkHandler']) => void (this.checkHandler = handler),
     setPermissionRequestHandler: (handler: FakeWebContents['requestHandler']) => void (this.requestHandler = handler),
+    setDisplayMediaRequestHandler: (handler: FakeWebContents['displayMediaHandler']) => void (this.displayMediaHandler = handler),
   };
   send(channel: string, payload: unknown): void {
     this.sent.push({ channel, payload });
@@ -172,6 +176,10 @@ export interface FakeElectron extends ElectronApi<FakeWindow> {
   readonly utility: FakeUtilityProcess;
   /** What the clipboard holds (text only: macOS and Windows insertion are not run here). */
   clipboardText: string;
+  /** Chromium's switches as the app set them (app.commandLine). */
+  readonly commandLine: FakeCommandLine;
+  /** The screens desktopCapturer lists. */
+  screens: { id: string; name: string }[];
   emitApp(event: 'second-instance' | 'window-all-closed'): void;
   /** ipcRenderer.invoke from `frame`. */
   invoke(channel: string, frame: FrameLike, ...args: unknown[]): Promise<unknown>;
@@ -179,6 +187,23 @@ export interface FakeElectron extends ElectronApi<FakeWindow> {
   sendSync(channel: string, frame: FrameLike, ...args: unknown[]): unknown;
   /** ipcRenderer.send from `frame`; `drags` collects what the sender was asked to drag. */
   send(channel: string, frame: FrameLike, drags: { file: string; icon: string }[], ...args: unknown[]): void;
+}
+
+/** app.commandLine: switches by name. */
+export class FakeCommandLine implements CommandLineLike {
+  readonly switches = new Map<string, string>();
+  appendSwitch(name: string, value = ''): void {
+    this.switches.set(name, value);
+  }
+  getSwitchValue(name: string): string {
+    return this.switches.get(name) ?? '';
+  }
+  hasSwitch(name: string): boolean {
+    return this.switches.has(name);
+  }
+  removeSwitch(name: string): void {
+    this.switches.delete(name);
+  }
 }
 
 export function fakeElectron(options: { appPath: string; safeStorage?: SafeStorageLike }): FakeElectron {
@@ -206,9 +231,15 @@ export function fakeElectron(options: { appPath: string; safeStorage?: SafeStora
     quitted: false,
     protocols: new Map(),
     utility: fakeUtilityProcess(),
+    commandLine: new FakeCommandLine(),
+    screens: [{ id: 'screen:0:0', name: 'Entire screen' }],
+    desktopCapturer: { getSources: async () => fake.screens },
     app: {
       get isPackaged() {
         return fake.packaged;
+      },
+      get commandLine() {
+        return fake.commandLine;
       },
       requestSingleInstanceLock: () => fake.singleInstance,
       whenReady: () => whenReady,

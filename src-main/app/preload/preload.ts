@@ -27,6 +27,7 @@ const CHANNELS = {
   openWork: 'voxdesk:open-work',
   hotkeyGet: 'voxdesk:hotkey-get',
   hotkeySet: 'voxdesk:hotkey-set',
+  systemAudioArm: 'voxdesk:system-audio-arm',
 } as const;
 
 /** Subscribes the page to one main → page channel without ever handing it the IpcRendererEvent (it would leak ipcRenderer). */
@@ -69,6 +70,7 @@ if (config) {
       get: () => ipcRenderer.invoke(CHANNELS.hotkeyGet) as Promise<HotkeySettingsView>,
       set: (change) => ipcRenderer.invoke(CHANNELS.hotkeySet, { ...change }) as Promise<HotkeySettingsView>,
     },
+    armSystemAudio: () => ipcRenderer.invoke(CHANNELS.systemAudioArm) as Promise<void>,
   };
   contextBridge.exposeInMainWorld('voxdesk', bridge);
 }

@@ -6,9 +6,13 @@
 import { SherpaVoice } from '../tts/sherpa-tts-runtime.js';
 import type { SherpaTtsEngineConfig } from '../tts/tts-families.js';
 import { parentLink } from '../worker/parent-link.js';
+import { designedVoiceConfig } from '../tts/design/designed-voice-run.js';
+import { shiftPitch, speedBeforeShift } from '../tts/design/pitch-shift.js';
+import type { VoiceRecipe } from '../tts/design/voice-recipe.js';
 
 export type ChildRequest =
-  | { type: 'load'; config: SherpaTtsEngineConfig }
+  /** `design`: a saved designed voice (docs/voices.md), its voices file made here in `cacheDir`. */
+  | { type: 'load'; config: SherpaTtsEngineConfig; design?: { recipe: VoiceRecipe; cacheDir: string } }
   | { type: 'speak'; id: number; text: string; speaker: number; speed: number }
   | { type: 'cancel'; id: number };
 export type ChildReply =
@@ -31,6 +35,8 @@ function toInt16(samples: Float32Array): Int16Array {
 }
 
 let voice: SherpaVoice | null = null;
+/** A designed voice's pace and pitch shift (none for the model's own voices). */
+let designed: { speed: number; semitones: number } | null = null;
 const queue: Extract<ChildRequest, { type: 'speak' }>[] = [];
 const cancelled = new Set<number>();
 let busy = false;
@@ -45,11 +51,19 @@ async function drain(): Promise<void> {
       continue;
     }
     try {
-      await voice.synthesize(request.text, { speaker: request.speaker, speed: request.speed }, (samples) => {
-        if (cancelled.has(request.id)) return true;
-        if (samples.length > 0) send({ type: 'chunk', id: request.id, samples: toInt16(samples) });
-        return false;
-      });
+      if (designed && designed.semitones !== 0) {
+        // A pitch shift resamples the whole sentence (design/pitch-shift.ts): it is sent as one chunk.
+        const speed = speedBeforeShift(Math.max(0.5, Math.min(2, request.speed * designed.speed)), designed.semitones);
+        const shifted = await shiftPitch(await voice.synthesize(request.text, { speaker: 0, speed }), voice.sampleRate, designed.semitones);
+        if (!cancelled.has(request.id) && shifted.length > 0) send({ type: 'chunk', id: request.id, samples: toInt16(shifted) });
+      } else {
+        const speed = designed ? Math.max(0.5, Math.min(2, request.speed * designed.speed)) : request.speed;
+        await voice.synthesize(request.text, { speaker: designed ? 0 : request.speaker, speed }, (samples) => {
+          if (cancelled.has(request.id)) return true;
+          if (samples.length > 0) send({ type: 'chunk', id: request.id, samples: toInt16(samples) });
+          return false;
+        });
+      }
       cancelled.delete(request.id);
       send({ type: 'done', id: request.id });
     } catch (error) {
@@ -64,7 +78,13 @@ parent.onMessage((raw) => {
   const request = raw as ChildRequest;
   switch (request.type) {
     case 'load':
-      SherpaVoice.load(request.config).then(
+      Promise.resolve()
+        .then(() => {
+          if (!request.design) return SherpaVoice.load(request.config);
+          designed = { speed: request.design.recipe.speed, semitones: request.design.recipe.pitchSemitones };
+          return SherpaVoice.load(designedVoiceConfig(request.config, request.design, request.design.cacheDir));
+        })
+        .then(
         (loaded) => {
           voice = loaded;
           send({ type: 'ready', sampleRate: loaded.sampleRate, numSpeakers: loaded.numSpeakers });

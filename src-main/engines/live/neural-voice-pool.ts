@@ -11,6 +11,7 @@ import { forkLauncher, type LaunchedChild, type ProcessLauncher } from '../worke
 import { LiveEngineError } from './espeak-thread-pool.js';
 import type { LiveVoice, SentenceHandle } from './live-synth.js';
 import type { ChildReply, ChildRequest } from './neural-voice-child.js';
+import type { VoiceRecipe } from '../tts/design/voice-recipe.js';
 
 /** How long a voice may take to load before the session is refused. Default 60 s. */
 export const NEURAL_LOAD_TIMEOUT_MS = 60_000;
@@ -38,8 +39,9 @@ export class NeuralVoicePool {
     private readonly launcher: ProcessLauncher = forkLauncher,
   ) {}
 
-  async voice(model: ModelDefinition, speaker: number): Promise<LiveVoice> {
-    const child = this.childFor(model);
+  /** `design`: speak a saved designed voice (its recipe; its voices file made in `cacheDir` by the child). */
+  async voice(model: ModelDefinition, speaker: number, design?: { recipe: VoiceRecipe; cacheDir: string }): Promise<LiveVoice> {
+    const child = this.childFor(model, design);
     let info: { sampleRate: number; numSpeakers: number };
     try {
       info = await child.ready;
@@ -75,9 +77,9 @@ export class NeuralVoicePool {
     child.process.send(request);
   }
 
-  private childFor(model: ModelDefinition): Child {
+  private childFor(model: ModelDefinition, design?: { recipe: VoiceRecipe; cacheDir: string }): Child {
     const config = sherpaConfigOf(model.engineConfig);
-    const key = `${model.id}\n${JSON.stringify(config.model)}`;
+    const key = `${model.id}\n${JSON.stringify(config.model)}${design ? `\n${JSON.stringify(design.recipe)}` : ''}`;
     const existing = this.children.get(key);
     if (existing) return existing;
     const entry = scriptEntry('neural-voice-child', import.meta.url);
@@ -135,7 +137,7 @@ export class NeuralVoicePool {
       { message: (reply) => onMessage(reply as ChildReply), ended: onEnded },
     );
     const child: Child = { process: proc, ended, ready, pending };
-    this.send(child, { type: 'load', config });
+    this.send(child, { type: 'load', config, ...(design ? { design } : {}) });
     this.children.set(key, child);
     return child;
   }

@@ -31,7 +31,7 @@ export const PRODUCT_REQUESTS: Record<UnservedProduct, string> = {
   'voice-cloning':
     'POST /v1/voice-cloning (and /batch): multipart parts in order model, params, name, reference (a recording of the voice to clone), text (what to say).',
   'voice-design':
-    'POST /v1/voice-design (and /batch): JSON {model, text, description (the voice in words, e.g. "a calm low female voice"), params, name}.',
+    'POST /v1/voice-design (and /batch): JSON {model, text, description (the voice in words, e.g. "a calm low female voice"), params, name, save_as (keep the voice under this name)}; on this device a multi-speaker Kokoro\'s <id>-voice-design row serves it (docs/voices.md).',
   'voice-conversion':
     'POST /v1/voice-conversion (and /batch): multipart parts in order model, params, name, file (speech to re-voice).',
   'voice-continuation':

@@ -19,6 +19,9 @@ const ROWS: Record<UnservedProduct, { capability: Capability; name: string; summ
 
 /** The reason every such row carries (and the 422 message repeats). */
 export function unservedReason(product: UnservedProduct): string {
+  if (product === 'voice-design') {
+    return 'voice design blends the voices of a multi-speaker Kokoro model: install one (voxdesk models pull kokoro-multi-lang-v1_0, or kokoro-en-v0_19) or configure a hosted service in Settings';
+  }
   return `no on-device engine for ${product}; configure a hosted service in Settings to run it there`;
 }
 
@@ -32,7 +35,10 @@ export function unavailableProductDefinition(product: UnservedProduct): ModelDef
   return {
     id: unservedModelId(product),
     name: `${row.name} (on device)`,
-    description: `${row.summary} No on-device engine exists for it; a hosted service can run it.`,
+    description:
+      product === 'voice-design'
+        ? `${row.summary} On this device it blends the voices of an installed multi-speaker Kokoro model (none is installed); a hosted service can also run it.`
+        : `${row.summary} No on-device engine exists for it; a hosted service can run it.`,
     capability: row.capability,
     products: [product],
     ...NO_ENGINE,

@@ -5,6 +5,9 @@
  * each speaker speaks with its own language's phonemes: a Spanish voice reads Spanish as Spanish.
  */
 
+/** Kokoro v0.19's eleven speakers, in speaker-id order (the sherpa-onnx release's voices.bin; its metadata names none). */
+export const KOKORO_V019_SPEAKERS: readonly string[] = ['af', 'af_bella', 'af_nicole', 'af_sarah', 'af_sky', 'am_adam', 'am_michael', 'bf_emma', 'bf_isabella', 'bm_george', 'bm_lewis'];
+
 interface KokoroLanguage {
   /** The language code the catalogue lists (lower-case, as the packages' languages). */
   code: string;

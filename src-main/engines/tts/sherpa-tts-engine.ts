@@ -4,6 +4,7 @@ import type { Engine, EngineFactory } from '../engine-types.js';
 import { SherpaVoice } from './sherpa-tts-runtime.js';
 import { SHERPA_TTS_LIMITS, isTtsFamily, type SherpaTtsEngineConfig } from './tts-families.js';
 import { runTts } from './tts-run.js';
+import { runDesignedVoice } from './design/designed-voice-run.js';
 
 /** Loaded voices kept per worker process; a worker rarely serves more than a couple. */
 const MAX_CACHED_VOICES = 2;
@@ -32,6 +33,7 @@ const createSherpaTtsEngine: EngineFactory = (): Engine => {
   return {
     async run(task, ctx) {
       const config = sherpaConfigOf(task.engineConfig);
+      if (task.input.designedVoice) return runDesignedVoice(task, ctx, config, task.input.designedVoice, voiceFor);
       const voice = await voiceFor(config);
       const speaker = typeof task.params.speaker === 'number' ? task.params.speaker : 0;
       const speed = typeof task.params.speed === 'number' ? task.params.speed : 1;

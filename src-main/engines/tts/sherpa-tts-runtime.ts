@@ -69,7 +69,9 @@ export class SherpaVoice {
     if (!Number.isInteger(options.speaker) || options.speaker < 0 || options.speaker >= Math.max(1, this.numSpeakers)) {
       throw new JobError('invalid_params', `speaker must be an integer 0–${Math.max(1, this.numSpeakers) - 1}`);
     }
-    if (!(options.speed >= 0.5 && options.speed <= 2)) throw new JobError('invalid_params', 'speed must be between 0.5 and 2');
+    // Requests are held to 0.5–2 by the params schema; a designed voice's pitch shift speaks up to 4 semitones
+    // (a factor 1.26) slower or faster than that before it resamples (design/pitch-shift.ts).
+    if (!(options.speed >= 0.35 && options.speed <= 2.6)) throw new JobError('invalid_params', 'speed must be between 0.5 and 2');
     try {
       const lang = this.speakerLanguages?.[options.speaker];
       const audio = await this.tts.generateAsync({

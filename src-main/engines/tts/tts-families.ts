@@ -9,7 +9,7 @@ import type { ModelDefinition } from '../model-definition.js';
 import { OUTPUT_PARAMS_SCHEMA, outputFormatRules, SPEED_SCHEMA } from './output-params.js';
 import { voiceLanguages } from './voice-languages.js';
 import { onnxMetadataOrEmpty } from '../onnx-metadata.js';
-import { isMultilingualKokoro, kokoroVoiceLabel, kokoroVoiceLanguage } from './kokoro-voices.js';
+import { isMultilingualKokoro, KOKORO_V019_SPEAKERS, kokoroVoiceLabel, kokoroVoiceLanguage } from './kokoro-voices.js';
 
 export const TTS_FAMILIES = ['vits', 'piper', 'kokoro', 'matcha', 'kitten'] as const;
 export type TtsFamily = (typeof TTS_FAMILIES)[number];
@@ -46,6 +46,8 @@ export interface SherpaTtsEngineConfig {
    * sherpa-onnx per request. Absent for single-language voices.
    */
   speakerLanguages?: string[];
+  /** A Kokoro's voices' names in speaker-id order, when known: voice design chooses among them (design/voice-recipe.ts). */
+  speakerNames?: string[];
 }
 
 export const SHERPA_TTS_LIMITS: ModelLimits = { max_file_bytes: null, max_audio_seconds: null, max_text_chars: 5000 };
@@ -94,6 +96,8 @@ export function ttsFamilyDefinition(
   const numSpeakers = Math.max(1, Math.floor(pkg.numSpeakers ?? 1));
   const names = pkg.speakerNames?.length === numSpeakers ? pkg.speakerNames : undefined;
   const multilingual = family === 'kokoro' && isMultilingualKokoro(names);
+  // Kokoro v0.19's export names no speakers in its metadata; its eleven are known (tts-voices.ts).
+  const kokoroNames = names ?? (family === 'kokoro' && numSpeakers === KOKORO_V019_SPEAKERS.length ? [...KOKORO_V019_SPEAKERS] : undefined);
   const engineConfig: SherpaTtsEngineConfig = {
     family,
     model,
@@ -101,6 +105,7 @@ export function ttsFamilyDefinition(
     sampleRate: pkg.sampleRate ?? null,
     maxTextChars: SHERPA_TTS_LIMITS.max_text_chars!,
     ...(multilingual ? { speakerLanguages: names!.map((name) => kokoroVoiceLanguage(name)?.espeak ?? 'en-us') } : {}),
+    ...(family === 'kokoro' && kokoroNames ? { speakerNames: kokoroNames } : {}),
   };
   const spoken = multilingual ? [...new Set(names!.map((name) => kokoroVoiceLanguage(name)?.code ?? 'en'))] : null;
   return {
@@ -115,6 +120,7 @@ export function ttsFamilyDefinition(
         ...(numSpeakers > 1
           ? { speaker: speakerParam(numSpeakers, names) }
           : {}),
+        ...(family === 'kokoro' && numSpeakers > 1 && kokoroNames ? { voice: SAVED_VOICE_PARAM } : {}),
         speed: SPEED_SCHEMA,
         ...OUTPUT_PARAMS_SCHEMA,
       },
@@ -125,6 +131,13 @@ export function ttsFamilyDefinition(
     acceptsSpeed: true,
   };
 }
+
+/** A multi-speaker Kokoro speaks a saved designed voice too (docs/voices.md): its id instead of a speaker. */
+const SAVED_VOICE_PARAM = {
+  type: 'string',
+  pattern: '^voice_[0-9A-Za-z]+$',
+  description: "A saved designed voice's id (GET /v1/voices), designed on this model: speaks in that voice instead of `speaker`.",
+};
 
 /**
  * The `speaker` param: an id; with the speakers' names known, `x-labels` names each (with its language for Kokoro's

@@ -8,6 +8,7 @@
  */
 import { OPENAI_VOICES, type OpenAiVoice } from '../../common/openai-names.js';
 import type { ModelDefinition } from '../model-definition.js';
+import { KOKORO_V019_SPEAKERS } from './kokoro-voices.js';
 
 export interface TtsVoice {
   /** What a client sends as `voice`. */
@@ -36,8 +37,6 @@ const ESPEAK_DEFAULTS: Record<OpenAiVoice, string> = {
   cedar: 'en-gb-scotland+m5',
 };
 
-/** Kokoro v0.19's eleven speakers, in speaker-id order (the sherpa-onnx release's voices.bin). */
-const KOKORO_V019_SPEAKERS = ['af', 'af_bella', 'af_nicole', 'af_sarah', 'af_sky', 'am_adam', 'am_michael', 'bf_emma', 'bf_isabella', 'bm_george', 'bm_lewis'];
 /** Kokoro speaker per OpenAI voice: the first eleven distinct. */
 const KOKORO_DEFAULTS: Record<OpenAiVoice, number> = {
   alloy: 0, ash: 5, ballad: 7, coral: 1, echo: 6, fable: 9, nova: 2, onyx: 10, sage: 3, shimmer: 4, verse: 8, marin: 1, cedar: 5,
@@ -98,7 +97,7 @@ function speakersOf(def: ModelDefinition): SpeakerModel | null {
   // Named speakers (Kokoro v1.0, Kitten): the label's first word is the voice's id.
   const named = labels ? Array.from({ length: count }, (_, i) => labels[String(i)]?.split(' ')[0] ?? String(i)) : null;
   const family = (def.engineConfig as { family?: unknown }).family;
-  const v019 = family === 'kokoro' && count === KOKORO_V019_SPEAKERS.length ? KOKORO_V019_SPEAKERS : null;
+  const v019 = family === 'kokoro' && count === KOKORO_V019_SPEAKERS.length ? [...KOKORO_V019_SPEAKERS] : null;
   return { count, names: named ?? v019, labels, languages };
 }
 

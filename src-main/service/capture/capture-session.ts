@@ -147,6 +147,11 @@ export class CaptureSession {
     return source instanceof ClientSource && this.status === 'recording' ? source : null;
   }
 
+  /** Whether the client sends this side (frames that arrive once the capture is stopping are then simply late). */
+  sentByClient(side: CaptureSide): boolean {
+    return this.init.sources[side] instanceof ClientSource;
+  }
+
   isRunning(): boolean {
     return this.status === 'recording';
   }

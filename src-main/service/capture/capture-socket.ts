@@ -82,6 +82,7 @@ function serve(ws: WebSocket, session: CaptureSession, log: (message: string) =>
       const side = SIDES[frame[0] ?? -1];
       const source = side ? session.clientSource(side) : null;
       if (!side) return sendError('invalid_audio_frame', 'a binary frame starts with its side: 0 for the microphone, 1 for the system output');
+      if (!source && session.sentByClient(side)) return; // sent before the client saw the capture stop: nothing to record it into
       if (!source) return sendError('invalid_audio_frame', `the ${side} side of this capture is recorded by the service, not sent by the client`);
       const pcm = frame.subarray(1);
       if (pcm.length > CAPTURE_MAX_FRAME_BYTES) return sendError('frame_too_large', `an audio frame may hold at most ${CAPTURE_MAX_FRAME_BYTES} bytes after its side byte (got ${pcm.length}); it was not used`);

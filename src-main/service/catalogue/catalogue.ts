@@ -122,6 +122,8 @@ export class Catalogue {
   private merge(): Snapshot {
     const byId = new Map<string, ModelDefinition>();
     for (const slot of this.slots) for (const row of slot.rows) if (!byId.has(row.id)) byId.set(row.id, row);
+    // A row an available one stands in for goes (ModelDefinition.replaces).
+    for (const row of [...byId.values()]) if (row.replaces && row.status === 'available') byId.delete(row.replaces);
     return { definitions: [...byId.values()], byId };
   }
 

@@ -5,6 +5,8 @@
  * (live-admission.ts): a refusal is a plain HTTP response with the JSON error body, and the socket is closed. Open
  * sessions of a revoked key end at once (or within keyRecheckMs).
  */
+import { join } from 'node:path';
+import type { DesignedVoiceInput } from '../../engines/engine-types.js';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -57,6 +59,11 @@ export interface LiveDeps {
   /** Reserves what a hosted live session may spend, chunk by chunk (JobService.reserveLive). */
   reserveLive?(request: LiveReservationRequest): Promise<LiveReservation | string>;
   dataDir: string;
+  /**
+   * A saved designed voice of the account by its id (the `voice` query of a neural model's session, docs/voices.md),
+   * or undefined when `voice` names none; ApiError when it names another account's or one the model cannot speak.
+   */
+  designedVoice?(accountId: string, model: ModelDefinition, voice: string): Promise<DesignedVoiceInput | undefined>;
   /** Where dictation recordings go and the accounts' upload quota (service/live/dictation-route.ts). */
   recordings?: DictationDeps['recordings'];
   durable?: DictationDeps['durable'];
@@ -135,7 +142,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   const recheckTimer = deps.isKeyValid ? setInterval(() => keys.size > 0 && void recheckKeys().catch((error: Error) => log(`live: keys could not be checked again: ${error.message}`)), options.keyRecheckMs) : undefined;
   recheckTimer?.unref();
 
-  async function voiceFor(model: ModelDefinition, url: URL): Promise<LiveVoice> {
+  async function voiceFor(model: ModelDefinition, url: URL, accountId: string): Promise<LiveVoice> {
     if (model.engine === 'espeak') {
       const settings = {
         voice: singleQuery(url.searchParams, 'voice', 'invalid_params'),
@@ -154,20 +161,23 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     }
     if (model.engine === 'sherpa-tts') {
       const speaker = numberQuery(url.searchParams, 'speaker', { min: 0, integer: true, code: 'invalid_params' });
-      return neural.voice(model, speaker ?? 0);
+      const saved = singleQuery(url.searchParams, 'voice', 'invalid_params');
+      const design = saved && deps.designedVoice ? await deps.designedVoice(accountId, model, saved) : undefined;
+      if (saved && !design) throw new ApiError('invalid_params', `voice ${saved} is not a saved designed voice of this account (GET /v1/voices lists them)`);
+      return design ? neural.voice(model, 0, { recipe: design.recipe, cacheDir: join(deps.dataDir, 'designed-voices') }) : neural.voice(model, speaker ?? 0);
     }
     throw new ApiError('model_unavailable', `model ${model.id} cannot stream live on this device`);
   }
 
   /** The TTS route's own checks, after the client's: the model, then its voice (loaded before the upgrade). */
-  async function admitSpeech(url: URL): Promise<{ model: ModelDefinition; voice: LiveVoice }> {
+  async function admitSpeech(url: URL, accountId: string): Promise<{ model: ModelDefinition; voice: LiveVoice }> {
     const modelId = singleQuery(url.searchParams, 'model');
     if (!modelId) throw new ApiError('model_required', 'the model query parameter is required');
     const model = deps.resolveModel(modelId);
     if (!model) throw new ApiError('not_found', `no model ${modelId}`);
     if (model.capability !== 'tts' || !model.live) throw new ApiError('model_unavailable', `model ${modelId} is not a live text-to-speech model`);
     if (model.status !== 'available') throw new ApiError('model_unavailable', `model ${modelId} is unavailable: ${model.reason ?? 'unknown reason'}`);
-    return { model, voice: await voiceFor(model, url) };
+    return { model, voice: await voiceFor(model, url, accountId) };
   }
 
   /** A session past the caps: the reason as an `error` message, then close code 1013 (try again later). */
@@ -206,7 +216,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     if ('refused' in slot) return { key: client.key, start: refuseSession(slot.refused), release: () => {} };
     try {
       if (dictating) return { key: client.key, start: await dictation.admit(url, client.accountId), release: slot.release };
-      const { model, voice } = await admitSpeech(url);
+      const { model, voice } = await admitSpeech(url, client.accountId);
       return { key: client.key, start: startSpeech(client.accountId, model, voice), release: slot.release };
     } catch (error) {
       slot.release();

@@ -10,6 +10,7 @@
  * after it can only cut the body short (audio) or send an error event (sse). `instructions` is accepted and
  * ignored: on-device voices take no style prompt (as OpenAI's tts-1 ignores it).
  */
+import { savedDesignedVoice } from '../voices/saved-voices.js';
 import { Hono, type Context } from 'hono';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -134,6 +135,11 @@ async function artifactOf(deps: AppDeps, job: Job): Promise<{ path: string; cont
   return artifact && !artifact.deleted_at ? { path: artifact.path, contentType: artifact.content_type } : null;
 }
 
+/** The id a `voice` field names (a string, or OpenAI's `{id}` object form). */
+function voiceId(voice: unknown): unknown {
+  return typeof voice === 'object' && voice !== null && !Array.isArray(voice) ? (voice as { id?: unknown }).id : voice;
+}
+
 async function speak(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels): Promise<Response> {
   const owner = c.get('owner');
   const body = await readJsonObject(c);
@@ -146,7 +152,9 @@ async function speak(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels): P
   } catch (error) {
     throw error instanceof ApiError ? new ApiError(error.code, error.message, { param: 'input' }) : error;
   }
-  const voice = await models.voice(def, body.voice);
+  // A saved designed voice of the account (docs/voices.md) by its id, else an OpenAI voice or one of the model's.
+  const designedVoice = await savedDesignedVoice(deps.store, owner.accountId, def, voiceId(body.voice));
+  const voice = designedVoice ? { id: designedVoice.savedVoice!.id, name: designedVoice.savedVoice!.name, params: {} } : await models.voice(def, body.voice);
   const format = readFormat(body);
   const speed = readSpeed(body);
   if (body.instructions !== undefined && body.instructions !== null && typeof body.instructions !== 'string') {
@@ -165,7 +173,7 @@ async function speak(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels): P
       name: null,
       language: null,
       params,
-      input: { text },
+      input: { text, ...(designedVoice ? { designedVoice } : {}) },
     },
     idem,
   );

@@ -15,6 +15,10 @@ import type { AppEnv } from '../app-env.js';
 import { describeJson, optionalString, readJsonObject, refuseUnknownFields } from '../http/json-body.js';
 import { paramsField } from '../params/params-validator.js';
 import { readMultipartSubmission } from './multipart-submission.js';
+import type { ModelDefinition } from '../../engines/model-definition.js';
+import { designVoice } from '../voices/voice-design-request.js';
+import { designableKokoro } from '../../engines/tts/design/voice-design-row.js';
+import { newSavedVoiceId, saveDesignedVoice, savedDesignedVoice, voiceName } from '../voices/saved-voices.js';
 import {
   checkText,
   audioSeconds,
@@ -101,17 +105,45 @@ function modelField(body: Record<string, unknown>): string {
   return model;
 }
 
-function descriptionField(body: Record<string, unknown>, where = 'description'): string {
+/** voice-design's description: optional (attribute params may say it all), a string when given. */
+function descriptionField(body: Record<string, unknown>, where = 'description'): string | null {
   const d = body.description;
-  if (typeof d !== 'string' || d.trim() === '') throw new ApiError('invalid_request', `${where} is required: a text describing the voice`);
-  return d;
+  if (d === undefined || d === null) return null;
+  if (typeof d !== 'string') throw new ApiError('invalid_request', `${where} must be a text describing the voice, not ${describeJson(d)}`, { param: where });
+  return d.trim() === '' ? null : d;
 }
 
 /** The fields of the JSON routes (text-to-speech, voice-design); anything else is 400 unsupported_param. */
 function jsonFields(product: Product, batch: boolean): { body: string[]; item: string[] } {
   const design = product === 'voice-design';
   const item = design ? ['text', 'description', 'name'] : ['text', 'name'];
-  return { body: batch ? ['model', 'params', 'items'] : ['model', ...item, 'params'], item };
+  return { body: batch ? ['model', 'params', 'items'] : ['model', ...item, 'params', ...(design ? ['save_as'] : [])], item };
+}
+
+/**
+ * What a JSON item speaks with beyond its text: voice-design's designed voice (service/voices/voice-design-request.ts),
+ * or a text-to-speech request's saved designed voice (`params.voice` = its id).
+ */
+async function voiceInput(
+  deps: AppDeps,
+  accountId: string,
+  product: Product,
+  def: ModelDefinition,
+  params: Record<string, unknown>,
+  description: string | null,
+  where?: string,
+): Promise<Pick<EngineInput, 'designedVoice' | 'description'>> {
+  // Another voice-design model (a hosted one) reads the description itself.
+  if (product === 'voice-design' && !designableKokoro(def)) {
+    if (description === null) throw new ApiError('invalid_request', `${where ?? 'description'} is required: a text describing the voice`);
+    return { description };
+  }
+  if (product === 'voice-design') {
+    const { recipe, unknownWords } = designVoice(def, description, params, where);
+    return { ...(description !== null ? { description } : {}), designedVoice: { recipe, unknownWords, savedVoice: null } };
+  }
+  const saved = await savedDesignedVoice(deps.store, accountId, def, params.voice);
+  return saved ? { designedVoice: saved } : {};
 }
 
 async function postJsonSingle(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {
@@ -122,10 +154,15 @@ async function postJsonSingle(c: Context<AppEnv>, deps: AppDeps, product: Produc
   const text = checkText(deps, def, body.text);
   const description = product === 'voice-design' ? descriptionField(body) : null;
   const name = optionalString(body, 'name');
+  const saveAs = product === 'voice-design' && body.save_as !== undefined && body.save_as !== null ? voiceName(body.save_as, 'save_as') : null;
   const rawParams = paramsField(body.params);
   const params = validateParams(deps, def, rawParams);
-  const idem = idempotencyOf(c, { model: def.id, params: rawParams, name, text, description });
-  const { job } = await deps.jobs.createJob(
+  const input: EngineInput = { text, ...(await voiceInput(deps, owner.accountId, product, def, params, description)) };
+  if (saveAs !== null && !input.designedVoice) throw new ApiError('unsupported_param', `save_as saves a voice designed on this device (a Kokoro's voice-design row); model ${def.id} designs none`);
+  const saved = saveAs !== null ? { id: await newSavedVoiceId(deps.store, owner.accountId), name: saveAs } : null;
+  if (saved) input.designedVoice!.savedVoice = saved;
+  const idem = idempotencyOf(c, { model: def.id, params: rawParams, name, text, description, save_as: saveAs });
+  const { job, replayed } = await deps.jobs.createJob(
     {
       accountId: owner.accountId,
       product,
@@ -133,10 +170,12 @@ async function postJsonSingle(c: Context<AppEnv>, deps: AppDeps, product: Produc
       name,
       language: requestedLanguage(rawParams),
       params,
-      input: description === null ? { text } : { text, description },
+      input,
     },
     idem,
   );
+  // Saved once its job exists (a replayed request's voice was saved the first time).
+  if (saved && !replayed) await saveDesignedVoice(deps.store, owner.accountId, saved.id, saved.name, input.designedVoice!.recipe);
   const held: Job = await holdJob(c, deps, owner.accountId, product, job);
   return c.json(held);
 }
@@ -163,6 +202,9 @@ async function postJsonBatch(c: Context<AppEnv>, deps: AppDeps, product: Product
     const description = product === 'voice-design' ? descriptionField(item, `items[${i}].description`) : null;
     return { name, text, description };
   });
+  const inputs = await Promise.all(
+    items.map(async (it, i) => ({ text: it.text, ...(await voiceInput(deps, owner.accountId, product, def, params, it.description, `items[${i}].description`)) })),
+  );
   const idem = idempotencyOf(c, { model: def.id, params: rawParams, items });
   const { batch } = await deps.jobs.createBatch(
     {
@@ -171,7 +213,7 @@ async function postJsonBatch(c: Context<AppEnv>, deps: AppDeps, product: Product
       modelId: def.id,
       params,
       language: requestedLanguage(rawParams),
-      items: items.map((it) => ({ name: it.name, input: it.description === null ? { text: it.text } : { text: it.text, description: it.description } })),
+      items: items.map((it, i) => ({ name: it.name, input: inputs[i]! })),
     },
     idem,
   );

@@ -25,6 +25,7 @@ import { transcriptAi } from './025-transcript-ai.js';
 import { vocabularies } from './026-vocabularies.js';
 import { aiResultsSearchable } from './027-ai-results-searchable.js';
 import { speakerLibrary } from './028-speaker-library.js';
+import { savedVoices } from './029-saved-voices.js';
 import { segmentFlags } from './030-segment-flags.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
@@ -55,5 +56,6 @@ export const MIGRATIONS: readonly Migration[] = [
   vocabularies,
   aiResultsSearchable,
   speakerLibrary,
+  savedVoices,
   segmentFlags,
 ];

@@ -24,6 +24,7 @@ import { createPgTranscriptRevisionsRepo } from './transcript-revisions-repo.js'
 import { createPgTranscriptSearchRepo } from './transcript-search-repo.js';
 import { createPgVocabularyRepo } from './vocabulary-repo.js';
 import { createPgSpeakersRepo } from './speakers-repo.js';
+import { createPgSavedVoicesRepo } from './saved-voices-repo.js';
 import { createPgWatchFilesRepo } from './watch-files-repo.js';
 import { createPgTranscriptAiRepo } from './transcript-ai-repo.js';
 
@@ -51,6 +52,7 @@ const MAKERS: Makers = {
   transcriptAi: createPgTranscriptAiRepo,
   vocabulary: createPgVocabularyRepo,
   speakers: createPgSpeakersRepo,
+  savedVoices: createPgSavedVoicesRepo,
 };
 
 export function createPgRepositories(sql: Sql, shared: PgShared): StoreRepos {

@@ -1,12 +1,14 @@
 /**
  * The Live tab's Meeting mode, apart from its view (docs/capture.md): one meeting capture at a time on this machine —
- * the service records the microphone and the system's output itself (POST /v1/captures) — and its live transcript
+ * the service records the microphone and the system's output itself (POST /v1/captures), or, where it cannot
+ * (Windows, macOS: sources' backend `client`), this window records both and sends them (client-sides.ts) — and its live transcript
  * from the capture's socket, each utterance labelled with its side ("You" or the other side). A capture started
  * elsewhere (the command line, another window) is picked up and shown, so nothing records unseen; Stop waits for the
  * last words and leaves the meeting in Jobs as an ordinary transcription.
  */
 import type { Capture, CaptureServerMessage, CaptureSide, CaptureSources, CaptureWarning } from '$common/capture-protocol.js';
 import { Problem } from '../shared/problem.svelte.js';
+import { ClientSides } from './client-sides.js';
 import type { ServiceHost } from '../shared/service/service-host.js';
 
 export type MeetingPhase = 'idle' | 'starting' | 'recording' | 'stopping';
@@ -39,9 +41,11 @@ export class MeetingCapture {
   jobId = $state<string | null>(null);
   readonly problem = new Problem();
   #socket: WebSocket | null = null;
+  /** The two sides this window records, when the service cannot (sources.backend `client`). */
+  #sides: ClientSides | null = null;
 
   constructor(
-    private readonly host: Pick<ServiceHost, 'api' | 'refreshSoon'>,
+    private readonly host: Pick<ServiceHost, 'api' | 'refreshSoon' | 'bridge'>,
     private readonly choice: MeetingChoice,
   ) {}
 
@@ -64,9 +68,16 @@ export class MeetingCapture {
     this.jobId = null;
     this.lines = [];
     this.warnings = [];
+    // Where the service cannot record this computer, the microphone and the computer's sound are asked for first.
+    const client = this.sources?.backend === 'client';
+    const sides = client ? new ClientSides() : null;
     try {
-      this.#follow(await this.host.api.startCapture({ model }));
+      await sides?.acquire(this.host.bridge);
+      const capture = await this.host.api.startCapture(client ? { model, microphone: 'client', system: 'client' } : { model });
+      this.#sides = sides;
+      this.#follow(capture);
     } catch (err) {
+      await sides?.stop();
       this.problem.set(err);
       this.phase = 'idle';
     }
@@ -77,6 +88,8 @@ export class MeetingCapture {
     const capture = this.capture;
     if (!capture || this.phase !== 'recording') return;
     this.phase = 'stopping';
+    // What this window records ends at Stop, as the service's own recording does; the last words still come.
+    this.#stopSides();
     try {
       const done = await this.host.api.stopCapture(capture.id);
       this.#ended(done);
@@ -94,6 +107,12 @@ export class MeetingCapture {
   close(): void {
     this.#socket?.close();
     this.#socket = null;
+    this.#stopSides();
+  }
+
+  #stopSides(): void {
+    void this.#sides?.stop();
+    this.#sides = null;
   }
 
   #follow(capture: Capture): void {
@@ -102,6 +121,17 @@ export class MeetingCapture {
     this.phase = capture.status === 'stopping' ? 'stopping' : 'recording';
     const ws = new WebSocket(this.host.api.captureSocketUrl(capture));
     this.#socket = ws;
+    const sides = this.#sides;
+    if (sides) {
+      const open = (): boolean => ws.readyState === WebSocket.OPEN;
+      ws.onopen = () =>
+        void sides
+          .start({
+            sendFrame: (frame) => open() && ws.send(frame),
+            sendMessage: (message) => open() && ws.send(JSON.stringify(message)),
+          })
+          .catch((err: unknown) => this.problem.set(err));
+    }
     ws.onmessage = (event) => {
       if (typeof event.data !== 'string') return;
       try {
@@ -111,7 +141,10 @@ export class MeetingCapture {
       }
     };
     ws.onclose = () => {
-      if (this.#socket === ws) this.#socket = null;
+      if (this.#socket !== ws) return;
+      this.#socket = null;
+      // Without its socket nothing this window records reaches the capture: let go of the devices.
+      this.#stopSides();
     };
   }
 
@@ -156,6 +189,7 @@ export class MeetingCapture {
   }
 
   #ended(capture: Capture): void {
+    this.#stopSides();
     this.capture = capture;
     this.jobId = capture.job_id;
     this.phase = 'idle';

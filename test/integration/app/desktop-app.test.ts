@@ -11,7 +11,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_ORIGIN } from '../../../src-main/app/app-protocol.js';
 import { runDesktopApp, type DesktopApp } from '../../../src-main/app/desktop-app.js';
+import { LOOPBACK_FEATURES } from '../../../src-main/app/system-audio-capture.js';
 import type { Batch, Job } from '../../../src-main/common/api-types.js';
 import type { Capture } from '../../../src-main/common/capture-protocol.js';
 import { BRIDGE_CHANNELS, type HotkeySettingsView } from '../../../src-main/common/desktop-bridge.js';
@@ -208,6 +210,23 @@ describe('the desktop main process under Node', () => {
     const off = (await electron.invoke(BRIDGE_CHANNELS.hotkeySet, APP_FRAME, { enabled: false, mode: 'toggle' })) as HotkeySettingsView;
     expect(off).toMatchObject({ enabled: false, mode: 'toggle', armed: false, problem: null });
     expect(JSON.parse(readFileSync(join(work, 'data', 'hotkey.json'), 'utf8'))).toMatchObject({ enabled: false, mode: 'toggle' });
+  });
+
+  it('lets the app page record the screen\'s sound for a meeting once it armed it, and refuses every other request', async () => {
+    // Chromium's loopback features are on before the app was ready, beside any given already.
+    expect(electron.commandLine.getSwitchValue('enable-features').split(',')).toEqual(expect.arrayContaining([...LOOPBACK_FEATURES]));
+    const contents = electron.windows[0]!.webContents;
+    const ask = (securityOrigin: string, audioRequested = true) =>
+      new Promise<unknown>((resolve) => contents.displayMediaHandler!({ securityOrigin, audioRequested }, resolve));
+    expect(await ask(APP_ORIGIN)).toBeNull(); // not armed: refused
+    await expect(electron.invoke(BRIDGE_CHANNELS.systemAudioArm, FOREIGN_FRAME)).rejects.toThrow(/untrusted/);
+    expect(await ask(APP_ORIGIN)).toBeNull();
+    await electron.invoke(BRIDGE_CHANNELS.systemAudioArm, APP_FRAME);
+    expect(await ask('https://example.com')).toBeNull(); // another origin: refused, and the arming is used up
+    expect(await ask(APP_ORIGIN)).toBeNull();
+    await electron.invoke(BRIDGE_CHANNELS.systemAudioArm, APP_FRAME);
+    expect(await ask(APP_ORIGIN)).toEqual({ video: { id: 'screen:0:0', name: 'Entire screen' }, audio: 'loopback' });
+    expect(await ask(APP_ORIGIN)).toBeNull(); // once
   });
 
   it('shows a running meeting capture on the tray, with a Stop that ends it', { timeout: 120_000 }, async () => {

@@ -3,20 +3,25 @@
  * two API nodes and two workers with a 3-second lease. Three hundred jobs of every kind go through both API nodes at
  * once — transcriptions with segments (the tiny NeMo CTC model and Silero VAD, imported through an API node into the
  * shared storage), eSpeak speech, a batch of each, and the OpenAI-compatible routes — while a worker is SIGKILLed in
- * the middle of a long transcription.
+ * the middle of a long transcription, and a third API node is SIGKILLed while an upload's body arrives.
  *
  * Every accepted job succeeds exactly once (one attempt each); the killed transcription continues on the other
  * worker after its last committed segment and equals an uninterrupted run of the same recording, segment for segment;
- * every job's charges equal the catalogue's quote for what it delivered (one request fee per job or per batch, the
- * per-minute charge for its seconds), nothing is charged twice.
+ * the cut upload, sent again with its Idempotency-Key to the other API nodes, is one job; every job's charges equal the
+ * catalogue's quote for what it delivered (one request fee per job or per batch, the per-minute charge for its
+ * seconds), nothing is charged twice; and no upload is orphaned: every folder in the shared storage belongs to a job
+ * but the cut one, which the abandoned-upload sweep deletes once it is old enough.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { Agent, setGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job, Quote, SegmentList } from '../../../src-main/common/api-types.js';
 import { JOB_ID_HEADER } from '../../../src-main/service/openai/openai-job.js';
+import { ABANDONED_UPLOAD_MS, RECEIVING_MARKER, sweepAbandonedUploads } from '../../../src-main/service/uploads/abandoned-uploads.js';
 import { startApiNode, startWorkerNode, stopNode, type NodeProcess } from '../../helpers/cluster.js';
 import { Client, form, json } from '../../helpers/http-client.js';
 import { makeLongRecording } from '../../helpers/long-recording.js';
@@ -24,6 +29,10 @@ import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js
 import { SHARED } from '../../helpers/system.js';
 
 const KEY = 'vdk_cluster_mixed_load_administering_key_01';
+// The OpenAI-compatible routes answer with the audio or the text, so they hold their request until the job ran: on a
+// busy machine 300 jobs on two single-engine workers take longer than fetch's default 300 s wait for the answer's
+// headers, which a client of a loaded service would raise as well (the OpenAI SDK waits 10 minutes).
+setGlobalDispatcher(new Agent({ headersTimeout: 900_000, bodyTimeout: 900_000 }));
 const PRICES = { 'tiny-ctc': { request_fee_usd: 0.05, per_minute_usd: 0.006 }, 'espeak-ng': { request_fee_usd: 0.05, per_minute_usd: 0.01 } };
 const JFK = new Uint8Array(readFileSync(join(SHARED, 'audio/jfk.wav')));
 
@@ -32,6 +41,8 @@ let sql: pg.Pool;
 let dir: string;
 let longRecording: Uint8Array<ArrayBuffer>;
 let apis: NodeProcess[] = [];
+/** The API node SIGKILLed while an upload's body arrives. */
+let doomed: NodeProcess | undefined;
 let workers: NodeProcess[] = [];
 let nodeArgs: string[] = [];
 
@@ -43,7 +54,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 400)}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${String(JSON.stringify(value)).slice(0, 400)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -67,9 +78,9 @@ async function inTurn<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[
  * An upload as a well-behaved client sends it: an account may have 4 uploads running on a node, and one refused with
  * 429 too_many_uploads is sent again a moment later.
  */
-async function upload(url: string, body: () => FormData): Promise<Response> {
+async function upload(url: string, body: () => FormData, headers: Record<string, string> = {}): Promise<Response> {
   for (;;) {
-    const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: body() });
+    const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, ...headers }, body: body() });
     if (response.status !== 429) return response;
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('too_many_uploads');
     await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
@@ -115,6 +126,7 @@ beforeAll(async () => {
   ]);
   apis.push(api2!);
   workers = rest;
+  doomed = await startApiNode({ ...common, args: [...nodeArgs, '--hold-seconds', '0'] });
   // Models imported through one API node land in the shared storage and the shared model rows: every node runs them.
   for (const body of [{ path: join(SHARED, 'models/tiny/tiny-nemo-ctc'), id: 'tiny-ctc', languages: ['en'] }, { path: join(SHARED, 'models/silero_vad_v5.onnx') }]) {
     const started = await json<{ id: string }>(api(1).postJson('/v1/local/models/import', body), 202);
@@ -126,7 +138,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all([...apis, ...workers].map((node) => stopNode(node)));
+  await Promise.all([...apis, ...workers, ...(doomed ? [doomed] : [])].map((node) => stopNode(node)));
   await sql?.end();
   await db?.drop();
   rmSync(dir, { recursive: true, force: true });
@@ -172,6 +184,37 @@ describe('a cluster under a mixed load, a worker killed in the middle of a long 
     ).then((response) => json<{ id: string }>(response, response.status === 200 ? 200 : 202));
     const singles = inTurn(tasks, 8);
 
+    // An API node dies while an upload's body arrives; the client sends it again, with the same key, elsewhere.
+    const cutKey = 'cluster-cut-upload-1';
+    const uploadsRoot = join(dir, 'storage', 'uploads');
+    const uploadFolders = (): string[] =>
+      existsSync(uploadsRoot) ? readdirSync(uploadsRoot).flatMap((account) => readdirSync(join(uploadsRoot, account)).map((u) => join(uploadsRoot, account, u))) : [];
+    const doomedUrl = new URL(doomed!.url);
+    const socket = connect(Number(doomedUrl.port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write(
+      `POST /v1/speech-to-text HTTP/1.1\r\nHost: ${doomedUrl.host}\r\nAuthorization: Bearer ${KEY}\r\nIdempotency-Key: ${cutKey}\r\n` +
+        'Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 10000000\r\n\r\n' +
+        '--b\r\nContent-Disposition: form-data; name="model"\r\n\r\ntiny-ctc\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="cut.wav"\r\n\r\n',
+    );
+    socket.write(Buffer.from(JFK.subarray(0, 100_000)));
+    const cutFolder = await until(
+      async () => uploadFolders().find((f) => readdirSync(f).some((n) => n.endsWith('cut.wav'))),
+      (f) => f !== undefined,
+      'the cut upload in the shared storage',
+      60_000,
+    );
+    doomed!.child.kill('SIGKILL');
+    await doomed!.exited;
+    doomed = undefined;
+    socket.destroy();
+    const resend = (node: number) => async (): Promise<string> => {
+      const response = await upload(`${api(node).url}/v1/speech-to-text`, () => form([{ name: 'model', value: 'tiny-ctc' }, { name: 'file', file: { name: 'cut.wav', data: JFK } }]), { 'Idempotency-Key': cutKey });
+      return (await json<Job>(response, response.status === 200 ? 200 : 202)).id;
+    };
+    const resent = await resend(1)();
+    expect(await resend(0)()).toBe(resent); // the same key on the other node: the same job
+
     // The worker running the long transcription dies while the load is on.
     const victim = workers.find((w) => w.pid === victimPid)!;
     victim.child.kill('SIGKILL');
@@ -182,8 +225,8 @@ describe('a cluster under a mixed load, a worker killed in the middle of a long 
     const batchIds = (await sql.query<{ id: string }>('SELECT id FROM jobs WHERE batch_id = ANY($1)', [[speechBatch.id, audioBatch.id]])).rows.map((r) => r.id);
     expect(batchIds).toHaveLength(50);
     expect(openAiIds.filter((id) => id !== '')).toHaveLength(20);
-    const all = [long, ...singleIds, ...openAiIds, ...batchIds];
-    expect(all).toHaveLength(301); // the long transcription and 300 more
+    const all = [long, ...singleIds, ...openAiIds, ...batchIds, resent];
+    expect(all).toHaveLength(302); // the long transcription, 300 more, and the upload cut by the API node's death
     expect(new Set(all).size).toBe(all.length);
 
     const finished = await until(
@@ -225,5 +268,14 @@ describe('a cluster under a mixed load, a worker killed in the middle of a long 
       expect(charged, `batch ${batchId}`).toBe(Math.round((await quoteOf(rows[0]!.model_id, seconds)).usage_usd * 1e6));
     }
     for (const fee of fees) expect(Number(fee.amount_usd_micro)).toBe(50_000);
-  }, 600_000);
+
+    // No upload is orphaned: every folder belongs to a job but the cut one, still marked, which the sweep deletes
+    // once nothing was written to it for the abandonment age.
+    const inputs = (await sql.query<{ input_json: string }>('SELECT input_json FROM jobs')).rows.map((r) => r.input_json).join('\n');
+    const unowned = uploadFolders().filter((folder) => !inputs.includes(folder));
+    expect(unowned).toEqual([cutFolder]);
+    expect(existsSync(join(cutFolder!, RECEIVING_MARKER))).toBe(true);
+    expect(await sweepAbandonedUploads(uploadsRoot, { now: Date.now() + ABANDONED_UPLOAD_MS + 60_000 })).toBe(1);
+    expect(existsSync(cutFolder!)).toBe(false);
+  }, 900_000);
 });

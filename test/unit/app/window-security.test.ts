@@ -102,6 +102,16 @@ describe('window security', () => {
     expect(originOf('app://voxdesk/index.html?x#y')).toBe(APP_ORIGIN);
   });
 
+  it('grants the screen share of a meeting capture\'s computer sound only while it is armed, to the app page only', () => {
+    const armed = (permission: string, requester: string, mediaTypes: string[] = []) => permissionAllowed({ permission, requester, mediaTypes }, APP_ORIGIN, true);
+    expect(armed('media', APP_PAGE_URL, ['audio', 'video'])).toBe(true);
+    expect(armed('display-capture', APP_PAGE_URL)).toBe(true);
+    expect(armed('media', 'https://evil.example', ['audio', 'video'])).toBe(false);
+    expect(armed('display-capture', 'https://evil.example')).toBe(false);
+    expect(armed('media', APP_PAGE_URL, ['unknown'])).toBe(false);
+    expect(armed('geolocation', APP_PAGE_URL)).toBe(false);
+  });
+
   it('serves app:// files from the renderer dir only', () => {
     expect(resolveAppFile('/r', 'app://voxdesk/')).toEqual({ path: '/r/index.html', contentType: 'text/html; charset=utf-8' });
     expect(resolveAppFile('/r', 'app://voxdesk/assets/a.js')?.path).toBe('/r/assets/a.js');

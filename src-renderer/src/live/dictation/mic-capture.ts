@@ -34,6 +34,32 @@ export async function listMicrophones(): Promise<MicDevice[]> {
     .map((d, i) => ({ id: d.deviceId, label: d.label || (d.deviceId === 'default' ? t('dictate.defaultMicrophone') : t('dictate.microphoneNumber', { number: i + 1 })) }));
 }
 
+/**
+ * The microphone as a stream (the browser may prompt): mono, echo cancellation on, the rest off (see above).
+ * Rejects with a PageError saying why not.
+ */
+export async function microphoneStream(deviceId: string | null): Promise<MediaStream> {
+  if (!navigator.mediaDevices?.getUserMedia) {
+    throw new PageError('microphone_insecure');
+  }
+  try {
+    return await navigator.mediaDevices.getUserMedia({
+      audio: {
+        ...(deviceId ? { deviceId: { exact: deviceId } } : {}),
+        channelCount: 1,
+        echoCancellation: true,
+        noiseSuppression: false,
+        autoGainControl: false,
+      },
+    });
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (name === 'NotAllowedError') throw new PageError('microphone_not_allowed');
+    if (name === 'NotFoundError' || name === 'OverconstrainedError') throw new PageError('microphone_not_found');
+    throw new PageError('microphone_failed', (error as Error).message);
+  }
+}
+
 export class MicCapture {
   private stream: MediaStream | null = null;
   private context: AudioContext | null = null;
@@ -43,25 +69,15 @@ export class MicCapture {
 
   /** Asks for the microphone (the browser may prompt) and starts capturing; rejects with a PageError saying why not. */
   async start(deviceId: string | null): Promise<void> {
-    if (!navigator.mediaDevices?.getUserMedia) {
-      throw new PageError('microphone_insecure');
-    }
-    try {
-      this.stream = await navigator.mediaDevices.getUserMedia({
-        audio: {
-          ...(deviceId ? { deviceId: { exact: deviceId } } : {}),
-          channelCount: 1,
-          echoCancellation: true,
-          noiseSuppression: false,
-          autoGainControl: false,
-        },
-      });
-    } catch (error) {
-      const name = (error as { name?: string }).name;
-      if (name === 'NotAllowedError') throw new PageError('microphone_not_allowed');
-      if (name === 'NotFoundError' || name === 'OverconstrainedError') throw new PageError('microphone_not_found');
-      throw new PageError('microphone_failed', (error as Error).message);
-    }
+    await this.attach(await microphoneStream(deviceId));
+  }
+
+  /**
+   * Captures a stream obtained elsewhere (the computer's sound of a meeting, system-audio.ts) the same way; the
+   * capture owns it from now on (stop() ends its tracks).
+   */
+  async attach(stream: MediaStream): Promise<void> {
+    this.stream = stream;
     try {
       await this.connect(CAPTURE_RATE);
     } catch {

@@ -9,7 +9,8 @@ import type { Batch, CatalogueRecord, Job, ListResponse } from '../../../../src-
 import { gtcrnDefinition } from '../../../../src-main/engines/denoise/denoise-families.js';
 import { rnnoiseDefinition } from '../../../../src-main/engines/denoise/rnnoise-models.js';
 import type { ModelSource } from '../../../../src-main/engines/model-definition.js';
-import { unavailableProductsSource } from '../../../../src-main/engines/products/unavailable-products.js';
+import { unavailableProductsSource, unservedReason } from '../../../../src-main/engines/products/unavailable-products.js';
+import type { UnservedProduct } from '../../../../src-main/engines/products/product-params-schemas.js';
 import { decodeWav, encodeWav } from '../../../../src-main/engines/audio/wav.js';
 import { startTestService, testModelSource, type TestService } from '../../../helpers/service.js';
 import { SHARED } from '../../../helpers/system.js';
@@ -149,7 +150,7 @@ describe('products without an on-device engine', () => {
     for (const product of unserved) {
       const row = all.data.find((m) => m.id === `local-${product}`);
       expect(row, product).toMatchObject({ status: 'unavailable', provider: 'local', products: [product] });
-      expect(row!.reason).toBe(`no on-device engine for ${product}; configure a hosted service in Settings to run it there`);
+      expect(row!.reason).toBe(unservedReason(product as UnservedProduct));
     }
     const rnnoise = plain.data.find((m) => m.id === 'rnnoise');
     expect(rnnoise).toMatchObject({ status: 'available', capability: 'noise_reduction' });
@@ -166,6 +167,6 @@ describe('products without an on-device engine', () => {
     ];
     expect(await expectError(api.postForm('/v1/voice-cloning', parts), 422, 'model_unavailable')).toContain(reason);
     const design = api.postJson('/v1/voice-design', { model: 'local-voice-design', text: 'hello', description: 'a calm voice' });
-    expect(await expectError(design, 422, 'model_unavailable')).toContain(reason);
+    expect(await expectError(design, 422, 'model_unavailable')).toContain('install one (voxdesk models pull kokoro-multi-lang-v1_0');
   });
 });

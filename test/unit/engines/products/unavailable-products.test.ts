@@ -15,7 +15,11 @@ describe('rows of the products without an on-device engine', () => {
       expect(PRODUCTS).toContain(product);
       expect(PRODUCT_CAPABILITIES[product]).toContain(row.capability);
       expect(row).toMatchObject({ id: `local-${product}`, status: 'unavailable', provider: 'local', engine: 'none', download: null });
-      expect(row.reason).toBe(`no on-device engine for ${product}; configure a hosted service in Settings to run it there`);
+      expect(row.reason).toBe(
+        product === 'voice-design'
+          ? 'voice design blends the voices of a multi-speaker Kokoro model: install one (voxdesk models pull kokoro-multi-lang-v1_0, or kokoro-en-v0_19) or configure a hosted service in Settings'
+          : `no on-device engine for ${product}; configure a hosted service in Settings to run it there`,
+      );
     }
   });
 

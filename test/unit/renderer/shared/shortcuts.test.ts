@@ -7,7 +7,7 @@ const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altK
 });
 
 describe('shortcuts', () => {
-  it('maps Ctrl/Cmd+1..7, Ctrl/Cmd+K, Ctrl+Enter and Esc', () => {
+  it('maps Ctrl/Cmd+1..8, Ctrl/Cmd+K, Ctrl+Enter and Esc', () => {
     expect(shortcutFor(key('1', { ctrlKey: true }))).toEqual({ kind: 'tab', tab: 'transcribe' });
     expect(shortcutFor(key('6', { metaKey: true }))).toEqual({ kind: 'tab', tab: 'usage' });
     expect(shortcutFor(key('7', { metaKey: true }))).toEqual({ kind: 'tab', tab: 'settings' });
@@ -17,7 +17,8 @@ describe('shortcuts', () => {
     expect(shortcutFor(key('K', { metaKey: true }))).toEqual({ kind: 'search' });
     expect(shortcutFor(key('k'))).toBeNull();
     expect(shortcutFor(key('k', { ctrlKey: true, shiftKey: true }))).toBeNull();
-    expect(shortcutFor(key('8', { ctrlKey: true }))).toBeNull();
+    expect(shortcutFor(key('8', { ctrlKey: true }))).toEqual({ kind: 'tab', tab: 'voices' });
+    expect(shortcutFor(key('9', { ctrlKey: true }))).toBeNull();
     expect(shortcutFor(key('1'))).toBeNull();
     expect(shortcutFor(key('1', { ctrlKey: true, altKey: true }))).toBeNull();
   });

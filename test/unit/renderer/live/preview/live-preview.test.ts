@@ -40,6 +40,7 @@ function fakeBridge() {
       get: async () => ({ enabled: false, shortcut: 'Ctrl+Alt+Space', mode: 'hold' as const, insertion: 'paste' as const, model: null, armed: false, problem: null, activeModel: null }),
       set: async () => ({ enabled: false, shortcut: 'Ctrl+Alt+Space', mode: 'hold' as const, insertion: 'paste' as const, model: null, armed: false, problem: null, activeModel: null }),
     },
+    armSystemAudio: async () => undefined,
   } satisfies DesktopBridge;
   return { bridge, calls, emit: (event: LiveBridgeEvent) => listener?.(event), listening: () => listener !== null };
 }

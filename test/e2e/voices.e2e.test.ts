@@ -1,0 +1,85 @@
+/**
+ * The Voices tab as a person uses it, in Debian's Chromium against `voxdesk serve --ui`, with the tiny Kokoro v0.19
+ * (../shared/models/tiny/tiny-kokoro) imported: a voice designed from a description, its preview played, saved under
+ * a name, listed; then offered in the Speak tab's voice list on that model, where it speaks (the job's result names
+ * the saved voice), and in the Live tab's voice list. axe-core finds no serious or critical violation on the tab.
+ */
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Job } from '../../src-main/common/api-types.js';
+import { TINY } from '../helpers/tiny-archives.js';
+import { describeViolations, seriousViolations } from './axe.js';
+import { openLoggedInPage, type Chromium } from './logged-in-page.js';
+import { startServeUi, type ServedUi } from './serve-ui.js';
+
+let served: ServedUi;
+let browser: Chromium;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  served = await startServeUi();
+  const headers = { authorization: `Bearer ${served.apiKey}`, 'content-type': 'application/json' };
+  const r = await fetch(`${served.url}/v1/local/models/import`, { method: 'POST', headers, body: JSON.stringify({ path: join(TINY, 'tiny-kokoro'), id: 'tiny-kokoro' }) });
+  expect(r.status, await r.clone().text()).toBe(202);
+  for (let i = 0; i < 600; i++) {
+    const { state } = (await (await fetch(`${served.url}/v1/local/models/tiny-kokoro`, { headers })).json()) as { state: string };
+    if (state === 'installed') break;
+    if (i === 599) throw new Error(`the tiny Kokoro import did not finish: ${state}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  ({ browser, page } = await openLoggedInPage(served, pageErrors));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+});
+
+describe('the Voices tab', () => {
+  it('designs a voice, plays the preview, saves it, and the Speak tab offers it and speaks with it', { timeout: 180_000 }, async () => {
+    await page.keyboard.press('Control+8');
+    await expect.poll(() => page.getAttribute('#tab-voices', 'aria-selected')).toBe('true');
+    const panel = page.locator('#panel-voices');
+    await expect.poll(() => panel.locator('#design-model option').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await panel.getByLabel('Description').fill('a calm British woman');
+    await panel.getByLabel('Pace').selectOption('slow');
+    await panel.getByRole('button', { name: 'Preview', exact: true }).click();
+    const preview = panel.getByTestId('design-preview');
+    await preview.waitFor({ timeout: 60_000 });
+    const audio = preview.locator('audio');
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime > 0 || a.ended), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => preview.innerText()).toMatch(/bf_/);
+    expect(await preview.innerText()).toContain('calm');
+
+    await panel.getByLabel('Name', { exact: true }).first().fill('Narrator');
+    await panel.getByRole('button', { name: 'Save voice' }).click();
+    await expect.poll(() => panel.getByRole('status').first().innerText(), { timeout: 60_000 }).toContain('Narrator');
+    await expect.poll(() => panel.getByTestId('saved-voice').count()).toBe(1);
+    expect(await panel.getByTestId('saved-voice').innerText()).toContain('Narrator');
+    const violations = await seriousViolations(page);
+    expect(violations, describeViolations('the Voices tab', violations)).toEqual([]);
+
+    await page.keyboard.press('Control+2');
+    const speak = page.locator('#panel-speak');
+    await speak.locator('#tts-model').selectOption('tiny-kokoro');
+    await expect.poll(() => speak.locator('#tts-voice option').allTextContents(), { timeout: 20_000 }).toContain('Narrator (saved voice)');
+    await speak.locator('#tts-voice').selectOption({ label: 'Narrator (saved voice)' });
+    await speak.locator('#tts-text').fill('hello world');
+    await page.keyboard.press('Control+Enter');
+    const spoken = speak.locator('audio').first();
+    await spoken.waitFor({ timeout: 60_000 });
+    const headers = { authorization: `Bearer ${served.apiKey}` };
+    const { data } = (await (await fetch(`${served.url}/v1/jobs?limit=5`, { headers })).json()) as { data: Job[] };
+    const job = data.find((j) => j.product === 'text-to-speech');
+    expect(job?.result?.designed_voice?.saved_voice?.name).toBe('Narrator');
+
+    // The Live tab's voice list offers it too.
+    await page.keyboard.press('Control+3');
+    const livePanel = page.locator('#panel-live');
+    await livePanel.locator('#live-model').selectOption('tiny-kokoro');
+    await expect.poll(() => livePanel.locator('#live-voice option').allTextContents(), { timeout: 20_000 }).toContain('Narrator (saved voice)');
+    expect(pageErrors).toEqual([]);
+  });
+});

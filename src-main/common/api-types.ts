@@ -17,7 +17,7 @@ export interface Artifact {
 }
 
 /** Why a recognised segment may be wrong (engines/asr/segment-guardrails.ts, docs/transcripts.md). */
-export type SegmentFlag = 'repetition' | 'compression_ratio' | 'speech_rate';
+export type SegmentFlag = 'repetition' | 'compression_ratio' | 'speech_rate' | 'no_speech';
 
 export interface TranscriptSegment {
   id: number;
@@ -26,7 +26,7 @@ export interface TranscriptSegment {
   text: string;
   speaker?: string;
   /**
-   * Extension: why this segment may be wrong — `repetition`, `compression_ratio`, `speech_rate`
+   * Extension: why this segment may be wrong — `repetition`, `compression_ratio`, `speech_rate`, `no_speech`
    * (engines/asr/segment-guardrails.ts, docs/transcripts.md); absent when nothing is doubtful.
    */
   flags?: SegmentFlag[];
@@ -46,6 +46,11 @@ export interface TranscriptWord {
    * characters (Whisper exports without attention outputs, Moonshine); absent for times measured from token times.
    */
   interpolated?: boolean;
+  /**
+   * Extension: how sure the recognizer is of this word, 0..1, where the engine scores words (PocketSphinx's
+   * posterior, a transducer's token probabilities: docs/transcripts.md "Confidence"); absent when it gives none.
+   */
+  confidence?: number;
 }
 
 /**

@@ -106,7 +106,13 @@ function verbose(result: JobResult, options: OpenAiTranscriptOptions): Record<st
     }));
   }
   if (granularities.includes('word')) {
-    body.words = (result.words ?? []).map((w) => ({ word: w.word.trim(), start: w.start, end: w.end, ...(w.interpolated ? { interpolated: true } : {}) }));
+    body.words = (result.words ?? []).map((w) => ({
+      word: w.word.trim(),
+      start: w.start,
+      end: w.end,
+      ...(w.interpolated ? { interpolated: true } : {}),
+      ...(w.confidence === undefined ? {} : { confidence: w.confidence }),
+    }));
   }
   body.usage = usage(result);
   return body;

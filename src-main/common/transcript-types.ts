@@ -12,6 +12,11 @@ export interface RevisionWord {
   word: string;
   start: number;
   end: number;
+  /**
+   * How sure the recognizer was of this word (0..1, docs/transcripts.md "Confidence"); absent when the engine scores
+   * no words, and for a word an edit wrote (a person typed it).
+   */
+  confidence?: number;
 }
 
 export interface RevisionSegment {
@@ -102,8 +107,23 @@ export interface SearchHit {
   start: number | null;
   end: number | null;
   snippet: string;
+  /**
+   * The first matching word(s) in the segment: their indexes in the segment's `words` and when they are said, so a
+   * player opens there and highlights them (docs/transcripts.md); null for a name or an AI action's answer.
+   */
+  match: SearchMatch | null;
   /** The AI action whose answer matched (its job and which action); null for the transcript's own text and name. */
   ai: { job_id: string; action: AiActionName } | null;
+}
+
+export interface SearchMatch {
+  /** The first matched word's index in the segment's `words`. */
+  word_index: number;
+  /** How many words the match takes (a phrase: several). */
+  word_count: number;
+  /** Seconds from the recording's start: the first matched word's start and the last one's end. */
+  start: number;
+  end: number;
 }
 
 export interface SearchList {

@@ -17,6 +17,17 @@ export interface SegmentRow {
   words_json: string | null;
   language: string | null;
   created_at: string;
+  /**
+   * JSON of the SegmentFlag[] the engine measured (`no_speech`; migration 030); absent or null when none. The flags
+   * of the text (repetition and the like) are worked out from the text when the transcript is built.
+   */
+  flags_json?: string | null;
+}
+
+/** A row as read: no `flags_json` key when it holds none, as rows were before migration 030. */
+export function withoutEmptyFlags<T extends SegmentRow | undefined>(row: T): T {
+  if (row && (row.flags_json === null || row.flags_json === undefined)) delete row.flags_json;
+  return row;
 }
 
 export interface SegmentsRepo {
@@ -44,8 +55,8 @@ export interface SegmentsRepo {
 
 export function createSegmentsRepo(db: Db): SegmentsRepo {
   const append = db.prepare(`INSERT INTO job_segments (job_id, idx, start_seconds, end_seconds, resume_seconds, text,
-      words_json, language, created_at)
-    SELECT @job_id, @idx, @start_seconds, @end_seconds, @resume_seconds, @text, @words_json, @language, @created_at
+      words_json, language, created_at, flags_json)
+    SELECT @job_id, @idx, @start_seconds, @end_seconds, @resume_seconds, @text, @words_json, @language, @created_at, @flags_json
     WHERE COALESCE((SELECT MAX(idx) FROM job_segments WHERE job_id = @job_id), -1) + 1 = @idx`);
   const last = db.prepare<[string], SegmentRow>('SELECT * FROM job_segments WHERE job_id = ? ORDER BY idx DESC LIMIT 1');
   const count = db.prepare<[string], { n: number | null }>('SELECT MAX(idx) + 1 AS n FROM job_segments WHERE job_id = ?');
@@ -53,18 +64,18 @@ export function createSegmentsRepo(db: Db): SegmentsRepo {
   const page = db.prepare<[string, number, number], SegmentRow>('SELECT * FROM job_segments WHERE job_id = ? AND idx > ? ORDER BY idx LIMIT ?');
   const hasAfter = db.prepare<[string, number], { one: number }>('SELECT 1 AS one FROM job_segments WHERE job_id = ? AND idx > ? LIMIT 1');
   const copy = db.prepare<[string, string, string]>(`INSERT INTO job_segments (job_id, idx, start_seconds, end_seconds,
-      resume_seconds, text, words_json, language, created_at)
-    SELECT ?, idx, start_seconds, end_seconds, resume_seconds, text, words_json, language, ? FROM job_segments
+      resume_seconds, text, words_json, language, created_at, flags_json)
+    SELECT ?, idx, start_seconds, end_seconds, resume_seconds, text, words_json, language, ?, flags_json FROM job_segments
     WHERE job_id = ? ORDER BY idx`);
   const resumedFrom = db.prepare<[string, string], { resume_seconds: number }>(
     'SELECT resume_seconds FROM job_segments WHERE job_id = ? AND created_at <= ? ORDER BY idx DESC LIMIT 1',
   );
   return {
-    append: (row) => append.run(row).changes === 1,
-    last: (jobId) => last.get(jobId),
+    append: (row) => append.run({ ...row, flags_json: row.flags_json ?? null }).changes === 1,
+    last: (jobId) => withoutEmptyFlags(last.get(jobId)),
     count: (jobId) => count.get(jobId)?.n ?? 0,
-    all: (jobId) => all.all(jobId),
-    page: (jobId, afterIdx, limit) => page.all(jobId, afterIdx, limit),
+    all: (jobId) => all.all(jobId).map(withoutEmptyFlags),
+    page: (jobId, afterIdx, limit) => page.all(jobId, afterIdx, limit).map(withoutEmptyFlags),
     hasAfter: (jobId, afterIdx) => hasAfter.get(jobId, afterIdx) !== undefined,
     copy: (fromJob, toJob, createdAt) => copy.run(toJob, createdAt, fromJob).changes,
     resumedFrom: (jobId, startedAt) => resumedFrom.get(jobId, startedAt)?.resume_seconds ?? null,

@@ -4,7 +4,8 @@
  * one (Enter saves, Esc cancels, Ctrl+Z undoes), name its speaker and rename it, see the Jobs list start each
  * transcript, meet an edit made elsewhere (409) without losing the text being typed, search for the fixed word from
  * Ctrl+K and land on it with the audio seeked there, and download a DOCX that shows the fix and the name (unzipped
- * and read). axe-core checks the workbench with its editors open.
+ * and read). axe-core checks the workbench with its editors open. Search lands on the matched word, and the words
+ * PocketSphinx was unsure of are shaded with F9 going between them (issue 29.5, 29.6).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,7 +38,7 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
 interface Transcript {
   revision: number;
   speakers: Record<string, string>;
-  segments: { index: number; start: number; end: number; text: string; speaker: string | null }[];
+  segments: { index: number; start: number; end: number; text: string; speaker: string | null; words: { word: string; start: number; end: number; confidence?: number }[] }[];
 }
 
 async function jobIdOf(name: string): Promise<string> {
@@ -198,8 +199,11 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     const opened = jobsPanel.locator('[aria-label="Opened job"]');
     await expect.poll(() => opened.locator('h2').innerText()).toBe('jfk.wav');
     await expect.poll(() => opened.locator(`[data-segment="${target.index}"]`).getAttribute('class')).toMatch(/focused/);
+    // It lands on the matched word, not its sentence: that word highlighted, the audio at its start (issue 29.5).
+    const fixedWord = latest.segments.find((s) => s.index === target.index)!.words.find((w) => w.word.includes(FIXED))!;
+    await expect.poll(() => opened.locator(`[data-segment="${target.index}"] .word.found`).allInnerTexts()).toEqual([fixedWord.word]);
     const audio = opened.locator('audio');
-    const seekedTo = target.start;
+    const seekedTo = fixedWord.start;
     await expect
       .poll(() => audio.evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? a.currentTime : -1)), { timeout: 10_000 })
       .toBeCloseTo(seekedTo, 1);
@@ -246,7 +250,7 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     expect(await audio.getAttribute('src')).toMatch(new RegExp(`/v1/speech-to-text/${jfk}/audio\\?api_key=`));
     await expect
       .poll(() => audio.evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? a.currentTime : -1)), { timeout: 10_000 })
-      .toBeCloseTo(target.start, 1);
+      .toBeCloseTo(target.words.find((w) => w.word.includes(FIXED))!.start, 1);
     expect(await audio.evaluate((a: HTMLAudioElement) => a.duration)).toBeGreaterThan(10); // jfk.wav is 11 s
     // Play from the segment's time (a click, as a person would): the clock moves on from there.
     await opened.getByRole('button', { name: /^Play from / }).first().click();
@@ -258,6 +262,51 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     });
     await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (a.seeking ? -1 : a.currentTime)), { timeout: 10_000 }).toBeCloseTo(9, 1);
     expect(await opened.locator('[data-testid="audio-problem"]').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('shades the words PocketSphinx was unsure of, and F9 / Shift+F9 go to the next / previous one (light and dark, axe)', async () => {
+    // jfk.wav, which PocketSphinx half mishears: its words' posteriors (the words the edits above wrote have none).
+    const jfk = await jobIdOf('jfk.wav');
+    const latest = await api<Transcript>('GET', `/v1/speech-to-text/${jfk}/transcript`);
+    const unsure = latest.segments.flatMap((s) => s.words.map((w, i) => ({ segment: s.index, i, ...w }))).filter((w) => w.confidence !== undefined && w.confidence < 0.5);
+    expect(unsure.length).toBeGreaterThan(0);
+    expect(latest.segments.flatMap((s) => s.words).filter((w) => w.confidence === undefined).length).toBeLessThan(latest.segments.flatMap((s) => s.words).length);
+    await page.keyboard.press('Control+4');
+    const jobsPanel = page.locator('#panel-jobs');
+    await jobsPanel.locator('tbody tr', { hasText: 'jfk.wav' }).getByRole('button', { name: 'Open' }).click();
+    const opened = jobsPanel.locator('[aria-label="Opened job"]');
+    await expect.poll(() => opened.locator('h2').innerText()).toBe('jfk.wav');
+    // Exactly the words below the threshold are shaded, each saying how sure the recognizer was.
+    await expect.poll(() => opened.locator('.word.uncertain').count(), { timeout: 20_000 }).toBe(unsure.length);
+    expect(await opened.locator('.word.uncertain').first().getAttribute('title')).toMatch(/^The recognizer was \d+ % sure of this word$/);
+    await expect.poll(() => opened.locator('[data-testid="next-uncertain"]').innerText()).toMatch(new RegExp(`^${unsure.length} uncertain words?: next`));
+    // F9: the first uncertain word, highlighted, the audio there; F9 again: the second; Shift+F9: back to the first.
+    const found = (): Promise<string[]> => opened.locator('.word.found').allInnerTexts();
+    const audio = opened.locator('audio');
+    // The keys work anywhere in the transcript: from its first sentence (focused, not opened for editing).
+    await opened.locator('.seg-text').first().focus();
+    await page.keyboard.press('F9');
+    await expect.poll(found).toEqual([unsure[0]!.word]);
+    await expect.poll(() => opened.locator(`[data-segment="${unsure[0]!.segment}"] .word`).nth(unsure[0]!.i).getAttribute('class')).toMatch(/found/);
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? a.currentTime : -1)), { timeout: 10_000 }).toBeCloseTo(unsure[0]!.start, 1);
+    if (unsure.length > 1) {
+      await page.keyboard.press('F9');
+      await expect.poll(() => opened.locator(`[data-segment="${unsure[1]!.segment}"] .word`).nth(unsure[1]!.i).getAttribute('class')).toMatch(/found/);
+    }
+    await page.keyboard.press('Shift+F9');
+    await expect.poll(() => opened.locator(`[data-segment="${unsure[0]!.segment}"] .word`).nth(unsure[0]!.i).getAttribute('class')).toMatch(/found/);
+    // Shift+F9 from the first goes round to the last.
+    await page.keyboard.press('Shift+F9');
+    const last = unsure.at(-1)!;
+    await expect.poll(() => opened.locator(`[data-segment="${last.segment}"] .word`).nth(last.i).getAttribute('class')).toMatch(/found/);
+    // Readable in both colour schemes: axe (its contrast rule included) on the shaded transcript.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      expect(describeViolations(`uncertain words (${colorScheme})`, await seriousViolations(page))).toBe('');
+      await page.screenshot({ path: join(SHOTS, `uncertain-words-${colorScheme}.png`), fullPage: true });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
     expect(pageErrors).toEqual([]);
   }, 120_000);
 });

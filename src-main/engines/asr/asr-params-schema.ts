@@ -243,9 +243,11 @@ function whisper(options: AsrSchemaOptions): Record<string, JsonSchema> {
     },
     no_speech_threshold: {
       type: 'number',
-      enum: [0.6],
+      minimum: 0,
+      maximum: 1,
       default: 0.6,
-      description: only('the default (0.6) here: sherpa-onnx reports no no-speech probability; silence is left out by VAD (vad_filter) instead.'),
+      description:
+        'With vad_filter false, a window whose text the voice-activity detector hears no speech under is marked `no_speech` in its flags (kept, not dropped); a 32 ms frame counts as speech when Silero VAD gives it more than 1 − this. sherpa-onnx reports no no-speech probability of its own.',
     },
     hallucination_silence_threshold: {
       type: 'null',

@@ -146,6 +146,7 @@ export function splitSegmentsBySpeaker(segments: TranscriptSegment[], words: Tra
         start: group[0]!.start,
         end: group[group.length - 1]!.end,
         text: group.map((x) => x.word).join(' '),
+        ...(segment.flags?.length ? { flags: [...segment.flags] } : {}),
       };
       if (group[0]!.speaker) piece.speaker = group[0]!.speaker;
       out.push(piece);

@@ -3,7 +3,9 @@
  * the middle and each half is recognised on its own — a fresh start for a recognizer that looped or ran on — and the
  * halves' text is kept when it raises fewer flags than the first decode's; otherwise the first stays (and its flags
  * mark it). One retry, so a segment costs at most about twice its decode. Used by every offline sherpa-onnx family
- * (engines/asr/sherpa-asr-engine.ts); what stays doubtful is still marked by transcript-assembly.ts.
+ * (engines/asr/sherpa-asr-engine.ts), and for the utterances PocketSphinx and the streaming recognizers close
+ * themselves (retryFlagged: their first decode is the stream's; pocketsphinx-redecode.ts, streaming-redecode.ts);
+ * what stays doubtful is still marked by transcript-assembly.ts.
  */
 import type { TranscriptWord } from '../../common/api-types.js';
 import { ASR_SAMPLE_RATE } from '../audio/decode.js';
@@ -45,7 +47,23 @@ export function quietestSplit(samples: Float32Array): number {
  * halves decoded apart. `log` says what was done (the worker's log).
  */
 export function decodeWithRetry(recognize: Recognize, samples: Float32Array, start: number, end: number, guardrails: GuardrailOptions | undefined, log: (line: string) => void): Decoded {
-  const first = recognize(samples, start, end);
+  return retryFlagged(recognize(samples, start, end), recognize, samples, start, end, guardrails, log);
+}
+
+/**
+ * `first` (a decode the recognizer already made of `samples`, e.g. PocketSphinx's or a streaming recognizer's
+ * utterance) when it raises no flag or is too short to split; else the better of it and the two halves decoded
+ * apart with `recognize`.
+ */
+export function retryFlagged(
+  first: Decoded,
+  recognize: Recognize,
+  samples: Float32Array,
+  start: number,
+  end: number,
+  guardrails: GuardrailOptions | undefined,
+  log: (line: string) => void,
+): Decoded {
   const doubts = segmentFlags({ text: first.text, start, end }, guardrails);
   if (doubts.length === 0 || samples.length < 2 * MIN_HALF_SECONDS * ASR_SAMPLE_RATE) return first;
   const split = quietestSplit(samples);

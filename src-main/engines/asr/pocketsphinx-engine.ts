@@ -27,6 +27,8 @@ import { pcm16 } from './pocketsphinx-library.js';
 import type { SphinxUtterance } from './pocketsphinx-output.js';
 import { PocketsphinxStreamDecoder } from './pocketsphinx-stream-decoder.js';
 import { noteRecognised, noteResume } from './recognition-probe.js';
+import { HeardAudio } from './heard-audio.js';
+import { redecodeIfFlagged } from './pocketsphinx-redecode.js';
 import { assembleTranscript } from './transcript-assembly.js';
 import type { TranscriptOptions } from './transcript.js';
 import { inputFile } from '../audio/input-file.js';
@@ -43,6 +45,8 @@ function currentInstall(): PocketsphinxInstall {
 /** The engine's decoder, loaded on first use and kept; loaded again only if the installed model moved. */
 class WarmDecoder {
   private decoder: PocketsphinxStreamDecoder | null = null;
+  /** A second decoder for doubtful utterances (pocketsphinx-redecode.ts), loaded on the first one. */
+  private retryDecoder: PocketsphinxStreamDecoder | null = null;
   private key = '';
 
   get(install: PocketsphinxInstall): PocketsphinxStreamDecoder {
@@ -55,9 +59,17 @@ class WarmDecoder {
     return this.decoder;
   }
 
+  retry(install: PocketsphinxInstall): PocketsphinxStreamDecoder {
+    this.get(install);
+    this.retryDecoder ??= new PocketsphinxStreamDecoder(install);
+    return this.retryDecoder;
+  }
+
   dispose(): void {
     this.decoder?.dispose();
     this.decoder = null;
+    this.retryDecoder?.dispose();
+    this.retryDecoder = null;
   }
 }
 
@@ -73,7 +85,7 @@ async function run(warm: WarmDecoder, task: EngineTask, ctx: EngineContext): Pro
   const options: TranscriptOptions = { duration, language: 'en', responseFormat: params.responseFormat, granularity: params.granularity };
   let pieces: RecognizedSegment[] = [];
   const marks = params.punctuate && punctuation ? punctuation : null;
-  if (duration > 0) pieces = await recognize(() => warm.get(install), first, blocks, duration, resume, task.jobId, ctx, marks);
+  if (duration > 0) pieces = await recognize({ stream: () => warm.get(install), retry: () => warm.retry(install) }, first, blocks, duration, resume, task.jobId, ctx, marks);
   else closeAfter(first, blocks);
   ctx.progress(1);
   const segmentCount = pieces.length > 0 ? pieces[pieces.length - 1]!.index + 1 : resume ? resume.index + 1 : 0;
@@ -150,7 +162,7 @@ function utteranceReporter(resume: ResumePoint | null, duration: number, jobId: 
 
 /** Feeds the decoded blocks to the warm decoder as they arrive; the blocks' iterator is always closed. */
 async function recognize(
-  loadDecoder: () => PocketsphinxStreamDecoder,
+  decoders: { stream: () => PocketsphinxStreamDecoder; retry: () => PocketsphinxStreamDecoder },
   first: Promise<IteratorResult<Int16Array>>,
   blocks: AsyncGenerator<Int16Array>,
   duration: number,
@@ -162,12 +174,20 @@ async function recognize(
   const reporter = utteranceReporter(resume, duration, jobId, ctx, punctuation);
   if (resume) noteResume(jobId, resume.seconds);
   let fed = resume?.seconds ?? 0;
+  // A doubtful utterance is decoded again in two halves from the audio just heard (pocketsphinx-redecode.ts).
+  const heard = new HeardAudio();
+  const checked = (utterance: SphinxUtterance): SphinxUtterance => {
+    const kept = redecodeIfFlagged(utterance, heard, decoders.retry, undefined, ctx.log);
+    heard.dropBefore(Math.round(utterance.until * ASR_SAMPLE_RATE));
+    return kept;
+  };
   try {
-    const decoder = loadDecoder();
+    const decoder = decoders.stream();
     decoder.begin();
     for (let next = await first; !next.done; next = await blocks.next()) {
       if (ctx.signal.aborted) throw jobCancelled();
-      for (const utterance of decoder.feed(next.value)) reporter.add(utterance);
+      heard.push(next.value);
+      for (const utterance of decoder.feed(next.value)) reporter.add(checked(utterance));
       fed += next.value.length / ASR_SAMPLE_RATE;
       // What was fed is recognised; the utterance it ends in is closed by finish().
       ctx.progress(Math.min(0.95, (fed / duration) * 0.95));
@@ -176,7 +196,7 @@ async function recognize(
     }
     if (ctx.signal.aborted) throw jobCancelled();
     const last = decoder.finish();
-    if (last) reporter.add(last);
+    if (last) reporter.add(checked(last));
     return reporter.pieces;
   } finally {
     await blocks.return(undefined).catch(() => undefined);

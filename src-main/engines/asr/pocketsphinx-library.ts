@@ -37,6 +37,12 @@ export interface PocketsphinxApi {
   segNext(seg: Pointer): Pointer;
   segWord(seg: Pointer): string;
   segFrames(seg: Pointer, start: number[], end: number[]): void;
+  /** The segment's posterior probability, a log in the decoder's logmath base (0 when none was computed). */
+  segProb(seg: Pointer, ascr: number[], lscr: number[], lback: number[]): number;
+  /** The decoder's logmath (logmath_t *), to turn its logs into probabilities. */
+  logmath(ps: Pointer): Pointer;
+  /** A logmath log as a probability (0..1 for a log ≤ 0). */
+  logmathExp(lmath: Pointer, log: number): number;
   /** The decoder's feature computation (feat_t *): where its cepstral mean normalisation lives. */
   feat(ps: Pointer): Pointer;
   free(ps: Pointer): number;
@@ -76,6 +82,9 @@ export function pocketsphinxApi(): PocketsphinxApi {
     segNext: ps.func('void *ps_seg_next(void *seg)'),
     segWord: ps.func('const char *ps_seg_word(void *seg)'),
     segFrames: ps.func('void ps_seg_frames(void *seg, _Out_ int *sf, _Out_ int *ef)'),
+    segProb: ps.func('int32_t ps_seg_prob(void *seg, _Out_ int32_t *ascr, _Out_ int32_t *lscr, _Out_ int32_t *lback)'),
+    logmath: ps.func('void *ps_get_logmath(void *ps)'),
+    logmathExp: sb.func('double logmath_exp(void *lmath, int logb_p)'),
     feat: ps.func('void *ps_get_feat(void *ps)'),
     free: ps.func('int ps_free(void *ps)'),
   };
@@ -100,14 +109,29 @@ export function createPocketsphinx(install: PocketsphinxInstall, extraArgs: stri
   return { api, decoder };
 }
 
-/** The words of the utterance just ended, times in frames as the decoder counts them. */
-export function segments(api: PocketsphinxApi, ps: Pointer): { token: string; startFrame: number; endFrame: number }[] {
-  const out: { token: string; startFrame: number; endFrame: number }[] = [];
+/** One segment of an utterance: a word, silence or filler. */
+export interface SphinxRawSegment {
+  token: string;
+  startFrame: number;
+  endFrame: number;
+  /**
+   * Its posterior probability (0..1): the lattice's forward-backward score of this word at this place, as
+   * pocketsphinx_continuous -time yes prints it in its last column. The word's `confidence` (docs/transcripts.md).
+   */
+  posterior: number;
+}
+
+/** The words of the utterance just ended, times in frames as the decoder counts them, with their posteriors. */
+export function segments(api: PocketsphinxApi, ps: Pointer): SphinxRawSegment[] {
+  const out: SphinxRawSegment[] = [];
+  const lmath = api.logmath(ps);
   for (let seg = api.segIter(ps); seg; seg = api.segNext(seg)) {
     const start = [0];
     const end = [0];
     api.segFrames(seg, start, end);
-    out.push({ token: api.segWord(seg), startFrame: start[0]!, endFrame: end[0]! });
+    const log = api.segProb(seg, [0], [0], [0]);
+    const posterior = Math.min(1, Math.max(0, api.logmathExp(lmath, Math.min(0, log))));
+    out.push({ token: api.segWord(seg), startFrame: start[0]!, endFrame: end[0]!, posterior });
   }
   return out;
 }

@@ -9,7 +9,7 @@ import type { TranscriptWord } from '../../common/api-types.js';
 import { JobError } from '../../common/errors.js';
 import type { PocketsphinxInstall } from './pocketsphinx-install.js';
 import { createPocketsphinx, FRAMES_PER_SECOND, pcm16, segments, type PocketsphinxApi, type Pointer } from './pocketsphinx-library.js';
-import { dictionaryWord, NON_WORD } from './pocketsphinx-output.js';
+import { confidenceOf, dictionaryWord, NON_WORD } from './pocketsphinx-output.js';
 
 export class PocketsphinxLiveDecoder {
   private readonly api: PocketsphinxApi;
@@ -33,7 +33,7 @@ export class PocketsphinxLiveDecoder {
     a.endUtt(ps);
     const words: TranscriptWord[] = segments(a, ps)
       .filter((s) => !NON_WORD.test(s.token))
-      .map((s) => ({ word: dictionaryWord(s.token), start: s.startFrame / FRAMES_PER_SECOND, end: (s.endFrame + 1) / FRAMES_PER_SECOND }));
+      .map((s) => ({ word: dictionaryWord(s.token), start: s.startFrame / FRAMES_PER_SECOND, end: (s.endFrame + 1) / FRAMES_PER_SECOND, ...confidenceOf(s.posterior) }));
     return { text: words.map((w) => w.word).join(' '), words };
   }
 

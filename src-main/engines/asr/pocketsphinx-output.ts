@@ -16,10 +16,17 @@ export interface SphinxSegment {
   token: string;
   start: number;
   end: number;
+  /** Its posterior probability, 0..1 (pocketsphinx-library.ts), when the decoder gave one. */
+  posterior?: number;
 }
 
 /** Silence, noise and filler tokens of the CMU dictionary: timed, but not words. */
 export const NON_WORD = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+|\+.*\+)$/i;
+
+/** A word's `confidence` from a posterior (rounded to 3 decimals), or nothing when there is none. */
+export function confidenceOf(posterior: number | undefined): { confidence?: number } {
+  return posterior === undefined || !Number.isFinite(posterior) ? {} : { confidence: Math.round(Math.min(1, Math.max(0, posterior)) * 1000) / 1000 };
+}
 
 /** The word of a dictionary entry: alternative pronunciations are numbered (`read(2)` → `read`). */
 export function dictionaryWord(token: string): string {
@@ -32,7 +39,7 @@ export function dictionaryWord(token: string): string {
  * stream ended in the middle of it.
  */
 export function utteranceFromSegments(segments: readonly SphinxSegment[]): SphinxUtterance | null {
-  const words: TranscriptWord[] = segments.filter((s) => !NON_WORD.test(s.token)).map((s) => ({ word: dictionaryWord(s.token), start: s.start, end: s.end }));
+  const words: TranscriptWord[] = segments.filter((s) => !NON_WORD.test(s.token)).map((s) => ({ word: dictionaryWord(s.token), start: s.start, end: s.end, ...confidenceOf(s.posterior) }));
   if (words.length === 0) return null;
   const last = words[words.length - 1]!;
   const closed = segments.findLast((s) => s.token === '</s>');

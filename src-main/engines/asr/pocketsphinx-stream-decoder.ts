@@ -119,7 +119,7 @@ export class PocketsphinxStreamDecoder {
 
   private utterance(ps: Pointer): SphinxUtterance[] {
     const piece = utteranceFromSegments(
-      segments(this.api, ps).map((s) => ({ token: s.token, start: s.startFrame / FRAMES_PER_SECOND, end: s.endFrame / FRAMES_PER_SECOND })),
+      segments(this.api, ps).map((s) => ({ token: s.token, start: s.startFrame / FRAMES_PER_SECOND, end: s.endFrame / FRAMES_PER_SECOND, posterior: s.posterior })),
     );
     return piece ? [piece] : [];
   }

@@ -8,10 +8,16 @@
  * - `compression_ratio`: the text compresses more than Whisper's own threshold allows (2.4 by default, the
  *   `compression_ratio_threshold` param): how Whisper itself recognises a loop it did not see word by word.
  * - `speech_rate`: more words per second than people speak (over 7.5 in a segment of half a second or more).
+ * - `no_speech`: text over audio the voice-activity detector calls silence — measured by the engine, which has the
+ *   samples (no-speech.ts), and committed with the segment; merged here with the text's flags.
  */
 import { deflateSync } from 'node:zlib';
 
-export type SegmentFlag = 'repetition' | 'compression_ratio' | 'speech_rate';
+export type { SegmentFlag } from '../../common/api-types.js';
+import type { SegmentFlag } from '../../common/api-types.js';
+
+/** Every flag in the order a segment lists them. */
+export const SEGMENT_FLAGS: readonly SegmentFlag[] = ['repetition', 'compression_ratio', 'speech_rate', 'no_speech'];
 
 /** Whisper's default compression-ratio threshold (openai/whisper transcribe.py). */
 export const COMPRESSION_RATIO_THRESHOLD = 2.4;
@@ -70,4 +76,10 @@ export function segmentFlags(segment: { text: string; start: number; end: number
   const seconds = segment.end - segment.start;
   if (seconds >= MIN_RATE_SECONDS && words(text).length / seconds > MAX_WORDS_PER_SECOND) flags.push('speech_rate');
   return flags;
+}
+
+/** The segment's flags: those the engine measured (`measured`) and those of its text, each once, in SEGMENT_FLAGS order. */
+export function mergeFlags(measured: readonly SegmentFlag[] | undefined, fromText: readonly SegmentFlag[]): SegmentFlag[] {
+  const all = new Set([...(measured ?? []), ...fromText]);
+  return SEGMENT_FLAGS.filter((flag) => all.has(flag));
 }

@@ -21,6 +21,9 @@ import { matchSpeakers, type KnownSpeaker } from '../../common/speaker-matching.
 import { diarize, type DiarizationModels } from './diarization.js';
 import { recordingVoices } from './diarization-voices.js';
 import { decodeWithRetry } from './flagged-redecode.js';
+import { HeardAudio } from './heard-audio.js';
+import { redecodeStreamedIfFlagged } from './streaming-redecode.js';
+import { isOverSilence, NO_SPEECH_THRESHOLD } from './no-speech.js';
 import { hotwordLines, spellable } from './hotword-tokens.js';
 import { noteRecognised, noteResume, segmentDelay } from './recognition-probe.js';
 import { clearRecognizers, getOnlineRecognizer, getRecognizer, parseEngineConfig, type RecognizerSettings } from './sherpa-recognizers.js';
@@ -75,6 +78,7 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     // Whisper's own threshold param sets when a segment is marked for compressing too well.
     ...(typeof task.params.compression_ratio_threshold === 'number' ? { guardrails: { compressionRatioThreshold: task.params.compression_ratio_threshold } } : {}),
   };
+  const noSpeechThreshold = typeof task.params.no_speech_threshold === 'number' ? task.params.no_speech_threshold : NO_SPEECH_THRESHOLD;
   const resume = task.resumeAfter ?? null;
   let index = resume ? resume.index + 1 : 0;
   if (duration === 0) {
@@ -131,11 +135,15 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     }
     const offset = startSample / ASR_SAMPLE_RATE;
     const report = (seconds: number): void => onPosition(offset + seconds + 30);
-    for await (const u of streamingUtterances(recognizer, blocks, { signal: ctx.signal, onPosition: report })) {
+    // A doubtful utterance is decoded again in halves from the audio just heard (streaming-redecode.ts).
+    const heard = new HeardAudio();
+    for await (const u of streamingUtterances(recognizer, hearing(blocks, heard), { signal: ctx.signal, onPosition: report })) {
       const start = offset + u.start;
       const end = offset + u.end;
-      const words = wordsFromTokens({ tokens: u.tokens, timestamps: u.timestamps }, start, end);
-      await recognised({ index, start, end, text: u.text, ...(words.length > 0 ? { words } : {}) });
+      const first = { text: u.text, language: null, words: wordsFromTokens({ tokens: u.tokens, timestamps: u.timestamps, logProbs: u.logProbs }, start, end) };
+      const { text, words } = redecodeStreamedIfFlagged(first, u.start, u.end, offset, heard, recognizer, options.guardrails, ctx.log);
+      heard.dropBefore(Math.round(u.end * ASR_SAMPLE_RATE) - ASR_SAMPLE_RATE);
+      await recognised({ index, start, end, text, ...(words.length > 0 ? { words } : {}) });
     }
   } else {
     const offline = new OfflineRecognition(config, params, resume?.language ?? null, identifying ? ctx.log : null);
@@ -155,6 +163,8 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
       const words = text === recognized.text ? recognized.words : punctuatedWords(recognized.words, text);
       const piece: RecognizedSegment = { index, start: segment.start, end: segment.end, text, language: recognized.language };
       if (words.length > 0) piece.words = words;
+      // A fixed window's text where the detector hears nobody is marked no_speech (no-speech.ts).
+      if (!params.vadFilter && config.vadModel && text.trim() !== '' && isOverSilence(config.vadModel, segment.samples, noSpeechThreshold)) piece.flags = ['no_speech'];
       await recognised(piece);
     }
     // Nothing spoken said which language this is: the recognizer names one for the start of the audio.
@@ -277,7 +287,10 @@ class OfflineRecognition {
     // Greedy decoding makes the first N tokens the same whether it stops after N or not: max_new_tokens is exact.
     const cut = limit !== null && tokens.length > limit;
     const text = cut ? tokens.slice(0, limit).join('') : result.text;
-    const timed = cut ? { tokens: tokens.slice(0, limit), timestamps: (result.timestamps ?? []).slice(0, limit), durations: result.durations?.slice(0, limit) } : { tokens, timestamps: result.timestamps ?? [], durations: result.durations };
+    const logProbs = result.ys_log_probs?.length ? result.ys_log_probs : undefined;
+    const timed = cut
+      ? { tokens: tokens.slice(0, limit), timestamps: (result.timestamps ?? []).slice(0, limit), durations: result.durations?.slice(0, limit), logProbs: logProbs?.slice(0, limit) }
+      : { tokens, timestamps: result.timestamps ?? [], durations: result.durations, logProbs };
     const language = this.identified ?? languageOf(result.lang);
     this.lock.heardIn(language, text, end - start);
     return { text, language, words: wordsFromTokens(timed, start, end) };
@@ -311,3 +324,11 @@ async function* keepBlocks(source: AsyncIterable<Float32Array>, into: Float32Arr
 
 const factory: EngineFactory = (): Engine => ({ run, dispose: clearRecognizers });
 export default factory;
+
+/** The blocks as they come, each kept in `heard` first. */
+async function* hearing(blocks: AsyncIterable<Float32Array>, heard: HeardAudio): AsyncGenerator<Float32Array> {
+  for await (const block of blocks) {
+    heard.push(block);
+    yield block;
+  }
+}

@@ -15,6 +15,8 @@ export interface SherpaOfflineResult {
   tokens?: string[];
   timestamps?: number[];
   durations?: number[];
+  /** Each token's log probability (transducers; empty for the other families). */
+  ys_log_probs?: number[];
 }
 
 export interface SherpaOfflineStream {
@@ -32,6 +34,8 @@ export interface SherpaOnlineResult {
   tokens: string[];
   /** Seconds from start_time. */
   timestamps: number[];
+  /** Each token's log probability (transducers). */
+  ys_probs?: number[];
   /** Seconds from the start of the stream where this utterance began (after the last reset). */
   start_time: number;
 }

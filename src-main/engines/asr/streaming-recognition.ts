@@ -21,6 +21,8 @@ export interface StreamedUtterance {
   tokens: string[];
   /** Seconds from `start`. */
   timestamps: number[];
+  /** Each token's log probability, when the recognizer gives them (transducers). */
+  logProbs?: number[];
 }
 
 export interface StreamingOptions {
@@ -31,7 +33,63 @@ export interface StreamingOptions {
 
 function utterance(result: SherpaOnlineResult, end: number): StreamedUtterance {
   const start = result.start_time ?? 0;
-  return { start, end: Math.max(end, start), text: result.text ?? '', tokens: result.tokens ?? [], timestamps: result.timestamps ?? [] };
+  const logProbs = result.ys_probs?.length ? { logProbs: result.ys_probs } : {};
+  return { start, end: Math.max(end, start), text: result.text ?? '', tokens: result.tokens ?? [], timestamps: result.timestamps ?? [], ...logProbs };
+}
+
+/**
+ * One stream of a streaming recognizer, fed block by block: the utterances whose endpoint each block reaches, then
+ * the last one when the input is finished (after a short tail of silence). Synchronous: recognition is native code.
+ */
+class UtteranceStream {
+  private readonly stream;
+  private consumed = 0;
+  /** Samples of the recording received so far (the tail is not part of it). */
+  private duration = 0;
+
+  constructor(private readonly recognizer: SherpaOnlineRecognizer) {
+    this.stream = recognizer.createStream();
+  }
+
+  get seconds(): number {
+    return this.consumed / STREAMING_SAMPLE_RATE;
+  }
+
+  *feed(block: Float32Array): Generator<StreamedUtterance> {
+    this.duration += block.length;
+    yield* this.accept(block);
+  }
+
+  *finish(): Generator<StreamedUtterance> {
+    yield* this.accept(new Float32Array(Math.round(STREAMING_TAIL_SECONDS * STREAMING_SAMPLE_RATE)));
+    try {
+      this.stream.inputFinished();
+      while (this.recognizer.isReady(this.stream)) this.recognizer.decode(this.stream);
+      const last = this.recognizer.getResult(this.stream);
+      if (last.text.trim() !== '') yield utterance(last, this.duration / STREAMING_SAMPLE_RATE);
+    } catch (cause) {
+      throw new JobError('engine_failed', `streaming recognition failed: ${(cause as Error).message}`, { cause });
+    }
+  }
+
+  private *accept(samples: Float32Array): Generator<StreamedUtterance> {
+    const { recognizer, stream } = this;
+    for (let offset = 0; offset < samples.length; offset += STREAMING_FEED_SAMPLES) {
+      const piece = samples.subarray(offset, offset + STREAMING_FEED_SAMPLES);
+      try {
+        stream.acceptWaveform({ samples: piece, sampleRate: STREAMING_SAMPLE_RATE });
+        this.consumed += piece.length;
+        while (recognizer.isReady(stream)) recognizer.decode(stream);
+        if (recognizer.isEndpoint(stream)) {
+          const result = recognizer.getResult(stream);
+          recognizer.reset(stream);
+          if (result.text.trim() !== '') yield utterance(result, Math.min(this.seconds, this.duration / STREAMING_SAMPLE_RATE));
+        }
+      } catch (cause) {
+        throw new JobError('engine_failed', `streaming recognition failed: ${(cause as Error).message}`, { cause });
+      }
+    }
+  }
 }
 
 export async function* streamingUtterances(
@@ -39,40 +97,17 @@ export async function* streamingUtterances(
   blocks: AsyncIterable<Float32Array>,
   options: StreamingOptions = {},
 ): AsyncGenerator<StreamedUtterance> {
-  const stream = recognizer.createStream();
-  let consumed = 0;
-  let duration = 0; // samples of the recording received so far (the tail is not part of it)
-  const seconds = () => consumed / STREAMING_SAMPLE_RATE;
-  const feed = function* (samples: Float32Array): Generator<StreamedUtterance> {
-    for (let offset = 0; offset < samples.length; offset += STREAMING_FEED_SAMPLES) {
-      const piece = samples.subarray(offset, offset + STREAMING_FEED_SAMPLES);
-      try {
-        stream.acceptWaveform({ samples: piece, sampleRate: STREAMING_SAMPLE_RATE });
-        consumed += piece.length;
-        while (recognizer.isReady(stream)) recognizer.decode(stream);
-        if (recognizer.isEndpoint(stream)) {
-          const result = recognizer.getResult(stream);
-          recognizer.reset(stream);
-          if (result.text.trim() !== '') yield utterance(result, Math.min(seconds(), duration / STREAMING_SAMPLE_RATE));
-        }
-      } catch (cause) {
-        throw new JobError('engine_failed', `streaming recognition failed: ${(cause as Error).message}`, { cause });
-      }
-    }
-  };
+  const stream = new UtteranceStream(recognizer);
   for await (const block of blocks) {
     if (options.signal?.aborted) throw jobCancelled();
-    duration += block.length;
-    yield* feed(block);
-    options.onPosition?.(seconds());
+    yield* stream.feed(block);
+    options.onPosition?.(stream.seconds);
   }
-  yield* feed(new Float32Array(Math.round(STREAMING_TAIL_SECONDS * STREAMING_SAMPLE_RATE)));
-  try {
-    stream.inputFinished();
-    while (recognizer.isReady(stream)) recognizer.decode(stream);
-    const last = recognizer.getResult(stream);
-    if (last.text.trim() !== '') yield utterance(last, duration / STREAMING_SAMPLE_RATE);
-  } catch (cause) {
-    throw new JobError('engine_failed', `streaming recognition failed: ${(cause as Error).message}`, { cause });
-  }
+  yield* stream.finish();
+}
+
+/** The utterances of `samples` on their own, in a fresh stream (a doubtful utterance decoded again: streaming-redecode.ts). */
+export function utterancesOf(recognizer: SherpaOnlineRecognizer, samples: Float32Array): StreamedUtterance[] {
+  const stream = new UtteranceStream(recognizer);
+  return [...stream.feed(samples), ...stream.finish()];
 }

@@ -5,7 +5,7 @@
  * diarization ran, are labelled here too, so both give the same result for the same segments.
  */
 import type { RecordingVoice } from '../../common/speaker-matching.js';
-import { segmentFlags } from './segment-guardrails.js';
+import { mergeFlags, segmentFlags } from './segment-guardrails.js';
 import { labelSpeakers, splitSegmentsBySpeaker, type SpeakerTurn } from './diarization.js';
 import { buildTranscript, type RecognizedPiece, type TranscriptOptions, type TranscriptResult } from './transcript.js';
 
@@ -48,8 +48,9 @@ export function assembleTranscript(pieces: readonly RecognizedPiece[], options: 
   }
   // What stays doubtful is marked, never dropped (segment-guardrails.ts).
   for (const segment of result.segments ?? []) {
-    const flags = segmentFlags(segment, options.guardrails);
+    const flags = mergeFlags(segment.flags, segmentFlags(segment, options.guardrails));
     if (flags.length) segment.flags = flags;
+    else delete segment.flags;
   }
   return result;
 }

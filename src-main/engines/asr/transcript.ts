@@ -7,7 +7,7 @@
  * `interpolated: true` (docs/api-conventions.md) — the last resort, never passed off as measured.
  */
 import type { GuardrailOptions } from './segment-guardrails.js';
-import type { JobResult, TranscriptSegment, TranscriptWord } from '../../common/api-types.js';
+import type { JobResult, SegmentFlag, TranscriptSegment, TranscriptWord } from '../../common/api-types.js';
 
 export type ResponseFormat = 'json' | 'verbose_json';
 export type TimestampGranularity = 'word' | 'segment' | 'none';
@@ -27,6 +27,8 @@ export interface RecognizedPiece {
   words?: TranscriptWord[];
   /** The language the recognizer detected in this piece, when it tells (Whisper, SenseVoice). */
   language?: string | null;
+  /** Doubts the engine measured about this piece (`no_speech`: segment-guardrails.ts), kept on its segment. */
+  flags?: SegmentFlag[];
 }
 
 export interface TranscriptOptions {
@@ -46,13 +48,13 @@ export function buildTranscript(pieces: RecognizedPiece[], options: TranscriptOp
   const text = spoken.map((p) => p.text).join(' ');
   if (options.responseFormat === 'json') return { text };
   const segments =
-    options.granularity === 'none' ? [] : spoken.map((p, id): TranscriptSegment => ({ id, start: round3(p.start), end: round3(p.end), text: p.text }));
+    options.granularity === 'none' ? [] : spoken.map((p, id): TranscriptSegment => ({ id, start: round3(p.start), end: round3(p.end), text: p.text, ...(p.flags?.length ? { flags: [...p.flags] } : {}) }));
   const words = options.granularity === 'word' ? spoken.flatMap((p) => (p.words?.length ? p.words.map(roundWord) : interpolateWords(p))) : [];
   return { text, language: options.language ?? UNDETERMINED_LANGUAGE, duration: round3(options.duration), segments, words };
 }
 
 function roundWord(w: TranscriptWord): TranscriptWord {
-  return { word: w.word, start: round3(w.start), end: round3(w.end), ...(w.interpolated ? { interpolated: true } : {}) };
+  return { word: w.word, start: round3(w.start), end: round3(w.end), ...(w.interpolated ? { interpolated: true } : {}), ...(w.confidence === undefined ? {} : { confidence: w.confidence }) };
 }
 
 /**

@@ -20,6 +20,7 @@ import { chargeJob, priceSnapshot } from '../money/billing.js';
 import { nowIso, type JobCore } from './job-core.js';
 import { newJobRow } from './job-rows.js';
 import type { NewDictationJob } from './job-service-types.js';
+import { splitIntoSentences } from '../transcripts/sentence-segments.js';
 import { rowsFromResult } from '../transcripts/transcript-segments.js';
 import { recordOriginal } from '../transcripts/transcripts.js';
 import { applyVocabulary } from '../transcripts/vocabulary-revision.js';
@@ -88,10 +89,12 @@ export async function recordDictation(core: JobCore, input: NewDictationJob): Pr
       for (const segment of rowsFromResult(row.id, input.result, at)) {
         if (!(await repos.segments.append(segment))) throw new Error(`segment ${segment.idx} of dictation ${row.id} is not the next one`);
       }
-      const done = await tx.transition(running, 'succeeded', { result_json: JSON.stringify(input.result), duration_seconds: shown });
+      // What people read is in sentences, as a file's transcript is (sentence-segments.ts); the rows keep the utterances.
+      const result = splitIntoSentences(input.result);
+      const done = await tx.transition(running, 'succeeded', { result_json: JSON.stringify(result), duration_seconds: shown });
       await chargeJob(repos.ledger, done, price, Number(shown), at);
       // Revision 0 now, as a file job gets it: the dictation (or meeting) is in library search at once.
-      await recordOriginal(repos, done, input.result, at);
+      await recordOriginal(repos, done, result, at);
       await applyVocabulary(repos, done, at);
     });
   } catch (error) {

@@ -117,7 +117,7 @@ export function originalRevision(result: JobResult | null, rows: readonly Segmen
   const segments = list.map((source, index): RevisionSegment => {
     const text = source.text.replace(/\s+/g, ' ').trim();
     const timed = (source.words ?? assigned?.[index] ?? [])
-      .map((w) => ({ word: w.word.trim(), start: round3(w.start), end: round3(w.end) }))
+      .map((w) => ({ word: w.word.trim(), start: round3(w.start), end: round3(w.end), ...(w.confidence === undefined ? {} : { confidence: w.confidence }) }))
       .filter((w) => w.word !== '');
     // A speaker recognised from the speaker library starts with the name it was recognised as (docs/speakers.md).
     if (source.speaker) speakers[source.speaker] = result?.speaker_names?.[source.speaker] ?? source.speaker;

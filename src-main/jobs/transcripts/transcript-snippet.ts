@@ -19,8 +19,12 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
 }
 
-/** HTML-safe text of `body` around its first match, each matched word in <mark>…</mark>, cuts shown as …. */
-export function highlight(body: string, phrases: readonly QueryPhrase[]): string {
+interface MatchedTokens {
+  tokens: { start: number; end: number; folded: string }[];
+  marked: boolean[];
+}
+
+function matchTokens(body: string, phrases: readonly QueryPhrase[]): MatchedTokens {
   const tokens = [...body.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, folded: fold(m[0]) }));
   const wanted = phrases.map((p) => ({ words: p.words.map(fold), prefix: p.prefix }));
   const marked = new Array<boolean>(tokens.length).fill(false);
@@ -34,6 +38,25 @@ export function highlight(body: string, phrases: readonly QueryPhrase[]): string
       if (fits) for (let k = 0; k < n; k++) marked[i + k] = true;
     }
   }
+  return { tokens, marked };
+}
+
+/**
+ * Where the first match in `body` is (code-unit offsets from its first matched word's start to the end of the run
+ * of matched words that follows it), or null when nothing matches: the search hit's word and its time.
+ */
+export function firstMatch(body: string, phrases: readonly QueryPhrase[]): { from: number; to: number } | null {
+  const { tokens, marked } = matchTokens(body, phrases);
+  const first = marked.indexOf(true);
+  if (first < 0) return null;
+  let last = first;
+  while (marked[last + 1]) last += 1;
+  return { from: tokens[first]!.start, to: tokens[last]!.end };
+}
+
+/** HTML-safe text of `body` around its first match, each matched word in <mark>…</mark>, cuts shown as …. */
+export function highlight(body: string, phrases: readonly QueryPhrase[]): string {
+  const { tokens, marked } = matchTokens(body, phrases);
   const first = Math.max(0, marked.indexOf(true));
   const from = tokens.length <= SNIPPET_WORDS ? 0 : Math.max(0, Math.min(first - BEFORE, tokens.length - SNIPPET_WORDS));
   const to = Math.min(tokens.length, from + SNIPPET_WORDS); // tokens [from, to)

@@ -18,6 +18,7 @@ import { nameSpeaker, notSpeaker } from './speaker-library.js';
 import { RevisionEditor } from './transcript-edit-work.js';
 import type { ExportParts } from './transcript-export-parts.js';
 import { highlight } from './transcript-snippet.js';
+import { matchInSegment, segmentReader } from './search-word-times.js';
 import { originalRevision } from './transcript-original.js';
 import { catchUpSearchIndex, jobName, reindexSegments, searchRows } from './transcripts-search-index.js';
 
@@ -216,17 +217,21 @@ export function createTranscripts(store: Store, clock: Clock): Transcripts {
         ? await repos.search.search(accountId, query.match, at.maxId, at.offset, limit + 1)
         : await repos.search.searchNewest(accountId, query.match, at.maxId, at.offset, limit + 1);
       const page = rows.slice(0, limit);
-      const data = page.map(
-        (row): SearchHit => ({
+      const segmentOf = segmentReader(repos);
+      const data: SearchHit[] = [];
+      for (const row of page) {
+        const segment = row.segment_idx !== null && row.ai_job_id === null ? await segmentOf(row.job_id, row.segment_idx) : null;
+        data.push({
           job_id: row.job_id,
           name: row.job_name,
           segment_index: row.segment_idx,
           start: row.start_seconds,
           end: row.end_seconds,
           snippet: highlight(row.body, query.phrases),
+          match: segment ? matchInSegment(segment, query.phrases) : null,
           ai: row.ai_job_id === null ? null : { job_id: row.ai_job_id, action: row.ai_action as AiActionName },
-        }),
-      );
+        });
+      }
       return { object: 'list', data, next_cursor: rows.length > limit ? encodeCursor({ offset: at.offset + limit, maxId: at.maxId }) : null };
     },
 

@@ -26,6 +26,7 @@ import { vocabularies } from './026-vocabularies.js';
 import { aiResultsSearchable } from './027-ai-results-searchable.js';
 import { speakerLibrary } from './028-speaker-library.js';
 import { savedVoices } from './029-saved-voices.js';
+import { segmentFlags } from './030-segment-flags.js';
 
 /** Append only: never edit or reorder a released migration; add the next number. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -56,4 +57,5 @@ export const MIGRATIONS: readonly Migration[] = [
   aiResultsSearchable,
   speakerLibrary,
   savedVoices,
+  segmentFlags,
 ];

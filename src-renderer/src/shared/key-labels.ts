@@ -4,7 +4,7 @@
  */
 import { t } from './i18n/i18n.svelte.js';
 
-export type ShortcutName = 'submit' | 'cancel' | 'dictate' | 'search' | 'undo' | 'enter' | 'tab' | 'nextFlagged';
+export type ShortcutName = 'submit' | 'cancel' | 'dictate' | 'search' | 'undo' | 'enter' | 'tab' | 'nextFlagged' | 'nextUncertain';
 
 export function isMac(): boolean {
   const platform = (globalThis as { navigator?: { platform?: string } }).navigator?.platform ?? '';
@@ -31,5 +31,7 @@ export function keyLabel(name: ShortcutName, tabNumber = 1): string {
       return `${mod}${tabNumber}`;
     case 'nextFlagged':
       return 'F8';
+    case 'nextUncertain':
+      return 'F9';
   }
 }

@@ -16,6 +16,8 @@ export interface TranscriptFocus {
   time: number;
   segmentIndex: number | null;
   aiJobId?: string | null;
+  /** The words a search matched in that segment (their index in its words and how many): highlighted there. */
+  words?: { first: number; count: number } | null;
   seq: number;
 }
 
@@ -37,10 +39,10 @@ export class Navigation {
 
   /**
    * Opens a job's transcript on the Jobs tab at `time` (seconds), with `segmentIndex` (when given) in view, or with
-   * its AI panel on the answer of the action job `aiJobId` (when given).
+   * its AI panel on the answer of the action job `aiJobId` (when given), and `words` of that segment highlighted.
    */
-  openTranscriptAt(jobId: string, time: number, segmentIndex: number | null, aiJobId: string | null = null): void {
-    this.openRequest = { jobId, time, segmentIndex, aiJobId, seq: ++this.#focusSeq };
+  openTranscriptAt(jobId: string, time: number, segmentIndex: number | null, aiJobId: string | null = null, words: TranscriptFocus['words'] = null): void {
+    this.openRequest = { jobId, time, segmentIndex, aiJobId, words, seq: ++this.#focusSeq };
     this.tab = 'jobs';
   }
 }

@@ -52,6 +52,17 @@ describe.each(BACKENDS)('segments and revisions on %s', (backend) => {
     expect(await segments.all(jobId(2))).toEqual([0, 1, 2, 3].map((i) => segment(jobId(2), i, { created_at: '2026-05-01T13:00:00.000Z' })));
   });
 
+  it('keeps the flags an engine measured with a segment, and copies them to a retry (migration 030)', async () => {
+    await jobs(fx, 2);
+    const { segments } = fx.store.repos;
+    const flagged = segment(jobId(1), 0, { flags_json: '["no_speech"]' });
+    expect(await segments.append(flagged)).toBe(true);
+    expect(await segments.append(segment(jobId(1), 1))).toBe(true);
+    expect(await segments.all(jobId(1))).toEqual([flagged, segment(jobId(1), 1)]);
+    expect(await segments.copy(jobId(1), jobId(2), '2026-05-01T13:00:00.000Z')).toBe(2);
+    expect((await segments.all(jobId(2))).map((s) => s.flags_json)).toEqual(['["no_speech"]', undefined]);
+  });
+
   it('of two nodes appending the same segment, one stores it', async () => {
     await jobs(fx, 1);
     const other = await fx.another();

@@ -83,3 +83,17 @@ describe('the warm PocketSphinx decoder starts every recording afresh', () => {
     expect(loads).toBe(4); // the first load and one per recording after it
   });
 });
+
+describe('word confidence (issue 29.6)', () => {
+  it('gives every word of real speech its posterior, 0..1, some sure and some not', { timeout: 300_000 }, () => {
+    const words = decode(newDecoder(), pcmOf(join(SHARED, 'audio/jfk.wav'), 'jfk-confidence')).flatMap((u) => u.words ?? []);
+    expect(words.length).toBeGreaterThan(10);
+    for (const word of words) {
+      expect(word.confidence, word.word).toBeGreaterThanOrEqual(0);
+      expect(word.confidence, word.word).toBeLessThanOrEqual(1);
+    }
+    // The scores say something: some words are sure, others not (PocketSphinx mishears much of jfk.wav).
+    expect(words.some((w) => w.confidence! > 0.9)).toBe(true);
+    expect(words.some((w) => w.confidence! < 0.1)).toBe(true);
+  });
+});

@@ -87,8 +87,10 @@ describe('PocketSphinx: the worker holding the warm decoder is killed mid-job', 
     for (let i = 1; i < segments.length; i++) expect(segments[i]!.start).toBeGreaterThanOrEqual(segments[i - 1]!.end);
     expect(segments.at(-1)!.end).toBeGreaterThan(30);
     expect(wordErrorRate(`${JFK_TEXT} ${JFK_TEXT} ${JFK_TEXT}`, done.result!.text!)).toBeLessThan(0.75);
-    // What was committed before the kill is kept as it was.
-    expect(segments.slice(0, killedAfter).map((s) => s.text)).toEqual(committed.data.slice(0, killedAfter).map((s) => s.text));
+    // What was committed before the kill is kept as it was (the result reads it in sentences: sentence-segments.ts).
+    const kept = committed.data.slice(0, killedAfter);
+    const before = segments.filter((s) => s.end <= kept.at(-1)!.end + 1e-3);
+    expect(before.map((s) => s.text).join(' ')).toBe(kept.map((s) => s.text).join(' '));
 
     // The engine's own count: the run after the kill resumed where the last committed utterance ended, and every
     // utterance committed before the kill was recognised exactly once.

@@ -140,14 +140,16 @@ describe('PocketSphinx recognition (real model)', () => {
     });
     const program = printed
       .split('\n')
-      .map((line) => /^(\S+) (\d+\.\d+) (\d+\.\d+) \S+$/.exec(line))
+      .map((line) => /^(\S+) (\d+\.\d+) (\d+\.\d+) (\S+)$/.exec(line))
       .filter((m): m is RegExpExecArray => m !== null && !NON_WORD.test(m[1]!))
-      .map((m) => ({ word: dictionaryWord(m[1]!), start: Number(m[2]), end: Number(m[3]) }));
+      .map((m) => ({ word: dictionaryWord(m[1]!), start: Number(m[2]), end: Number(m[3]), posterior: Number(m[4]) }));
     expect(program.length).toBeGreaterThan(10);
     // The engine's decoder has already heard other speech (its feature normalisation adapts to what it hears).
     await engine.run(sttTask(join(HIFI, REFS[1]![0]), 'pocketsphinx', {}), recordingContext());
     const first = await engine.run(sttTask(JFK, 'pocketsphinx', {}), recordingContext());
-    expect(first.result.words).toEqual(program);
+    expect(first.result.words!.map(({ word, start, end }) => ({ word, start, end }))).toEqual(program.map(({ word, start, end }) => ({ word, start, end })));
+    // Each word's confidence is the posterior the program prints in its last column (issue 29.6).
+    first.result.words!.forEach((w, i) => expect(w.confidence, w.word).toBeCloseTo(program[i]!.posterior, 2));
     await engine.run(sttTask(join(HIFI, REFS[2]![0]), 'pocketsphinx', {}), recordingContext());
     const again = await engine.run(sttTask(JFK, 'pocketsphinx', {}), recordingContext());
     expect(again.result).toEqual(first.result);

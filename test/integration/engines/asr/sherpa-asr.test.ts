@@ -248,4 +248,39 @@ describe('sherpa-onnx streaming transducer (tiny streaming Zipformer2)', () => {
     const ctx = recordingContext((fraction, controller) => fraction > 0 && controller.abort());
     expect(await failureCode(engine.run(sttTask(join(SHARED, 'audio/noisy/silero-test.wav'), 'sherpa-asr', streaming().engineConfig), ctx))).toBe('cancelled');
   });
+
+  it('a doubtful utterance is decoded again in two halves in fresh streams, the same way every time (issue 29.1)', async () => {
+    // A compression threshold nothing passes holds jfk.wav's one utterance doubtful.
+    const run = async (): Promise<{ lines: string[]; out: Awaited<ReturnType<Engine['run']>> }> => {
+      const lines: string[] = [];
+      const out = await engine.run(sttTask(JFK, 'sherpa-asr', streaming().engineConfig, { compression_ratio_threshold: 0.01 }), { ...recordingContext(), log: (line) => lines.push(line) });
+      return { lines, out };
+    };
+    const first = await run();
+    const retried = first.lines.filter((line) => /decoded again in two halves/.test(line));
+    expect(retried).toHaveLength(1);
+    expect(retried[0]).toMatch(/^segment 0\.\d\d–1\d\.\d\d s flagged compression_ratio; decoded again in two halves: .*; kept the (first|second) decode$/);
+    // Whichever was kept, the words stay within the recording and in order, and a second run chooses the same.
+    const words = first.out.result.words!;
+    for (let i = 1; i < words.length; i++) expect(words[i]!.start).toBeGreaterThanOrEqual(words[i - 1]!.start);
+    expect((await run()).out.result).toEqual(first.out.result);
+  });
+});
+
+describe('text over silence (no_speech, issue 29.1)', () => {
+  it('a fixed window whose text the voice-activity detector hears nobody under is kept and marked no_speech; speech is not', async () => {
+    // Three seconds of faint noise: the random-weight model writes letters over it, Silero VAD hears no speech.
+    const hiss = join(temp.dir, 'hiss.wav');
+    ffmpeg(['-f', 'lavfi', '-i', 'anoisesrc=color=white:amplitude=0.001:seed=7:r=16000', '-t', '3', '-ac', '1', hiss]);
+    const config = nemoCtc({ sileroVad: VAD });
+    const overSilence = await engine.run(sttTask(hiss, 'sherpa-asr', config, { vad_filter: false }), recordingContext());
+    expect(overSilence.result.text).not.toBe('');
+    expect(overSilence.result.segments!.map((s) => s.flags)).toEqual([['no_speech']]);
+    // jfk.wav in the same fixed windows: speech, no flag.
+    const spoken = await engine.run(sttTask(JFK, 'sherpa-asr', config, { vad_filter: false }), recordingContext());
+    expect(spoken.result.text).not.toBe('');
+    expect(spoken.result.segments!.every((s) => !s.flags?.includes('no_speech'))).toBe(true);
+    // With vad_filter (the default when Silero is installed) the noise is never recognised at all.
+    expect((await engine.run(sttTask(hiss, 'sherpa-asr', config), recordingContext())).result.segments).toEqual([]);
+  }, 120_000);
 });

@@ -49,6 +49,23 @@ describe('checkpointed jobs', () => {
     expect(h.repos.jobs.get(job.id)?.attempts).toBe(1); // not the job's fault
   });
 
+  it('a resumed run gives the sentence segments an uninterrupted run gives (issue 29.5)', async () => {
+    h = createHarness();
+    const text = 'We met at noon. The budget is ready! Any questions?';
+    const { job: whole } = await h.service.createJob(h.job({ behaviour: 'segments', count: 4, ms: 20, text }));
+    const { job: resumed } = await h.service.createJob(h.job({ behaviour: 'segments', count: 4, ms: 20, text, bad_index_at: 2 }));
+    await h.service.start();
+    const [a, b] = [await terminal(h.service, h.accountId, whole.id), await terminal(h.service, h.accountId, resumed.id)];
+    expect(b.resumed_from).toBe(19);
+    // Each committed segment (one per 10 s) reads as its three sentences, in the result and in revision 0.
+    expect(h.repos.segments.all(whole.id)).toHaveLength(4);
+    expect(a.result?.segments?.map((s) => s.text)).toEqual(Array.from({ length: 4 }, () => ['We met at noon.', 'The budget is ready!', 'Any questions?']).flat());
+    expect(a.result?.segments?.map((s) => s.id)).toEqual([...Array(12).keys()]);
+    expect(b.result).toEqual(a.result);
+    const sentences = (id: string): unknown => JSON.parse(h!.repos.revisions.latest(id)!.segments_json);
+    expect(sentences(resumed.id)).toEqual(sentences(whole.id));
+  });
+
   it('pause stops a running job after its segment and keeps it queued with its progress; resume continues it', async () => {
     h = createHarness();
     const { job } = await h.service.createJob(h.job({ behaviour: 'segments', count: 6, ms: 300 }));

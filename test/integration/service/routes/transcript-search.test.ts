@@ -43,7 +43,7 @@ describe('search', () => {
     const found = await search('zeppelin');
     expect(found).toEqual({
       object: 'list',
-      data: [{ job_id: id, name: 'Board call.m4a', segment_index: 0, start: 0, end: 4, snippet: 'We will review the quarterly <mark>zeppelin</mark> numbers today.', ai: null }],
+      data: [{ job_id: id, name: 'Board call.m4a', segment_index: 0, start: 0, end: 4, snippet: 'We will review the quarterly <mark>zeppelin</mark> numbers today.', match: { word_index: 5, word_count: 1, start: 2.5, end: 3 }, ai: null }],
       next_cursor: null,
     });
     expect((await json(patch(id, { base_revision: 0, segments: [{ index: 0, text: 'We will review the quarterly blimp numbers & <totals> today.' }] }))).revision).toBe(1);
@@ -51,6 +51,8 @@ describe('search', () => {
     const blimp = await search('blimp');
     expect(blimp.data.map((h) => [h.job_id, h.segment_index])).toEqual([[id, 0]]);
     expect(blimp.data[0]!.snippet).toBe('We will review the quarterly <mark>blimp</mark> numbers &amp; &lt;totals&gt; today.');
+    // The word an edit wrote takes the time of the word it replaced: a search lands there (issue 29.5).
+    expect(blimp.data[0]!.match).toEqual({ word_index: 5, word_count: 1, start: 2.5, end: 3 });
     expect((await search('AGENDA')).data.map((h) => h.segment_index)).toEqual([1]); // untouched segments stay indexed
     // Emptying a segment takes it out of the index.
     await json(patch(id, { base_revision: 1, segments: [{ index: 1, text: '' }] }));
@@ -61,13 +63,15 @@ describe('search', () => {
     const named = job(['Some words.'], { name: 'Orchard planning session' });
     const unnamed = job(['Other words.'], { input: { filePath: '/x', fileName: 'greenhouse-visit.wav' } });
     const hit = (await search('orchard')).data;
-    expect(hit).toEqual([{ job_id: named, name: 'Orchard planning session', segment_index: null, start: null, end: null, snippet: '<mark>Orchard</mark> planning session', ai: null }]);
+    expect(hit).toEqual([{ job_id: named, name: 'Orchard planning session', segment_index: null, start: null, end: null, snippet: '<mark>Orchard</mark> planning session', match: null, ai: null }]);
     expect((await search('greenhouse')).data).toMatchObject([{ job_id: unnamed, name: 'greenhouse-visit.wav', segment_index: null }]);
   });
 
   it('keeps "quoted phrases" and prefix*, ignores case and accents', async () => {
     const id = job(['The café opened at noon, said Renée.', 'Noon opened the café.']);
     expect((await search('"opened at noon"')).data.map((h) => [h.job_id, h.segment_index])).toEqual([[id, 0]]);
+    // A phrase's hit names its words: from "opened" (the third of seven words over 4 s) to the end of "noon,".
+    expect((await search('"opened at noon"')).data[0]!.match).toEqual({ word_index: 2, word_count: 3, start: 1.143, end: 2.857 });
     expect((await search('"noon opened"')).data.map((h) => h.segment_index)).toEqual([1]);
     expect((await search('rene*')).data.map((h) => h.segment_index)).toEqual([0]);
     expect((await search('CAFE renee')).data.map((h) => h.segment_index)).toEqual([0]);

@@ -93,6 +93,42 @@ describe('the native route: every family, every granularity', () => {
     }
   }, 120_000);
 
+  it('words carry the confidence of engines that score them, 0..1, through the result, the transcript and the JSON export (issue 29.6)', async () => {
+    const scored = [TINY_RECOGNIZERS['nemo-transducer'], TINY_RECOGNIZERS['streaming-transducer'], 'pocketsphinx-en-us'];
+    for (const model of scored) {
+      const job = await transcribe(model, JFK, {});
+      expect(job.result.words.length, model).toBeGreaterThan(0);
+      for (const w of job.result.words) {
+        expect(w.confidence, `${model} ${w.word}`).toBeGreaterThanOrEqual(0);
+        expect(w.confidence, `${model} ${w.word}`).toBeLessThanOrEqual(1);
+      }
+      const headers = { authorization: `Bearer ${t.key}` };
+      const revision = (await (await fetch(`${t.url}/v1/speech-to-text/${job.id}/transcript`, { headers })).json()) as { segments: { words: TranscriptWord[] }[] };
+      expect(revision.segments.flatMap((s) => s.words).map((w) => w.confidence), model).toEqual(job.result.words.map((w) => w.confidence));
+      const exported = (await (await fetch(`${t.url}/v1/speech-to-text/${job.id}/export?format=json`, { headers })).json()) as { words: TranscriptWord[] };
+      expect(exported.words.map((w) => w.confidence), model).toEqual(job.result.words.map((w) => w.confidence));
+    }
+    // Families whose results carry no token scores give words without one (never a made-up number).
+    for (const model of [TINY_RECOGNIZERS['nemo-ctc'], TINY_RECOGNIZERS.whisper, TINY_RECOGNIZERS.moonshine, TINY_RECOGNIZERS['sense-voice']]) {
+      const { result } = await transcribe(model, JFK, {});
+      expect(result.words.every((w) => w.confidence === undefined), model).toBe(true);
+    }
+  }, 240_000);
+
+  it('text over silence is committed with its no_speech flag: in the result, the transcript and the segments it came from (issue 29.1)', async () => {
+    const hiss = join(work, 'hiss.wav');
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'anoisesrc=color=white:amplitude=0.001:seed=7:r=16000', '-t', '3', '-ac', '1', hiss]);
+    const job = await transcribe(TINY_RECOGNIZERS['nemo-ctc'], hiss, { vad_filter: false });
+    expect(job.result.text).not.toBe('');
+    expect(job.result.segments.every((s) => s.flags?.includes('no_speech'))).toBe(true);
+    const headers = { authorization: `Bearer ${t.key}` };
+    const revision = (await (await fetch(`${t.url}/v1/speech-to-text/${job.id}/transcript`, { headers })).json()) as { segments: { flags?: string[] }[] };
+    expect(revision.segments.map((s) => s.flags)).toEqual(job.result.segments.map(() => ['no_speech']));
+    // Speech in the same fixed windows is not flagged.
+    const spoken = await transcribe(TINY_RECOGNIZERS['nemo-ctc'], JFK, { vad_filter: false });
+    expect(spoken.result.segments.some((s) => s.flags?.includes('no_speech'))).toBe(false);
+  }, 120_000);
+
   it('tiny Whisper on a second of silence names the language it detects', async () => {
     const { result } = await transcribe(TINY_RECOGNIZERS.whisper, SILENCE, { response_format: 'verbose_json' });
     expect(result).toMatchObject({ text: '', segments: [], words: [] });
@@ -118,6 +154,7 @@ describe('the OpenAI-compatible route, with the official SDK', () => {
       expect(typeof both.language, model).toBe('string');
       expect(both.segments!.map((s) => s.text).length, model).toBeGreaterThan(0);
       expect(both.words!.map((w) => w.word).length, model).toBeGreaterThan(0);
+      if (model === 'pocketsphinx-en-us') expect(both.words!.every((w) => typeof (w as { confidence?: unknown }).confidence === 'number'), model).toBe(true);
       const segmentsOnly = await client.audio.transcriptions.create({ file: await toFile(readFileSync(JFK), 'jfk.wav'), model, response_format: 'verbose_json' });
       expect(segmentsOnly.words!.map((w) => w.word), model).toEqual([]);
       expect(segmentsOnly.segments!.length, model).toBeGreaterThan(0);

@@ -15,6 +15,7 @@ import { parseParamsPart } from '../params/params-validator.js';
 import type { UploadedFile } from '../uploads/multipart.js';
 import { textLength, textTooLongMessage } from '../../common/text-length.js';
 import { checkText, mayBeInstalledElsewhere, resolveForProduct, resolveForProductFresh, validateParams } from './submission.js';
+import { savedVoiceReference } from './saved-voice-reference.js';
 
 export interface MultipartSubmission {
   def: ModelDefinition;
@@ -50,16 +51,18 @@ function shapeOf(product: Product, batch: boolean) {
 
 /** The parts a route takes, for the unsupported_param message. */
 function partsOf(shape: ReturnType<typeof shapeOf>, batch: boolean): string {
-  const texts = ['model', 'params', ...(batch ? [] : ['name']), ...(shape.texts === 'none' ? [] : ['text']), ...(shape.referenceText ? ['reference_text'] : [])];
+  const texts = ['model', 'params', ...(batch ? [] : ['name']), ...(shape.texts === 'none' ? [] : ['text']), ...(shape.referenceText ? ['reference_text'] : []), ...(shape.referenceFile ? [VOICE_ID_FIELD] : [])];
   const files = [...(shape.fileField ? [shape.fileField] : []), ...(shape.referenceFile ? [REFERENCE_FIELD] : [])];
   return `the text parts ${texts.join(', ')} and the file part${files.length > 1 ? 's' : ''} ${files.join(' and ')}, model first`;
 }
 
 /** The file part of the voice a zero-shot voice product speaks in. */
 const REFERENCE_FIELD = 'reference_audio';
+/** Instead of that file: the id of a cloned voice the account saved (POST /v1/voices, docs/voices.md). */
+const VOICE_ID_FIELD = 'voice_id';
 
 /** Text parts of every multipart route (a `text` part only where the product takes one). */
-const TEXT_PARTS = new Set(['model', 'params', 'name', 'text', 'reference_text']);
+const TEXT_PARTS = new Set(['model', 'params', 'name', 'text', 'reference_text', VOICE_ID_FIELD]);
 
 /** A text part that arrived as a file (a curl `-F params=@x.json`), refused with what to send instead. */
 function textPartAsFile(field: string): ApiError {
@@ -87,6 +90,7 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
   let name: string | null = null;
   const texts: string[] = [];
   let referenceText: string | null = null;
+  let voiceId: string | null = null;
   const seen = new Set<string>();
   let fileCount = 0;
 
@@ -126,6 +130,11 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
           if (!shape.referenceText) throw new ApiError('unsupported_param', `unknown part "reference_text": ${product} takes no reference_text part; leave it out`);
           once(field);
           referenceText = value;
+          return;
+        case VOICE_ID_FIELD:
+          if (!shape.referenceFile) throw new ApiError('unsupported_param', `unknown part "voice_id": ${product} takes no voice to speak in; leave it out`);
+          once(field);
+          voiceId = value;
           return;
         case shape.fileField:
         case shape.referenceFile ? REFERENCE_FIELD : null:
@@ -171,8 +180,12 @@ export async function readMultipartSubmission(request: Request, deps: AppDeps, a
     if (empty) {
       throw new ApiError('file_required', `the ${empty.field} part ${empty.originalName ? `"${empty.originalName}" ` : ''}has 0 bytes: send the recording's bytes (curl -F ${empty.field}=@path reads the file: check the path)`);
     }
-    const reference = files.find((f) => f.field === REFERENCE_FIELD && shape.referenceFile) ?? null;
-    const recordings = files.filter((f) => f !== reference);
+    const uploaded = files.find((f) => f.field === REFERENCE_FIELD && shape.referenceFile) ?? null;
+    const recordings = files.filter((f) => f !== uploaded);
+    if (voiceId !== null && uploaded) throw new ApiError('invalid_request', 'send either a reference_audio part or a voice_id, not both');
+    const saved = voiceId === null ? null : await savedVoiceReference(deps, accountId, voiceId, dir);
+    const reference = uploaded ?? saved?.file ?? null;
+    if (saved && referenceText === null) referenceText = saved.text;
     for (const field of [...(shape.fileField ? [shape.fileField] : []), ...(shape.referenceFile ? [REFERENCE_FIELD] : [])]) {
       if (field === REFERENCE_FIELD ? reference === null && shape.referenceFile === true : recordings.length === 0) {
         throw new ApiError('file_required', `the ${field} part is required: send the recording as a file part after the model (curl -F model=ID -F ${field}=@audio.wav)`);

@@ -120,6 +120,30 @@ describe('voice-cloning', () => {
     expect(charged() - before).toBe(Math.round((seconds / 60) * PRICE.per_minute_usd * 1e6));
   });
 
+  it('speaks in a cloned voice the account saved (voice_id), and refuses an id that is not one of its saved voices, or both parts at once', { timeout: 600_000 }, async () => {
+    const saved = await json<{ id: string; kind: string }>(
+      api.postForm('/v1/voices', [
+        { name: 'name', value: 'Narrator' },
+        { name: 'reference_text', value: 'hello there' },
+        { name: 'audio', file: { name: 'narrator.wav', data: tone(3) } },
+      ]),
+    );
+    expect(saved.kind).toBe('cloned');
+    const job = await submit('/v1/voice-cloning', [...cloning({ text: 'Read in the saved voice.' }), { name: 'voice_id', value: saved.id }]);
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    expect(job.result).toMatchObject({ synthetic: true, reference_text: 'hello there' });
+    const jobs = await jobCount();
+    for (const [parts, message] of [
+      [[...cloning({ text: 'x' }), { name: 'voice_id', value: 'voice_nosuchvoice' }], /not one of this account's saved voices/],
+      [[...cloning({ reference: tone(3), text: 'x' }), { name: 'voice_id', value: saved.id }], /either a reference_audio part or a voice_id/],
+    ] as [Part[], RegExp][]) {
+      const refused = await api.postForm('/v1/voice-cloning', parts);
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(message);
+    }
+    expect(await jobCount()).toBe(jobs);
+  });
+
   it('transcribes a reference sent without its words with the installed recognizer (PocketSphinx), at any sample rate', { timeout: 600_000 }, async () => {
     const job = await submit('/v1/voice-cloning', cloning({ reference: JFK, text: 'Ask what you can do.', params: { output_format: 'mp3', output_sample_rate: 24000 } }));
     expect(job.status, JSON.stringify(job)).toBe('succeeded');

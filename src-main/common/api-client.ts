@@ -327,6 +327,16 @@ export class ApiClient {
   ): Promise<Job> {
     return this.request('POST', '/v1/text-to-speech', body, options);
   }
+  /** Speaks `text` in a cloned voice the account saved (POST /v1/voice-cloning with voice_id, docs/voices.md). */
+  speakInSavedVoice(body: { model: string; voiceId: string; text: string; params?: Record<string, unknown>; name?: string }, options: RequestOptions = {}): Promise<Job> {
+    const form = new FormData();
+    form.append('model', body.model);
+    if (body.params && Object.keys(body.params).length) form.append('params', JSON.stringify(body.params));
+    if (body.name) form.append('name', body.name);
+    form.append('voice_id', body.voiceId);
+    form.append('text', body.text);
+    return this.request('POST', '/v1/voice-cloning', form, options);
+  }
   speakBatch(
     body: { model: string; params?: Record<string, unknown>; items: { text: string; name?: string }[] },
     options: RequestOptions = {},

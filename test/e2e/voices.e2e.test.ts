@@ -2,12 +2,17 @@
  * The Voices tab as a person uses it, in Debian's Chromium against `voxdesk serve --ui`, with the tiny Kokoro v0.19
  * (../shared/models/tiny/tiny-kokoro) imported: a voice designed from a description, its preview played, saved under
  * a name, listed; then offered in the Speak tab's voice list on that model, where it speaks (the job's result names
- * the saved voice), and in the Live tab's voice list. axe-core finds no serious or critical violation on the tab.
+ * the saved voice), and in the Live tab's voice list. axe-core finds no serious or critical violation on the tab. A
+ * cloned voice the account saved is offered with a tiny ZipVoice (scripts/tiny-models) in the Speak tab, where the
+ * text is spoken through voice-cloning in it.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../src-main/common/api-types.js';
+import { generatedModel, PRODUCT_MODELS_SCRIPT } from '../helpers/generated-models.js';
+import { SHARED } from '../helpers/system.js';
 import { TINY } from '../helpers/tiny-archives.js';
 import { describeViolations, seriousViolations } from './axe.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
@@ -21,13 +26,15 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   served = await startServeUi();
   const headers = { authorization: `Bearer ${served.apiKey}`, 'content-type': 'application/json' };
-  const r = await fetch(`${served.url}/v1/local/models/import`, { method: 'POST', headers, body: JSON.stringify({ path: join(TINY, 'tiny-kokoro'), id: 'tiny-kokoro' }) });
-  expect(r.status, await r.clone().text()).toBe(202);
-  for (let i = 0; i < 600; i++) {
-    const { state } = (await (await fetch(`${served.url}/v1/local/models/tiny-kokoro`, { headers })).json()) as { state: string };
-    if (state === 'installed') break;
-    if (i === 599) throw new Error(`the tiny Kokoro import did not finish: ${state}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const [id, path] of [['tiny-kokoro', join(TINY, 'tiny-kokoro')], ['tiny-zipvoice', generatedModel('zipvoice-distill', PRODUCT_MODELS_SCRIPT)]] as const) {
+    const r = await fetch(`${served.url}/v1/local/models/import`, { method: 'POST', headers, body: JSON.stringify({ path, id }) });
+    expect(r.status, await r.clone().text()).toBe(202);
+    for (let i = 0; i < 600; i++) {
+      const { state } = (await (await fetch(`${served.url}/v1/local/models/${id}`, { headers })).json()) as { state: string };
+      if (state === 'installed') break;
+      if (i === 599) throw new Error(`the import of ${id} did not finish: ${state}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
   ({ browser, page } = await openLoggedInPage(served, pageErrors));
 }, 180_000);
@@ -80,6 +87,32 @@ describe('the Voices tab', () => {
     const livePanel = page.locator('#panel-live');
     await livePanel.locator('#live-model').selectOption('tiny-kokoro');
     await expect.poll(() => livePanel.locator('#live-voice option').allTextContents(), { timeout: 20_000 }).toContain('Narrator (saved voice)');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('speaks a text in a cloned voice the account saved, from the Speak tab', { timeout: 180_000 }, async () => {
+    const headers = { authorization: `Bearer ${served.apiKey}` };
+    const form = new FormData();
+    form.append('name', 'Anna');
+    form.append('reference_text', 'and so my fellow americans ask not what your country can do for you');
+    form.append('audio', new Blob([readFileSync(join(SHARED, 'audio', 'jfk.wav'))]), 'anna.wav');
+    const saved = await fetch(`${served.url}/v1/voices`, { method: 'POST', headers, body: form });
+    expect(saved.status, await saved.clone().text()).toBeLessThan(300);
+
+    await page.keyboard.press('Control+2');
+    const speak = page.locator('#panel-speak');
+    await expect.poll(() => speak.locator('#tts-model option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value)), { timeout: 20_000 }).toContain('tiny-zipvoice');
+    await speak.locator('#tts-model').selectOption('tiny-zipvoice');
+    await expect.poll(() => speak.locator('#tts-voice option').allTextContents(), { timeout: 20_000 }).toEqual(['Anna (cloned voice)']);
+    await speak.locator('#tts-text').fill('A paragraph read in the voice of the saved recording.');
+    await page.keyboard.press('Control+Enter');
+    await speak.locator('audio').first().waitFor({ timeout: 60_000 }).catch(async (error: Error) => {
+      const { data: jobs } = (await (await fetch(`${served.url}/v1/jobs?limit=5`, { headers })).json()) as { data: Job[] };
+      throw new Error(`${error.message}\n${await speak.innerText()}\n${JSON.stringify(jobs.map((j) => [j.product, j.status, j.error_message]))}`);
+    });
+    const { data } = (await (await fetch(`${served.url}/v1/jobs?limit=5`, { headers })).json()) as { data: Job[] };
+    const job = data.find((j) => j.product === 'voice-cloning');
+    expect(job).toMatchObject({ status: 'succeeded', result: { synthetic: true } });
     expect(pageErrors).toEqual([]);
   });
 });

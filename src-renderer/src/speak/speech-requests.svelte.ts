@@ -15,6 +15,8 @@ export interface SpeechRequest {
   params: Record<string, unknown>;
   /** One item per line (batch mode), or null for the single route. */
   lines: readonly string[] | null;
+  /** A cloned voice the account saved: the text is spoken through voice-cloning in that voice (single texts only). */
+  voiceId?: string | null;
 }
 
 /** How many characters of the text name a single job. */
@@ -26,6 +28,8 @@ export class SpeechRequests {
   #problem = $state.raw<{ code: string | null; message: string | null } | null>(null);
   /** The single job as the POST answered it. */
   #job = $state<Job | null>(null);
+  /** The product of the single job (text-to-speech, or voice-cloning for a saved cloned voice). */
+  #product: 'text-to-speech' | 'voice-cloning' = 'text-to-speech';
   /** The batch of the last batch request. */
   batchId = $state<string | null>(null);
   #controller: AbortController | null = null;
@@ -79,7 +83,10 @@ export class SpeechRequests {
         this.#job = null;
         const name = request.text.slice(0, NAME_CHARS);
         this.#inFlight = { name, sentAt: Date.now() };
-        const created = await this.host.api.speak({ model: request.modelId, text: request.text, params: request.params, name }, { signal: controller.signal });
+        this.#product = request.voiceId ? 'voice-cloning' : 'text-to-speech';
+        const created = request.voiceId
+          ? await this.host.api.speakInSavedVoice({ model: request.modelId, voiceId: request.voiceId, text: request.text, params: request.params, name }, { signal: controller.signal })
+          : await this.host.api.speak({ model: request.modelId, text: request.text, params: request.params, name }, { signal: controller.signal });
         this.host.upsertJob(created);
         this.#job = created;
       }
@@ -107,9 +114,10 @@ export class SpeechRequests {
   /** Aborting the held POST does not stop the job on the service: find it and cancel it there too. */
   async #cancelInFlight(pending: { name: string; sentAt: number }): Promise<void> {
     try {
-      const { data } = await this.host.api.listJobs({ product: 'text-to-speech', limit: 20 });
+      const product = this.#product;
+      const { data } = await this.host.api.listJobs({ product, limit: 20 });
       const job = matchJob(data, pending.name, pending.sentAt);
-      if (job && (job.status === 'queued' || job.status === 'running')) this.host.upsertJob(await this.host.api.cancelJob('text-to-speech', job.id));
+      if (job && (job.status === 'queued' || job.status === 'running')) this.host.upsertJob(await this.host.api.cancelJob(product, job.id));
     } catch (err) {
       this.host.toast(errorText(err), 'error');
     }

@@ -11,5 +11,5 @@ export const segmentFlags: Migration = {
   version: 30,
   name: 'segment-flags',
   up: `ALTER TABLE job_segments ADD COLUMN flags_json TEXT;`,
-  postgres: `ALTER TABLE job_segments ADD COLUMN flags_json text;`,
+  postgres: `ALTER TABLE job_segments ADD COLUMN flags_json text COLLATE "C";`,
 };

@@ -83,6 +83,8 @@ describe('AI answers in the library search', () => {
         start: null,
         end: null,
         snippet: expect.stringContaining('<mark>vermilion</mark>'),
+        // An AI answer's words are no transcript's words: no matched word to land on.
+        match: null,
         ai: { job_id: job.id, action: 'summary' },
       },
     ]);

@@ -115,7 +115,9 @@ describe('live text to speech: protocol', () => {
     expect(rows.map((r) => r.kind)).toEqual(['request_fee', 'usage', 'usage']);
     expect(rows[0]).toMatchObject({ account_id: 'acct_1', model_id: 'espeak-ng', job_id: null, batch_id: null, amount_usd_micro: 50_000 });
     expect(rows[1]!.seconds).toBeCloseTo(a.audio_seconds as number, 5);
-    expect(rows[2]!.amount_usd_micro).toBe(Math.round(0.00333 * ((b.audio_seconds as number) / 60) * 1e6));
+    // Charged for the seconds it recorded (the message's audio_seconds is those seconds, rounded for the wire).
+    expect(rows[2]!.seconds).toBeCloseTo(b.audio_seconds as number, 3);
+    expect(rows[2]!.amount_usd_micro).toBe(Math.round(0.00333 * (rows[2]!.seconds / 60) * 1e6));
     c.close();
   });
 });

@@ -11,13 +11,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SegmentFlag } from '../src-main/common/api-types.js';
-import { asrFamilyDefinition } from '../src-main/engines/asr/asr-families.js';
 import pocketsphinxFactory from '../src-main/engines/asr/pocketsphinx-engine.js';
 import { findPocketsphinx } from '../src-main/engines/asr/pocketsphinx-install.js';
 import { segmentFlags } from '../src-main/engines/asr/segment-guardrails.js';
 import sherpaAsrFactory from '../src-main/engines/asr/sherpa-asr-engine.js';
 import { makeTempDir } from '../test/helpers/audio-fixtures.js';
-import { recordingContext, sttTask } from '../test/helpers/engine-context.js';
+import { recordingContext, sttTask, tinyNemoCtcConfig } from '../test/helpers/engine-context.js';
 import { LONG_SECONDS, makeTwoHourFile } from '../test/helpers/long-file.js';
 import { SHARED } from '../test/helpers/system.js';
 import { round3 } from './_stats.js';
@@ -44,13 +43,7 @@ async function cost(): Promise<void> {
   try {
     const file = makeTwoHourFile(temp.dir);
     const engine = await sherpaAsrFactory();
-    const config = asrFamilyDefinition('nemo-ctc', {
-      id: 'tiny-nemo-ctc',
-      dir: join(SHARED, 'models/tiny/tiny-nemo-ctc'),
-      languages: ['en'],
-      files: { model: 'model.onnx', tokens: 'tokens.txt' },
-      support: { sileroVad: VAD },
-    }).engineConfig;
+    const config = tinyNemoCtcConfig(VAD);
     const started = performance.now();
     const out = await engine.run(sttTask(file, 'sherpa-asr', config), recordingContext());
     const jobMs = performance.now() - started;

@@ -14,14 +14,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Job } from '../src-main/common/api-types.js';
 import { isTerminal } from '../src-main/common/job-states.js';
-import { asrFamilyDefinition } from '../src-main/engines/asr/asr-families.js';
 import sherpaAsrFactory from '../src-main/engines/asr/sherpa-asr-engine.js';
 import { decodeBlocks } from '../src-main/engines/audio/decode.js';
 import { segmentSpeech } from '../src-main/engines/audio/segments.js';
 import { ROOT, startServeProcess } from '../test/helpers/service.js';
 import { SHARED } from '../test/helpers/system.js';
 import { makeTempDir } from '../test/helpers/audio-fixtures.js';
-import { recordingContext, sttTask } from '../test/helpers/engine-context.js';
+import { recordingContext, sttTask, tinyNemoCtcConfig } from '../test/helpers/engine-context.js';
 import { LONG_SECONDS, makeTwoHourFile } from '../test/helpers/long-file.js';
 import { round3 } from './_stats.js';
 
@@ -120,13 +119,7 @@ try {
     return n;
   });
   const engine = await sherpaAsrFactory();
-  const config = asrFamilyDefinition('nemo-ctc', {
-    id: 'tiny-nemo-ctc',
-    dir: join(SHARED, 'models/tiny/tiny-nemo-ctc'),
-    languages: ['en'],
-    files: { model: 'model.onnx', tokens: 'tokens.txt' },
-    support: { sileroVad: VAD },
-  }).engineConfig;
+  const config = tinyNemoCtcConfig(VAD);
   await inProcess('sherpa-asr job (tiny nemo-ctc)', async (progress) => {
     const out = await engine.run(sttTask(file, 'sherpa-asr', config), recordingContext((fraction) => progress(fraction)));
     return out.result.segments?.length ?? 0;

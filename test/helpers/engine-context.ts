@@ -1,5 +1,8 @@
 /** A recording EngineContext for calling engines directly (the worker process gives the real one). */
+import { join } from 'node:path';
+import { asrFamilyDefinition } from '../../src-main/engines/asr/asr-families.js';
 import type { EngineContext, EngineTask } from '../../src-main/engines/engine-types.js';
+import { SHARED } from './system.js';
 
 export interface RecordingContext extends EngineContext {
   events: { kind: 'progress' | 'measured'; value: number }[];
@@ -54,4 +57,15 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
     previous = row;
   }
   return ref.length === 0 ? (hyp.length === 0 ? 0 : 1) : previous[hyp.length]! / ref.length;
+}
+
+/** The engine config of the tiny NeMo CTC model of ../shared/models/tiny, read through Silero VAD at `vadModel`. */
+export function tinyNemoCtcConfig(vadModel: string): Record<string, unknown> {
+  return asrFamilyDefinition('nemo-ctc', {
+    id: 'tiny-nemo-ctc',
+    dir: join(SHARED, 'models/tiny/tiny-nemo-ctc'),
+    languages: ['en'],
+    files: { model: 'model.onnx', tokens: 'tokens.txt' },
+    support: { sileroVad: vadModel },
+  }).engineConfig;
 }

@@ -1,14 +1,13 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobError } from '../../../../src-main/common/errors.js';
-import { asrFamilyDefinition } from '../../../../src-main/engines/asr/asr-families.js';
 import sherpaAsrFactory from '../../../../src-main/engines/asr/sherpa-asr-engine.js';
 import { decodeBlocks } from '../../../../src-main/engines/audio/decode.js';
 import { probeDuration } from '../../../../src-main/engines/audio/probe.js';
 import { segmentSpeech } from '../../../../src-main/engines/audio/segments.js';
 import { SHARED } from '../../../helpers/system.js';
 import { makeTempDir } from '../../../helpers/audio-fixtures.js';
-import { recordingContext, sttTask } from '../../../helpers/engine-context.js';
+import { recordingContext, sttTask, tinyNemoCtcConfig } from '../../../helpers/engine-context.js';
 import { LONG_SECONDS, makeTwoHourFile } from '../../../helpers/long-file.js';
 
 const VAD = join(SHARED, 'models/silero_vad_v5.onnx');
@@ -50,13 +49,7 @@ describe('a two-hour recording', () => {
 
   it('a recognition job on it can be cancelled between segments', async () => {
     const engine = await sherpaAsrFactory();
-    const config = asrFamilyDefinition('nemo-ctc', {
-      id: 'tiny-nemo-ctc',
-      dir: join(SHARED, 'models/tiny/tiny-nemo-ctc'),
-      languages: ['en'],
-      files: { model: 'model.onnx', tokens: 'tokens.txt' },
-      support: { sileroVad: VAD },
-    }).engineConfig;
+    const config = tinyNemoCtcConfig(VAD);
     const ctx = recordingContext((fraction, controller) => fraction > 0.005 && controller.abort());
     const error = await engine.run(sttTask(file, 'sherpa-asr', config), ctx).catch((e: unknown) => e);
     expect((error as JobError).code).toBe('cancelled');

@@ -123,6 +123,55 @@ export class JobError extends Error {
   }
 }
 
+/**
+ * Codes of a model package whose download, install or import failed (its status in GET /v1/local/models, and the
+ * `failed` event of the model manager): never an HTTP status — a package fails in the background, after the request.
+ */
+export const PACKAGE_ERROR_CODES = ['download_failed', 'checksum_mismatch', 'cancelled', 'unsafe_archive', 'install_failed', 'import_failed'] as const;
+export type PackageErrorCode = (typeof PACKAGE_ERROR_CODES)[number];
+
+/** What went wrong with a download's network, for the hints a caller adds: the path, TLS trust, the proxy, the server. */
+export type NetworkProblem = 'unreachable' | 'tls' | 'proxy_auth' | 'http' | 'other';
+
+/**
+ * Why a folder is not a model of a family: `not_a_folder`, `family_mismatch` (the family given does not fit) or
+ * `unknown_family` (no layout fits); `found` summarises the folder's files for callers that may show them.
+ */
+export interface LayoutRefusal {
+  kind: 'not_a_folder' | 'family_mismatch' | 'unknown_family';
+  family: string | null;
+  found: string | null;
+}
+
+/**
+ * The models floor's one error (downloads, archives, layouts, CA files, imports): a package code, a message that says
+ * what was wrong, and what a caller decides on — whether another attempt may succeed (`retryable`), the host and the
+ * network problem (for the hint), the layout refusal (an import answers it as its request's fault).
+ */
+export class PackageError extends Error {
+  readonly code: PackageErrorCode;
+  /** Worth another attempt (connection dropped, server down, 5xx) rather than final (404, checksum). */
+  readonly retryable: boolean;
+  /** The host that failed (of the URL being fetched), when the failure is about one. */
+  readonly host: string | null;
+  readonly problem: NetworkProblem;
+  /** Set when the files are not a model of the family: the folder was read, its contents refused. */
+  readonly layout: LayoutRefusal | null;
+  constructor(
+    code: PackageErrorCode,
+    message: string,
+    options?: { cause?: unknown; retryable?: boolean; host?: string | null; problem?: NetworkProblem; layout?: LayoutRefusal },
+  ) {
+    super(message, options);
+    this.name = 'PackageError';
+    this.code = code;
+    this.retryable = options?.retryable ?? false;
+    this.host = options?.host ?? null;
+    this.problem = options?.problem ?? 'other';
+    this.layout = options?.layout ?? null;
+  }
+}
+
 /** What an engine throws when it sees its job's signal aborted. */
 export function jobCancelled(): JobError {
   return new JobError('cancelled', CANCELLED_MESSAGE);

@@ -9,6 +9,7 @@ import type { KnownSpeaker } from '../common/speaker-matching.js';
 import type { TranscriptPlan } from './asr/transcript-assembly.js';
 import type { RecognizedPiece } from './asr/transcript.js';
 import type { VoiceRecipe } from './tts/design/voice-recipe.js';
+import type { Log } from '../common/log.js';
 
 /** Every engine a worker can load. Each kind maps to one module in engine-registry.ts. */
 export type EngineKind =
@@ -175,7 +176,7 @@ export interface EngineContext {
    */
   segment?(segment: RecognizedSegment, progress: number): void;
   /** Diagnostic line for the worker log (never stdout). */
-  log(message: string): void;
+  log: Log;
   /**
    * Only when the task has streamAudio: the artifact's bytes in order, as they are encoded (the same bytes the file
    * gets, without late header fix-ups).

@@ -4,6 +4,7 @@
  * revoked key stays revoked: registering it again is refused rather than silently bringing it back.
  */
 import { createHash } from 'node:crypto';
+import { ApiError } from '../common/errors.js';
 import type { Db } from './db.js';
 import { isoAt, systemClock, type Clock } from './clock.js';
 import { newId, randomBase62 } from './ids.js';
@@ -35,15 +36,15 @@ export interface KeyMatch {
   account: Account;
 }
 
-/** Registering a key that was revoked: it must not come back to life. */
-export class RevokedKeyError extends Error {
-  constructor(
-    readonly keyId: string,
-    message = `this API key was revoked (${keyId}); choose another one`,
-  ) {
-    super(message);
-    this.name = 'RevokedKeyError';
-  }
+/**
+ * Registering a key that was revoked: it must not come back to life. `unauthorized`, as the key would be at any
+ * request; named by where it came from (`name`: VOXDESK_API_KEY) when it has one.
+ */
+export function revokedKeyError(keyId: string, name: string | null): ApiError {
+  return new ApiError(
+    'unauthorized',
+    name ? `${name} was revoked (${keyId}, voxdesk keys list shows it); use another key` : `this API key was revoked (${keyId}); choose another one`,
+  );
 }
 
 /** Shortest key accepted from outside (VOXDESK_API_KEY): 24 characters, enough that guessing is hopeless. */
@@ -84,7 +85,7 @@ export interface AccountsRepo {
   createApiKey(accountId: string, name?: string | null): CreatedKey;
   /**
    * Registers a key chosen elsewhere (VOXDESK_API_KEY, the desktop app's key); idempotent for the same account.
-   * Throws RevokedKeyError for a key that was revoked, and an Error for one shorter than MIN_API_KEY_LENGTH.
+   * Throws ApiError `unauthorized` for a key that was revoked, and an Error for one shorter than MIN_API_KEY_LENGTH.
    */
   registerApiKey(accountId: string, key: string, name?: string | null): void;
   findAccountByKey(key: string): Account | undefined;
@@ -164,7 +165,7 @@ export function createAccountsRepo(db: Db, clock: Clock = systemClock, othersCom
         const existing = keyByHash.get(hashKey(key));
         if (existing) {
           if (existing.account_id !== accountId) throw new Error('this API key already belongs to another account');
-          if (existing.revoked_at) throw new RevokedKeyError(existing.id);
+          if (existing.revoked_at) throw revokedKeyError(existing.id, name);
           return;
         }
         storeKey(accountId, key, name);

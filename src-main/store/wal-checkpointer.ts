@@ -15,6 +15,7 @@ import type { Worker } from 'node:worker_threads';
 import { scriptEntry, startThread } from '../platform/script-entry.js';
 import type { Db } from './db.js';
 import type { CheckpointThreadData } from './wal-checkpoint-thread.js';
+import { silentLog, type Log } from '../common/log.js';
 
 /** SQLite's own default, restored when the thread is not there to checkpoint. */
 const AUTOMATIC_CHECKPOINT_PAGES = 1000;
@@ -32,12 +33,12 @@ export interface WalCheckpointer {
 
 export interface WalCheckpointerOptions {
   intervalMs?: number;
-  log?: (message: string) => void;
+  log?: Log;
 }
 
 /** Starts checkpointing `db` (open on `file`) in a thread; resolves once the thread's connection is open. */
 export async function startWalCheckpointer(db: Db, file: string, options: WalCheckpointerOptions = {}): Promise<WalCheckpointer> {
-  const log = options.log ?? (() => {});
+  const log = options.log ?? silentLog;
   const data: CheckpointThreadData = { file, intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS };
   let checkpoints = 0;
   let waiters: (() => void)[] = [];
@@ -61,12 +62,12 @@ export async function startWalCheckpointer(db: Db, file: string, options: WalChe
           waiters = [];
         }
       } else if (message.failed) {
-        log(`database checkpoint failed (tried again at the next change): ${message.failed}`);
+        log.info(`database checkpoint failed (tried again at the next change): ${message.failed}`);
       }
     });
     thread.on('error', (error) => {
       automatic();
-      if (!stopped) log(`the database's checkpoint thread stopped, checkpoints run on commit again: ${error.message}`);
+      if (!stopped) log.info(`the database's checkpoint thread stopped, checkpoints run on commit again: ${error.message}`);
       resolve(false);
     });
     thread.on('exit', () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { asrFamilyDefinition } from '../../src-main/engines/asr/asr-families.js';
 import type { EngineContext, EngineTask } from '../../src-main/engines/engine-types.js';
 import { SHARED } from './system.js';
+import { silentLog } from '../../src-main/common/log.js';
 
 export interface RecordingContext extends EngineContext {
   events: { kind: 'progress' | 'measured'; value: number }[];
@@ -21,7 +22,7 @@ export function recordingContext(onProgress?: (fraction: number, controller: Abo
       onProgress?.(value, controller);
     },
     measured: (value) => events.push({ kind: 'measured', value }),
-    log: () => undefined,
+    log: silentLog,
   };
 }
 

@@ -5,6 +5,7 @@ import type { EngineContext, EngineOutput } from '../../src-main/engines/engine-
 import createGtcrnEngine from '../../src-main/engines/denoise/gtcrn-engine.js';
 import createRnnoiseEngine from '../../src-main/engines/denoise/rnnoise-engine.js';
 import { GTCRN_MODEL } from './denoise-fixtures.js';
+import { silentLog } from '../../src-main/common/log.js';
 
 export type DenoiserKind = 'rnnoise' | 'gtcrn';
 export const DENOISERS: DenoiserKind[] = ['rnnoise', 'gtcrn'];
@@ -33,7 +34,7 @@ export async function runDenoiser(kind: DenoiserKind, file: string, workRoot: st
       options.onProgress?.(f);
     },
     measured: (s) => measured.push(s),
-    log: () => undefined,
+    log: silentLog,
   };
   const output = await engine.run(
     {

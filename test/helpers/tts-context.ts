@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineContext, EngineTask } from '../../src-main/engines/engine-types.js';
+import { silentLog } from '../../src-main/common/log.js';
 
 export interface TestContext extends EngineContext {
   progressValues: number[];
@@ -17,7 +18,7 @@ export function testContext(): TestContext {
     signal: controller.signal,
     progress: (f) => progressValues.push(f),
     measured: () => {},
-    log: () => {},
+    log: silentLog,
   };
 }
 

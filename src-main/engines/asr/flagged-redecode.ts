@@ -10,6 +10,7 @@
 import type { TranscriptWord } from '../../common/api-types.js';
 import { ASR_SAMPLE_RATE } from '../audio/decode.js';
 import { segmentFlags, type GuardrailOptions } from './segment-guardrails.js';
+import type { Log } from '../../common/log.js';
 
 /** What a recognizer makes of some samples at a place in the recording. */
 export interface Decoded {
@@ -46,7 +47,7 @@ export function quietestSplit(samples: Float32Array): number {
  * The first decode when it raises no flag (or the segment is too short to split); else the better of it and the two
  * halves decoded apart. `log` says what was done (the worker's log).
  */
-export function decodeWithRetry(recognize: Recognize, samples: Float32Array, start: number, end: number, guardrails: GuardrailOptions | undefined, log: (line: string) => void): Decoded {
+export function decodeWithRetry(recognize: Recognize, samples: Float32Array, start: number, end: number, guardrails: GuardrailOptions | undefined, log: Log): Decoded {
   return retryFlagged(recognize(samples, start, end), recognize, samples, start, end, guardrails, log);
 }
 
@@ -62,7 +63,7 @@ export function retryFlagged(
   start: number,
   end: number,
   guardrails: GuardrailOptions | undefined,
-  log: (line: string) => void,
+  log: Log,
 ): Decoded {
   const doubts = segmentFlags({ text: first.text, start, end }, guardrails);
   if (doubts.length === 0 || samples.length < 2 * MIN_HALF_SECONDS * ASR_SAMPLE_RATE) return first;
@@ -73,6 +74,6 @@ export function retryFlagged(
   const joined: Decoded = { text: [a.text.trim(), b.text.trim()].filter(Boolean).join(' '), language: a.language ?? b.language, words: [...a.words, ...b.words] };
   const again = segmentFlags({ text: joined.text, start, end }, guardrails);
   const better = again.length < doubts.length;
-  log(`segment ${start.toFixed(2)}–${end.toFixed(2)} s flagged ${doubts.join(', ')}; decoded again in two halves: ${again.length ? again.join(', ') : 'no flag'}; kept the ${better ? 'second' : 'first'} decode`);
+  log.info(`segment ${start.toFixed(2)}–${end.toFixed(2)} s flagged ${doubts.join(', ')}; decoded again in two halves: ${again.length ? again.join(', ') : 'no flag'}; kept the ${better ? 'second' : 'first'} decode`);
   return better ? joined : first;
 }

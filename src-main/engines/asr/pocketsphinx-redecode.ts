@@ -13,6 +13,7 @@ import type { SphinxUtterance } from './pocketsphinx-output.js';
 import type { PocketsphinxStreamDecoder } from './pocketsphinx-stream-decoder.js';
 import type { GuardrailOptions } from './segment-guardrails.js';
 import { pcm16 } from './pocketsphinx-library.js';
+import type { Log } from '../../common/log.js';
 
 /** Audio kept around an utterance's words when it is decoded again (PocketSphinx needs a little silence to start). */
 const MARGIN_SECONDS = 0.25;
@@ -39,7 +40,7 @@ export function redecodeIfFlagged(
   heard: HeardAudio,
   retryDecoder: () => PocketsphinxStreamDecoder,
   guardrails: GuardrailOptions | undefined,
-  log: (line: string) => void,
+  log: Log,
 ): SphinxUtterance {
   const first: Decoded = { text: utterance.text, language: null, words: utterance.words ?? [] };
   const margin = Math.round(MARGIN_SECONDS * ASR_SAMPLE_RATE);

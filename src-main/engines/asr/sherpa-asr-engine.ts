@@ -35,6 +35,7 @@ import { assembleTranscript, type TranscriptPlan } from './transcript-assembly.j
 import type { TranscriptOptions } from './transcript.js';
 import type { SherpaOfflineRecognizer, SherpaOfflineResult, SherpaOnlineRecognizer } from './sherpa-native.js';
 import { punctuate, punctuatedWords } from './punctuation.js';
+import type { Log } from '../../common/log.js';
 
 export { languageOf } from './spoken-language.js';
 
@@ -174,7 +175,7 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
   }
   let speakers: Pick<TranscriptPlan, 'speakerTurns' | 'speakerNames' | 'voices'> = { speakerTurns: null };
   if (diarizing) {
-    ctx.log(`diarizing ${duration.toFixed(1)} s`);
+    ctx.log.info(`diarizing ${duration.toFixed(1)} s`);
     speakers = diarizeAndName(config.diarization!, concatSamples(kept), params, task.knownSpeakers ?? []);
   }
   ctx.progress(1);
@@ -211,7 +212,7 @@ function withVocabularyHotwords(task: EngineTask, config: SherpaAsrEngineConfig,
   if (wanted.length === 0 || !TRANSDUCER_FAMILIES.includes(config.family) || !config.files.tokens) return task.params;
   if ((task.params.hotwords ?? '') !== '' || task.params.decoding_method === 'greedy_search') return task.params;
   const { kept, dropped } = spellable(wanted, config.files.tokens);
-  if (dropped.length) ctx.log(`vocabulary hotwords this model cannot spell, left out: ${dropped.join(', ')}`);
+  if (dropped.length) ctx.log.info(`vocabulary hotwords this model cannot spell, left out: ${dropped.join(', ')}`);
   return kept.length ? { ...task.params, hotwords: kept.join(', ') } : task.params;
 }
 
@@ -234,7 +235,7 @@ class OfflineRecognition {
     private readonly params: AsrJobParams,
     resumedLanguage: string | null,
     /** Set when the language is to be identified first (the job's log, for what was heard). */
-    private readonly identifying: ((line: string) => void) | null = null,
+    private readonly identifying: Log | null = null,
   ) {
     const detecting = config.family === 'whisper' && params.language === 'auto' && !params.multilingual;
     this.lock = new LanguageLock(detecting, params.languageDetectionSegments, resumedLanguage, config.languages);
@@ -250,7 +251,7 @@ class OfflineRecognition {
     if (this.identified) return this.identified;
     const heard = identifyLanguage(this.config.languageId!, samples);
     const known = heard !== null && this.config.languages.includes(heard);
-    this.identifying!(known ? `spoken language identified: ${heard}` : `spoken language identified: ${heard ?? 'none'}, which this model does not know; transcribing as English`);
+    this.identifying!.info(known ? `spoken language identified: ${heard}` : `spoken language identified: ${heard ?? 'none'}, which this model does not know; transcribing as English`);
     this.identified = known ? heard : 'en';
     return this.identified;
   }

@@ -12,6 +12,7 @@ import type { GuardrailOptions } from './segment-guardrails.js';
 import type { SherpaOnlineRecognizer } from './sherpa-native.js';
 import { utterancesOf } from './streaming-recognition.js';
 import { wordsFromTokens } from './token-words.js';
+import type { Log } from '../../common/log.js';
 
 /** Audio kept around an utterance when it is decoded again. */
 const MARGIN_SECONDS = 0.25;
@@ -39,7 +40,7 @@ export function redecodeStreamedIfFlagged(
   heard: HeardAudio,
   recognizer: SherpaOnlineRecognizer,
   guardrails: GuardrailOptions | undefined,
-  log: (line: string) => void,
+  log: Log,
 ): Decoded {
   const margin = Math.round(MARGIN_SECONDS * ASR_SAMPLE_RATE);
   const wanted = Math.round(start * ASR_SAMPLE_RATE) - margin;

@@ -10,6 +10,7 @@ import { JobError } from '../../common/errors.js';
 import { loadEngineFactory } from '../engine-registry.js';
 import type { TranscriptSegment } from '../../common/api-types.js';
 import type { EngineContext, EngineTask, ReferenceTranscriber } from '../engine-types.js';
+import { prefixedLog } from '../../common/log.js';
 
 export interface Recognized {
   text: string;
@@ -34,7 +35,7 @@ export async function recognizeRecording(file: string, transcriber: ReferenceTra
         input: { filePath: file },
         workDir,
       },
-      { signal: ctx.signal, progress: () => {}, measured: () => {}, log: (line) => ctx.log(`${what} transcript: ${line}`) },
+      { signal: ctx.signal, progress: () => {}, measured: () => {}, log: prefixedLog(ctx.log, `${what} transcript: `) },
     );
     return { text: (output.result.text ?? '').trim(), segments: output.result.segments ?? [] };
   } finally {

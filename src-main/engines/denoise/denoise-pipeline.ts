@@ -51,7 +51,7 @@ export async function runDenoiseJob(task: EngineTask, ctx: EngineContext, denois
   if (ctx.signal.aborted) throw jobCancelled();
 
   const source = await probeSource(file);
-  if (!source) ctx.log(`${denoiser.label}: source rate/channels unknown; "source" output means 16 kHz mono`);
+  if (!source) ctx.log.info(`${denoiser.label}: source rate/channels unknown; "source" output means 16 kHz mono`);
   const sourceRate = source?.sampleRate ?? FALLBACK_RATE;
   const workRate = Math.min(MAX_WORK_RATE, Math.max(MIN_WORK_RATE, sourceRate));
   const outRate = params.outputSampleRate === 'source' ? sourceRate : params.outputSampleRate;

@@ -8,15 +8,7 @@ import type { ThreadReply, ThreadRequest } from './espeak-thread.js';
 import type { LiveVoice, SentenceHandle, SentenceRequest } from './live-synth.js';
 import { scriptEntry, startThread } from '../../platform/script-entry.js';
 import { ESPEAK_SAMPLE_RATE } from '../tts/espeak-synth.js';
-
-export class LiveEngineError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { JobError } from '../../common/errors.js';
 
 interface Job {
   id: number;
@@ -24,7 +16,7 @@ interface Job {
   settings: EspeakVoiceSettings;
   onSamples(samples: Int16Array): void;
   resolve(): void;
-  reject(error: LiveEngineError): void;
+  reject(error: JobError): void;
   cancelled: boolean;
 }
 
@@ -59,7 +51,7 @@ export class EspeakThreadPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new LiveEngineError('engine_failed', 'the live service is closing'));
+    for (const job of this.queue.splice(0)) job.reject(new JobError('engine_failed', 'the live service is closing'));
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
@@ -77,7 +69,7 @@ export class EspeakThreadPool {
       };
     });
     if (this.closed) {
-      job.reject(new LiveEngineError('engine_failed', 'the live service is closing'));
+      job.reject(new JobError('engine_failed', 'the live service is closing'));
     } else {
       this.queue.push(job);
       this.warm();
@@ -110,12 +102,12 @@ export class EspeakThreadPool {
       const index = this.slots.indexOf(slot);
       if (index < 0) return;
       this.slots.splice(index, 1);
-      slot.job?.reject(new LiveEngineError('engine_crashed', `the speech thread stopped: ${why}`));
+      slot.job?.reject(new JobError('engine_crashed', `the speech thread stopped: ${why}`));
       slot.job = null;
       if (!slot.ready && ++this.startFailures >= 2) {
         // Threads that cannot even start would be restarted forever: fail what waits, try again on the next request.
         this.startFailures = 0;
-        for (const job of this.queue.splice(0)) job.reject(new LiveEngineError('engine_failed', `speech threads cannot start: ${why}`));
+        for (const job of this.queue.splice(0)) job.reject(new JobError('engine_failed', `speech threads cannot start: ${why}`));
         return;
       }
       if (!this.closed && this.queue.length > 0) this.addSlot();
@@ -140,7 +132,7 @@ export class EspeakThreadPool {
     }
     slot.job = null;
     if (reply.type === 'done' || job.cancelled) job.resolve();
-    else job.reject(new LiveEngineError(reply.code, reply.message));
+    else job.reject(new JobError(reply.code, reply.message));
     this.dispatch();
   }
 

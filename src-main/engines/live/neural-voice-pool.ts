@@ -3,15 +3,15 @@
  * started by a ProcessLauncher (child_process.fork by default; Electron's utilityProcess in the app).
  * A child that dies fails its sentences with `engine_crashed`; the next session starts a new one.
  */
-import { ApiError } from '../../common/errors.js';
+import { ApiError, JobError } from '../../common/errors.js';
 import type { ModelDefinition } from '../model-definition.js';
 import { scriptEntry } from '../../platform/script-entry.js';
 import { sherpaConfigOf } from '../tts/sherpa-tts-engine.js';
 import { forkLauncher, type LaunchedChild, type ProcessLauncher } from '../worker/process-launcher.js';
-import { LiveEngineError } from './espeak-thread-pool.js';
 import type { LiveVoice, SentenceHandle } from './live-synth.js';
 import type { ChildReply, ChildRequest } from './neural-voice-child.js';
 import type { VoiceRecipe } from '../tts/design/voice-recipe.js';
+import type { Log } from '../../common/log.js';
 
 /** How long a voice may take to load before the session is refused. Default 60 s. */
 export const NEURAL_LOAD_TIMEOUT_MS = 60_000;
@@ -35,7 +35,7 @@ export class NeuralVoicePool {
   private nextId = 1;
 
   constructor(
-    private readonly log: (message: string) => void,
+    private readonly log: Log,
     private readonly launcher: ProcessLauncher = forkLauncher,
   ) {}
 
@@ -114,7 +114,7 @@ export class NeuralVoicePool {
           pending.delete(reply.id);
           break;
         case 'error':
-          pending.get(reply.id)?.reject(new LiveEngineError(reply.code, reply.message));
+          pending.get(reply.id)?.reject(new JobError(reply.code, reply.message));
           pending.delete(reply.id);
           break;
       }
@@ -122,7 +122,7 @@ export class NeuralVoicePool {
     const onEnded = (how: string): void => {
       clearTimeout(timer);
       readyReject(new Error(`the voice process ${how}`));
-      for (const p of pending.values()) p.reject(new LiveEngineError('engine_crashed', `the voice process ${how}`));
+      for (const p of pending.values()) p.reject(new JobError('engine_crashed', `the voice process ${how}`));
       pending.clear();
       this.forget(key, child);
       endedResolve();
@@ -131,7 +131,7 @@ export class NeuralVoicePool {
       {
         modulePath: entry.path,
         execArgv: entry.execArgv,
-        output: { text: (chunk) => this.log(`[live voice ${model.id}] ${chunk.trimEnd()}`) },
+        output: { text: (chunk) => this.log.info(`[live voice ${model.id}] ${chunk.trimEnd()}`) },
         name: `voxdesk live voice ${model.id}`,
       },
       { message: (reply) => onMessage(reply as ChildReply), ended: onEnded },

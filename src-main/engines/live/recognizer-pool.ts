@@ -10,6 +10,7 @@ import { scriptEntry } from '../../platform/script-entry.js';
 import { forkLauncher, type LaunchedChild, type ProcessLauncher } from '../worker/process-launcher.js';
 import type { LiveModelConfig, LiveUtterance } from './live-recognition-types.js';
 import type { RecognizerReply, RecognizerRequest } from './recognizer-protocol.js';
+import type { Log } from '../../common/log.js';
 
 /** How long a model may take to load before the session is refused. Default 120 s (a large Whisper on a slow disk). */
 export const RECOGNIZER_LOAD_TIMEOUT_MS = 120_000;
@@ -59,7 +60,7 @@ export class RecognizerPool {
   private nextStream = 1;
 
   constructor(
-    private readonly log: (message: string) => void,
+    private readonly log: Log,
     private readonly launcher: ProcessLauncher = forkLauncher,
     private readonly idleMs = RECOGNIZER_IDLE_MS,
   ) {}
@@ -178,7 +179,7 @@ export class RecognizerPool {
           proc.kill();
           break;
         case 'fatal':
-          this.log(`live recognizer ${key}: ${reply.message}`);
+          this.log.info(`live recognizer ${key}: ${reply.message}`);
           proc.kill();
           break;
         case 'partial':
@@ -206,7 +207,7 @@ export class RecognizerPool {
       {
         modulePath: entry.path,
         execArgv: entry.execArgv,
-        output: { text: (chunk) => this.log(`[live recognizer ${key}] ${chunk.trimEnd()}`) },
+        output: { text: (chunk) => this.log.info(`[live recognizer ${key}] ${chunk.trimEnd()}`) },
         name: `voxdesk live recognizer ${key}`,
       },
       {

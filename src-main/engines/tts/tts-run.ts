@@ -15,6 +15,7 @@ import { EncodedFileWriter, inOrderOnly } from '../audio/encoded-sink.js';
 import { splitSentences } from '../audio/sentences.js';
 import { createSpeechEncoder, OUTPUT_EXTENSIONS } from '../audio/stream-encoder.js';
 import type { EngineContext, EngineOutput, EngineTask } from '../engine-types.js';
+import { silentLog } from '../../common/log.js';
 
 /** Engines that speak through runTts: a text with no words (audio/sentences.ts hasSpeech) gives them nothing to say. */
 export const SENTENCE_TTS_ENGINES: ReadonlySet<string> = new Set(['espeak', 'sherpa-tts']);
@@ -142,7 +143,7 @@ export async function warmTts(
   const workDir = await mkdtemp(join(tmpdir(), 'voxdesk-warm-'));
   try {
     const task: EngineTask = { jobId: 'warm-up', product: 'text-to-speech', modelId: 'warm-up', engineConfig: {}, input: { text: WARM_TEXT }, workDir, ...job };
-    const ctx: EngineContext = { signal, progress: () => {}, measured: () => {}, log: () => {} };
+    const ctx: EngineContext = { signal, progress: () => {}, measured: () => {}, log: silentLog };
     const rounds: number[] = [];
     while (!signal.aborted) {
       const started = performance.now();

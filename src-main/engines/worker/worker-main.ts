@@ -12,6 +12,11 @@ import { loadEngineFactory } from '../engine-registry.js';
 import type { Engine, EngineKind, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
 import { lowerThisProcess } from '../../platform/background-priority.js';
 import { parentLink } from './parent-link.js';
+import { createLog } from '../../common/log.js';
+import { textSink } from '../../common/log-sinks.js';
+
+/** This process's log: its stderr, which the pool appends to workers.log; each job's lines start with its id. */
+const log = createLog(textSink({ timestamps: true, scopes: true }));
 
 // Engines write artifacts into the private data dir: files 0600, folders 0700 (store/private-files.ts).
 process.umask(0o077);
@@ -100,7 +105,7 @@ async function run(given: EngineTask): Promise<void> {
       progress: (progress) => send({ type: 'progress', jobId: task.jobId, progress }),
       measured: (durationSeconds) => send({ type: 'measured', jobId: task.jobId, durationSeconds }),
       segment: (segment, progress) => send({ type: 'segment', jobId: task.jobId, segment, progress }),
-      log: (message) => process.stderr.write(`[${new Date().toISOString()}] ${task.jobId}: ${message}\n`),
+      log: log.child(task.jobId),
       ...(task.streamAudio ? { audio: (bytes: Uint8Array) => send({ type: 'audio', jobId: task.jobId, bytes }) } : {}),
     });
     if (cut) rmSync(cut, { force: true });
@@ -114,7 +119,7 @@ async function run(given: EngineTask): Promise<void> {
     if (cut) rmSync(cut, { force: true });
     const code = controller.signal.aborted ? 'cancelled' : error instanceof JobError ? error.code : 'engine_failed';
     const message = error instanceof Error ? error.message : String(error);
-    if (!(error instanceof JobError)) process.stderr.write(`${given.jobId}: ${error instanceof Error ? error.stack : message}\n`);
+    if (!(error instanceof JobError)) log.child(given.jobId).error(error instanceof Error ? (error.stack ?? message) : message);
     send({ type: 'failed', jobId: given.jobId, code, message });
   } finally {
     running.delete(given.jobId);
@@ -128,7 +133,7 @@ async function warm(kinds: EngineKind[]): Promise<void> {
       try {
         if (!warming.signal.aborted) await (await engineFor(kind)).warm?.(warming.signal);
       } catch (error) {
-        process.stderr.write(`[${new Date().toISOString()}] warming ${kind} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        log.warn(`warming ${kind} failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }),
   );

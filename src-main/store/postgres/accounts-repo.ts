@@ -15,7 +15,7 @@ import {
   KEY_CACHE_SIZE,
   MIN_API_KEY_LENGTH,
   newApiKey,
-  RevokedKeyError,
+  revokedKeyError,
   type Account,
   type AccountsRepo,
   type ApiKeyInfo,
@@ -90,7 +90,7 @@ export function createPgAccountsRepo(sql: Sql, shared: PgShared): Async<Accounts
         if (!existing) throw new Error('this API key was registered and removed at the same moment; register it again');
       }
       if (existing.account_id !== accountId) throw new Error('this API key already belongs to another account');
-      if (existing.revoked_at) throw new RevokedKeyError(existing.id);
+      if (existing.revoked_at) throw revokedKeyError(existing.id, name);
     },
     async findAccountByKey(key) {
       return (await repo.findKey(key))?.account;

@@ -132,7 +132,7 @@ export interface RankStats {
 const K1 = 1.2;
 const B = 0.75;
 
-/** Per phrase, FTS5's IDF: log((N − n + 0.5) / (n + 0.5)), at least 1e-6. */
+/** Per phrase, FTS5's IDF: log.info((N − n + 0.5) / (n + 0.5)), at least 1e-6. */
 export function idf(stats: RankStats): number[] {
   return stats.rowsWithPhrase.map((hits) => {
     const value = Math.log((stats.rows - hits + 0.5) / (hits + 0.5));

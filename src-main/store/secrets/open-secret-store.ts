@@ -14,6 +14,7 @@ import { KEY_FILE_KIND, keyFileCipher } from './key-file-cipher.js';
 import { KEYRING_KIND, keyringCipher } from './keyring-cipher.js';
 import type { SecretCipher } from './secret-cipher.js';
 import { SecretStore } from './secret-store.js';
+import type { Log } from '../../common/log.js';
 
 /** Where secrets are sealed headless. Default `auto` ($VOXDESK_SECRET_STORE overrides). */
 export type SecretStoreMode = 'auto' | 'keyring' | 'key-file';
@@ -27,7 +28,7 @@ export interface OpenSecretStoreOptions {
   provided?: SecretCipher | null;
   /** How long the keyring may take to answer. Default keyring-cipher.ts KEYRING_TIMEOUT_MS. */
   keyringTimeoutMs?: number;
-  log?: (message: string) => void;
+  log?: Log;
 }
 
 export async function openSecretStore(options: OpenSecretStoreOptions): Promise<SecretStore> {
@@ -61,6 +62,6 @@ export async function openSecretStore(options: OpenSecretStoreOptions): Promise<
   if (keyFile) openers.push(keyFile);
   else missing.set(KEY_FILE_KIND, 'the data dir has no secrets.key');
   if (!options.provided) missing.set('electron-safe-storage', "it was stored by the desktop app, whose safe storage only the app can open");
-  const firstSeal = fallbackNotice && log ? { onFirstSeal: () => log(fallbackNotice) } : {};
+  const firstSeal = fallbackNotice && log ? { onFirstSeal: () => log.info(fallbackNotice) } : {};
   return new SecretStore(repo, { primary, openers, missing, ...(log ? { log } : {}), ...firstSeal });
 }

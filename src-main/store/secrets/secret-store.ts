@@ -6,6 +6,7 @@
  */
 import type { SecretsRepo } from '../secrets-repo.js';
 import { SecretUnavailableError, type SecretCipher } from './secret-cipher.js';
+import type { Log } from '../../common/log.js';
 
 export interface SecretStoreOptions {
   /** Seals every new value. */
@@ -13,7 +14,7 @@ export interface SecretStoreOptions {
   /** Other ciphers that may have sealed stored values (the primary need not be repeated). */
   openers?: readonly SecretCipher[];
   /** Diagnostics (never a value). */
-  log?: (message: string) => void;
+  log?: Log;
   /** Why ciphers that sealed stored values are missing here, by kind (shown in SecretUnavailableError). */
   missing?: ReadonlyMap<string, string>;
   /** Called once, after the first value this store seals (open-secret-store.ts: the key-file notice). */
@@ -56,7 +57,7 @@ export class SecretStore {
     }
     if (cipher !== this.options.primary) {
       this.set(name, value);
-      this.options.log?.(`secrets: ${name} moved from ${row.sealedBy} to ${this.options.primary.kind}`);
+      this.options.log?.info(`secrets: ${name} moved from ${row.sealedBy} to ${this.options.primary.kind}`);
     }
     this.cache.set(name, value);
     return value;

@@ -17,6 +17,7 @@ import { KEY_FILE_NAME, keyFileCipher } from '../../../src-main/store/secrets/ke
 import { openSecretStore } from '../../../src-main/store/secrets/open-secret-store.js';
 import { SecretUnavailableError } from '../../../src-main/store/secrets/secret-cipher.js';
 import { SecretStore } from '../../../src-main/store/secrets/secret-store.js';
+import { logInto } from '../../helpers/log.js';
 
 const VALUE = 'vdk_hosted_secret_value_0123456789';
 
@@ -124,7 +125,7 @@ describe('choosing the cipher', () => {
     process.env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${join(dir, 'no-bus')}`;
     try {
       const lines: string[] = [];
-      const open = () => openSecretStore({ dataDir: dir, repo: repos.secrets, mode: 'auto', keyringTimeoutMs: 2000, log: (line) => lines.push(line) });
+      const open = () => openSecretStore({ dataDir: dir, repo: repos.secrets, mode: 'auto', keyringTimeoutMs: 2000, log: logInto(lines) });
       // A command that stores nothing (voxdesk speak, keys list, …) says nothing.
       await open();
       expect(lines).toEqual([]);
@@ -141,7 +142,7 @@ describe('choosing the cipher', () => {
       // key-file chosen on purpose: nothing to say.
       const otherDb = openDatabase(join(dir, 'kf.db'));
       try {
-        const chosen = await openSecretStore({ dataDir: mkdtempSync(join(dir, 'kf-')), repo: createRepositories(otherDb).secrets, mode: 'key-file', log: (line) => lines.push(line) });
+        const chosen = await openSecretStore({ dataDir: mkdtempSync(join(dir, 'kf-')), repo: createRepositories(otherDb).secrets, mode: 'key-file', log: logInto(lines) });
         chosen.set('remote.key', VALUE);
       } finally {
         otherDb.close();

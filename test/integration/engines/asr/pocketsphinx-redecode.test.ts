@@ -17,6 +17,8 @@ import type { Engine } from '../../../../src-main/engines/engine-types.js';
 import { ffmpeg, makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { recordingContext, sttTask } from '../../../helpers/engine-context.js';
 import { requireCommand, requireFile, SHARED } from '../../../helpers/system.js';
+import { silentLog } from '../../../../src-main/common/log.js';
+import { logInto } from '../../../helpers/log.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 requireFile('/usr/share/pocketsphinx/model/en-us/en-us.lm.bin', 'pocketsphinx-en-us');
@@ -55,7 +57,7 @@ describe('PocketSphinx guardrails', () => {
     const clips = [join(SHARED, 'audio/jfk.wav'), ...hifi.filter((_, i) => i % 4 === 0).map((f) => join(HIFI, f))];
     for (const clip of clips) {
       const lines: string[] = [];
-      const out = await engine.run(sttTask(clip, 'pocketsphinx', {}), { ...recordingContext(), log: (line) => lines.push(line) });
+      const out = await engine.run(sttTask(clip, 'pocketsphinx', {}), { ...recordingContext(), log: logInto(lines) });
       expect(out.result.text, clip).not.toBe('');
       expect(out.result.segments!.filter((s) => s.flags?.length).map((s) => `${s.text}: ${s.flags!.join(', ')}`), clip).toEqual([]);
       expect(lines.filter((line) => /decoded again/.test(line)), clip).toEqual([]);
@@ -81,17 +83,17 @@ describe('PocketSphinx guardrails', () => {
     expect(longest.end - longest.start).toBeGreaterThan(2);
     const logs: string[] = [];
     const strict = { compressionRatioThreshold: 0.01 };
-    const once = redecodeIfFlagged({ ...longest, text: `${longest.text} ${'x'.repeat(40)}` }, heard, () => retry, strict, (line) => logs.push(line));
+    const once = redecodeIfFlagged({ ...longest, text: `${longest.text} ${'x'.repeat(40)}` }, heard, () => retry, strict, logInto(logs));
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatch(/flagged compression_ratio; decoded again in two halves: .*; kept the (first|second) decode/);
-    const again = redecodeIfFlagged({ ...longest, text: `${longest.text} ${'x'.repeat(40)}` }, heard, () => retry, strict, () => undefined);
+    const again = redecodeIfFlagged({ ...longest, text: `${longest.text} ${'x'.repeat(40)}` }, heard, () => retry, strict, silentLog);
     expect(again).toEqual(once);
     // The halves' words are the recording's times, within the utterance's audio.
     if (/kept the second/.test(logs[0]!)) {
       for (const w of once.words ?? []) expect(w.start).toBeGreaterThanOrEqual(longest.start - 0.3);
     }
     // Without a doubt nothing is decoded again and the utterance is returned as it came.
-    expect(redecodeIfFlagged(longest, heard, () => retry, undefined, (line) => logs.push(line))).toBe(longest);
+    expect(redecodeIfFlagged(longest, heard, () => retry, undefined, logInto(logs))).toBe(longest);
     expect(logs).toHaveLength(1);
   });
 });

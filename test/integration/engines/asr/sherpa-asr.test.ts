@@ -7,6 +7,7 @@ import type { Engine } from '../../../../src-main/engines/engine-types.js';
 import { requireFile, SHARED } from '../../../helpers/system.js';
 import { ffmpeg, makeFixture, makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { recordingContext, sttTask } from '../../../helpers/engine-context.js';
+import { logInto } from '../../../helpers/log.js';
 
 const TINY = requireFile(join(SHARED, 'models/tiny/README.md'), '../shared/models/tiny').replace('/README.md', '');
 const JFK = join(SHARED, 'audio/jfk.wav');
@@ -253,7 +254,7 @@ describe('sherpa-onnx streaming transducer (tiny streaming Zipformer2)', () => {
     // A compression threshold nothing passes holds jfk.wav's one utterance doubtful.
     const run = async (): Promise<{ lines: string[]; out: Awaited<ReturnType<Engine['run']>> }> => {
       const lines: string[] = [];
-      const out = await engine.run(sttTask(JFK, 'sherpa-asr', streaming().engineConfig, { compression_ratio_threshold: 0.01 }), { ...recordingContext(), log: (line) => lines.push(line) });
+      const out = await engine.run(sttTask(JFK, 'sherpa-asr', streaming().engineConfig, { compression_ratio_threshold: 0.01 }), { ...recordingContext(), log: logInto(lines) });
       return { lines, out };
     };
     const first = await run();

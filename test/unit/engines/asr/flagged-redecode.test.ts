@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeWithRetry, quietestSplit, type Decoded, type Recognize } from '../../../../src-main/engines/asr/flagged-redecode.js';
+import { silentLog } from '../../../../src-main/common/log.js';
+import { logInto } from '../../../helpers/log.js';
 
 const RATE = 16_000;
 const LOOP = 'thank you thank you thank you thank you thank you thank you thank you';
@@ -31,7 +33,7 @@ describe('decodeWithRetry', () => {
   it('splits a flagged segment at its quietest moment and keeps the halves when they are clean', () => {
     const { recognize, calls } = recognizer(LOOP, ['thank you for coming', 'to the meeting']);
     const lines: string[] = [];
-    const kept = decodeWithRetry(recognize, speech(), 10, 14, undefined, (l) => lines.push(l));
+    const kept = decodeWithRetry(recognize, speech(), 10, 14, undefined, logInto(lines));
     expect(kept.text).toBe('thank you for coming to the meeting');
     expect(calls.length).toBe(3);
     expect(calls[1]![0]).toBe(10);
@@ -44,16 +46,16 @@ describe('decodeWithRetry', () => {
   it('keeps the first decode when the halves are no better (and it stays flagged for the editor)', () => {
     const { recognize } = recognizer(LOOP, [LOOP, LOOP]);
     const lines: string[] = [];
-    expect(decodeWithRetry(recognize, speech(), 0, 4, undefined, (l) => lines.push(l)).text).toBe(LOOP);
+    expect(decodeWithRetry(recognize, speech(), 0, 4, undefined, logInto(lines)).text).toBe(LOOP);
     expect(lines[0]).toMatch(/kept the first decode/);
   });
 
   it('decodes a clean segment once, and does not split one too short to halve', () => {
     const clean = recognizer('a perfectly ordinary sentence', ['x', 'y']);
-    expect(decodeWithRetry(clean.recognize, speech(), 0, 4, undefined, () => undefined).text).toBe('a perfectly ordinary sentence');
+    expect(decodeWithRetry(clean.recognize, speech(), 0, 4, undefined, silentLog).text).toBe('a perfectly ordinary sentence');
     expect(clean.calls.length).toBe(1);
     const short = recognizer(LOOP, ['x', 'y']);
-    expect(decodeWithRetry(short.recognize, new Float32Array(RATE), 0, 1, undefined, () => undefined).text).toBe(LOOP);
+    expect(decodeWithRetry(short.recognize, new Float32Array(RATE), 0, 1, undefined, silentLog).text).toBe(LOOP);
     expect(short.calls.length).toBe(1);
   });
 

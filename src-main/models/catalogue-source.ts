@@ -21,11 +21,12 @@ import { packageSize, type OfferedPackage } from './packages/curated-models.js';
 import { specFamilyGapDefinitions } from './spec-family-gaps.js';
 import { voiceFacts } from './voice-facts.js';
 import { voiceDesignDefinition } from '../engines/tts/design/voice-design-row.js';
+import type { Log } from '../common/log.js';
 
 export interface ModelManagerSourceOptions extends ModelSourceContext {
   manager: ModelManager;
   /** Why an installed package cannot be served, for the operator. Default: not logged. */
-  log?: (message: string) => void;
+  log?: Log;
 }
 
 const EMPTY_PARAMS = { type: 'object', properties: {}, additionalProperties: false };
@@ -114,7 +115,7 @@ function packageDefinition(
   } catch (err) {
     if (m) {
       broken = withoutModelsDir((err as Error).message, manager.modelsDir);
-      log?.(`model ${base.id} (${family}) cannot be served: ${(err as Error).message}`);
+      log?.warn(`model ${base.id} (${family}) cannot be served: ${(err as Error).message}`);
     }
   }
   const downloading = manager.isDownloading(base.id);

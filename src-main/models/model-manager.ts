@@ -19,6 +19,7 @@ import { InstalledStore, type InstalledModel, type ModelStore } from './installe
 import { CURATED_PACKAGES, type ModelPackage, type OfferedPackage } from './packages/curated-models.js';
 import { packageStatus, type PackageStatus } from './packages/package-status.js';
 import { checkUrlPackage, offeredFromUrl, type NewUrlPackage } from './packages/url-packages.js';
+import { prefixedLog, silentLog, type Log } from '../common/log.js';
 
 export type { InstalledModel, ModelStore } from './installed-store.js';
 export type { ImportOptions } from './imports/package-imports.js';
@@ -48,7 +49,7 @@ export interface ModelManagerOptions {
   /** A connection silent this long is dropped and resumed. Default 30 s. */
   idleTimeoutMs?: number;
   /** Diagnostics (never stdout). Default: none. */
-  log?: (message: string) => void;
+  log?: Log;
   /**
    * Models shipped with the app (packages/built-in-models.ts builtInModels()): installed without a download, never
    * removed. Default none.
@@ -89,12 +90,12 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     this.modelsDir = join(resolve(options.dataDir), 'models');
     this.curated = options.packages ?? CURATED_PACKAGES;
     this.store = view;
-    const log = (message: string) => options.log?.(`[models] ${message}`);
+    const log = prefixedLog((options.log ?? silentLog).child('models'), '[models] ');
     this.changes = new ChangeTracker(
       () => this.store,
       (id) => this.downloads.running(id) !== undefined,
       (error) => {
-        if (!this.stopped) log(`looking for changes other processes made failed: ${(error as Error).message}`);
+        if (!this.stopped) log.info(`looking for changes other processes made failed: ${(error as Error).message}`);
       },
     );
     const onFailed = (failure: { id: string; code: string; message: string }) => this.emit('failed', failure);
@@ -151,7 +152,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
         await this.store.deleteDownload(row.modelId);
         continue;
       }
-      this.options.log?.(`[models] resuming the download of ${row.modelId} (${row.bytesDone} of ${row.bytesTotal} bytes)`);
+      this.options.log?.info(`[models] resuming the download of ${row.modelId} (${row.bytesDone} of ${row.bytesTotal} bytes)`);
       this.downloads.start(pkg);
     }
   }
@@ -261,7 +262,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
       );
     }
     if (unconfirmed && !this.store.installedById(id) && !this.downloads.running(id)) {
-      this.options.log?.(`[models] ${id}: downloading unverified at the person's request (${unconfirmed.unconfirmed})`);
+      this.options.log?.info(`[models] ${id}: downloading unverified at the person's request (${unconfirmed.unconfirmed})`);
     }
     if (!this.store.installedById(id)) this.downloads.start(pkg);
     return this.status(id);

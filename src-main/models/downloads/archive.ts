@@ -19,18 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import * as tar from 'tar-stream';
 import unbzip2 from 'unbzip2-stream';
-
-export type ArchiveErrorCode = 'unsafe_archive' | 'install_failed';
-
-export class ArchiveError extends Error {
-  /** unsafe_archive: an entry reaches outside the folder; install_failed: the archive is broken or unreadable. */
-  readonly code: ArchiveErrorCode;
-  constructor(code: ArchiveErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ArchiveError';
-    this.code = code;
-  }
-}
+import { PackageError } from '../../common/errors.js';
 
 export type ArchiveKind = 'tar.bz2' | 'tar.gz';
 
@@ -55,8 +44,8 @@ function hasProgram(name: string): Promise<boolean> {
   return known;
 }
 
-function unsafe(message: string): ArchiveError {
-  return new ArchiveError('unsafe_archive', `the archive is refused: ${message}; nothing was installed`);
+function unsafe(message: string): PackageError {
+  return new PackageError('unsafe_archive', `the archive is refused: ${message}; nothing was installed`);
 }
 
 /** An entry's path inside the archive, or an unsafe_archive error when it would land outside. */
@@ -109,7 +98,7 @@ export interface ExtractOptions {
 
 /**
  * Extracts `archive` into `dest` (created; must not exist yet), then strips a single top-level folder. Throws
- * ArchiveError (unsafe_archive or install_failed) for every problem the archive or the disk can cause — never
+ * PackageError (unsafe_archive or install_failed) for every problem the archive or the disk can cause — never
  * another error — and on any error nothing is left at `dest`. All file-system work is asynchronous: an install
  * never stalls the service's event loop.
  */
@@ -127,7 +116,7 @@ export async function extractArchive(archive: string, dest: string, kind: Archiv
       // Both: the tar reader may finish on a truncated stream before the decompressor reports its failure.
       await Promise.all([extractStream(stream, raw, limits, signal), done]);
     }
-    if ((await readdir(raw)).length === 0) throw new ArchiveError('install_failed', `cannot extract ${archive}: the archive holds no files`);
+    if ((await readdir(raw)).length === 0) throw new PackageError('install_failed', `cannot extract ${archive}: the archive holds no files`);
     const top = await readdir(raw);
     const single = top.length === 1 && (await stat(join(raw, top[0]!))).isDirectory();
     if (single) {
@@ -138,20 +127,20 @@ export async function extractArchive(archive: string, dest: string, kind: Archiv
     }
   } catch (err) {
     await rm(raw, { recursive: true, force: true }).catch(() => undefined);
-    if (signal?.aborted) throw new ArchiveError('install_failed', 'extraction cancelled', { cause: err });
-    throw err instanceof ArchiveError ? err : new ArchiveError('install_failed', `cannot extract ${archive}: ${(err as Error).message ?? String(err)}`, { cause: err });
+    if (signal?.aborted) throw new PackageError('install_failed', 'extraction cancelled', { cause: err });
+    throw err instanceof PackageError ? err : new PackageError('install_failed', `cannot extract ${archive}: ${(err as Error).message ?? String(err)}`, { cause: err });
   }
 }
 
-function tooLarge(limits: ExtractLimits): ArchiveError {
-  return new ArchiveError(
+function tooLarge(limits: ExtractLimits): PackageError {
+  return new PackageError(
     'install_failed',
     `the archive expands to more than ${Math.round(limits.maxBytes / 1048576)} MiB (20 times its own size), which no model archive does; nothing was installed`,
   );
 }
 
-function tooManyEntries(limits: ExtractLimits): ArchiveError {
-  return new ArchiveError('install_failed', `the archive holds more than ${limits.maxEntries} entries, which no model archive does; nothing was installed`);
+function tooManyEntries(limits: ExtractLimits): PackageError {
+  return new PackageError('install_failed', `the archive holds more than ${limits.maxEntries} entries, which no model archive does; nothing was installed`);
 }
 
 /** The uncompressed tar stream of `archive`, and a promise that rejects when the decompressor fails. */
@@ -273,11 +262,11 @@ function extractWithSystemTar(archive: string, raw: string, kind: ArchiveKind, l
     });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-    child.on('error', (err) => reject(new ArchiveError('install_failed', signal?.aborted ? 'extraction cancelled' : `cannot run tar: ${err.message}`, { cause: err })));
+    child.on('error', (err) => reject(new PackageError('install_failed', signal?.aborted ? 'extraction cancelled' : `cannot run tar: ${err.message}`, { cause: err })));
     child.on('close', (code) => {
       const said = stderr.trim().split('\n').slice(-2).join(' ');
       if (/\.\.|absolute|outside|leading/i.test(stderr)) return reject(unsafe(`tar reported entries outside its folder: ${said}`));
-      if (code !== 0) return reject(new ArchiveError('install_failed', `cannot extract ${archive}: tar exited with ${code}: ${said}`));
+      if (code !== 0) return reject(new PackageError('install_failed', `cannot extract ${archive}: tar exited with ${code}: ${said}`));
       checkExtracted(raw, raw, limits, { bytes: 0, entries: 0 }).then(resolvePromise, reject);
     });
   });

@@ -12,13 +12,7 @@ import { rootCertificates } from 'node:tls';
 import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { getProxyForUrl } from 'proxy-from-env';
-
-export class NetworkSetupError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'NetworkSetupError';
-  }
-}
+import { PackageError } from '../../common/errors.js';
 
 /** Options added to one request: the agent tunnelling through a proxy, and the CAs trusted for TLS. */
 export interface RequestNetwork {
@@ -46,7 +40,7 @@ export class DownloadNetwork {
 
   /**
    * `caFile`: a PEM file of extra certificate authorities (null: Node's roots, plus NODE_EXTRA_CA_CERTS), read
-   * without blocking the service's thread. Throws NetworkSetupError when it cannot be read or holds no certificate.
+   * without blocking the service's thread. Throws PackageError (download_failed) when it cannot be read or holds no certificate.
    */
   static async open(caFile: string | null = null): Promise<DownloadNetwork> {
     return new DownloadNetwork(caFile, caFile ? await loadCaFile(caFile) : null);
@@ -86,7 +80,7 @@ export class DownloadNetwork {
 }
 
 /**
- * The certificates of a PEM file; a missing, unreadable or certificate-less file is a NetworkSetupError. Read
+ * The certificates of a PEM file; a missing, unreadable or certificate-less file is a PackageError (download_failed). Read
  * synchronously: for the service's configuration at start (config.ts); downloads and settings use loadCaFile.
  */
 export function readCaFile(path: string): string[] {
@@ -110,12 +104,12 @@ export async function loadCaFile(path: string): Promise<string[]> {
   return certificatesIn(text, path);
 }
 
-function unreadable(path: string, cause: unknown): NetworkSetupError {
-  return new NetworkSetupError(`cannot read the CA file ${path}: ${(cause as Error).message}`, { cause });
+function unreadable(path: string, cause: unknown): PackageError {
+  return new PackageError('download_failed', `cannot read the CA file ${path}: ${(cause as Error).message}`, { cause });
 }
 
 function certificatesIn(text: string, path: string): string[] {
   const certificates = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  if (certificates.length === 0) throw new NetworkSetupError(`the CA file ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  if (certificates.length === 0) throw new PackageError('download_failed', `the CA file ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   return certificates;
 }

@@ -7,7 +7,7 @@
  */
 import { basename, isAbsolute } from 'node:path';
 import { loadCaFile, redactProxy } from './download-network.js';
-import type { DownloadError } from './http-download.js';
+import { ApiError, type PackageError } from '../../common/errors.js';
 
 export const MIRROR_SETTING = 'models.mirror';
 export const CA_FILE_SETTING = 'models.ca_file';
@@ -57,7 +57,7 @@ const WHERE_CA = 'Models tab → Download source, `--ca-file FILE`, VOXDESK_CA_F
  * A sentence to add to a failed download's message: what the person can set so that the next attempt works.
  * `mirror` is the mirror the failed URL came from (null: the upstream host).
  */
-export function downloadHint(error: DownloadError, mirror: string | null): string {
+export function downloadHint(error: PackageError, mirror: string | null): string {
   const host = error.host ?? 'the server';
   switch (error.problem) {
     case 'tls':
@@ -131,16 +131,16 @@ export function downloadSettingsView(source: DownloadSource, env: NodeJS.Process
 
 /**
  * Applies a PUT /v1/settings/models body `{mirror?, ca_file?}` (omitted: kept; null or '': cleared, so the
- * environment's value applies again) after checking it. Throws SettingsInputError naming the problem.
+ * environment's value applies again) after checking it. Throws ApiError (invalid_request, unsupported_param) naming the problem.
  */
 export async function saveDownloadSettings(settings: { set(key: string, value: unknown): Promise<void>; delete(key: string): Promise<boolean> }, body: Record<string, unknown>): Promise<void> {
   for (const field of Object.keys(body)) {
-    if (field !== 'mirror' && field !== 'ca_file') throw new SettingsInputError('unsupported_param', `unknown field ${field} (expected mirror, ca_file)`);
+    if (field !== 'mirror' && field !== 'ca_file') throw new ApiError('unsupported_param', `unknown field ${field} (expected mirror, ca_file)`);
   }
   const text = (field: string): string | null | undefined => {
     const value = body[field];
     if (value === undefined || value === null) return value;
-    if (typeof value !== 'string') throw new SettingsInputError('invalid_request', `${field} must be a string or null`);
+    if (typeof value !== 'string') throw new ApiError('invalid_request', `${field} must be a string or null`);
     return value.trim() === '' ? null : value.trim();
   };
   const mirror = text('mirror');
@@ -150,15 +150,15 @@ export async function saveDownloadSettings(settings: { set(key: string, value: u
     try {
       checkedMirror = normaliseMirror(mirror);
     } catch (cause) {
-      throw new SettingsInputError('invalid_request', (cause as Error).message);
+      throw new ApiError('invalid_request', (cause as Error).message);
     }
   }
   if (caFile) {
-    if (!isAbsolute(caFile)) throw new SettingsInputError('invalid_request', `ca_file must be an absolute path, got ${caFile}`);
+    if (!isAbsolute(caFile)) throw new ApiError('invalid_request', `ca_file must be an absolute path, got ${caFile}`);
     try {
       await loadCaFile(caFile);
     } catch (cause) {
-      throw new SettingsInputError('invalid_request', (cause as Error).message);
+      throw new ApiError('invalid_request', (cause as Error).message);
     }
   }
   if (checkedMirror !== undefined) {
@@ -168,15 +168,5 @@ export async function saveDownloadSettings(settings: { set(key: string, value: u
   if (caFile !== undefined) {
     if (caFile === null) await settings.delete(CA_FILE_SETTING);
     else await settings.set(CA_FILE_SETTING, caFile);
-  }
-}
-
-export class SettingsInputError extends Error {
-  constructor(
-    readonly code: 'invalid_request' | 'unsupported_param',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SettingsInputError';
   }
 }

@@ -16,33 +16,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { DownloadNetwork } from './download-network.js';
 import { isPrivateHost, publicOnlyLookup } from './private-hosts.js';
-
-export type DownloadErrorCode = 'download_failed' | 'checksum_mismatch' | 'cancelled';
-
-/** What went wrong, for the hints a caller adds: the network path, TLS trust, the proxy, or the server's answer. */
-export type DownloadProblem = 'unreachable' | 'tls' | 'proxy_auth' | 'http' | 'other';
-
-export class DownloadError extends Error {
-  readonly code: DownloadErrorCode;
-  /** Worth another attempt (connection dropped, server down, 5xx) rather than final (404, checksum). */
-  readonly retryable: boolean;
-  /** The host that failed (of the URL being fetched), when the failure is about one. */
-  readonly host: string | null;
-  readonly problem: DownloadProblem;
-  constructor(
-    code: DownloadErrorCode,
-    message: string,
-    retryable: boolean,
-    options?: { cause?: unknown; host?: string | null; problem?: DownloadProblem },
-  ) {
-    super(message, options);
-    this.name = 'DownloadError';
-    this.code = code;
-    this.retryable = retryable;
-    this.host = options?.host ?? null;
-    this.problem = options?.problem ?? 'other';
-  }
-}
+import { PackageError } from '../../common/errors.js';
 
 /** Node's codes for a certificate that cannot be verified (a TLS-inspecting proxy, a private CA): not transient. */
 const TLS_TRUST_CODES = new Set([
@@ -99,8 +73,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function cancelled(): DownloadError {
-  return new DownloadError('cancelled', 'the download was cancelled', false);
+function cancelled(): PackageError {
+  return new PackageError('cancelled', 'the download was cancelled');
 }
 
 async function partSize(path: string): Promise<number> {
@@ -133,10 +107,10 @@ function open(url: string, headers: Record<string, string>, opts: FetchOptions, 
     try {
       parsed = new URL(url);
     } catch {
-      return reject(new DownloadError('download_failed', `not a valid URL: ${url}`, false));
+      return reject(new PackageError('download_failed', `not a valid URL: ${url}`));
     }
     const client = parsed.protocol === 'https:' ? https : parsed.protocol === 'http:' ? http : null;
-    if (!client) return reject(new DownloadError('download_failed', `unsupported URL scheme ${parsed.protocol} (${url})`, false));
+    if (!client) return reject(new PackageError('download_failed', `unsupported URL scheme ${parsed.protocol} (${url})`));
     const network = opts.network?.requestOptions(parsed) ?? { proxy: null };
     const via = network.proxy ? ` through the proxy ${network.proxy}` : '';
     const host = parsed.host;
@@ -154,27 +128,22 @@ function open(url: string, headers: Record<string, string>, opts: FetchOptions, 
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400 && res.headers.location) {
           res.resume();
-          if (redirects >= MAX_REDIRECTS) return reject(new DownloadError('download_failed', `too many redirects from ${url}`, false, { host }));
+          if (redirects >= MAX_REDIRECTS) return reject(new PackageError('download_failed', `too many redirects from ${url}`, { host }));
           let next: URL;
           try {
             next = new URL(res.headers.location, parsed);
           } catch {
-            return reject(new DownloadError('download_failed', `${host} redirected to an invalid address (${res.headers.location})`, false, { host, problem: 'http' }));
+            return reject(new PackageError('download_failed', `${host} redirected to an invalid address (${res.headers.location})`, { host, problem: 'http' }));
           }
           const refused = refusedRedirect(parsed, next, new URL(opts.url));
-          if (refused) return reject(new DownloadError('download_failed', refused, false, { host, problem: 'http' }));
+          if (refused) return reject(new PackageError('download_failed', refused, { host, problem: 'http' }));
           open(next.toString(), headers, opts, redirects + 1).then(resolve, reject);
           return;
         }
         if (status === 407) {
           res.resume();
           return reject(
-            new DownloadError(
-              'download_failed',
-              `the proxy ${network.proxy ?? ''} asks for credentials (HTTP 407) to reach ${host}: put them in the proxy URL (http://user:password@proxy:port)`,
-              false,
-              { host, problem: 'proxy_auth' },
-            ),
+            new PackageError('download_failed', `the proxy ${network.proxy ?? ''} asks for credentials (HTTP 407) to reach ${host}: put them in the proxy URL (http://user:password@proxy:port)`, { host, problem: 'proxy_auth' }),
           );
         }
         resolve({ res, url, host, via });
@@ -183,17 +152,13 @@ function open(url: string, headers: Record<string, string>, opts: FetchOptions, 
     req.setTimeout(idleTimeoutMs, () => req.destroy(new Error(`no data from ${host} for ${idleTimeoutMs} ms`)));
     req.on('error', (err: NodeJS.ErrnoException) => {
       if (signal.aborted) return reject(cancelled());
-      if (err.code === 'EPRIVATEADDRESS') return reject(new DownloadError('download_failed', err.message, false, { cause: err, host, problem: 'unreachable' }));
+      if (err.code === 'EPRIVATEADDRESS') return reject(new PackageError('download_failed', err.message, { cause: err, host, problem: 'unreachable' }));
       if (err.code && TLS_TRUST_CODES.has(err.code)) {
         return reject(
-          new DownloadError('download_failed', `cannot verify the TLS certificate of ${host}${via}: ${err.message} (${err.code})`, false, {
-            cause: err,
-            host,
-            problem: 'tls',
-          }),
+          new PackageError('download_failed', `cannot verify the TLS certificate of ${host}${via}: ${err.message} (${err.code})`, { cause: err, host, problem: 'tls' }),
         );
       }
-      reject(new DownloadError('download_failed', `cannot reach ${host}${via}: ${err.message}`, true, { cause: err, host, problem: 'unreachable' }));
+      reject(new PackageError('download_failed', `cannot reach ${host}${via}: ${err.message}`, { retryable: true, cause: err, host, problem: 'unreachable' }));
     });
   });
 }
@@ -214,12 +179,12 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
     const total = /\/(\d+)$/.exec(res.headers['content-range'] ?? '')?.[1];
     if (total !== undefined && Number(total) === have) return; // the part file is already complete
     await truncate(opts.partPath, 0);
-    throw new DownloadError('download_failed', `${url} refused the resume range; restarting the file`, true, { host });
+    throw new PackageError('download_failed', `${url} refused the resume range; restarting the file`, { retryable: true, host });
   }
   if (status !== 200 && status !== 206) {
     res.resume();
     const retryable = status >= 500 || status === 408 || status === 429;
-    throw new DownloadError('download_failed', `HTTP ${status} from ${host}${via} (${url})`, retryable, { host, problem: 'http' });
+    throw new PackageError('download_failed', `HTTP ${status} from ${host}${via} (${url})`, { retryable, host, problem: 'http' });
   }
   let start = 0;
   let total: number | null = null;
@@ -228,7 +193,7 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
     if (!m || Number(m[1]) !== have) {
       res.resume();
       await truncate(opts.partPath, 0);
-      throw new DownloadError('download_failed', `${url} answered a different range than asked; restarting the file`, true, { host });
+      throw new PackageError('download_failed', `${url} answered a different range than asked; restarting the file`, { retryable: true, host });
     }
     start = have;
     total = m[3] === '*' ? null : Number(m[3]);
@@ -240,7 +205,7 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
   const limit = opts.expectedSize ?? UNDECLARED_MAX_BYTES;
   if (total !== null && total > limit) {
     res.resume();
-    throw new DownloadError('download_failed', tooLargeMessage(url, total, opts.expectedSize), false, { host, problem: 'http' });
+    throw new PackageError('download_failed', tooLargeMessage(url, total, opts.expectedSize), { host, problem: 'http' });
   }
   const etag = typeof res.headers.etag === 'string' ? res.headers.etag : null;
   state.etag = etag;
@@ -271,7 +236,7 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
   let handle: FileHandle | null = null;
   res.on('data', (chunk: Buffer) => {
     if (received + chunk.length > limit) {
-      res.destroy(new DownloadError('download_failed', tooLargeMessage(url, received + chunk.length, opts.expectedSize), false, { host, problem: 'http' }));
+      res.destroy(new PackageError('download_failed', tooLargeMessage(url, received + chunk.length, opts.expectedSize), { host, problem: 'http' }));
       return;
     }
     received += chunk.length;
@@ -295,21 +260,21 @@ async function attempt(opts: FetchOptions, state: { etag: string | null }): Prom
     await writes; // a write that failed after the last byte arrived
   } catch (err) {
     if (opts.signal.aborted) throw cancelled();
-    if (err instanceof DownloadError) {
+    if (err instanceof PackageError) {
       await truncate(opts.partPath, 0);
       throw err;
     }
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOSPC' || code === 'EACCES' || code === 'EROFS') {
-      throw new DownloadError('download_failed', `cannot write ${opts.partPath}: ${(err as Error).message}`, false, { cause: err });
+      throw new PackageError('download_failed', `cannot write ${opts.partPath}: ${(err as Error).message}`, { cause: err });
     }
-    throw new DownloadError('download_failed', `the connection to ${host}${via} dropped after ${done} bytes`, true, { cause: err, host, problem: 'unreachable' });
+    throw new PackageError('download_failed', `the connection to ${host}${via} dropped after ${done} bytes`, { retryable: true, cause: err, host, problem: 'unreachable' });
   } finally {
     res.destroy();
     await (handle ?? (await fileReady.catch(() => null)))?.close();
   }
   if (total !== null && done < total) {
-    throw new DownloadError('download_failed', `the connection to ${host}${via} ended after ${done} of ${total} bytes`, true, { host, problem: 'unreachable' });
+    throw new PackageError('download_failed', `the connection to ${host}${via} ended after ${done} of ${total} bytes`, { retryable: true, host, problem: 'unreachable' });
   }
 }
 
@@ -337,7 +302,7 @@ export async function fetchToPart(opts: FetchOptions): Promise<{ bytes: number; 
       await attempt(opts, state);
       return { bytes: await partSize(opts.partPath), etag: state.etag };
     } catch (err) {
-      if (!(err instanceof DownloadError) || !err.retryable) throw err;
+      if (!(err instanceof PackageError) || !err.retryable) throw err;
       // Progress resets the budget: a flaky connection that keeps moving finishes eventually.
       if ((await partSize(opts.partPath)) > before) {
         failures = 0;

@@ -7,13 +7,13 @@
 import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { InstalledModel, InstalledStore } from '../installed-store.js';
-import { LayoutError } from '../layouts/detect-layout.js';
 import { packageSize, type OfferedPackage } from '../packages/curated-models.js';
-import { ArchiveError } from './archive.js';
-import { DownloadNetwork, NetworkSetupError } from './download-network.js';
+import { DownloadNetwork } from './download-network.js';
 import { downloadHint, mirroredUrl, type DownloadSource } from './download-source.js';
-import { DownloadError, fetchToPart, sha256File } from './http-download.js';
+import { fetchToPart, sha256File } from './http-download.js';
 import { installStaged, type StagedPackage } from './package-install.js';
+import type { Log } from '../../common/log.js';
+import { PackageError } from '../../common/errors.js';
 
 /** How downloads retry and when a silent connection is dropped (ModelManagerOptions documents the defaults). */
 export interface DownloadTimings {
@@ -34,7 +34,7 @@ export interface PackageDownloadsOptions extends DownloadTimings {
   onProgress: (id: string) => void;
   onInstalled: (model: InstalledModel) => void;
   onFailed: (failure: { id: string; code: string; message: string }) => void;
-  log: (message: string) => void;
+  log: Log;
 }
 
 /** A download running in this process. */
@@ -93,7 +93,7 @@ export class PackageDownloads {
       },
       (err: unknown) => this.ended(pkg, entry, err),
     );
-    this.track(entry.done.catch((err: unknown) => this.options.log(`${pkg.id}: ${String(err)}`)));
+    this.track(entry.done.catch((err: unknown) => this.options.log.info(`${pkg.id}: ${String(err)}`)));
   }
 
   /** Cancels the download of `id` (when running here) and deletes its row and partial files. */
@@ -162,11 +162,10 @@ export class PackageDownloads {
       if (!this.active.has(pkg.id)) await this.discard(pkg.id);
       return null;
     }
-    const code =
-      err instanceof DownloadError || err instanceof ArchiveError ? err.code : err instanceof LayoutError ? 'install_failed' : 'download_failed';
-    const hint = err instanceof DownloadError ? downloadHint(err, entry.mirror) : '';
+    const code = err instanceof PackageError ? err.code : 'download_failed';
+    const hint = err instanceof PackageError ? downloadHint(err, entry.mirror) : '';
     const message = (err instanceof Error ? err.message : String(err)) + hint;
-    this.options.log(`${pkg.id}: ${code}: ${message}`);
+    this.options.log.info(`${pkg.id}: ${code}: ${message}`);
     await this.options.store.failDownload(pkg.id, code, message);
     this.options.onFailed({ id: pkg.id, code, message });
     return null;
@@ -175,13 +174,7 @@ export class PackageDownloads {
   private async run(pkg: OfferedPackage, entry: ActiveDownload, total: number): Promise<InstalledModel> {
     await this.options.store.startDownload(pkg.id, total);
     const source = await this.options.source();
-    let network: DownloadNetwork;
-    try {
-      network = await DownloadNetwork.open(source.caFile.value);
-    } catch (err) {
-      if (err instanceof NetworkSetupError) throw new DownloadError('download_failed', err.message, false, { cause: err });
-      throw err;
-    }
+    const network = await DownloadNetwork.open(source.caFile.value);
     try {
       // Curated packages follow the mirror; a package someone added by URL is fetched from that URL.
       const mirror = pkg.source === 'curated' ? source.mirror.value : null;
@@ -233,7 +226,7 @@ export class PackageDownloads {
           if (now - lastSave >= SAVE_EVERY_MS) {
             lastSave = now;
             store.saveProgress(pkg.id, { fileIndex: i, fileBytesDone: fileDone, bytesDone: entry.bytesDone, etag }).catch((err: unknown) =>
-              this.options.log(`${pkg.id}: saving the progress failed: ${(err as Error).message}`),
+              this.options.log.info(`${pkg.id}: saving the progress failed: ${(err as Error).message}`),
             );
           }
           if (now - lastEmit >= PROGRESS_EVERY_MS) {
@@ -246,11 +239,11 @@ export class PackageDownloads {
       const sha = await sha256File(partPath);
       if (file.sha256 && sha !== file.sha256.toLowerCase()) {
         await rm(partPath, { force: true });
-        throw new DownloadError('checksum_mismatch', `${name} from ${url} has sha256 ${sha}, expected ${file.sha256}; the file was deleted`, false);
+        throw new PackageError('checksum_mismatch', `${name} from ${url} has sha256 ${sha}, expected ${file.sha256}; the file was deleted`);
       }
       if (!file.sha256) {
         verified = false;
-        this.options.log(`${pkg.id}: ${name} has no published sha256; recorded ${sha} (unverified)`);
+        this.options.log.info(`${pkg.id}: ${name} has no published sha256; recorded ${sha} (unverified)`);
       }
       hashes[name] = sha;
       await writeFile(hashPath, sha);
@@ -270,7 +263,7 @@ export class PackageDownloads {
     const marker = join(staged.staging, INSTALL_MARKER);
     if (await exists(marker)) {
       await rm(marker, { force: true });
-      throw new ArchiveError(
+      throw new PackageError(
         'install_failed',
         `the service stopped while installing ${pkg.id} last time (a crash or a kill), so it is not installed again on its own; pull it again to retry`,
       );

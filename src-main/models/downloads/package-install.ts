@@ -8,10 +8,10 @@ import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { familyCapability } from '../family-engines.js';
 import type { InstalledModel } from '../installed-store.js';
-import { detectLayout, LayoutError, type DetectedLayout } from '../layouts/detect-layout.js';
+import { detectLayout, type DetectedLayout } from '../layouts/detect-layout.js';
 import { CURATED_LIST_VERSION, type OfferedPackage } from '../packages/curated-models.js';
-import { ArchiveError, extractArchive } from './archive.js';
-import { DownloadError } from './http-download.js';
+import { extractArchive } from './archive.js';
+import { PackageError } from '../../common/errors.js';
 
 export interface StagedPackage {
   pkg: OfferedPackage;
@@ -33,7 +33,7 @@ export async function installStaged(staged: StagedPackage, modelsDir: string, si
     const donePath = join(staging, `file-${i}.done`);
     const target = resolve(pkgDir, file.path);
     if (target !== pkgDir && !target.startsWith(pkgDir + sep)) {
-      throw new DownloadError('download_failed', `${pkg.id}: the file name ${JSON.stringify(file.path)} reaches outside the package folder; nothing was installed`, false);
+      throw new PackageError('download_failed', `${pkg.id}: the file name ${JSON.stringify(file.path)} reaches outside the package folder; nothing was installed`);
     }
     if (file.extract) {
       const out = join(staging, `extract-${i}`);
@@ -42,7 +42,7 @@ export async function installStaged(staged: StagedPackage, modelsDir: string, si
         await extractArchive(donePath, out, file.extract, { signal });
       } catch (err) {
         // The archive is the problem, not the connection: a new attempt downloads it again.
-        if (err instanceof ArchiveError) await rm(donePath, { force: true });
+        if (err instanceof PackageError) await rm(donePath, { force: true });
         throw err;
       }
       await mkdir(target, { recursive: true });
@@ -54,7 +54,7 @@ export async function installStaged(staged: StagedPackage, modelsDir: string, si
     }
   }
   const layout = await downloadedLayout(pkgDir, pkg);
-  if (signal.aborted) throw new DownloadError('cancelled', 'the download was cancelled', false);
+  if (signal.aborted) throw new PackageError('cancelled', 'the download was cancelled');
   const dir = join(modelsDir, pkg.id);
   await rm(dir, { recursive: true, force: true });
   await rename(pkgDir, dir);
@@ -83,14 +83,15 @@ async function downloadedLayout(pkgDir: string, pkg: OfferedPackage): Promise<De
   try {
     return await detectLayout(pkgDir, pkg.family ?? undefined);
   } catch (err) {
-    if (!(err instanceof LayoutError)) throw err;
+    const refusal = err instanceof PackageError ? err.layout : null;
+    if (!refusal) throw err;
     // The family is given with the package (POST /v1/local/models family, voxdesk models add --family).
-    const message = err.message
+    const message = (err as Error).message
       .replaceAll(pkgDir, 'the download')
       .replace('the folder holds', 'the download holds')
       .replace('pass --family', 'give its family')
       .replace(' to be told what that family needs', '');
-    throw new LayoutError(message, err.kind, err.family, err.found);
+    throw new PackageError('install_failed', message, { layout: refusal });
   }
 }
 

@@ -10,13 +10,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { OPEN_NO_FOLLOW, type ImportPlan } from './import-plan.js';
-
-export class ImportCopyError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ImportCopyError';
-  }
-}
+import { PackageError } from '../../common/errors.js';
 
 export interface CopyOptions {
   signal: AbortSignal;
@@ -34,11 +28,11 @@ export async function copyPlan(plan: ImportPlan, dest: string, options: CopyOpti
     try {
       handle = await open(file.source, OPEN_NO_FOLLOW);
     } catch (cause) {
-      throw new ImportCopyError(`could not read ${file.rel}: ${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}`, { cause });
+      throw new PackageError('import_failed', `could not read ${file.rel}: ${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}`, { cause });
     }
     if (!(await handle.stat()).isFile()) {
       await handle.close();
-      throw new ImportCopyError(`${file.rel} changed while it was being imported (it is no longer a regular file)`);
+      throw new PackageError('import_failed', `${file.rel} changed while it was being imported (it is no longer a regular file)`);
     }
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
@@ -56,7 +50,7 @@ export async function copyPlan(plan: ImportPlan, dest: string, options: CopyOpti
       );
     } catch (cause) {
       if (options.signal.aborted) throw options.signal.reason;
-      throw new ImportCopyError(`could not copy ${file.rel}: ${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}`, { cause });
+      throw new PackageError('import_failed', `could not copy ${file.rel}: ${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}`, { cause });
     } finally {
       await handle.close().catch(() => undefined);
     }

@@ -7,16 +7,17 @@
  */
 import { rename, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { ApiError } from '../../common/errors.js';
+import { ApiError, PackageError } from '../../common/errors.js';
 import { isModelFamily, MODEL_FAMILIES, type ModelFamily } from '../../common/model-families.js';
 import { familyCapability } from '../family-engines.js';
 import type { InstalledModel, InstalledStore } from '../installed-store.js';
-import { detectLayoutIn, LayoutError, type DetectedLayout } from '../layouts/detect-layout.js';
+import { detectLayoutIn, type DetectedLayout } from '../layouts/detect-layout.js';
 import { diskListing } from '../layouts/folder-listing.js';
 import type { PackageStatus } from '../packages/package-status.js';
 import { MODEL_ID_PATTERN } from '../packages/url-packages.js';
-import { copyPlan, ImportCopyError } from './import-copy.js';
+import { copyPlan } from './import-copy.js';
 import { planImport, skippedNote, type ImportPlan } from './import-plan.js';
+import type { Log } from '../../common/log.js';
 
 export interface ImportOptions {
   /** Package id. Default: the folder's name, lower-cased, with unsafe characters replaced. */
@@ -52,7 +53,7 @@ export interface PackageImportsOptions {
   onProgress: (status: PackageStatus) => void;
   onInstalled: (model: InstalledModel) => void;
   onFailed: (failure: { id: string; code: string; message: string }) => void;
-  log: (message: string) => void;
+  log: Log;
 }
 
 const PROGRESS_EVERY_MS = 200;
@@ -102,7 +103,7 @@ export class PackageImports {
     try {
       layout = await detectLayoutIn(plan.listing, family);
     } catch (err) {
-      if (err instanceof LayoutError) throw new ApiError('invalid_request', `${source}: ${err.message}${skippedNote(plan)}`, { cause: err });
+      if (err instanceof PackageError && err.layout) throw new ApiError('invalid_request', `${source}: ${err.message}${skippedNote(plan)}`, { cause: err });
       throw err;
     }
     if (this.isImporting(id) || this.options.store.installedById(id)) throw new ApiError('conflict', `${id} is already being imported`);
@@ -213,10 +214,10 @@ export class PackageImports {
         if (this.imports.get(id) === entry) this.imports.delete(id);
         return null;
       }
-      const message = err instanceof ImportCopyError || err instanceof LayoutError ? err.message : `the import failed: ${(err as Error).message}`;
+      const message = err instanceof PackageError ? err.message : `the import failed: ${(err as Error).message}`;
       entry.phase = 'failed';
       entry.error = { code: 'import_failed', message };
-      this.options.log(`import of ${id} failed: ${message}`);
+      this.options.log.info(`import of ${id} failed: ${message}`);
       this.options.onFailed({ id, code: 'import_failed', message });
       throw new ApiError('invalid_request', message, { cause: err });
     }

@@ -10,37 +10,27 @@ import { MODEL_FAMILIES, type ModelFamily } from '../../common/model-families.js
 import { FAMILY_LAYOUTS, LAYOUT_ORDER, singleFileCandidates } from './family-layouts.js';
 import { diskListing, type FolderListing } from './folder-listing.js';
 import type { DetectedLayout, FamilyFiles, ModelFolder } from './layout-types.js';
+import { PackageError, type LayoutRefusal } from '../../common/errors.js';
 
 export type { DetectedLayout, FamilyFiles } from './layout-types.js';
 
 /**
- * Why a folder is not a model of a family: `not_a_folder`, `family_mismatch` (the family given does not fit; the
- * message says what that family needs) or `unknown_family` (no layout fits). The message never lists the folder's
- * files: an import names what is missing, not what a folder of this machine holds. `found` summarises the files for
- * callers that may show them (a downloaded package's own files).
+ * A folder that is not a model of a family: install_failed with the refusal (common/errors.ts LayoutRefusal). The
+ * message never lists the folder's files: an import names what is missing, not what a folder of this machine holds.
  */
-export class LayoutError extends Error {
-  constructor(
-    message: string,
-    readonly kind: 'not_a_folder' | 'family_mismatch' | 'unknown_family' = 'unknown_family',
-    readonly family: ModelFamily | null = null,
-    readonly found: string | null = null,
-  ) {
-    super(message);
-    this.name = 'LayoutError';
-  }
+export function layoutRefused(message: string, kind: LayoutRefusal['kind'], family: ModelFamily | null = null, found: string | null = null): PackageError {
+  return new PackageError('install_failed', message, { layout: { kind, family, found } });
 }
 
 /** Guesses the family from a folder's files, or checks the files of the family given (a package's own folder). */
 export async function detectLayout(dir: string, familyHint?: ModelFamily): Promise<DetectedLayout> {
   const info = await stat(dir).catch(() => null);
-  if (!info?.isDirectory()) throw new LayoutError(`${dir} is not a folder`, 'not_a_folder');
+  if (!info?.isDirectory()) throw layoutRefused(`${dir} is not a folder`, 'not_a_folder');
   try {
     return await detectLayoutIn(diskListing(dir), familyHint);
   } catch (error) {
-    if (error instanceof LayoutError && error.found) {
-      throw new LayoutError(`${error.message} (found: ${error.found})`, error.kind, error.family, error.found);
-    }
+    const refusal = error instanceof PackageError ? error.layout : null;
+    if (refusal?.found) throw new PackageError('install_failed', `${(error as Error).message} (found: ${refusal.found})`, { layout: refusal });
     throw error;
   }
 }
@@ -50,7 +40,7 @@ export async function detectLayoutIn(listing: FolderListing, familyHint?: ModelF
   const { folder, refusal } = await modelFolder(listing);
   if (familyHint) {
     const layout = await FAMILY_LAYOUTS[familyHint].find(folder);
-    if (!layout) throw new LayoutError(refusal() ?? `the folder does not hold a ${familyHint} model: ${FAMILY_LAYOUTS[familyHint].needs}`, 'family_mismatch', familyHint);
+    if (!layout) throw layoutRefused(refusal() ?? `the folder does not hold a ${familyHint} model: ${FAMILY_LAYOUTS[familyHint].needs}`, 'family_mismatch', familyHint);
     return layout;
   }
   const families = [...LAYOUT_ORDER, ...(await singleFileCandidates(folder))];
@@ -59,11 +49,11 @@ export async function detectLayoutIn(listing: FolderListing, familyHint?: ModelF
     if (layout) return layout;
   }
   const refused = refusal();
-  if (refused) throw new LayoutError(refused, 'unknown_family');
+  if (refused) throw layoutRefused(refused, 'unknown_family');
   const { names, dirs, onnx, tokens } = folder;
   const found = [...names.slice(0, 12), ...dirs.map((d) => `${d}/`)].join(', ') || 'nothing';
   const missing = onnx.length === 0 ? 'no .onnx model file' : !tokens ? `${onnx.length} .onnx file(s) but no tokens.txt` : 'no known arrangement of .onnx files and tokens.txt';
-  throw new LayoutError(
+  throw layoutRefused(
     `cannot tell which model family the folder holds (it has ${missing}); a sherpa-onnx model folder has .onnx files plus tokens.txt (speech recognition, voices) or one .onnx file (denoiser, VAD, speaker models); pass --family (one of ${MODEL_FAMILIES.join(', ')}) to be told what that family needs`,
     'unknown_family',
     null,

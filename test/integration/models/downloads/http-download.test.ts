@@ -6,8 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DownloadError, fetchToPart, sha256File } from '../../../../src-main/models/downloads/http-download.js';
+import { fetchToPart, sha256File } from '../../../../src-main/models/downloads/http-download.js';
 import { startRangeServer, type RangeServer } from '../../../helpers/range-server.js';
+import { PackageError } from '../../../../src-main/common/errors.js';
 
 let dir: string;
 let server: RangeServer | null = null;
@@ -107,9 +108,9 @@ describe('fetchToPart', () => {
     server = await startRangeServer({});
     const { opts } = options(`${server.url}/missing.bin`);
     const err = await fetchToPart(opts).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DownloadError);
-    expect((err as DownloadError).code).toBe('download_failed');
-    expect((err as DownloadError).message).toContain('HTTP 404');
+    expect(err).toBeInstanceOf(PackageError);
+    expect((err as PackageError).code).toBe('download_failed');
+    expect((err as PackageError).message).toContain('HTTP 404');
     expect(server.requests).toHaveLength(1);
   });
 
@@ -120,14 +121,14 @@ describe('fetchToPart', () => {
     await new Promise<void>((r) => probe.close(() => r()));
     const { opts } = options(`http://127.0.0.1:${port}/a.bin`, { retries: 2 });
     const err = await fetchToPart(opts).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DownloadError);
-    expect((err as DownloadError).code).toBe('download_failed');
-    expect((err as DownloadError).message).toMatch(/cannot reach 127\.0\.0\.1/);
+    expect(err).toBeInstanceOf(PackageError);
+    expect((err as PackageError).code).toBe('download_failed');
+    expect((err as PackageError).message).toMatch(/cannot reach 127\.0\.0\.1/);
   });
 
   it('rejects an unsupported URL scheme with a clear message', async () => {
     const err = await fetchToPart(options('ftp://example.org/a.bin').opts).catch((e: unknown) => e);
-    expect((err as DownloadError).message).toContain('unsupported URL scheme ftp:');
+    expect((err as PackageError).message).toContain('unsupported URL scheme ftp:');
   });
 
   it('stops with cancelled when aborted, keeping the part file', async () => {
@@ -140,7 +141,7 @@ describe('fetchToPart', () => {
       },
     });
     const err = await fetchToPart(opts).catch((e: unknown) => e);
-    expect((err as DownloadError).code).toBe('cancelled');
+    expect((err as PackageError).code).toBe('cancelled');
     expect(existsSync(opts.partPath)).toBe(true);
   });
 

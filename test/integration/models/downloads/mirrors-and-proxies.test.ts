@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DownloadNetwork } from '../../../../src-main/models/downloads/download-network.js';
 import { CURATED_PACKAGES, type ModelPackage } from '../../../../src-main/models/packages/curated-models.js';
-import { DownloadError, fetchToPart } from '../../../../src-main/models/downloads/http-download.js';
+import { fetchToPart } from '../../../../src-main/models/downloads/http-download.js';
 import { SHARED } from '../../../helpers/system.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { Client, expectError } from '../../../helpers/http-client.js';
 import { makeCertificates, startForwardProxy, type Certificates, type ForwardProxy } from '../../../helpers/network-fixtures.js';
 import { startRangeServer, type RangeServer } from '../../../helpers/range-server.js';
+import { PackageError } from '../../../../src-main/common/errors.js';
 
 const GTCRN = readFileSync(join(SHARED, 'models', 'gtcrn_simple.onnx'));
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy', 'VOXDESK_MODEL_MIRROR', 'VOXDESK_CA_FILE'];
@@ -69,12 +70,12 @@ function fetchOptions(url: string, network: DownloadNetwork) {
   };
 }
 
-async function downloadError(promise: Promise<unknown>): Promise<DownloadError> {
+async function downloadError(promise: Promise<unknown>): Promise<PackageError> {
   try {
     await promise;
   } catch (error) {
-    expect(error).toBeInstanceOf(DownloadError);
-    return error as DownloadError;
+    expect(error).toBeInstanceOf(PackageError);
+    return error as PackageError;
   }
   throw new Error('the download did not fail');
 }

@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tarStream from 'tar-stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ArchiveError, extractArchive, safeEntryPath, type ExtractMethod } from '../../../../src-main/models/downloads/archive.js';
+import { extractArchive, safeEntryPath, type ExtractMethod } from '../../../../src-main/models/downloads/archive.js';
 import { requireCommand } from '../../../helpers/system.js';
+import { PackageError } from '../../../../src-main/common/errors.js';
 
 /** A crafted entry: a file (holding its own name), a symbolic link or a hard link. */
 type Entry = { name: string; type?: 'symlink' | 'link'; linkname?: string };
@@ -61,9 +62,9 @@ describe.each(['stream', 'system', 'js'] as const)('extractTarBz2 (%s)', (method
     for (const [name, entries] of crafted) {
       const archive = await tarBz2(join(dir, `${name}.tar`), entries);
       const err = await extractTarBz2(archive, join(dir, 'out', name), method).catch((e: unknown) => e);
-      expect(err, name).toBeInstanceOf(ArchiveError);
+      expect(err, name).toBeInstanceOf(PackageError);
       if (method !== 'system') {
-        expect({ name, code: (err as ArchiveError).code }).toEqual({ name, code: 'unsafe_archive' });
+        expect({ name, code: (err as PackageError).code }).toEqual({ name, code: 'unsafe_archive' });
         expect((err as Error).message).toMatch(/^the archive is refused: .*(outside its folder|absolute path).*; nothing was installed$/);
       }
       expect(readdirSync(outside).sort(), name).toEqual(['secret.txt']);
@@ -90,8 +91,8 @@ describe.each(['stream', 'system', 'js'] as const)('extractTarBz2 (%s)', (method
     // Reproduces trust review 2, item 2: `m/x` then `m/x/y` threw EEXIST from the entry handler, outside any try.
     const archive = await tarBz2(join(dir, 'clash.tar'), [{ name: 'm/model.onnx' }, { name: 'm/x' }, { name: 'm/x/y' }]);
     const err = await extractTarBz2(archive, join(dir, 'out'), method).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ArchiveError);
-    expect((err as ArchiveError).code).toBe('install_failed');
+    expect(err).toBeInstanceOf(PackageError);
+    expect((err as PackageError).code).toBe('install_failed');
     expect(existsSync(join(dir, 'out'))).toBe(false);
     expect(existsSync(join(dir, 'out.extracting'))).toBe(false);
   });
@@ -105,8 +106,8 @@ describe.each(['stream', 'system', 'js'] as const)('extractTarBz2 (%s)', (method
     execFileSync('tar', ['cjf', join(dir, 'bomb.tar.bz2'), '-C', join(dir, 'bomb'), 'pkg']);
     rmSync(join(dir, 'bomb'), { recursive: true });
     const err = await extractTarBz2(join(dir, 'bomb.tar.bz2'), join(dir, 'out'), method).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ArchiveError);
-    expect((err as ArchiveError).code).toBe('install_failed');
+    expect(err).toBeInstanceOf(PackageError);
+    expect((err as PackageError).code).toBe('install_failed');
     expect((err as Error).message).toMatch(/expands to more than 64 MiB/);
     expect(existsSync(join(dir, 'out'))).toBe(false);
     expect(existsSync(join(dir, 'out.extracting'))).toBe(false);
@@ -116,7 +117,7 @@ describe.each(['stream', 'system', 'js'] as const)('extractTarBz2 (%s)', (method
     const entries = Array.from({ length: 30 }, (_, i) => ({ name: `pkg/f${i}.txt` }));
     const archive = await tarBz2(join(dir, 'many.tar'), entries);
     const err = await extractArchive(archive, join(dir, 'out'), 'tar.bz2', { method, limits: { maxEntries: 20 } }).catch((e: unknown) => e);
-    expect((err as ArchiveError).code).toBe('install_failed');
+    expect((err as PackageError).code).toBe('install_failed');
     expect((err as Error).message).toMatch(/more than 20 entries/);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
@@ -124,8 +125,8 @@ describe.each(['stream', 'system', 'js'] as const)('extractTarBz2 (%s)', (method
   it('fails clearly on a file that is not bzip2', async () => {
     writeFileSync(join(dir, 'bad.tar.bz2'), 'this is not an archive');
     const err = await extractTarBz2(join(dir, 'bad.tar.bz2'), join(dir, 'out'), method).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ArchiveError);
-    expect((err as ArchiveError).code).toBe('install_failed');
+    expect(err).toBeInstanceOf(PackageError);
+    expect((err as PackageError).code).toBe('install_failed');
     expect((err as Error).message).toMatch(/cannot extract .*bad\.tar\.bz2/);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { currentDownloadSource, downloadHint, mirroredUrl, normaliseMirror } from '../../../../src-main/models/downloads/download-source.js';
 import { redactProxy } from '../../../../src-main/models/downloads/download-network.js';
-import { DownloadError } from '../../../../src-main/models/downloads/http-download.js';
+import { PackageError } from '../../../../src-main/common/errors.js';
 
 const UPSTREAM = 'https://github.com/k2-fsa/sherpa-onnx/releases/download/asr-models/sherpa-onnx-whisper-tiny.en.tar.bz2';
 
@@ -50,7 +50,7 @@ describe('where the download source comes from', () => {
 });
 
 describe('hints on failed downloads', () => {
-  const error = (problem: 'unreachable' | 'tls' | 'http' | 'other') => new DownloadError('download_failed', 'x', false, { host: 'github.com', problem });
+  const error = (problem: 'unreachable' | 'tls' | 'http' | 'other') => new PackageError('download_failed', 'x', { host: 'github.com', problem });
   it('suggests a mirror or proxy for an unreachable host, a CA file for TLS, and checking the mirror when it failed', () => {
     expect(downloadHint(error('unreachable'), null)).toMatch(/If github\.com is blocked or unreachable from this network, set a model mirror .*HTTPS_PROXY/);
     expect(downloadHint(error('http'), null)).toContain('set a model mirror');

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { familyCapability } from '../../../../src-main/models/family-engines.js';
-import { detectLayout, detectLayoutIn, LayoutError } from '../../../../src-main/models/layouts/detect-layout.js';
+import { detectLayout, detectLayoutIn } from '../../../../src-main/models/layouts/detect-layout.js';
 import { diskListing } from '../../../../src-main/models/layouts/folder-listing.js';
 import { SHARED } from '../../../helpers/system.js';
+import { PackageError } from '../../../../src-main/common/errors.js';
 
 const TINY = join(SHARED, 'models', 'tiny');
 let dir: string;
@@ -105,7 +106,7 @@ describe('detectLayout', () => {
 
   it('explains an unrecognised folder and suggests --family', async () => {
     folder(['readme.md', 'weights.bin']);
-    await expect(detectLayout(dir)).rejects.toThrow(LayoutError);
+    await expect(detectLayout(dir)).rejects.toThrow(PackageError);
     await expect(detectLayout(dir)).rejects.toThrow(/cannot tell which model family .*no \.onnx model file.*pass --family.*found: .*readme\.md/);
     await expect(detectLayout(join(dir, 'nope'))).rejects.toThrow(/is not a folder/);
   });
@@ -153,7 +154,7 @@ describe('detectLayout', () => {
     rmSync(join(dir, 'model.onnx'));
     cpSync(join(SHARED, 'models', 'pyannote-segmentation-3-0.int8.onnx'), join(dir, 'speaker-model.onnx'));
     expect((await detectLayout(dir)).family).toBe('pyannote-segmentation');
-    await expect(detectLayout(dir, 'speaker-embedding')).rejects.toThrow(LayoutError);
+    await expect(detectLayout(dir, 'speaker-embedding')).rejects.toThrow(PackageError);
   });
 
   it('over a listing (an import), names what is missing and never the folder\'s files', async () => {

@@ -58,7 +58,7 @@ export class BatchForwarder {
         const cancelled = await client.cancelBatch(product, row.remote_batch_id!);
         const batch = cancelled ?? (await cancelItems(client, product, row.remote_batch_id!));
         this.deps.batches.recordStatus(row.batch_id, batch.status);
-        this.deps.log(`${row.batch_id}: every local item ended; hosted batch ${row.remote_batch_id} cancelled`);
+        this.deps.log.info(`${row.batch_id}: every local item ended; hosted batch ${row.remote_batch_id} cancelled`);
       } catch (error) {
         this.deps.batches.recordError(row.batch_id, (error as Error).message);
         if (error instanceof RemoteError && error.status === 404) this.deps.batches.recordStatus(row.batch_id, 'vanished');
@@ -178,7 +178,7 @@ export class BatchCoordinator {
       if (await client.cancelBatch(this.product, remoteId)) return;
       await cancelItems(client, this.product, remoteId);
     } catch (error) {
-      this.deps.log(`${this.batchId}: cancel of the hosted batch failed: ${(error as Error).message}`);
+      this.deps.log.info(`${this.batchId}: cancel of the hosted batch failed: ${(error as Error).message}`);
     }
   }
 
@@ -256,7 +256,7 @@ export class BatchCoordinator {
     this.deps.crashPoint?.(CRASH_AFTER_BATCH_SUBMIT);
     this.deps.batches.recordRemoteBatch(this.batchId, batch.id, batch.status);
     this.latest = batch;
-    this.deps.log(`${this.batchId}: forwarded as hosted batch ${batch.id} (${chosen.length} items)`);
+    this.deps.log.info(`${this.batchId}: forwarded as hosted batch ${batch.id} (${chosen.length} items)`);
     return batch.id;
   }
 
@@ -265,7 +265,7 @@ export class BatchCoordinator {
     const message = `The hosted account has no room for another batch (${error.message}); the batch waits here and is sent again in ${Math.ceil(delay / 1000)} s.`;
     this.capacity = { retryAt: Date.now() + delay, delay, message };
     this.deps.batches.recordError(this.batchId, error.message);
-    this.deps.log(`${this.batchId}: ${message}`);
+    this.deps.log.info(`${this.batchId}: ${message}`);
     return new JobError('waiting_for_capacity', message, { cause: error });
   }
 
@@ -364,7 +364,7 @@ export class BatchCoordinator {
         signal: this.stopped,
         onRetry: (error, delay) => {
           this.deps.batches.recordError(this.batchId, error.message);
-          this.deps.log(`${this.batchId}: could not ${what}: ${error.message}; retrying in ${delay} ms`);
+          this.deps.log.info(`${this.batchId}: could not ${what}: ${error.message}; retrying in ${delay} ms`);
         },
       },
       call,

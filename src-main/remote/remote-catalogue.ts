@@ -12,6 +12,7 @@ import type { RemoteCatalogueRepo } from '../store/remote-catalogue-repo.js';
 import type { RemoteOptions } from './remote-options.js';
 import type { RemoteSettingsStore } from './remote-settings-store.js';
 import { toRemoteDefinition } from './remote-models.js';
+import type { Log } from '../common/log.js';
 
 export interface CatalogueState {
   /** When the cached rows were fetched; null when never. */
@@ -35,7 +36,7 @@ export class RemoteCatalogue implements ModelSource {
     private readonly settings: RemoteSettingsStore,
     private readonly cache: RemoteCatalogueRepo,
     private readonly options: RemoteOptions,
-    private readonly log: (message: string) => void,
+    private readonly log: Log,
     /** Told the outcome of every fetch (null on success): real requests are how connectivity is learned. */
     private readonly onFetch: (error: unknown) => void = () => {},
   ) {
@@ -114,7 +115,7 @@ export class RemoteCatalogue implements ModelSource {
       this.onFetch(null);
     } catch (error) {
       this.lastError = (error as Error).message;
-      this.log(`hosted catalogue refresh from ${endpoint.url} failed: ${this.lastError}`);
+      this.log.info(`hosted catalogue refresh from ${endpoint.url} failed: ${this.lastError}`);
       this.onFetch(error);
       throw error;
     }

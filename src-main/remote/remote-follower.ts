@@ -122,8 +122,8 @@ export class Follower {
   }
 
   private note(message: string): void {
-    this.ctx.log(message);
-    this.deps.log(`${this.task.jobId}: ${message}`);
+    this.ctx.log.info(message);
+    this.deps.log.info(`${this.task.jobId}: ${message}`);
   }
 
   private cancelFailed(error: unknown): void {

@@ -20,6 +20,9 @@ import { RemoteCatalogue, type CatalogueState } from './remote-catalogue.js';
 import { resolveRemoteOptions, type RemoteOptions } from './remote-options.js';
 import { RemoteRunner } from './remote-runner.js';
 import { RemoteSettingsStore, normaliseRemoteUrl } from './remote-settings-store.js';
+import type { Log } from '../common/log.js';
+import { createLog } from '../common/log.js';
+import { textSink } from '../common/log-sinks.js';
 
 /** How long PUT /v1/settings/remote waits for the new hosted catalogue before answering. Default 5000 ms. */
 export const SETTINGS_FETCH_WAIT_MS = 5_000;
@@ -38,7 +41,7 @@ export interface RemoteProviderOptions {
   /** Intervals and timeouts; defaults in remote-options.ts. */
   options?: Partial<RemoteOptions>;
   /** Diagnostics (never stdout). Default: stderr. */
-  log?: (message: string) => void;
+  log?: Log;
   /** Environment read for the defaults above and the crash-test hook. Default process.env. */
   env?: NodeJS.ProcessEnv;
 }
@@ -82,7 +85,7 @@ export class RemoteProvider {
 
   constructor(opts: RemoteProviderOptions) {
     const env = opts.env ?? process.env;
-    const log = opts.log ?? ((message: string) => process.stderr.write(`remote: ${message}\n`));
+    const log = opts.log ?? createLog(textSink({ scopes: true })).child('remote');
     this.options = resolveRemoteOptions(opts.options);
     this.settingsStore = new RemoteSettingsStore(opts.repos.settings, opts.secrets, log);
     this.jobsRepo = opts.repos.remoteJobs;

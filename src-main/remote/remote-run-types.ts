@@ -9,6 +9,7 @@ import type { EngineInput } from '../engines/engine-types.js';
 import type { Connectivity } from './connectivity.js';
 import type { RemoteEndpoint } from './remote-client.js';
 import type { RemoteOptions } from './remote-options.js';
+import type { Log } from '../common/log.js';
 
 /** What the runner needs of a local job. */
 export interface RemoteTask {
@@ -33,7 +34,7 @@ export interface RemoteRunContext {
   signal: AbortSignal;
   progress(fraction: number): void;
   measured(seconds: number): void;
-  log(message: string): void;
+  log: Log;
 }
 
 export interface RemoteRunnerDeps {
@@ -43,7 +44,7 @@ export interface RemoteRunnerDeps {
   connectivity: Connectivity;
   options: RemoteOptions;
   /** Diagnostics of the provider (the job engine's ctx.log may drop them). */
-  log(message: string): void;
+  log: Log;
   /** Test hook (VOXDESK_TEST_CRASH_POINT): called at named points; the serve process kills itself there. */
   crashPoint?: (name: string) => void;
 }

@@ -8,6 +8,7 @@ import type { SecretStore } from '../store/secrets/secret-store.js';
 import { SecretUnavailableError } from '../store/secrets/secret-cipher.js';
 import type { SettingsRepo } from '../store/settings-repo.js';
 import type { RemoteEndpoint } from './remote-client.js';
+import { silentLog, type Log } from '../common/log.js';
 
 const SETTINGS_KEY = 'remote';
 /** The name of the hosted key in the secrets table. */
@@ -27,7 +28,7 @@ export class RemoteSettingsStore {
   constructor(
     private readonly repo: SettingsRepo,
     private readonly secrets: SecretStore,
-    private readonly log: (message: string) => void = () => {},
+    private readonly log: Log = silentLog,
   ) {
     this.movePlainKey();
   }
@@ -55,7 +56,7 @@ export class RemoteSettingsStore {
       return this.secrets.get(REMOTE_KEY_SECRET);
     } catch (error) {
       if (!(error instanceof SecretUnavailableError)) throw error;
-      if (this.keyProblem === null) this.log(error.message);
+      if (this.keyProblem === null) this.log.info(error.message);
       this.keyProblem = error.message;
       return null;
     }
@@ -69,7 +70,7 @@ export class RemoteSettingsStore {
     if (plain) this.secrets.set(REMOTE_KEY_SECRET, plain);
     this.repo.set(SETTINGS_KEY, { url: typeof value.url === 'string' ? value.url : null });
     this.secrets.scrub();
-    if (plain) this.log(`the hosted key is now sealed (${this.secrets.kind}); it was stored in plain text by an older version`);
+    if (plain) this.log.info(`the hosted key is now sealed (${this.secrets.kind}); it was stored in plain text by an older version`);
   }
 }
 

@@ -18,6 +18,7 @@ import { basename } from 'node:path';
 import type { WatchFolderState } from '../common/watch-folder-types.js';
 import { retryDelay, type WatchFolderConfig, type WatchTimings } from './watch-folder-config.js';
 import { isIgnoredName, isInIgnoredFolder, isWatchableFile } from './watchable-files.js';
+import type { Log } from '../common/log.js';
 
 export interface FolderProblem {
   code: string;
@@ -29,7 +30,7 @@ export interface FolderWatchHooks {
   onFile(path: string, folder: FolderWatch): void;
   /** The folder's settings problem (holdFiles) is to be tried again. */
   onRetryHeld(folder: FolderWatch): void;
-  log(message: string): void;
+  log: Log;
   now(): Date;
 }
 
@@ -180,7 +181,7 @@ export class FolderWatch {
       if (path === root) void this.healthCheck();
     });
     watcher.on('error', (error) => {
-      this.hooks.log(`watch folder ${root}: ${(error as Error).message}`);
+      this.hooks.log.info(`watch folder ${root}: ${(error as Error).message}`);
       void this.healthCheck();
     });
   }
@@ -218,6 +219,6 @@ export class FolderWatch {
   private async closeWatcher(): Promise<void> {
     const watcher = this.watcher;
     this.watcher = null;
-    if (watcher) await watcher.close().catch((error: Error) => this.hooks.log(`watch folder ${this.path}: closing: ${error.message}`));
+    if (watcher) await watcher.close().catch((error: Error) => this.hooks.log.info(`watch folder ${this.path}: closing: ${error.message}`));
   }
 }

@@ -8,6 +8,7 @@
  */
 import type { RoleClaim, Store } from '../store/store.js';
 import type { WatchService } from './watch-service.js';
+import type { Log } from '../common/log.js';
 
 export const WATCH_FOLDERS_ROLE = 'watch-folders';
 
@@ -18,7 +19,7 @@ export interface WatchFolderOwnership {
   release(): Promise<void>;
 }
 
-export function ownWatchFolders(store: Store, watch: WatchService, options: { followMs: number | null; log: (message: string) => void }): WatchFolderOwnership {
+export function ownWatchFolders(store: Store, watch: WatchService, options: { followMs: number | null; log: Log }): WatchFolderOwnership {
   let follow: NodeJS.Timeout | null = null;
   let settle!: () => void;
   let fail!: (error: unknown) => void;
@@ -35,24 +36,24 @@ export function ownWatchFolders(store: Store, watch: WatchService, options: { fo
   });
   const claim: RoleClaim = store.claimRole(WATCH_FOLDERS_ROLE, {
     gained: async () => {
-      if (options.followMs !== null) options.log('this node now watches the watch folders');
+      if (options.followMs !== null) options.log.info('this node now watches the watch folders');
       try {
         await watch.start();
       } catch (error) {
         // At start (SQLite: the role is this process's at once) the service's start fails with it, as it always did;
         // a node that took the role over later keeps serving and says why it does not watch.
-        if (settled) options.log(`watch folders could not be started: ${(error as Error).message}`);
+        if (settled) options.log.info(`watch folders could not be started: ${(error as Error).message}`);
         fail(error);
         return;
       }
       settle();
       if (options.followMs !== null) {
-        follow = setInterval(() => void watch.refresh().catch((error: Error) => options.log(`watch folders: the saved list could not be read: ${error.message}`)), options.followMs);
+        follow = setInterval(() => void watch.refresh().catch((error: Error) => options.log.info(`watch folders: the saved list could not be read: ${error.message}`)), options.followMs);
         follow.unref();
       }
     },
     lost: async () => {
-      options.log('this node lost the database connection that made it the watch folders’ owner: it stops watching them');
+      options.log.info('this node lost the database connection that made it the watch folders’ owner: it stops watching them');
       if (follow) clearInterval(follow);
       follow = null;
       await watch.stop();

@@ -28,6 +28,7 @@ import { writeExportFile } from './export-writer.js';
 import { sha256OfFile } from './file-fingerprint.js';
 import { FolderWatch, type FolderProblem } from './folder-watch.js';
 import { DEFAULT_WATCH_TIMINGS, readWatchFolders, sameConfig, saveWatchFolders, type WatchFolderConfig, type WatchTimings } from './watch-folder-config.js';
+import type { Log } from '../common/log.js';
 
 /** How the watcher makes jobs and exports: the service implements it with the API's own code. */
 export interface WatchSubmitter {
@@ -58,7 +59,7 @@ export interface WatchServiceOptions {
   submitter: WatchSubmitter;
   /** Default DEFAULT_WATCH_TIMINGS. */
   timings?: Partial<WatchTimings>;
-  log: (message: string) => void;
+  log: Log;
 }
 
 /** Refusals that concern the folder's settings, not the file: the file is held and tried again later. */
@@ -245,7 +246,7 @@ export class WatchService {
       try {
         await this.consider(path, folder);
       } catch (error) {
-        if (!this.stopping.signal.aborted) this.options.log(`watch folder ${folder.path}: ${path}: ${message(error)}`);
+        if (!this.stopping.signal.aborted) this.options.log.info(`watch folder ${folder.path}: ${path}: ${message(error)}`);
       }
     }
   }
@@ -354,7 +355,7 @@ export class WatchService {
   private settleRow(row: WatchFileRow, job: Job): void {
     if (this.settling.has(row.id)) return;
     const work = this.settle(row, job)
-      .catch((error) => this.options.log(`watch folder ${row.folder}: ${row.path}: ${message(error)}`))
+      .catch((error) => this.options.log.info(`watch folder ${row.folder}: ${row.path}: ${message(error)}`))
       .finally(() => this.settling.delete(row.id));
     this.settling.set(row.id, work);
   }
@@ -386,7 +387,7 @@ export class WatchService {
   /** Runs `fn` in the background, logging its failure; stop() waits for what is still running. */
   private guard(label: string, fn: () => Promise<unknown>): void {
     const work = fn()
-      .catch((error) => this.options.log(`watch folders: ${label} failed: ${message(error)}`))
+      .catch((error) => this.options.log.info(`watch folders: ${label} failed: ${message(error)}`))
       .finally(() => this.guarded.delete(work));
     this.guarded.add(work);
   }

@@ -15,6 +15,7 @@ import { createRemoteProvider, type RemoteProvider } from '../../src-main/remote
 import { openDatabase, type Db } from '../../src-main/store/database.js';
 import { createRepositories } from '../../src-main/store/repositories.js';
 import { withSecrets } from './secrets.js';
+import { silentLog } from '../../src-main/common/log.js';
 
 export interface HostedCall {
   method: string;
@@ -72,7 +73,7 @@ export async function startScriptedHosted(name: string, options: Partial<RemoteO
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const db = openDatabase(join(dir, 'voxdesk.db'));
   db.prepare(`INSERT INTO accounts (id, name, created_at) VALUES ('acc_1', 'local', '${AT}')`).run();
-  const remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: () => {}, initial: { url, key: 'vdk_hosted' }, options });
+  const remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: silentLog, initial: { url, key: 'vdk_hosted' }, options });
   await remote.source.refresh();
   return Object.assign(hosted, {
     url,
@@ -108,6 +109,6 @@ export function runnerTask(hosted: ScriptedHosted, jobId: string, text: string, 
       definition,
       attempt: 1,
     },
-    ctx: { signal, progress: () => {}, measured: () => {}, log: () => {} },
+    ctx: { signal, progress: () => {}, measured: () => {}, log: silentLog },
   };
 }

@@ -113,7 +113,7 @@ export function createBatchHold(core: JobCore, wake: () => void): BatchHold {
         },
         (error: unknown) => {
           if (stopped || controller.signal.aborted) return;
-          options.log(`job engine: placing batch ${batch.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+          options.log.info(`job engine: placing batch ${batch.id} failed: ${error instanceof Error ? error.message : String(error)}`);
         },
       )
       .finally(() => placing.delete(batch.id));

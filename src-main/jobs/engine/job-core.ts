@@ -13,6 +13,7 @@ import type { AudioChunk } from './job-service-types.js';
 import type { ResolvedOptions } from './job-service-options.js';
 import type { StateMachine } from './state-machine.js';
 import type { Views } from './views.js';
+import type { Log } from '../../common/log.js';
 
 export interface ActiveRun {
   controller: AbortController;
@@ -66,8 +67,8 @@ export { CANCELLED_MESSAGE } from '../../common/errors.js';
  * Timer- and event-driven work must never throw into the event loop (that would take the service down): a busy
  * or broken database is reported as a warning and the next tick tries again; interrupted jobs are recovered on start.
  */
-export function guard(log: (message: string) => void, label: string, fn: () => unknown): void {
-  const report = (error: unknown): void => log(`job engine: ${label} failed: ${error instanceof Error ? error.message : String(error)}`);
+export function guard(log: Log, label: string, fn: () => unknown): void {
+  const report = (error: unknown): void => log.info(`job engine: ${label} failed: ${error instanceof Error ? error.message : String(error)}`);
   try {
     const result = fn();
     if (result instanceof Promise) result.catch(report);

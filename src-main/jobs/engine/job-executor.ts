@@ -34,6 +34,7 @@ import { CANCELLED_MESSAGE, guard, nowIso, type ActiveRun, type JobCore } from '
 import { PAUSED_MESSAGE } from './job-pause.js';
 import type { SettleQueue } from './settle-queue.js';
 import type { JobTx } from './state-machine.js';
+import { createLog } from '../../common/log.js';
 
 /** A worker crash is retried once: a job whose run crashed with attempts ≥ this fails `engine_crashed`. */
 export const MAX_CRASH_ATTEMPTS = 2;
@@ -138,7 +139,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
         output = await withCancelGrace(
           runner.run(
             { ...base, accountId: row.account_id, definition, attempt: row.attempts, workDirReady },
-            { signal: run.controller.signal, ...handlers, log: (message) => remoteLog(row.id, message) },
+            { signal: run.controller.signal, ...handlers, log: createLog((line) => remoteLog(row.id, line.message)) },
           ),
           run.controller.signal,
         );
@@ -259,7 +260,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
         });
       } catch (error) {
         run.checkpointBroken = true;
-        core.options.log(`job engine: the checkpoint of ${jobId} failed, the job resumes from its last one: ${error instanceof Error ? error.message : String(error)}`);
+        core.options.log.info(`job engine: the checkpoint of ${jobId} failed, the job resumes from its last one: ${error instanceof Error ? error.message : String(error)}`);
         run.controller.abort();
       }
     });
@@ -282,7 +283,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
     for (const [id, run] of runs) {
       if (held.has(id) || run.abandoned) continue;
       // Its lease lapsed and the job went back to the queue (or was taken elsewhere): this run's work is not wanted.
-      core.options.log(`job engine: the lease on ${id} was lost; its run here is stopped (the job continues where it is claimed next)`);
+      core.options.log.info(`job engine: the lease on ${id} was lost; its run here is stopped (the job continues where it is claimed next)`);
       run.abandoned = true;
       run.controller.abort();
     }
@@ -325,7 +326,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
       const rows = await repos.segments.all(jobId);
       if (rows.length !== output.transcript.segmentCount) {
         // Segments the engine sent are missing (a commit failed): run again from the last one committed.
-        core.options.log(`job engine: ${jobId} finished with ${rows.length} of ${output.transcript.segmentCount} segments committed; resuming it`);
+        core.options.log.info(`job engine: ${jobId} finished with ${rows.length} of ${output.transcript.segmentCount} segments committed; resuming it`);
         await tx.transition(row, 'queued', { attempts: Math.max(0, row.attempts - 1) });
         return;
       }

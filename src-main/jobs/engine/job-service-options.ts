@@ -7,6 +7,9 @@ import type { ModelDefinition } from '../../engines/model-definition.js';
 import { forkLauncher, type ProcessLauncher } from '../../engines/worker/process-launcher.js';
 import { CHEAP_TASK_MS, type WorkerPool } from '../../engines/worker/worker-pool.js';
 import type { Runners } from './job-runner.js';
+import type { Log } from '../../common/log.js';
+import { createLog } from '../../common/log.js';
+import { textSink } from '../../common/log-sinks.js';
 
 export interface JobServiceOptions {
   /** The store, built once by the caller; its clock is the job engine's time source. */
@@ -15,7 +18,7 @@ export interface JobServiceOptions {
    * The service's one logger (ServiceConfig.log: text or JSON lines): what went wrong in the engine's background work
    * (a failed pass, a lost lease, a checkpoint refused). Default: a process warning.
    */
-  log?: (message: string) => void;
+  log?: Log;
   /** Artifacts go to dataDir/artifacts/<job>/, worker logs to dataDir/logs/. */
   dataDir: string;
   /** The catalogue: the current definition of a model (status, downloading, engine, pricing). */
@@ -147,6 +150,6 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
     searchIndexDelayMs: positive('searchIndexDelayMs', options.searchIndexDelayMs, 10_000),
     leaseSeconds: positive('leaseSeconds', options.leaseSeconds, DEFAULT_LEASE_SECONDS),
     runsJobs: options.runsJobs ?? true,
-    log: options.log ?? ((message: string) => process.emitWarning(message)),
+    log: options.log ?? createLog(textSink()),
   };
 }

@@ -23,6 +23,7 @@ import type { JobMutable, JobRow } from '../../store/jobs-repo.js';
 import type { Store, StoreRepos, Tx } from '../../store/store.js';
 import type { JobEvents } from './job-service-types.js';
 import type { Views } from './views.js';
+import { silentLog, type Log } from '../../common/log.js';
 
 export type JobPatch = Partial<Omit<JobMutable, 'status' | 'updated_at'>>;
 
@@ -80,7 +81,7 @@ export class StateMachine {
     /** Called inside the transaction when a batch completes (billing). */
     private readonly onBatchComplete: (repos: StoreRepos, batchId: string, items: JobRow[]) => Promise<void>,
     /** The service's logger (JobServiceOptions.log). */
-    private readonly log: (message: string) => void = (message) => process.emitWarning(message),
+    private readonly log: Log = silentLog,
   ) {
     this.events.setMaxListeners(0);
   }
@@ -215,7 +216,7 @@ export class StateMachine {
     try {
       fn();
     } catch (error) {
-      this.log(`job engine: a job event listener threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.log.info(`job engine: a job event listener threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
   }
 }

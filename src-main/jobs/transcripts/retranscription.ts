@@ -17,6 +17,7 @@ import type { StoreRepos } from '../../store/store.js';
 import { replaceRange } from './transcript-edit.js';
 import type { RevisionBody } from './transcript-original.js';
 import { reindexSegments, searchRows } from './transcripts-search-index.js';
+import type { Log } from '../../common/log.js';
 
 /** What a person asks for: seconds into the recording, a model, and its params. */
 export interface RetranscribeRequest {
@@ -103,13 +104,13 @@ const shifted = (s: RevisionSegment, by: number): RevisionSegment => ({
  * the first changed segment on are rewritten. Answers the source job's id when a revision was made (the caller
  * marks it changed), null for any other job or when the source is gone (deleted from history meanwhile).
  */
-export async function applyRetranscription(repos: StoreRepos, done: JobRow, at: string, log: (line: string) => void): Promise<string | null> {
+export async function applyRetranscription(repos: StoreRepos, done: JobRow, at: string, log: Log): Promise<string | null> {
   const input = inputOf(done);
   if (!input.retranscribes || !input.range) return null;
   const source = await repos.jobs.getWithoutResult(input.retranscribes);
   const own = await repos.revisions.latest(done.id);
   if (!source || source.status !== 'succeeded' || !own) {
-    log(`job engine: ${done.id} re-transcribed a range of ${input.retranscribes}, which has no transcript any more; its result stays on the job`);
+    log.info(`job engine: ${done.id} re-transcribed a range of ${input.retranscribes}, which has no transcript any more; its result stays on the job`);
     return null;
   }
   const replacement = (JSON.parse(own.segments_json) as RevisionSegment[]).map((s) => shifted(s, input.range!.start));
@@ -131,6 +132,6 @@ export async function applyRetranscription(repos: StoreRepos, done: JobRow, at: 
     await reindexSegments(repos, source.id, indexes, searchRows(source, body.segments.slice(firstChanged)));
     return source.id;
   }
-  log(`job engine: ${done.id}: the transcript of ${source.id} kept changing; the re-transcribed range was not applied (its result stays on the job)`);
+  log.info(`job engine: ${done.id}: the transcript of ${source.id} kept changing; the re-transcribed range was not applied (its result stays on the job)`);
   return null;
 }

@@ -13,6 +13,7 @@ import { withSecrets } from '../../helpers/secrets.js';
 import { createRemoteProvider } from '../../../src-main/remote/remote-provider.js';
 import { openDatabase } from '../../../src-main/store/database.js';
 import { createRepositories } from '../../../src-main/store/repositories.js';
+import { silentLog } from '../../../src-main/common/log.js';
 
 const HOSTED: Partial<CatalogueRecord>[] = [
   {
@@ -52,12 +53,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const quiet = () => {};
 
 describe('remote model source', () => {
   it('lists nothing until a hosted service is configured', () => {
     const db = openDatabase(join(dir, 'none.db'));
-    const remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: quiet });
+    const remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: silentLog });
     expect(remote.source.list()).toEqual([]);
     expect(remote.view()).toMatchObject({ url: null, key_set: false });
     db.close();
@@ -66,7 +66,7 @@ describe('remote model source', () => {
   it('maps hosted rows to remote:<id> with hosted prices, keeps them offline, and follows settings', async () => {
     const file = join(dir, 'cache.db');
     let db = openDatabase(file);
-    let remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: quiet, initial: { url: `${base}/v1/`, key: 'vdk_hosted' } });
+    let remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: silentLog, initial: { url: `${base}/v1/`, key: 'vdk_hosted' } });
     await remote.source.refresh();
     const rows = remote.source.list();
     expect(rows.map((r) => r.id)).toEqual(['remote:big-tts', 'remote:whisper-turbo']);
@@ -91,7 +91,7 @@ describe('remote model source', () => {
     // Restart with the hosted service unreachable: the cached rows are still there.
     const fetches = hits;
     db = openDatabase(file);
-    remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: quiet });
+    remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: silentLog });
     expect(remote.source.list().map((r) => r.id)).toEqual(['remote:big-tts', 'remote:whisper-turbo']);
     expect(hits).toBe(fetches);
 
@@ -111,7 +111,7 @@ describe('remote model source', () => {
 
   it('refuses URLs that are not http(s) origins', async () => {
     const db = openDatabase(join(dir, 'bad.db'));
-    const remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: quiet });
+    const remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: silentLog });
     await expect(remote.update({ url: 'ftp://example.com' })).rejects.toThrow(/http/);
     await expect(remote.update({ url: 'not a url' })).rejects.toThrow(/not a URL/);
     await expect(remote.update({ url: 'https://user:pw@example.com' })).rejects.toThrow(/credentials/);

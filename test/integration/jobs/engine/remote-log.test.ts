@@ -20,7 +20,7 @@ function hostedHarness(lines: number): Harness {
     runners: {
       remote: {
         async run(task: RunnerTask, ctx: RunnerContext) {
-          for (let i = 0; i < lines; i++) ctx.log(`note ${i}`);
+          for (let i = 0; i < lines; i++) ctx.log.info(`note ${i}`);
           return { result: { text: `hosted ${task.jobId}` }, artifacts: [], durationSeconds: 1 };
         },
       },

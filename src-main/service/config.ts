@@ -21,6 +21,9 @@ import type { SecretCipher } from '../store/secrets/secret-cipher.js';
 import { DEFAULT_BODY_IDLE_MS } from './http/body-idle-timeout.js';
 import type { WatchTimings } from '../watch/watch-folder-config.js';
 import { DEFAULT_MAX_CONCURRENT_UPLOADS, DEFAULT_MAX_STORED_UPLOAD_BYTES } from './uploads/upload-budget.js';
+import type { Log } from '../common/log.js';
+import { createLog } from '../common/log.js';
+import { textSink } from '../common/log-sinks.js';
 
 export interface ServiceConfig {
   /** Interface to listen on. Default 127.0.0.1 (loopback only: the service is personal). */
@@ -135,7 +138,7 @@ export interface ServiceConfig {
    */
   workerIdleExitMs: number;
   /** Logger for unexpected errors and lifecycle lines; never stdout (the first stdout line is a contract). */
-  log: (message: string) => void;
+  log: Log;
   /**
    * Starts the engine worker and live voice processes. Default child_process.fork; the Electron app passes
    * Electron's utilityProcess (its packaged build cannot run itself as Node).
@@ -205,7 +208,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     workerIdleExitMs: partial.workerIdleExitMs ?? DEFAULT_WORKER_IDLE_EXIT_MS,
     modelMirror: partial.modelMirror ? checked(() => normaliseMirror(partial.modelMirror!), '--model-mirror') : null,
     caFile: partial.caFile ? checked(() => caFileOf(partial.caFile!), '--ca-file') : null,
-    log: partial.log ?? ((message) => process.stderr.write(`${message}\n`)),
+    log: partial.log ?? createLog(textSink()),
     processLauncher: partial.processLauncher ?? forkLauncher,
     live: partial.live ?? {},
     capture: partial.capture ?? {},

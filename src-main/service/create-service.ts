@@ -211,7 +211,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       isKeyValid: async (key) => sessionKeys.has(key) || (await keys.find(key)) !== undefined,
       resolveModel: (id) => catalogue.resolveModel(id),
       pricingFor: (def) => catalogue.pricingFor(def),
-      charge: (entry) => void store.repos.ledger.charge(entry).catch((error: Error) => config.log(`live: a charge could not be recorded: ${error.message}`)),
+      charge: (entry) => void store.repos.ledger.charge(entry).catch((error: Error) => config.log.info(`live: a charge could not be recorded: ${error.message}`)),
       recordDictation: (input) => jobService.recordDictation(input),
       followHostedDictation: (input) => jobService.followHostedDictation(input),
       hostedEndpoint: () => provider.settingsStore.endpoint(),

@@ -67,7 +67,7 @@ export async function createWorker(partial: Partial<ServiceConfig>, options: Wor
           }
         };
         answer().catch((error: Error) => {
-          config.log(`health port: ${error.message}`);
+          config.log.info(`health port: ${error.message}`);
           if (!res.headersSent) res.writeHead(500).end();
         });
       });

@@ -23,7 +23,6 @@ import { runnerSwitch, withAiModel } from '../remote/language-model/ai-model.js'
 import { createAiRunner, type AiRunner } from '../remote/language-model/ai-runner.js';
 import { LanguageModelSettings } from '../remote/language-model/language-model-settings.js';
 import { createTranscripts, type Transcripts } from '../jobs/transcripts/transcripts.js';
-import { RevokedKeyError } from '../store/accounts-repo.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
 import { ApiKeys } from './auth/api-keys.js';
@@ -32,6 +31,7 @@ import { Catalogue } from './catalogue/catalogue.js';
 import { livePricingFile, loadPricingFile, withClusterDefault } from './catalogue/pricing-file.js';
 import { LOCAL_ACCOUNT, type ServiceConfig } from './config.js';
 import { openStore, type OpenedStore } from './open-store.js';
+import type { Log } from '../common/log.js';
 
 export interface EngineParts {
   readonly opened: OpenedStore;
@@ -53,18 +53,11 @@ export interface EngineParts {
 
 /** Registers VOXDESK_API_KEY (or the desktop app's key); a revoked one stops the start with a message naming it. */
 async function registerConfiguredKey(keys: ApiKeys, config: ServiceConfig): Promise<void> {
-  try {
-    await keys.registerKey(LOCAL_ACCOUNT, config.apiKey!, config.apiKeyName);
-  } catch (error) {
-    if (error instanceof RevokedKeyError) {
-      throw new RevokedKeyError(error.keyId, `${config.apiKeyName} was revoked (${error.keyId}, voxdesk keys list shows it); use another key`);
-    }
-    throw error;
-  }
+  await keys.registerKey(LOCAL_ACCOUNT, config.apiKey!, config.apiKeyName);
 }
 
 /** `run` once now, and once more after it for any number of calls that came while it ran. */
-function coalesced(run: () => Promise<void>, log: (message: string) => void): () => void {
+function coalesced(run: () => Promise<void>, log: Log): () => void {
   let running = false;
   let again = false;
   const go = (): void => {
@@ -74,7 +67,7 @@ function coalesced(run: () => Promise<void>, log: (message: string) => void): ()
     }
     running = true;
     run()
-      .catch((error: Error) => log(`a change notification could not be followed: ${error.message}`))
+      .catch((error: Error) => log.info(`a change notification could not be followed: ${error.message}`))
       .finally(() => {
         running = false;
         if (again) {

@@ -6,10 +6,11 @@
  * programs that host the service (`voxdesk serve`, the desktop app), never by the service itself, which may share
  * its process with others (tests, the CLI's in-process service).
  */
+import type { Log } from '../common/log.js';
 
 export interface LastResortOptions {
   /** Where the error goes (the service's log). */
-  log: (message: string) => void;
+  log: Log;
   /** The process to guard. Default: this one. */
   target?: Pick<NodeJS.Process, 'on'>;
 }
@@ -21,7 +22,7 @@ export function installLastResortHandlers(options: LastResortOptions): () => num
   const report = (kind: string, error: unknown): void => {
     caught += 1;
     const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-    options.log(`${kind} (a bug, logged and survived; the service keeps serving): ${text}`);
+    options.log.error(`${kind} (a bug, logged and survived; the service keeps serving): ${text}`);
   };
   target.on('uncaughtException', (error) => report('uncaught exception', error));
   target.on('unhandledRejection', (reason) => report('unhandled promise rejection', reason));

@@ -17,27 +17,20 @@ import type { Repositories } from '../store/repositories.js';
 import { createSqliteStore } from '../store/sqlite-store.js';
 import { startWalCheckpointer } from '../store/wal-checkpointer.js';
 import type { Store } from '../store/store.js';
+import type { Log } from '../common/log.js';
 
 export const DATABASE_URL_ENV = 'VOXDESK_DATABASE_URL';
 
-/** A database URL that is not PostgreSQL's (the message says what is accepted). */
-export class DatabaseUrlError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DatabaseUrlError';
-  }
-}
-
 /**
  * The database URL in force: the option, else $VOXDESK_DATABASE_URL, else null (the SQLite file). An empty value
- * means none. A URL that is not `postgres://` or `postgresql://` throws DatabaseUrlError.
+ * means none. A URL that is not `postgres://` or `postgresql://` throws an Error saying what is accepted (a start-up option: the command prints it and exits).
  */
 export function chooseDatabaseUrl(option: string | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
   const given = option?.trim() || env[DATABASE_URL_ENV]?.trim() || '';
   if (!given) return null;
   if (!/^postgres(ql)?:\/\//i.test(given)) {
     const from = option?.trim() ? '--database' : DATABASE_URL_ENV;
-    throw new DatabaseUrlError(
+    throw new Error(
       `${from} must be a PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE); leave it out to use the SQLite file in the data dir`,
     );
   }
@@ -71,7 +64,7 @@ export interface OpenStoreOptions {
    * long-lived service; a short command leaves SQLite's automatic checkpoint.
    */
   checkpointInThread?: boolean;
-  log?: (message: string) => void;
+  log?: Log;
 }
 
 const COMMITTED: Durability = { flush: async () => {}, syncs: 0 };

@@ -12,6 +12,7 @@ import type { ModelDefinition, ModelSource } from '../../src-main/engines/model-
 import type { ModelSourceFactory } from '../../src-main/engines/model-sources.js';
 import type { ServiceConfig } from '../../src-main/service/config.js';
 import { createService, type Service } from '../../src-main/service/create-service.js';
+import { silentLog } from '../../src-main/common/log.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -102,7 +103,7 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
     apiKey: null,
     pricingFile: null,
     extraModelSources: [testModelSource],
-    log: () => {},
+    log: silentLog,
     // Without the shipped Silero VAD unless a test asks for it: many tests pin what recognizers do on whole files, and
     // those of dictation and VAD segmentation install it (or turn this on) themselves. voxdesk serve has it.
     builtInModels: false,

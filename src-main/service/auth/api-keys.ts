@@ -17,6 +17,7 @@
 import type { AccountsRepo, ApiKeyInfo, KeyMatch } from '../../store/accounts-repo.js';
 import type { OthersCommits } from '../../store/others-commits.js';
 import type { Async } from '../../store/store.js';
+import { silentLog, type Log } from '../../common/log.js';
 
 export interface KeyOwner {
   accountId: string;
@@ -47,7 +48,7 @@ export class ApiKeys {
     private readonly repo: Async<AccountsRepo>,
     private readonly now: () => number = Date.now,
     private readonly othersNow: Pick<OthersCommits, 'read'> | null = null,
-    private readonly log: (message: string) => void = () => {},
+    private readonly log: Log = silentLog,
   ) {}
 
   /** The id of the named account, created on first use. */
@@ -104,7 +105,7 @@ export class ApiKeys {
     const last = this.touched.get(keyId);
     if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return;
     this.touched.set(keyId, now);
-    this.repo.touchKey(keyId, new Date(now).toISOString()).catch((error: Error) => this.log(`a key's last use could not be recorded: ${error.message}`));
+    this.repo.touchKey(keyId, new Date(now).toISOString()).catch((error: Error) => this.log.info(`a key's last use could not be recorded: ${error.message}`));
   }
 
   isActive(keyId: string): Promise<boolean> {

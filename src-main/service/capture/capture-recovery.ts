@@ -13,6 +13,7 @@ import { CAPTURE_MANIFEST_SUFFIX, capturePaths, readFinals, type CaptureManifest
 import { captureTranscript } from './capture-transcript.js';
 import { meetingJobName } from './meeting-name.js';
 import { DICTATIONS_FOLDER } from '../live/dictation-route.js';
+import type { Log } from '../../common/log.js';
 
 export interface RecoveredCapture {
   captureId: string;
@@ -22,7 +23,7 @@ export interface RecoveredCapture {
 export async function recoverCaptures(
   uploadsDir: string,
   recordJob: (input: NewDictationJob) => Job | Promise<Job>,
-  log: (message: string) => void,
+  log: Log,
 ): Promise<RecoveredCapture[]> {
   const recovered: RecoveredCapture[] = [];
   for (const account of existsSync(uploadsDir) ? readdirSync(uploadsDir) : []) {
@@ -35,7 +36,7 @@ export async function recoverCaptures(
       try {
         recovered.push({ captureId: id, job: await recoverOne(paths, recordJob) });
       } catch (error) {
-        log(`capture ${id} left by an earlier run could not be saved: ${(error as Error).message}; its files stay in ${dir}`);
+        log.info(`capture ${id} left by an earlier run could not be saved: ${(error as Error).message}; its files stay in ${dir}`);
         continue;
       }
       rmSync(paths.manifest, { force: true });

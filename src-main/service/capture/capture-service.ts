@@ -23,6 +23,7 @@ import { DEFAULT_CAPTURE_OPTIONS, type CaptureOptions } from './capture-options.
 import { recoverCaptures } from './capture-recovery.js';
 import { CaptureSession } from './capture-session.js';
 import { captureSources, DEFAULT_DEVICE, openSources } from './capture-sources.js';
+import type { Log } from '../../common/log.js';
 
 export interface CaptureDeps {
   /** The live server's part (live/live-server.ts): a warm recognizer, and dictation session slots. */
@@ -33,7 +34,7 @@ export interface CaptureDeps {
   /** JobService.recordDictation. */
   recordJob(input: NewDictationJob): Job | Promise<Job>;
   durable?(): Promise<void>;
-  log(message: string): void;
+  log: Log;
   options?: Partial<CaptureOptions>;
 }
 
@@ -133,7 +134,7 @@ export class CaptureService {
   /** Saves the captures an earlier run left unfinished (at service start, before any new one). */
   recover(): Promise<unknown> {
     return recoverCaptures(this.deps.uploadsDir, (input) => this.deps.recordJob(input), this.deps.log).then((found) => {
-      for (const r of found) this.deps.log(`capture ${r.captureId} left by an earlier run was saved${r.job ? ` as job ${r.job.id}` : ' (it had no audio)'}`);
+      for (const r of found) this.deps.log.info(`capture ${r.captureId} left by an earlier run was saved${r.job ? ` as job ${r.job.id}` : ' (it had no audio)'}`);
       return found;
     });
   }

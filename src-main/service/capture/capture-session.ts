@@ -23,6 +23,7 @@ import { CaptureJournal, capturePaths, type CaptureFinal, type CaptureManifest }
 import type { CaptureOptions } from './capture-options.js';
 import { captureTranscript } from './capture-transcript.js';
 import { meetingJobName } from './meeting-name.js';
+import type { Log } from '../../common/log.js';
 
 export interface CaptureSessionInit {
   manifest: CaptureManifest;
@@ -37,7 +38,7 @@ export interface CaptureSessionInit {
   durable?(): Promise<void>;
   /** Gives back the live session slots the two streams took. */
   release(): void;
-  log(message: string): void;
+  log: Log;
 }
 
 const SIDES: readonly CaptureSide[] = ['microphone', 'system'];
@@ -97,7 +98,7 @@ export class CaptureSession {
         this.quota = ticket;
         this.countInQuota(this.recording.receivedBytes);
       },
-      (error: unknown) => init.log(`capture ${this.id}: the upload quota could not be read: ${(error as Error).message}`),
+      (error: unknown) => init.log.info(`capture ${this.id}: the upload quota could not be read: ${(error as Error).message}`),
     );
     for (const name of SIDES) this.sides[name].opening = this.openStream(name);
     SIDES.forEach((name, index) =>
@@ -181,10 +182,10 @@ export class CaptureSession {
       this.journal.close();
       job = await this.record(duration);
       this.journal.remove();
-      if (job) await this.init.durable?.().catch((error: unknown) => this.init.log(`capture ${this.id}: ${(error as Error).message}`));
+      if (job) await this.init.durable?.().catch((error: unknown) => this.init.log.info(`capture ${this.id}: ${(error as Error).message}`));
       this.status = 'done';
     } catch (error) {
-      this.init.log(`capture ${this.id}: the capture could not be saved as a job: ${(error as Error).stack ?? String(error)}`);
+      this.init.log.info(`capture ${this.id}: the capture could not be saved as a job: ${(error as Error).stack ?? String(error)}`);
       this.error = { code: 'internal_error', message: `the capture could not be saved as a job: ${(error as Error).message}; its recording stays in the data folder and is saved at the next start` };
       this.status = 'failed';
     }
@@ -292,7 +293,7 @@ export class CaptureSession {
     const side = this.sides[name];
     side.state = 'ended';
     side.error = reason ?? 'the source ended';
-    this.init.log(`capture ${this.id}: ${side.error}`);
+    this.init.log.info(`capture ${this.id}: ${side.error}`);
     this.aligner.end(index);
     this.send({ type: 'error', error: { code: 'source_ended', message: `${side.error}; the capture goes on with this side silent` } });
     this.broadcastState();

@@ -15,6 +15,7 @@ import { admitClient, refuseUpgrade, type AdmissionDeps } from '../live/live-adm
 import { DICTATION_PATH, LIVE_PATH } from '../live/live-options.js';
 import type { CaptureService } from './capture-service.js';
 import type { CaptureSession } from './capture-session.js';
+import type { Log } from '../../common/log.js';
 
 const PATH = /^\/v1\/captures\/([A-Za-z0-9_-]+)\/realtime$/;
 const SIDES: readonly CaptureSide[] = ['microphone', 'system'];
@@ -23,7 +24,7 @@ export interface CaptureSocketDeps extends AdmissionDeps {
   captures: CaptureService;
   /** The local account's id: the only one that may open the socket. */
   localAccountId: string;
-  log(message: string): void;
+  log: Log;
 }
 
 export function attachCaptureSocket(server: Server, deps: CaptureSocketDeps): { close(): void } {
@@ -58,7 +59,7 @@ export function attachCaptureSocket(server: Server, deps: CaptureSocketDeps): { 
   };
 }
 
-function serve(ws: WebSocket, session: CaptureSession, log: (message: string) => void): void {
+function serve(ws: WebSocket, session: CaptureSession, log: Log): void {
   const send = (message: CaptureServerMessage): void => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
@@ -110,6 +111,6 @@ function serve(ws: WebSocket, session: CaptureSession, log: (message: string) =>
     // The client recorded these sides: without it they are silent from now on.
     for (const side of clientSides) session.clientSource(side)?.end(`the client that sent the ${side} side went away`);
   });
-  ws.on('error', (error) => log(`capture socket: ${error.message}`));
+  ws.on('error', (error) => log.info(`capture socket: ${error.message}`));
 }
 

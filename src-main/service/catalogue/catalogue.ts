@@ -17,6 +17,7 @@ import { DEFAULT_MAX_TEXT_CHARS } from '../../common/text-length.js';
 import type { ModelDefinition, ModelSource } from '../../engines/model-definition.js';
 import { publishedParamsSchema } from '../params/published-schema.js';
 import type { PricingFile } from './pricing-file.js';
+import { silentLog, type Log } from '../../common/log.js';
 
 export interface ListOptions {
   capability?: Capability;
@@ -56,7 +57,7 @@ export class Catalogue {
   constructor(
     sources: readonly ModelSource[],
     pricing: PricingFile | (() => PricingFile),
-    private readonly log: (message: string) => void = () => {},
+    private readonly log: Log = silentLog,
     options: CatalogueOptions = {},
   ) {
     this.maxUploadBytes = options.maxUploadBytes ?? MAX_FILE_BYTES;
@@ -132,7 +133,7 @@ export class Catalogue {
     try {
       return source.version();
     } catch (error) {
-      this.log(`model source ${source.name} failed to tell its version: ${(error as Error).stack ?? String(error)}`);
+      this.log.info(`model source ${source.name} failed to tell its version: ${(error as Error).stack ?? String(error)}`);
       return undefined;
     }
   }
@@ -141,7 +142,7 @@ export class Catalogue {
     try {
       return source.list();
     } catch (error) {
-      this.log(`model source ${source.name} failed: ${(error as Error).stack ?? String(error)}`);
+      this.log.info(`model source ${source.name} failed: ${(error as Error).stack ?? String(error)}`);
       return null;
     }
   }

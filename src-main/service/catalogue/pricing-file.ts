@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync, type BigIntStats } from 'node:fs';
 import type { Pricing } from '../../common/api-types.js';
+import type { Log } from '../../common/log.js';
 
 export interface PricingFile {
   models: Record<string, Pricing>;
@@ -66,7 +67,7 @@ export function loadPricingFile(path: string | null): PricingFile {
  * be read or parsed keeps the last good prices (a half-written or mistyped file must not make every model free) and
  * is logged once; to remove every price, write `{}`.
  */
-export function livePricingFile(path: string, initial: PricingFile, log: (message: string) => void): () => PricingFile {
+export function livePricingFile(path: string, initial: PricingFile, log: Log): () => PricingFile {
   const stamp = (stats: BigIntStats | undefined): string => (stats ? `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` : 'missing');
   const statNow = (): BigIntStats | undefined => statSync(path, { bigint: true, throwIfNoEntry: false });
   let seen = stamp(statNow());
@@ -77,9 +78,9 @@ export function livePricingFile(path: string, initial: PricingFile, log: (messag
     seen = now;
     try {
       current = loadPricingFile(path);
-      log(`pricing file ${path} read again: the new prices apply from now on`);
+      log.info(`pricing file ${path} read again: the new prices apply from now on`);
     } catch (error) {
-      log(`${(error as Error).message}; the prices read before stay in force`);
+      log.info(`${(error as Error).message}; the prices read before stay in force`);
     }
     return current;
   };

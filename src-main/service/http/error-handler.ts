@@ -9,6 +9,7 @@ import type { Context, Env, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from '../../common/errors.js';
+import type { Log } from '../../common/log.js';
 
 /**
  * A body that stopped arriving (408) is done with: the answer closes the connection. Any other refusal before the
@@ -36,14 +37,14 @@ function errorResponse(c: Context, error: ApiError, dialects: readonly ErrorDial
   return c.json(dialect ? dialect.body(error) : error.toBody(), httpStatusOf(error) as ContentfulStatusCode);
 }
 
-function makeErrorHandler(log: (message: string) => void, dialects: readonly ErrorDialect[]) {
+function makeErrorHandler(log: Log, dialects: readonly ErrorDialect[]) {
   return (err: Error, c: Context): Response => {
     if (err instanceof ApiError) return errorResponse(c, err, dialects);
     if (err instanceof HTTPException && err.status < 500) {
       const code = err.status === 404 ? 'not_found' : err.status === 413 ? 'file_too_large' : 'invalid_request';
       return errorResponse(c, new ApiError(code, err.message || 'bad request'), dialects);
     }
-    log(`internal error on ${c.req.method} ${new URL(c.req.url).pathname}: ${err.stack ?? String(err)}`);
+    log.info(`internal error on ${c.req.method} ${new URL(c.req.url).pathname}: ${err.stack ?? String(err)}`);
     return errorResponse(c, new ApiError('internal_error', 'the service hit an unexpected error; it is logged'), dialects);
   };
 }
@@ -52,7 +53,7 @@ function makeErrorHandler(log: (message: string) => void, dialects: readonly Err
  * Installs the handler and the JSON 404 on an app: buildApp's (with the OpenAI dialect), and a test's that mounts
  * one route sub-app.
  */
-export function handleErrors<E extends Env>(app: Hono<E>, log: (message: string) => void, dialects: readonly ErrorDialect[] = []): Hono<E> {
+export function handleErrors<E extends Env>(app: Hono<E>, log: Log, dialects: readonly ErrorDialect[] = []): Hono<E> {
   app.onError(makeErrorHandler(log, dialects));
   app.notFound((c) => errorResponse(c, new ApiError('not_found', `no route ${c.req.method} ${new URL(c.req.url).pathname}`), dialects));
   return app;

@@ -25,6 +25,7 @@ import type { UploadTicket } from '../uploads/upload-budget.js';
 import { connectHosted, relay, type HostedEndpoint, type RelayLink } from './hosted-dictation-proxy.js';
 import { hostedLiveMeter } from './hosted-live-meter.js';
 import type { LiveOptions } from './live-options.js';
+import type { Log } from '../../common/log.js';
 
 export interface DictationDeps {
   resolveModel(id: string): ModelDefinition | undefined;
@@ -46,7 +47,7 @@ export interface DictationDeps {
   recordings?: { uploadsDir: string; openQuota(accountId: string): Promise<UploadTicket> };
   /** Resolves once what was committed is on disk: a session's `session.done` waits for its job to be (store/durability.ts). */
   durable?(): Promise<void>;
-  log(message: string): void;
+  log: Log;
   launcher?: ProcessLauncher;
 }
 
@@ -129,7 +130,7 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
         });
         return { ...done, job_id: job.id };
       } catch (error) {
-        deps.log(`hosted dictation: the local job following ${done.job_id} could not be recorded: ${(error as Error).message}`);
+        deps.log.info(`hosted dictation: the local job following ${done.job_id} could not be recorded: ${(error as Error).message}`);
         return done;
       }
     };

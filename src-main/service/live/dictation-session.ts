@@ -28,6 +28,7 @@ import { parseDictationMessage } from './dictation-messages.js';
 import type { LiveOptions } from './live-options.js';
 import { ProtocolError } from './live-protocol.js';
 import { ensurePrivateDir } from '../../store/private-files.js';
+import type { Log } from '../../common/log.js';
 
 export interface DictationSessionInit {
   accountId: string;
@@ -46,7 +47,7 @@ export interface DictationSessionInit {
   recordJob(input: NewDictationJob): Promise<Job>;
   /** Resolves once the recorded job is on disk (store/durability.ts): session.done acknowledges it. */
   durable?(): Promise<void>;
-  log(message: string): void;
+  log: Log;
 }
 
 export interface DictationSessionStats {
@@ -111,7 +112,7 @@ export class DictationSession {
     this.endWaitMs = init.options.dictationEndTimeoutMs;
     ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
     ws.on('close', () => void this.finish(null));
-    ws.on('error', (error) => init.log(`dictation session ${this.id}: ${error.message}`));
+    ws.on('error', (error) => init.log.info(`dictation session ${this.id}: ${error.message}`));
     this.send({ type: 'session.created', session: this.info() });
   }
 
@@ -225,7 +226,7 @@ export class DictationSession {
       this.quota = ticket;
       this.countInQuota(0, this.receivedBytes);
     } catch (error) {
-      this.init.log(`dictation session ${this.id}: the upload quota could not be read: ${(error as Error).message}`);
+      this.init.log.info(`dictation session ${this.id}: the upload quota could not be read: ${(error as Error).message}`);
     }
   }
 
@@ -335,10 +336,10 @@ export class DictationSession {
     try {
       job = await this.recordJob(duration);
     } catch (error) {
-      this.init.log(`dictation session ${this.id}: the job could not be recorded: ${(error as Error).stack ?? String(error)}`);
+      this.init.log.info(`dictation session ${this.id}: the job could not be recorded: ${(error as Error).stack ?? String(error)}`);
       this.sendError('internal_error', 'the dictation could not be saved as a job');
     }
-    if (job) await this.init.durable?.().catch((error: unknown) => this.init.log(`dictation session ${this.id}: ${(error as Error).message}`));
+    if (job) await this.init.durable?.().catch((error: unknown) => this.init.log.info(`dictation session ${this.id}: ${(error as Error).message}`));
     this.send({ type: 'session.done', job_id: job?.id ?? null, duration_seconds: round3(duration) });
     this.phase = 'done';
     this.quota?.close();

@@ -8,6 +8,7 @@
 import WebSocket from 'ws';
 import { DICTATION_PATH } from '../../common/dictation-protocol.js';
 import { ApiError } from '../../common/errors.js';
+import type { Log } from '../../common/log.js';
 
 export interface HostedEndpoint {
   url: string;
@@ -134,12 +135,12 @@ export interface RelayLink {
 }
 
 /** Relays one client socket to its hosted session until either side closes. */
-export function relay(client: WebSocket, session: HostedSession, log: (message: string) => void, hooks: RelayHooks = {}): RelayLink {
+export function relay(client: WebSocket, session: HostedSession, log: Log, hooks: RelayHooks = {}): RelayLink {
   const hosted = session.ws;
   hosted.removeAllListeners('message');
   let inputEnded = false;
-  const fromClient = inOrder((error) => log(`hosted dictation: a client message could not be passed on: ${error.message}`));
-  const fromHosted = inOrder((error) => log(`hosted dictation: a hosted message could not be passed on: ${error.message}`));
+  const fromClient = inOrder((error) => log.info(`hosted dictation: a client message could not be passed on: ${error.message}`));
+  const fromHosted = inOrder((error) => log.info(`hosted dictation: a hosted message could not be passed on: ${error.message}`));
   const sendToClient = (out: WebSocket.RawData | string, isBinary: boolean): void => {
     if (client.readyState === WebSocket.OPEN) client.send(out, { binary: isBinary });
   };
@@ -186,8 +187,8 @@ export function relay(client: WebSocket, session: HostedSession, log: (message: 
     closeOther(client, code, reason);
     sideClosed();
   });
-  hosted.on('error', (error) => log(`hosted dictation: ${error.message}`));
-  client.on('error', (error) => log(`dictation client: ${error.message}`));
+  hosted.on('error', (error) => log.info(`hosted dictation: ${error.message}`));
+  client.on('error', (error) => log.info(`dictation client: ${error.message}`));
   return {
     close(code, reason) {
       if (client.readyState === WebSocket.OPEN) client.close(code, reason);

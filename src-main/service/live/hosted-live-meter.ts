@@ -8,6 +8,7 @@
 import type WebSocket from 'ws';
 import { DICTATION_DEFAULT_SAMPLE_RATE } from '../../common/dictation-protocol.js';
 import type { LiveReservation } from '../../jobs/money/live-reservations.js';
+import type { Log } from '../../common/log.js';
 
 /** The next chunk is reserved this long (at most a fifth of a chunk) before the audio reaches the end of the reservation. */
 export const EXTEND_AHEAD_SECONDS = 60;
@@ -18,8 +19,8 @@ export interface MeterEnd {
   (code: string, message: string): void;
 }
 
-export function hostedLiveMeter(reservation: LiveReservation, endInput: () => MeterEnd, log: (message: string) => void) {
-  const logFailure = (what: string) => (error: Error) => log(`hosted dictation: the reservation could not be ${what}: ${error.message}`);
+export function hostedLiveMeter(reservation: LiveReservation, endInput: () => MeterEnd, log: Log) {
+  const logFailure = (what: string) => (error: Error) => log.info(`hosted dictation: the reservation could not be ${what}: ${error.message}`);
   let sampleRate = DICTATION_DEFAULT_SAMPLE_RATE;
   let bytes = 0;
   const ahead = Math.min(EXTEND_AHEAD_SECONDS, reservation.chunkSeconds / 5);

@@ -30,6 +30,7 @@ import { resolveEspeakVoice } from '../../engines/tts/espeak-synth.js';
 import type { LiveReservation, LiveReservationRequest } from '../../jobs/money/live-reservations.js';
 import { CLOSE_TRY_AGAIN_LATER, SessionSlots } from './session-slots.js';
 import type { Authentication } from '../auth/authenticate.js';
+import { silentLog, type Log } from '../../common/log.js';
 
 export interface LiveDeps {
   /** The service's key check (auth/authenticate.ts): the key, its failed-check limit and the browser Origin. */
@@ -68,7 +69,7 @@ export interface LiveDeps {
   recordings?: DictationDeps['recordings'];
   durable?: DictationDeps['durable'];
   options?: Partial<LiveOptions>;
-  log?(message: string): void;
+  log?: Log;
   /** Starts the neural voice and recognizer processes. Default child_process.fork (the Electron app passes utilityProcess). */
   launcher?: ProcessLauncher;
 }
@@ -95,7 +96,7 @@ export interface LiveServer {
 
 export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   const options: LiveOptions = { ...DEFAULT_LIVE_OPTIONS, ...deps.options };
-  const log = deps.log ?? (() => {});
+  const log = deps.log ?? silentLog;
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes });
   // Dictation reads larger frames so that one past the protocol's 64 KiB is answered (frame_too_large), not cut.
   const dictationWss = new WebSocketServer({ noServer: true, maxPayload: options.dictationHardMaxMessageBytes });
@@ -139,7 +140,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
       void session.revoke('the API key of this session was revoked');
     }
   };
-  const recheckTimer = deps.isKeyValid ? setInterval(() => keys.size > 0 && void recheckKeys().catch((error: Error) => log(`live: keys could not be checked again: ${error.message}`)), options.keyRecheckMs) : undefined;
+  const recheckTimer = deps.isKeyValid ? setInterval(() => keys.size > 0 && void recheckKeys().catch((error: Error) => log.info(`live: keys could not be checked again: ${error.message}`)), options.keyRecheckMs) : undefined;
   recheckTimer?.unref();
 
   async function voiceFor(model: ModelDefinition, url: URL, accountId: string): Promise<LiveVoice> {
@@ -247,7 +248,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
       (error: unknown) => {
         if (error instanceof ApiError) refuseUpgrade(socket, error);
         else {
-          log(`live upgrade failed: ${(error as Error).stack ?? String(error)}`);
+          log.info(`live upgrade failed: ${(error as Error).stack ?? String(error)}`);
           refuseUpgrade(socket, new ApiError('internal_error', 'the live session could not be opened'));
         }
       },
@@ -265,7 +266,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
       return dictation.recognizer(modelId);
     },
     takeDictationSlot: (accountId) => slots.dictation.take(accountId),
-    recheckKeys: () => void recheckKeys().catch((error: Error) => log(`live: keys could not be checked again: ${error.message}`)),
+    recheckKeys: () => void recheckKeys().catch((error: Error) => log.info(`live: keys could not be checked again: ${error.message}`)),
     async close() {
       closing = true;
       if (recheckTimer) clearInterval(recheckTimer);

@@ -14,6 +14,7 @@ import type { NewCharge } from '../../store/ledger-repo.js';
 import type { LiveOptions } from './live-options.js';
 import { ProtocolError, parseClientMessage, type ServerMessage, type SessionInfo } from './live-protocol.js';
 import type { LiveVoice, SentenceHandle } from '../../engines/live/live-synth.js';
+import type { Log } from '../../common/log.js';
 
 /** A ledger row for live audio: no job or batch (job_id and batch_id are null). */
 export type LiveCharge = NewCharge;
@@ -25,7 +26,7 @@ export interface LiveSessionInit {
   voice: LiveVoice;
   options: LiveOptions;
   charge(entry: LiveCharge): void;
-  log(message: string): void;
+  log: Log;
 }
 
 export interface LiveSessionStats {
@@ -78,7 +79,7 @@ export class LiveSession {
     this.frame = new Int16Array(init.options.frameSamples);
     ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
     ws.on('close', () => this.shutdown());
-    ws.on('error', (error) => init.log(`live session ${this.id}: ${error.message}`));
+    ws.on('error', (error) => init.log.info(`live session ${this.id}: ${error.message}`));
     this.sendNow({ type: 'session.created', session: this.info() });
   }
 
@@ -333,7 +334,7 @@ export class LiveSession {
     try {
       for (const charge of charges) this.init.charge({ ...base, ...charge, seconds: charge.kind === 'request_fee' ? 0 : seconds });
     } catch (error) {
-      this.init.log(`live session ${this.id}: charge failed: ${(error as Error).message}`);
+      this.init.log.info(`live session ${this.id}: charge failed: ${(error as Error).message}`);
     }
   }
 

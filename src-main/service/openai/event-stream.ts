@@ -5,13 +5,14 @@
  */
 import { ApiError } from '../../common/errors.js';
 import { openAiErrorBody } from './openai-error.js';
+import type { Log } from '../../common/log.js';
 
 export type SendEvent = (event: unknown) => void;
 
 export function eventStreamResponse(
   headers: Record<string, string>,
   run: (send: SendEvent, signal: AbortSignal) => Promise<void>,
-  log: (message: string) => void,
+  log: Log,
 ): Response {
   const gone = new AbortController();
   const encoder = new TextEncoder();
@@ -24,7 +25,7 @@ export function eventStreamResponse(
       void run(send, gone.signal)
         .catch((error: unknown) => {
           const apiError = error instanceof ApiError ? error : new ApiError('internal_error', 'the service hit an unexpected error; it is logged');
-          if (!(error instanceof ApiError)) log(`event stream failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          if (!(error instanceof ApiError)) log.info(`event stream failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
           send(openAiErrorBody(apiError));
         })
         .finally(() => {

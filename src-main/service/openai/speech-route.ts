@@ -232,7 +232,7 @@ async function speak(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels): P
         },
         (error: unknown) => {
           // Past the first byte the status is sent: a failure can only cut the answer short.
-          deps.config.log(`speech job ${job.id} failed mid-stream: ${error instanceof Error ? error.message : String(error)}`);
+          deps.config.log.info(`speech job ${job.id} failed mid-stream: ${error instanceof Error ? error.message : String(error)}`);
           if (!gone.signal.aborted) controller.error(error);
         },
       );

@@ -1,10 +1,11 @@
 /**
- * The one logger's line format (ServiceConfig.log): `text` writes the message as it is, one line on stderr (what a
- * person at a terminal reads, and what the desktop app and a plain `voxdesk serve` always wrote); `json` writes one
- * JSON object per line — `{"time", "level", "role", "node", "msg"}` — for a cluster's log collector
- * (`--log-format json` or VOXDESK_LOG_FORMAT=json). Lines that start with "warning"/"error"-like words are not
- * guessed at: every line is level "info" except those the caller marks.
+ * Which log line format a process writes (`--log-format` or VOXDESK_LOG_FORMAT): `text` for a person at a terminal
+ * (what the desktop app and a plain `voxdesk serve` always wrote), `json` for a cluster's log collector. The formats
+ * themselves are the sinks of common/log-sinks.ts; this file only chooses one.
  */
+import { jsonSink, textSink, type LineWriter, type ProcessFields, type TextSinkOptions } from '../../common/log-sinks.js';
+import type { LogSink } from '../../common/log.js';
+
 export const LOG_FORMATS = ['text', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 export const LOG_FORMAT_ENV = 'VOXDESK_LOG_FORMAT';
@@ -19,13 +20,7 @@ export function chooseLogFormat(option: string | undefined, env: NodeJS.ProcessE
   return given as LogFormat;
 }
 
-export interface LogFields {
-  role: string;
-  node?: string;
-}
-
-/** A logger writing one line per message to `write` (default stderr) in `format`. */
-export function lineLogger(format: LogFormat, fields: LogFields, write: (line: string) => void = (line) => process.stderr.write(line)): (message: string, level?: 'info' | 'error') => void {
-  if (format === 'text') return (message) => write(`${message}\n`);
-  return (message, level = 'info') => write(`${JSON.stringify({ time: new Date().toISOString(), level, ...fields, msg: message })}\n`);
+/** The sink of `format`: JSON lines carry `fields`; text lines are the message (with `text`'s options). */
+export function sinkFor(format: LogFormat, fields: ProcessFields, write?: LineWriter, text: TextSinkOptions = {}): LogSink {
+  return format === 'json' ? jsonSink(fields, write) : textSink({ ...text, ...(write ? { write } : {}) });
 }

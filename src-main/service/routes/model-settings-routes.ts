@@ -9,8 +9,7 @@
  * uses the new values; running ones keep theirs.
  */
 import { Hono } from 'hono';
-import { ApiError } from '../../common/errors.js';
-import { downloadSettingsView, saveDownloadSettings, SettingsInputError } from '../../models/downloads/download-source.js';
+import { downloadSettingsView, saveDownloadSettings } from '../../models/downloads/download-source.js';
 import type { ModelManager } from '../../models/model-manager.js';
 import type { AsyncSettingsRepo } from '../../store/store.js';
 import type { AppEnv } from '../app-env.js';
@@ -24,12 +23,7 @@ export function modelSettingsRoutes(manager: ModelManager, settings: AsyncSettin
   });
   app.put('/v1/settings/models', async (c) => {
     const body = await readJsonObject(c);
-    try {
-      await saveDownloadSettings(settings, body);
-    } catch (error) {
-      if (error instanceof SettingsInputError) throw new ApiError(error.code, error.message);
-      throw error;
-    }
+    await saveDownloadSettings(settings, body);
     c.header('Cache-Control', 'no-store');
     return c.json(downloadSettingsView(await manager.downloadSource()));
   });

@@ -12,6 +12,7 @@
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Log } from '../../common/log.js';
 
 export const RECEIVING_MARKER = '.receiving';
 export const ABANDONED_UPLOAD_MS = 60 * 60 * 1000;
@@ -59,13 +60,13 @@ export async function sweepAbandonedUploads(uploadsDir: string, options: { now?:
 }
 
 /** Sweeps now and every SWEEP_INTERVAL_MS until stopped; failures are logged, never thrown. */
-export function sweepAbandonedUploadsEvery(uploadsDir: string, log: (message: string) => void, intervalMs = SWEEP_INTERVAL_MS): { stop(): void } {
+export function sweepAbandonedUploadsEvery(uploadsDir: string, log: Log, intervalMs = SWEEP_INTERVAL_MS): { stop(): void } {
   const sweep = (): void => {
     sweepAbandonedUploads(uploadsDir).then(
       (deleted) => {
-        if (deleted > 0) log(`uploads: deleted ${deleted} upload${deleted === 1 ? '' : 's'} abandoned mid-way (the service stopped while they arrived)`);
+        if (deleted > 0) log.info(`uploads: deleted ${deleted} upload${deleted === 1 ? '' : 's'} abandoned mid-way (the service stopped while they arrived)`);
       },
-      (error: Error) => log(`uploads: looking for abandoned uploads failed: ${error.message}`),
+      (error: Error) => log.info(`uploads: looking for abandoned uploads failed: ${error.message}`),
     );
   };
   sweep();

@@ -13,6 +13,7 @@ import { createService } from '../../../src-main/service/create-service.js';
 import { openDatabase } from '../../../src-main/store/database.js';
 import { createRepositories } from '../../../src-main/store/repositories.js';
 import { WATCH_FOLDERS_SETTING } from '../../../src-main/watch/watch-folder-config.js';
+import { silentLog } from '../../../src-main/common/log.js';
 
 let dir: string | null = null;
 afterEach(() => {
@@ -46,7 +47,7 @@ describe('a failed start', () => {
     dir = mkdtempSync(join(tmpdir(), 'voxdesk-failed-start-'));
     const port = await listenOnce(0);
     storeWatchFolders(dir, 42);
-    const config = { dataDir: dir, host: '127.0.0.1', port, workers: 1, apiKey: null, log: () => {} };
+    const config = { dataDir: dir, host: '127.0.0.1', port, workers: 1, apiKey: null, log: silentLog };
     await expect(createService(config)).rejects.toThrow();
     // The port is free: nothing of the failed start still listens on it.
     await expect(listenOnce(port)).resolves.toBe(port);

@@ -19,6 +19,7 @@ import { Client, json } from '../../../helpers/http-client.js';
 import { startRangeServer, type RangeServer } from '../../../helpers/range-server.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { SHARED } from '../../../helpers/system.js';
+import { silentLog } from '../../../../src-main/common/log.js';
 
 const GTCRN = readFileSync(join(SHARED, 'models', 'gtcrn_simple.onnx'));
 const PRICE = (fee: number) => ({ request_fee_usd: fee, per_minute_usd: 0 });
@@ -81,7 +82,7 @@ describe('the catalogue follows its sources at once', () => {
     mirror.files.set('/gtcrn-simple/gtcrn_simple.onnx', { body: GTCRN });
     const file = join(t.dataDir, 'voxdesk.db');
     const db = openDatabase(file);
-    const cli = await ModelManager.open({ dataDir: t.dataDir, store: createSqliteStore(db, file), mirror: mirror.url, log: () => {} });
+    const cli = await ModelManager.open({ dataDir: t.dataDir, store: createSqliteStore(db, file), mirror: mirror.url, log: silentLog });
     // The service looks for another process's change in the background at each catalogue read, so the read after
     // the look shows it; refresh() is that look, awaited.
     const looked = () => t.service.models.refresh();

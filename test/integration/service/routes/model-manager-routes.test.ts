@@ -16,6 +16,7 @@ import { openDatabase, type Db } from '../../../../src-main/store/database.js';
 import { createSqliteStore } from '../../../../src-main/store/sqlite-store.js';
 import { SHARED } from '../../../helpers/system.js';
 import { startRangeServer, type RangeServer } from '../../../helpers/range-server.js';
+import { silentLog } from '../../../../src-main/common/log.js';
 
 let dir: string;
 let db: Db;
@@ -28,7 +29,7 @@ beforeEach(async () => {
   db = openDatabase(join(dir, 'voxdesk.db'));
   server = await startRangeServer({ '/gtcrn-simple/gtcrn_simple.onnx': { body: readFileSync(join(SHARED, 'models', 'gtcrn_simple.onnx')) } });
   manager = await ModelManager.open({ dataDir: dir, store: createSqliteStore(db, join(dir, 'voxdesk.db')), mirror: server.url, backoffMs: 10 });
-  app = handleErrors(new Hono<AppEnv>(), () => {}).route('/', modelManagerRoutes(manager));
+  app = handleErrors(new Hono<AppEnv>(), silentLog).route('/', modelManagerRoutes(manager));
 });
 
 afterEach(async () => {

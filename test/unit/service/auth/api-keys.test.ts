@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiKeys, TOUCH_INTERVAL_MS } from '../../../../src-main/service/auth/api-keys.js';
-import { createAccountsRepo, RevokedKeyError } from '../../../../src-main/store/accounts-repo.js';
+import { createAccountsRepo } from '../../../../src-main/store/accounts-repo.js';
 import { openDatabase, type Db } from '../../../../src-main/store/database.js';
 import { createSqliteStore, type SqliteStore } from '../../../../src-main/store/sqlite-store.js';
 
@@ -89,7 +89,7 @@ describe('revocation', () => {
     expect(heard).toEqual([id]);
     expect(await keys.find(chosen)).toBeUndefined();
     expect(await keys.isActive(id)).toBe(false);
-    await expect(keys.registerKey('local', chosen)).rejects.toThrow(RevokedKeyError);
+    await expect(keys.registerKey('local', chosen)).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
   it('a lookup under way while the key is revoked here does not remember it', async () => {

@@ -3,6 +3,7 @@ import type { ModelDefinition, ModelSource } from '../../../../src-main/engines/
 import { Catalogue } from '../../../../src-main/service/catalogue/catalogue.js';
 import { EMPTY_PRICING_FILE } from '../../../../src-main/service/catalogue/pricing-file.js';
 import { TEST_MODELS } from '../../../helpers/service.js';
+import { logInto } from '../../../helpers/log.js';
 
 const def = (id: string, patch: Partial<ModelDefinition> = {}): ModelDefinition => ({ ...TEST_MODELS[0]!, pricing: undefined, id, ...patch });
 const source = (name: string, rows: ModelDefinition[]): ModelSource => ({ name, list: () => rows });
@@ -18,7 +19,7 @@ describe('Catalogue', () => {
   it('a source that throws is logged and skipped; the others still list', () => {
     const logged: string[] = [];
     const broken: ModelSource = { name: 'broken', list: () => { throw new Error('no disk'); } };
-    const c = new Catalogue([broken, source('ok', [def('z')])], EMPTY_PRICING_FILE, (m) => logged.push(m));
+    const c = new Catalogue([broken, source('ok', [def('z')])], EMPTY_PRICING_FILE, logInto(logged));
     expect(c.list().map((m) => m.id)).toEqual(['z']);
     expect(logged.join('\n')).toContain('broken failed');
   });
@@ -96,7 +97,7 @@ describe('Catalogue keeps what its sources answered', () => {
       version: () => 7,
     };
     const logged: string[] = [];
-    const c = new Catalogue([flaky, versioned('ok', [def('z')]).source], EMPTY_PRICING_FILE, (m) => logged.push(m));
+    const c = new Catalogue([flaky, versioned('ok', [def('z')]).source], EMPTY_PRICING_FILE, logInto(logged));
     expect(c.resolveModel('late')).toBeUndefined();
     expect(c.resolveModel('z')).toBeDefined();
     expect(logged.filter((m) => m.includes('flaky failed'))).toHaveLength(2);

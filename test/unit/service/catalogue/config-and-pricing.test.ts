@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLUSTER_DEFAULT_PRICING, livePricingFile, loadPricingFile, parsePricingFile, withClusterDefault } from '../../../../src-main/service/catalogue/pricing-file.js';
 import { resolveConfig } from '../../../../src-main/service/config.js';
 import { sanitiseFileName } from '../../../../src-main/service/uploads/multipart.js';
+import { logInto } from '../../../helpers/log.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'voxdesk-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,7 +40,7 @@ describe('pricing file', () => {
     const file = join(dir, 'live-pricing.json');
     writeFileSync(file, JSON.stringify({ models: { a: { request_fee_usd: 0.01 } } }));
     const logged: string[] = [];
-    const pricing = livePricingFile(file, loadPricingFile(file), (m) => logged.push(m));
+    const pricing = livePricingFile(file, loadPricingFile(file), logInto(logged));
     const first = pricing();
     expect(first.models.a!.request_fee_usd).toBe(0.01);
     expect(pricing()).toBe(first);

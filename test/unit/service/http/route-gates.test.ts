@@ -8,6 +8,7 @@ import { corsHeaders } from '../../../../src-main/service/http/cors-headers.js';
 import { handleErrors } from '../../../../src-main/service/http/error-handler.js';
 import { REMEMBERED_PATHS, RememberedRoutes } from '../../../../src-main/service/http/remembered-routes.js';
 import { fuseGates, gate, type HonoEntry } from '../../../../src-main/service/http/route-gates.js';
+import { silentLog } from '../../../../src-main/common/log.js';
 
 type Env = { Variables: { seen: string[] } };
 
@@ -15,7 +16,7 @@ type Env = { Variables: { seen: string[] } };
 function gatedApp(extra?: (app: Hono<Env>) => void): { app: Hono<Env>; router: RememberedRoutes<HonoEntry>; order: string[] } {
   const order: string[] = [];
   const router = new RememberedRoutes(REMEMBERED_PATHS, fuseGates);
-  const app = handleErrors(new Hono<Env>({ router: router as never }), () => {});
+  const app = handleErrors(new Hono<Env>({ router: router as never }), silentLog);
   app.use(
     '/v1/*',
     corsHeaders({ allowOrigin: (o) => (o === 'http://ok.test' ? o : null), allowMethods: ['GET'], allowHeaders: ['Authorization'], exposeHeaders: ['X-Id'], maxAge: 60 }),
@@ -164,7 +165,7 @@ describe('route gates', () => {
       }
     };
     const router = new RememberedRoutes<HonoEntry>(REMEMBERED_PATHS, (result) => fuseGates(result, scope));
-    const app = handleErrors(new Hono({ router: router as never }), () => {});
+    const app = handleErrors(new Hono({ router: router as never }), silentLog);
     const seen: boolean[] = [];
     app.use(
       '/v1/*',

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clusterConfig } from '../../../../src-main/cli/cluster-options.js';
-import { chooseDatabaseUrl, DatabaseUrlError } from '../../../../src-main/service/open-store.js';
-import { chooseLogFormat, lineLogger } from '../../../../src-main/service/ops/log-format.js';
+import { chooseDatabaseUrl } from '../../../../src-main/service/open-store.js';
+import { createLog } from '../../../../src-main/common/log.js';
+import { chooseLogFormat, sinkFor } from '../../../../src-main/service/ops/log-format.js';
 
 describe('the database URL', () => {
   it('is the option, else VOXDESK_DATABASE_URL, else none (the SQLite file)', () => {
@@ -17,7 +18,6 @@ describe('the database URL', () => {
   });
 
   it('must be PostgreSQL’s, and the message names where it came from', () => {
-    expect(() => chooseDatabaseUrl('mysql://db/x', {})).toThrow(DatabaseUrlError);
     expect(() => chooseDatabaseUrl('mysql://db/x', {})).toThrow(/--database must be a PostgreSQL URL/);
     expect(() => chooseDatabaseUrl(undefined, { VOXDESK_DATABASE_URL: '/var/lib/voxdesk.db' })).toThrow(/VOXDESK_DATABASE_URL must be a PostgreSQL URL/);
   });
@@ -32,12 +32,12 @@ describe('the log format', () => {
 
   it('writes the message as it is in text, and one JSON object per line in json', () => {
     const lines: string[] = [];
-    lineLogger('text', { role: 'serve' }, (line) => lines.push(line))('plain words');
-    lineLogger('json', { role: 'worker', node: 'n1' }, (line) => lines.push(line))('a "quoted"\nthing', 'error');
+    createLog(sinkFor('text', { role: 'serve' }, (line) => lines.push(line))).child('watch').info('plain words');
+    createLog(sinkFor('json', { role: 'worker', node: 'n1' }, (line) => lines.push(line))).child('jobs').error('a "quoted"\nthing', { job_id: 'j1' });
     expect(lines[0]).toBe('plain words\n');
     expect(lines[1]!.endsWith('\n')).toBe(true);
     expect(lines[1]!.trim().includes('\n')).toBe(false);
-    expect(JSON.parse(lines[1]!)).toMatchObject({ level: 'error', role: 'worker', node: 'n1', msg: 'a "quoted"\nthing' });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ level: 'error', role: 'worker', node: 'n1', scope: 'jobs', msg: 'a "quoted"\nthing', job_id: 'j1' });
   });
 });
 

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Job } from '../src-main/common/api-types.js';
 import { createService } from '../src-main/service/create-service.js';
+import { silentLog } from '../src-main/common/log.js';
 
 const N = Number(process.argv[2] ?? 2000);
 const WARMUP = 200;
@@ -82,7 +83,7 @@ let serviceTimes: number[] = [];
 let bareTimes: number[] = [];
 
 const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-'));
-const service = await createService({ dataDir, port: 0, workers: 1, holdSeconds: 60, apiKey: null, log: () => {} });
+const service = await createService({ dataDir, port: 0, workers: 1, holdSeconds: 60, apiKey: null, log: silentLog });
 let bare: Server | null = null;
 try {
   const key = await service.keys.createKey('local');

@@ -20,6 +20,8 @@ import { JFK_WAV } from '../test/helpers/dictation-fixtures.js';
 import { ROOT, startTestService } from '../test/helpers/service.js';
 import { startXvfb } from '../test/helpers/xvfb.js';
 import { percentile, round3 } from './_stats.js';
+import { createLog } from '../src-main/common/log.js';
+import { textSink } from '../src-main/common/log-sinks.js';
 
 const runs = Number(process.argv[2] ?? 10);
 const dir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-hotkey-'));
@@ -51,7 +53,7 @@ try {
     platform: 'linux',
     microphone: () => new PulseSource('microphone', 'mic', pulse.env),
     indicator: (state) => void (shown = state.state),
-    log: (m) => process.stderr.write(`${m}\n`),
+    log: createLog(textSink()),
   });
   const status = await hotkey.apply({ ...DEFAULT_HOTKEY_SETTINGS, model: 'pocketsphinx-en-us' });
   if (!status.armed) throw new Error(`the shortcut is not armed: ${status.problem}`);

@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { createService } from '../src-main/service/create-service.js';
 import { testModelSource } from '../test/helpers/service.js';
 import { round3 } from './_stats.js';
+import { silentLog } from '../src-main/common/log.js';
 
 process.env.VOXDESK_TEST_ENGINES = '1';
 const N = Number(process.argv[2] ?? 400);
@@ -22,7 +23,7 @@ const AUDIO = new Uint8Array(2000);
 
 async function run(durableAnswers: boolean): Promise<{ jobsPerSecond: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-durable-'));
-  const service = await createService({ dataDir, port: 0, workers: 2, durableAnswers, maxConcurrentUploads: CONCURRENCY, extraModelSources: [testModelSource], log: () => {} });
+  const service = await createService({ dataDir, port: 0, workers: 2, durableAnswers, maxConcurrentUploads: CONCURRENCY, extraModelSources: [testModelSource], log: silentLog });
   const key = await service.keys.createKey('bench');
   const post = async (): Promise<void> => {
     const form = new FormData();

@@ -17,6 +17,7 @@ import { createService } from '../src-main/service/create-service.js';
 import { installSileroVad, tinyLiveModelSource } from '../test/helpers/dictation-fixtures.js';
 import { diarizedResult, insertJob } from '../test/helpers/transcript-jobs.js';
 import { percentile, round3 } from './_stats.js';
+import { silentLog } from '../src-main/common/log.js';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 
@@ -94,7 +95,7 @@ if (process.argv[2] === '--attacker') await attack(JSON.parse(process.argv[3]!) 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-neighbours-'));
   const keyA = `vdk_${'A'.repeat(32)}`;
-  const service = await createService({ dataDir, port: 0, workers: 1, apiKey: keyA, extraModelSources: [tinyLiveModelSource], log: () => {} });
+  const service = await createService({ dataDir, port: 0, workers: 1, apiKey: keyA, extraModelSources: [tinyLiveModelSource], log: silentLog });
   const keyB = await service.keys.createKey('b');
   const accountB = (await service.keys.find(keyB))!.accountId;
   await installSileroVad(service.url, keyA);

@@ -11,6 +11,7 @@ import type { ExportDrag } from './export-drag.js';
 import { exportFormatArg, jobIdArg, modelIdArg, recentFilesArg, speedArg, textArg } from './ipc-validate.js';
 import { LivePlayback } from './player/live-playback.js';
 import { isTrustedSender } from './window-security.js';
+import type { Log } from '../common/log.js';
 
 export interface BridgeContext {
   serviceUrl: string;
@@ -20,7 +21,7 @@ export interface BridgeContext {
   exportDrag: ExportDrag;
   /** The image shown under the pointer while an export is dragged (a path). */
   dragIcon: string;
-  log(message: string): void;
+  log: Log;
   /** Dictate anywhere's settings (desktop-app.ts): read, and changed (the change is checked there). */
   hotkey: { get(): Promise<HotkeySettingsView>; set(change: unknown): Promise<HotkeySettingsView> };
   /** Meeting capture's system sound (system-audio-capture.ts): the page's next getDisplayMedia may be granted. */
@@ -91,12 +92,12 @@ export function registerBridgeIpc(electron: Pick<ElectronApi, 'ipcMain' | 'dialo
       id = jobIdArg(jobId);
       as = exportFormatArg(format);
     } catch (error) {
-      ctx.log(`drag-out refused: ${(error as Error).message}`);
+      ctx.log.info(`drag-out refused: ${(error as Error).message}`);
       return;
     }
     ctx.exportDrag.file(id, as).then(
       (file) => event.sender.startDrag({ file, icon: ctx.dragIcon }),
-      (error: unknown) => ctx.log(`drag-out of ${id} as ${as}: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => ctx.log.info(`drag-out of ${id} as ${as}: ${error instanceof Error ? error.message : String(error)}`),
     );
   });
   ipcMain.handle(

@@ -31,6 +31,9 @@ import { UpdatePolicy, type UpdaterLike } from './update-policy.js';
 import { utilityProcessLauncher } from './utility-process-launcher.js';
 import { contentSecurityPolicy } from './window-security.js';
 import { wantsSystemNotice, WorkStatus, type WorkNotice } from './work-status.js';
+import type { Log } from '../common/log.js';
+import { createLog } from '../common/log.js';
+import { textSink } from '../common/log-sinks.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Grace for running jobs at quit before they are requeued. Default 5 s (a quit should feel quick). */
@@ -45,7 +48,7 @@ export interface DesktopAppOptions {
   /** Default: the OS's per-user app-data folder ($VOXDESK_DATA_DIR overrides). */
   dataDir?: string;
   /** Diagnostics. Default: stderr. */
-  log?: (message: string) => void;
+  log?: Log;
 }
 
 export interface DesktopApp {
@@ -60,7 +63,7 @@ export interface DesktopApp {
 export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
   const { electron } = options;
   const { app } = electron;
-  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const log = options.log ?? createLog(textSink());
   const dataDir = options.dataDir ?? defaultDataDir();
   let service: Service | null = null;
   let window: BrowserWindowLike | null = null;
@@ -138,7 +141,7 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
     hotkeySettings = await loadHotkeySettings(dataDir, log);
     // Never in the way of the app's start: what goes wrong is said in Settings and the log.
     const status = await hotkey.apply(hotkeySettings).catch((error: unknown) => ({ problem: error instanceof Error ? error.message : String(error) }));
-    if (status.problem) log(`dictate anywhere is not armed: ${status.problem}`);
+    if (status.problem) log.info(`dictate anywhere is not armed: ${status.problem}`);
   }
 
   /** The page's Settings: dictate anywhere's settings and how it stands. */
@@ -198,7 +201,7 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
     try {
       await running.stop();
     } catch (error) {
-      log(`the meeting capture could not be stopped: ${error instanceof Error ? error.message : String(error)}`);
+      log.info(`the meeting capture could not be stopped: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -225,7 +228,7 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
       if (window && !window.isDestroyed()) window.setProgressBar(view.progress);
     };
     const refresh = (): void => {
-      svc.jobs.queueSummary().then(show, (error: unknown) => log(`the tray could not read the queue: ${error instanceof Error ? error.message : String(error)}`));
+      svc.jobs.queueSummary().then(show, (error: unknown) => log.info(`the tray could not read the queue: ${error instanceof Error ? error.message : String(error)}`));
     };
     const notify = (notice: WorkNotice | null): void => {
       if (!notice || !wantsSystemNotice(window) || !electron.Notification.isSupported()) return;
@@ -256,9 +259,9 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
     indicator?.destroy();
     // A dictation still listening ends first and is kept as its job; then the service closes.
     (hotkey?.close() ?? Promise.resolve())
-      .catch((error: unknown) => log(`dictate anywhere did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => log.info(`dictate anywhere did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`))
       .then(() => svc.close(QUIT_GRACE_MS))
-      .catch((error: unknown) => log(`the service did not close cleanly: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => log.info(`the service did not close cleanly: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         exportDrag?.clear();
         tray?.destroy();

@@ -4,7 +4,7 @@
  * revoke`, GET/DELETE /v1/keys) is never brought back: the app makes a new one and starts with it.
  */
 import type { ProcessLauncher } from '../engines/worker/process-launcher.js';
-import { RevokedKeyError } from '../store/accounts-repo.js';
+import { ApiError } from '../common/errors.js';
 import type { SecretCipher } from '../store/secrets/secret-cipher.js';
 import type { ServiceConfig } from '../service/config.js';
 import { createService, type Service } from '../service/create-service.js';
@@ -36,7 +36,8 @@ export async function startDesktopService(options: DesktopServiceOptions): Promi
   try {
     return { service: await createService(config(apiKey)), apiKey };
   } catch (error) {
-    if (!(error instanceof RevokedKeyError)) throw error;
+    // The install key was revoked (voxdesk keys revoke): the app makes itself a new one.
+    if (!(error instanceof ApiError && error.code === 'unauthorized')) throw error;
     const fresh = createInstallKey(options.dataDir);
     return { service: await createService(config(fresh)), apiKey: fresh };
   }

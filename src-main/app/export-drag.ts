@@ -10,16 +10,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TranscriptFormat } from '../common/transcript-formats.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files.js';
+import { ApiClientError } from '../common/api-client.js';
 
 /** The folder under the data dir. */
 export const DRAG_FOLDER = 'drag-out';
-
-export class ExportDragError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ExportDragError';
-  }
-}
 
 /** The file name of a Content-Disposition header (its UTF-8 form first), reduced to a plain name. */
 export function dispositionFileName(header: string | null): string | null {
@@ -54,14 +48,14 @@ export class ExportDrag {
     this.clear();
   }
 
-  /** Renders the export and returns the file to drag. Throws ExportDragError with the service's reason. */
+  /** Renders the export and returns the file to drag. Throws ApiClientError with the service's code and reason. */
   async file(jobId: string, format: TranscriptFormat): Promise<string> {
     const response = await fetch(`${this.service.url}/v1/speech-to-text/${encodeURIComponent(jobId)}/export?format=${format}`, {
       headers: { authorization: `Bearer ${this.service.apiKey}` },
     });
     if (!response.ok) {
-      const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-      throw new ExportDragError(body?.error?.message ?? `the export answered ${response.status}`);
+      const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+      throw new ApiClientError(body?.error?.code ?? 'internal_error', body?.error?.message ?? `the export answered ${response.status}`, response.status);
     }
     const bytes = new Uint8Array(await response.arrayBuffer());
     const name = dispositionFileName(response.headers.get('content-disposition')) ?? `${jobId}.${format}`;

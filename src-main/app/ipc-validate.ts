@@ -2,42 +2,36 @@
 import { isAbsolute } from 'node:path';
 import { statSync } from 'node:fs';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../common/transcript-formats.js';
+import { ApiError } from '../common/errors.js';
 
 /** Longest text one live `speak` may carry over IPC. Default 20 000 characters. */
 export const MAX_LIVE_TEXT = 20_000;
 
-export class IpcInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'IpcInputError';
-  }
-}
-
 export function modelIdArg(value: unknown): string {
-  if (typeof value !== 'string' || !/^[A-Za-z0-9._:@/-]{1,200}$/.test(value)) throw new IpcInputError('model id must be a catalogue id string');
+  if (typeof value !== 'string' || !/^[A-Za-z0-9._:@/-]{1,200}$/.test(value)) throw new ApiError('invalid_params', 'model id must be a catalogue id string');
   return value;
 }
 
 export function speedArg(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0.5 || value > 2) throw new IpcInputError('speed must be a number from 0.5 to 2');
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0.5 || value > 2) throw new ApiError('invalid_params', 'speed must be a number from 0.5 to 2');
   return value;
 }
 
 export function textArg(value: unknown): string {
-  if (typeof value !== 'string' || !value.trim()) throw new IpcInputError('text must be a non-empty string');
-  if (value.length > MAX_LIVE_TEXT) throw new IpcInputError(`text is longer than ${MAX_LIVE_TEXT} characters`);
+  if (typeof value !== 'string' || !value.trim()) throw new ApiError('invalid_params', 'text must be a non-empty string');
+  if (value.length > MAX_LIVE_TEXT) throw new ApiError('invalid_params', `text is longer than ${MAX_LIVE_TEXT} characters`);
   return value;
 }
 
 /** A job id as the service makes them (store/ids.ts): `job_` and letters or digits. */
 export function jobIdArg(value: unknown): string {
-  if (typeof value !== 'string' || !/^job_[A-Za-z0-9]{1,64}$/.test(value)) throw new IpcInputError('job id must be a job_… id');
+  if (typeof value !== 'string' || !/^job_[A-Za-z0-9]{1,64}$/.test(value)) throw new ApiError('invalid_params', 'job id must be a job_… id');
   return value;
 }
 
 export function exportFormatArg(value: unknown): TranscriptFormat {
   if (typeof value !== 'string' || !(TRANSCRIPT_FORMATS as readonly string[]).includes(value)) {
-    throw new IpcInputError(`format must be one of ${TRANSCRIPT_FORMATS.join(', ')}`);
+    throw new ApiError('invalid_params', `format must be one of ${TRANSCRIPT_FORMATS.join(', ')}`);
   }
   return value as TranscriptFormat;
 }
@@ -47,7 +41,7 @@ export const MAX_RECENT_FILES = 50;
 
 /** Absolute paths of existing regular files (anything else is left out, never an error: a file may have moved). */
 export function recentFilesArg(value: unknown): string[] {
-  if (!Array.isArray(value) || value.length > MAX_RECENT_FILES) throw new IpcInputError(`paths must be a list of at most ${MAX_RECENT_FILES} file paths`);
+  if (!Array.isArray(value) || value.length > MAX_RECENT_FILES) throw new ApiError('invalid_params', `paths must be a list of at most ${MAX_RECENT_FILES} file paths`);
   return value.filter((path): path is string => {
     if (typeof path !== 'string' || path.length > 4096 || !isAbsolute(path) || path.includes('\0')) return false;
     try {

@@ -8,10 +8,12 @@ import updater from 'electron-updater';
 import { installLastResortHandlers } from '../service/last-resort.js';
 import { runDesktopApp } from './desktop-app.js';
 import type { ElectronApi } from './electron-api.js';
+import { createLog } from '../common/log.js';
+import { textSink } from '../common/log-sinks.js';
 
 // The service runs in this process: an error nothing caught is logged and survived (last-resort.ts), not a dialog
 // over a dead app with every running job and live session gone.
-installLastResortHandlers({ log: (message) => process.stderr.write(`[${new Date().toISOString()}] ${message}\n`) });
+installLastResortHandlers({ log: createLog(textSink({ timestamps: true })) });
 
 const api: ElectronApi<electron.BrowserWindow> = electron;
 // A failed start has shown its dialog and exits with code 1 (desktop-app.ts).

@@ -13,6 +13,7 @@
  */
 import { APP_ORIGIN } from './app-protocol.js';
 import { originOf } from './permission-policy.js';
+import type { Log } from '../common/log.js';
 
 /** Chromium features that let a screen share carry the system's sound (see the docblock). */
 export const LOOPBACK_FEATURES = ['MacLoopbackAudioForScreenShare', 'MacSckSystemAudioLoopbackOverride', 'PulseaudioLoopbackForScreenShare'] as const;
@@ -83,22 +84,22 @@ export class SystemAudioGrant {
   }
 
   /** Answers the session's getDisplayMedia requests (refusing all but the armed one from the app's page). */
-  install(session: DisplayMediaSessionLike, desktopCapturer: DesktopCapturerLike, log: (message: string) => void): void {
+  install(session: DisplayMediaSessionLike, desktopCapturer: DesktopCapturerLike, log: Log): void {
     session.setDisplayMediaRequestHandler((request, callback) => {
       const ours = originOf(request.securityOrigin) === APP_ORIGIN;
       if (!this.take() || !ours || !request.audioRequested) {
-        log(`display capture refused (${ours ? 'not armed by a meeting, or no sound asked for' : `from ${request.securityOrigin}`})`);
+        log.info(`display capture refused (${ours ? 'not armed by a meeting, or no sound asked for' : `from ${request.securityOrigin}`})`);
         callback(REFUSED);
         return;
       }
       desktopCapturer.getSources({ types: ['screen'] }).then(
         (screens) => {
           const screen = screens[0];
-          if (!screen) log('display capture: no screen to share the sound of');
+          if (!screen) log.info('display capture: no screen to share the sound of');
           callback(screen ? { video: { id: screen.id, name: screen.name }, audio: 'loopback' } : REFUSED);
         },
         (error: unknown) => {
-          log(`display capture: ${error instanceof Error ? error.message : String(error)}`);
+          log.info(`display capture: ${error instanceof Error ? error.message : String(error)}`);
           callback(REFUSED);
         },
       );

@@ -9,6 +9,7 @@
  * Written against the shape of electron-updater's AppUpdater (UpdaterLike) so it is tested under Node.
  */
 import type { UpdateBridgeEvent } from '../common/desktop-bridge.js';
+import type { Log } from '../common/log.js';
 
 /** What this module uses of electron-updater's `autoUpdater`. */
 export interface UpdaterLike {
@@ -27,7 +28,7 @@ export interface UpdatePolicyOptions {
   packaged: boolean;
   /** Where the state goes (the page, through the bridge). */
   report: (event: UpdateBridgeEvent) => void;
-  log: (message: string) => void;
+  log: Log;
 }
 
 export class UpdatePolicy {
@@ -48,7 +49,7 @@ export class UpdatePolicy {
       this.set({ state: 'ready', version: info.version });
     });
     updater.on('error', (error) => {
-      options.log(`updates: ${error.message}`);
+      options.log.info(`updates: ${error.message}`);
       this.set({ state: 'error', message: error.message });
     });
   }
@@ -63,7 +64,7 @@ export class UpdatePolicy {
     if (!this.options.packaged) return;
     this.options.updater.checkForUpdates().catch((error: unknown) => {
       // Offline, or no release yet: the 'error' event has said so.
-      this.options.log(`updates: the check failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log.info(`updates: the check failed: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 
@@ -73,7 +74,7 @@ export class UpdatePolicy {
    */
   installIfReady(): boolean {
     if (!this.downloaded) return false;
-    this.options.log(`updates: installing ${this.downloaded} at quit`);
+    this.options.log.info(`updates: installing ${this.downloaded} at quit`);
     // Silent where the platform allows it; the app is not started again (the person quit it).
     this.options.updater.quitAndInstall(true, false);
     return true;

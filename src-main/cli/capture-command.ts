@@ -13,6 +13,8 @@ import WebSocket from 'ws';
 import type { Capture, CaptureList, CaptureServerMessage, CaptureSources } from '../common/capture-protocol.js';
 import { createService } from '../service/create-service.js';
 import { defaultDataDir } from '../service/config.js';
+import { createLog, silentLog } from '../common/log.js';
+import { textSink } from '../common/log-sinks.js';
 
 interface CaptureOptions {
   url?: string;
@@ -81,7 +83,7 @@ function requestOf(opts: StartOptions): Record<string, string> {
 
 async function startForeground(opts: StartOptions): Promise<void> {
   const dataDir = opts.dataDir ?? defaultDataDir();
-  const service = await createService({ host: '127.0.0.1', port: 0, apiKey: null, dataDir, log: (message) => process.stderr.write(`${message}\n`) });
+  const service = await createService({ host: '127.0.0.1', port: 0, apiKey: null, dataDir, log: createLog(textSink()) });
   const endpoint = { url: service.url, key: service.sessionKey() };
   const pidFile = join(dataDir, PID_FILE);
   try {
@@ -154,7 +156,7 @@ export function registerCaptureCommand(program: Command): void {
     let sources: CaptureSources;
     if (opts.url) sources = await call<CaptureSources>(remote(opts), 'GET', '/v1/captures/sources');
     else {
-      const service = await createService({ host: '127.0.0.1', port: 0, apiKey: null, ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), log: () => {} });
+      const service = await createService({ host: '127.0.0.1', port: 0, apiKey: null, ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), log: silentLog });
       try {
         sources = await service.captures.sources();
       } finally {

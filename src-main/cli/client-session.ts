@@ -4,6 +4,8 @@
  */
 import { ApiClient } from '../common/api-client.js';
 import { createService } from '../service/create-service.js';
+import { createLog } from '../common/log.js';
+import { textSink } from '../common/log-sinks.js';
 
 export interface ClientSessionOptions {
   url?: string;
@@ -28,7 +30,7 @@ export async function openClientSession(opts: ClientSessionOptions): Promise<Cli
     // The CLI polls with a progress bar: POSTs answer at once.
     holdSeconds: 0,
     apiKey: null,
-    log: (message) => process.stderr.write(`${message}\n`),
+    log: createLog(textSink()),
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
   });

@@ -6,8 +6,9 @@
 import type { Command } from 'commander';
 import type { ServiceConfig } from '../service/config.js';
 import { chooseDatabaseUrl } from '../service/open-store.js';
-import { chooseLogFormat, lineLogger, type LogFormat } from '../service/ops/log-format.js';
+import { chooseLogFormat, sinkFor, type LogFormat } from '../service/ops/log-format.js';
 import { numberOption } from './options.js';
+import { createLog, type Log } from '../common/log.js';
 
 export const STORAGE_ENV = 'VOXDESK_STORAGE';
 
@@ -30,8 +31,8 @@ export interface ClusterConfig {
   config: Partial<ServiceConfig>;
   databaseUrl: string | null;
   logFormat: LogFormat;
-  /** Writes a line in the chosen format (for the command's own lines: start, shutdown). */
-  log: (message: string, level?: 'info' | 'error') => void;
+  /** The process's log, in the chosen format (the service's, and the command's own lines: start, shutdown). */
+  log: Log;
 }
 
 export function clusterConfig(opts: ClusterOptions, role: 'serve' | 'worker', env: NodeJS.ProcessEnv = process.env): ClusterConfig {
@@ -41,7 +42,7 @@ export function clusterConfig(opts: ClusterOptions, role: 'serve' | 'worker', en
     throw new Error(`--storage must be a folder path (S3 storage is not supported yet), got ${storage}`);
   }
   const logFormat = chooseLogFormat(opts.logFormat, env);
-  const log = lineLogger(logFormat, { role });
+  const log = createLog(sinkFor(logFormat, { role }));
   return {
     databaseUrl,
     logFormat,

@@ -19,6 +19,8 @@ import type { PackageStatus } from '../models/packages/package-status.js';
 import { defaultDataDir } from '../service/config.js';
 import { openDatabase } from '../store/database.js';
 import { createSqliteStore } from '../store/sqlite-store.js';
+import { createLog } from '../common/log.js';
+import { textSink } from '../common/log-sinks.js';
 
 interface DataDirOption {
   dataDir?: string;
@@ -35,7 +37,7 @@ function withManager<T>(opts: DataDirOption, fn: (manager: ModelManager) => Prom
   };
   const file = join(dataDir, 'voxdesk.db');
   const store = createSqliteStore(openDatabase(file), file);
-  const opened = ModelManager.open({ dataDir, store, log: (m) => process.stderr.write(`${m}\n`), ...(builtInModelsWanted() ? { builtIn: builtInModels() } : {}), ...source });
+  const opened = ModelManager.open({ dataDir, store, log: createLog(textSink()), ...(builtInModelsWanted() ? { builtIn: builtInModels() } : {}), ...source });
   return opened
     .then((manager) => fn(manager).finally(() => manager.stop()))
     .finally(() => store.close());

@@ -18,6 +18,8 @@ import { installLastResortHandlers } from '../service/last-resort.js';
 import { addClusterOptions, clusterConfig, type ClusterOptions } from './cluster-options.js';
 import { collect, integerOption, numberOption } from './options.js';
 import { drainOnSignal } from './drain-on-signal.js';
+import { createLog } from '../common/log.js';
+import { textSink } from '../common/log-sinks.js';
 
 /**
  * The built renderer shipped with the package: `--ui` without a directory serves it. From sources this file is
@@ -90,7 +92,7 @@ export function registerServeCommand(program: Command): void {
       // The serve process writes only into the data dir, which is private: anything it creates is 0600/0700.
       process.umask(0o077);
       installLastResortHandlers({
-        log: cluster.logFormat === 'json' ? (message) => cluster.log(message, 'error') : (message) => process.stderr.write(`[${new Date().toISOString()}] ${message}\n`),
+        log: cluster.logFormat === 'json' ? cluster.log : createLog(textSink({ timestamps: true })),
       });
       const service = await createService(config);
       process.stdout.write(`voxdesk listening on ${service.url}\n`);

@@ -45,10 +45,10 @@ export function registerWorkerCommand(program: Command): void {
       ...(opts.pricingFile ? { pricingFile: opts.pricingFile } : {}),
     };
     process.umask(0o077);
-    installLastResortHandlers({ log: (message) => cluster.log(message, 'error') });
+    installLastResortHandlers({ log: cluster.log });
     const running = await createWorker(config, opts.healthPort !== undefined ? { healthPort: opts.healthPort, healthHost: opts.healthHost } : {});
     process.stdout.write(`voxdesk worker running${running.healthUrl ? ` (health on ${running.healthUrl})` : ''}\n`);
-    cluster.log(`worker ${running.parts.nodeId} claims jobs from the cluster's database`);
+    cluster.log.info(`worker ${running.parts.nodeId} claims jobs from the cluster's database`);
     drainOnSignal({ graceSeconds: opts.shutdownGrace, close: (graceMs) => running.close(graceMs), drainingWhat: 'draining (no more claims)', log: cluster.log });
   });
 }

@@ -18,6 +18,7 @@ import type { HotkeySettings } from './hotkey-settings.js';
 import { loadKeyboardHook, type KeyboardHook } from './keyboard-hook.js';
 import { NaudiodonMicrophone } from './naudiodon-microphone.js';
 import { modifierKeycodes, parseShortcut } from './shortcut.js';
+import type { Log } from '../../common/log.js';
 
 export interface DesktopHotkeyOptions {
   serviceUrl: string;
@@ -29,7 +30,7 @@ export interface DesktopHotkeyOptions {
   /** macOS: may the app send keys (and, with prompt, ask the person). */
   trusted?: (prompt: boolean) => boolean;
   indicator(state: IndicatorState): void;
-  log(message: string): void;
+  log: Log;
   /** Default: uiohook-napi (keyboard-hook.ts). */
   loadHook?: (env: NodeJS.ProcessEnv, platform: NodeJS.Platform) => KeyboardHook;
   /** Default: the sound server's default source through parec (Linux); the default input through PortAudio elsewhere. */
@@ -118,7 +119,7 @@ export class DesktopHotkey {
         void outcome.then((done) => {
           this.outcomes.unshift(done);
           this.outcomes.length = Math.min(this.outcomes.length, 20);
-          if (done.error) this.options.log(`dictate anywhere: ${done.error}`);
+          if (done.error) this.options.log.info(`dictate anywhere: ${done.error}`);
         });
       },
     });
@@ -169,7 +170,7 @@ export class DesktopHotkey {
       const list = (await response.json()) as ListResponse<CatalogueRecord>;
       return list.data.find((m) => m.live && m.provider === 'local' && m.status === 'available')?.id ?? null;
     } catch (error) {
-      this.options.log(`dictate anywhere could not list the models: ${(error as Error).message}`);
+      this.options.log.info(`dictate anywhere could not list the models: ${(error as Error).message}`);
       return null;
     }
   }

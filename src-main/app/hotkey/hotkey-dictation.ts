@@ -10,6 +10,7 @@ import type { DictationServerMessage } from '../../common/dictation-protocol.js'
 import type { PcmSource } from '../../engines/capture/capture-types.js';
 import { CAPTURE_SAMPLE_RATE } from '../../engines/capture/capture-types.js';
 import { InsertionError, type InsertResult, type TextInserter } from './text-insertion.js';
+import type { Log } from '../../common/log.js';
 
 export type IndicatorState =
   | { state: 'idle' }
@@ -27,7 +28,7 @@ export interface HotkeyDictationOptions {
   microphone: () => PcmSource;
   inserter: TextInserter;
   show(state: IndicatorState): void;
-  log(message: string): void;
+  log: Log;
   /** How long the release waits for the last finals. Default 30 s. */
   endTimeoutMs?: number;
 }
@@ -113,7 +114,7 @@ export class HotkeyDictation {
         running.lastFinalAt = performance.now();
       } else if (message.type === 'session.done') resolveDone({ jobId: message.job_id });
       else if (message.type === 'error') {
-        this.options.log(`hotkey dictation: ${message.error.code}: ${message.error.message}`);
+        this.options.log.info(`hotkey dictation: ${message.error.code}: ${message.error.message}`);
         if (['model_unavailable', 'upload_quota_exceeded', 'audio_too_long', 'too_many_sessions'].includes(message.error.code)) running.error = message.error.message;
       }
     });
@@ -127,7 +128,7 @@ export class HotkeyDictation {
       (reason) => {
         if (reason) {
           running.error = `the microphone stopped: ${reason}`;
-          this.options.log(`hotkey dictation: ${running.error}`);
+          this.options.log.info(`hotkey dictation: ${running.error}`);
         }
       },
     );

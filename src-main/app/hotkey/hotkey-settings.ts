@@ -11,6 +11,7 @@ import type { HotkeySettingsView } from '../../common/desktop-bridge.js';
 import type { HotkeyMode } from './hold-to-talk.js';
 import { DEFAULT_SHORTCUT } from './shortcut.js';
 import type { InsertionMode } from './text-insertion.js';
+import type { Log } from '../../common/log.js';
 
 export interface HotkeySettings {
   enabled: boolean;
@@ -54,7 +55,7 @@ export function checkHotkeySettings(value: unknown, base: HotkeySettings = DEFAU
   return out;
 }
 
-export async function loadHotkeySettings(dataDir: string, log: (message: string) => void): Promise<HotkeySettings> {
+export async function loadHotkeySettings(dataDir: string, log: Log): Promise<HotkeySettings> {
   let text: string;
   try {
     text = await readFile(join(dataDir, FILE), 'utf8');
@@ -64,7 +65,7 @@ export async function loadHotkeySettings(dataDir: string, log: (message: string)
   try {
     return checkHotkeySettings(JSON.parse(text));
   } catch (error) {
-    log(`${join(dataDir, FILE)} was not used (${(error as Error).message}); dictate anywhere starts with its defaults`);
+    log.info(`${join(dataDir, FILE)} was not used (${(error as Error).message}); dictate anywhere starts with its defaults`);
     return { ...DEFAULT_HOTKEY_SETTINGS };
   }
 }

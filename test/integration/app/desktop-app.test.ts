@@ -19,6 +19,8 @@ import type { Capture } from '../../../src-main/common/capture-protocol.js';
 import { BRIDGE_CHANNELS, type HotkeySettingsView } from '../../../src-main/common/desktop-bridge.js';
 import { APP_FRAME, fakeElectron, FakeUpdater, FOREIGN_FRAME, IFRAME, type FakeElectron } from '../../helpers/fake-electron.js';
 import { requireFile, SHARED } from '../../helpers/system.js';
+import { silentLog } from '../../../src-main/common/log.js';
+import { logInto } from '../../helpers/log.js';
 
 let work: string;
 let electron: FakeElectron;
@@ -59,7 +61,7 @@ beforeAll(async () => {
   electron = fakeElectron({ appPath });
   electron.packaged = true;
   updater = new FakeUpdater();
-  desktop = runDesktopApp({ electron, updater, dataDir: join(work, 'data'), log: (line) => logged.push(line) });
+  desktop = runDesktopApp({ electron, updater, dataDir: join(work, 'data'), log: logInto(logged) });
   electron.markReady();
   await desktop.ready;
   config = electron.sendSync(BRIDGE_CHANNELS.config, APP_FRAME) as typeof config;
@@ -161,7 +163,7 @@ describe('the desktop main process under Node', () => {
 
     const other = fakeElectron({ appPath: electron.appPath });
     other.singleInstance = false;
-    const second = runDesktopApp({ electron: other, updater: new FakeUpdater(), dataDir: join(work, 'data'), log: () => {} });
+    const second = runDesktopApp({ electron: other, updater: new FakeUpdater(), dataDir: join(work, 'data'), log: silentLog });
     expect(second.primary).toBe(false);
     expect(other.quitted).toBe(true);
     expect(other.windows).toHaveLength(0);

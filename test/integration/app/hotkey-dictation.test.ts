@@ -21,6 +21,7 @@ import { JFK_TEXT, JFK_WAV, wordsOf } from '../../helpers/dictation-fixtures.js'
 import { ROOT, startTestService, type TestService } from '../../helpers/service.js';
 import { requireCommand } from '../../helpers/system.js';
 import { startXvfb } from '../../helpers/xvfb.js';
+import { silentLog } from '../../../src-main/common/log.js';
 
 let pulse: CapturePulse;
 let t: TestService;
@@ -82,7 +83,7 @@ it('holding the shortcut dictates into the focused X11 text field, and the clipb
     platform: 'linux',
     microphone: () => new PulseSource('microphone', 'mic', pulse.env),
     indicator: (state) => states.push(state),
-    log: () => {},
+    log: silentLog,
     // A busy machine may take a minute or more for the last words of a sentence.
     endTimeoutMs: 240_000,
   });
@@ -130,7 +131,7 @@ it('where insertion is impossible the error says why and the text is kept in the
     microphone: () => new PulseSource('microphone', 'mic', pulse.env),
     inserter: chooseInserter({ platform: 'linux', env, mode: 'paste' }),
     show: (state) => states.push(state),
-    log: () => {},
+    log: silentLog,
     endTimeoutMs: 240_000,
   });
   dictation.start();

@@ -13,6 +13,7 @@ import { NeuralVoicePool } from '../../../src-main/engines/live/neural-voice-poo
 import { fakeUtilityProcess } from '../../helpers/fake-utility-process.js';
 import { createHarness, terminal, type Harness } from '../jobs/harness.js';
 import { tinyVitsModel } from '../../helpers/live-harness.js';
+import { logInto } from '../../helpers/log.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'voxdesk-utility-'));
 /** Every stand-in made here: whatever a failed test left running is killed at the end. */
@@ -146,7 +147,7 @@ describe('the job engine on utility-process workers', () => {
 describe('a live neural voice in a utility process', () => {
   it('tiny-vits streams the README sample count as Int16Array chunks', async () => {
     const logs: string[] = [];
-    const pool = new NeuralVoicePool((line) => logs.push(line), utilityProcessLauncher(fake()));
+    const pool = new NeuralVoicePool(logInto(logs), utilityProcessLauncher(fake()));
     try {
       const voice = await pool.voice(tinyVitsModel(), 1);
       expect(voice.sampleRate).toBe(22050);

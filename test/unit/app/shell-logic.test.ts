@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BatchWatcher } from '../../../src-main/app/batch-watcher.js';
 import { INSTALL_KEY_FILE, loadOrCreateInstallKey } from '../../../src-main/app/install-key.js';
-import { exportFormatArg, IpcInputError, jobIdArg, MAX_RECENT_FILES, modelIdArg, recentFilesArg, speedArg, textArg } from '../../../src-main/app/ipc-validate.js';
+import { exportFormatArg, jobIdArg, MAX_RECENT_FILES, modelIdArg, recentFilesArg, speedArg, textArg } from '../../../src-main/app/ipc-validate.js';
 import { dispositionFileName } from '../../../src-main/app/export-drag.js';
 import { trayLabel } from '../../../src-main/app/tray-status.js';
 import { BRIDGE_CHANNELS } from '../../../src-main/common/desktop-bridge.js';
+import { ApiError } from '../../../src-main/common/errors.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -67,16 +68,16 @@ describe('IPC argument validation', () => {
     expect(modelIdArg('espeak-ng')).toBe('espeak-ng');
     expect(speedArg(1.5)).toBe(1.5);
     expect(textArg('Hello.')).toBe('Hello.');
-    for (const bad of [42, '', 'a b', '../x;rm', null, 'x'.repeat(201)]) expect(() => modelIdArg(bad)).toThrow(IpcInputError);
-    for (const bad of [0.4, 2.1, NaN, '1', null, Infinity]) expect(() => speedArg(bad)).toThrow(IpcInputError);
-    for (const bad of ['', '   ', 5, null, 'x'.repeat(20_001)]) expect(() => textArg(bad)).toThrow(IpcInputError);
+    for (const bad of [42, '', 'a b', '../x;rm', null, 'x'.repeat(201)]) expect(() => modelIdArg(bad)).toThrow(ApiError);
+    for (const bad of [0.4, 2.1, NaN, '1', null, Infinity]) expect(() => speedArg(bad)).toThrow(ApiError);
+    for (const bad of ['', '   ', 5, null, 'x'.repeat(20_001)]) expect(() => textArg(bad)).toThrow(ApiError);
   });
 
   it('drag-out takes a job id and an export format, nothing else', () => {
     expect(jobIdArg('job_01JX0000000000ABCDEFGHIJKLMN')).toBe('job_01JX0000000000ABCDEFGHIJKLMN');
     expect(exportFormatArg('srt')).toBe('srt');
-    for (const bad of ['bat_1', 'job_', 'job_../x', '../../etc/passwd', 42, null]) expect(() => jobIdArg(bad)).toThrow(IpcInputError);
-    for (const bad of ['exe', 'SRT', '', null, 1]) expect(() => exportFormatArg(bad)).toThrow(IpcInputError);
+    for (const bad of ['bat_1', 'job_', 'job_../x', '../../etc/passwd', 42, null]) expect(() => jobIdArg(bad)).toThrow(ApiError);
+    for (const bad of ['exe', 'SRT', '', null, 1]) expect(() => exportFormatArg(bad)).toThrow(ApiError);
   });
 
   it('recent files keep only absolute paths of existing files, at most a bounded list', () => {
@@ -85,8 +86,8 @@ describe('IPC argument validation', () => {
     const file = join(dir, 'a.wav');
     writeFileSync(file, 'x');
     expect(recentFilesArg([file, 'a.wav', join(dir, 'gone.wav'), dir, `${file}\0x`, 7])).toEqual([file]);
-    expect(() => recentFilesArg(file)).toThrow(IpcInputError);
-    expect(() => recentFilesArg(Array(MAX_RECENT_FILES + 1).fill(file))).toThrow(IpcInputError);
+    expect(() => recentFilesArg(file)).toThrow(ApiError);
+    expect(() => recentFilesArg(Array(MAX_RECENT_FILES + 1).fill(file))).toThrow(ApiError);
   });
 });
 

@@ -7,13 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { APP_ORIGIN } from '../../../src-main/app/app-protocol.js';
 import { ARM_MS, enableLoopbackFeatures, LOOPBACK_FEATURES, SystemAudioGrant, type DisplayMediaStreamsLike } from '../../../src-main/app/system-audio-capture.js';
 import { FakeCommandLine } from '../../helpers/fake-electron.js';
+import { logInto } from '../../helpers/log.js';
 
 type Handler = (request: { securityOrigin: string; audioRequested: boolean }, callback: (streams: DisplayMediaStreamsLike) => void) => void;
 
 function installed(grant: SystemAudioGrant, getSources: () => Promise<{ id: string; name: string }[]>): { ask(origin: string, audio?: boolean): Promise<unknown>; log: string[] } {
   let handler!: Handler;
   const log: string[] = [];
-  grant.install({ setDisplayMediaRequestHandler: (h) => void (handler = h) }, { getSources }, (m) => log.push(m));
+  grant.install({ setDisplayMediaRequestHandler: (h) => void (handler = h) }, { getSources }, logInto(log));
   return { ask: (origin, audio = true) => new Promise((resolve) => handler({ securityOrigin: origin, audioRequested: audio }, resolve)), log };
 }
 

@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { UpdateBridgeEvent } from '../../../src-main/common/desktop-bridge.js';
 import { UpdatePolicy } from '../../../src-main/app/update-policy.js';
 import { FakeUpdater } from '../../helpers/fake-electron.js';
+import { logInto } from '../../helpers/log.js';
 
 function policy(packaged: boolean) {
   const updater = new FakeUpdater();
   const events: UpdateBridgeEvent[] = [];
   const logs: string[] = [];
-  const updates = new UpdatePolicy({ updater, packaged, report: (e) => events.push(e), log: (m) => logs.push(m) });
+  const updates = new UpdatePolicy({ updater, packaged, report: (e) => events.push(e), log: logInto(logs) });
   return { updater, events, logs, updates };
 }
 

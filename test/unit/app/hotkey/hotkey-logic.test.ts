@@ -12,6 +12,8 @@ import { HoldToTalk, type KeyEvent } from '../../../../src-main/app/hotkey/hold-
 import { checkHotkeySettings, DEFAULT_HOTKEY_SETTINGS, loadHotkeySettings, saveHotkeySettings } from '../../../../src-main/app/hotkey/hotkey-settings.js';
 import { indicatorPage } from '../../../../src-main/app/hotkey/indicator-window.js';
 import { modifierKeycodes, parseShortcut } from '../../../../src-main/app/hotkey/shortcut.js';
+import { logInto } from '../../../helpers/log.js';
+import { silentLog } from '../../../../src-main/common/log.js';
 
 // A few of uiohook-napi's UiohookKey codes (the same on every OS).
 const KEYS = { Space: 57, A: 30, F9: 67, Ctrl: 29, CtrlRight: 3613, Alt: 56, AltRight: 3640, Shift: 42, ShiftRight: 54, Meta: 3675, MetaRight: 3676 };
@@ -88,11 +90,11 @@ describe('settings', () => {
   it('are kept in the data folder; a damaged file falls back to the defaults and says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'voxdesk-hotkey-settings-'));
     const logged: string[] = [];
-    expect(await loadHotkeySettings(dir, (m) => logged.push(m))).toEqual(DEFAULT_HOTKEY_SETTINGS);
+    expect(await loadHotkeySettings(dir, logInto(logged))).toEqual(DEFAULT_HOTKEY_SETTINGS);
     await saveHotkeySettings(dir, { ...DEFAULT_HOTKEY_SETTINGS, shortcut: 'Shift+F9', insertion: 'type' });
-    expect(await loadHotkeySettings(dir, (m) => logged.push(m))).toMatchObject({ shortcut: 'Shift+F9', insertion: 'type' });
+    expect(await loadHotkeySettings(dir, logInto(logged))).toMatchObject({ shortcut: 'Shift+F9', insertion: 'type' });
     writeFileSync(join(dir, 'hotkey.json'), '{"mode": "sometimes"}');
-    expect(await loadHotkeySettings(dir, (m) => logged.push(m))).toEqual(DEFAULT_HOTKEY_SETTINGS);
+    expect(await loadHotkeySettings(dir, logInto(logged))).toEqual(DEFAULT_HOTKEY_SETTINGS);
     expect(logged).toEqual([expect.stringMatching(/hotkey\.json was not used \(mode must be hold or toggle\)/)]);
   });
 });
@@ -109,7 +111,7 @@ describe('indicator', () => {
 });
 
 describe('arming the shortcut', () => {
-  const base = { serviceUrl: 'http://127.0.0.1:9', apiKey: 'k', indicator: () => {}, log: () => {}, microphone: () => ({ start() {}, stop() {} }) as never };
+  const base = { serviceUrl: 'http://127.0.0.1:9', apiKey: 'k', indicator: () => {}, log: silentLog, microphone: () => ({ start() {}, stop() {} }) as never };
   const settings = { ...DEFAULT_HOTKEY_SETTINGS, model: 'pocketsphinx-en-us' };
 
   it('says why where it cannot watch the keyboard: no display, Wayland', async () => {

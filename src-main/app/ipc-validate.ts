@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import { statSync } from 'node:fs';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../common/transcript-formats.js';
 import { ApiError } from '../common/errors.js';
+import { formatOneOf } from '../common/error-messages.js';
 
 /** Longest text one live `speak` may carry over IPC. Default 20 000 characters. */
 export const MAX_LIVE_TEXT = 20_000;
@@ -31,7 +32,7 @@ export function jobIdArg(value: unknown): string {
 
 export function exportFormatArg(value: unknown): TranscriptFormat {
   if (typeof value !== 'string' || !(TRANSCRIPT_FORMATS as readonly string[]).includes(value)) {
-    throw new ApiError('invalid_params', `format must be one of ${TRANSCRIPT_FORMATS.join(', ')}`);
+    throw new ApiError('invalid_params', formatOneOf(TRANSCRIPT_FORMATS));
   }
   return value as TranscriptFormat;
 }

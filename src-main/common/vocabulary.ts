@@ -5,6 +5,7 @@
  * applies them as a revision of each new transcript) and the app (which shows them).
  */
 import { ApiError } from './errors.js';
+import { mustBeString, unknownField } from './error-messages.js';
 
 export interface Replacement {
   /** What the recognizer writes ("vox desk"): matched as whole words, in any case. */
@@ -32,7 +33,7 @@ export const EMPTY_VOCABULARY: Vocabulary = { hotwords: [], replacements: [] };
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function entry(value: unknown, field: string, separators: boolean): string {
-  if (typeof value !== 'string') throw new ApiError('invalid_request', `${field} must be a string`);
+  if (typeof value !== 'string') throw new ApiError('invalid_request', mustBeString(field));
   const text = value.replace(/\s+/g, ' ').trim();
   if (text === '' || text.length > MAX_VOCABULARY_ENTRY_CHARS || CONTROL.test(value)) {
     throw new ApiError('invalid_request', `${field} must be 1–${MAX_VOCABULARY_ENTRY_CHARS} characters without control characters`);
@@ -43,7 +44,7 @@ function entry(value: unknown, field: string, separators: boolean): string {
 
 function refuseUnknown(object: Record<string, unknown>, allowed: readonly string[], where: string): void {
   const unknown = Object.keys(object).find((key) => !allowed.includes(key));
-  if (unknown !== undefined) throw new ApiError('unsupported_param', `unknown field "${where}${unknown}"; it takes ${allowed.join(', ')}`);
+  if (unknown !== undefined) throw new ApiError('unsupported_param', unknownField(`${where}${unknown}`, allowed));
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -10,7 +10,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { JobError } from '../common/errors.js';
+import { jobCancelled, JobError } from '../common/errors.js';
 import { assembleTranscript } from './asr/transcript-assembly.js';
 import { pcm16MonoWavHeader } from './audio/wav-stream-writer.js';
 import type { TranscriptOptions } from './asr/transcript.js';
@@ -28,14 +28,14 @@ function tinyWav(): Buffer {
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new JobError('cancelled', 'cancelled'));
+    if (signal.aborted) return reject(jobCancelled());
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(new JobError('cancelled', 'cancelled'));
+      reject(jobCancelled());
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });

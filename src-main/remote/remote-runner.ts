@@ -8,7 +8,7 @@
  * (follows the known hosted job, or posts again with the same Idempotency-Key). Items of a local batch go through
  * the BatchForwarder instead: the whole batch is ONE hosted batch (one request fee on each side).
  */
-import { JobError, WAITING_CODES, type WaitingCode } from '../common/errors.js';
+import { jobCancelled, JobError, WAITING_CODES, type WaitingCode } from '../common/errors.js';
 import { BATCH_PRODUCTS } from '../common/products.js';
 import type { EngineOutput } from '../engines/engine-types.js';
 import type { HeldBatch, HoldOutcome } from '../jobs/engine/job-runner.js';
@@ -134,7 +134,7 @@ export class RemoteRunner {
     if (ctx.signal.aborted) {
       // A shutdown also aborts: then the hosted job goes on and the next start follows it.
       if (this.deps.jobs.localJob(task.jobId)?.cancelRequested) await cancelRemote();
-      throw new JobError('cancelled', 'cancelled');
+      throw jobCancelled();
     }
     if (error instanceof RemoteError) {
       this.deps.jobs.recordError(task.jobId, error.message);

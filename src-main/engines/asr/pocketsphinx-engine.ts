@@ -34,6 +34,7 @@ import type { TranscriptOptions } from './transcript.js';
 import { inputFile } from '../audio/input-file.js';
 import { existsSync } from 'node:fs';
 import { punctuate, punctuatedWords } from './punctuation.js';
+import { AUDIO_FILE_NEEDED } from '../../common/error-messages.js';
 
 /** Looked up again in the worker: the package may have been removed since the catalogue row was built. */
 function currentInstall(): PocketsphinxInstall {
@@ -74,7 +75,7 @@ class WarmDecoder {
 }
 
 async function run(warm: WarmDecoder, task: EngineTask, ctx: EngineContext): Promise<EngineOutput> {
-  const file = await inputFile(task.input, () => new JobError('invalid_params', 'speech to text needs an audio file'));
+  const file = await inputFile(task.input, () => new JobError('invalid_params', AUDIO_FILE_NEEDED));
   // The punctuation model (engines/asr/punctuation.ts), when the catalogue row had it and it is still there.
   const punctuation = typeof task.engineConfig.punctuation === 'string' && existsSync(task.engineConfig.punctuation) ? task.engineConfig.punctuation : null;
   const params = readAsrParams(task.params, { languages: ['en'], translate: false, diarization: false, vad: false, transducer: false, punctuation: punctuation !== null });

@@ -10,6 +10,7 @@ import { JobError } from '../../common/errors.js';
 import type { PocketsphinxInstall } from './pocketsphinx-install.js';
 import { createPocketsphinx, FRAMES_PER_SECOND, pcm16, segments, type PocketsphinxApi, type Pointer } from './pocketsphinx-library.js';
 import { confidenceOf, dictionaryWord, NON_WORD } from './pocketsphinx-output.js';
+import { POCKETSPHINX_NO_PROCESS, POCKETSPHINX_NO_UTTERANCE, POCKETSPHINX_RELEASED } from '../../common/error-messages.js';
 
 export class PocketsphinxLiveDecoder {
   private readonly api: PocketsphinxApi;
@@ -23,12 +24,12 @@ export class PocketsphinxLiveDecoder {
   decode(samples: Float32Array): { text: string; words: TranscriptWord[] } {
     const a = this.api;
     const ps = this.decoder;
-    if (!ps) throw new JobError('engine_failed', 'the PocketSphinx decoder was released');
-    if (a.startUtt(ps) < 0) throw new JobError('engine_failed', 'PocketSphinx could not start an utterance');
+    if (!ps) throw new JobError('engine_failed', POCKETSPHINX_RELEASED);
+    if (a.startUtt(ps) < 0) throw new JobError('engine_failed', POCKETSPHINX_NO_UTTERANCE);
     const pcm = pcm16(samples);
     if (pcm.length > 0 && a.processRaw(ps, pcm, pcm.length, 0, 1) < 0) {
       a.endUtt(ps);
-      throw new JobError('engine_failed', 'PocketSphinx could not process the audio');
+      throw new JobError('engine_failed', POCKETSPHINX_NO_PROCESS);
     }
     a.endUtt(ps);
     const words: TranscriptWord[] = segments(a, ps)

@@ -14,6 +14,7 @@ import type { PocketsphinxInstall } from './pocketsphinx-install.js';
 import { snapshotCmn, type CmnSnapshot } from './pocketsphinx-cmn.js';
 import { createPocketsphinx, FRAMES_PER_SECOND, segments, type PocketsphinxApi, type Pointer } from './pocketsphinx-library.js';
 import { utteranceFromSegments, type SphinxUtterance } from './pocketsphinx-output.js';
+import { POCKETSPHINX_NO_PROCESS, POCKETSPHINX_NO_UTTERANCE, POCKETSPHINX_RELEASED } from '../../common/error-messages.js';
 
 /** Samples per `ps_process_raw` call, as the program reads them (continuous.c): the segmentation depends on it. */
 export const SPHINX_BLOCK = 2048;
@@ -106,13 +107,13 @@ export class PocketsphinxStreamDecoder {
   private block(samples: Int16Array, closed: SphinxUtterance[]): void {
     const a = this.api;
     const ps = this.live();
-    if (a.processRaw(ps, samples, samples.length, 0, 0) < 0) throw new JobError('engine_failed', 'PocketSphinx could not process the audio');
+    if (a.processRaw(ps, samples, samples.length, 0, 0) < 0) throw new JobError('engine_failed', POCKETSPHINX_NO_PROCESS);
     const inSpeech = a.inSpeech(ps) !== 0;
     if (inSpeech) this.speaking = true;
     else if (this.speaking) {
       a.endUtt(ps);
       closed.push(...this.utterance(ps));
-      if (a.startUtt(ps) < 0) throw new JobError('engine_failed', 'PocketSphinx could not start an utterance');
+      if (a.startUtt(ps) < 0) throw new JobError('engine_failed', POCKETSPHINX_NO_UTTERANCE);
       this.speaking = false;
     }
   }
@@ -125,7 +126,7 @@ export class PocketsphinxStreamDecoder {
   }
 
   private live(): Pointer {
-    if (!this.decoder) throw new JobError('engine_failed', 'the PocketSphinx decoder was released');
+    if (!this.decoder) throw new JobError('engine_failed', POCKETSPHINX_RELEASED);
     return this.decoder;
   }
 }

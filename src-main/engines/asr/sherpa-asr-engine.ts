@@ -36,6 +36,7 @@ import type { TranscriptOptions } from './transcript.js';
 import type { SherpaOfflineRecognizer, SherpaOfflineResult, SherpaOnlineRecognizer } from './sherpa-native.js';
 import { punctuate, punctuatedWords } from './punctuation.js';
 import type { Log } from '../../common/log.js';
+import { AUDIO_FILE_NEEDED } from '../../common/error-messages.js';
 
 export { languageOf } from './spoken-language.js';
 
@@ -61,7 +62,7 @@ export function paramRules(config: SherpaAsrEngineConfig): AsrParamRules {
 const withoutTokenTimes = new Set<string>();
 
 async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> {
-  const file = await inputFile(task.input, () => new JobError('invalid_params', 'speech to text needs an audio file'));
+  const file = await inputFile(task.input, () => new JobError('invalid_params', AUDIO_FILE_NEEDED));
   const config = parseEngineConfig(task.engineConfig);
   const params = readAsrParams(withVocabularyHotwords(task, config, ctx), paramRules(config));
   const duration = await probeDuration(file, { signal: ctx.signal });

@@ -10,6 +10,7 @@ import { access, open, stat } from 'node:fs/promises';
 import { jobCancelled, JobError } from '../../common/errors.js';
 import type { BlockProcessor } from './block-processor.js';
 import { createStreamResampler } from './stream-resampler.js';
+import { EMPTY_AUDIO_FILE, FFMPEG_MISSING, UNRECOGNISED_AUDIO, undecodable } from '../../common/error-messages.js';
 
 /** Sample rate every recognizer here consumes. */
 export const ASR_SAMPLE_RATE = 16_000;
@@ -45,7 +46,7 @@ export async function* decodeBlocks(file: string, options: DecodeOptions = {}): 
   await assertReadable(file);
   const choice = options.decoder ?? 'auto';
   const ffmpeg = choice === 'wasm' ? null : findFfmpeg();
-  if (choice === 'ffmpeg' && !ffmpeg) throw new JobError('audio_decode_failed', 'ffmpeg is not installed');
+  if (choice === 'ffmpeg' && !ffmpeg) throw new JobError('audio_decode_failed', FFMPEG_MISSING);
   const source = ffmpeg ? ffmpegFrames(ffmpeg, file, rate, 1, options.signal) : wasmSamples(file, rate, options.signal);
   yield* reblock(source, blockSamples);
 }
@@ -57,7 +58,7 @@ async function assertReadable(file: string): Promise<void> {
   } catch (cause) {
     throw new JobError('audio_decode_failed', `cannot read the audio file: ${(cause as Error).message}`, { cause });
   }
-  if (size === 0) throw new JobError('audio_decode_failed', 'the audio file is empty (0 bytes)');
+  if (size === 0) throw new JobError('audio_decode_failed', EMPTY_AUDIO_FILE);
 }
 
 
@@ -155,7 +156,7 @@ async function* wasmSamples(file: string, rate: number, signal?: AbortSignal): A
   }
   const format = sniffFormat(head);
   if (!format) {
-    throw new JobError('audio_decode_failed', 'the file is not a recognised audio format (wav, mp3, flac, ogg, opus, m4a, webm; install ffmpeg for more)');
+    throw new JobError('audio_decode_failed', UNRECOGNISED_AUDIO);
   }
   // One resampler across the whole stream (no seams between decoded frames); a new one if the source rate changes.
   let resampler: BlockProcessor | undefined;
@@ -176,7 +177,7 @@ async function* wasmSamples(file: string, rate: number, signal?: AbortSignal): A
     if (resampler) yield resampler.finish();
   } catch (cause) {
     if (cause instanceof JobError) throw cause;
-    throw new JobError('audio_decode_failed', `the ${format} file could not be decoded: ${(cause as Error).message}`, { cause });
+    throw new JobError('audio_decode_failed', undecodable(format, cause), { cause });
   } finally {
     resampler?.release?.();
   }

@@ -21,6 +21,7 @@ import type { ZeroShotVoice } from './cloning-runtime.js';
 import { decodeReference } from './reference-audio.js';
 import { recognizeRecording, transcribeReference } from './reference-transcript.js';
 import { tagSyntheticWav } from './synthetic-tag.js';
+import { NO_AUDIO_SAMPLES } from '../../common/error-messages.js';
 
 /** Longest recording converted (seconds): the catalogue's limits.max_audio_seconds of a zero-shot voice. */
 export const MAX_CONVERSION_SECONDS = 600;
@@ -43,7 +44,7 @@ async function decodeRecording(file: string, rate: number, signal: AbortSignal):
       throw new JobError('audio_too_long', `the recording is longer than ${MAX_CONVERSION_SECONDS} s; voice-conversion takes up to ${MAX_CONVERSION_SECONDS / 60} minutes: cut it into parts`);
     }
   }
-  if (length === 0) throw new JobError('audio_decode_failed', 'the file contains no audio samples');
+  if (length === 0) throw new JobError('audio_decode_failed', NO_AUDIO_SAMPLES);
   return concat(blocks, length);
 }
 

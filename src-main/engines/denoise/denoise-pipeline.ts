@@ -16,6 +16,7 @@ import { probeSource } from './probe-source.js';
 import { decodeBlocks } from '../audio/decode.js';
 import { concat, createStreamResampler } from '../audio/stream-resampler.js';
 import { inputFile } from '../audio/input-file.js';
+import { NO_AUDIO_SAMPLES, audioTooLong } from '../../common/error-messages.js';
 
 /** Work rate when the source rate is unknown (decode.ts's rate). */
 const FALLBACK_RATE = 16_000;
@@ -32,7 +33,7 @@ export function readMaxSeconds(config: Record<string, unknown>): number | null {
 }
 
 function tooLong(seconds: number, max: number): JobError {
-  return new JobError('audio_too_long', `the audio is ${Math.round(seconds)} s long; this model accepts up to ${max} s`);
+  return new JobError('audio_too_long', audioTooLong(seconds, max));
 }
 
 export interface DenoiserSpec {
@@ -90,7 +91,7 @@ export async function runDenoiseJob(task: EngineTask, ctx: EngineContext, denois
       await yieldToEvents();
     }
     if (ctx.signal.aborted) throw jobCancelled();
-    if (decoded === 0) throw new JobError('audio_decode_failed', 'the file contains no audio samples');
+    if (decoded === 0) throw new JobError('audio_decode_failed', NO_AUDIO_SAMPLES);
     const tail = wet ? concat([mixer.mix(wet.finish()), mixer.end()]) : mixer.end();
     await writer.write(concat([toOutput.push(tail), toOutput.finish()]));
     await writer.close();

@@ -19,6 +19,7 @@ import { createSeparator, type Separator, type SeparatorModel } from './separati
 import { resolveSeparationParams, STEM_NAMES, type StemName } from './separation-params.js';
 import { separateBlocks } from './separation-windows.js';
 import { decodeStereoBlocks, type StereoBlock } from './stereo-decode.js';
+import { NO_AUDIO_SAMPLES, audioTooLong } from '../../common/error-messages.js';
 
 /** engineConfig of a separation model (separation-families.ts). */
 export interface SeparationEngineConfig {
@@ -43,7 +44,7 @@ export function readSeparationConfig(config: Record<string, unknown>): Separatio
 }
 
 function tooLong(seconds: number, max: number): JobError {
-  return new JobError('audio_too_long', `the audio is ${Math.round(seconds)} s long; this model accepts up to ${max} s`);
+  return new JobError('audio_too_long', audioTooLong(seconds, max));
 }
 
 /** One stem's way out: its resamplers (one per output channel) and its file. */
@@ -121,7 +122,7 @@ export async function runSeparationJob(task: EngineTask, ctx: EngineContext, sep
       await yieldToEvents();
     }
     if (ctx.signal.aborted) throw jobCancelled();
-    if (frames === 0) throw new JobError('audio_decode_failed', 'the file contains no audio samples');
+    if (frames === 0) throw new JobError('audio_decode_failed', NO_AUDIO_SAMPLES);
     const artifacts: ArtifactFile[] = [];
     for (const sink of sinks) {
       await writeStem(sink, null, true);

@@ -10,6 +10,7 @@ import { JobError, jobCancelled } from '../../common/errors.js';
 import type { BlockProcessor } from '../audio/block-processor.js';
 import { ffmpegFrames, findFfmpeg, sniffFormat } from '../audio/decode.js';
 import { createStreamResampler } from '../audio/stream-resampler.js';
+import { EMPTY_AUDIO_FILE, FFMPEG_MISSING, UNRECOGNISED_AUDIO, undecodable } from '../../common/error-messages.js';
 
 /** A block of two equal-length channels. */
 export type StereoBlock = [Float32Array, Float32Array];
@@ -27,9 +28,9 @@ export async function* decodeStereoBlocks(file: string, options: StereoDecodeOpt
   const size = await stat(file).then((s) => s.size, (cause: Error) => {
     throw new JobError('audio_decode_failed', `cannot read the audio file: ${cause.message}`, { cause });
   });
-  if (size === 0) throw new JobError('audio_decode_failed', 'the audio file is empty (0 bytes)');
+  if (size === 0) throw new JobError('audio_decode_failed', EMPTY_AUDIO_FILE);
   const ffmpeg = options.decoder === 'wasm' ? null : findFfmpeg();
-  if (options.decoder === 'ffmpeg' && !ffmpeg) throw new JobError('audio_decode_failed', 'ffmpeg is not installed');
+  if (options.decoder === 'ffmpeg' && !ffmpeg) throw new JobError('audio_decode_failed', FFMPEG_MISSING);
   const source = ffmpeg ? ffmpegStereo(ffmpeg, file, options.rate, options.signal) : wasmStereo(file, options.rate, options.signal);
   yield* reblockStereo(source, options.blockFrames);
 }
@@ -95,7 +96,7 @@ async function* wasmStereo(file: string, rate: number, signal?: AbortSignal): As
     await handle.close();
   }
   const format = sniffFormat(head);
-  if (!format) throw new JobError('audio_decode_failed', 'the file is not a recognised audio format (wav, mp3, flac, ogg, opus, m4a, webm; install ffmpeg for more)');
+  if (!format) throw new JobError('audio_decode_failed', UNRECOGNISED_AUDIO);
   let resamplers: [BlockProcessor, BlockProcessor] | null = null;
   let sourceRate = 0;
   const flush = (): StereoBlock | null => (resamplers ? [resamplers[0].finish(), resamplers[1].finish()] : null);
@@ -118,7 +119,7 @@ async function* wasmStereo(file: string, rate: number, signal?: AbortSignal): As
     if (rest) yield equalLength(rest);
   } catch (cause) {
     if (cause instanceof JobError) throw cause;
-    throw new JobError('audio_decode_failed', `the ${format} file could not be decoded: ${(cause as Error).message}`, { cause });
+    throw new JobError('audio_decode_failed', undecodable(format, cause), { cause });
   } finally {
     resamplers?.[0].release?.();
     resamplers?.[1].release?.();

@@ -13,6 +13,7 @@ import { ApiError, type RequestErrorCode } from '../../common/errors.js';
 import { FairQueue } from '../../common/fair-queue.js';
 import { lowerThisThread } from '../../platform/background-priority.js';
 import { startThread, type ScriptEntry } from '../../platform/script-entry.js';
+import { SHUTTING_DOWN } from '../../common/error-messages.js';
 
 type Envelope<Request> = { id: number; request: Request };
 type Reply<Answer> = { id: number; answer: Answer } | { id: number; error: { code: RequestErrorCode; message: string } };
@@ -116,7 +117,7 @@ export class FairThread<Request, Answer> {
 }
 
 function shuttingDown(): ApiError {
-  return new ApiError('internal_error', 'the service is shutting down');
+  return new ApiError('internal_error', SHUTTING_DOWN);
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { JobError } from '../../common/errors.js';
+import { CANCELLED_MESSAGE, JobError } from '../../common/errors.js';
 import { cutRange } from '../audio/range-cut.js';
 import { loadEngineFactory } from '../engine-registry.js';
 import type { Engine, EngineKind, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
@@ -109,7 +109,7 @@ async function run(given: EngineTask): Promise<void> {
       ...(task.streamAudio ? { audio: (bytes: Uint8Array) => send({ type: 'audio', jobId: task.jobId, bytes }) } : {}),
     });
     if (cut) rmSync(cut, { force: true });
-    if (controller.signal.aborted) send({ type: 'failed', jobId: task.jobId, code: 'cancelled', message: 'cancelled' });
+    if (controller.signal.aborted) send({ type: 'failed', jobId: task.jobId, code: 'cancelled', message: CANCELLED_MESSAGE });
     else {
       // Nothing to keep: no empty folder per job.
       if (output.artifacts.length === 0) removeIfEmpty(task.workDir);
@@ -155,7 +155,7 @@ function cancel(jobId: string): void {
   const waiting = line.findIndex((task) => task.jobId === jobId);
   if (waiting >= 0) {
     line.splice(waiting, 1);
-    send({ type: 'failed', jobId, code: 'cancelled', message: 'cancelled' });
+    send({ type: 'failed', jobId, code: 'cancelled', message: CANCELLED_MESSAGE });
   } else running.get(jobId)?.abort();
 }
 

@@ -21,7 +21,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { JobError } from '../../common/errors.js';
+import { jobCancelled, JobError } from '../../common/errors.js';
 import type { EngineKind, EngineOutput, EngineTask, ParentMessage, RecognizedSegment, WorkerMessage } from '../engine-types.js';
 import { scriptEntry, type ScriptEntry } from '../../platform/script-entry.js';
 import { forkLauncher, type LaunchedChild, type ProcessLauncher } from './process-launcher.js';
@@ -263,7 +263,7 @@ export class WorkerPool {
           setTimeout(() => {
             if (slot.tasks[0] !== active) return;
             this.log(`worker ${slot.index}: ${task.jobId} did not stop ${this.cancelGraceMs} ms after cancel; killing it`);
-            active.reject(new JobError('cancelled', 'cancelled'));
+            active.reject(jobCancelled());
             this.recycle(slot);
           }, this.cancelGraceMs),
         );
@@ -443,7 +443,7 @@ export class WorkerPool {
   private restart(slot: Slot): void {
     this.spawn(slot);
     for (const waiting of [...slot.tasks]) {
-      if (waiting.cancelled) waiting.reject(new JobError('cancelled', 'cancelled'));
+      if (waiting.cancelled) waiting.reject(jobCancelled());
       else this.send(slot, { type: 'run', task: waiting.task });
     }
     // The first of them runs once the new worker has started: its timeout counts from then, not from the restart.

@@ -24,6 +24,7 @@ import { splitIntoSentences } from '../transcripts/sentence-segments.js';
 import { rowsFromResult } from '../transcripts/transcript-segments.js';
 import { recordOriginal } from '../transcripts/transcripts.js';
 import { applyVocabulary } from '../transcripts/vocabulary-revision.js';
+import { noAccount } from '../../common/error-messages.js';
 
 /** The name a dictation's job gets: "Dictation 2026-11-23 02:15 UTC" (when it ended). */
 export function dictationJobName(at: Date): string {
@@ -35,7 +36,7 @@ export const DICTATION_RECORDING_NAME = 'dictation.wav';
 
 export async function recordDictation(core: JobCore, input: NewDictationJob): Promise<Job> {
   const { store, machine, options } = core;
-  if (!(await store.repos.accounts.getAccount(input.accountId))) throw new ApiError('unauthorized', `account ${input.accountId} does not exist`);
+  if (!(await store.repos.accounts.getAccount(input.accountId))) throw new ApiError('unauthorized', noAccount(input.accountId));
   // Priced like a recording of the length received (its estimate is its charge), from the catalogue's record.
   const price = priceSnapshot(options.resolveModel(input.modelId));
   const row = newJobRow(

@@ -14,10 +14,11 @@ import type { JobCore } from './job-core.js';
 import { priceSnapshot } from '../money/billing.js';
 import { newJobRow } from './job-rows.js';
 import type { HostedDictationJob } from './job-service-types.js';
+import { noAccount } from '../../common/error-messages.js';
 
 export async function followHostedDictation(core: JobCore, input: HostedDictationJob): Promise<Job> {
   const { store, machine } = core;
-  if (!(await store.repos.accounts.getAccount(input.accountId))) throw new ApiError('unauthorized', `account ${input.accountId} does not exist`);
+  if (!(await store.repos.accounts.getAccount(input.accountId))) throw new ApiError('unauthorized', noAccount(input.accountId));
   const row = newJobRow(
     core,
     {

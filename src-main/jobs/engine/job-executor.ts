@@ -12,7 +12,7 @@
  */
 import { copyFile, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative } from 'node:path';
-import { JobError, PAUSED, WAITING_CODES } from '../../common/errors.js';
+import { jobCancelled, JobError, PAUSED, WAITING_CODES } from '../../common/errors.js';
 import { isProduct } from '../../common/products.js';
 import { durationString } from '../../common/duration.js';
 import type { EngineInput, EngineKind, EngineOutput, EngineTask, RecognizedSegment } from '../../engines/engine-types.js';
@@ -210,7 +210,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
     return new Promise<T>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const onAbort = (): void => {
-        timer = setTimeout(() => reject(new JobError('cancelled', 'cancelled')), options.cancelGraceMs);
+        timer = setTimeout(() => reject(jobCancelled()), options.cancelGraceMs);
       };
       signal.addEventListener('abort', onAbort, { once: true });
       promise.then(resolve, reject).finally(() => {

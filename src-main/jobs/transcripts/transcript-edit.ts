@@ -10,6 +10,7 @@ import { MAX_SEGMENT_TEXT_CHARS, MAX_SPEAKER_NAME_CHARS, MAX_TRANSCRIPT_CHANGES 
 import type { RevisionSegment, RevisionWord, SegmentPatch, SpeakerMerge, TranscriptPatch } from '../../common/transcript-types.js';
 import { spreadWords, tokensOf, type RevisionBody } from './transcript-original.js';
 import { AlignmentBudget, alignWords } from './word-alignment.js';
+import { unknownField } from '../../common/error-messages.js';
 
 const PATCH_FIELDS = ['base_revision', 'segments', 'speakers', 'merge_speakers', 'not_speakers'] as const;
 const SEGMENT_FIELDS = ['index', 'text', 'speaker'] as const;
@@ -27,7 +28,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function refuseUnknown(object: Record<string, unknown>, allowed: readonly string[], where: string): void {
   const unknown = Object.keys(object).find((key) => !allowed.includes(key));
-  if (unknown !== undefined) throw new ApiError('unsupported_param', `unknown field "${where}${unknown}"; it takes ${allowed.join(', ')}`);
+  if (unknown !== undefined) throw new ApiError('unsupported_param', unknownField(`${where}${unknown}`, allowed));
 }
 
 function speakerKey(value: unknown, field: string): string {

@@ -21,6 +21,7 @@ import { highlight } from './transcript-snippet.js';
 import { matchInSegment, segmentReader } from './search-word-times.js';
 import { originalRevision } from './transcript-original.js';
 import { catchUpSearchIndex, jobName, reindexSegments, searchRows } from './transcripts-search-index.js';
+import { noJobOnRoute } from '../../common/error-messages.js';
 
 /**
  * The most matching segments a search ranks. bm25 costs 15–75 µs a row on the development machine (more when a
@@ -143,7 +144,7 @@ export function createTranscripts(store: Store, clock: Clock): Transcripts {
   async function transcription(accountId: string, jobId: string): Promise<JobRow> {
     const job = await repos.jobs.getWithoutResult(jobId);
     if (!job || job.account_id !== accountId || job.product !== 'speech-to-text') {
-      throw new ApiError('not_found', `no job ${jobId} on this route`);
+      throw new ApiError('not_found', noJobOnRoute(jobId));
     }
     if (job.status !== 'succeeded') {
       throw new ApiError('conflict', `job ${jobId} is ${job.status}; only a succeeded transcription has a transcript`);

@@ -10,6 +10,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from '../../common/errors.js';
 import type { Log } from '../../common/log.js';
+import { UNEXPECTED_ERROR } from '../../common/error-messages.js';
 
 /**
  * A body that stopped arriving (408) is done with: the answer closes the connection. Any other refusal before the
@@ -45,7 +46,7 @@ function makeErrorHandler(log: Log, dialects: readonly ErrorDialect[]) {
       return errorResponse(c, new ApiError(code, err.message || 'bad request'), dialects);
     }
     log.info(`internal error on ${c.req.method} ${new URL(c.req.url).pathname}: ${err.stack ?? String(err)}`);
-    return errorResponse(c, new ApiError('internal_error', 'the service hit an unexpected error; it is logged'), dialects);
+    return errorResponse(c, new ApiError('internal_error', UNEXPECTED_ERROR), dialects);
   };
 }
 

@@ -26,6 +26,7 @@ import { connectHosted, relay, type HostedEndpoint, type RelayLink } from './hos
 import { hostedLiveMeter } from './hosted-live-meter.js';
 import type { LiveOptions } from './live-options.js';
 import type { Log } from '../../common/log.js';
+import { MODEL_QUERY_REQUIRED, modelUnavailable, noModel } from '../../common/error-messages.js';
 
 export interface DictationDeps {
   resolveModel(id: string): ModelDefinition | undefined;
@@ -177,12 +178,12 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
   /** The live speech-to-text model `modelId`, or the ApiError a session on it is refused with. */
   function liveModel(modelId: string): ModelDefinition {
     const model = deps.resolveModel(modelId);
-    if (!model) throw new ApiError('not_found', `no model ${modelId}`);
+    if (!model) throw new ApiError('not_found', noModel(modelId));
     if (model.capability !== 'asr' || !model.live) {
       const why = model.engine !== 'remote' && model.capability === 'asr' ? liveUnavailableReason(model) : null;
       throw new ApiError('model_unavailable', why ?? `model ${modelId} is not a live speech-to-text model`);
     }
-    if (model.status !== 'available') throw new ApiError('model_unavailable', `model ${modelId} is unavailable: ${model.reason ?? 'unknown reason'}`);
+    if (model.status !== 'available') throw new ApiError('model_unavailable', modelUnavailable(modelId, model.reason));
     return model;
   }
 
@@ -199,7 +200,7 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
 
   async function admit(url: URL, accountId: string): Promise<(ws: WebSocket) => SessionHandle> {
     const modelId = singleQuery(url.searchParams, 'model');
-    if (!modelId) throw new ApiError('model_required', 'the model query parameter is required');
+    if (!modelId) throw new ApiError('model_required', MODEL_QUERY_REQUIRED);
     const model = liveModel(modelId);
     if (model.engine === 'remote') return admitHosted(model, accountId);
     const config = liveModelConfig(model);

@@ -31,6 +31,7 @@ import type { LiveReservation, LiveReservationRequest } from '../../jobs/money/l
 import { CLOSE_TRY_AGAIN_LATER, SessionSlots } from './session-slots.js';
 import type { Authentication } from '../auth/authenticate.js';
 import { silentLog, type Log } from '../../common/log.js';
+import { MODEL_QUERY_REQUIRED, SHUTTING_DOWN, modelUnavailable, noModel, noWebSocketRoute } from '../../common/error-messages.js';
 
 export interface LiveDeps {
   /** The service's key check (auth/authenticate.ts): the key, its failed-check limit and the browser Origin. */
@@ -173,11 +174,11 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   /** The TTS route's own checks, after the client's: the model, then its voice (loaded before the upgrade). */
   async function admitSpeech(url: URL, accountId: string): Promise<{ model: ModelDefinition; voice: LiveVoice }> {
     const modelId = singleQuery(url.searchParams, 'model');
-    if (!modelId) throw new ApiError('model_required', 'the model query parameter is required');
+    if (!modelId) throw new ApiError('model_required', MODEL_QUERY_REQUIRED);
     const model = deps.resolveModel(modelId);
-    if (!model) throw new ApiError('not_found', `no model ${modelId}`);
+    if (!model) throw new ApiError('not_found', noModel(modelId));
     if (model.capability !== 'tts' || !model.live) throw new ApiError('model_unavailable', `model ${modelId} is not a live text-to-speech model`);
-    if (model.status !== 'available') throw new ApiError('model_unavailable', `model ${modelId} is unavailable: ${model.reason ?? 'unknown reason'}`);
+    if (model.status !== 'available') throw new ApiError('model_unavailable', modelUnavailable(modelId, model.reason));
     return { model, voice: await voiceFor(model, url, accountId) };
   }
 
@@ -208,7 +209,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
    * route's own checks; resolves to the session's starter and the slot to give back when the socket closes.
    */
   async function admit(req: IncomingMessage, url: URL): Promise<{ key: string; start: (ws: WebSocket) => SessionHandle; release: () => void }> {
-    if (closing) throw new ApiError('internal_error', 'the service is shutting down');
+    if (closing) throw new ApiError('internal_error', SHUTTING_DOWN);
     const client = await admitClient(req, url, { authentication: deps.authentication });
     const dictating = url.pathname === DICTATION_PATH;
     if (dictating && !deps.recordDictation) throw new ApiError('internal_error', 'live dictation is not available in this service');
@@ -229,7 +230,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== LIVE_PATH && url.pathname !== DICTATION_PATH) {
       // Another upgrade handler may own this path; answer 404 only when there is none.
-      if (server.listenerCount('upgrade') === 1) refuseUpgrade(socket, new ApiError('not_found', `no WebSocket route at ${url.pathname}`));
+      if (server.listenerCount('upgrade') === 1) refuseUpgrade(socket, new ApiError('not_found', noWebSocketRoute(url.pathname)));
       return;
     }
     socket.on('error', () => socket.destroy());
@@ -262,7 +263,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     dictationSessions: () => dictation.sessions(),
     recognizers: () => dictation.pool.running(),
     liveRecognizer: (modelId) => {
-      if (closing) return Promise.reject(new ApiError('internal_error', 'the service is shutting down'));
+      if (closing) return Promise.reject(new ApiError('internal_error', SHUTTING_DOWN));
       return dictation.recognizer(modelId);
     },
     takeDictationSlot: (accountId) => slots.dictation.take(accountId),

@@ -6,6 +6,7 @@
 import { ApiError } from '../../common/errors.js';
 import { openAiErrorBody } from './openai-error.js';
 import type { Log } from '../../common/log.js';
+import { UNEXPECTED_ERROR } from '../../common/error-messages.js';
 
 export type SendEvent = (event: unknown) => void;
 
@@ -24,7 +25,7 @@ export function eventStreamResponse(
       };
       void run(send, gone.signal)
         .catch((error: unknown) => {
-          const apiError = error instanceof ApiError ? error : new ApiError('internal_error', 'the service hit an unexpected error; it is logged');
+          const apiError = error instanceof ApiError ? error : new ApiError('internal_error', UNEXPECTED_ERROR);
           if (!(error instanceof ApiError)) log.info(`event stream failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
           send(openAiErrorBody(apiError));
         })

@@ -16,13 +16,14 @@ import type { AppEnv } from '../app-env.js';
 import { booleanQuery, numberQuery, queryOf, singleQuery } from '../http/query-params.js';
 import { contentDisposition } from '../http/file-response.js';
 import type { ExportRenderer } from '../exports/export-renderer.js';
+import { formatOneOf } from '../../common/error-messages.js';
 
 export function exportRoutes(transcripts: Transcripts, exports: ExportRenderer): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/v1/speech-to-text/:jobId/export', async (c) => {
     const query = queryOf(c.req.url);
     const format = (singleQuery(query, 'format') ?? 'txt') as TranscriptFormat;
-    if (!TRANSCRIPT_FORMATS.includes(format)) throw new ApiError('invalid_request', `format must be one of ${TRANSCRIPT_FORMATS.join(', ')}`);
+    if (!TRANSCRIPT_FORMATS.includes(format)) throw new ApiError('invalid_request', formatOneOf(TRANSCRIPT_FORMATS));
     const cues: CueOptions = {};
     const lineChars = numberQuery(query, 'max_chars_per_line', { ...SUBTITLE_LINE_CHARS_RANGE, integer: true });
     const lines = numberQuery(query, 'max_lines', { ...SUBTITLE_LINES_RANGE, integer: true });

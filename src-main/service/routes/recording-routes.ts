@@ -16,13 +16,14 @@ import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { keyOrQueryRoute } from '../http/route-access.js';
 import { contentDisposition, fileResponse } from '../http/file-response.js';
+import { noJobOnRoute } from '../../common/error-messages.js';
 
 export function recordingRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/v1/speech-to-text/:jobId/audio', keyOrQueryRoute, async (c) => {
     const id = c.req.param('jobId');
     const recording = await deps.jobs.getRecording(c.get('owner').accountId, id);
-    if (!recording) throw new ApiError('not_found', `no job ${id} on this route`);
+    if (!recording) throw new ApiError('not_found', noJobOnRoute(id));
     if (recording.kind === 'gone') throw new ApiError('recording_deleted', recording.message);
     if (recording.kind === 'none') throw new ApiError('not_found', recording.message);
     const headers = {

@@ -17,6 +17,7 @@ import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonObject } from '../http/json-body.js';
 import { holdJob, idempotencyOf, requestedLanguage, resolveForProductFresh, validateParams } from './submission.js';
+import { noJobOnRoute } from '../../common/error-messages.js';
 
 const clock = (seconds: number): string => {
   const whole = Math.floor(seconds);
@@ -56,7 +57,7 @@ async function retranscribe(c: Context<AppEnv>, deps: AppDeps): Promise<Response
   const params = validateParams(deps, def, request.params);
   const range: SnappedRange = snapRange(transcript.segments, request.start, request.end);
   const recording = await deps.jobs.getRecording(accountId, jobId);
-  if (!recording) throw new ApiError('not_found', `no job ${jobId} on this route`);
+  if (!recording) throw new ApiError('not_found', noJobOnRoute(jobId));
   if (recording.kind === 'gone') throw new ApiError('recording_deleted', `${recording.message}, so no range of it can be re-transcribed`);
   if (recording.kind === 'none') throw new ApiError('conflict', `${recording.message}, so no range of it can be re-transcribed`);
   const source = await deps.jobs.getJob(accountId, 'speech-to-text', jobId);

@@ -18,6 +18,7 @@ import type { ModelDefinition } from '../../engines/model-definition.js';
 import { SENTENCE_TTS_ENGINES } from '../../engines/tts/tts-run.js';
 import type { Idempotency } from '../../jobs/engine/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
+import { mustBeString } from '../../common/error-messages.js';
 
 /** Longest Idempotency-Key accepted. */
 export const MAX_IDEMPOTENCY_KEY_CHARS = 255;
@@ -117,7 +118,7 @@ export function checkText(deps: AppDeps, def: ModelDefinition, text: unknown, fi
   if (text === undefined || text === null || (typeof text === 'string' && text.trim() === '')) {
     throw new ApiError('text_required', `${field} is required and must not be empty`);
   }
-  if (typeof text !== 'string') throw new ApiError('invalid_request', `${field} must be a string`);
+  if (typeof text !== 'string') throw new ApiError('invalid_request', mustBeString(field));
   const max = deps.catalogue.limitsFor(def).max_text_chars;
   const length = textLength(text);
   if (max !== null && length > max) throw new ApiError('text_too_long', textTooLongMessage(field, length, max, def.id));

@@ -8,13 +8,14 @@ import { ApiError } from '../../common/errors.js';
 import { numberQuery, queryOf } from '../http/query-params.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
+import { noJobOnRoute } from '../../common/error-messages.js';
 
 /** Segments per page when no limit is given (a 2-hour recording has a few hundred), and the most a page holds. */
 export const DEFAULT_SEGMENT_PAGE = 200;
 export const MAX_SEGMENT_PAGE = 1000;
 
 function found<T>(value: T | undefined, id: string): T {
-  if (value === undefined) throw new ApiError('not_found', `no job ${id} on this route`);
+  if (value === undefined) throw new ApiError('not_found', noJobOnRoute(id));
   return value;
 }
 

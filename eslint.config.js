@@ -60,6 +60,49 @@ export default tseslint.config(
       { regex: '^\\$common/(.*/)?\\.\\.(/|$)', message: '$common/… stays inside src-main/common.' },
     ]),
   },
+  // One way to log (common/log.ts): no console, stderr writes or process warnings in src-main except the sinks that
+  // format log lines and the CLI's output for the person (cli/output.ts).
+  {
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/common/log-sinks.ts', 'src-main/cli/output.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'console', message: 'Log through the module\'s Log (common/log.ts); a CLI\'s words for the person go through cli/output.ts.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'stderr', message: 'Log through the module\'s Log (common/log.ts); only its sinks (common/log-sinks.ts) and cli/output.ts write to stderr.' },
+        { object: 'process', property: 'emitWarning', message: 'Log a warning through the module\'s Log: log.warn(…).' },
+      ],
+    },
+  },
+  // One way to fail (common/errors.ts): ApiError, JobError, PackageError with a code. An error class elsewhere must be
+  // caught by type for something other than turning it into a code, and say why in its docblock; these are the ones.
+  {
+    files: ['src-main/**/*.ts'],
+    ignores: [
+      'src-main/common/errors.ts',
+      'src-main/common/api-client.ts', // ApiClientError: a service's answer on the client side (status, code), retried on by status
+      'src-main/jobs/engine/state-machine.ts', // TransitionError: a transition the table forbids (a bug), never a code
+      'src-main/engines/worker/worker-pool.ts', // WorkerCrashError: the executor retries a job whose worker crashed
+      'src-main/remote/remote-errors.ts', // RemoteError: the runner retries or backs off by its kind and status
+      'src-main/remote/language-model/language-model-client.ts', // a refused parameter is retried in the corrected dialect
+      'src-main/store/secrets/secret-cipher.ts', // SecretUnavailableError: a secret sealed elsewhere reads as not set
+      'src-main/store/postgres/migrate.ts', // NewerSchemaError: voxdesk db tells how to upgrade
+      'src-main/app/player/player-types.ts', // PlayerError: the player's 'error' event, with the device codes
+      'src-main/app/hotkey/text-insertion.ts', // InsertionError: shown as it is, other failures are wrapped
+      'src-main/platform/native-addons.ts', // MissingNativeAddonError: its name is the native-addon check's verdict
+      'src-main/service/live/live-protocol.ts', // ProtocolError: the live socket's own codes (queue_full), the socket stays open
+      'src-main/engines/tts/design/voice-recipe.ts', // UnmetVoiceError: the route names the request field at fault
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ClassDeclaration[superClass.name=/^(Error|ApiError|JobError|PackageError)$/]',
+          message: 'Fail with the domain errors of common/errors.ts (ApiError, JobError, PackageError) and a code; a new error class needs a reason to be caught by type (eslint.config.js allow-list).',
+        },
+      ],
+    },
+  },
   {
     files: ['bin/**/*.js', 'eslint.config.js', 'scripts/**/*.js', 'scripts/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

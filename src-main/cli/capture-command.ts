@@ -15,6 +15,7 @@ import { createService } from '../service/create-service.js';
 import { defaultDataDir } from '../service/config.js';
 import { createLog, silentLog } from '../common/log.js';
 import { textSink } from '../common/log-sinks.js';
+import { tell } from './output.js';
 
 interface CaptureOptions {
   url?: string;
@@ -61,12 +62,12 @@ function printTranscript(endpoint: Endpoint, capture: Capture): Promise<void> {
     ws.on('message', (data) => {
       const message = JSON.parse(data.toString()) as CaptureServerMessage;
       if (message.type === 'transcript.final' && message.text) process.stdout.write(`${message.speaker}: ${message.text}\n`);
-      else if (message.type === 'capture.warning') process.stderr.write(`warning: ${message.warning.message}\n`);
-      else if (message.type === 'error') process.stderr.write(`${message.error.code}: ${message.error.message}\n`);
+      else if (message.type === 'capture.warning') tell(`warning: ${message.warning.message}`);
+      else if (message.type === 'error') tell(`${message.error.code}: ${message.error.message}`);
     });
     ws.on('close', () => resolve());
     ws.on('error', (error) => {
-      process.stderr.write(`the live transcript could not be followed: ${error.message}\n`);
+      tell(`the live transcript could not be followed: ${error.message}`);
       resolve();
     });
   });
@@ -89,7 +90,7 @@ async function startForeground(opts: StartOptions): Promise<void> {
   try {
     const capture = await call<Capture>(endpoint, 'POST', '/v1/captures', requestOf(opts));
     writeFileSync(pidFile, String(process.pid), { mode: 0o600 });
-    process.stderr.write(`capturing ${capture.sources.microphone.device} (You) and ${capture.sources.system.device} (Other side); Ctrl+C or voxdesk capture stop ends it\n`);
+    tell(`capturing ${capture.sources.microphone.device} (You) and ${capture.sources.system.device} (Other side); Ctrl+C or voxdesk capture stop ends it`);
     const stop = (): void => void call<Capture>(endpoint, 'POST', `/v1/captures/${capture.id}/stop`).catch(() => undefined);
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
@@ -135,7 +136,7 @@ export function registerCaptureCommand(program: Command): void {
         throw new Error('no capture runs in the foreground for this data dir (for a service, give --url)');
       }
       process.kill(pid, 'SIGINT');
-      process.stderr.write(`asked the capture (process ${pid}) to stop; it prints its job id\n`);
+      tell(`asked the capture (process ${pid}) to stop; it prints its job id`);
       return;
     }
     const endpoint = remote(opts);
@@ -163,8 +164,8 @@ export function registerCaptureCommand(program: Command): void {
         await service.close();
       }
     }
-    if (sources.reason) process.stderr.write(`${sources.reason}\n`);
+    if (sources.reason) tell(`${sources.reason}`);
     for (const d of sources.devices) process.stdout.write(`${d.kind.padEnd(10)}  ${d.default ? '*' : ' '} ${d.id}  (${d.name})\n`);
-    if (sources.backend === 'client') process.stderr.write('this service records no device itself: a client sends both sides (the desktop app does)\n');
+    if (sources.backend === 'client') tell('this service records no device itself: a client sends both sides (the desktop app does)');
   });
 }

@@ -10,6 +10,7 @@
 import type { Command } from 'commander';
 import { chooseDatabaseUrl } from '../service/open-store.js';
 import { migratePostgresDatabase, NewerSchemaError, postgresSchemaState } from '../store/postgres/migrate.js';
+import { tell } from './output.js';
 
 export const EXIT_NEWER_SCHEMA = 2;
 export const EXIT_PENDING = 3;
@@ -25,7 +26,7 @@ async function exitingOnNewer<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (error) {
     if (error instanceof NewerSchemaError) {
-      process.stderr.write(`voxdesk: ${error.message}; upgrade this installation to at least the one that wrote it\n`);
+      tell(`voxdesk: ${error.message}; upgrade this installation to at least the one that wrote it`);
       process.exit(EXIT_NEWER_SCHEMA);
     }
     throw error;
@@ -54,7 +55,7 @@ export function registerDbCommand(program: Command): void {
       const state = await postgresSchemaState(url);
       const newest = Math.max(0, ...state.applied);
       if (newest > state.known) {
-        process.stderr.write(`voxdesk: ${new NewerSchemaError(newest, state.known).message}\n`);
+        tell(`voxdesk: ${new NewerSchemaError(newest, state.known).message}`);
         process.exit(EXIT_NEWER_SCHEMA);
       }
       const pending = state.known - newest;

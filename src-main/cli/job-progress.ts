@@ -4,6 +4,7 @@ import type { Batch, Job } from '../common/api-types.js';
 import type { ApiClient } from '../common/api-client.js';
 import { isTerminal } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
+import { personStream } from './output.js';
 
 /** How often a job is polled. Default 300 ms. */
 export const POLL_MS = 300;
@@ -12,7 +13,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 function bar(label: string): cliProgress.SingleBar {
   const b = new cliProgress.SingleBar(
-    { stream: process.stderr, format: `${label} [{bar}] {percentage}% {status}`, hideCursor: true, clearOnComplete: false },
+    { stream: personStream, format: `${label} [{bar}] {percentage}% {status}`, hideCursor: true, clearOnComplete: false },
     cliProgress.Presets.shades_classic,
   );
   return b;

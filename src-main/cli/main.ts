@@ -11,6 +11,7 @@ import { registerSpeakCommand } from './speak-command.js';
 import { registerTranscribeCommand } from './transcribe-command.js';
 import { registerVoicesCommand } from './voices-command.js';
 import { registerWorkerCommand } from './worker-command.js';
+import { tell } from './output.js';
 
 export function buildProgram(): Command {
   const program = new Command('voxdesk')
@@ -35,6 +36,6 @@ try {
   await buildProgram().parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);
-  process.stderr.write(`voxdesk: ${(error as Error).message}\n`);
+  tell(`voxdesk: ${(error as Error).message}`);
   process.exit(1);
 }

@@ -21,6 +21,7 @@ import { openDatabase } from '../store/database.js';
 import { createSqliteStore } from '../store/sqlite-store.js';
 import { createLog } from '../common/log.js';
 import { textSink } from '../common/log-sinks.js';
+import { personStream } from './output.js';
 
 interface DataDirOption {
   dataDir?: string;
@@ -77,7 +78,7 @@ async function pull(manager: ModelManager, id: string, acceptUnconfirmed: boolea
     return;
   }
   const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: `${id} [{bar}] {percentage}% {done}/{total} {state}`, hideCursor: true, clearOnComplete: false },
+    { stream: personStream, format: `${id} [{bar}] {percentage}% {done}/{total} {state}`, hideCursor: true, clearOnComplete: false },
     cliProgress.Presets.shades_classic,
   );
   const total = initial.size_bytes;

@@ -20,6 +20,7 @@ import { collect, integerOption, numberOption } from './options.js';
 import { drainOnSignal } from './drain-on-signal.js';
 import { createLog } from '../common/log.js';
 import { textSink } from '../common/log-sinks.js';
+import { tell } from './output.js';
 
 /**
  * The built renderer shipped with the package: `--ui` without a directory serves it. From sources this file is
@@ -97,7 +98,7 @@ export function registerServeCommand(program: Command): void {
       const service = await createService(config);
       process.stdout.write(`voxdesk listening on ${service.url}\n`);
       // The one-time login address: the page trades the token for a session; `curl` on the bootstrap gets 401.
-      if (ui) process.stderr.write(`browser UI: ${service.browserLoginUrl()}\n`);
+      if (ui) tell(`browser UI: ${service.browserLoginUrl()}`);
       drainOnSignal({ graceSeconds: opts.shutdownGrace, close: (graceMs) => service.close(graceMs), drainingWhat: 'shutting down', log: cluster.log });
     });
 }

@@ -17,6 +17,7 @@ import { TRANSCRIPT_FORMATS as FORMATS, type TranscriptFormat } from '../common/
 import { openClientSession } from './client-session.js';
 import { waitForBatch } from './job-progress.js';
 import { integerOption } from './options.js';
+import { tell } from './output.js';
 
 /** Files per batch request (the spec's limit). */
 export const FILES_PER_BATCH = MAX_BATCH_ITEMS;
@@ -98,14 +99,14 @@ export function registerTranscribeCommand(program: Command): void {
             const source = chunk[i]!;
             if (item.status !== 'succeeded' || !item.job_id) {
               failures++;
-              process.stderr.write(`${source}: ${item.error_code ?? item.status}: ${item.error_message ?? ''}\n`);
+              tell(`${source}: ${item.error_code ?? item.status}: ${item.error_message ?? ''}`);
               continue;
             }
             const file = new Uint8Array(await (await client.exportTranscript(item.job_id, opts.format)).arrayBuffer());
             if (opts.out) {
               const target = join(resolve(opts.out), `${basename(source, extname(source))}.${opts.format}`);
               await writeFile(target, file);
-              process.stderr.write(`${source} → ${target}\n`);
+              tell(`${source} → ${target}`);
             } else {
               const text = new TextDecoder().decode(file);
               if (files.length > 1) process.stdout.write(`==> ${source} <==\n`);

@@ -1,7 +1,15 @@
 /**
- * Error codes and their HTTP statuses (docs/design.md §3). One typed error carries a code, a human message and a
- * cause — no HTTP status: the service maps the code to its status at its edge (service/http/http-status.ts) and the
- * error to `{"error": {"code", "message"}}` in one central handler.
+ * The one way to fail (docs/design.md, house rules): throw a domain error with a code where the fault is found, and
+ * let the edges translate codes, never classes. Three errors, one per list of codes:
+ * - `ApiError` — a request's fault (REQUEST_ERRORS): the central HTTP handler (service/http/error-handler.ts) maps its
+ *   code to the status (service/http/http-status.ts, the only code → status map) and to `{"error": {"code", "message"}}`.
+ * - `JobError` — a job's failure (JOB_ERROR_CODES): the job engine stores its code and message on the job row.
+ * - `PackageError` — a model package's download, install or import (PACKAGE_ERROR_CODES), recorded on the package.
+ * They stay three rather than one VoxdeskError because each is caught by a different edge for a different contract
+ * (a status on the wire, a job row, a package row), and ApiError's codes are checked against the status table by the
+ * compiler; one class would move that check to run time at each edge. A start-up option that is wrong is a plain Error (the command prints it and exits). Messages used
+ * in more than one place are in common/error-messages.ts. Any other error class must be caught by type for a
+ * behaviour other than becoming a code; eslint.config.js lists them, each with its reason.
  */
 
 export const REQUEST_ERRORS = {

@@ -136,10 +136,10 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       accountId: localAccountId,
       submitter: createWatchSubmitter({ catalogue, validator, jobs, config, transcripts, exports }, localAccountId),
       timings: config.watchTimings,
-      log: config.log,
+      log: config.log.child('watch'),
     });
     const uploads = new UploadBudget(uploadsDir, { maxConcurrent: config.maxConcurrentUploads, maxStoredBytes: config.maxStoredUploadBytes });
-    const abandonedUploads = sweepAbandonedUploadsEvery(uploadsDir, config.log);
+    const abandonedUploads = sweepAbandonedUploadsEvery(uploadsDir, config.log.child('uploads'));
     opened.push(() => abandonedUploads.stop());
     // The live server starts once the service listens; capture reaches its recognizers through it.
     let liveServer: LiveServer | null = null;
@@ -154,7 +154,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       openQuota: (accountId) => uploads.openRecording(accountId),
       recordJob: (input) => jobs.recordDictation(input),
       durable: () => durability.flush(),
-      log: config.log,
+      log: config.log.child('capture'),
       options: config.capture,
     });
     const metrics = createNodeMetrics({ store, jobs: engine, role: config.role, node: parts.nodeId });
@@ -220,7 +220,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       durable: () => durability.flush(),
       dataDir: config.dataDir,
       designedVoice: (accountId, model, voice) => savedDesignedVoice(store, accountId, model, voice),
-      log: config.log,
+      log: config.log.child('live'),
       launcher: config.processLauncher,
       options: config.live,
     });
@@ -231,7 +231,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       captures,
       localAccountId,
       authentication,
-      log: config.log,
+      log: config.log.child('capture'),
     });
     opened.push(() => captureSocket.close());
     // Captures an earlier run left unfinished (a crash, a kill -9) become their jobs before any new one starts.
@@ -253,7 +253,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
     const watchFolders = watch;
     opened.push(() => watchFolders.stop());
     // In a cluster one API node at a time watches the folders (watch/watch-folder-owner.ts).
-    const watchOwnership = ownWatchFolders(store, watchFolders, { followMs: store.dialect === 'sqlite' ? null : WATCH_SETTINGS_FOLLOW_MS, log: config.log });
+    const watchOwnership = ownWatchFolders(store, watchFolders, { followMs: store.dialect === 'sqlite' ? null : WATCH_SETTINGS_FOLLOW_MS, log: config.log.child('watch') });
     opened.push(() => watchOwnership.release());
     await watchOwnership.ready;
 

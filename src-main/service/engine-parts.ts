@@ -93,17 +93,17 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
   ensurePrivateDir(join(config.storageDir, 'artifacts'));
   // The private folder of the start-up warm-up job of earlier versions (a kill during it left it behind).
   rmSync(join(config.dataDir, 'warm-up'), { recursive: true, force: true });
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, checkpointInThread: true, log: config.log });
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, checkpointInThread: true, log: config.log.child('store') });
   opened.push(() => store.close());
 
-  const keys = new ApiKeys(store.store.repos.accounts, Date.now, store.store.othersNow, config.log);
+  const keys = new ApiKeys(store.store.repos.accounts, Date.now, store.store.othersNow, config.log.child('keys'));
   const localAccountId = await keys.ensureAccount(LOCAL_ACCOUNT);
   if (config.apiKey) await registerConfiguredKey(keys, config);
 
   // The node's own file holds the hosted provider's state and the secrets (open-store.ts); the model manager's rows
   // are in the store, shared by every node (its packages live in the storage dir).
   const local = store.local;
-  const secrets = await openSecretStore({ dataDir: config.dataDir, repo: local.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log });
+  const secrets = await openSecretStore({ dataDir: config.dataDir, repo: local.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log.child('secrets') });
   const models = await ModelManager.open({
     dataDir: config.storageDir,
     store: store.store,
@@ -120,7 +120,7 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
   // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
   if (config.modelMirror) await store.store.repos.settings.set(MIRROR_SETTING, config.modelMirror);
   if (config.caFile) await store.store.repos.settings.set(CA_FILE_SETTING, config.caFile);
-  const remote = createRemoteProvider({ repos: local, secrets, log: config.log, ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
+  const remote = createRemoteProvider({ repos: local, secrets, log: config.log.child('remote'), ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
   opened.push(() => remote.stop());
   const sources: ModelSource[] = [
     ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
@@ -129,10 +129,10 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
     ...FALLBACK_MODEL_SOURCES.map((factory) => factory(ctx)),
   ];
   const initialPricing = loadPricingFile(config.pricingFile);
-  const pricingFile = config.pricingFile ? livePricingFile(config.pricingFile, initialPricing, config.log) : initialPricing;
+  const pricingFile = config.pricingFile ? livePricingFile(config.pricingFile, initialPricing, config.log.child('pricing')) : initialPricing;
   // A cluster (a shared PostgreSQL database) serves other people: the spec's request fee unless the file says otherwise.
   const pricing = config.databaseUrl ? withClusterDefault(pricingFile) : pricingFile;
-  const catalogue = new Catalogue(sources, pricing, config.log, {
+  const catalogue = new Catalogue(sources, pricing, config.log.child('catalogue'), {
     maxUploadBytes: config.maxUploadBytes,
   });
 
@@ -156,7 +156,7 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
     workerLauncher: config.processLauncher,
     startWorkers: config.workerStart,
     idleWorkerExitMs: config.workerIdleExitMs,
-    log: config.log,
+    log: config.log.child('jobs'),
   });
   opened.push(() => jobs.shutdown(0));
   if (store.postgres) {

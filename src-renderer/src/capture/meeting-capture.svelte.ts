@@ -17,6 +17,8 @@ export interface MeetingLine {
   /** Side and segment id: a side's segments count from 0 on its own. */
   key: string;
   side: CaptureSide;
+  /** The speaker the service gave it: "You", "Other side", or the other side's provisional "Other side 2". */
+  speaker: string;
   text: string;
   /** False while the text is a partial (shown grey). */
   final: boolean;
@@ -155,10 +157,10 @@ export class MeetingCapture {
         this.warnings = message.capture.warnings;
         break;
       case 'transcript.partial':
-        this.#setLine(message.side, message.segment_id, message.text, false, Number.MAX_SAFE_INTEGER);
+        this.#setLine(message.side, message.speaker, message.segment_id, message.text, false, Number.MAX_SAFE_INTEGER);
         break;
       case 'transcript.final':
-        this.#setLine(message.side, message.segment_id, message.text, true, message.start);
+        this.#setLine(message.side, message.speaker, message.segment_id, message.text, true, message.start);
         break;
       case 'capture.levels':
         this.levels = { microphone: message.microphone, system: message.system };
@@ -181,11 +183,11 @@ export class MeetingCapture {
     }
   }
 
-  #setLine(side: CaptureSide, segmentId: number, text: string, final: boolean, start: number): void {
+  #setLine(side: CaptureSide, speaker: string, segmentId: number, text: string, final: boolean, start: number): void {
     const key = `${side}:${segmentId}`;
     const others = this.lines.filter((l) => l.key !== key);
     // An empty final closes an utterance whose partials came to nothing.
-    this.lines = final && text.trim() === '' ? others : [...others, { key, side, text: text.trim(), final, start }];
+    this.lines = final && text.trim() === '' ? others : [...others, { key, side, speaker, text: text.trim(), final, start }];
   }
 
   #ended(capture: Capture): void {

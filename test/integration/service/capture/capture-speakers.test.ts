@@ -11,12 +11,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { Job } from '../../../../src-main/common/api-types.js';
 import type { Capture, CaptureServerMessage } from '../../../../src-main/common/capture-protocol.js';
 import { pocketsphinxModelSource } from '../../../../src-main/engines/asr/pocketsphinx-models.js';
 import { SpeakerProcess } from '../../../../src-main/engines/capture/speaker-process.js';
 import { labelTurns } from '../../../../src-main/service/capture/capture-speakers.js';
+import { captureApi, followCapture, type CaptureFollower } from '../../../helpers/capture-client.js';
 import { startCapturePulse, type CapturePulse } from '../../../helpers/capture-pulse.js';
 import { JFK_WAV } from '../../../helpers/dictation-fixtures.js';
 import { startServeProcess, startTestService, stopServe, type ServeProcess, type TestService } from '../../../helpers/service.js';
@@ -30,50 +30,16 @@ let pulse: CapturePulse;
 let twoVoices: string;
 const audioDir = mkdtempSync(join(tmpdir(), 'voxdesk-capture-voices-'));
 
-async function api<T>(url: string, path: string, key: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${url}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
-
-/** The capture socket's messages until it closes; `until` waits (generously: a busy 2-core machine) for a state. */
-function follow(url: string, key: string, id: string): { messages: CaptureServerMessage[]; closed: Promise<void>; until(test: (m: CaptureServerMessage[]) => boolean): Promise<void> } {
-  const ws = new WebSocket(`${url.replace('http', 'ws')}/v1/captures/${id}/realtime`, { headers: { authorization: `Bearer ${key}` } });
-  const messages: CaptureServerMessage[] = [];
-  const waiters: (() => void)[] = [];
-  ws.on('message', (data) => {
-    messages.push(JSON.parse(data.toString()) as CaptureServerMessage);
-    for (const w of waiters) w();
-  });
-  const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
-  return {
-    messages,
-    closed,
-    until: (test) =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the capture socket did not get there: ${JSON.stringify(messages.filter((x) => x.type !== 'capture.levels').slice(-8))}`)), 300_000);
-        const check = (): void => {
-          if (!test(messages)) return;
-          clearTimeout(timer);
-          resolve();
-        };
-        waiters.push(check);
-        check();
-      }),
-  };
-}
+const api = captureApi;
 
 type Final = Extract<CaptureServerMessage, { type: 'transcript.final' }>;
 const finals = (messages: CaptureServerMessage[], side: 'microphone' | 'system'): Final[] => messages.filter((m): m is Final => m.type === 'transcript.final' && m.side === side && m.text !== '');
 
 /** Starts a capture, says jfk.wav into the microphone and plays the two voices into the output, until both are heard. */
-async function captureTwoVoices(url: string, key: string): Promise<{ id: string; socket: ReturnType<typeof follow> }> {
+async function captureTwoVoices(url: string, key: string): Promise<{ id: string; socket: CaptureFollower }> {
   const started = await api<Capture>(url, '/v1/captures', key, { method: 'POST', body: { model: MODEL } });
   expect(started.status, JSON.stringify(started.body)).toBe(201);
-  const socket = follow(url, key, started.body.id);
+  const socket = followCapture(url, key, started.body.id);
   await Promise.all([pulse.play(JFK_WAV, 'mic'), pulse.play(twoVoices, 'speakers')]);
   // The last of the other side's three turns ends the recording: wait until its words are in.
   await socket.until((m) => finals(m, 'microphone').length > 0 && finals(m, 'system').some((f) => f.end > 22));

@@ -26,6 +26,12 @@ export interface MeetingLine {
   start: number;
 }
 
+/** The number of the other side's provisional speaker a line carries ("Other side 2" → 2), or null. */
+export function otherSideNumber(line: Pick<MeetingLine, 'side' | 'speaker'>): number | null {
+  const numbered = line.side === 'system' ? /^Other side (\d+)$/.exec(line.speaker) : null;
+  return numbered ? Number(numbered[1]) : null;
+}
+
 /** The model chosen in the view. */
 export interface MeetingChoice {
   modelId(): string | undefined;

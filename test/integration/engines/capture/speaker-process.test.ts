@@ -3,15 +3,11 @@
  * random-weight speaker embedding (../shared/models), a two-channel recording laid out as a capture writes it (left
  * jfk.wav as "You", right two different real voices taking turns as the other side).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pcm16WavHeader } from '../../../../src-main/engines/capture/chunked-recording.js';
 import { SpeakerProcess } from '../../../../src-main/engines/capture/speaker-process.js';
-import { decodeWav } from '../../../../src-main/engines/audio/wav.js';
 import { makeTempDir } from '../../../helpers/audio-fixtures.js';
-import { JFK_WAV } from '../../../helpers/dictation-fixtures.js';
-import { TEST_DIARIZATION_MODELS, twoVoicesRecording } from '../../../helpers/two-voices.js';
+import { pcm16, TEST_DIARIZATION_MODELS, twoVoicesCapture } from '../../../helpers/two-voices.js';
 import { requireFile } from '../../../helpers/system.js';
 
 const temp = makeTempDir('voxdesk-capture-speakers-');
@@ -20,26 +16,10 @@ let otherSide: Float32Array;
 let speakers: SpeakerProcess;
 const logged: string[] = [];
 
-function pcm16(samples: Float32Array, from = 0, to = samples.length): Buffer {
-  const out = Buffer.alloc((to - from) * 2);
-  for (let i = from; i < to; i++) out.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(samples[i]! * 32767))), (i - from) * 2);
-  return out;
-}
-
 beforeAll(() => {
   requireFile(TEST_DIARIZATION_MODELS.segmentation, '../shared/models');
   requireFile(TEST_DIARIZATION_MODELS.embedding, '../shared/models/tiny');
-  otherSide = decodeWav(new Uint8Array(readFileSync(twoVoicesRecording(temp.dir)))).channels[0]!;
-  const you = decodeWav(new Uint8Array(readFileSync(JFK_WAV))).channels[0]!;
-  const frames = Buffer.alloc(otherSide.length * 4);
-  const left = pcm16(you.length >= otherSide.length ? you : Float32Array.from({ length: otherSide.length }, (_, i) => you[i] ?? 0), 0, otherSide.length);
-  const right = pcm16(otherSide);
-  for (let i = 0; i < otherSide.length; i++) {
-    frames.writeInt16LE(left.readInt16LE(i * 2), i * 4);
-    frames.writeInt16LE(right.readInt16LE(i * 2), i * 4 + 2);
-  }
-  recording = join(temp.dir, 'cap_test.capture.wav');
-  writeFileSync(recording, Buffer.concat([pcm16WavHeader(16_000, 2, frames.length), frames]));
+  ({ path: recording, otherSide } = twoVoicesCapture(temp.dir));
   speakers = new SpeakerProcess(TEST_DIARIZATION_MODELS, (m) => logged.push(m));
 }, 60_000);
 afterAll(() => {

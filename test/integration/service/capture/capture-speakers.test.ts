@@ -89,6 +89,23 @@ describe('a meeting capture with two voices on the other side', () => {
     const second = other.find((s) => s.start <= t0 + 15 && s.end >= t0 + 15);
     expect(second?.speaker, JSON.stringify(other)).toBeDefined();
     expect(other[0]!.speaker, JSON.stringify(other)).not.toBe(second!.speaker);
+
+    // Naming a speaker of the other side keeps their voice in the speaker library, as for any diarized transcript.
+    const revision = (await api<{ revision: number }>(t.url, `/v1/speech-to-text/${job.id}/transcript`, t.key)).body.revision;
+    const named = await api<{ revision: number }>(t.url, `/v1/speech-to-text/${job.id}/transcript`, t.key, {
+      method: 'PATCH',
+      body: { base_revision: revision, speakers: { [second!.speaker!]: 'Anna' } },
+    });
+    expect(named.status, JSON.stringify(named.body)).toBe(200);
+    const library = (await api<{ data: { name: string; samples: number }[] }>(t.url, '/v1/speakers', t.key)).body.data;
+    expect(library).toContainEqual(expect.objectContaining({ name: 'Anna', samples: 1 }));
+    // Given back its own key (what Ctrl+Z does), the voice leaves the library again.
+    const undone = await api<unknown>(t.url, `/v1/speech-to-text/${job.id}/transcript`, t.key, {
+      method: 'PATCH',
+      body: { base_revision: named.body.revision, speakers: { [second!.speaker!]: second!.speaker! } },
+    });
+    expect(undone.status, JSON.stringify(undone.body)).toBe(200);
+    expect((await api<{ data: { name: string }[] }>(t.url, '/v1/speakers', t.key)).body.data.map((p) => p.name)).not.toContain('Anna');
   }, 600_000);
 });
 

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pcm16WavHeader } from '../../src-main/engines/capture/chunked-recording.js';
+import { pcm16WavHeader } from '../../src-main/engines/audio/wav-header.js';
 import { decodeWav } from '../../src-main/engines/audio/wav.js';
 import { JFK_WAV } from './dictation-fixtures.js';
 import { oneVoiceRecording } from './speaker-recordings.js';

@@ -3,8 +3,7 @@
  * 16 kHz float samples, read in blocks so that the file itself is never held in memory beside the samples.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-
-const HEADER_BYTES = 44;
+import { WAV_HEADER_BYTES as HEADER_BYTES } from '../audio/wav-header.js';
 const BLOCK_FRAMES = 64 * 1024;
 
 export function readRecordingChannel(path: string, channels: number, channel: number): Float32Array {

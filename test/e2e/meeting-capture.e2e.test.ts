@@ -38,7 +38,7 @@ const lines = (side: 'microphone' | 'system'): Promise<string[]> => page.locator
 async function startMeeting(): Promise<Locator> {
   await page.keyboard.press('Control+3');
   const panel = page.locator('#panel-live');
-  await panel.getByRole('button', { name: 'Meeting' }).click();
+  await panel.getByRole('button', { name: 'Meeting', exact: true }).click();
   await expect.poll(() => panel.locator('#capture-model').inputValue()).toBe('pocketsphinx-en-us');
   await expect.poll(() => panel.getByText('You: Test-microphone').count()).toBe(1);
   await panel.getByTestId('capture-start').click();

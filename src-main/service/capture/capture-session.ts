@@ -25,6 +25,7 @@ import { diarizeOtherSide, NO_SPEAKER_MODELS, type CaptureSpeakerDeps, type Othe
 import { captureTranscript } from './capture-transcript.js';
 import { LiveSpeakers } from './live-speakers.js';
 import { meetingJobName } from './meeting-name.js';
+import { silentSideWarning } from './silent-side-warning.js';
 
 export interface CaptureSessionInit {
   manifest: CaptureManifest;
@@ -273,15 +274,7 @@ export class CaptureSession {
     for (const event of this.silence.feed(block.microphone, block.system)) {
       const name = SIDES[event.side]!;
       if (event.type === 'silent') {
-        const other = SIDES[1 - event.side]!;
-        const warning: CaptureWarning = {
-          code: 'silent_side',
-          side: name,
-          message:
-            name === 'microphone'
-              ? `your microphone has been silent for ${Math.round(event.seconds)} s while the other side talks: check that it is not muted and that the right one is chosen`
-              : `the other side has been silent for ${Math.round(event.seconds)} s while you talk: check that the call plays through the output being recorded (${this.init.manifest.devices[other] === 'client' ? 'the shared audio' : this.init.manifest.devices.system})`,
-        };
+        const warning = silentSideWarning(name, event.seconds, this.init.manifest.devices);
         this.warnings.set(name, warning);
         this.send({ type: 'capture.warning', warning });
       } else {

@@ -8,9 +8,10 @@
 import type { TranscriptWord } from '../../common/api-types.js';
 import { JobError } from '../../common/errors.js';
 import type { PocketsphinxInstall } from './pocketsphinx-install.js';
-import { createPocketsphinx, FRAMES_PER_SECOND, pcm16, segments, type PocketsphinxApi, type Pointer } from './pocketsphinx-library.js';
+import { createPocketsphinx, FRAMES_PER_SECOND, segments, type PocketsphinxApi, type Pointer } from './pocketsphinx-library.js';
 import { confidenceOf, dictionaryWord, NON_WORD } from './pocketsphinx-output.js';
 import { POCKETSPHINX_NO_PROCESS, POCKETSPHINX_NO_UTTERANCE, POCKETSPHINX_RELEASED } from '../../common/error-messages.js';
+import { floatToInt16 } from '../audio/pcm.js';
 
 export class PocketsphinxLiveDecoder {
   private readonly api: PocketsphinxApi;
@@ -26,7 +27,7 @@ export class PocketsphinxLiveDecoder {
     const ps = this.decoder;
     if (!ps) throw new JobError('engine_failed', POCKETSPHINX_RELEASED);
     if (a.startUtt(ps) < 0) throw new JobError('engine_failed', POCKETSPHINX_NO_UTTERANCE);
-    const pcm = pcm16(samples);
+    const pcm = floatToInt16(samples);
     if (pcm.length > 0 && a.processRaw(ps, pcm, pcm.length, 0, 1) < 0) {
       a.endUtt(ps);
       throw new JobError('engine_failed', POCKETSPHINX_NO_PROCESS);

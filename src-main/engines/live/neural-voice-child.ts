@@ -9,6 +9,7 @@ import { parentLink } from '../worker/parent-link.js';
 import { designedVoiceConfig } from '../tts/design/designed-voice-run.js';
 import { shiftPitch, speedBeforeShift } from '../tts/design/pitch-shift.js';
 import type { VoiceRecipe } from '../tts/design/voice-recipe.js';
+import { floatToInt16 } from '../audio/pcm.js';
 
 export type ChildRequest =
   /** `design`: a saved designed voice (docs/voices.md), its voices file made here in `cacheDir`. */
@@ -24,15 +25,6 @@ export type ChildReply =
 
 const parent = parentLink();
 const send = (reply: ChildReply): void => parent.send(reply);
-
-function toInt16(samples: Float32Array): Int16Array {
-  const out = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++) {
-    const s = Math.round(samples[i]! * 32768);
-    out[i] = s > 32767 ? 32767 : s < -32768 ? -32768 : s;
-  }
-  return out;
-}
 
 let voice: SherpaVoice | null = null;
 /** A designed voice's pace and pitch shift (none for the model's own voices). */
@@ -55,12 +47,12 @@ async function drain(): Promise<void> {
         // A pitch shift resamples the whole sentence (design/pitch-shift.ts): it is sent as one chunk.
         const speed = speedBeforeShift(Math.max(0.5, Math.min(2, request.speed * designed.speed)), designed.semitones);
         const shifted = await shiftPitch(await voice.synthesize(request.text, { speaker: 0, speed }), voice.sampleRate, designed.semitones);
-        if (!cancelled.has(request.id) && shifted.length > 0) send({ type: 'chunk', id: request.id, samples: toInt16(shifted) });
+        if (!cancelled.has(request.id) && shifted.length > 0) send({ type: 'chunk', id: request.id, samples: floatToInt16(shifted) });
       } else {
         const speed = designed ? Math.max(0.5, Math.min(2, request.speed * designed.speed)) : request.speed;
         await voice.synthesize(request.text, { speaker: designed ? 0 : request.speaker, speed }, (samples) => {
           if (cancelled.has(request.id)) return true;
-          if (samples.length > 0) send({ type: 'chunk', id: request.id, samples: toInt16(samples) });
+          if (samples.length > 0) send({ type: 'chunk', id: request.id, samples: floatToInt16(samples) });
           return false;
         });
       }

@@ -12,6 +12,7 @@ import type { Batch, Job, SavedVoice } from '../../../../src-main/common/api-typ
 import { decodeWav, encodeWav } from '../../../../src-main/engines/audio/wav.js';
 import { generatedModel, PRODUCT_MODELS_SCRIPT } from '../../../helpers/generated-models.js';
 import { Client, json } from '../../../helpers/http-client.js';
+import { LiveClient, refusedUpgrade } from '../../../helpers/live-harness.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { requireCommand, SHARED } from '../../../helpers/system.js';
 import { TINY } from '../../../helpers/tiny-archives.js';
@@ -169,5 +170,53 @@ describe('batches with a saved cloned voice', () => {
     const codes = [((await foreign.json()) as { error: { code: string } }).error.code, ((await unknown.json()) as { error: { code: string } }).error.code];
     expect(codes[0]).toBe(codes[1]);
     expect(await jobCount()).toBe(jobs);
+  });
+});
+
+describe('live text to speech in a saved cloned voice', () => {
+  const url = (query: string): string => `${t.url.replace('http', 'ws')}/v1/text-to-speech/realtime?${query}`;
+
+  it('speaks sentence by sentence in the voice over the realtime socket, every voice of a model in one child process', { timeout: 300_000 }, async () => {
+    const live = await LiveClient.open(url(`model=${POCKET}&voice=${cloned.id}`), { authorization: `Bearer ${t.key}` });
+    expect((await live.waitFor('session.created')).session).toMatchObject({ sample_rate: 24000 });
+    live.send({ type: 'speak', text: 'Hello there. How are you today?' });
+    const first = (await live.waitFor('response.done', 240_000)) as { samples: number; audio_seconds: number };
+    live.send({ type: 'speak', text: 'And a second time.' });
+    const second = (await live.waitFor('response.done', 240_000)) as { samples: number };
+    expect(first.samples).toBeGreaterThan(0);
+    expect(second.samples).toBeGreaterThan(0);
+    const audio = live.received.filter((r) => r.kind === 'audio').reduce((sum, r) => sum + r.bytes, 0);
+    expect(audio).toBe((first.samples + second.samples) * 2);
+    // A second voice of the same model shares the child (and its model load).
+    const running = t.service.live.neuralVoices();
+    const another = await json<SavedVoice>(
+      api.postForm('/v1/voices', [{ name: 'name', value: 'Second' }, { name: 'audio', file: { name: 'second.wav', data: tone(2) } }]),
+    );
+    const live2 = await LiveClient.open(url(`model=${POCKET}&voice=${another.id}`), { authorization: `Bearer ${t.key}` });
+    live2.send({ type: 'speak', text: 'Hi.' });
+    expect(((await live2.waitFor('response.done', 240_000)) as { samples: number }).samples).toBeGreaterThan(0);
+    expect(t.service.live.neuralVoices()).toBe(running);
+    live.close();
+    live2.close();
+  });
+
+  it('refuses another account’s voice exactly as an unknown one, and what else does not fit, before the upgrade', async () => {
+    const strangerKey = await t.service.keys.createKey('live-stranger');
+    const foreign = await refusedUpgrade(url(`model=${POCKET}&voice=${cloned.id}`), { authorization: `Bearer ${strangerKey}` });
+    const unknown = await refusedUpgrade(url(`model=${POCKET}&voice=voice_nosuchvoice`), { authorization: `Bearer ${t.key}` });
+    expect(foreign.status).toBe(400);
+    expect(unknown.status).toBe(400);
+    const code = (r: { body: Record<string, unknown> }): unknown => (r.body.error as { code: string }).code;
+    expect(code(foreign)).toBe(code(unknown));
+    const wordless = await json<SavedVoice>(api.postForm('/v1/voices', [{ name: 'name', value: 'Wordless' }, { name: 'audio', file: { name: 'w.wav', data: tone(2) } }]));
+    for (const [query, expected] of [
+      [`model=${POCKET}`, 'invalid_params'],
+      [`model=${ZIPVOICE}&voice=${wordless.id}`, 'text_required'],
+      [`model=${POCKET}&voice=${designed.id}`, 'invalid_params'],
+      [`model=${KOKORO}&voice=${cloned.id}`, 'invalid_params'],
+    ] as const) {
+      const refused = await refusedUpgrade(url(query), { authorization: `Bearer ${t.key}` });
+      expect({ query, status: refused.status, code: code(refused) }).toEqual({ query, status: 400, code: expected });
+    }
   });
 });

@@ -46,13 +46,14 @@ export class NeuralVoicePool {
   /** `design`: speak a saved designed voice (its recipe; its voices file made in `cacheDir` by the child). */
   async voice(model: ModelDefinition, speaker: number, design?: { recipe: VoiceRecipe; cacheDir: string }): Promise<LiveVoice> {
     const config = sherpaConfigOf(model.engineConfig);
-    const key = `${model.id}\n${JSON.stringify(config.model)}${design ? `\n${JSON.stringify(design.recipe)}` : ''}`;
+    // Every designed voice of a model shares one child and its one load (a bank of speaker slots, neural-voice-child.ts).
+    const key = `${model.id}\n${JSON.stringify(config.model)}${design ? '\ndesigned' : ''}`;
     const child = this.childFor(key, 'neural-voice-child', model.id, { type: 'load', config, ...(design ? { design } : {}) });
     const info = await this.loaded(model, child);
-    if (speaker >= Math.max(1, info.numSpeakers)) {
+    if (!design && speaker >= Math.max(1, info.numSpeakers)) {
       throw new ApiError('invalid_params', `speaker must be 0–${Math.max(1, info.numSpeakers) - 1} for ${model.id}`);
     }
-    return this.liveVoice(child, info, (id, text, speed) => ({ type: 'speak', id, text, speaker, speed }));
+    return this.liveVoice(child, info, (id, text, speed) => ({ type: 'speak', id, text, speaker, speed, ...(design ? { recipe: design.recipe } : {}) }));
   }
 
   /** Speaks in a saved cloned voice (its recording and words) with a zero-shot model, sentence by sentence. */

@@ -9,6 +9,7 @@ import type LibAVTypes from '@libav.js/variant-webcodecs';
 import { JobError } from '../../common/errors.js';
 import type { EncodedSink } from './encoded-sink.js';
 import type { FormatEncoder } from './format-encoder.js';
+import { floatToInt16 } from './pcm.js';
 
 export type LibavFormat = 'opus' | 'flac';
 
@@ -45,15 +46,6 @@ function serial<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 let nextFile = 0;
-
-function toInt16(samples: Float32Array): Int16Array {
-  const out = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++) {
-    const s = Math.round(samples[i]! * 32768);
-    out[i] = s > 32767 ? 32767 : s < -32768 ? -32768 : s;
-  }
-  return out;
-}
 
 export async function createLibavEncoder(format: LibavFormat, sampleRate: number, channels: number, sink: EncodedSink): Promise<FormatEncoder> {
   if (format === 'opus' && !OPUS_RATES.includes(sampleRate)) throw new Error(`opus cannot encode at ${sampleRate} Hz`);
@@ -95,7 +87,7 @@ export async function createLibavEncoder(format: LibavFormat, sampleRate: number
       let offset = 0;
       while (pending.length - offset >= per || (final && pending.length - offset > 0)) {
         const floats = pending.slice(offset, Math.min(pending.length, offset + per));
-        const data = format === 'opus' ? floats : toInt16(floats);
+        const data = format === 'opus' ? floats : floatToInt16(floats);
         frames.push({ data, format: sampleFormat, channel_layout: layout, channels, sample_rate: sampleRate, pts });
         pts += floats.length / channels;
         offset += floats.length;

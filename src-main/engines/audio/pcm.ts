@@ -10,6 +10,16 @@ export function floatToS16le(samples: Float32Array): Buffer {
   return out;
 }
 
+/** Converts -1..1 floats to 16-bit samples (clipped and rounded as floatToS16le). */
+export function floatToInt16(samples: Float32Array): Int16Array {
+  const out = new Int16Array(samples.length);
+  for (let i = 0; i < samples.length; i++) {
+    const s = Math.round(samples[i]! * 32768);
+    out[i] = s > 32767 ? 32767 : s < -32768 ? -32768 : s;
+  }
+  return out;
+}
+
 /** Converts s16le bytes (an odd trailing byte is ignored) to -1..1 floats. */
 export function s16leToFloat(bytes: Uint8Array): Float32Array {
   const count = bytes.length >> 1;

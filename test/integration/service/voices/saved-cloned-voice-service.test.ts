@@ -5,7 +5,8 @@
  * speech route driven by the official `openai` SDK, the voice-cloning batch route, each bad input a 400 with no job.
  */
 import OpenAI, { BadRequestError } from 'openai';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, Job, SavedVoice } from '../../../../src-main/common/api-types.js';
@@ -31,6 +32,9 @@ let openai: OpenAI;
 let stranger: OpenAI;
 let cloned: SavedVoice;
 let designed: { id: string; name: string };
+let pricingDir: string;
+/** Pocket TTS is priced (by a pricing file) so its live sessions' charges show in the ledger. */
+const POCKET_PRICE = { request_fee_usd: 0.01, per_minute_usd: 0.6, options: {} };
 
 /** A mono WAV of `seconds` of a wobbling tone. */
 function tone(seconds: number, rate = 16000): Uint8Array<ArrayBuffer> {
@@ -47,7 +51,9 @@ async function importModel(path: string, id: string): Promise<void> {
 const jobCount = async (): Promise<number> => (await json<{ data: unknown[] }>(api.get('/v1/jobs?limit=100'))).data.length;
 
 beforeAll(async () => {
-  t = await startTestService({ holdSeconds: 120, workers: 1 });
+  pricingDir = mkdtempSync(join(tmpdir(), 'voxdesk-cloned-price-'));
+  writeFileSync(join(pricingDir, 'pricing.json'), JSON.stringify({ models: { [POCKET]: POCKET_PRICE } }));
+  t = await startTestService({ holdSeconds: 120, workers: 1, pricingFile: join(pricingDir, 'pricing.json') });
   api = new Client(t.url, t.key);
   openai = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: t.key, maxRetries: 0, timeout: 300_000 });
   stranger = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: await t.service.keys.createKey('stranger'), maxRetries: 0, timeout: 60_000 });
@@ -67,6 +73,7 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => {
   await t?.stop();
+  if (pricingDir) rmSync(pricingDir, { recursive: true, force: true });
 });
 
 describe('the OpenAI-compatible speech route with a saved cloned voice', () => {
@@ -177,6 +184,9 @@ describe('live text to speech in a saved cloned voice', () => {
   const url = (query: string): string => `${t.url.replace('http', 'ws')}/v1/text-to-speech/realtime?${query}`;
 
   it('speaks sentence by sentence in the voice over the realtime socket, every voice of a model in one child process', { timeout: 300_000 }, async () => {
+    const account = t.service.repos.accounts.findKey(t.key)!.account.id;
+    const liveCharges = () => t.service.repos.ledger.forAccount(account).filter((r) => r.job_id === null && r.model_id === POCKET);
+    const before = liveCharges().length;
     const live = await LiveClient.open(url(`model=${POCKET}&voice=${cloned.id}`), { authorization: `Bearer ${t.key}` });
     expect((await live.waitFor('session.created')).session).toMatchObject({ sample_rate: 24000 });
     live.send({ type: 'speak', text: 'Hello there. How are you today?' });
@@ -187,6 +197,10 @@ describe('live text to speech in a saved cloned voice', () => {
     expect(second.samples).toBeGreaterThan(0);
     const audio = live.received.filter((r) => r.kind === 'audio').reduce((sum, r) => sum + r.bytes, 0);
     expect(audio).toBe((first.samples + second.samples) * 2);
+    // Charged as every live voice is: the request fee once, then each speak's audio, with no job.
+    const rows = await waitFor('the live charges', () => (liveCharges().length - before >= 3 ? liveCharges().slice(before) : undefined));
+    expect(rows.map((r) => r.kind).sort()).toEqual(['request_fee', 'usage', 'usage']);
+    expect(rows.filter((r) => r.kind === 'usage').every((r) => r.amount_usd_micro > 0 && r.product === 'text-to-speech')).toBe(true);
     // A second voice of the same model shares the child (and its model load).
     const running = t.service.live.neuralVoices();
     const another = await json<SavedVoice>(

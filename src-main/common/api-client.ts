@@ -165,6 +165,16 @@ function query(params: Record<string, string | number | boolean | null | undefin
   return text ? `?${text}` : '';
 }
 
+/** The multipart body of a one-recording job (speech to text, stem separation): the spec's parts in its order. */
+function oneRecordingForm(upload: AudioFileUpload, fields: { model: string; params?: Record<string, unknown>; name?: string }): FormData {
+  const form = new FormData();
+  form.append('model', fields.model);
+  if (fields.params && Object.keys(fields.params).length) form.append('params', JSON.stringify(fields.params));
+  if (fields.name) form.append('name', fields.name);
+  form.append('file', upload.file, upload.filename);
+  return form;
+}
+
 export class ApiClient {
   readonly baseUrl: string;
   apiKey: string | null;
@@ -285,12 +295,7 @@ export class ApiClient {
     fields: { model: string; params?: Record<string, unknown>; name?: string },
     options: RequestOptions = {},
   ): Promise<Job> {
-    const form = new FormData();
-    form.append('model', fields.model);
-    if (fields.params && Object.keys(fields.params).length) form.append('params', JSON.stringify(fields.params));
-    if (fields.name) form.append('name', fields.name);
-    form.append('file', upload.file, upload.filename);
-    return this.request('POST', '/v1/speech-to-text', form, options);
+    return this.request('POST', '/v1/speech-to-text', oneRecordingForm(upload, fields), options);
   }
   transcribeBatch(
     uploads: readonly AudioFileUpload[],
@@ -309,12 +314,7 @@ export class ApiClient {
     fields: { model: string; params?: Record<string, unknown>; name?: string },
     options: RequestOptions = {},
   ): Promise<Job> {
-    const form = new FormData();
-    form.append('model', fields.model);
-    if (fields.params && Object.keys(fields.params).length) form.append('params', JSON.stringify(fields.params));
-    if (fields.name) form.append('name', fields.name);
-    form.append('file', upload.file, upload.filename);
-    return this.request('POST', '/v1/stem-separation', form, options);
+    return this.request('POST', '/v1/stem-separation', oneRecordingForm(upload, fields), options);
   }
   exportTranscript(jobId: string, format: TranscriptFormat): Promise<Response> {
     return this.raw('GET', `/v1/speech-to-text/${encodeURIComponent(jobId)}/export${query({ format })}`);

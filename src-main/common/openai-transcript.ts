@@ -2,10 +2,13 @@
  * A speech-to-text JobResult in the shapes the OpenAI audio API answers with, so that clients written for it read
  * them unchanged: `json` ({text, usage}), `text`, `srt` and `vtt` (one cue per segment, as Whisper makes them),
  * `verbose_json` (task, language as a lower-case English name, duration, text, segments with Whisper's fields,
- * words — both arrays always present) and `diarized_json` (speaker-labelled segments). Fields Voxdesk's engines do not measure (token ids, log
- * probabilities, compression ratio) carry neutral values: [] / 0 / 1 / 0. Pure: shared by the service and tests.
+ * words — both arrays always present) and `diarized_json` (speaker-labelled segments). A segment's `avg_logprob` is
+ * the mean log of its words' confidences where the recognizer scores words (0 where it does not), `no_speech_prob`
+ * 1 when the voice-activity detector heard no speech under its text (the `no_speech` flag), else 0, and
+ * `compression_ratio` Whisper's measure of its text when the caller gives one (common/ has no zlib); token ids are
+ * not exposed ([]). Pure: shared by the service and tests.
  */
-import type { JobResult, TranscriptSegment } from './api-types.js';
+import type { JobResult, TranscriptSegment, TranscriptWord } from './api-types.js';
 import { timestamp } from './transcript-formats.js';
 
 export const OPENAI_RESPONSE_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt', 'diarized_json'] as const;
@@ -63,6 +66,28 @@ export interface OpenAiTranscriptOptions {
   granularities: readonly OpenAiGranularity[];
   /** The language the caller sent, used when the engine did not report one. */
   language: string | null;
+  /** Whisper's compression ratio of a segment's text (engines/asr/segment-guardrails.ts); absent: 1. */
+  compressionRatio?: (text: string) => number;
+}
+
+/** The floor of a word's confidence before its log: a word scored 0 would make the whole segment's mean -Infinity. */
+const MIN_CONFIDENCE = 1e-6;
+
+/**
+ * The mean natural log of the confidences of the words said within a segment (a word belongs to the segment its
+ * middle falls in); 0 when none of them is scored, as a recognizer without scores cannot say it is unsure.
+ */
+export function averageLogProbability(segment: Pick<TranscriptSegment, 'start' | 'end'>, words: readonly TranscriptWord[]): number {
+  let sum = 0;
+  let count = 0;
+  for (const word of words) {
+    if (word.confidence === undefined) continue;
+    const middle = (word.start + word.end) / 2;
+    if (middle < segment.start || middle > segment.end) continue;
+    sum += Math.log(Math.max(MIN_CONFIDENCE, word.confidence));
+    count += 1;
+  }
+  return count === 0 ? 0 : sum / count;
 }
 
 function usage(result: JobResult): { type: 'duration'; seconds: number } {
@@ -100,9 +125,9 @@ function verbose(result: JobResult, options: OpenAiTranscriptOptions): Record<st
       text: ` ${s.text.trim()}`,
       tokens: [],
       temperature: 0,
-      avg_logprob: 0,
-      compression_ratio: 1,
-      no_speech_prob: 0,
+      avg_logprob: averageLogProbability(s, result.words ?? []),
+      compression_ratio: options.compressionRatio ? options.compressionRatio(s.text.trim()) : 1,
+      no_speech_prob: s.flags?.includes('no_speech') ? 1 : 0,
     }));
   }
   if (granularities.includes('word')) {

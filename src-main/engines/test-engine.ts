@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobError } from '../common/errors.js';
 import { assembleTranscript } from './asr/transcript-assembly.js';
-import { pcm16MonoWavHeader } from './audio/wav-stream-writer.js';
+import { pcm16WavHeader } from './audio/wav-header.js';
 import type { TranscriptOptions } from './asr/transcript.js';
 import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask, RecognizedSegment } from './engine-types.js';
 
@@ -23,7 +23,7 @@ function tinyWav(): Buffer {
   const samples = SAMPLE_RATE / 10;
   const pcm = Buffer.alloc(samples * 2);
   for (let i = 0; i < samples; i++) pcm.writeInt16LE(Math.round(1000 * Math.sin((2 * Math.PI * 440 * i) / SAMPLE_RATE)), i * 2);
-  return Buffer.concat([pcm16MonoWavHeader(SAMPLE_RATE, pcm.length), pcm]);
+  return Buffer.concat([pcm16WavHeader(SAMPLE_RATE, 1, pcm.length), pcm]);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -106,7 +106,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', watchFolderRoutes(deps));
   app.route('/', keysRoutes(deps.keys));
   app.route('/', captureRoutes(deps.captures));
-  const openAiModels = new OpenAiModels(deps.catalogue, deps.store.repos.settings);
+  const openAiModels = new OpenAiModels(deps.catalogue, deps.store.repos.settings, () => deps.models.refresh());
   app.route('/', openAiSettingsRoutes(openAiModels));
   app.route('/', transcriptionRoutes(deps, openAiModels));
   app.route('/', speechRoutes(deps, openAiModels));

@@ -145,7 +145,8 @@ export function sniffFormat(head: Uint8Array): WasmFormat | null {
   return null;
 }
 
-async function* wasmSamples(file: string, rate: number, signal?: AbortSignal): AsyncGenerator<Float32Array> {
+/** The container of a file the WebAssembly decoders read, from its first bytes; JobError audio_decode_failed if none. */
+export async function sniffFileFormat(file: string): Promise<WasmFormat> {
   const handle = await open(file, 'r');
   const head = new Uint8Array(256);
   try {
@@ -157,6 +158,11 @@ async function* wasmSamples(file: string, rate: number, signal?: AbortSignal): A
   if (!format) {
     throw new JobError('audio_decode_failed', 'the file is not a recognised audio format (wav, mp3, flac, ogg, opus, m4a, webm; install ffmpeg for more)');
   }
+  return format;
+}
+
+async function* wasmSamples(file: string, rate: number, signal?: AbortSignal): AsyncGenerator<Float32Array> {
+  const format = await sniffFileFormat(file);
   // One resampler across the whole stream (no seams between decoded frames); a new one if the source rate changes.
   let resampler: BlockProcessor | undefined;
   let sourceRate = 0;

@@ -6,6 +6,7 @@
  */
 import type { EncodedSink } from './encoded-sink.js';
 import { floatToS16le } from './pcm.js';
+import { pcm16WavHeader, UNKNOWN_WAV_SIZE, WAV_HEADER_BYTES } from './wav-header.js';
 
 export interface FormatEncoder {
   /** Encodes interleaved samples (-1..1); resolves once they were accepted (back-pressure). */
@@ -18,26 +19,6 @@ export interface FormatEncoder {
 
 /** MP3 bit rate per channel (kbit/s): transparent enough for speech, ~16 KB per second of stereo. */
 export const MP3_KBPS_PER_CHANNEL = 64;
-/** Size fields of a WAV header whose length is not known yet (streaming readers read to the end). */
-const UNKNOWN_SIZE = 0xffffffff;
-
-function wavHeader(sampleRate: number, channels: number, dataBytes: number): Uint8Array {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(dataBytes === UNKNOWN_SIZE ? UNKNOWN_SIZE : 36 + dataBytes, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(channels, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * channels * 2, 28);
-  header.writeUInt16LE(channels * 2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(dataBytes, 40);
-  return header;
-}
 
 /** Raw s16le (interleaved) or a 16-bit WAV. */
 export function createPcmEncoder(sampleRate: number, channels: number, sink: EncodedSink, wav: boolean): FormatEncoder {
@@ -48,7 +29,7 @@ export function createPcmEncoder(sampleRate: number, channels: number, sink: Enc
     sink(bytes, position);
     position += bytes.length;
   };
-  if (wav) emit(wavHeader(sampleRate, channels, UNKNOWN_SIZE));
+  if (wav) emit(pcm16WavHeader(sampleRate, channels, UNKNOWN_WAV_SIZE));
   return {
     write(interleaved) {
       emit(floatToS16le(interleaved));
@@ -56,7 +37,7 @@ export function createPcmEncoder(sampleRate: number, channels: number, sink: Enc
     },
     end() {
       if (wav && !aborted) {
-        const header = wavHeader(sampleRate, channels, position - 44);
+        const header = pcm16WavHeader(sampleRate, channels, position - WAV_HEADER_BYTES);
         sink(header.subarray(4, 8), 4);
         sink(header.subarray(40, 44), 40);
       }

@@ -1,7 +1,9 @@
 /**
- * Reads the format and the data chunk's place from the first bytes of a RIFF WAVE file (chunks such as LIST or bext
- * before the data are walked past). One reader for every module that looks at WAV headers without decoding: the
- * denoise source probe and the plain-PCM16 fast path of speech to text.
+ * WAV headers, read and written in one place. Reading: the format and the data chunk's place from the first bytes of
+ * a RIFF WAVE file (chunks such as LIST or bext before the data are walked past), for every module that looks at WAV
+ * headers without decoding (the denoise source probe, the plain-PCM16 fast path of speech to text). Writing: the one
+ * PCM16 header every WAV Voxdesk writes starts with (the streaming encoder, a live session's recording, a capture's
+ * chunked recording, the test engine).
  */
 
 export interface WavHeader {
@@ -47,4 +49,28 @@ export function parseWavHeader(head: Uint8Array): WavHeader | null {
     at = body + size + (size % 2);
   }
   return format ? { ...format, data: null } : null;
+}
+
+/** A canonical PCM WAV header's length: what precedes the samples. */
+export const WAV_HEADER_BYTES = 44;
+/** Size fields of a WAV header whose length is not known yet (streaming readers read to the end). */
+export const UNKNOWN_WAV_SIZE = 0xffffffff;
+
+/** The 44-byte header of a 16-bit PCM WAV of `channels` channels holding `dataBytes` of samples (or UNKNOWN_WAV_SIZE). */
+export function pcm16WavHeader(sampleRate: number, channels: number, dataBytes: number): Buffer {
+  const header = Buffer.alloc(WAV_HEADER_BYTES);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(dataBytes === UNKNOWN_WAV_SIZE ? UNKNOWN_WAV_SIZE : 36 + dataBytes, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(channels, 22);
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * channels * 2, 28);
+  header.writeUInt16LE(channels * 2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(dataBytes, 40);
+  return header;
 }

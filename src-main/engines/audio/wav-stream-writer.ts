@@ -5,27 +5,8 @@
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { pcm16WavHeader, WAV_HEADER_BYTES } from './wav-header.js';
 
-const HEADER_BYTES = 44;
-
-/** The 44-byte header of a 16-bit mono PCM WAV holding `dataBytes` of samples. */
-export function pcm16MonoWavHeader(sampleRate: number, dataBytes: number): Buffer {
-  const h = Buffer.alloc(HEADER_BYTES);
-  h.write('RIFF', 0, 'ascii');
-  h.writeUInt32LE(36 + dataBytes, 4);
-  h.write('WAVE', 8, 'ascii');
-  h.write('fmt ', 12, 'ascii');
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20); // PCM
-  h.writeUInt16LE(1, 22); // mono
-  h.writeUInt32LE(sampleRate, 24);
-  h.writeUInt32LE(sampleRate * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36, 'ascii');
-  h.writeUInt32LE(dataBytes, 40);
-  return h;
-}
 
 export class WavStreamWriter {
   private readonly out: WriteStream;
@@ -38,7 +19,7 @@ export class WavStreamWriter {
   ) {
     this.out = createWriteStream(path, { mode: 0o600 });
     this.out.on('error', (error) => (this.failed = error));
-    this.out.write(pcm16MonoWavHeader(sampleRate, 0));
+    this.out.write(pcm16WavHeader(sampleRate, 1, 0));
   }
 
   /** Bytes of PCM written so far. */
@@ -59,7 +40,7 @@ export class WavStreamWriter {
     if (this.failed) throw this.failed;
     const file = await open(this.path, 'r+');
     try {
-      await file.write(pcm16MonoWavHeader(this.sampleRate, this.bytes), 0, HEADER_BYTES, 0);
+      await file.write(pcm16WavHeader(this.sampleRate, 1, this.bytes), 0, WAV_HEADER_BYTES, 0);
     } finally {
       await file.close();
     }

@@ -7,30 +7,11 @@
  * Files are created 0600 (the data dir is private).
  */
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { pcm16WavHeader, WAV_HEADER_BYTES } from '../audio/wav-header.js';
 
-const HEADER_BYTES = 44;
 
 /** How much audio is kept in memory before it is committed. Default 2 s. */
 export const DEFAULT_CHUNK_SECONDS = 2;
-
-/** The 44-byte header of a PCM16 WAV of `channels` channels holding `dataBytes` of samples. */
-export function pcm16WavHeader(sampleRate: number, channels: number, dataBytes: number): Buffer {
-  const h = Buffer.alloc(HEADER_BYTES);
-  h.write('RIFF', 0, 'ascii');
-  h.writeUInt32LE(36 + dataBytes, 4);
-  h.write('WAVE', 8, 'ascii');
-  h.write('fmt ', 12, 'ascii');
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(channels, 22);
-  h.writeUInt32LE(sampleRate, 24);
-  h.writeUInt32LE(sampleRate * channels * 2, 28);
-  h.writeUInt16LE(channels * 2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36, 'ascii');
-  h.writeUInt32LE(dataBytes, 40);
-  return h;
-}
 
 export interface ChunkedRecordingOptions {
   sampleRate: number;
@@ -55,7 +36,7 @@ export class ChunkedRecording {
     this.frameBytes = options.channels * 2;
     this.chunkBytes = Math.round((options.chunkSeconds ?? DEFAULT_CHUNK_SECONDS) * options.sampleRate) * this.frameBytes;
     this.fd = openSync(path, 'wx', 0o600);
-    writeSync(this.fd, pcm16WavHeader(options.sampleRate, options.channels, 0), 0, HEADER_BYTES, 0);
+    writeSync(this.fd, pcm16WavHeader(options.sampleRate, options.channels, 0), 0, WAV_HEADER_BYTES, 0);
     fdatasyncSync(this.fd);
   }
 
@@ -86,9 +67,9 @@ export class ChunkedRecording {
       this.pending = [];
       this.pendingBytes = 0;
       let at = 0;
-      while (at < data.length) at += writeSync(fd, data, at, data.length - at, HEADER_BYTES + this.committed + at);
+      while (at < data.length) at += writeSync(fd, data, at, data.length - at, WAV_HEADER_BYTES + this.committed + at);
       this.committed += data.length;
-      writeSync(fd, pcm16WavHeader(this.options.sampleRate, this.options.channels, this.committed), 0, HEADER_BYTES, 0);
+      writeSync(fd, pcm16WavHeader(this.options.sampleRate, this.options.channels, this.committed), 0, WAV_HEADER_BYTES, 0);
     }
     this.options.beforeSync?.();
     fdatasyncSync(fd);
@@ -115,14 +96,14 @@ export class ChunkedRecording {
 export function recoverRecording(path: string, channels: number): number {
   const fd = openSync(path, 'r+');
   try {
-    const head = Buffer.alloc(HEADER_BYTES);
-    if (readSync(fd, head, 0, HEADER_BYTES, 0) < HEADER_BYTES || head.toString('ascii', 0, 4) !== 'RIFF') return 0;
+    const head = Buffer.alloc(WAV_HEADER_BYTES);
+    if (readSync(fd, head, 0, WAV_HEADER_BYTES, 0) < WAV_HEADER_BYTES || head.toString('ascii', 0, 4) !== 'RIFF') return 0;
     const sampleRate = head.readUInt32LE(24);
     const frame = channels * 2;
-    const data = Math.max(0, fstatSync(fd).size - HEADER_BYTES);
+    const data = Math.max(0, fstatSync(fd).size - WAV_HEADER_BYTES);
     const whole = data - (data % frame);
-    if (whole !== data) ftruncateSync(fd, HEADER_BYTES + whole);
-    writeSync(fd, pcm16WavHeader(sampleRate, channels, whole), 0, HEADER_BYTES, 0);
+    if (whole !== data) ftruncateSync(fd, WAV_HEADER_BYTES + whole);
+    writeSync(fd, pcm16WavHeader(sampleRate, channels, whole), 0, WAV_HEADER_BYTES, 0);
     fdatasyncSync(fd);
     return whole;
   } finally {

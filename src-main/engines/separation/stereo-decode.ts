@@ -5,10 +5,10 @@
  * `audio-decode` package (wav/mp3/flac/ogg/opus/m4a/webm), as for mono decoding.
  */
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { JobError, jobCancelled } from '../../common/errors.js';
 import type { BlockProcessor } from '../audio/block-processor.js';
-import { ffmpegFrames, findFfmpeg, sniffFormat } from '../audio/decode.js';
+import { ffmpegFrames, findFfmpeg, sniffFileFormat } from '../audio/decode.js';
 import { createStreamResampler } from '../audio/stream-resampler.js';
 
 /** A block of two equal-length channels. */
@@ -87,15 +87,7 @@ function toStereo(channels: Float32Array[]): StereoBlock {
 }
 
 async function* wasmStereo(file: string, rate: number, signal?: AbortSignal): AsyncGenerator<StereoBlock> {
-  const handle = await open(file, 'r');
-  const head = new Uint8Array(256);
-  try {
-    await handle.read(head, 0, head.length, 0);
-  } finally {
-    await handle.close();
-  }
-  const format = sniffFormat(head);
-  if (!format) throw new JobError('audio_decode_failed', 'the file is not a recognised audio format (wav, mp3, flac, ogg, opus, m4a, webm; install ffmpeg for more)');
+  const format = await sniffFileFormat(file);
   let resamplers: [BlockProcessor, BlockProcessor] | null = null;
   let sourceRate = 0;
   const flush = (): StereoBlock | null => (resamplers ? [resamplers[0].finish(), resamplers[1].finish()] : null);

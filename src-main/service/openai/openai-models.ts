@@ -78,9 +78,15 @@ function choice(def: ModelDefinition): ModelChoice {
 }
 
 export class OpenAiModels {
+  /**
+   * @param lookElsewhere looks again for models installed by another process (another node of a cluster, or
+   *   `voxdesk models pull` beside the service): called only when a request names a model this node does not know
+   *   or finds no model of the kind, so a model installed a moment ago answers on the first request that names it.
+   */
   constructor(
     private readonly catalogue: Catalogue,
     private readonly settings: AsyncSettingsRepo,
+    private readonly lookElsewhere: () => Promise<unknown> = async () => undefined,
   ) {}
 
   /** The stored choices (read from the store each time: another node of a cluster may have changed them). */
@@ -123,7 +129,12 @@ export class OpenAiModels {
       if (speechName !== (kind === 'speech')) {
         throw new ApiError('invalid_request', `${requested} is a ${speechName ? 'text-to-speech' : 'speech-to-text'} model; this route needs a ${kind === 'speech' ? 'text-to-speech' : 'speech-to-text'} one`, { param: 'model' });
       }
-      const def = this.current(kind, await this.read());
+      const stored = await this.read();
+      let def = this.current(kind, stored);
+      if (!def || (stored[`${kind}_model`] && def.id !== stored[`${kind}_model`])) {
+        await this.lookElsewhere();
+        def = this.current(kind, stored);
+      }
       if (!def) {
         throw new ApiError(
           'model_unavailable',
@@ -135,7 +146,11 @@ export class OpenAiModels {
       }
       return def;
     }
-    const def = this.catalogue.resolveModel(requested);
+    let def = this.catalogue.resolveModel(requested);
+    if (!def || !usable(def)) {
+      await this.lookElsewhere();
+      def = this.catalogue.resolveModel(requested);
+    }
     if (!def) throw new ApiError('not_found', `the model ${requested} does not exist; GET /v1/models lists this service's models`, { param: 'model' });
     // The speech route also speaks with a voice-cloning model, in a saved cloned voice (openai/saved-speech-voice.ts).
     if (!def.products.includes(PRODUCT_OF[kind]) && !(kind === 'speech' && def.products.includes('voice-cloning'))) {

@@ -29,6 +29,7 @@ import { checkFileLimit, readOpenAiForm, single, type OpenAiForm } from './opena
 import { awaitJob, JOB_ID_HEADER, jobFailure } from './openai-job.js';
 import { recognizerAbilities, type OpenAiModels } from './openai-models.js';
 import { streamTranscript } from './transcript-stream.js';
+import { compressionRatio } from '../../engines/asr/segment-guardrails.js';
 
 /** Form fields (extensions) that set the speaker count of diarized_json, passed on as the native params of the same names. */
 const SPEAKER_COUNT_FIELDS = ['num_speakers', 'min_speakers', 'max_speakers'] as const;
@@ -169,7 +170,7 @@ async function transcribe(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModel
     await form.discard();
     throw error;
   }
-  const options = { task, granularities: request.granularities, language: request.language };
+  const options = { task, granularities: request.granularities, language: request.language, compressionRatio };
   const headers = { [JOB_ID_HEADER]: job.id };
   if (request.stream) {
     return eventStreamResponse(

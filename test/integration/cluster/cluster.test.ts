@@ -163,7 +163,16 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     ]);
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch(/unknown model "no-such-model"/);
-  }, 120_000);
+    // The OpenAI-compatible route looks the same way: a second import, named first on the other node through it.
+    const second = (await (await client(apis[0]!).postJson('/v1/local/models/import', { path: join(SHARED, 'models/tiny/tiny-nemo-ctc'), id: 'tiny-ctc-fresh-openai', languages: ['en'] })).json()) as { id: string };
+    await until(() => client(apis[0]!).get(`/v1/local/models/${second.id}`).then((r) => r.json() as Promise<{ state: string }>), (m) => m.state !== 'importing', 'the second import');
+    const openAi = await client(apis[1]!).postForm('/v1/audio/transcriptions', [
+      { name: 'model', value: second.id },
+      { name: 'file', file: { name: 'jfk.wav', data: new Uint8Array(readFileSync(join(SHARED, 'audio/jfk.wav'))) } },
+    ]);
+    expect(openAi.status, await openAi.clone().text()).toBe(200);
+    expect(typeof ((await openAi.json()) as { text: unknown }).text).toBe('string');
+  }, 180_000);
 
   it('takes over the job of a worker killed while running it, once its lease lapsed, and counts the lapsed lease', async () => {
     const jobs = await Promise.all(Array.from({ length: 4 }, () => createSpeech(apis[0]!, LONG_TEXT)));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobResult } from '../../../src-main/common/api-types.js';
-import { languageName, openAiTranscript, transcriptDeltas } from '../../../src-main/common/openai-transcript.js';
+import { averageLogProbability, languageName, openAiTranscript, transcriptDeltas } from '../../../src-main/common/openai-transcript.js';
 
 const result: JobResult = {
   text: 'And so my fellow Americans, ask not. What your country can do for you.',
@@ -51,6 +51,24 @@ describe('OpenAI transcript shapes', () => {
       compression_ratio: 1,
       no_speech_prob: 0,
     });
+  });
+
+  it('verbose_json measures what it can: mean log confidence of the scored words, no speech from the flag, the compression ratio given', () => {
+    const scored: JobResult = {
+      ...result,
+      segments: [result.segments![0]!, { ...result.segments![1]!, flags: ['no_speech'] }],
+      words: [
+        { word: 'And', start: 0.32, end: 0.5, confidence: 0.5 },
+        { word: 'so', start: 0.5, end: 0.7, confidence: 1 },
+        { word: 'What', start: 4.1, end: 4.4 },
+      ],
+    };
+    const body = openAiTranscript(scored, 'verbose_json', { ...options, compressionRatio: (text) => text.length / 10 }) as { segments: Record<string, number>[] };
+    expect(body.segments[0]).toMatchObject({ avg_logprob: Math.log(0.5) / 2, no_speech_prob: 0, compression_ratio: 3.6 });
+    // A segment none of whose words is scored is not "unsure": 0, as before.
+    expect(body.segments[1]).toMatchObject({ avg_logprob: 0, no_speech_prob: 1, compression_ratio: 3.3 });
+    // A word scored 0 does not make the mean -Infinity.
+    expect(averageLogProbability({ start: 0, end: 1 }, [{ word: 'x', start: 0, end: 1, confidence: 0 }])).toBeCloseTo(Math.log(1e-6));
   });
 
   it('verbose_json with word only: words and empty segments; with both: both; translate says so', () => {

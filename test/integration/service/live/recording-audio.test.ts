@@ -12,7 +12,7 @@ import type { Job } from '../../../../src-main/common/api-types.js';
 import type { JobEngine } from '../../../../src-main/jobs/engine/job-service.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { audio, Client, expectError, json } from '../../../helpers/http-client.js';
-import { pcm16MonoWavHeader } from '../../../../src-main/engines/audio/wav-stream-writer.js';
+import { pcm16WavHeader } from '../../../../src-main/engines/audio/wav-header.js';
 
 let t: TestService;
 let api: Client;
@@ -22,7 +22,7 @@ let accountId: string;
 function wav(samples: number, rate = 16_000): Uint8Array<ArrayBuffer> {
   const pcm = Buffer.alloc(samples * 2);
   for (let i = 0; i < samples; i++) pcm.writeInt16LE(Math.round(Math.sin(i / 8) * 8000), i * 2);
-  return new Uint8Array(Buffer.concat([pcm16MonoWavHeader(rate, pcm.length), pcm])) as Uint8Array<ArrayBuffer>;
+  return new Uint8Array(Buffer.concat([pcm16WavHeader(rate, 1, pcm.length), pcm])) as Uint8Array<ArrayBuffer>;
 }
 
 const recording = wav(4000);

@@ -113,7 +113,12 @@ describe('audio.transcriptions', () => {
     expect(result.words!.length).toBeGreaterThan(5);
     for (const w of result.words!) expect(w.end).toBeGreaterThanOrEqual(w.start);
     expect(result.segments!.length).toBeGreaterThan(0);
-    expect(result.segments![0]).toMatchObject({ id: 0, text: expect.stringMatching(/^ \S/), tokens: [], temperature: 0 });
+    expect(result.segments![0]).toMatchObject({ id: 0, text: expect.stringMatching(/^ \S/), tokens: [], temperature: 0, no_speech_prob: 0 });
+    // PocketSphinx scores its words: the segments' mean log confidence is measured, and their texts' compression.
+    for (const segment of result.segments!) {
+      expect(segment.avg_logprob).toBeLessThan(0);
+      expect(segment.compression_ratio).toBeGreaterThan(0);
+    }
   }, 180_000);
 
   it('json (the default), text, srt and vtt', async () => {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { floatToS16le } from '../../../../src-main/engines/audio/pcm.js';
 import { NOISY_CLIP, readMono } from '../../../helpers/denoise-fixtures.js';
 import { DENOISERS, runDenoiser } from '../../../helpers/run-denoiser.js';
-import { pcm16MonoWavHeader } from '../../../../src-main/engines/audio/wav-stream-writer.js';
+import { pcm16WavHeader } from '../../../../src-main/engines/audio/wav-header.js';
 
 const root = mkdtempSync(join(tmpdir(), 'voxdesk-denoise-long-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -17,7 +17,7 @@ const RATE = 16000;
 function writeLongWav(path: string, minutes: number): number {
   const clip = readMono(NOISY_CLIP).samples;
   const frames = minutes * 60 * RATE;
-  const header = pcm16MonoWavHeader(RATE, frames * 2);
+  const header = pcm16WavHeader(RATE, 1, frames * 2);
   const fd = openSync(path, 'w');
   writeSync(fd, header);
   for (let written = 0; written < frames; ) {

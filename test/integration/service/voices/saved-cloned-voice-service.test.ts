@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, Job, SavedVoice } from '../../../../src-main/common/api-types.js';
 import { decodeWav, encodeWav } from '../../../../src-main/engines/audio/wav.js';
+import { SYNTHETIC_COMMENT } from '../../../../src-main/engines/cloning/synthetic-tag.js';
 import { generatedModel, PRODUCT_MODELS_SCRIPT } from '../../../helpers/generated-models.js';
 import { Client, json } from '../../../helpers/http-client.js';
 import { LiveClient, refusedUpgrade } from '../../../helpers/live-harness.js';
@@ -88,6 +89,32 @@ describe('the OpenAI-compatible speech route with a saved cloned voice', () => {
     expect(job.result).toMatchObject({ synthetic: true, reference_text: 'hello there' });
     const asObject = await openai.audio.speech.create({ model: ZIPVOICE, voice: { id: cloned.id } as unknown as string, input: 'Again.', response_format: 'pcm' });
     expect((await asObject.arrayBuffer()).byteLength).toBeGreaterThan(0);
+  });
+
+  it('streams sentence by sentence: the first bytes arrive while the job still speaks the rest, and are its artifact', { timeout: 600_000 }, async () => {
+    const long = Array.from({ length: 30 }, (_, i) => `Sentence ${i + 1} is here.`).join(' ');
+    const response = await openai.audio.speech.create({ model: POCKET, voice: cloned.id, input: long, response_format: 'pcm' });
+    const jobId = response.headers.get('x-voxdesk-job-id')!;
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(first.value!.length).toBeGreaterThan(0);
+    const running = await json<Job>(api.get(`/v1/voice-cloning/${jobId}`));
+    let total = first.value!.length;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.length;
+    }
+    expect(running.status).toBe('running');
+    const finished = await json<Job>(api.get(`/v1/voice-cloning/${jobId}`));
+    expect(finished.status).toBe('succeeded');
+    const artifact = Buffer.from(await (await fetch(finished.result!.artifacts![0]!.url)).arrayBuffer());
+    expect(artifact.length).toBe(total);
+  });
+
+  it('a WAV answer is the job’s tagged file, marked synthetic inside', { timeout: 600_000 }, async () => {
+    const wav = Buffer.from(await (await openai.audio.speech.create({ model: POCKET, voice: cloned.id, input: 'One. Two.', response_format: 'wav' })).arrayBuffer());
+    expect(wav.toString('latin1')).toContain(SYNTHETIC_COMMENT);
   });
 
   it('speaks with Pocket TTS in every way the route answers: mp3 (the default) and sse events', { timeout: 600_000 }, async () => {

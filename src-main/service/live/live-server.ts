@@ -67,7 +67,7 @@ export interface LiveDeps {
   designedVoice?(accountId: string, model: ModelDefinition, voice: string): Promise<DesignedVoiceInput | undefined>;
   /**
    * A saved cloned voice of the account by its id (the `voice` query of a voice-cloning model's session): its
-   * recording's absolute path and words, checked as a voice-cloning request checks them (saved-voices-live.ts);
+   * recording's absolute path and words, checked as a voice-cloning request checks them (service/voices/saved-voice-live.ts);
    * ApiError when it names none of the account's cloned voices or one the model cannot speak in.
    */
   clonedVoice?(accountId: string, model: ModelDefinition, voice: string | undefined): Promise<LiveReference>;

@@ -4,7 +4,8 @@
  * the answer starts with the first sentence's audio, long before the text is done, while the job still records the
  * whole file as its artifact, with its charge. `stream_format: "sse"` wraps the same bytes in `speech.audio.delta`
  * events (base64) and ends with `speech.audio.done`. A hosted model's job sends no audio while it runs: its artifact
- * is streamed once the job is done.
+ * is streamed once the job is done. With a voice-cloning model, `voice` names a saved cloned voice of the account and
+ * the call is a voice-cloning job instead, streamed the same way (saved-speech-voice.ts).
  *
  * Until the first byte is ready nothing is sent, so every failure before it is an ordinary HTTP error; a failure
  * after it can only cut the body short (audio) or send an error event (sse). `instructions` is accepted and

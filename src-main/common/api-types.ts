@@ -88,6 +88,11 @@ export interface JobResult {
    * (docs/speakers.md), speaker key → name (`{"SPEAKER_1": "Anna"}`); absent when none was recognised.
    */
   speaker_names?: Record<string, string>;
+  /**
+   * Extension, a meeting capture's job (docs/capture.md): whether the other side's voices were told apart —
+   * `diarized` (with how many speakers), `not_available` (the speaker models are not installed) or `failed` — and why not.
+   */
+  speaker_diarization?: { status: 'diarized' | 'not_available' | 'failed'; speakers?: number; message?: string };
   /** Extension, stem separation: the stem each artifact holds, in artifact order (`vocals`, `accompaniment`). */
   stems?: string[];
   /** Extension, voice-cloning, voice-continuation and voice-conversion: the request part the voice came from (`reference_audio`, `audio`). */

@@ -62,6 +62,8 @@ export interface Capture {
   object: 'capture';
   /** recording → stopping → done (a job holds it) | failed (nothing could be kept; `error` says why). */
   status: 'recording' | 'stopping' | 'done' | 'failed';
+  /** True while, after the stop (status stopping), the other side's speakers are told apart for the job. */
+  diarizing: boolean;
   model: string;
   language: string | null;
   created_at: string;

@@ -42,6 +42,7 @@ import { createWatchSubmitter } from './watch-folders/watch-submitter.js';
 import { ExportRenderer } from './exports/export-renderer.js';
 import { CaptureService } from './capture/capture-service.js';
 import { attachCaptureSocket } from './capture/capture-socket.js';
+import { knownSpeakers } from '../jobs/transcripts/speaker-library.js';
 
 export interface Service {
   /** `http://HOST:PORT` as listened on. */
@@ -157,6 +158,16 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       durable: () => durability.flush(),
       log: config.log,
       options: config.capture,
+      // The other side's voices, told apart with the diarization models ordinary jobs use, when both are installed.
+      speakers: {
+        models: () => {
+          const segmentation = models.supportModelPath('pyannote-segmentation');
+          const embedding = models.supportModelPath('speaker-embedding');
+          return segmentation && embedding ? { segmentation, embedding } : null;
+        },
+        knownSpeakers: (accountId) => knownSpeakers(store.repos, accountId),
+        launcher: config.processLauncher,
+      },
     });
     const metrics = createNodeMetrics({ store, jobs: engine, role: config.role, node: parts.nodeId });
     opened.push(() => metrics.stop());

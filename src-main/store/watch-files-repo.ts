@@ -45,6 +45,17 @@ export interface ExportPlan {
   outputDir: string | null;
 }
 
+/** What a new row of a seen file records besides its version (both backends' `add`). */
+export interface NewWatchFile {
+  sha256: string | null;
+  state: WatchFileState;
+  jobId: string | null;
+  duplicateOf?: number | null;
+  errorCode?: string;
+  errorMessage?: string;
+  plan?: ExportPlan;
+}
+
 export interface WatchFileCounts {
   queued: number;
   done: number;
@@ -114,18 +125,7 @@ export function createWatchFilesRepo(db: Db, clock: Clock = systemClock): WatchF
     `SELECT * FROM watch_files WHERE folder = ? AND state = 'failed' ORDER BY updated_at DESC, id DESC LIMIT 1`,
   );
 
-  const add = (
-    version: FileVersion,
-    fields: {
-      sha256: string | null;
-      state: WatchFileState;
-      jobId: string | null;
-      duplicateOf?: number | null;
-      errorCode?: string;
-      errorMessage?: string;
-      plan?: ExportPlan;
-    },
-  ): number =>
+  const add = (version: FileVersion, fields: NewWatchFile): number =>
     Number(
       insert.run({
         folder: version.folder,

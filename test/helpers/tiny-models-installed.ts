@@ -49,6 +49,11 @@ async function importOne(t: TestService, path: string, id: string, family?: stri
   await t.service.models.whenImported(id);
 }
 
+/** Imports the diarization models only (pyannote segmentation and the tiny speaker embedding): speakers are told apart. */
+export async function installSpeakerModels(t: TestService): Promise<void> {
+  for (const family of ['pyannote-segmentation', 'speaker-embedding']) await importOne(t, SUPPORT[family]!, `support-${family}`, family);
+}
+
 /** Imports the support models (unless `support` is false), then every tiny recognizer and voice. */
 export async function installTinyModels(t: TestService, options: { support?: boolean } = {}): Promise<void> {
   if (options.support !== false) {

@@ -83,6 +83,14 @@ export function recordingVoices(embeddingModel: string, samples: Float32Array, t
   return out;
 }
 
+/**
+ * One embedding of `samples` (16 kHz mono) with the embedding model, or null when they are too short for it: a live
+ * meeting capture's utterance of the other side (engines/capture/speaker-child.ts).
+ */
+export function voiceEmbedding(embeddingModel: string, samples: Float32Array): number[] | null {
+  return embed(extractor(embeddingModel), samples);
+}
+
 function embed(engine: SherpaSpeakerEmbeddingExtractor, audio: Float32Array): number[] | null {
   try {
     const stream = engine.createStream();

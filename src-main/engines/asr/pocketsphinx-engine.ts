@@ -23,7 +23,6 @@ import { skipSamples } from '../audio/skip-samples.js';
 import type { RecognizedSegment, ResumePoint } from '../engine-types.js';
 import { readAsrParams } from './asr-params.js';
 import { findPocketsphinx, POCKETSPHINX_MISSING, type PocketsphinxInstall } from './pocketsphinx-install.js';
-import { pcm16 } from './pocketsphinx-library.js';
 import type { SphinxUtterance } from './pocketsphinx-output.js';
 import { PocketsphinxStreamDecoder } from './pocketsphinx-stream-decoder.js';
 import { noteRecognised, noteResume } from './recognition-probe.js';
@@ -34,6 +33,7 @@ import type { TranscriptOptions } from './transcript.js';
 import { inputFile } from '../audio/input-file.js';
 import { existsSync } from 'node:fs';
 import { punctuate, punctuatedWords } from './punctuation.js';
+import { floatToInt16 } from '../audio/pcm.js';
 
 /** Looked up again in the worker: the package may have been removed since the catalogue row was built. */
 function currentInstall(): PocketsphinxInstall {
@@ -122,7 +122,7 @@ async function openAudio(file: string, fromSample: number, signal: AbortSignal):
 }
 
 async function* toPcm16(blocks: AsyncIterable<Float32Array>): AsyncGenerator<Int16Array> {
-  for await (const block of blocks) yield pcm16(block);
+  for await (const block of blocks) yield floatToInt16(block);
 }
 
 /** Closes a generator once its pending first block has settled (its decoder process ends). */

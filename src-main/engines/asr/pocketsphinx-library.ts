@@ -136,12 +136,3 @@ export function segments(api: PocketsphinxApi, ps: Pointer): SphinxRawSegment[] 
   return out;
 }
 
-/** -1..1 floats as the PCM16 the decoder takes (rounded and clipped as every PCM16 writer of ours does). */
-export function pcm16(samples: Float32Array): Int16Array {
-  const out = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++) {
-    const s = Math.round(samples[i]! * 32768);
-    out[i] = s > 32767 ? 32767 : s < -32768 ? -32768 : s;
-  }
-  return out;
-}

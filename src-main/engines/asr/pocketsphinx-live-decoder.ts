@@ -8,8 +8,9 @@
 import type { TranscriptWord } from '../../common/api-types.js';
 import { JobError } from '../../common/errors.js';
 import type { PocketsphinxInstall } from './pocketsphinx-install.js';
-import { createPocketsphinx, FRAMES_PER_SECOND, pcm16, segments, type PocketsphinxApi, type Pointer } from './pocketsphinx-library.js';
+import { createPocketsphinx, FRAMES_PER_SECOND, segments, type PocketsphinxApi, type Pointer } from './pocketsphinx-library.js';
 import { confidenceOf, dictionaryWord, NON_WORD } from './pocketsphinx-output.js';
+import { floatToInt16 } from '../audio/pcm.js';
 
 export class PocketsphinxLiveDecoder {
   private readonly api: PocketsphinxApi;
@@ -25,7 +26,7 @@ export class PocketsphinxLiveDecoder {
     const ps = this.decoder;
     if (!ps) throw new JobError('engine_failed', 'the PocketSphinx decoder was released');
     if (a.startUtt(ps) < 0) throw new JobError('engine_failed', 'PocketSphinx could not start an utterance');
-    const pcm = pcm16(samples);
+    const pcm = floatToInt16(samples);
     if (pcm.length > 0 && a.processRaw(ps, pcm, pcm.length, 0, 1) < 0) {
       a.endUtt(ps);
       throw new JobError('engine_failed', 'PocketSphinx could not process the audio');

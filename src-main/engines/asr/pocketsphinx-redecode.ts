@@ -12,14 +12,14 @@ import { retryFlagged, type Decoded } from './flagged-redecode.js';
 import type { SphinxUtterance } from './pocketsphinx-output.js';
 import type { PocketsphinxStreamDecoder } from './pocketsphinx-stream-decoder.js';
 import type { GuardrailOptions } from './segment-guardrails.js';
-import { pcm16 } from './pocketsphinx-library.js';
+import { floatToInt16 } from '../audio/pcm.js';
 
 /** Audio kept around an utterance's words when it is decoded again (PocketSphinx needs a little silence to start). */
 const MARGIN_SECONDS = 0.25;
 /** Recognises samples on their own with a decoder started afresh: its utterances' text and words (times from `start`). */
 function decodeApart(decoder: PocketsphinxStreamDecoder, samples: Float32Array, start: number): Decoded {
   decoder.begin();
-  const utterances = decoder.feed(pcm16(samples));
+  const utterances = decoder.feed(floatToInt16(samples));
   const last = decoder.finish();
   if (last) utterances.push(last);
   return {

@@ -10,7 +10,7 @@ export function floatToS16le(samples: Float32Array): Buffer {
   return out;
 }
 
-/** Converts -1..1 floats to 16-bit samples (clipped and rounded as floatToS16le). */
+/** Converts -1..1 floats to 16-bit integers (rounded and clipped as floatToS16le): what PCM16 consumers take. */
 export function floatToInt16(samples: Float32Array): Int16Array {
   const out = new Int16Array(samples.length);
   for (let i = 0; i < samples.length; i++) {

@@ -23,6 +23,7 @@ import type { NewDictationJob } from './job-service-types.js';
 import { splitIntoSentences } from '../transcripts/sentence-segments.js';
 import { rowsFromResult } from '../transcripts/transcript-segments.js';
 import { recordOriginal } from '../transcripts/transcripts.js';
+import { keepRecordingVoices } from '../transcripts/speaker-library.js';
 import { applyVocabulary } from '../transcripts/vocabulary-revision.js';
 
 /** The name a dictation's job gets: "Dictation 2026-11-23 02:15 UTC" (when it ended). */
@@ -95,6 +96,8 @@ export async function recordDictation(core: JobCore, input: NewDictationJob): Pr
       await chargeJob(repos.ledger, done, price, Number(shown), at);
       // Revision 0 now, as a file job gets it: the dictation (or meeting) is in library search at once.
       await recordOriginal(repos, done, result, at);
+      // A meeting's diarized voices, so that naming one of its speakers teaches the speaker library.
+      if (input.voices?.length) await keepRecordingVoices(repos, done.id, input.voices);
       await applyVocabulary(repos, done, at);
     });
   } catch (error) {

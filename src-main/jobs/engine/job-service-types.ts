@@ -7,6 +7,7 @@ import type { EventEmitter } from 'node:events';
 import type { Batch, BudgetSettings, Job, JobResult, SegmentList } from '../../common/api-types.js';
 import type { JobStatus } from '../../common/job-states.js';
 import type { JobProduct, Product } from '../../common/products.js';
+import type { RecordingVoice } from '../../common/speaker-matching.js';
 import type { EngineInput } from '../../engines/engine-types.js';
 import type { StoreRepos } from '../../store/store.js';
 import type { JobRecording } from './job-recording.js';
@@ -26,6 +27,8 @@ export interface NewDictationJob {
   durationSeconds: number;
   /** A WAV file of the session's audio, moved into the job's folder; null when there is none. `channels`: 1 unless given (a meeting capture's two sides are 2). */
   recording: { path: string; sampleRate: number; channels?: number } | null;
+  /** The voices of the recording's diarized speakers (a meeting capture's other side), kept for the speaker library. */
+  voices?: RecordingVoice[];
 }
 
 /** A live dictation recognised by a hosted service, for a local job to follow (jobs/hosted-dictation-job.ts). */

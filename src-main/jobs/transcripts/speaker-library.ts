@@ -6,7 +6,8 @@
  *   as a sample of the profile of that name, made when the account has none. One recording's speaker is a sample of
  *   one profile at most: naming it again moves its sample, and a profile left with no samples at all goes; naming it
  *   X takes back an earlier "not X" of it (how Ctrl+Z undoes one).
- *   A name that is a speaker key ("SPEAKER_0", how an edit is undone) takes the voice out of the library instead.
+ *   A name that is a speaker key ("SPEAKER_0", or the speaker's own key such as a meeting's "Other side 2": how an
+ *   edit is undone) takes the voice out of the library instead.
  * - **"Not X"** (an edit's `not_speakers`): the voice leaves X's samples and becomes one of X's "not" samples, which
  *   keeps X from matching it (common/speaker-matching.ts).
  * - A profile keeps its newest MAX_SPEAKER_PROFILE_SAMPLES voices and MAX_SPEAKER_NOT_SAMPLES "not" voices, and the
@@ -58,7 +59,8 @@ export async function nameSpeaker(repos: Repos, accountId: string, jobId: string
   if (!voice) return; // diarized before voices were kept, or too little of this speaker to tell a voice by
   const left = await repos.speakers.removeRecordingSamples(accountId, 'voice', jobId, key);
   let kept: string | null = null;
-  if (!ENGINE_KEY.test(name)) {
+  // A speaker given back its own key ("Other side 2" of a meeting, SPEAKER_1) is an undo, not a person's name.
+  if (name !== key && !ENGINE_KEY.test(name)) {
     let profile = await repos.speakers.byName(accountId, name);
     // A full library makes no new profile; the speaker is still named in this transcript (docs/speakers.md).
     if (!profile && (await repos.speakers.count(accountId)) < MAX_SPEAKER_PROFILES) {

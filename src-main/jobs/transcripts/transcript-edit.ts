@@ -15,7 +15,8 @@ const PATCH_FIELDS = ['base_revision', 'segments', 'speakers', 'merge_speakers',
 const SEGMENT_FIELDS = ['index', 'text', 'speaker'] as const;
 const MERGE_FIELDS = ['from', 'into'] as const;
 /** Speaker keys: what engines write ("SPEAKER_0") and what a person adds for a new speaker. */
-const SPEAKER_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+// Engine keys (SPEAKER_0) and a meeting capture's (You, Other side, Other side 2): words joined by single spaces.
+const SPEAKER_KEY = /^(?=.{1,64}$)[A-Za-z0-9_.-]+( [A-Za-z0-9_.-]+)*$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
@@ -32,7 +33,7 @@ function refuseUnknown(object: Record<string, unknown>, allowed: readonly string
 
 function speakerKey(value: unknown, field: string): string {
   if (typeof value !== 'string' || !SPEAKER_KEY.test(value)) {
-    throw bad(`${field} must be a speaker key: 1–64 letters, digits, '_', '.' or '-' (like "SPEAKER_0")`);
+    throw bad(`${field} must be a speaker key: 1–64 letters, digits, '_', '.' or '-', words joined by single spaces (like "SPEAKER_0" or "Other side 2")`);
   }
   return value;
 }

@@ -32,6 +32,8 @@ export interface CaptureFinal {
   end: number;
   text: string;
   words?: TranscriptWord[];
+  /** The other side's provisional speaker, when told live ("Other side 2"; capture-speakers.ts). */
+  speaker?: string;
 }
 
 export function capturePaths(dir: string, id: string): { manifest: string; finals: string; recording: string } {

@@ -21,6 +21,7 @@ import type { UploadTicket } from '../uploads/upload-budget.js';
 import { type CaptureManifest } from './capture-journal.js';
 import { DEFAULT_CAPTURE_OPTIONS, type CaptureOptions } from './capture-options.js';
 import { recoverCaptures } from './capture-recovery.js';
+import { NO_SPEAKER_MODELS, type CaptureSpeakerDeps } from './capture-speakers.js';
 import { CaptureSession } from './capture-session.js';
 import { captureSources, DEFAULT_DEVICE, openSources } from './capture-sources.js';
 
@@ -35,6 +36,8 @@ export interface CaptureDeps {
   durable?(): Promise<void>;
   log(message: string): void;
   options?: Partial<CaptureOptions>;
+  /** Telling the other side's speakers apart (capture-speakers.ts); without it the other side is one speaker. */
+  speakers?: CaptureSpeakerDeps;
 }
 
 /** How many ended captures GET /v1/captures keeps listing (their jobs stay in Jobs). Default 20. */
@@ -103,6 +106,7 @@ export class CaptureService {
         ...(this.deps.durable ? { durable: this.deps.durable } : {}),
         release,
         log: this.deps.log,
+        ...(this.deps.speakers ? { speakers: this.deps.speakers } : {}),
       });
       this.captures.set(session.id, session);
       session.events.on('message', (message: { type: string }) => message.type === 'capture.state' && this.events.emit('changed'));
@@ -132,7 +136,7 @@ export class CaptureService {
 
   /** Saves the captures an earlier run left unfinished (at service start, before any new one). */
   recover(): Promise<unknown> {
-    return recoverCaptures(this.deps.uploadsDir, (input) => this.deps.recordJob(input), this.deps.log).then((found) => {
+    return recoverCaptures(this.deps.uploadsDir, (input) => this.deps.recordJob(input), this.deps.log, this.deps.speakers ?? NO_SPEAKER_MODELS).then((found) => {
       for (const r of found) this.deps.log(`capture ${r.captureId} left by an earlier run was saved${r.job ? ` as job ${r.job.id}` : ' (it had no audio)'}`);
       return found;
     });

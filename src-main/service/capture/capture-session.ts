@@ -21,8 +21,11 @@ import type { NewDictationJob } from '../../jobs/engine/job-service-types.js';
 import type { LiveRecognizer } from '../live/dictation-route.js';
 import { CaptureJournal, capturePaths, type CaptureFinal, type CaptureManifest } from './capture-journal.js';
 import type { CaptureOptions } from './capture-options.js';
+import { diarizeOtherSide, NO_SPEAKER_MODELS, type CaptureSpeakerDeps, type OtherSideLabels } from './capture-speakers.js';
 import { captureTranscript } from './capture-transcript.js';
+import { LiveSpeakers } from './live-speakers.js';
 import { meetingJobName } from './meeting-name.js';
+import { silentSideWarning } from './silent-side-warning.js';
 
 export interface CaptureSessionInit {
   manifest: CaptureManifest;
@@ -37,6 +40,8 @@ export interface CaptureSessionInit {
   durable?(): Promise<void>;
   /** Gives back the live session slots the two streams took. */
   release(): void;
+  /** Telling the other side's speakers apart (capture-speakers.ts); without it the other side is one speaker. */
+  speakers?: CaptureSpeakerDeps;
   log(message: string): void;
 }
 
@@ -75,6 +80,9 @@ export class CaptureSession {
   private endedAt: string | null = null;
   private jobId: string | null = null;
   private error: Capture['error'] = null;
+  /** The other side's provisional speakers (null without the diarization models). */
+  private readonly liveSpeakers: LiveSpeakers | null;
+  private diarizing = false;
 
   constructor(private readonly init: CaptureSessionInit) {
     this.id = init.manifest.id;
@@ -91,6 +99,8 @@ export class CaptureSession {
     this.sides = { microphone: side(), system: side() };
     this.aligner = new ChannelAligner(CAPTURE_SAMPLE_RATE, (block) => this.onBlock(block));
     this.silence = new SilenceWatch({ sampleRate: CAPTURE_SAMPLE_RATE, silentSeconds: init.options.silentSeconds });
+    const models = init.speakers?.models() ?? null;
+    this.liveSpeakers = models ? new LiveSpeakers(models, init.log, init.speakers?.launcher) : null;
     this.quotaOpening = init.openQuota().then(
       (ticket) => {
         if (this.status !== 'recording') return ticket.close();
@@ -126,6 +136,7 @@ export class CaptureSession {
       sources: Object.fromEntries(SIDES.map((name) => [name, { device: this.init.manifest.devices[name], state: this.sides[name].state, error: this.sides[name].error }])) as Capture['sources'],
       warnings: [...this.warnings.values()],
       job_id: this.jobId,
+      diarizing: this.diarizing,
       error: this.error,
       realtime_path: `/v1/captures/${this.id}/realtime`,
     };
@@ -173,6 +184,7 @@ export class CaptureSession {
     if (this.levelsTimer) clearInterval(this.levelsTimer);
     await this.quotaOpening;
     await Promise.all(SIDES.map((name) => this.endStream(name)));
+    await this.liveSpeakers?.close();
     const duration = this.recording.receivedBytes / 4 / CAPTURE_SAMPLE_RATE;
     let job: Job | null = null;
     try {
@@ -207,16 +219,29 @@ export class CaptureSession {
     const model = this.init.recognizer.model;
     const language = this.init.manifest.language ?? (model.languages.length === 1 ? model.languages[0]! : null);
     const granularity = this.finals.some((f) => f.words?.length) ? 'word' : 'segment';
+    const otherSide = await this.tellOtherSideApart(paths.recording);
     return this.init.recordJob({
       accountId: this.accountId,
       modelId: model.id,
       name: meetingJobName(new Date(this.init.manifest.createdAt)),
       language,
       params: { response_format: 'verbose_json', timestamp_granularity: granularity, ...(this.init.manifest.language ? { language: this.init.manifest.language } : {}) },
-      result: captureTranscript(this.finals, { duration, language, granularity }),
+      result: captureTranscript(this.finals, { duration, language, granularity }, otherSide),
       durationSeconds: duration,
       recording: { path: paths.recording, sampleRate: CAPTURE_SAMPLE_RATE, channels: 2 },
+      voices: otherSide.voices,
     });
+  }
+
+  /** The job's speakers of the other side (capture-speakers.ts), while the capture says it is diarizing. */
+  private async tellOtherSideApart(recording: string): Promise<OtherSideLabels> {
+    this.diarizing = Boolean(this.init.speakers?.models());
+    if (this.diarizing) this.broadcastState();
+    try {
+      return await diarizeOtherSide(recording, this.accountId, this.init.speakers ?? NO_SPEAKER_MODELS, this.init.log);
+    } finally {
+      this.diarizing = false;
+    }
   }
 
   private onBlock(block: AlignedBlock): void {
@@ -245,18 +270,11 @@ export class CaptureSession {
       if (side.stream) side.stream.write(pcm);
       else side.backlog.push(pcm);
     }
+    this.liveSpeakers?.hear(block.system);
     for (const event of this.silence.feed(block.microphone, block.system)) {
       const name = SIDES[event.side]!;
       if (event.type === 'silent') {
-        const other = SIDES[1 - event.side]!;
-        const warning: CaptureWarning = {
-          code: 'silent_side',
-          side: name,
-          message:
-            name === 'microphone'
-              ? `your microphone has been silent for ${Math.round(event.seconds)} s while the other side talks: check that it is not muted and that the right one is chosen`
-              : `the other side has been silent for ${Math.round(event.seconds)} s while you talk: check that the call plays through the output being recorded (${this.init.manifest.devices[other] === 'client' ? 'the shared audio' : this.init.manifest.devices.system})`,
-        };
+        const warning = silentSideWarning(name, event.seconds, this.init.manifest.devices);
         this.warnings.set(name, warning);
         this.send({ type: 'capture.warning', warning });
       } else {
@@ -324,11 +342,17 @@ export class CaptureSession {
         if (!live) return;
         side.nextSegmentId = Math.max(side.nextSegmentId, segmentId + 1);
         const final: CaptureFinal = { side: name, segmentId, start: utterance.start, end: utterance.end, text: utterance.text, ...(utterance.words ? { words: utterance.words } : {}) };
-        if (utterance.text.trim() !== '') {
+        const spoken = utterance.text.trim() !== '';
+        if (spoken) {
           this.finals.push(final);
           this.journal.add(final);
         }
-        this.send(this.finalMessage(final));
+        // The other side's utterance is sent with its provisional speaker (live-speakers.ts), once it has one.
+        if (!spoken || name !== 'system' || !this.liveSpeakers) return this.send(this.finalMessage(final));
+        void this.liveSpeakers.label(final.start, final.end).then((speaker) => {
+          final.speaker = speaker;
+          this.send(this.finalMessage(final));
+        });
       },
       processed: () => {},
       error: (code, message) => live && this.send({ type: 'error', error: { code, message: `${name} side: ${message}` } }),
@@ -363,7 +387,7 @@ export class CaptureSession {
 
   private finalMessage(f: CaptureFinal): CaptureServerMessage {
     const round = (s: number): number => Math.round(s * 1000) / 1000;
-    return { type: 'transcript.final', side: f.side, speaker: CAPTURE_SPEAKERS[f.side], segment_id: f.segmentId, text: f.text, start: round(f.start), end: round(f.end) };
+    return { type: 'transcript.final', side: f.side, speaker: f.speaker ?? CAPTURE_SPEAKERS[f.side], segment_id: f.segmentId, text: f.text, start: round(f.start), end: round(f.end) };
   }
 
   private sendLevels(): void {

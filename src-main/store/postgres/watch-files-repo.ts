@@ -5,7 +5,7 @@
  */
 import { isoAt } from '../clock.js';
 import type { Async } from '../store.js';
-import type { ExportPlan, FileVersion, WatchFileCounts, WatchFileRow, WatchFilesRepo, WatchFileState } from '../watch-files-repo.js';
+import type { FileVersion, NewWatchFile, WatchFileCounts, WatchFileRow, WatchFilesRepo, WatchFileState } from '../watch-files-repo.js';
 import type { PgShared } from './shared.js';
 import type { Sql } from './sql.js';
 
@@ -24,19 +24,9 @@ const FINISH = `UPDATE watch_files SET state = $2, error_code = $3, error_messag
 const COUNTS = 'SELECT folder, state, COUNT(*) AS n FROM watch_files GROUP BY folder, state';
 const LAST_FAILURE = `SELECT ${COLUMNS} FROM watch_files WHERE folder = $1 AND state = 'failed' ORDER BY updated_at DESC, id DESC LIMIT 1`;
 
-interface NewFile {
-  sha256: string | null;
-  state: WatchFileState;
-  jobId: string | null;
-  duplicateOf?: number | null;
-  errorCode?: string;
-  errorMessage?: string;
-  plan?: ExportPlan;
-}
-
 export function createPgWatchFilesRepo(sql: Sql, shared: PgShared): Async<WatchFilesRepo> {
   const now = (): string => isoAt(shared.clock);
-  const add = async (v: FileVersion, f: NewFile): Promise<number> => {
+  const add = async (v: FileVersion, f: NewWatchFile): Promise<number> => {
     const [row] = await sql.write<{ id: number }>(INSERT, [
       v.folder, v.path, v.sizeBytes, Math.floor(v.mtimeMs), f.sha256, f.state, f.jobId, f.duplicateOf ?? null, f.errorCode ?? null,
       f.errorMessage ?? null, JSON.stringify(f.plan?.formats ?? []), f.plan?.outputDir ?? null, now(),

@@ -17,11 +17,19 @@ export interface MeetingLine {
   /** Side and segment id: a side's segments count from 0 on its own. */
   key: string;
   side: CaptureSide;
+  /** The speaker the service gave it: "You", "Other side", or the other side's provisional "Other side 2". */
+  speaker: string;
   text: string;
   /** False while the text is a partial (shown grey). */
   final: boolean;
   /** Seconds from the start of the capture (finals only; partials sort last). */
   start: number;
+}
+
+/** The number of the other side's provisional speaker a line carries ("Other side 2" → 2), or null. */
+export function otherSideNumber(line: Pick<MeetingLine, 'side' | 'speaker'>): number | null {
+  const numbered = line.side === 'system' ? /^Other side (\d+)$/.exec(line.speaker) : null;
+  return numbered ? Number(numbered[1]) : null;
 }
 
 /** The model chosen in the view. */
@@ -155,10 +163,10 @@ export class MeetingCapture {
         this.warnings = message.capture.warnings;
         break;
       case 'transcript.partial':
-        this.#setLine(message.side, message.segment_id, message.text, false, Number.MAX_SAFE_INTEGER);
+        this.#setLine(message.side, message.speaker, message.segment_id, message.text, false, Number.MAX_SAFE_INTEGER);
         break;
       case 'transcript.final':
-        this.#setLine(message.side, message.segment_id, message.text, true, message.start);
+        this.#setLine(message.side, message.speaker, message.segment_id, message.text, true, message.start);
         break;
       case 'capture.levels':
         this.levels = { microphone: message.microphone, system: message.system };
@@ -181,11 +189,11 @@ export class MeetingCapture {
     }
   }
 
-  #setLine(side: CaptureSide, segmentId: number, text: string, final: boolean, start: number): void {
+  #setLine(side: CaptureSide, speaker: string, segmentId: number, text: string, final: boolean, start: number): void {
     const key = `${side}:${segmentId}`;
     const others = this.lines.filter((l) => l.key !== key);
     // An empty final closes an utterance whose partials came to nothing.
-    this.lines = final && text.trim() === '' ? others : [...others, { key, side, text: text.trim(), final, start }];
+    this.lines = final && text.trim() === '' ? others : [...others, { key, side, speaker, text: text.trim(), final, start }];
   }
 
   #ended(capture: Capture): void {

@@ -1,6 +1,6 @@
 /** Word times after an edit: kept words keep theirs; changed and added words share the time they take over. */
 import { describe, expect, it } from 'vitest';
-import { retimeWords } from '../../../../src-main/jobs/transcripts/transcript-edit.js';
+import { parseTranscriptPatch, retimeWords } from '../../../../src-main/jobs/transcripts/transcript-edit.js';
 import { originalRevision } from '../../../../src-main/jobs/transcripts/transcript-original.js';
 
 const segment = { start: 10, end: 14 };
@@ -94,5 +94,16 @@ describe('originalRevision on long transcripts', () => {
     const words = segments.flatMap((s) => s.text.split(' ').map((word, k) => ({ word, start: s.start + k * 0.45, end: s.start + k * 0.45 + 0.4 })));
     const body = originalRevision({ text: 'x', segments, words }, []);
     expect(body.segments.every((s) => s.words.length === 12)).toBe(true);
+  });
+});
+
+describe('speaker keys a transcript edit takes', () => {
+  it('takes engine keys and a meeting\'s (words joined by single spaces), and refuses anything else with the reason', () => {
+    for (const key of ['SPEAKER_0', 'You', 'Other side', 'Other side 2', 'spk.a-b']) {
+      expect(parseTranscriptPatch({ base_revision: 0, speakers: { [key]: 'Anna' } }).speakers).toEqual({ [key]: 'Anna' });
+    }
+    for (const key of ['', ' You', 'Other  side', 'Other side ', 'bad key!', 'x'.repeat(65)]) {
+      expect(() => parseTranscriptPatch({ base_revision: 0, speakers: { [key]: 'Anna' } }), JSON.stringify(key)).toThrow(/must be a speaker key/);
+    }
   });
 });

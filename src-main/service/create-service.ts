@@ -17,6 +17,7 @@ import type { Db } from '../store/database.js';
 import type { Repositories } from '../store/repositories.js';
 import type { Store } from '../store/store.js';
 import { savedDesignedVoice } from './voices/saved-voices.js';
+import { liveClonedVoice } from './voices/saved-voice-live.js';
 import { ownWatchFolders } from '../watch/watch-folder-owner.js';
 import { WatchService } from '../watch/watch-service.js';
 import type { AppDeps } from './app-deps.js';
@@ -231,6 +232,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       durable: () => durability.flush(),
       dataDir: config.dataDir,
       designedVoice: (accountId, model, voice) => savedDesignedVoice(store, accountId, model, voice),
+      clonedVoice: (accountId, model, voice) => liveClonedVoice({ store, uploadsDir }, accountId, model, voice),
       log: config.log.child('live'),
       launcher: config.processLauncher,
       options: config.live,

@@ -4,7 +4,7 @@
  * a name, listed; then offered in the Speak tab's voice list on that model, where it speaks (the job's result names
  * the saved voice), and in the Live tab's voice list. axe-core finds no serious or critical violation on the tab. A
  * cloned voice the account saved is offered with a tiny ZipVoice (scripts/tiny-models) in the Speak tab, where the
- * text is spoken through voice-cloning in it.
+ * text is spoken through voice-cloning in it, and in the Live tab's voice list under that model, where it speaks live.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -113,6 +113,20 @@ describe('the Voices tab', () => {
     const { data } = (await (await fetch(`${served.url}/v1/jobs?limit=5`, { headers })).json()) as { data: Job[] };
     const job = data.find((j) => j.product === 'voice-cloning');
     expect(job).toMatchObject({ status: 'succeeded', result: { synthetic: true } });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('speaks live in the saved cloned voice, picked in the Live tab under the voice-cloning model', { timeout: 180_000 }, async () => {
+    await page.keyboard.press('Control+3');
+    const livePanel = page.locator('#panel-live');
+    await livePanel.getByRole('button', { name: 'Speak' }).first().click();
+    await expect.poll(() => livePanel.locator('#live-model option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value)), { timeout: 20_000 }).toContain('tiny-zipvoice');
+    await livePanel.locator('#live-model').selectOption('tiny-zipvoice');
+    await expect.poll(() => livePanel.locator('#live-voice option').allTextContents(), { timeout: 20_000 }).toEqual(['Anna (cloned voice)']);
+    await livePanel.locator('#live-text').fill('Hello there. How are you today?');
+    await livePanel.getByRole('button', { name: /^Speak/ }).last().click();
+    await expect.poll(async () => Number(await livePanel.getByTestId('live-status').getAttribute('data-frames')), { timeout: 120_000 }).toBeGreaterThan(0);
+    expect(await livePanel.getByRole('alert').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });

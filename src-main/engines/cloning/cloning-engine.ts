@@ -5,13 +5,18 @@
  * The reference is decoded to mono at the model's rate (reference-audio.ts), its words come from the request or the
  * recognizer chosen when it was accepted (reference-transcript.ts), the model speaks the text, and the result is
  * encoded like text to speech (wav default) and marked as synthetic (synthetic-tag.ts, result.synthetic). The billing
- * basis is the generated speech's length, not the original the continuation repeats.
+ * basis is the generated speech's length, not the original the continuation repeats. When someone listens to the
+ * job's audio as it is made (task.streamAudio: the OpenAI-compatible speech route in a saved cloned voice) in a format
+ * other than WAV, the text is spoken sentence by sentence and each sentence's encoded bytes are sent as soon as it is
+ * made, as text to speech does (tts/tts-run.ts); otherwise the model is given the whole text at once (it splits it at
+ * punctuation itself).
  */
 import { join } from 'node:path';
 import { jobCancelled, JobError } from '../../common/errors.js';
 import { textLength, textTooLongMessage } from '../../common/text-length.js';
 import { checkOutputOptions, outputOptionsFromParams, resolvedOutput } from '../audio/encode.js';
-import { EncodedFileWriter } from '../audio/encoded-sink.js';
+import { EncodedFileWriter, inOrderOnly } from '../audio/encoded-sink.js';
+import { splitSentences } from '../audio/sentences.js';
 import { createSpeechEncoder, OUTPUT_EXTENSIONS } from '../audio/stream-encoder.js';
 import type { Engine, EngineContext, EngineFactory, EngineOutput, EngineTask } from '../engine-types.js';
 import { isCloningFamily, type CloningEngineConfig } from './cloning-families.js';
@@ -61,32 +66,45 @@ export async function runCloningJob(task: EngineTask, ctx: EngineContext, voice:
     (voice.family === 'zipvoice' ? await transcribeWith(task, ctx, reference.path) : null);
   if (ctx.signal.aborted) throw jobCancelled();
   ctx.progress(0.1);
-  const generated = await voice.speak({
-    text,
-    reference: samples,
-    referenceRate: voice.sampleRate,
-    referenceText,
-    numSteps: params.numSteps,
-    speed: params.speed,
-    onProgress: (fraction) => {
-      ctx.progress(0.1 + 0.85 * Math.min(1, fraction));
-      return !ctx.signal.aborted;
-    },
-  });
-  if (ctx.signal.aborted) throw jobCancelled();
-  if (generated.length === 0) throw new JobError('engine_failed', `the ${voice.family} model produced no audio for this text`);
+  // A WAV is not streamed: its synthetic mark (a chunk after the audio) needs the file's real sizes, which a stream
+  // cannot give, so a listener gets the tagged file once it is done. The other formats carry no mark in the file.
+  const stream = task.streamAudio && ctx.audio && resolved.format !== 'wav' ? inOrderOnly(ctx.audio) : null;
   const withOriginal = task.product === 'voice-continuation' && params.includeOriginal;
   const path = join(task.workDir, `${task.product === 'voice-continuation' ? 'continuation' : 'speech'}.${OUTPUT_EXTENSIONS[resolved.format]}`);
   const file = new EncodedFileWriter(path);
   let encoder: Awaited<ReturnType<typeof createSpeechEncoder>> | null = null;
   try {
-    encoder = await createSpeechEncoder(resolved, voice.sampleRate, (bytes, position) => file.sink(bytes, position));
+    encoder = await createSpeechEncoder(resolved, voice.sampleRate, (bytes, position) => {
+      file.sink(bytes, position);
+      stream?.(bytes, position);
+    });
     if (withOriginal) await encoder.push(samples);
-    await encoder.push(generated);
+    // Streamed: one sentence at a time, each encoded (and sent) as soon as it is made.
+    const pieces = stream ? splitSentences(text) : [];
+    const texts = pieces.length > 0 ? pieces : [text];
+    let generated = 0;
+    for (let i = 0; i < texts.length; i++) {
+      const made = await voice.speak({
+        text: texts[i]!,
+        reference: samples,
+        referenceRate: voice.sampleRate,
+        referenceText,
+        numSteps: params.numSteps,
+        speed: params.speed,
+        onProgress: (fraction) => {
+          ctx.progress(0.1 + (0.85 * (i + Math.min(1, fraction))) / texts.length);
+          return !ctx.signal.aborted;
+        },
+      });
+      if (ctx.signal.aborted) throw jobCancelled();
+      generated += made.length;
+      await encoder.push(made);
+    }
+    if (generated === 0) throw new JobError('engine_failed', `the ${voice.family} model produced no audio for this text`);
     const { durationSeconds } = await encoder.finish();
     await file.close();
     if (resolved.format === 'wav') await tagSyntheticWav(path);
-    const generatedSeconds = generated.length / voice.sampleRate;
+    const generatedSeconds = generated / voice.sampleRate;
     ctx.progress(1);
     return {
       result: {

@@ -26,6 +26,7 @@ import { DEFAULT_LIVE_OPTIONS, DICTATION_PATH, LIVE_PATH, type LiveOptions } fro
 import { LiveSession, type LiveCharge, type LiveSessionStats } from './live-session.js';
 import type { LiveVoice } from '../../engines/live/live-synth.js';
 import { NeuralVoicePool } from '../../engines/live/neural-voice-pool.js';
+import type { LiveReference } from '../../engines/live/cloned-voice-child.js';
 import { resolveEspeakVoice } from '../../engines/tts/espeak-synth.js';
 import type { LiveReservation, LiveReservationRequest } from '../../jobs/money/live-reservations.js';
 import { CLOSE_TRY_AGAIN_LATER, SessionSlots } from './session-slots.js';
@@ -66,6 +67,12 @@ export interface LiveDeps {
    * or undefined when `voice` names none; ApiError when it names another account's or one the model cannot speak.
    */
   designedVoice?(accountId: string, model: ModelDefinition, voice: string): Promise<DesignedVoiceInput | undefined>;
+  /**
+   * A saved cloned voice of the account by its id (the `voice` query of a voice-cloning model's session): its
+   * recording's absolute path and words, checked as a voice-cloning request checks them (service/voices/saved-voice-live.ts);
+   * ApiError when it names none of the account's cloned voices or one the model cannot speak in.
+   */
+  clonedVoice?(accountId: string, model: ModelDefinition, voice: string | undefined): Promise<LiveReference>;
   /** Where dictation recordings go and the accounts' upload quota (service/live/dictation-route.ts). */
   recordings?: DictationDeps['recordings'];
   durable?: DictationDeps['durable'];
@@ -83,6 +90,8 @@ export interface LiveServer {
   dictationSessions(): DictationSessionStats[];
   /** Recognizer processes running (for diagnostics and tests). */
   recognizers(): { key: string; pid: number | undefined; streams: number }[];
+  /** Neural voice processes running, each one model load (for diagnostics and tests). */
+  neuralVoices(): number;
   /**
    * For meeting capture (service/capture/): a warm on-device live recognizer of a model, checked as a dictation's
    * (ApiError otherwise), and a dictation session slot for each of its streams (the same caps as dictation).
@@ -168,6 +177,10 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
       if (saved && !design) throw new ApiError('invalid_params', `voice ${saved} is not a saved designed voice of this account (GET /v1/voices lists them)`);
       return design ? neural.voice(model, 0, { recipe: design.recipe, cacheDir: join(deps.dataDir, 'designed-voices') }) : neural.voice(model, speaker ?? 0);
     }
+    if (model.engine === 'sherpa-cloning' && deps.clonedVoice) {
+      // A zero-shot model speaks only in a saved cloned voice of the account's (docs/voices.md).
+      return neural.clonedVoice(model, await deps.clonedVoice(accountId, model, singleQuery(url.searchParams, 'voice', 'invalid_params')));
+    }
     throw new ApiError('model_unavailable', `model ${model.id} cannot stream live on this device`);
   }
 
@@ -177,7 +190,8 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     if (!modelId) throw new ApiError('model_required', MODEL_QUERY_REQUIRED);
     const model = deps.resolveModel(modelId);
     if (!model) throw new ApiError('not_found', noModel(modelId));
-    if (model.capability !== 'tts' || !model.live) throw new ApiError('model_unavailable', `model ${modelId} is not a live text-to-speech model`);
+    const cloning = model.engine === 'sherpa-cloning' && deps.clonedVoice !== undefined;
+    if (!cloning && (model.capability !== 'tts' || !model.live)) throw new ApiError('model_unavailable', `model ${modelId} is not a live text-to-speech model`);
     if (model.status !== 'available') throw new ApiError('model_unavailable', modelUnavailable(modelId, model.reason));
     return { model, voice: await voiceFor(model, url, accountId) };
   }
@@ -262,6 +276,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     sessions: () => [...sessions].map((s) => s.stats()),
     dictationSessions: () => dictation.sessions(),
     recognizers: () => dictation.pool.running(),
+    neuralVoices: () => neural.running(),
     liveRecognizer: (modelId) => {
       if (closing) return Promise.reject(new ApiError('internal_error', SHUTTING_DOWN));
       return dictation.recognizer(modelId);

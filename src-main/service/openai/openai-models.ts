@@ -152,8 +152,9 @@ export class OpenAiModels {
       def = this.catalogue.resolveModel(requested);
     }
     if (!def) throw new ApiError('not_found', `the model ${requested} does not exist; GET /v1/models lists this service's models`, { param: 'model' });
-    if (!def.products.includes(PRODUCT_OF[kind])) {
-      throw new ApiError('invalid_request', `model ${requested} does not serve ${PRODUCT_OF[kind]} (it serves ${def.products.join(', ') || 'nothing'})`, { param: 'model' });
+    // The speech route also speaks with a voice-cloning model, in a saved cloned voice (openai/saved-speech-voice.ts).
+    if (!def.products.includes(PRODUCT_OF[kind]) && !(kind === 'speech' && def.products.includes('voice-cloning'))) {
+      throw new ApiError('invalid_request', `model ${requested} does not serve ${PRODUCT_OF[kind]}${kind === 'speech' ? ' or voice-cloning' : ''} (it serves ${def.products.join(', ') || 'nothing'})`, { param: 'model' });
     }
     if (!usable(def)) throw new ApiError('model_unavailable', `model ${requested} is unavailable: ${def.reason ?? 'no reason given'}`, { param: 'model' });
     return def;

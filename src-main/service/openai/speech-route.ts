@@ -4,13 +4,13 @@
  * the answer starts with the first sentence's audio, long before the text is done, while the job still records the
  * whole file as its artifact, with its charge. `stream_format: "sse"` wraps the same bytes in `speech.audio.delta`
  * events (base64) and ends with `speech.audio.done`. A hosted model's job sends no audio while it runs: its artifact
- * is streamed once the job is done.
+ * is streamed once the job is done. With a voice-cloning model, `voice` names a saved cloned voice of the account and
+ * the call is a voice-cloning job instead, streamed the same way (saved-speech-voice.ts).
  *
  * Until the first byte is ready nothing is sent, so every failure before it is an ordinary HTTP error; a failure
  * after it can only cut the body short (audio) or send an error event (sse). `instructions` is accepted and
  * ignored: on-device voices take no style prompt (as OpenAI's tts-1 ignores it).
  */
-import { savedDesignedVoice } from '../voices/saved-voices.js';
 import { Hono, type Context } from 'hono';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -26,6 +26,7 @@ import { checkText, idempotencyOf, validateParams } from '../routes/submission.j
 import { eventStreamResponse } from './event-stream.js';
 import { awaitJob, JOB_ID_HEADER, jobFailure } from './openai-job.js';
 import type { OpenAiModels } from './openai-models.js';
+import { clonedSpeechVoice, designedSpeechVoice, isCloningModel, type ClonedSpeechVoice } from './saved-speech-voice.js';
 
 const SPEECH_FIELDS = ['model', 'input', 'voice', 'response_format', 'speed', 'instructions', 'stream_format'];
 /** OpenAI's documented speed range; each model then has its own (on-device voices: 0.5–2). */
@@ -152,9 +153,6 @@ async function speak(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels): P
   } catch (error) {
     throw error instanceof ApiError ? new ApiError(error.code, error.message, { param: 'input' }) : error;
   }
-  // A saved designed voice of the account (docs/voices.md) by its id, else an OpenAI voice or one of the model's.
-  const designedVoice = await savedDesignedVoice(deps.store, owner.accountId, def, voiceId(body.voice));
-  const voice = designedVoice ? { id: designedVoice.savedVoice!.id, name: designedVoice.savedVoice!.name, params: {} } : await models.voice(def, body.voice);
   const format = readFormat(body);
   const speed = readSpeed(body);
   if (body.instructions !== undefined && body.instructions !== null && typeof body.instructions !== 'string') {
@@ -162,24 +160,43 @@ async function speak(c: Context<AppEnv>, deps: AppDeps, models: OpenAiModels): P
   }
   const streamFormat = body.stream_format ?? 'audio';
   if (streamFormat !== 'audio' && streamFormat !== 'sse') throw new ApiError('invalid_request', 'stream_format must be audio or sse', { param: 'stream_format' });
-  const params = validateParams(deps, def, speechParams(def, voice.params, format, speed));
-  const idem = idempotencyOf(c, { model: def.id, params, input: text, voice: voice.id, format, streamFormat });
-  const { job } = await deps.jobs.createJob(
-    {
-      accountId: owner.accountId,
-      product: 'text-to-speech',
-      modelId: def.id,
-      // Named by the job engine after the start of what is said (jobs/job-name.ts).
-      name: null,
-      language: null,
-      params,
-      input: { text, ...(designedVoice ? { designedVoice } : {}) },
-    },
-    idem,
-  );
+  // A voice-cloning model speaks a saved cloned voice as a voice-cloning job; a text-to-speech model a saved designed
+  // voice by its id, else an OpenAI voice or one of the model's (saved-speech-voice.ts, docs/voices.md).
+  const cloned: ClonedSpeechVoice | null = isCloningModel(def) ? await clonedSpeechVoice(deps, owner.accountId, def, voiceId(body.voice)) : null;
+  let created: { job: Job; replayed: boolean };
+  const product = cloned ? 'voice-cloning' : 'text-to-speech';
+  try {
+    const designedVoice = cloned ? undefined : await designedSpeechVoice(deps, owner.accountId, def, voiceId(body.voice));
+    const voice = cloned
+      ? { ...cloned.voice, params: {} }
+      : designedVoice
+        ? { id: designedVoice.savedVoice!.id, name: designedVoice.savedVoice!.name, params: {} }
+        : await models.voice(def, body.voice);
+    const params = validateParams(deps, def, speechParams(def, voice.params, format, speed));
+    const idem = idempotencyOf(c, { model: def.id, params, input: text, voice: voice.id, format, streamFormat });
+    created = await deps.jobs.createJob(
+      {
+        accountId: owner.accountId,
+        product,
+        modelId: def.id,
+        // Named by the job engine after the start of what is said (jobs/job-name.ts).
+        name: null,
+        language: null,
+        params,
+        input: { text, ...(designedVoice ? { designedVoice } : {}), ...(cloned ? cloned.input : {}) },
+      },
+      idem,
+    );
+  } catch (error) {
+    await cloned?.discard();
+    throw error;
+  }
+  const { job } = created;
+  // A replayed request's job holds the recording copied the first time.
+  if (created.replayed) await cloned?.discard();
   // Registered before the scheduler's next pass (createJob only asks for one), so no byte is missed.
   const relay = new AudioRelay(deps, job.id);
-  const finished = awaitJob(c, deps, owner.accountId, 'text-to-speech', job);
+  const finished = awaitJob(c, deps, owner.accountId, product, job);
   finished.catch(() => undefined);
   const headers = { [JOB_ID_HEADER]: job.id };
   try {

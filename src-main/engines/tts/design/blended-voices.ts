@@ -1,12 +1,12 @@
 /**
- * The voices file that makes sherpa-onnx's Kokoro speak a designed voice (runs in the engine worker, never on the
- * service thread). sherpa-onnx reads a Kokoro's style vectors from `voices.bin` when the model loads and refuses a
- * file whose size is not exactly `n_speakers` × the style shape of the model's metadata ("Corrupted --kokoro-voices
- * … Expected #floats"), so a designed voice cannot be appended to the base voices without rewriting the model. It
- * gets a voices file of its own instead: the same size as the base file, every speaker slot holding the blend
- * Σ weight × base voice (element by element, over all of Kokoro's per-length style rows), loaded with the model's
- * other files unchanged. Files are named by a hash of the base file and the blend, so one recipe is built once per
- * data dir and shared by every account that designs it; the least recently used are removed past MAX_CACHED_FILES.
+ * The voices files that make sherpa-onnx's Kokoro speak designed voices (made in the engine worker or a live voice
+ * child, never on the service thread). sherpa-onnx reads a Kokoro's style vectors from `voices.bin` when the model
+ * loads and refuses a file whose size is not exactly `n_speakers` × the style shape of the model's metadata
+ * ("Corrupted --kokoro-voices … Expected #floats"), so a designed voice cannot be appended to the base voices without
+ * rewriting the model. Designed voices take speaker slots of a file of the same size instead (designed-voice-bank.ts):
+ * a slot holds the blend Σ weight × base voice (element by element, over all of Kokoro's per-length style rows) or
+ * the model's own voice, loaded with the model's other files unchanged. Files are named by a hash of the base file
+ * and the slots, so one bank is built once per data dir; the least recently used are removed past MAX_CACHED_FILES.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
@@ -48,13 +48,15 @@ function readFloats(path: string): Float32Array {
 }
 
 /**
- * The path of a voices file for this blend of `baseVoicesPath` (made if missing). Written to a temporary name and
- * renamed, so a worker killed half-way leaves no half file and two workers building the same one agree.
+ * The path of a voices file whose slot s holds the blend `slots[s]`, or the model's own voice s where it is null
+ * (made if missing): several designed voices in one model load, each a speaker id (designed-voice-bank.ts). Written
+ * to a temporary name and renamed, so a worker killed half-way leaves no half file and two workers building the
+ * same one agree.
  */
-export function blendedVoicesFile(baseVoicesPath: string, numSpeakers: number, voices: readonly RecipeVoice[], cacheDir: string): string {
+export function slotVoicesFile(baseVoicesPath: string, numSpeakers: number, slots: readonly (readonly RecipeVoice[] | null)[], cacheDir: string): string {
   const base = statSync(baseVoicesPath);
   const key = createHash('sha256')
-    .update(JSON.stringify([baseVoicesPath, base.size, base.mtimeMs, numSpeakers, voices.map((v) => [v.speaker, v.weight])]))
+    .update(JSON.stringify([baseVoicesPath, base.size, base.mtimeMs, numSpeakers, slots.map((voices) => voices?.map((v) => [v.speaker, v.weight]) ?? null)]))
     .digest('hex')
     .slice(0, 32);
   const path = join(cacheDir, `${key}.bin`);
@@ -64,9 +66,16 @@ export function blendedVoicesFile(baseVoicesPath: string, numSpeakers: number, v
     return path;
   }
   mkdirSync(cacheDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  const blend = blendSlots(readFloats(baseVoicesPath), numSpeakers, voices);
-  const all = new Float32Array(blend.length * numSpeakers);
-  for (let s = 0; s < numSpeakers; s++) all.set(blend, s * blend.length);
+  const floats = readFloats(baseVoicesPath);
+  const size = floats.length / numSpeakers;
+  const all = new Float32Array(floats);
+  const blends = new Map<readonly RecipeVoice[], Float32Array>();
+  slots.forEach((voices, s) => {
+    if (!voices) return;
+    let blend = blends.get(voices);
+    if (!blend) blends.set(voices, (blend = blendSlots(floats, numSpeakers, voices)));
+    all.set(blend, s * size);
+  });
   const staging = `${path}.${process.pid}.tmp`;
   writeFileSync(staging, new Uint8Array(all.buffer), { mode: PRIVATE_FILE_MODE });
   renameSync(staging, path);

@@ -1,39 +1,17 @@
 /**
  * Speaking with a designed voice (voice design's preview, and text to speech in a saved designed voice): the
- * Kokoro of the job's model is loaded with a voices file whose every slot holds the blend (blended-voices.ts),
- * speaks at the recipe's pace times the request's `speed`, and its pitch is shifted after synthesis
+ * Kokoro of the job's model is loaded with a voices file in which the designed voices in use each hold a speaker
+ * slot (designed-voice-bank.ts; one load for all of them), speaks at the recipe's pace times the request's `speed`, and its pitch is shifted after synthesis
  * (pitch-shift.ts). The result names the voice that spoke (`designed_voice`) and marks the audio synthetic.
  */
 import type { DesignedVoiceResult } from '../../../common/api-types.js';
-import { JobError } from '../../../common/errors.js';
 import type { DesignedVoiceInput, EngineContext, EngineOutput, EngineTask } from '../../engine-types.js';
 import type { SherpaVoice } from '../sherpa-tts-runtime.js';
 import { SHERPA_TTS_LIMITS, type SherpaTtsEngineConfig } from '../tts-families.js';
 import { runTts } from '../tts-run.js';
-import { blendedVoicesFile, designedVoicesDir } from './blended-voices.js';
+import { designedVoicesDir } from './blended-voices.js';
 import { shiftPitch, speedBeforeShift } from './pitch-shift.js';
-import { isUsableRecipe } from './voice-recipe.js';
-
-/**
- * The engine settings that load the model with the designed voice in every speaker slot; its voices file is made in
- * `cacheDir` (blended-voices.ts) when missing.
- */
-export function designedVoiceConfig(config: SherpaTtsEngineConfig, design: Pick<DesignedVoiceInput, 'recipe'>, cacheDir: string): SherpaTtsEngineConfig {
-  const kokoro = config.model.kokoro;
-  if (config.family !== 'kokoro' || !kokoro?.voices || config.numSpeakers < 2) {
-    throw new JobError('model_unavailable', 'designed voices need a multi-speaker Kokoro model (its voices.bin holds the voices they are blended from)');
-  }
-  if (!isUsableRecipe(design.recipe, config.numSpeakers)) {
-    throw new JobError('invalid_params', `the designed voice does not fit this model (${config.numSpeakers} speakers): design it again for this model`);
-  }
-  const voices = blendedVoicesFile(kokoro.voices, config.numSpeakers, design.recipe.voices, cacheDir);
-  const lang = design.recipe.espeak;
-  return {
-    ...config,
-    model: { kokoro: { ...kokoro, voices } },
-    ...(config.speakerLanguages && lang ? { speakerLanguages: new Array<string>(config.numSpeakers).fill(lang) } : {}),
-  };
-}
+import type { VoiceRecipe } from './voice-recipe.js';
 
 export function designedVoiceResult(design: DesignedVoiceInput): DesignedVoiceResult {
   const { recipe } = design;
@@ -50,14 +28,11 @@ export function designedVoiceResult(design: DesignedVoiceInput): DesignedVoiceRe
   };
 }
 
-export async function runDesignedVoice(
-  task: EngineTask,
-  ctx: EngineContext,
-  config: SherpaTtsEngineConfig,
-  design: DesignedVoiceInput,
-  voiceFor: (config: SherpaTtsEngineConfig) => Promise<SherpaVoice>,
-): Promise<EngineOutput> {
-  const voice = await voiceFor(designedVoiceConfig(config, design, designedVoicesDir(task.workDir)));
+/** The loaded Kokoro a designed voice speaks from and its speaker id there (the worker's bank, sherpa-tts-engine.ts). */
+export type DesignedVoiceLoader = (config: SherpaTtsEngineConfig, recipe: VoiceRecipe, cacheDir: string) => Promise<{ voice: SherpaVoice; speaker: number }>;
+
+export async function runDesignedVoice(task: EngineTask, ctx: EngineContext, config: SherpaTtsEngineConfig, design: DesignedVoiceInput, voiceFor: DesignedVoiceLoader): Promise<EngineOutput> {
+  const { voice, speaker } = await voiceFor(config, design.recipe, designedVoicesDir(task.workDir));
   const asked = typeof task.params.speed === 'number' ? task.params.speed : 1;
   const semitones = design.recipe.pitchSemitones;
   const speed = speedBeforeShift(Math.max(0.5, Math.min(2, design.recipe.speed * asked)), semitones);
@@ -66,7 +41,7 @@ export async function runDesignedVoice(
     ctx,
     {
       sampleRate: voice.sampleRate,
-      synthesize: async (sentence) => shiftPitch(await voice.synthesize(sentence, { speaker: 0, speed }), voice.sampleRate, semitones),
+      synthesize: async (sentence) => shiftPitch(await voice.synthesize(sentence, { speaker, speed }), voice.sampleRate, semitones),
     },
     config.maxTextChars ?? SHERPA_TTS_LIMITS.max_text_chars,
   );

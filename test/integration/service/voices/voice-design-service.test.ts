@@ -171,14 +171,25 @@ describe('saved voices', () => {
     expect(Buffer.from(await speech.arrayBuffer()).subarray(0, 4).toString()).toBe('RIFF');
   });
 
-  it('speak live: the realtime socket takes a saved voice as its voice', { timeout: 60_000 }, async () => {
+  it('speak live: the realtime socket takes a saved voice as its voice; two designed voices share one voice process', { timeout: 60_000 }, async () => {
     const url = (query: string): string => `${t.url.replace('http', 'ws')}/v1/text-to-speech/realtime?${query}`;
-    const live = await LiveClient.open(url(`model=tiny-kokoro&voice=${narrator.id}`), { authorization: `Bearer ${t.key}` });
-    expect((await live.waitFor('session.created')).session).toMatchObject({ sample_rate: 24000 });
-    live.send({ type: 'speak', text: 'hello world' });
-    const done = (await live.waitFor('response.done')) as { samples: number };
-    expect(done.samples).toBeGreaterThan(0);
-    live.close();
+    const second = (await design({ description: 'a man', save_as: 'Second' })).result!.designed_voice!.saved_voice!;
+    const processes = t.service.live.neuralVoices();
+    const audioOf = async (voice: string): Promise<Buffer> => {
+      const live = await LiveClient.open(url(`model=tiny-kokoro&voice=${voice}`), { authorization: `Bearer ${t.key}` });
+      expect((await live.waitFor('session.created')).session).toMatchObject({ sample_rate: 24000 });
+      live.send({ type: 'speak', text: 'hello world' });
+      const done = (await live.waitFor('response.done')) as { samples: number };
+      expect(done.samples).toBeGreaterThan(0);
+      live.close();
+      return Buffer.concat(live.received.flatMap((r) => (r.kind === 'audio' ? [r.data] : [])));
+    };
+    const narrated = await audioOf(narrator.id);
+    const other = await audioOf(second.id);
+    // One process (one Kokoro load) holds both designed voices, each speaking its own blend.
+    expect(t.service.live.neuralVoices()).toBe(processes + 1);
+    expect(Buffer.compare(narrated, other)).not.toBe(0);
+    expect(Buffer.compare(await audioOf(narrator.id), narrated)).toBe(0);
     expect(await refusedUpgrade(url(`model=tiny-kokoro&voice=${narrator.id}`), { authorization: `Bearer ${await t.service.keys.createKey('live-stranger')}` })).toMatchObject({
       status: 400,
       body: { error: { code: 'invalid_params' } },

@@ -14,6 +14,7 @@ import type { Job } from '../../../src-main/common/api-types.js';
 import { openDatabase } from '../../../src-main/store/database.js';
 import { ROOT, startServeProcess, type ServeProcess } from '../../helpers/service.js';
 import { requireCommand, SHARED } from '../../helpers/system.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const PYTHON = '/usr/bin/python3';
 const KEY = 'vdk_' + 'P'.repeat(32);
@@ -84,7 +85,7 @@ async function keepEditing(url: string, jobId: string, acknowledged: Acknowledge
 }
 
 describe('a power cut', () => {
-  it('loses nothing the client was told: jobs that succeeded, their charges, saved revisions', { timeout: 300_000 }, async () => {
+  it('loses nothing the client was told: jobs that succeeded, their charges, saved revisions', { timeout: scaled(300_000) }, async () => {
     const fusermount = requireFuse();
     requireCommand('pocketsphinx_continuous', 'pocketsphinx');
     const dir = mkdtempSync(join(tmpdir(), 'voxdesk-power-cut-'));
@@ -116,8 +117,15 @@ describe('a power cut', () => {
       }
     });
     const editing = keepEditing(serve.url, transcript.id, acknowledged, () => running);
-    // The cut comes at a random moment once work is flowing.
-    await new Promise((resolve) => setTimeout(resolve, 1500 + Math.random() * 2500));
+    // The cut comes at a random moment once work is flowing: after a few acknowledged jobs (4 to 7) and a saved
+    // revision, then up to half a second later — counted in work, not in seconds, so a busy machine cuts as late.
+    const wanted = 4 + Math.floor(Math.random() * 4);
+    const deadline = Date.now() + scaled(120_000);
+    while (acknowledged.jobs.length < wanted || acknowledged.revisions.length === 0) {
+      if (Date.now() > deadline) throw new Error(`work never flowed: ${acknowledged.jobs.length} jobs and ${acknowledged.revisions.length} revisions acknowledged`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 500));
     serve.child.kill('SIGKILL');
     fs.kill('SIGKILL');
     running = false;

@@ -104,6 +104,28 @@ export default tseslint.config(
     },
   },
   {
+    // A test's, hook's or wait's timeout stretches with the machine's load (test/helpers/time-scale.ts): never a bare number.
+    files: ['test/**/*.ts'],
+    ignores: ['test/desktop/**', 'test/helpers/time-scale.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.name=/^(it|test|beforeAll|afterAll|beforeEach|afterEach|describe)$/] > Literal[raw=/^[0-9_]+$/]',
+          message: 'Write a test or hook timeout as scaled(ms) (test/helpers/time-scale.ts): it stretches on a busy machine.',
+        },
+        {
+          selector: 'Property[key.name=/^timeout(Ms)?$/] > Literal[value>=10000]',
+          message: 'Write a wait of 10 s or more as scaled(ms) (test/helpers/time-scale.ts): it stretches on a busy machine.',
+        },
+        {
+          selector: 'AssignmentPattern[left.name=/^(timeoutMs|timeout|ms)$/] > Literal[value>=10000]',
+          message: 'Write a default wait of 10 s or more as scaled(ms) (test/helpers/time-scale.ts): it stretches on a busy machine.',
+        },
+      ],
+    },
+  },
+  {
     files: ['bin/**/*.js', 'eslint.config.js', 'scripts/**/*.js', 'scripts/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

@@ -1,6 +1,7 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 import { RENDERER_ALIASES } from './src-renderer/aliases.js';
+import { scaled } from './test/helpers/time-scale.js';
 
 export default defineConfig({
   // Renderer modules under test import shared code as `$common/…`.
@@ -18,8 +19,10 @@ export default defineConfig({
     pool: 'forks',
     // 2-core machines: integration tests start services and worker processes of their own.
     maxWorkers: 2,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Safety nets for a hang, stretched by the machine's load when the run starts (test/helpers/time-scale.ts).
+    testTimeout: scaled(60_000),
+    hookTimeout: scaled(120_000),
+    expect: { poll: { timeout: scaled(1_000) } },
     globalSetup: ['test/helpers/global-setup.ts'],
   },
 });

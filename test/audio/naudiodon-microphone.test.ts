@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NaudiodonMicrophone as NaudiodonMicrophoneClass } from '../../src-main/app/hotkey/naudiodon-microphone.js';
 import { startCapturePulse, type CapturePulse } from '../helpers/capture-pulse.js';
 import { JFK_WAV } from '../helpers/dictation-fixtures.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let pulse: CapturePulse;
 let NaudiodonMicrophone: typeof NaudiodonMicrophoneClass;
@@ -37,7 +38,7 @@ function record(): { frames: Buffer[]; ended: (string | null)[]; stop(): void; s
 }
 
 describe('the PortAudio microphone', () => {
-  it('records the default input as 16 kHz mono PCM16 while a sentence is said', { timeout: 60_000 }, async () => {
+  it('records the default input as 16 kHz mono PCM16 while a sentence is said', { timeout: scaled(60_000) }, async () => {
     const rec = record();
     await rec.started;
     await pulse.play(JFK_WAV, 'mic');
@@ -52,7 +53,7 @@ describe('the PortAudio microphone', () => {
     expect(rec.ended.filter((r) => r !== null)).toEqual([]);
   });
 
-  it('opens again at once after a stop', { timeout: 30_000 }, async () => {
+  it('opens again at once after a stop', { timeout: scaled(30_000) }, async () => {
     const first = record();
     await first.started;
     first.stop();

@@ -14,6 +14,7 @@ import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { requireCommand, requireFile, SHARED } from '../helpers/system.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let served: ServedUi;
 let browser: Chromium;
@@ -43,12 +44,12 @@ describe('the AI panel in Chromium (browser mode)', () => {
     await picker.selectOption((await picker.locator('option', { hasText: /PocketSphinx/i }).first().getAttribute('value'))!);
     await panel.locator('[data-testid="file-input"]').setInputFiles([join(SHARED, 'audio', 'jfk.wav')]);
     const row = panel.locator('.list li').first();
-    await expect.poll(() => row.locator('[data-status]').getAttribute('data-status'), { timeout: 180_000 }).toBe('succeeded');
+    await expect.poll(() => row.locator('[data-status]').getAttribute('data-status'), { timeout: scaled(180_000) }).toBe('succeeded');
     await row.getByRole('button').first().click();
 
     // No endpoint yet: the panel says so and links to Settings.
     const ai = panel.locator('[data-testid="ai-panel"]');
-    await expect.poll(() => ai.locator('[data-testid="ai-not-configured"]').count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => ai.locator('[data-testid="ai-not-configured"]').count(), { timeout: scaled(20_000) }).toBe(1);
     await ai.getByRole('button', { name: 'Set one up in Settings' }).click();
     await expect.poll(() => page.getAttribute('#tab-settings', 'aria-selected')).toBe('true');
     const settings = page.locator('[data-testid="language-model-settings"]');
@@ -67,18 +68,18 @@ describe('the AI panel in Chromium (browser mode)', () => {
 
     // Back on the transcript: a summary streams in piece by piece, then stays as a result.
     await page.keyboard.press('Control+1');
-    await expect.poll(() => ai.getByRole('button', { name: 'Summary' }).count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => ai.getByRole('button', { name: 'Summary' }).count(), { timeout: scaled(20_000) }).toBe(1);
     chat.answer = () => 'The speaker asks his fellow Americans what they can do for their country, not the other way round.';
     chat.pieceDelayMs = 250;
     await ai.getByRole('button', { name: 'Summary' }).click();
-    await expect.poll(() => ai.locator('[data-testid="ai-stream"]').innerText(), { timeout: 30_000 }).toMatch(/^The speaker/);
-    await expect.poll(() => ai.locator('[data-testid="ai-result"]').count(), { timeout: 60_000 }).toBe(1);
+    await expect.poll(() => ai.locator('[data-testid="ai-stream"]').innerText(), { timeout: scaled(30_000) }).toMatch(/^The speaker/);
+    await expect.poll(() => ai.locator('[data-testid="ai-result"]').count(), { timeout: scaled(60_000) }).toBe(1);
     expect(await ai.locator('[data-testid="ai-result"]').first().innerText()).toContain('what they can do for their country');
 
     // Chapters: each cited time is a link; a click seeks the player to its segment's start.
     chat.reset();
     await ai.getByRole('button', { name: 'Chapters' }).click();
-    await expect.poll(() => ai.locator('[data-testid="ai-result"]').count(), { timeout: 60_000 }).toBe(2);
+    await expect.poll(() => ai.locator('[data-testid="ai-result"]').count(), { timeout: scaled(60_000) }).toBe(2);
     const chapters = ai.locator('[data-testid="ai-result"]').first();
     const cites = chapters.locator('button.cite');
     await expect.poll(() => cites.count()).toBeGreaterThan(0);
@@ -99,14 +100,14 @@ describe('the AI panel in Chromium (browser mode)', () => {
     const box = page.getByRole('combobox', { name: 'Search every transcript' });
     await box.fill('"other way round"');
     const options = page.getByRole('listbox', { name: 'Results' }).getByRole('option');
-    await expect.poll(() => options.count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => options.count(), { timeout: scaled(10_000) }).toBe(1);
     expect(await options.first().locator('[data-testid="search-hit-ai"]').innerText()).toBe('AI · Summary');
     expect(await options.first().locator('mark').innerText()).toMatch(/other way round/i);
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'screenshots', 'library-search-ai.png') });
     await box.press('Enter');
     await expect.poll(() => page.getAttribute('#tab-jobs', 'aria-selected')).toBe('true');
     const opened = page.locator('#panel-jobs [data-testid="ai-panel"] [data-testid="ai-result"].focused');
-    await expect.poll(() => opened.count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => opened.count(), { timeout: scaled(20_000) }).toBe(1);
     expect(await opened.innerText()).toContain('not the other way round');
     expect(await opened.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(pageErrors).toEqual([]);

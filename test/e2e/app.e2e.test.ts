@@ -13,6 +13,7 @@ import { describeViolations, seriousViolations } from './axe.js';
 import { launchChromium } from './chromium.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 let served: ServedUi;
@@ -86,9 +87,9 @@ describe('desktop UI in Chromium (browser mode)', () => {
     await panel.locator('[data-testid="file-input"]').setInputFiles(join(SHARED, 'audio', 'jfk.wav'));
     // Progress: the row appears with a status chip before the transcript.
     await panel.locator('.list li').first().waitFor();
-    await expect.poll(() => panel.locator('.list [data-status]').first().getAttribute('data-status'), { timeout: 120_000 }).toBe('succeeded');
+    await expect.poll(() => panel.locator('.list [data-status]').first().getAttribute('data-status'), { timeout: scaled(120_000) }).toBe('succeeded');
     const transcript = panel.locator('.transcript');
-    await expect.poll(() => transcript.innerText(), { timeout: 10_000 }).toMatch(/country/i);
+    await expect.poll(() => transcript.innerText(), { timeout: scaled(10_000) }).toMatch(/country/i);
     expect(await transcript.locator('.seg-text .word').count()).toBeGreaterThan(10);
     await panel.locator('input[type="search"]').fill('country');
     await expect.poll(() => transcript.locator('.seg.hit').count()).toBeGreaterThan(0);
@@ -99,7 +100,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
     const srt = readFileSync((await download.path())!, 'utf8');
     expect(srt).toMatch(/^1\r?\n\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}/);
     expect(srt.toLowerCase()).toContain('country');
-  }, 240_000); // its polls wait up to 120 s for PocketSphinx on a loaded machine: more than the default 60 s
+  }, scaled(240_000)); // its polls wait up to 120 s for PocketSphinx on a loaded machine: more than the default 60 s
 
   it('sends a dropped pair of files as one batch, and explains a file that is not audio', async () => {
     await openTab('transcribe', 1);
@@ -120,18 +121,18 @@ describe('desktop UI in Chromium (browser mode)', () => {
     const key = served.apiKey;
     type Batches = { data: { file_count: number; files: { name: string }[] }[] };
     const listBatches = async (): Promise<Batches> => (await (await fetch(`${served.url}/v1/batches`, { headers: { authorization: `Bearer ${key}` } })).json()) as Batches;
-    await expect.poll(async () => (await listBatches()).data.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await listBatches()).data.length, { timeout: scaled(30_000) }).toBeGreaterThan(0);
     const batches = await listBatches();
     expect(batches.data).toHaveLength(1);
     expect(batches.data[0]!.files.map((f) => f.name)).toEqual(names);
     for (const i of [before, before + 1]) {
-      await expect.poll(() => rows.nth(i).locator('[data-status]').getAttribute('data-status'), { timeout: 120_000 }).toBe('succeeded');
+      await expect.poll(() => rows.nth(i).locator('[data-status]').getAttribute('data-status'), { timeout: scaled(120_000) }).toBe('succeeded');
     }
 
     await panel.locator('[data-testid="file-input"]').setInputFiles({ name: 'notes.wav', mimeType: 'audio/wav', buffer: Buffer.from('this is not audio at all') });
     await expect.poll(() => rows.count()).toBe(before + 3);
     const bad = rows.nth(before + 2);
-    await expect.poll(() => bad.locator('[data-status]').getAttribute('data-status'), { timeout: 60_000 }).toBe('failed');
+    await expect.poll(() => bad.locator('[data-status]').getAttribute('data-status'), { timeout: scaled(60_000) }).toBe('failed');
     const why = await bad.innerText();
     expect(why).toMatch(/could not be decoded|cannot read|does not contain audio/i);
     expect(why).not.toMatch(/_/);
@@ -144,7 +145,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
     expect(pageHeight).toBeGreaterThan(viewport!);
     expect(sidebar).toBeGreaterThanOrEqual(pageHeight! - 1);
     await page.setViewportSize(size);
-  }, 300_000);
+  }, scaled(300_000));
 
   it('speaks text with a voice from the catalogue and plays it', async () => {
     await openTab('speak', 2);
@@ -154,8 +155,8 @@ describe('desktop UI in Chromium (browser mode)', () => {
     await expect.poll(() => panel.getByTestId('cost-line').innerText()).toMatch(/Free|\$/);
     await page.keyboard.press('Control+Enter');
     const audio = panel.locator('audio').first();
-    await audio.waitFor({ timeout: 60_000 });
-    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? a.duration : 0)), { timeout: 20_000 }).toBeGreaterThan(1);
+    await audio.waitFor({ timeout: scaled(60_000) });
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? a.duration : 0)), { timeout: scaled(20_000) }).toBeGreaterThan(1);
     await shot('speak');
   });
 
@@ -166,7 +167,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
     await expect.poll(() => panel.getByRole('button', { name: /Speak 3 lines/ }).count()).toBe(1);
     await panel.getByRole('button', { name: /Speak 3 lines/ }).click();
     const batch = panel.locator('[aria-label="Batch"]');
-    await expect.poll(() => batch.locator('li audio').count(), { timeout: 60_000 }).toBe(3);
+    await expect.poll(() => batch.locator('li audio').count(), { timeout: scaled(60_000) }).toBe(3);
     await expect.poll(() => batch.innerText()).toMatch(/3 done · 0 failed · 0 left/);
     await expect.poll(() => batch.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
     // A finished batch's bar is drawn full at once (not still easing towards it).
@@ -183,13 +184,13 @@ describe('desktop UI in Chromium (browser mode)', () => {
     await panel.locator('#live-text').pressSequentially('Hello from the live tab. ', { delay: 5 });
     const status = panel.locator('[data-testid="live-status"]');
     await expect
-      .poll(async () => Number(await status.getAttribute('data-frames')), { timeout: 30_000, message: await panel.innerText().catch(() => '') })
+      .poll(async () => Number(await status.getAttribute('data-frames')), { timeout: scaled(30_000), message: await panel.innerText().catch(() => '') })
       .toBeGreaterThan(3)
       .catch(async (err: unknown) => {
         await shot('live-failed');
         throw new Error(`no live frames; panel says: ${await panel.innerText()}`, { cause: err });
       });
-    await expect.poll(async () => Number(await status.getAttribute('data-scheduled')), { timeout: 30_000 }).toBeGreaterThan(0.5);
+    await expect.poll(async () => Number(await status.getAttribute('data-scheduled')), { timeout: scaled(30_000) }).toBeGreaterThan(0.5);
     await shot('live');
   });
 
@@ -254,7 +255,7 @@ describe('desktop UI in Chromium (browser mode)', () => {
     expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Jobs']);
     await openTab('usage', 6);
     expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Usage']);
-  }, 120_000); // eight tabs in two themes, and the dialog: axe-core takes seconds a page on a busy machine
+  }, scaled(120_000)); // eight tabs in two themes, and the dialog: axe-core takes seconds a page on a busy machine
 
   it('changes retention in Settings, explains a bad value, and keeps the change after a reload', async () => {
     await openTab('settings', 7);

@@ -17,6 +17,7 @@ import { SHARED } from '../helpers/system.js';
 import { launchChromium } from './chromium.js';
 import { pastWelcome } from './logged-in-page.js';
 import { ROOT } from './serve-ui.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const DIST = join(ROOT, 'src-renderer', 'dist');
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
@@ -90,13 +91,13 @@ afterAll(async () => {
 
 describe('desktop mode (page on its own origin, key from the bridge)', () => {
   it('works cross-origin: catalogue, speak with a test model, job list', async () => {
-    await expect.poll(() => page.locator('.status').innerText(), { timeout: 20_000 }).toMatch(/Ready|in progress/);
+    await expect.poll(() => page.locator('.status').innerText(), { timeout: scaled(20_000) }).toMatch(/Ready|in progress/);
     await page.keyboard.press('Control+2');
     const panel = page.locator('#panel-speak');
     await panel.locator('#tts-model').selectOption('espeak-ng');
     await panel.locator('#tts-text').fill('Cross origin speech.');
     await panel.getByRole('button', { name: /^Speak/ }).click();
-    await expect.poll(() => panel.locator('audio').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => panel.locator('audio').count(), { timeout: scaled(60_000) }).toBeGreaterThan(0);
     await page.keyboard.press('Control+4');
     await expect.poll(() => page.locator('#panel-jobs tbody tr').count()).toBeGreaterThan(0);
   });
@@ -114,9 +115,9 @@ describe('desktop mode (page on its own origin, key from the bridge)', () => {
     // Wait until the service has the job, then cancel from the keyboard.
     const headers = { authorization: `Bearer ${svc.key}` };
     const find = async () => ((await (await fetch(`${svc.url}/v1/jobs?product=text-to-speech`, { headers })).json()) as { data: { name: string; status: string }[] }).data.find((j) => j.name === 'A slow job to cancel.');
-    await expect.poll(async () => (await find())?.status, { timeout: 20_000 }).toMatch(/queued|running/);
+    await expect.poll(async () => (await find())?.status, { timeout: scaled(20_000) }).toMatch(/queued|running/);
     await page.keyboard.press('Escape');
-    await expect.poll(async () => (await find())?.status, { timeout: 20_000 }).toBe('cancelled');
+    await expect.poll(async () => (await find())?.status, { timeout: scaled(20_000) }).toBe('cancelled');
     await panel.getByText('Options').click();
   });
 
@@ -127,11 +128,11 @@ describe('desktop mode (page on its own origin, key from the bridge)', () => {
       const res = await fetch(`${svc.url}/v1/text-to-speech/batch`, { method: 'POST', headers, body: JSON.stringify({ model: 'test-tts', params: { ms: 0 }, items }) });
       expect(res.status).toBe(200);
       const { id } = (await res.json()) as { id: string };
-      await expect.poll(async () => ((await (await fetch(`${svc.url}/v1/text-to-speech/batch/${id}`, { headers })).json()) as { status: string }).status, { timeout: 120_000 }).toBe('complete');
+      await expect.poll(async () => ((await (await fetch(`${svc.url}/v1/text-to-speech/batch/${id}`, { headers })).json()) as { status: string }).status, { timeout: scaled(120_000) }).toBe('complete');
     }
     await page.keyboard.press('Control+4');
     const panel = page.locator('#panel-jobs');
-    await expect.poll(() => panel.locator('tbody tr').count(), { timeout: 20_000 }).toBe(100);
+    await expect.poll(() => panel.locator('tbody tr').count(), { timeout: scaled(20_000) }).toBe(100);
     await panel.getByRole('button', { name: 'Show older jobs' }).click();
     await expect.poll(() => panel.locator('tbody tr').count()).toBeGreaterThan(120);
   });
@@ -148,7 +149,7 @@ describe('desktop mode (page on its own origin, key from the bridge)', () => {
     await panel.getByRole('button', { name: 'Browse…' }).click();
     await expect.poll(() => panel.locator('#import-path').inputValue()).toContain('tiny-nemo-ctc');
     await panel.getByRole('button', { name: 'Import' }).click();
-    await expect.poll(() => page.locator('.toasts').innerText(), { timeout: 30_000 }).toMatch(/imported|could not|not valid|failed/i);
+    await expect.poll(() => page.locator('.toasts').innerText(), { timeout: scaled(30_000) }).toMatch(/imported|could not|not valid|failed/i);
     const toast = await page.locator('.toasts').innerText();
     expect(toast).toMatch(/Model imported/);
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'screenshots', 'models-import-desktop.png'), fullPage: true });

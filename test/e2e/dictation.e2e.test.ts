@@ -17,6 +17,7 @@ import { requireFile } from '../helpers/system.js';
 import { fakeMicrophoneFlags } from './chromium.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 /** The operator's price for PocketSphinx in this test: a one-minute dictation is quoted at $0.02. */
@@ -38,14 +39,14 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
     served = await startServeUi({ pricing: { models: { 'pocketsphinx-en-us': PRICE } } });
     await installSileroVad(served.url, served.apiKey);
     ({ browser, page } = await openLoggedInPage(served, pageErrors, { chromiumArgs: fakeMicrophoneFlags(JFK_WAV, { loop: true }) }));
-  }, 120_000);
+  }, scaled(120_000));
 
   afterAll(async () => {
     await browser?.close();
     await served?.stop();
   });
 
-  it('dictates jfk.wav: grey partials turn into final text with the reference\'s words; the job is in Jobs with audio and SRT', { timeout: 240_000 }, async () => {
+  it('dictates jfk.wav: grey partials turn into final text with the reference\'s words; the job is in Jobs with audio and SRT', { timeout: scaled(240_000) }, async () => {
     await page.keyboard.press('Control+3');
     const panel = page.locator('#panel-live');
     await panel.getByRole('button', { name: 'Dictate' }).click();
@@ -53,19 +54,19 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
     // Money before the click: a dictation's length is not known yet, so one minute is priced.
     await expect.poll(() => panel.getByTestId('cost-line').innerText()).toContain('A 1-minute dictation · ≈ $0.02');
     await panel.getByRole('button', { name: /Start dictation/ }).click();
-    await panel.getByRole('button', { name: /Stop/ }).waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: /Stop/ }).waitFor({ timeout: scaled(30_000) });
     // The microphone list is filled in once the microphone is allowed.
     await expect.poll(() => panel.locator('#dictate-mic option').allInnerTexts()).toContainEqual(expect.stringMatching(/Fake/));
-    await expect.poll(() => panel.getByRole('meter').getAttribute('aria-valuenow'), { timeout: 10_000 }).not.toBe('0');
+    await expect.poll(() => panel.getByRole('meter').getAttribute('aria-valuenow'), { timeout: scaled(10_000) }).not.toBe('0');
     // jfk.wav is 11 s: finals arrive while it plays.
-    await expect.poll(finalText, { timeout: 60_000 }).toMatch(/\w+/);
+    await expect.poll(finalText, { timeout: scaled(60_000) }).toMatch(/\w+/);
     await page.screenshot({ path: join(SHOTS, 'dictate.png'), fullPage: true });
     // The microphone says it twice, as a person might: on a machine busy with the rest of the suite, Chromium's own
     // capture can lose a moment of one play (twice, 10 of 22 words came through from a single play, and no audio was
     // refused by the service); two plays give each word a second chance, and the words are checked against both.
-    await expect.poll(async () => Number(await panel.getByTestId('dictate-seconds').innerText().then((t) => t.replace(' s', ''))), { timeout: 90_000 }).toBeGreaterThan(23.5);
+    await expect.poll(async () => Number(await panel.getByTestId('dictate-seconds').innerText().then((t) => t.replace(' s', ''))), { timeout: scaled(90_000) }).toBeGreaterThan(23.5);
     await panel.getByRole('button', { name: /Stop/ }).click();
-    await panel.getByTestId('dictate-job').waitFor({ timeout: 60_000 });
+    await panel.getByTestId('dictate-job').waitFor({ timeout: scaled(60_000) });
     await expect.poll(() => panel.locator('[data-testid="dictate-transcript"] span[data-final="false"]').count()).toBe(0);
     // Nothing said was refused, however far recognition fell behind on a busy machine (dictation-frame-admission.ts).
     expect(await panel.getByRole('alert').allInnerTexts()).toEqual([]);
@@ -83,7 +84,7 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
     await page.keyboard.press('Control+4');
     const jobs = page.locator('#panel-jobs');
     const row = jobs.locator('tr', { hasText: /Dictation/ }).first();
-    await row.waitFor({ timeout: 30_000 });
+    await row.waitFor({ timeout: scaled(30_000) });
     await row.getByRole('button', { name: 'Open' }).click();
     const opened = jobs.getByLabel('Opened job');
     await opened.locator('audio').waitFor();
@@ -111,16 +112,16 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('Ctrl+Shift+Space starts dictating from another tab and stops it again', { timeout: 120_000 }, async () => {
+  it('Ctrl+Shift+Space starts dictating from another tab and stops it again', { timeout: scaled(120_000) }, async () => {
     await page.keyboard.press('Control+1');
     await page.keyboard.press('Control+Shift+Space');
     const panel = page.locator('#panel-live');
-    await panel.getByRole('button', { name: /Stop/ }).waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: /Stop/ }).waitFor({ timeout: scaled(30_000) });
     await page.keyboard.press('Control+Shift+Space');
-    await panel.getByRole('button', { name: /Start dictation/ }).waitFor({ timeout: 60_000 });
+    await panel.getByRole('button', { name: /Start dictation/ }).waitFor({ timeout: scaled(60_000) });
   });
 
-  it('with a streaming model the words being said are grey, and the same words turn black when final', { timeout: 180_000 }, async () => {
+  it('with a streaming model the words being said are grey, and the same words turn black when final', { timeout: scaled(180_000) }, async () => {
     const headers = { authorization: `Bearer ${served.apiKey}`, 'content-type': 'application/json' };
     const imported = await fetch(`${served.url}/v1/local/models/import`, {
       method: 'POST',
@@ -129,7 +130,7 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
     });
     expect(imported.status).toBe(202);
     await expect
-      .poll(async () => ((await (await fetch(`${served.url}/v1/local/models/tiny-streaming-e2e`, { headers })).json()) as { state: string }).state, { timeout: 60_000 })
+      .poll(async () => ((await (await fetch(`${served.url}/v1/local/models/tiny-streaming-e2e`, { headers })).json()) as { state: string }).state, { timeout: scaled(60_000) })
       .toBe('installed');
     await page.reload();
     await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
@@ -151,14 +152,14 @@ describe('dictation in Chromium with a fake microphone (browser mode)', () => {
       }, 20);
     });
     await panel.getByRole('button', { name: /Start dictation/ }).click();
-    await panel.getByRole('button', { name: /Stop/ }).waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: /Stop/ }).waitFor({ timeout: scaled(30_000) });
     type SpanState = { final: string | null; text: string; color: string };
     const spans = (): Promise<SpanState[][]> => page.evaluate(() => (window as unknown as { dictateStates: SpanState[][] }).dictateStates);
     const states = async (): Promise<SpanState[]> => (await spans()).flat();
     // A partial after every 320 ms chunk that changed the text: several while jfk.wav plays.
-    await expect.poll(async () => (await states()).filter((s) => s.final === 'false').length, { timeout: 60_000 }).toBeGreaterThan(3);
+    await expect.poll(async () => (await states()).filter((s) => s.final === 'false').length, { timeout: scaled(60_000) }).toBeGreaterThan(3);
     await panel.getByRole('button', { name: /Stop/ }).click();
-    await panel.getByTestId('dictate-job').waitFor({ timeout: 60_000 });
+    await panel.getByTestId('dictate-job').waitFor({ timeout: scaled(60_000) });
     await expect.poll(() => panel.locator('[data-testid="dictate-transcript"] span[data-final="false"]').count()).toBe(0);
     const all = await states();
     const partials = all.filter((s) => s.final === 'false');

@@ -15,6 +15,7 @@ import { makeLongRecording } from '../helpers/long-recording.js';
 import { makeTempDir } from '../helpers/audio-fixtures.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 const ENV = { VOXDESK_TEST_SEGMENT_DELAY_MS: '300' };
@@ -65,7 +66,7 @@ describe('a transcription that fills in while it runs (browser mode)', () => {
       }
     }
     ({ browser, page } = await openLoggedInPage(served, pageErrors));
-  }, 120_000);
+  }, scaled(120_000));
 
   afterAll(async () => {
     await browser?.close();
@@ -89,17 +90,17 @@ describe('a transcription that fills in while it runs (browser mode)', () => {
     const segments = live.locator('.segment');
 
     // Text appears while the job runs.
-    await expect.poll(() => segments.count(), { timeout: 120_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => segments.count(), { timeout: scaled(120_000) }).toBeGreaterThanOrEqual(3);
     expect(await row.locator('[data-status]').getAttribute('data-status')).toBe('running');
     await page.screenshot({ path: join(SHOTS, 'transcribe-live.png'), fullPage: true });
 
     // Reading further up: new text is added below without moving what is read, and a button says there is more.
-    await expect.poll(() => live.evaluate((box) => box.scrollHeight - box.clientHeight > 150), { timeout: 120_000 }).toBe(true);
+    await expect.poll(() => live.evaluate((box) => box.scrollHeight - box.clientHeight > 150), { timeout: scaled(120_000) }).toBe(true);
     await live.evaluate((box) => (box.scrollTop = 0));
     const firstText = await segments.first().innerText();
     const firstTop = await segments.first().evaluate((el) => el.getBoundingClientRect().top);
     const count = await segments.count();
-    await expect.poll(() => segments.count(), { timeout: 60_000 }).toBeGreaterThan(count);
+    await expect.poll(() => segments.count(), { timeout: scaled(60_000) }).toBeGreaterThan(count);
     expect(await live.evaluate((box) => box.scrollTop)).toBe(0);
     expect(await segments.first().innerText()).toBe(firstText);
     expect(await segments.first().evaluate((el) => el.getBoundingClientRect().top)).toBe(firstTop);
@@ -109,7 +110,7 @@ describe('a transcription that fills in while it runs (browser mode)', () => {
 
     // Pause from the row: it stops after its current segment and says so; nothing shown is lost.
     await row.getByRole('button', { name: /^Pause / }).click();
-    await expect.poll(() => row.locator('.chip').innerText(), { timeout: 60_000 }).toBe('Paused');
+    await expect.poll(() => row.locator('.chip').innerText(), { timeout: scaled(60_000) }).toBe('Paused');
     await expect.poll(() => panel.locator('.live [role="status"]').innerText()).toMatch(/Paused at \d+ %/);
     const pausedCount = await segments.count();
     await page.waitForTimeout(1500);
@@ -118,8 +119,8 @@ describe('a transcription that fills in while it runs (browser mode)', () => {
 
     // Resume: it continues after its last segment and says where.
     await row.getByRole('button', { name: /^Resume / }).click();
-    await expect.poll(() => panel.locator('[data-testid="resumed-at"]').innerText(), { timeout: 60_000 }).toMatch(/^Resumed at \d+:\d\d$/);
-    await expect.poll(() => segments.count(), { timeout: 60_000 }).toBeGreaterThan(pausedCount);
+    await expect.poll(() => panel.locator('[data-testid="resumed-at"]').innerText(), { timeout: scaled(60_000) }).toMatch(/^Resumed at \d+:\d\d$/);
+    await expect.poll(() => segments.count(), { timeout: scaled(60_000) }).toBeGreaterThan(pausedCount);
 
     // kill -9 half way, start again and open the address it prints: the job is there at once with the text committed
     // so far, continuing from its checkpoint, and says where (a later point than the resume after the pause).
@@ -128,26 +129,26 @@ describe('a transcription that fills in while it runs (browser mode)', () => {
     served.child.kill('SIGKILL');
     await new Promise((resolve) => served.child.once('exit', resolve));
     const sidebar = page.locator('[role="status"][aria-live="polite"]');
-    await expect.poll(() => sidebar.innerText(), { timeout: 60_000 }).toMatch(/unreachable/i);
+    await expect.poll(() => sidebar.innerText(), { timeout: scaled(60_000) }).toMatch(/unreachable/i);
     expect(await segments.allInnerTexts()).toEqual(shownBeforeKill); // still shown while the service is down
     const login = await restartOnSamePort();
     await page.goto('about:blank'); // a new page load (the address differs from the current one only by its #token)
     await page.goto(login);
     const earlier = panel.getByRole('list', { name: 'Transcriptions from before' }).locator('li').first();
     await earlier.getByRole('button').first().click();
-    await expect.poll(() => segments.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(shownBeforeKill.length);
+    await expect.poll(() => segments.count(), { timeout: scaled(30_000) }).toBeGreaterThanOrEqual(shownBeforeKill.length);
     expect((await segments.allInnerTexts()).slice(0, shownBeforeKill.length)).toEqual(shownBeforeKill);
-    await expect.poll(() => panel.locator('[data-testid="resumed-at"]').innerText(), { timeout: 60_000 }).toMatch(/^Resumed at \d+:\d\d$/);
+    await expect.poll(() => panel.locator('[data-testid="resumed-at"]').innerText(), { timeout: scaled(60_000) }).toMatch(/^Resumed at \d+:\d\d$/);
     expect(await panel.locator('[data-testid="resumed-at"]').innerText()).not.toBe(resumedAfterPause);
     expect(await earlier.innerText()).toMatch(/resumed at \d+:\d\d/);
     await page.screenshot({ path: join(SHOTS, 'transcribe-resumed.png'), fullPage: true });
 
     // One transcript at the end.
     const transcript = panel.locator('.transcript');
-    await expect.poll(() => transcript.locator('.seg-text .word').count(), { timeout: 240_000 }).toBeGreaterThan(100);
+    await expect.poll(() => transcript.locator('.seg-text .word').count(), { timeout: scaled(240_000) }).toBeGreaterThan(100);
     const headers = { authorization: `Bearer ${served.apiKey}` };
     const jobs = (await (await fetch(`${served.url}/v1/jobs?product=speech-to-text`, { headers })).json()) as { data: { status: string }[] };
     expect(jobs.data.map((j) => j.status)).toEqual(['succeeded']);
     expect(pageErrors).toEqual([]);
-  }, 600_000);
+  }, scaled(600_000));
 });

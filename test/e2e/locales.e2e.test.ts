@@ -14,6 +14,7 @@ import { describeViolations, seriousViolations } from './axe.js';
 import { layoutProblems } from './layout-check.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 const TABS = [['transcribe', 1], ['speak', 2], ['live', 3], ['jobs', 4], ['models', 5], ['usage', 6], ['settings', 7], ['voices', 8]] as const;
@@ -70,14 +71,14 @@ describe('the interface in German and Spanish (browser mode)', () => {
     await page.keyboard.press('Control+1');
     const panel = page.locator('#panel-transcribe');
     await panel.locator('[data-testid="file-input"]').setInputFiles({ name: 'interview.wav', mimeType: 'audio/wav', buffer: readFileSync(join(SHARED, 'audio', 'jfk.wav')) });
-    await expect.poll(() => panel.locator('.list [data-status]').first().getAttribute('data-status'), { timeout: 120_000 }).toBe('succeeded');
+    await expect.poll(() => panel.locator('.list [data-status]').first().getAttribute('data-status'), { timeout: scaled(120_000) }).toBe('succeeded');
     await panel.locator('.transcript').waitFor();
     expect(await panel.locator('.list [data-status]').first().innerText()).toBe('Fertig');
     await page.keyboard.press('Control+2');
     await page.locator('#tts-text').fill('Guten Tag, das ist ein Test.');
     await page.keyboard.press('Control+Enter');
-    await page.locator('#panel-speak audio').first().waitFor({ timeout: 60_000 });
-  }, 240_000);
+    await page.locator('#panel-speak audio').first().waitFor({ timeout: scaled(60_000) });
+  }, scaled(240_000));
 
   it('shows every tab in German with nothing clipped, out of its card or overlapping — at 1280×860 and at 800×600', async () => {
     const found = await checkEveryTab('de');
@@ -88,7 +89,7 @@ describe('the interface in German and Spanish (browser mode)', () => {
       await page.setViewportSize({ width: 1280, height: 860 });
     }
     expect(found).toEqual([]);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('relabels the page at once when Spanish is chosen in Settings, and keeps it across a reload', async () => {
     await openTab('settings', 7);
@@ -102,7 +103,7 @@ describe('the interface in German and Spanish (browser mode)', () => {
     await page.reload();
     await page.getByRole('tab', { name: /Trabajos/ }).waitFor();
     expect(await checkEveryTab('es')).toEqual([]);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('has no serious or critical accessibility violation on any tab in English, German or Spanish', async () => {
     const found: string[] = [];
@@ -114,5 +115,5 @@ describe('the interface in German and Spanish (browser mode)', () => {
     }
     expect(found.join('\n')).toBe('');
     expect(pageErrors).toEqual([]);
-  }, 180_000);
+  }, scaled(180_000));
 });

@@ -20,6 +20,7 @@ import { requireCommand, requireFile, SHARED } from '../helpers/system.js';
 import { startXvfb } from '../helpers/xvfb.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 const MEETING_TITLE = 'Team meeting';
@@ -60,14 +61,14 @@ describe('meeting capture in Chromium where the page records both sides', () => 
       await audio.play();
     }, wav);
     await page.bringToFront();
-  }, 120_000);
+  }, scaled(120_000));
 
   afterAll(async () => {
     await browser?.close();
     await served?.stop();
   });
 
-  it('records the microphone and the shared tab\'s sound, labelled, and leaves the meeting in Jobs', { timeout: 240_000 }, async () => {
+  it('records the microphone and the shared tab\'s sound, labelled, and leaves the meeting in Jobs', { timeout: scaled(240_000) }, async () => {
     await page.keyboard.press('Control+3');
     const panel = page.locator('#panel-live');
     await panel.getByRole('button', { name: 'Meeting' }).click();
@@ -75,16 +76,16 @@ describe('meeting capture in Chromium where the page records both sides', () => 
     await expect.poll(() => panel.getByTestId('capture-client').innerText()).toMatch(/the browser asks what to share/);
     expect(await panel.getByText('You: this computer’s microphone').count()).toBe(1);
     await panel.getByTestId('capture-start').click();
-    await panel.getByTestId('capture-stop').waitFor({ timeout: 30_000 });
-    await page.getByTestId('capture-banner').waitFor({ timeout: 10_000 });
+    await panel.getByTestId('capture-stop').waitFor({ timeout: scaled(30_000) });
+    await page.getByTestId('capture-banner').waitFor({ timeout: scaled(10_000) });
     // jfk.wav through the fake device and the live recognizer ("… can do for you …").
-    await expect.poll(async () => (await lines('microphone')).join(' '), { timeout: 90_000 }).toMatch(/can do for you/);
-    await expect.poll(async () => (await lines('system')).length, { timeout: 90_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await lines('microphone')).join(' '), { timeout: scaled(90_000) }).toMatch(/can do for you/);
+    await expect.poll(async () => (await lines('system')).length, { timeout: scaled(90_000) }).toBeGreaterThan(0);
     expect((await lines('microphone')).every((l) => l.startsWith('You:'))).toBe(true);
     expect((await lines('system')).every((l) => l.startsWith('Other side:'))).toBe(true);
     await page.screenshot({ path: join(SHOTS, 'meeting-capture-client.png'), fullPage: true });
     await panel.getByTestId('capture-stop').click();
-    await panel.getByTestId('capture-job').waitFor({ timeout: 60_000 });
+    await panel.getByTestId('capture-job').waitFor({ timeout: scaled(60_000) });
     expect((await panel.getByRole('alert').allInnerTexts()).join(' | ')).toBe('');
 
     const jobs = (await (await fetch(`${served.url}/v1/jobs?limit=5`, { headers: { authorization: `Bearer ${served.apiKey}` } })).json()) as { data: Job[] };

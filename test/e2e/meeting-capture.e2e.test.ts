@@ -22,6 +22,7 @@ import { requireCommand, requireFile, SHARED } from '../helpers/system.js';
 import { TEST_DIARIZATION_MODELS, twoVoicesRecording } from '../helpers/two-voices.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 let pulse: CapturePulse;
@@ -42,7 +43,7 @@ async function startMeeting(): Promise<Locator> {
   await expect.poll(() => panel.locator('#capture-model').inputValue()).toBe('pocketsphinx-en-us');
   await expect.poll(() => panel.getByText('You: Test-microphone').count()).toBe(1);
   await panel.getByTestId('capture-start').click();
-  await panel.getByTestId('capture-stop').waitFor({ timeout: 30_000 });
+  await panel.getByTestId('capture-stop').waitFor({ timeout: scaled(30_000) });
   return panel;
 }
 
@@ -65,7 +66,7 @@ describe('meeting capture in Chromium (browser mode, the service records this ma
     twoVoices = twoVoicesRecording(dir);
     served = await startServeUi({ env: pulse.env });
     ({ browser, page } = await openLoggedInPage(served, pageErrors));
-  }, 120_000);
+  }, scaled(120_000));
 
   afterAll(async () => {
     await browser?.close();
@@ -73,13 +74,13 @@ describe('meeting capture in Chromium (browser mode, the service records this ma
     pulse?.stop();
   });
 
-  it('records both sides labelled, shows it on every tab, and leaves the meeting in Jobs and in search', { timeout: 240_000 }, async () => {
+  it('records both sides labelled, shows it on every tab, and leaves the meeting in Jobs and in search', { timeout: scaled(240_000) }, async () => {
     const panel = await startMeeting();
     // Nothing records unseen: the banner is on every tab.
-    await page.getByTestId('capture-banner').waitFor({ timeout: 10_000 });
+    await page.getByTestId('capture-banner').waitFor({ timeout: scaled(10_000) });
     await Promise.all([pulse.play(JFK_WAV, 'mic'), pulse.play(otherSide, 'speakers')]);
-    await expect.poll(async () => (await lines('microphone')).join(' '), { timeout: 90_000 }).toContain('country');
-    await expect.poll(async () => (await lines('system')).length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await lines('microphone')).join(' '), { timeout: scaled(90_000) }).toContain('country');
+    await expect.poll(async () => (await lines('system')).length, { timeout: scaled(60_000) }).toBeGreaterThan(0);
     expect((await lines('microphone')).every((l) => l.startsWith('You:'))).toBe(true);
     expect((await lines('system')).every((l) => l.startsWith('Other side:'))).toBe(true);
     await page.screenshot({ path: join(SHOTS, 'meeting-capture.png'), fullPage: true });
@@ -87,8 +88,8 @@ describe('meeting capture in Chromium (browser mode, the service records this ma
     expect(await page.getByTestId('capture-banner').isVisible()).toBe(true);
     await page.keyboard.press('Control+3');
     await panel.getByTestId('capture-stop').click();
-    await panel.getByTestId('capture-job').waitFor({ timeout: 60_000 });
-    await expect.poll(() => page.getByTestId('capture-banner').count(), { timeout: 15_000 }).toBe(0);
+    await panel.getByTestId('capture-job').waitFor({ timeout: scaled(60_000) });
+    await expect.poll(() => page.getByTestId('capture-banner').count(), { timeout: scaled(15_000) }).toBe(0);
     expect(await panel.getByRole('alert').allInnerTexts()).toEqual([]);
 
     // The meeting is an ordinary transcription: in Jobs, with both speakers, and found by search.
@@ -96,13 +97,13 @@ describe('meeting capture in Chromium (browser mode, the service records this ma
     expect(meeting?.status).toBe('succeeded');
     expect(new Set(meeting!.result!.segments!.map((s) => s.speaker))).toEqual(new Set(['You', 'Other side']));
     await panel.getByRole('button', { name: 'Open the transcript' }).click();
-    await expect.poll(() => page.locator('#panel-jobs').innerText(), { timeout: 20_000 }).toContain('Other side');
+    await expect.poll(() => page.locator('#panel-jobs').innerText(), { timeout: scaled(20_000) }).toContain('Other side');
     const search = (await (await fetch(`${served.url}/v1/search?q=country`, { headers: { authorization: `Bearer ${served.apiKey}` } })).json()) as { data: { job_id: string }[] };
     expect(search.data.map((h) => h.job_id)).toContain(meeting!.id);
     expect(pageErrors).toEqual([]);
   });
 
-  it('with the speaker models, numbers the other side\'s speakers live, and the meeting has two of them', { timeout: 480_000 }, async () => {
+  it('with the speaker models, numbers the other side\'s speakers live, and the meeting has two of them', { timeout: scaled(480_000) }, async () => {
     const headers = { authorization: `Bearer ${served.apiKey}`, 'content-type': 'application/json' };
     for (const [family, path] of [['pyannote-segmentation', TEST_DIARIZATION_MODELS.segmentation], ['speaker-embedding', TEST_DIARIZATION_MODELS.embedding]] as const) {
       const id = `support-${family}`;
@@ -116,20 +117,20 @@ describe('meeting capture in Chromium (browser mode, the service records this ma
     const panel = await startMeeting();
     await Promise.all([pulse.play(JFK_WAV, 'mic'), pulse.play(twoVoices, 'speakers')]);
     // Generous: one recognizer process decodes both sides on a shared 2-core machine.
-    await expect.poll(async () => (await lines('system')).length, { timeout: 240_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(async () => (await lines('system')).length, { timeout: scaled(240_000) }).toBeGreaterThanOrEqual(3);
     const live = await lines('system');
     expect(live.every((l) => /^Other side( \d+)?:/.test(l)), JSON.stringify(live)).toBe(true);
     expect(live.some((l) => /^Other side \d+:/.test(l)), JSON.stringify(live)).toBe(true);
     await page.screenshot({ path: join(SHOTS, 'meeting-capture-speakers.png'), fullPage: true });
 
     await panel.getByTestId('capture-stop').click();
-    await panel.getByTestId('capture-job').waitFor({ timeout: 120_000 });
+    await panel.getByTestId('capture-job').waitFor({ timeout: scaled(120_000) });
     const meeting = await lastMeeting();
     expect(meeting?.status).toBe('succeeded');
     const others = new Set(meeting!.result!.segments!.map((s) => s.speaker).filter((s) => s !== 'You'));
     expect(others.size, JSON.stringify([...others])).toBeGreaterThanOrEqual(2);
     await panel.getByRole('button', { name: 'Open the transcript' }).click();
-    await expect.poll(() => page.locator('#panel-jobs').innerText(), { timeout: 20_000 }).toContain('Other side 2');
+    await expect.poll(() => page.locator('#panel-jobs').innerText(), { timeout: scaled(20_000) }).toContain('Other side 2');
     expect(pageErrors).toEqual([]);
   });
 });

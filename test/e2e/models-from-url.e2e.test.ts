@@ -14,6 +14,7 @@ import { startRangeServer, type RangeServer } from '../helpers/range-server.js';
 import { shippedArchive } from '../helpers/tiny-archives.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 const MOONSHINE_JFK = 'dse theafg thednysemeqa theov topmv andht l oft ton afl';
@@ -60,8 +61,8 @@ describe('Models → Add from URL (browser mode)', () => {
 
     // The package is detected as Moonshine once downloaded and becomes a Ready speech-recognition row.
     const row = panel.locator('tr[data-model="moonshine-from-url"]');
-    await expect.poll(() => row.count(), { timeout: 60_000 }).toBe(1);
-    await expect.poll(() => row.innerText(), { timeout: 60_000 }).toMatch(/Ready/);
+    await expect.poll(() => row.count(), { timeout: scaled(60_000) }).toBe(1);
+    await expect.poll(() => row.innerText(), { timeout: scaled(60_000) }).toMatch(/Ready/);
     await page.screenshot({ path: join(SHOTS, 'models-add-from-url.png'), fullPage: true });
 
     await openTab('transcribe', 1);
@@ -70,8 +71,8 @@ describe('Models → Add from URL (browser mode)', () => {
     await expect.poll(() => picker.locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value))).toContain('moonshine-from-url');
     await picker.selectOption('moonshine-from-url');
     await transcribe.locator('[data-testid="file-input"]').setInputFiles(join(SHARED, 'audio', 'jfk.wav'));
-    await expect.poll(() => transcribe.locator('.list [data-status]').first().getAttribute('data-status'), { timeout: 120_000 }).toBe('succeeded');
-    await expect.poll(() => transcribe.locator('.transcript').innerText(), { timeout: 10_000 }).toContain(MOONSHINE_JFK.split(' ').slice(0, 3).join(' '));
+    await expect.poll(() => transcribe.locator('.list [data-status]').first().getAttribute('data-status'), { timeout: scaled(120_000) }).toBe('succeeded');
+    await expect.poll(() => transcribe.locator('.transcript').innerText(), { timeout: scaled(10_000) }).toContain(MOONSHINE_JFK.split(' ').slice(0, 3).join(' '));
     const job = (await (await fetch(`${served.url}/v1/jobs?product=speech-to-text&limit=1`, {
       headers: { authorization: `Bearer ${served.apiKey}` },
     })).json()) as { data: Array<{ model_id: string; status: string; result: { text: string } }> };
@@ -89,7 +90,7 @@ describe('Models → Add from URL (browser mode)', () => {
     await form.getByLabel(/Model id/).fill('tampered');
     await form.getByRole('button', { name: 'Add and download' }).click();
     const row = panel.locator('tr[data-package="tampered"]');
-    await expect.poll(() => row.innerText(), { timeout: 60_000 }).toMatch(/Failed[\s\S]*not the expected one \(its checksum differs\), so nothing was installed/);
+    await expect.poll(() => row.innerText(), { timeout: scaled(60_000) }).toMatch(/Failed[\s\S]*not the expected one \(its checksum differs\), so nothing was installed/);
 
     await form.getByLabel('Download URL').fill(`${server.url}/releases/model.zip`);
     await form.getByLabel('SHA-256').fill('1'.repeat(64));
@@ -130,7 +131,7 @@ describe('Models → Add from URL (browser mode)', () => {
     expect(server.requests.some((r) => r.path.startsWith('/mirror/dpdfnet-baseline/'))).toBe(false);
     page.once('dialog', (dialog) => void dialog.accept());
     await row.getByRole('button', { name: 'Download unverified…' }).click();
-    await expect.poll(() => row.innerText(), { timeout: 60_000 }).toMatch(/Ready[\s\S]*Unverified/);
+    await expect.poll(() => row.innerText(), { timeout: scaled(60_000) }).toMatch(/Ready[\s\S]*Unverified/);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import type { Job } from '../../src-main/common/api-types.js';
 import { requireCommand, requireFile, SHARED } from '../helpers/system.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 const WAV = (name: string): Buffer => readFileSync(join(SHARED, 'audio', 'hifitts-6097', name));
@@ -67,7 +68,7 @@ describe('what a new user hit (browser mode)', () => {
     await expect.poll(() => empty.locator('[data-status]').getAttribute('data-status')).toBe('failed');
     expect(await empty.getByTestId('row-error').innerText()).toMatch(/The file is empty \(0 bytes\)/);
     for (const name of RECORDINGS) {
-      await expect.poll(() => rows.filter({ hasText: name }).locator('[data-status]').getAttribute('data-status'), { timeout: 120_000 }).toBe('succeeded');
+      await expect.poll(() => rows.filter({ hasText: name }).locator('[data-status]').getAttribute('data-status'), { timeout: scaled(120_000) }).toBe('succeeded');
     }
 
     await page.reload();
@@ -81,7 +82,7 @@ describe('what a new user hit (browser mode)', () => {
     await unsent.getByRole('button', { name: 'Dismiss empty.wav' }).click();
     await expect.poll(() => unsent.count()).toBe(0);
     await jobs.getByRole('button', { name: 'All' }).click();
-  }, 300_000);
+  }, scaled(300_000));
 
   it('a cancelled job leaves Problems once its retry has succeeded', async () => {
     const form = new FormData();
@@ -90,21 +91,21 @@ describe('what a new user hit (browser mode)', () => {
     form.append('file', new Blob([readFileSync(join(SHARED, 'audio', 'jfk.wav'))]), 'to-cancel.wav');
     const held = fetch(`${served.url}/v1/speech-to-text`, { method: 'POST', headers: { authorization: `Bearer ${served.apiKey}` }, body: form });
     let job: Job | undefined;
-    await expect.poll(async () => (job = (await api<{ data: Job[] }>('GET', '/v1/jobs?limit=20')).data.find((j) => j.name === 'to-cancel.wav')), { timeout: 30_000 }).toBeTruthy();
+    await expect.poll(async () => (job = (await api<{ data: Job[] }>('GET', '/v1/jobs?limit=20')).data.find((j) => j.name === 'to-cancel.wav')), { timeout: scaled(30_000) }).toBeTruthy();
     await api('POST', `/v1/speech-to-text/${job!.id}/cancel`);
     await held;
     await openTab('jobs', 4);
     const jobs = page.locator('#panel-jobs');
     await jobs.getByRole('button', { name: 'Problems' }).click();
     const row = jobs.locator('tbody tr', { hasText: 'to-cancel.wav' });
-    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => row.count(), { timeout: scaled(30_000) }).toBe(1);
     await row.getByRole('button', { name: 'Retry' }).click();
     // The retry runs and succeeds; the cancelled job it took over from is no longer a problem.
-    await expect.poll(async () => (await api<{ data: Job[] }>('GET', '/v1/jobs?limit=20')).data.some((j) => j.name === 'to-cancel.wav' && j.status === 'succeeded'), { timeout: 120_000 }).toBe(true);
-    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(async () => (await api<{ data: Job[] }>('GET', '/v1/jobs?limit=20')).data.some((j) => j.name === 'to-cancel.wav' && j.status === 'succeeded'), { timeout: scaled(120_000) }).toBe(true);
+    await expect.poll(() => row.count(), { timeout: scaled(30_000) }).toBe(0);
     await jobs.getByRole('button', { name: 'All' }).click();
     expect(await jobs.locator('tbody tr', { hasText: 'to-cancel.wav' }).count()).toBe(2); // both are in the history
-  }, 200_000);
+  }, scaled(200_000));
 
   it('Open brings the transcript into view and moves focus to it', async () => {
     await openTab('jobs', 4);
@@ -126,7 +127,7 @@ describe('what a new user hit (browser mode)', () => {
     await other.goto(served.url);
     await other.getByRole('tab', { name: /Jobs/ }).click();
     const when = other.locator('#panel-jobs tbody tr').first().locator('td').nth(4);
-    await expect.poll(() => when.innerText(), { timeout: 30_000 }).toMatch(/^(now|\d+ minutes? ago)$/);
+    await expect.poll(() => when.innerText(), { timeout: scaled(30_000) }).toMatch(/^(now|\d+ minutes? ago)$/);
     const before = await when.innerText();
     await other.clock.fastForward('03:00');
     await expect.poll(() => when.innerText()).not.toBe(before);
@@ -171,7 +172,7 @@ describe('what a new user hit (browser mode)', () => {
     expect(names.filter((n) => n.includes('//') || /test$/.test(n))).toEqual([]);
     await voice.selectOption({ label: 'German' });
     await panel.locator('#live-text').pressSequentially('Guten Tag. ', { delay: 5 });
-    await expect.poll(async () => Number(await panel.getByTestId('live-status').getAttribute('data-frames')), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await panel.getByTestId('live-status').getAttribute('data-frames')), { timeout: scaled(30_000) }).toBeGreaterThan(0);
   });
 
   it('a model download that fails says so: the Dictate panel’s Silero VAD (when not built in) and the Models tab', async () => {
@@ -184,19 +185,19 @@ describe('what a new user hit (browser mode)', () => {
       const vad = live.getByRole('button', { name: 'Download Silero VAD' });
       if (await vad.count()) {
         await vad.click();
-        await expect.poll(() => live.getByTestId('vad-error').innerText().catch(() => ''), { timeout: 90_000 }).toMatch(/Silero VAD could not be downloaded: The download failed/);
+        await expect.poll(() => live.getByTestId('vad-error').innerText().catch(() => ''), { timeout: scaled(90_000) }).toMatch(/Silero VAD could not be downloaded: The download failed/);
         expect(await live.getByRole('button', { name: 'Try the download again' }).count()).toBe(1);
       }
       await openTab('models', 5);
       const row = page.locator('#panel-models tr[data-model="moonshine-tiny-en"]');
       await row.getByRole('button', { name: 'Download' }).click();
-      await expect.poll(() => row.locator('.error-text').innerText().catch(() => ''), { timeout: 90_000 }).toMatch(/The download failed\. Check the connection/);
+      await expect.poll(() => row.locator('.error-text').innerText().catch(() => ''), { timeout: scaled(90_000) }).toMatch(/The download failed\. Check the connection/);
       // Bytes in: Resume download; none: Retry.
       expect(await row.getByRole('button', { name: /^(Resume download|Retry)$/ }).count()).toBe(1);
     } finally {
       await api('PUT', '/v1/settings/models', { mirror: null });
     }
-  }, 200_000);
+  }, scaled(200_000));
 
   it('announces a batch that finishes while the page is hidden with a system notification', async () => {
     await openTab('settings', 7);
@@ -221,9 +222,9 @@ describe('what a new user hit (browser mode)', () => {
       Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
       document.hasFocus = () => false;
     });
-    await expect.poll(() => page.evaluate(() => (window as unknown as { shownNotes: unknown[] }).shownNotes), { timeout: 180_000 }).toEqual([
+    await expect.poll(() => page.evaluate(() => (window as unknown as { shownNotes: unknown[] }).shownNotes), { timeout: scaled(180_000) }).toEqual([
       { title: 'Batch finished', body: '2 items: 2 done, 0 failed.' },
     ]);
     expect(pageErrors).toEqual([]);
-  }, 240_000);
+  }, scaled(240_000));
 });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireCommand, SHARED } from '../helpers/system.js';
 import { launchChromium } from './chromium.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let served: ServedUi;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   requireCommand('pocketsphinx_continuous', 'pocketsphinx');
   served = await startServeUi();
   const key = execFileSync(process.execPath, ['bin/voxdesk.js', 'keys', 'create', '--data-dir', served.dataDir], { cwd: ROOT }).toString().trim();
-  client = new OpenAI({ baseURL: `${served.url}/v1`, apiKey: key, maxRetries: 0, timeout: 180_000 });
+  client = new OpenAI({ baseURL: `${served.url}/v1`, apiKey: key, maxRetries: 0, timeout: scaled(180_000) });
   browser = await launchChromium();
   page = await browser.context.newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -74,7 +75,7 @@ describe('the official SDK against voxdesk serve, then the Jobs tab', () => {
     await page.goto(served.loginUrl);
     await page.getByRole('tab', { name: /Jobs/ }).click();
     const panel = page.locator('#panel-jobs');
-    await expect.poll(() => panel.locator('tbody tr').count(), { timeout: 30_000 }).toBe(5);
+    await expect.poll(() => panel.locator('tbody tr').count(), { timeout: scaled(30_000) }).toBe(5);
     // Each call by its name and kind (the name cell also shows a transcript's first words).
     const rows = await panel
       .locator('tbody tr')
@@ -87,7 +88,7 @@ describe('the official SDK against voxdesk serve, then the Jobs tab', () => {
       'Hello, streamed.': 'Speech',
     });
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'screenshots', 'jobs-openai.png'), fullPage: true });
-  }, 300_000);
+  }, scaled(300_000));
 
   it('Settings shows the address to give such tools and changes which voice nova speaks with', async () => {
     await page.getByRole('tab', { name: /Settings/ }).click();

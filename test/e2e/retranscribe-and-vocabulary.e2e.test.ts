@@ -11,6 +11,7 @@ import { requireCommand, requireFile, SHARED } from '../helpers/system.js';
 import { describeViolations, seriousViolations } from './axe.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 import { startServeUi, type ServedUi } from './serve-ui.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let served: ServedUi;
 let browser: Chromium;
@@ -65,10 +66,10 @@ describe('vocabulary and re-transcribing a range in Chromium (browser mode)', ()
     await picker.selectOption((await picker.locator('option', { hasText: /PocketSphinx/i }).first().getAttribute('value'))!);
     await panel.locator('[data-testid="file-input"]').setInputFiles([join(SHARED, 'audio', 'jfk.wav')]);
     const row = panel.locator('.list li').first();
-    await expect.poll(() => row.locator('[data-status]').getAttribute('data-status'), { timeout: 180_000 }).toBe('succeeded');
+    await expect.poll(() => row.locator('[data-status]').getAttribute('data-status'), { timeout: scaled(180_000) }).toBe('succeeded');
     await row.getByRole('button').first().click();
     const transcript = panel.locator('.transcript');
-    await expect.poll(() => transcript.innerText(), { timeout: 20_000 }).toMatch(/Voxdesk/);
+    await expect.poll(() => transcript.innerText(), { timeout: scaled(20_000) }).toMatch(/Voxdesk/);
     const jobs = await api<{ data: { id: string; name: string }[] }>('GET', '/v1/jobs?product=speech-to-text');
     const jobId = jobs.data.find((j) => j.name === 'jfk.wav')!.id;
     const before = await api<Transcript>('GET', `/v1/speech-to-text/${jobId}/transcript`);
@@ -98,8 +99,8 @@ describe('vocabulary and re-transcribing a range in Chromium (browser mode)', ()
     const rangePicker = bar.locator('#range-model');
     await rangePicker.selectOption((await rangePicker.locator('option', { hasText: /PocketSphinx/i }).first().getAttribute('value'))!);
     await bar.getByRole('button', { name: /^Re-transcribe$/ }).click();
-    await expect.poll(async () => (await api<Transcript>('GET', `/v1/speech-to-text/${jobId}/transcript`)).revision, { timeout: 180_000 }).toBe(2);
-    await expect.poll(() => bar.count(), { timeout: 20_000 }).toBe(0);
+    await expect.poll(async () => (await api<Transcript>('GET', `/v1/speech-to-text/${jobId}/transcript`)).revision, { timeout: scaled(180_000) }).toBe(2);
+    await expect.poll(() => bar.count(), { timeout: scaled(20_000) }).toBe(0);
     // The view reloaded with the new revision: its words are revision 2's.
     await expect.poll(() => transcript.locator('[data-testid="revision"]').innerText()).toMatch(/Revision 2/);
     const after = await api<Transcript>('GET', `/v1/speech-to-text/${jobId}/transcript`);
@@ -107,5 +108,5 @@ describe('vocabulary and re-transcribing a range in Chromium (browser mode)', ()
       expect(await transcript.locator(`[data-segment="${segment.index}"]`).innerText()).toBe(segment.text);
     }
     expect(pageErrors).toEqual([]);
-  }, 400_000);
+  }, scaled(400_000));
 });

@@ -11,6 +11,7 @@ import { generatedModel, PRODUCT_MODELS_SCRIPT } from '../helpers/generated-mode
 import { describeViolations, seriousViolations } from './axe.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 import { startServeUi, type ServedUi } from './serve-ui.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let served: ServedUi;
 let browser: Chromium;
@@ -29,7 +30,7 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   ({ browser, page } = await openLoggedInPage(served, pageErrors));
-}, 180_000);
+}, scaled(180_000));
 
 afterAll(async () => {
   await browser?.close();
@@ -43,14 +44,14 @@ function song(seconds: number): Buffer {
 }
 
 describe('the Separate card', () => {
-  it('splits a chosen song into Vocals and Accompaniment, each playable and downloadable', { timeout: 120_000 }, async () => {
+  it('splits a chosen song into Vocals and Accompaniment, each playable and downloadable', { timeout: scaled(120_000) }, async () => {
     const card = page.getByTestId('separate');
     await card.getByRole('heading', { name: 'Separate a song' }).waitFor();
     await card.getByLabel('Separation model').waitFor();
     await card.getByTestId('separate-file').setInputFiles({ name: 'my-song.wav', mimeType: 'audio/wav', buffer: song(2) });
     await card.getByRole('button', { name: 'Separate', exact: true }).click();
     const stems = card.getByTestId('separated-stem');
-    await expect.poll(() => stems.count(), { timeout: 60_000 }).toBe(2);
+    await expect.poll(() => stems.count(), { timeout: scaled(60_000) }).toBe(2);
     expect(await stems.getByRole('heading').allTextContents()).toEqual(['Vocals', 'Accompaniment']);
     for (let i = 0; i < 2; i++) {
       const src = await stems.nth(i).locator('audio').getAttribute('src');

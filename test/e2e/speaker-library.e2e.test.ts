@@ -15,6 +15,7 @@ import { SHARED } from '../helpers/system.js';
 import { describeViolations, seriousViolations } from './axe.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 import { startServeUi, type ServedUi } from './serve-ui.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let served: ServedUi;
 let browser: Chromium;
@@ -50,7 +51,7 @@ async function transcribe(file: string, speakers: number | null): Promise<Locato
   await panel.getByLabel('Number of speakers').fill(speakers === null ? '' : String(speakers));
   await panel.locator('[data-testid="file-input"]').setInputFiles([file]);
   const row = panel.locator('.list li', { hasText: file.split('/').pop()! }).first();
-  await expect.poll(() => row.locator('[data-status]').getAttribute('data-status'), { timeout: 120_000 }).toBe('succeeded');
+  await expect.poll(() => row.locator('[data-status]').getAttribute('data-status'), { timeout: scaled(120_000) }).toBe('succeeded');
   await row.getByRole('button').first().click();
   const transcript = panel.locator('.transcript');
   await transcript.getByRole('group', { name: 'Speakers' }).waitFor();
@@ -65,7 +66,7 @@ describe('the speaker library in Chromium (browser mode)', () => {
     await importModel({ path: join(SHARED, 'models/pyannote-segmentation-3-0.int8.onnx'), id: 'pyannote-test', family: 'pyannote-segmentation' });
     await importModel({ path: join(SHARED, 'models/tiny/tiny-speaker-embedding.onnx'), id: 'embedding-test', family: 'speaker-embedding' });
     ({ browser, page } = await openLoggedInPage(served, pageErrors));
-  }, 120_000);
+  }, scaled(120_000));
 
   afterAll(async () => {
     await browser?.close();
@@ -109,5 +110,5 @@ describe('the speaker library in Chromium (browser mode)', () => {
     await section.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => section.innerText()).toMatch(/No speakers yet/);
     expect(pageErrors).toEqual([]);
-  }, 300_000);
+  }, scaled(300_000));
 });

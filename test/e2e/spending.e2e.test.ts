@@ -17,6 +17,7 @@ import { SHARED } from '../helpers/system.js';
 import { startHosted } from '../helpers/two-instances.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 let hosted: TestService;
@@ -41,7 +42,7 @@ describe('money in the browser: a hosted key, a $0.12 cap, $0.05 a request', () 
     served = await startServeUi({ env: { VOXDESK_REMOTE_URL: hosted.url, VOXDESK_REMOTE_KEY: hosted.key } });
     ({ browser, page } = await openLoggedInPage(served, pageErrors));
     await page.getByRole('tab', { name: /Usage/ }).waitFor();
-  }, 120_000);
+  }, scaled(120_000));
 
   afterAll(async () => {
     await browser?.close();
@@ -80,7 +81,7 @@ describe('money in the browser: a hosted key, a $0.12 cap, $0.05 a request', () 
     await openTab('speak', 2);
     const panel = page.locator('#panel-speak');
     const picker = panel.locator('#tts-model');
-    await expect.poll(() => picker.locator('option[value="remote:test-tts"]').count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => picker.locator('option[value="remote:test-tts"]').count(), { timeout: scaled(30_000) }).toBe(1);
     await picker.selectOption('remote:test-tts');
     const cost = panel.getByTestId('cost-line');
     const speak = panel.getByRole('button', { name: /^Speak/ });
@@ -89,14 +90,14 @@ describe('money in the browser: a hosted key, a $0.12 cap, $0.05 a request', () 
       await expect.poll(() => cost.innerText()).toMatch(new RegExp(`≈ \\$0\\.05 on the hosted service[\\s\\S]*\\${left} left of \\$0\\.12 this month`));
       expect(await cost.innerText()).not.toMatch(/wait for the budget/);
       await speak.click();
-      await expect.poll(() => panel.locator('[aria-label="Result"] [data-status]').getAttribute('data-status'), { timeout: 60_000 }).toBe('succeeded');
+      await expect.poll(() => panel.locator('[aria-label="Result"] [data-status]').getAttribute('data-status'), { timeout: scaled(60_000) }).toBe('succeeded');
     }
     await panel.locator('#tts-text').fill('Hosted sentence number 3.');
     // Before the click: the price, what is left, and that it would wait.
     await expect.poll(() => cost.innerText()).toMatch(/≈ \$0\.05 on the hosted service[\s\S]*\$0\.02 left of \$0\.12 this month[\s\S]*it will wait for the budget/);
     await speak.click();
     const result = panel.locator('[aria-label="Result"]');
-    await expect.poll(() => result.locator('[data-status]').innerText(), { timeout: 30_000 }).toMatch(/Queued · budget/);
+    await expect.poll(() => result.locator('[data-status]').innerText(), { timeout: scaled(30_000) }).toMatch(/Queued · budget/);
     await expect.poll(() => result.getByTestId('waiting-reason').innerText()).toMatch(/would pass the monthly cap for hosted work: \$0\.10 of \$0\.12/);
     await expect.poll(() => panel.getByTestId('budget-wait').innerText()).toMatch(/1 hosted item waits for the monthly budget/);
     await expect.poll(() => page.locator('.sidebar [role="status"]').innerText()).toMatch(/1 waiting for the budget/);
@@ -118,7 +119,7 @@ describe('money in the browser: a hosted key, a $0.12 cap, $0.05 a request', () 
     await field.fill('0.20');
     await usage.getByRole('button', { name: 'Save cap' }).click();
     await openTab('speak', 2);
-    await expect.poll(() => panel.locator('[aria-label="Result"] [data-status]').getAttribute('data-status'), { timeout: 60_000 }).toBe('succeeded');
+    await expect.poll(() => panel.locator('[aria-label="Result"] [data-status]').getAttribute('data-status'), { timeout: scaled(60_000) }).toBe('succeeded');
     await expect.poll(() => panel.getByTestId('budget-wait').count()).toBe(0);
   });
 
@@ -140,7 +141,7 @@ describe('money in the browser: a hosted key, a $0.12 cap, $0.05 a request', () 
     await openTab('transcribe', 1);
     const panel = page.locator('#panel-transcribe');
     const picker = panel.locator('#asr-model');
-    await expect.poll(() => picker.locator('option[value="remote:test-asr"]').count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => picker.locator('option[value="remote:test-asr"]').count(), { timeout: scaled(30_000) }).toBe(1);
     await picker.selectOption('remote:test-asr');
     await panel.locator('[data-testid="file-input"]').setInputFiles(join(SHARED, 'audio', 'jfk.wav'));
     const staged = panel.getByTestId('staged');
@@ -156,7 +157,7 @@ describe('money in the browser: a hosted key, a $0.12 cap, $0.05 a request', () 
     await openTab('settings', 7);
     const form = page.getByTestId('watch-folders');
     const picker = form.locator('#watch-model');
-    await expect.poll(() => picker.locator('option[value="remote:test-asr"]').count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => picker.locator('option[value="remote:test-asr"]').count(), { timeout: scaled(30_000) }).toBe(1);
     await picker.selectOption('remote:test-asr');
     // A one-minute recording: $0.05 + $0.006 = $0.0560, more than the $0.05 left.
     await expect.poll(() => form.getByTestId('cost-line').innerText()).toMatch(/Each 1-minute recording · ≈ \$0\.0560 on the hosted service[\s\S]*\$0\.05 left of \$0\.20 this month[\s\S]*it will wait for the budget/);

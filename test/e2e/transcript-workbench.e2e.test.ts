@@ -16,6 +16,7 @@ import { describeViolations, seriousViolations } from './axe.js';
 import { docxText } from './docx-text.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 /** A word no recording contains, so the library search can only find it where the person typed it. */
@@ -72,12 +73,12 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     await panel.locator('[data-testid="file-input"]').setInputFiles([join(SHARED, 'audio', 'jfk.wav'), join(SHARED, 'audio', 'hifitts-6097', 'roots_04_morris_0400.wav')]);
     const rows = panel.locator('.list li');
     await expect.poll(() => rows.count()).toBe(2);
-    for (const i of [0, 1]) await expect.poll(() => rows.nth(i).locator('[data-status]').getAttribute('data-status'), { timeout: 180_000 }).toBe('succeeded');
+    for (const i of [0, 1]) await expect.poll(() => rows.nth(i).locator('[data-status]').getAttribute('data-status'), { timeout: scaled(180_000) }).toBe('succeeded');
 
     // jfk.wav's transcript: find the segment saying "country" (PocketSphinx hears it; the rest varies).
     await rows.nth(0).getByRole('button').first().click();
     const transcript = panel.locator('.transcript');
-    await expect.poll(() => transcript.innerText(), { timeout: 20_000 }).toMatch(/country/i);
+    await expect.poll(() => transcript.innerText(), { timeout: scaled(20_000) }).toMatch(/country/i);
     const jfk = await jobIdOf('jfk.wav');
     const original = await api<Transcript>('GET', `/v1/speech-to-text/${jfk}/transcript`);
     const target = original.segments.find((s) => /country/i.test(s.text))!;
@@ -180,7 +181,7 @@ describe('transcript workbench in Chromium (browser mode)', () => {
       segments: [{ index: morrisText.segments.find((s) => s.text !== '')!.index, text: 'Edited by a script' }],
     });
     const morrisRow = jobsPanel.locator('tbody tr', { hasText: 'roots_04_morris_0400.wav' });
-    await expect.poll(() => morrisRow.locator('[data-testid="transcript-start"]').innerText(), { timeout: 20_000 }).toMatch(/^Edited by a script/);
+    await expect.poll(() => morrisRow.locator('[data-testid="transcript-start"]').innerText(), { timeout: scaled(20_000) }).toMatch(/^Edited by a script/);
 
     // Ctrl+K from anywhere: search for the fixed word, land on it with the audio there.
     await page.keyboard.press('Control+1');
@@ -189,7 +190,7 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
     await box.fill(FIXED);
     const options = page.getByRole('listbox', { name: 'Results' }).getByRole('option');
-    await expect.poll(() => options.count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => options.count(), { timeout: scaled(10_000) }).toBe(1);
     expect(await options.first().innerText()).toMatch(/jfk\.wav/);
     expect(await options.first().locator('mark').innerText()).toMatch(new RegExp(FIXED, 'i'));
     expect(await box.getAttribute('aria-activedescendant')).toBe(await options.first().getAttribute('id'));
@@ -205,7 +206,7 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     const audio = opened.locator('audio');
     const seekedTo = fixedWord.start;
     await expect
-      .poll(() => audio.evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? a.currentTime : -1)), { timeout: 10_000 })
+      .poll(() => audio.evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? a.currentTime : -1)), { timeout: scaled(10_000) })
       .toBeCloseTo(seekedTo, 1);
     expect(await audio.evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
     await page.screenshot({ path: join(SHOTS, 'search-landed.png'), fullPage: true });
@@ -230,7 +231,7 @@ describe('transcript workbench in Chromium (browser mode)', () => {
       expect(lines[0]!.length, cue).toBeLessThanOrEqual(20);
     }
     expect(pageErrors).toEqual([]);
-  }, 400_000);
+  }, scaled(400_000));
 
   it('after a reload (the recording no longer in the window) Ctrl+K lands on the fix with the service’s recording, seeked and playable', async () => {
     const jfk = await jobIdOf('jfk.wav');
@@ -241,7 +242,7 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     const box = page.getByRole('combobox', { name: 'Search every transcript' });
     await box.fill(FIXED);
     const options = page.getByRole('listbox', { name: 'Results' }).getByRole('option');
-    await expect.poll(() => options.count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => options.count(), { timeout: scaled(10_000) }).toBe(1);
     await box.press('Enter');
     const opened = page.locator('#panel-jobs [aria-label="Opened job"]');
     await expect.poll(() => opened.locator('h2').innerText()).toBe('jfk.wav');
@@ -249,21 +250,21 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     // Not a blob of this window any more: GET /v1/speech-to-text/{id}/audio, streamed with byte ranges.
     expect(await audio.getAttribute('src')).toMatch(new RegExp(`/v1/speech-to-text/${jfk}/audio\\?api_key=`));
     await expect
-      .poll(() => audio.evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? a.currentTime : -1)), { timeout: 10_000 })
+      .poll(() => audio.evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? a.currentTime : -1)), { timeout: scaled(10_000) })
       .toBeCloseTo(target.words.find((w) => w.word.includes(FIXED))!.start, 1);
     expect(await audio.evaluate((a: HTMLAudioElement) => a.duration)).toBeGreaterThan(10); // jfk.wav is 11 s
     // Play from the segment's time (a click, as a person would): the clock moves on from there.
     await opened.getByRole('button', { name: /^Play from / }).first().click();
-    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => !a.paused && a.currentTime > 0.3), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => !a.paused && a.currentTime > 0.3), { timeout: scaled(15_000) }).toBe(true);
     await audio.evaluate((a: HTMLAudioElement) => a.pause());
     // Seek far into the recording: the element asks for a byte range and carries on from there.
     await audio.evaluate((a: HTMLAudioElement) => {
       a.currentTime = 9;
     });
-    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (a.seeking ? -1 : a.currentTime)), { timeout: 10_000 }).toBeCloseTo(9, 1);
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (a.seeking ? -1 : a.currentTime)), { timeout: scaled(10_000) }).toBeCloseTo(9, 1);
     expect(await opened.locator('[data-testid="audio-problem"]').count()).toBe(0);
     expect(pageErrors).toEqual([]);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('shades the words PocketSphinx was unsure of, and F9 / Shift+F9 go to the next / previous one (light and dark, axe)', async () => {
     // jfk.wav, which PocketSphinx half mishears: its words' posteriors (the words the edits above wrote have none).
@@ -278,7 +279,7 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     const opened = jobsPanel.locator('[aria-label="Opened job"]');
     await expect.poll(() => opened.locator('h2').innerText()).toBe('jfk.wav');
     // Exactly the words below the threshold are shaded, each saying how sure the recognizer was.
-    await expect.poll(() => opened.locator('.word.uncertain').count(), { timeout: 20_000 }).toBe(unsure.length);
+    await expect.poll(() => opened.locator('.word.uncertain').count(), { timeout: scaled(20_000) }).toBe(unsure.length);
     expect(await opened.locator('.word.uncertain').first().getAttribute('title')).toMatch(/^The recognizer was \d+ % sure of this word$/);
     await expect.poll(() => opened.locator('[data-testid="next-uncertain"]').innerText()).toMatch(new RegExp(`^${unsure.length} uncertain words?: next`));
     // F9: the first uncertain word, highlighted, the audio there; F9 again: the second; Shift+F9: back to the first.
@@ -289,7 +290,7 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     await page.keyboard.press('F9');
     await expect.poll(found).toEqual([unsure[0]!.word]);
     await expect.poll(() => opened.locator(`[data-segment="${unsure[0]!.segment}"] .word`).nth(unsure[0]!.i).getAttribute('class')).toMatch(/found/);
-    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? a.currentTime : -1)), { timeout: 10_000 }).toBeCloseTo(unsure[0]!.start, 1);
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? a.currentTime : -1)), { timeout: scaled(10_000) }).toBeCloseTo(unsure[0]!.start, 1);
     if (unsure.length > 1) {
       await page.keyboard.press('F9');
       await expect.poll(() => opened.locator(`[data-segment="${unsure[1]!.segment}"] .word`).nth(unsure[1]!.i).getAttribute('class')).toMatch(/found/);
@@ -308,5 +309,5 @@ describe('transcript workbench in Chromium (browser mode)', () => {
     }
     await page.emulateMedia({ colorScheme: 'light' });
     expect(pageErrors).toEqual([]);
-  }, 120_000);
+  }, scaled(120_000));
 });

@@ -17,6 +17,7 @@ import { TINY } from '../helpers/tiny-archives.js';
 import { describeViolations, seriousViolations } from './axe.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 import { startServeUi, type ServedUi } from './serve-ui.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let served: ServedUi;
 let browser: Chromium;
@@ -37,7 +38,7 @@ beforeAll(async () => {
     }
   }
   ({ browser, page } = await openLoggedInPage(served, pageErrors));
-}, 180_000);
+}, scaled(180_000));
 
 afterAll(async () => {
   await browser?.close();
@@ -45,24 +46,24 @@ afterAll(async () => {
 });
 
 describe('the Voices tab', () => {
-  it('designs a voice, plays the preview, saves it, and the Speak tab offers it and speaks with it', { timeout: 180_000 }, async () => {
+  it('designs a voice, plays the preview, saves it, and the Speak tab offers it and speaks with it', { timeout: scaled(180_000) }, async () => {
     await page.keyboard.press('Control+8');
     await expect.poll(() => page.getAttribute('#tab-voices', 'aria-selected')).toBe('true');
     const panel = page.locator('#panel-voices');
-    await expect.poll(() => panel.locator('#design-model option').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => panel.locator('#design-model option').count(), { timeout: scaled(30_000) }).toBeGreaterThan(0);
     await panel.getByLabel('Description').fill('a calm British woman');
     await panel.getByLabel('Pace').selectOption('slow');
     await panel.getByRole('button', { name: 'Preview', exact: true }).click();
     const preview = panel.getByTestId('design-preview');
-    await preview.waitFor({ timeout: 60_000 });
+    await preview.waitFor({ timeout: scaled(60_000) });
     const audio = preview.locator('audio');
-    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime > 0 || a.ended), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime > 0 || a.ended), { timeout: scaled(20_000) }).toBe(true);
     await expect.poll(() => preview.innerText()).toMatch(/bf_/);
     expect(await preview.innerText()).toContain('calm');
 
     await panel.getByLabel('Name', { exact: true }).first().fill('Narrator');
     await panel.getByRole('button', { name: 'Save voice' }).click();
-    await expect.poll(() => panel.getByRole('status').first().innerText(), { timeout: 60_000 }).toContain('Narrator');
+    await expect.poll(() => panel.getByRole('status').first().innerText(), { timeout: scaled(60_000) }).toContain('Narrator');
     await expect.poll(() => panel.getByTestId('saved-voice').count()).toBe(1);
     expect(await panel.getByTestId('saved-voice').innerText()).toContain('Narrator');
     const violations = await seriousViolations(page);
@@ -71,12 +72,12 @@ describe('the Voices tab', () => {
     await page.keyboard.press('Control+2');
     const speak = page.locator('#panel-speak');
     await speak.locator('#tts-model').selectOption('tiny-kokoro');
-    await expect.poll(() => speak.locator('#tts-voice option').allTextContents(), { timeout: 20_000 }).toContain('Narrator (saved voice)');
+    await expect.poll(() => speak.locator('#tts-voice option').allTextContents(), { timeout: scaled(20_000) }).toContain('Narrator (saved voice)');
     await speak.locator('#tts-voice').selectOption({ label: 'Narrator (saved voice)' });
     await speak.locator('#tts-text').fill('hello world');
     await page.keyboard.press('Control+Enter');
     const spoken = speak.locator('audio').first();
-    await spoken.waitFor({ timeout: 60_000 });
+    await spoken.waitFor({ timeout: scaled(60_000) });
     const headers = { authorization: `Bearer ${served.apiKey}` };
     const { data } = (await (await fetch(`${served.url}/v1/jobs?limit=5`, { headers })).json()) as { data: Job[] };
     const job = data.find((j) => j.product === 'text-to-speech');
@@ -86,11 +87,11 @@ describe('the Voices tab', () => {
     await page.keyboard.press('Control+3');
     const livePanel = page.locator('#panel-live');
     await livePanel.locator('#live-model').selectOption('tiny-kokoro');
-    await expect.poll(() => livePanel.locator('#live-voice option').allTextContents(), { timeout: 20_000 }).toContain('Narrator (saved voice)');
+    await expect.poll(() => livePanel.locator('#live-voice option').allTextContents(), { timeout: scaled(20_000) }).toContain('Narrator (saved voice)');
     expect(pageErrors).toEqual([]);
   });
 
-  it('speaks a text in a cloned voice the account saved, from the Speak tab', { timeout: 180_000 }, async () => {
+  it('speaks a text in a cloned voice the account saved, from the Speak tab', { timeout: scaled(180_000) }, async () => {
     const headers = { authorization: `Bearer ${served.apiKey}` };
     const form = new FormData();
     form.append('name', 'Anna');
@@ -101,12 +102,12 @@ describe('the Voices tab', () => {
 
     await page.keyboard.press('Control+2');
     const speak = page.locator('#panel-speak');
-    await expect.poll(() => speak.locator('#tts-model option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value)), { timeout: 20_000 }).toContain('tiny-zipvoice');
+    await expect.poll(() => speak.locator('#tts-model option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value)), { timeout: scaled(20_000) }).toContain('tiny-zipvoice');
     await speak.locator('#tts-model').selectOption('tiny-zipvoice');
-    await expect.poll(() => speak.locator('#tts-voice option').allTextContents(), { timeout: 20_000 }).toEqual(['Anna (cloned voice)']);
+    await expect.poll(() => speak.locator('#tts-voice option').allTextContents(), { timeout: scaled(20_000) }).toEqual(['Anna (cloned voice)']);
     await speak.locator('#tts-text').fill('A paragraph read in the voice of the saved recording.');
     await page.keyboard.press('Control+Enter');
-    await speak.locator('audio').first().waitFor({ timeout: 60_000 }).catch(async (error: Error) => {
+    await speak.locator('audio').first().waitFor({ timeout: scaled(60_000) }).catch(async (error: Error) => {
       const { data: jobs } = (await (await fetch(`${served.url}/v1/jobs?limit=5`, { headers })).json()) as { data: Job[] };
       throw new Error(`${error.message}\n${await speak.innerText()}\n${JSON.stringify(jobs.map((j) => [j.product, j.status, j.error_message]))}`);
     });
@@ -116,16 +117,16 @@ describe('the Voices tab', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('speaks live in the saved cloned voice, picked in the Live tab under the voice-cloning model', { timeout: 180_000 }, async () => {
+  it('speaks live in the saved cloned voice, picked in the Live tab under the voice-cloning model', { timeout: scaled(180_000) }, async () => {
     await page.keyboard.press('Control+3');
     const livePanel = page.locator('#panel-live');
     await livePanel.getByRole('button', { name: 'Speak' }).first().click();
-    await expect.poll(() => livePanel.locator('#live-model option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value)), { timeout: 20_000 }).toContain('tiny-zipvoice');
+    await expect.poll(() => livePanel.locator('#live-model option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value)), { timeout: scaled(20_000) }).toContain('tiny-zipvoice');
     await livePanel.locator('#live-model').selectOption('tiny-zipvoice');
-    await expect.poll(() => livePanel.locator('#live-voice option').allTextContents(), { timeout: 20_000 }).toEqual(['Anna (cloned voice)']);
+    await expect.poll(() => livePanel.locator('#live-voice option').allTextContents(), { timeout: scaled(20_000) }).toEqual(['Anna (cloned voice)']);
     await livePanel.locator('#live-text').fill('Hello there. How are you today?');
     await livePanel.getByRole('button', { name: /^Speak/ }).last().click();
-    await expect.poll(async () => Number(await livePanel.getByTestId('live-status').getAttribute('data-frames')), { timeout: 120_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await livePanel.getByTestId('live-status').getAttribute('data-frames')), { timeout: scaled(120_000) }).toBeGreaterThan(0);
     expect(await livePanel.getByRole('alert').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });

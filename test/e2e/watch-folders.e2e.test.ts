@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireCommand, requireFile, SHARED } from '../helpers/system.js';
 import { ROOT, startServeUi, type ServedUi } from './serve-ui.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 let served: ServedUi;
@@ -63,9 +64,9 @@ describe('watch folders in Settings (browser mode)', () => {
     await path.fill(later);
     await add.click();
     const laterRow = section.locator(`li[data-path="${later}"]`);
-    await expect.poll(() => laterRow.getByTestId('watch-state').innerText(), { timeout: 30_000 }).toBe('Watching');
+    await expect.poll(() => laterRow.getByTestId('watch-state').innerText(), { timeout: scaled(30_000) }).toBe('Watching');
     rmSync(later, { recursive: true });
-    await expect.poll(() => laterRow.getByTestId('watch-state').innerText(), { timeout: 30_000 }).toBe('Problem');
+    await expect.poll(() => laterRow.getByTestId('watch-state').innerText(), { timeout: scaled(30_000) }).toBe('Problem');
     await expect.poll(() => laterRow.getByTestId('watch-error').innerText()).toMatch(/does not exist: it was deleted or renamed.* Trying again at/);
 
     // A real folder with a recording made while nothing watched it.
@@ -77,8 +78,8 @@ describe('watch folders in Settings (browser mode)', () => {
     await add.click();
     const row = section.locator(`li[data-path="${inbox}"]`);
     await expect.poll(() => row.innerText()).toMatch(/SRT · beside each recording/);
-    await expect.poll(() => row.getByTestId('watch-state').innerText(), { timeout: 30_000 }).toBe('Watching');
-    await expect.poll(() => row.getByTestId('watch-counts').innerText(), { timeout: 180_000, interval: 1000 }).toMatch(/^1 done/);
+    await expect.poll(() => row.getByTestId('watch-state').innerText(), { timeout: scaled(30_000) }).toBe('Watching');
+    await expect.poll(() => row.getByTestId('watch-counts').innerText(), { timeout: scaled(180_000), interval: 1000 }).toMatch(/^1 done/);
     expect(readFileSync(join(inbox, 'jfk.srt'), 'utf8').toLowerCase()).toContain('country');
     expect(existsSync(join(inbox, 'jfk.txt'))).toBe(false);
     await page.screenshot({ path: join(SHOTS, 'settings-watch-folders.png'), fullPage: true });
@@ -86,11 +87,11 @@ describe('watch folders in Settings (browser mode)', () => {
     // The list survives a reload; removing a folder stops watching it.
     await page.reload();
     await page.getByRole('tab', { name: /Settings/ }).click();
-    await expect.poll(() => section.locator('li[data-path]').count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => section.locator('li[data-path]').count(), { timeout: scaled(15_000) }).toBe(2);
     await section.getByRole('button', { name: `Stop watching ${later}`, exact: true }).click();
     await expect.poll(() => section.locator('li[data-path]').count()).toBe(1);
     const listed = (await (await fetch(`${served.url}/v1/settings/watch-folders`, { headers: { authorization: `Bearer ${served.apiKey}` } })).json()) as { folders: { path: string }[] };
     expect(listed.folders.map((f) => f.path)).toEqual([inbox]);
     expect(pageErrors).toEqual([]);
-  }, 240_000);
+  }, scaled(240_000));
 });

@@ -20,6 +20,7 @@ import { shippedArchive } from '../helpers/tiny-archives.js';
 import { describeViolations, seriousViolations } from './axe.js';
 import { openLoggedInPage, type Chromium } from './logged-in-page.js';
 import { ROOT } from './serve-ui.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 const ARCHIVE = shippedArchive('sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8.tar.bz2');
@@ -89,14 +90,14 @@ describe('the welcome screen on a new data dir (browser mode)', () => {
     await setMirror('http://127.0.0.1:9'); // nothing listens there: like a computer without network
     await page.getByTestId('welcome-download').click();
     const offline = page.getByTestId('welcome-offline');
-    await expect.poll(() => offline.isVisible(), { timeout: 90_000 }).toBe(true);
+    await expect.poll(() => offline.isVisible(), { timeout: scaled(90_000) }).toBe(true);
     expect(await offline.innerText()).toMatch(/The download could not start\.[\s\S]*seems to be offline[\s\S]*Use PocketSphinx for now/);
     await page.screenshot({ path: join(SHOTS, 'welcome-offline.png'), fullPage: true });
 
     await setMirror(mirror.url);
     await page.getByTestId('welcome-download').click();
     const bar = page.getByTestId('welcome-progress').getByRole('progressbar');
-    await expect.poll(async () => Number((await bar.getAttribute('aria-valuenow').catch(() => null)) ?? 0), { timeout: 30_000 }).toBeGreaterThan(10);
+    await expect.poll(async () => Number((await bar.getAttribute('aria-valuenow').catch(() => null)) ?? 0), { timeout: scaled(30_000) }).toBeGreaterThan(10);
     expect(await page.getByTestId('welcome-progress').innerText()).toMatch(/\d+ kB of \d+ kB · \d+ %/);
     await page.screenshot({ path: join(SHOTS, 'welcome-progress.png'), fullPage: true });
   });
@@ -105,21 +106,21 @@ describe('the welcome screen on a new data dir (browser mode)', () => {
     const port = svc.service.port;
     const requestsBefore = mirror.requests.length;
     await svc.service.close(0); // the data dir stays: a restart of the same install
-    await expect.poll(() => page.getByTestId('service-unreachable').count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('service-unreachable').count(), { timeout: scaled(30_000) }).toBe(1);
     svc = await startService(port);
     // Back on the same address with a new process: this page's session ended with the old one, and it says so.
-    await expect.poll(() => page.getByTestId('session-ended').count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('session-ended').count(), { timeout: scaled(30_000) }).toBe(1);
     expect(await page.getByTestId('session-ended').innerText()).toMatch(/restarted, so this page is logged out/);
     // The address the new process prints, pasted into the same tab: only its hash changes, and the page logs in.
     const login = new URL(svc.service.browserLoginUrl()!);
     await page.evaluate((hash) => (location.hash = hash), login.hash);
-    await expect.poll(() => page.getByTestId('session-ended').count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => page.getByTestId('session-ended').count(), { timeout: scaled(30_000) }).toBe(0);
     expect(page.url()).not.toContain('#token=');
 
     const resume = page.getByTestId('welcome-download');
-    await expect.poll(async () => (await resume.isVisible()) && /Resume the download \(\d+ % done\)/.test(await resume.innerText()), { timeout: 30_000 }).toBe(true);
+    await expect.poll(async () => (await resume.isVisible()) && /Resume the download \(\d+ % done\)/.test(await resume.innerText()), { timeout: scaled(30_000) }).toBe(true);
     await resume.click();
-    await expect.poll(() => page.getByTestId('welcome-recommended').innerText(), { timeout: 60_000 }).toMatch(/is installed and ready/);
+    await expect.poll(() => page.getByTestId('welcome-recommended').innerText(), { timeout: scaled(60_000) }).toMatch(/is installed and ready/);
     const resumed = mirror.requests.slice(requestsBefore).find((r) => r.path === MIRROR_PATH);
     expect(resumed?.range).toMatch(/^bytes=[1-9]\d*-$/);
     expect(resumed?.status).toBe(206);
@@ -132,5 +133,5 @@ describe('the welcome screen on a new data dir (browser mode)', () => {
     await page.getByRole('tab', { name: /Transcribe/ }).waitFor();
     expect(await page.getByTestId('welcome').count()).toBe(0);
     expect(pageErrors).toEqual([]);
-  }, 180_000);
+  }, scaled(180_000));
 });

@@ -5,6 +5,7 @@
  */
 import WebSocket from 'ws';
 import type { CaptureServerMessage } from '../../src-main/common/capture-protocol.js';
+import { scaled } from './time-scale.js';
 
 export async function captureApi<T>(url: string, path: string, key: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
   const response = await fetch(`${url}${path}`, {
@@ -34,7 +35,7 @@ export function followCapture(url: string, key: string, id: string): CaptureFoll
   return {
     messages,
     closed,
-    until: (test, ms = 300_000) =>
+    until: (test, ms = scaled(300_000)) =>
       new Promise((resolve, reject) => {
         const check = (): void => {
           if (!test(messages)) return;

@@ -9,6 +9,7 @@ import type { LiveOptions } from '../../src-main/service/live/live-options.js';
 import type { LiveCharge } from '../../src-main/service/live/live-session.js';
 import { SHARED } from './system.js';
 import { FailedAuthLimiter } from '../../src-main/service/auth/failed-auth-limiter.js';
+import { scaled } from './time-scale.js';
 
 export const GOOD_KEY = 'vdk_test_key';
 export const ALLOWED_ORIGIN = 'http://127.0.0.1:5173';
@@ -117,7 +118,7 @@ export class LiveClient {
     return this.received.flatMap((r) => (r.kind === 'json' ? [r.value] : []));
   }
 
-  waitFor(type: string, timeoutMs = 30_000): Promise<Record<string, unknown>> {
+  waitFor(type: string, timeoutMs = scaled(30_000)): Promise<Record<string, unknown>> {
     const found = this.received.find((r) => r.kind === 'json' && r.value.type === type && !this.consumed.has(r));
     if (found) {
       this.consumed.add(found);

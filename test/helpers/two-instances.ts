@@ -7,6 +7,7 @@ import { ledgerFor, type LedgerEntry } from '../../src-main/store/ledger-repo.js
 import type { Db } from '../../src-main/store/database.js';
 import { startServeProcess, startTestService, testModelSource, type ServeProcess, type TestService } from './service.js';
 import { SHARED, requireCommand, requireFile } from './system.js';
+import { scaled } from './time-scale.js';
 
 export const JFK = join(SHARED, 'audio/jfk.wav');
 export const HIFI = join(SHARED, 'audio/hifitts-6097');
@@ -78,7 +79,7 @@ export async function listJobs(base: string, key: string): Promise<Job[]> {
   return (await api<{ data: Job[] }>(base, key, 'GET', '/v1/jobs?limit=100')).body.data;
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = scaled(60_000)): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -93,7 +94,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
   }
 }
 
-export async function waitForJob(base: string, key: string, product: string, id: string, timeoutMs = 90_000): Promise<Job> {
+export async function waitForJob(base: string, key: string, product: string, id: string, timeoutMs = scaled(90_000)): Promise<Job> {
   return waitFor(`job ${id} to finish`, async () => {
     const job = await getJob(base, key, product, id);
     return job.finished_at ? job : undefined;

@@ -8,6 +8,7 @@ import type { WatchTimings } from '../../src-main/watch/watch-folder-config.js';
 import type { Client } from './http-client.js';
 import { json } from './http-client.js';
 import { waitFor } from './two-instances.js';
+import { scaled } from './time-scale.js';
 
 export const FAST_WATCH: Partial<WatchTimings> = { stabilityMs: 800, pollMs: 100, healthCheckMs: 300, retryMinMs: 300, retryMaxMs: 1000 };
 
@@ -33,7 +34,7 @@ export async function folderStatus(api: Client, path: string): Promise<WatchFold
 }
 
 /** Waits (up to 60 s) until the folder's status satisfies `ok`; answers that status. */
-export function waitForFolder(api: Client, path: string, what: string, ok: (folder: WatchFolder) => boolean, timeoutMs = 60_000): Promise<WatchFolder> {
+export function waitForFolder(api: Client, path: string, what: string, ok: (folder: WatchFolder) => boolean, timeoutMs = scaled(60_000)): Promise<WatchFolder> {
   return waitFor(`${path}: ${what}`, async () => {
     const folder = await folderStatus(api, path);
     return ok(folder) ? folder : undefined;

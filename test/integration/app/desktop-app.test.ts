@@ -21,6 +21,7 @@ import { APP_FRAME, fakeElectron, FakeUpdater, FOREIGN_FRAME, IFRAME, type FakeE
 import { requireFile, SHARED } from '../../helpers/system.js';
 import { silentLog } from '../../../src-main/common/log.js';
 import { logInto } from '../../helpers/log.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let work: string;
 let electron: FakeElectron;
@@ -32,7 +33,7 @@ const logged: string[] = [];
 const api = (path: string, init: RequestInit = {}): Promise<Response> =>
   fetch(`${config.serviceUrl}${path}`, { ...init, headers: { authorization: `Bearer ${config.apiKey}`, ...(init.headers ?? {}) } });
 
-async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string, ms = 60_000): Promise<T> {
+async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string, ms = scaled(60_000)): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await read();
@@ -169,7 +170,7 @@ describe('the desktop main process under Node', () => {
     expect(other.windows).toHaveLength(0);
   });
 
-  it('drags an export out as a file named after the recording; refuses bad requests and other frames', { timeout: 180_000 }, async () => {
+  it('drags an export out as a file named after the recording; refuses bad requests and other frames', { timeout: scaled(180_000) }, async () => {
     requireFile('/usr/share/pocketsphinx/model/en-us/en-us', 'pocketsphinx-en-us');
     const form = new FormData();
     form.append('model', 'pocketsphinx-en-us');
@@ -231,7 +232,7 @@ describe('the desktop main process under Node', () => {
     expect(await ask(APP_ORIGIN)).toBeNull(); // once
   });
 
-  it('shows a running meeting capture on the tray, with a Stop that ends it', { timeout: 120_000 }, async () => {
+  it('shows a running meeting capture on the tray, with a Stop that ends it', { timeout: scaled(120_000) }, async () => {
     const [tray] = electron.trays;
     const started = await api('/v1/captures', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'pocketsphinx-en-us', microphone: 'client', system: 'client' }) });
     expect(started.status).toBe(201);

@@ -22,6 +22,7 @@ import { ROOT, startTestService, type TestService } from '../../helpers/service.
 import { requireCommand } from '../../helpers/system.js';
 import { startXvfb } from '../../helpers/xvfb.js';
 import { silentLog } from '../../../src-main/common/log.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let pulse: CapturePulse;
 let t: TestService;
@@ -40,7 +41,7 @@ function mostOfJfk(text: string): boolean {
   return reference.filter((w) => said.has(w)).length / reference.length >= 0.5;
 }
 
-async function waitFor(check: () => boolean, what: string, ms = 30_000): Promise<void> {
+async function waitFor(check: () => boolean, what: string, ms = scaled(30_000)): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}`);
@@ -61,7 +62,7 @@ beforeAll(async () => {
   await waitFor(() => existsSync(`${fieldFile}.ready`), 'the text field');
   // The service waits up to 60 s for a dictation's last words after its end; a machine this busy may need longer.
   t = await startTestService({ builtInModels: true, extraModelSources: [pocketsphinxModelSource], live: { dictationEndTimeoutMs: 240_000 } });
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   field?.kill();
   await t?.stop();
@@ -117,7 +118,7 @@ it('holding the shortcut dictates into the focused X11 text field, and the clipb
   } finally {
     await hotkey.close();
   }
-}, 420_000);
+}, scaled(420_000));
 
 it('where insertion is impossible the error says why and the text is kept in the job', async () => {
   const env = { ...process.env };
@@ -146,4 +147,4 @@ it('where insertion is impossible the error says why and the text is kept in the
   const job = (await (await fetch(`${t.url}/v1/speech-to-text/${done.jobId}`, { headers: { authorization: `Bearer ${t.key}` } })).json()) as Job;
   expect(job.result?.text).toBe(done.text);
   expect(mostOfJfk(done.text), done.text).toBe(true);
-}, 420_000);
+}, scaled(420_000));

@@ -14,6 +14,7 @@ import { fakeUtilityProcess } from '../../helpers/fake-utility-process.js';
 import { createHarness, terminal, type Harness } from '../jobs/harness.js';
 import { tinyVitsModel } from '../../helpers/live-harness.js';
 import { logInto } from '../../helpers/log.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'voxdesk-utility-'));
 /** Every stand-in made here: whatever a failed test left running is killed at the end. */
@@ -46,7 +47,7 @@ function recorder() {
   return { events, messages, ended, endedCount: () => count };
 }
 
-async function until(predicate: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+async function until(predicate: () => boolean, what: string, timeoutMs = scaled(20_000)): Promise<void> {
   const start = Date.now();
   while (!predicate()) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);

@@ -14,6 +14,7 @@ import { startCapturePulse, type CapturePulse } from '../../helpers/capture-puls
 import { JFK_WAV } from '../../helpers/dictation-fixtures.js';
 import { ROOT } from '../../helpers/service.js';
 import { requireCommand } from '../../helpers/system.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const run = promisify(execFile);
 let pulse: CapturePulse;
@@ -61,4 +62,4 @@ it('lists sources, captures in the foreground with a live transcript, and stops 
   expect(await exited, stderr).toBe(0);
   expect(lines.at(-1)).toMatch(/^job_/);
   expect(lines.filter((l) => l.startsWith('You: ')).join(' ')).toContain('country');
-}, 420_000);
+}, scaled(420_000));

@@ -14,6 +14,7 @@ import type { Job } from '../../../src-main/common/api-types.js';
 import { ROOT, startServeProcess } from '../../helpers/service.js';
 import { requireFile, SHARED } from '../../helpers/system.js';
 import { Client, expectError, json } from '../../helpers/http-client.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -25,7 +26,7 @@ function tempDir(): string {
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 function voxdesk(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string; code: number }> {
-  return run(process.execPath, [join(ROOT, 'bin/voxdesk.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 120_000 }).then(
+  return run(process.execPath, [join(ROOT, 'bin/voxdesk.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: scaled(120_000) }).then(
     ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
     (error: { stdout: string; stderr: string; code: number }) => ({ stdout: error.stdout, stderr: error.stderr, code: error.code }),
   );
@@ -144,7 +145,7 @@ describe('voxdesk transcribe', () => {
     const xml = await (await JSZip.loadAsync(readFileSync(join(out, 'jfk.docx')))).file('word/document.xml')!.async('string');
     expect(xml).toContain('>jfk</w:t>');
     expect(xml.toLowerCase()).toContain('country');
-  }, 240_000);
+  }, scaled(240_000));
   it('--format docx without --out is refused before anything is transcribed', async () => {
     const r = await voxdesk(['transcribe', join(SHARED, 'audio/jfk.wav'), '--format', 'docx', '--data-dir', tempDir()]);
     expect(r.code).toBe(1);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLongRecording } from '../../helpers/long-recording.js';
 import { ROOT, startTestService, type TestService } from '../../helpers/service.js';
 import { requireCommand, requireFile, SHARED } from '../../helpers/system.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let t: TestService;
 let mcp: Client;
@@ -25,7 +26,7 @@ interface ToolAnswer {
 }
 
 async function call(name: string, args: Record<string, unknown>, client = mcp, onprogress?: (p: { progress: number }) => void): Promise<ToolAnswer> {
-  return (await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress, timeout: 120_000 } : { timeout: 120_000 })) as ToolAnswer;
+  return (await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress, timeout: scaled(120_000) } : { timeout: scaled(120_000) })) as ToolAnswer;
 }
 
 async function connect(key: string): Promise<Client> {
@@ -51,7 +52,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'voxdesk-mcp-'));
   t = await startTestService({ workers: 2 });
   mcp = await connect(t.key);
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await mcp?.close();
@@ -165,12 +166,12 @@ describe('voxdesk mcp', () => {
     const controller = new AbortController();
     // Five and a half minutes of speech: long enough to be cancelled while it runs.
     const long = makeLongRecording(dir);
-    const pending = mcp.callTool({ name: 'transcribe_file', arguments: { path: long, model: 'pocketsphinx-en-us' } }, undefined, { signal: controller.signal, timeout: 120_000 });
+    const pending = mcp.callTool({ name: 'transcribe_file', arguments: { path: long, model: 'pocketsphinx-en-us' } }, undefined, { signal: controller.signal, timeout: scaled(120_000) });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     controller.abort();
     await expect(pending).rejects.toThrow();
     const list = await (await fetch(`${t.url}/v1/jobs?limit=100`, { headers: { authorization: `Bearer ${t.key}` } })).json() as { data: { name: string; status: string }[] };
     const job = list.data.find((j) => j.name === 'long-recording.wav')!;
-    await expect.poll(async () => ((await (await fetch(`${t.url}/v1/speech-to-text/${(job as unknown as { id: string }).id}`, { headers: { authorization: `Bearer ${t.key}` } })).json()) as { status: string }).status, { timeout: 30_000 }).toMatch(/cancelled|succeeded/);
+    await expect.poll(async () => ((await (await fetch(`${t.url}/v1/speech-to-text/${(job as unknown as { id: string }).id}`, { headers: { authorization: `Bearer ${t.key}` } })).json()) as { status: string }).status, { timeout: scaled(30_000) }).toMatch(/cancelled|succeeded/);
   });
 });

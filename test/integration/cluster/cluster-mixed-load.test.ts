@@ -27,6 +27,7 @@ import { Client, form, json } from '../../helpers/http-client.js';
 import { makeLongRecording } from '../../helpers/long-recording.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { SHARED } from '../../helpers/system.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const KEY = 'vdk_cluster_mixed_load_administering_key_01';
 // The OpenAI-compatible routes answer with the audio or the text, so they hold their request until the job ran: on a
@@ -49,7 +50,7 @@ let nodeArgs: string[] = [];
 const api = (i: number): Client => new Client(apis[i % apis.length]!.url, KEY);
 const terminal = (job: Job): boolean => ['succeeded', 'failed', 'cancelled', 'expired'].includes(job.status);
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 240_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = scaled(240_000)): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await read();
@@ -135,14 +136,14 @@ beforeAll(async () => {
     // The other API node learns of it from the shared rows.
     await until(async () => (await api(0).get(`/v1/local/models/${started.id}`)).status, (status) => status === 200, `${started.id} on the other API node`, 30_000);
   }
-}, 180_000);
+}, scaled(180_000));
 
 afterAll(async () => {
   await Promise.all([...apis, ...workers, ...(doomed ? [doomed] : [])].map((node) => stopNode(node)));
   await sql?.end();
   await db?.drop();
   rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+}, scaled(60_000));
 
 describe('a cluster under a mixed load, a worker killed in the middle of a long transcription', () => {
   it('finishes 300 mixed jobs sent through both API nodes exactly once, resumes the killed transcription, and charges every job its quote', async () => {
@@ -277,5 +278,5 @@ describe('a cluster under a mixed load, a worker killed in the middle of a long 
     expect(existsSync(join(cutFolder!, RECEIVING_MARKER))).toBe(true);
     expect(await sweepAbandonedUploads(uploadsRoot, { now: Date.now() + ABANDONED_UPLOAD_MS + 60_000 })).toBe(1);
     expect(existsSync(cutFolder!)).toBe(false);
-  }, 900_000);
+  }, scaled(900_000));
 });

@@ -21,6 +21,7 @@ import { startApiNode, startWorkerNode, stopNode, type NodeProcess } from '../..
 import { Client } from '../../helpers/http-client.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { SHARED } from '../../helpers/system.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const KEY = 'vdk_cluster_test_administering_key_0001';
 const PRICE = { request_fee_usd: 0.05, per_minute_usd: 0.01 };
@@ -49,7 +50,7 @@ async function jobOn(node: NodeProcess, id: string): Promise<Job> {
 }
 
 /** Polls `read` until `done` holds (or fails the test after `ms`). */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 60_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = scaled(60_000)): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await read();
@@ -100,7 +101,7 @@ beforeAll(async () => {
   ]);
   apis.push(api2!);
   workers = rest;
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await Promise.all([...apis, ...workers].map((node) => stopNode(node)));
@@ -108,7 +109,7 @@ afterAll(async () => {
   await db?.drop();
   rmSync(storage, { recursive: true, force: true });
   rmSync(pricingDir, { recursive: true, force: true });
-}, 60_000);
+}, scaled(60_000));
 
 describe('a cluster of two API nodes and two workers on one PostgreSQL database and one storage folder', () => {
   it('runs jobs sent to either API node exactly once on the workers, charges each once, and shows them on both API nodes', async () => {
@@ -145,7 +146,7 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     const health = (await (await client(apis[0]!).get('/v1/health')).json()) as { role: string; database: string };
     expect(health).toMatchObject({ role: 'serve', database: 'ok' });
     expect(await (await fetch(`${workers[0]!.url}/health`)).json()).toMatchObject({ status: 'ok', role: 'worker', database: 'ok' });
-  }, 120_000);
+  }, scaled(120_000));
 
   it('accepts on one API node, at once, a model another API node has just imported', async () => {
     const imported = (await (await client(apis[0]!).postJson('/v1/local/models/import', { path: join(SHARED, 'models/tiny/tiny-nemo-ctc'), id: 'tiny-ctc-fresh', languages: ['en'] })).json()) as { id: string };
@@ -172,7 +173,7 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     ]);
     expect(openAi.status, await openAi.clone().text()).toBe(200);
     expect(typeof ((await openAi.json()) as { text: unknown }).text).toBe('string');
-  }, 180_000);
+  }, scaled(180_000));
 
   it('takes over the job of a worker killed while running it, once its lease lapsed, and counts the lapsed lease', async () => {
     const jobs = await Promise.all(Array.from({ length: 4 }, () => createSpeech(apis[0]!, LONG_TEXT)));
@@ -198,7 +199,7 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     expect(expiries.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
     // A worker takes the victim's place.
     workers = [survivor, await startWorkerNode({ databaseUrl: db.url, storageDir: storage, apiKey: KEY, args: ['--lease-seconds', '3', '--workers', '1', '--pricing-file', join(pricingDir, 'pricing.json')] })];
-  }, 150_000);
+  }, scaled(150_000));
 
   it('keeps answering on one API node when the other is killed, jobs created on the dead one included', async () => {
     // The node that holds POSTs goes; the one that answers at once stays (the drain test below needs that).
@@ -210,7 +211,7 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     const another = await createSpeech(standing, 'Still answering.');
     expect(another.status).not.toBe('failed');
     apis = [standing];
-  }, 90_000);
+  }, scaled(90_000));
 
   it('drains a worker on SIGTERM: it exits 0 and the jobs it ran finish', async () => {
     const jobs = await Promise.all(Array.from({ length: 4 }, () => createSpeech(apis[0]!, LONG_TEXT)));
@@ -232,5 +233,5 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     expect(finished.filter((job) => job.status !== 'succeeded').map((job) => `${job.status}: ${job.error_message}`)).toEqual([]);
     expect(runner.stderr()).toContain('SIGTERM: draining');
     workers = workers.filter((w) => w !== runner);
-  }, 120_000);
+  }, scaled(120_000));
 });

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/service.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const run = promisify(execFile);
 let db: TestDatabase;
@@ -49,7 +50,7 @@ describe('voxdesk db', () => {
     const again = await voxdesk(['db', 'migrate', '--database', db.url]);
     expect(again.stdout).toMatch(/^schema is current \(version \d+\); nothing to apply$/m);
     expect((await voxdesk(['db', 'status', '--database', db.url])).code).toBe(0);
-  }, 60_000);
+  }, scaled(60_000));
 
   it('keys work on the cluster database: create, list, revoke', async () => {
     const created = await voxdesk(['keys', 'create', '--database', db.url, '--account', 'newsroom', '--name', 'ingest']);
@@ -59,7 +60,7 @@ describe('voxdesk db', () => {
     const key = listed.data.find((k) => k.account === 'newsroom')!;
     expect(key.name).toBe('ingest');
     expect((await voxdesk(['keys', 'revoke', key.id, '--database', db.url])).stdout).toContain(`${key.id} revoked`);
-  }, 60_000);
+  }, scaled(60_000));
 
   it('refuses a database written by a newer Voxdesk with exit 2, and says what to do', async () => {
     const pool = new pg.Pool({ connectionString: db.url, max: 1 });
@@ -74,7 +75,7 @@ describe('voxdesk db', () => {
       await pool.query('DELETE FROM schema_migrations WHERE version = 9999');
       await pool.end();
     }
-  }, 60_000);
+  }, scaled(60_000));
 
   it('exits 1 with where to fix it when no database is given, the URL is not PostgreSQL’s, or nothing answers there', async () => {
     const none = await voxdesk(['db', 'migrate']);
@@ -90,5 +91,5 @@ describe('voxdesk db', () => {
     const worker = await voxdesk(['worker']);
     expect(worker.code).toBe(1);
     expect(worker.stderr).toContain('a worker needs the cluster\'s database');
-  }, 60_000);
+  }, scaled(60_000));
 });

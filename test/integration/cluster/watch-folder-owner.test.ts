@@ -15,6 +15,7 @@ import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js
 import { requireCommand, SHARED } from '../../helpers/system.js';
 import { waitFor } from '../../helpers/two-instances.js';
 import { folderStatus, saveFolders } from '../../helpers/watch-folders.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const KEY = 'vdk_cluster_test_administering_key_0002';
 const JFK = join(SHARED, 'audio/jfk.wav');
@@ -39,14 +40,14 @@ beforeAll(async () => {
   // The first node creates the schema and takes the role; the second finds it taken.
   nodes = [await startApiNode(common)];
   nodes.push(await startApiNode(common));
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await Promise.all(nodes.map((node) => stopNode(node)));
   await sql?.end();
   await db?.drop();
   for (const dir of [storage, watched]) if (dir) rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+}, scaled(60_000));
 
 describe('watch folders on a cluster of two API nodes', () => {
   it('are watched by one node at a time, and by the other once the first is gone', async () => {
@@ -71,5 +72,5 @@ describe('watch folders on a cluster of two API nodes', () => {
     expect(await jobsNamed('second.wav')).toBe(1);
     expect(await jobsNamed('first.wav')).toBe(1);
     expect((await folderStatus(second, watched)).status.files_queued + (await folderStatus(second, watched)).status.files_done).toBeGreaterThanOrEqual(2);
-  }, 240_000);
+  }, scaled(240_000));
 });

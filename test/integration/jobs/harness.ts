@@ -13,6 +13,7 @@ import { createAccountsRepo } from '../../../src-main/store/accounts-repo.js';
 import type { Clock } from '../../../src-main/store/clock.js';
 import type { Repositories } from '../../../src-main/store/repositories.js';
 import { createSqliteStore, type SqliteStore } from '../../../src-main/store/sqlite-store.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 process.env.VOXDESK_TEST_ENGINES = '1';
 
@@ -109,7 +110,7 @@ export function syncReposOf(service: JobEngine): Repositories {
 }
 
 /** Resolves with the job once it is terminal (events, not polling). */
-export async function terminal(service: JobEngine, accountId: string, jobId: string, timeoutMs = 30_000): Promise<Job> {
+export async function terminal(service: JobEngine, accountId: string, jobId: string, timeoutMs = scaled(30_000)): Promise<Job> {
   await service.waitForTerminal(jobId, timeoutMs);
   const job = await service.getJob(accountId, 'speech-to-text', jobId);
   const status = job?.status ?? syncReposOf(service).jobs.get(jobId)?.status;
@@ -118,7 +119,7 @@ export async function terminal(service: JobEngine, accountId: string, jobId: str
 }
 
 /** Resolves when `predicate` holds for a job-changed event of that job. */
-export function whenJob(service: JobEngine, jobId: string, predicate: (job: Job) => boolean, timeoutMs = 30_000): Promise<Job> {
+export function whenJob(service: JobEngine, jobId: string, predicate: (job: Job) => boolean, timeoutMs = scaled(30_000)): Promise<Job> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       service.events.off('job-changed', on);
@@ -136,7 +137,7 @@ export function whenJob(service: JobEngine, jobId: string, predicate: (job: Job)
 }
 
 /** Polls `check` every 10 ms until it holds; throws naming `what` after `timeoutMs`. */
-export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = scaled(30_000)): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

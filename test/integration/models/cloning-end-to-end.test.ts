@@ -18,6 +18,7 @@ import { Client, json } from '../../helpers/http-client.js';
 import { startRangeServer, type RangeServer } from '../../helpers/range-server.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { packArchive, sha256, type Archive } from '../../helpers/tiny-archives.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const ZIPVOICE = 'zipvoice-distill-int8-zh-en';
 const POCKET = 'pocket-tts-int8-en';
@@ -66,7 +67,7 @@ beforeAll(async () => {
   const packages = [mirrored(ZIPVOICE, [zipvoiceArchive().body, vocoder]), mirrored(POCKET, [pocketArchive().body])];
   svc = await startTestService({ modelPackages: packages, modelMirror: server.url, holdSeconds: 120, workers: 1 });
   client = new Client(svc.url, svc.key);
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await svc?.stop();
@@ -115,5 +116,5 @@ describe('the curated zero-shot voices', () => {
     expect(job.result).toMatchObject({ synthetic: true });
     const r = await fetch(job.result!.artifacts![0]!.url);
     expect(r.status).toBe(200);
-  }, 120_000);
+  }, scaled(120_000));
 });

@@ -22,6 +22,7 @@ import { startRangeServer, type RangeServer } from '../../helpers/range-server.j
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { SHARED } from '../../helpers/system.js';
 import { sha256 } from '../../helpers/tiny-archives.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const NOISY = join(SHARED, 'audio', 'noisy', 'gtcrn-mix.wav');
 
@@ -93,7 +94,7 @@ describe('DPDFNet', () => {
       expect(ratio).toBeGreaterThan(0.2);
       expect(ratio).toBeLessThan(0.95);
     }
-  }, 120_000);
+  }, scaled(120_000));
 
   it('a DPDFNet export sherpa-onnx cannot stream is imported but listed unavailable with the reason, never loaded', async () => {
     const { execFileSync } = await import('node:child_process');
@@ -114,5 +115,5 @@ describe('DPDFNet', () => {
       { name: 'file', file: { name: 'noisy.wav', data: new Uint8Array(readFileSync(NOISY)) } },
     ]);
     expect(job.status).toBe(422);
-  }, 60_000);
+  }, scaled(60_000));
 });

@@ -21,6 +21,7 @@ import { startTestService, type TestService } from '../../helpers/service.js';
 import { Client } from '../../helpers/http-client.js';
 import { startRangeServer, type RangeServer } from '../../helpers/range-server.js';
 import { packedArchives, shippedArchive, TINY, type Archive } from '../../helpers/tiny-archives.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const JFK = join(SHARED, 'audio', 'jfk.wav');
 const PAUSES = join(SHARED, 'audio', 'noisy', 'silero-test.wav');
@@ -320,7 +321,7 @@ describe('every family from download to job', () => {
     expect(streamed.words![0]!.start).toBeCloseTo(0.36, 5);
     expect(streamed.words!.map((w) => w.word).join(' ')).toBe(README.streaming);
     // Nine jobs of six families: under a minute on a quiet machine, more on the shared one.
-  }, 300_000);
+  }, scaled(300_000));
 
   it('speaks with Kokoro and VITS with the README\'s exact sample counts', async () => {
     expect(await speak('kokoro-en-v0_19', 'hello world')).toEqual({ samples: 18000, sampleRate: 24000 });
@@ -360,7 +361,7 @@ describe('with Silero VAD installed', () => {
       expect(result.segments!.length).toBeGreaterThanOrEqual(expected.length);
     }
     // Five recognizers over a 40 s recording: 12 s on a quiet machine, past a minute on the shared one.
-  }, 300_000);
+  }, scaled(300_000));
 
   it('labels speakers with the tiny speaker embedding: the README\'s exact turns, and every word takes its turn\'s speaker', async () => {
     expect((await pull('pyannote-segmentation-3-0')).state).toBe('installed');

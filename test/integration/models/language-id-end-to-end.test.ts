@@ -20,6 +20,7 @@ import { startRangeServer, type RangeServer } from '../../helpers/range-server.j
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { SHARED } from '../../helpers/system.js';
 import { packArchive, TINY, type Archive } from '../../helpers/tiny-archives.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const JFK = join(SHARED, 'audio', 'jfk.wav');
 const GERMAN = join(SHARED, 'audio', 'multilingual', 'test.wav');
@@ -124,5 +125,5 @@ describe('spoken-language identification', () => {
     // A language named by the caller is used as given, not identified.
     const french = await transcribe('canary-180m-flash', GERMAN, { language: 'fr' });
     expect(french.result!.language).toBe('fr');
-  }, 180_000);
+  }, scaled(180_000));
 });

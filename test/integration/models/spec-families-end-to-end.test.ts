@@ -21,6 +21,7 @@ import { startRangeServer, type RangeServer } from '../../helpers/range-server.j
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { SHARED } from '../../helpers/system.js';
 import { packArchive, TINY, type Archive } from '../../helpers/tiny-archives.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const JFK = join(SHARED, 'audio', 'jfk.wav');
 const curated = (id: string) => CURATED_PACKAGES.find((p) => p.id === id)!;
@@ -290,5 +291,5 @@ describe('the spec families on device', () => {
     // A recognizer that punctuates itself has no punctuate param.
     const refused = await transcribe('whisper-large-v3', { punctuate: true });
     expect(refused.status).toBe(400);
-  }, 300_000); // three PocketSphinx runs of jfk.wav on a shared machine
+  }, scaled(300_000)); // three PocketSphinx runs of jfk.wav on a shared machine
 });

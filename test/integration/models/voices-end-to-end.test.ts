@@ -19,6 +19,7 @@ import { Client } from '../../helpers/http-client.js';
 import { startRangeServer, type RangeServer } from '../../helpers/range-server.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { packArchive, sha256, TINY, type Archive } from '../../helpers/tiny-archives.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const ESPEAK_EN = join(TINY, 'tiny-kokoro', 'espeak-ng-data');
 const curated = (id: string) => CURATED_PACKAGES.find((p) => p.id === id)!;
@@ -159,7 +160,7 @@ describe('Kokoro v1.0 (multilingual)', () => {
     expect((await speak('kokoro-multi-lang-v1_0', 'hello world', { speaker: 21 })).samples).toBe(9000);
     const spanish = (await (await client.postJson('/v1/text-to-speech', { model: 'kokoro-multi-lang-v1_0', text: 'hello world', params: { speaker: 28 } })).json()) as JobBody;
     expect({ status: spanish.status, error: spanish.error_code, message: spanish.error_message }).toEqual({ status: 'failed', error: 'engine_failed', message: 'the voice produced no audio for this text' });
-  }, 120_000);
+  }, scaled(120_000));
 });
 
 describe('Matcha (acoustic model + vocoder)', () => {
@@ -176,7 +177,7 @@ describe('Matcha (acoustic model + vocoder)', () => {
     // 31 tokens (phonemes with blanks between, ^ and $) x 4 frames x 256 samples a frame, at 22.05 kHz.
     expect(await speak('matcha-icefall-en-us-ljspeech', 'hello world')).toEqual({ samples: 31744, sampleRate: 22050 });
     expect((await speak('matcha-icefall-en-us-ljspeech', 'hello world', { speed: 2 })).samples).toBe(15872);
-  }, 120_000);
+  }, scaled(120_000));
 });
 
 describe('Kitten', () => {
@@ -190,7 +191,7 @@ describe('Kitten', () => {
     expect(await row('kitten-nano-en-v0_1')).toMatchObject({ status: 'available', languages: ['en'] });
     expect(await speak('kitten-nano-en-v0_1', 'hello world')).toEqual({ samples: 9000, sampleRate: 24000 });
     expect((await speak('kitten-nano-en-v0_1', 'hello world', { speaker: 7 })).samples).toBe(9000);
-  }, 120_000);
+  }, scaled(120_000));
 });
 
 describe('Coqui character-level VITS (the EU languages Piper lacks)', () => {
@@ -204,5 +205,5 @@ describe('Coqui character-level VITS (the EU languages Piper lacks)', () => {
     // 12 letters and spaces, a blank around each: 25 tokens of 256 samples.
     expect(await speak('coqui-bg-cv', 'здравей свят')).toEqual({ samples: 6400, sampleRate: 22050 });
     expect((await speak('coqui-bg-cv', 'здравей свят', { speed: 2 })).samples).toBe(3200);
-  }, 120_000);
+  }, scaled(120_000));
 });

@@ -13,6 +13,7 @@ import type { Batch } from '../../../src-main/common/api-types.js';
 import { openDatabase } from '../../../src-main/store/database.js';
 import { stopServe, type ServeProcess, type TestService } from '../../helpers/service.js';
 import { JFK, api, audioForm, localLedger, startForwardingServe, startHosted, waitFor } from '../../helpers/two-instances.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const LOCAL_KEY = 'vdk_batch_crash_test_local_key_0123456789';
 
@@ -69,5 +70,5 @@ describe('crash between the hosted batch submission and recording the hosted bat
     expect(mine.filter((e) => e.kind === 'usage')).toHaveLength(3);
     expect(theirs.filter((e) => e.kind === 'usage')).toHaveLength(3);
     expect(mine.reduce((sum, e) => sum + e.amount_usd_micro, 0)).toBe(theirs.reduce((sum, e) => sum + e.amount_usd_micro, 0));
-  }, 240_000);
+  }, scaled(240_000));
 });

@@ -13,6 +13,7 @@ import type { LedgerEntry } from '../../../src-main/store/ledger-repo.js';
 import type { TestService } from '../../helpers/service.js';
 import { startForwardingTo, type LocalInstance } from '../../helpers/local-instance.js';
 import { JFK, api, audioForm, getBatch, hifiClips, localLedger, startHosted, waitFor } from '../../helpers/two-instances.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let hosted: TestService;
 let local: LocalInstance;
@@ -31,7 +32,7 @@ async function hostedBatches(): Promise<Batch[]> {
   return (await api<{ data: Batch[] }>(hosted.url, hosted.key, 'GET', '/v1/batches?limit=100')).body.data;
 }
 
-async function untilComplete(base: string, key: string, product: string, id: string, timeoutMs = 120_000): Promise<Batch> {
+async function untilComplete(base: string, key: string, product: string, id: string, timeoutMs = scaled(120_000)): Promise<Batch> {
   return waitFor(`batch ${id} to complete`, async () => {
     const b = await getBatch(base, key, product, id);
     return b.status === 'complete' ? b : undefined;
@@ -81,7 +82,7 @@ describe('local batches forwarded as one hosted batch', () => {
     const items = await Promise.all(done.files.map(async (f) => (await api<{ duration_seconds: string }>(local.url, local.key, 'GET', `/v1/speech-to-text/${f.job_id}`)).body));
     const hostedItems = await Promise.all(remote.files.map(async (f) => (await api<{ duration_seconds: string }>(hosted.url, hosted.key, 'GET', `/v1/speech-to-text/${f.job_id}`)).body));
     expect(items.map((j) => j.duration_seconds)).toEqual(hostedItems.map((j) => j.duration_seconds));
-  }, 240_000);
+  }, scaled(240_000));
 
   it('text-to-speech: 3 texts → one hosted batch; labels kept, audio downloaded, ledgers agree', async () => {
     const before = (await hostedBatches()).length;
@@ -101,7 +102,7 @@ describe('local batches forwarded as one hosted batch', () => {
       expect(audio.subarray(0, 4).toString()).toBe('RIFF');
     }
     expect((await hostedBatches()).length).toBe(before + 1);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('items stay pending (no job_id, waiting_for_capacity) while the hosted account has two open batches, then go through', async () => {
     const sleepy = JSON.stringify({ behaviour: 'sleep', ms: 120_000 });
@@ -151,7 +152,7 @@ describe('local batches forwarded as one hosted batch', () => {
     // Refused submissions created nothing: the hosted side holds this one batch for it, and one fee each side.
     expect(rowsOf(localLedger(local.db), batch.id)).toEqual(rowsOf(localLedger(hosted.service.db), remoteId));
     expect(rowsOf(localLedger(local.db), batch.id).filter((e) => e.kind === 'request_fee')).toHaveLength(1);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('a batch cancelled while its items are pending ends them cancelled and posts nothing more to the hosted side', async () => {
     const sleepy = JSON.stringify({ behaviour: 'sleep', ms: 120_000 });
@@ -170,7 +171,7 @@ describe('local batches forwarded as one hosted batch', () => {
     expect(local.remote.batchesRepo.get(batch.id)?.submissions ?? 0).toBe(submissions);
     expect((await hostedBatches()).length).toBe(before);
     expect(rowsOf(localLedger(local.db), batch.id)).toEqual([]);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('cancelling the local batch cancels the hosted batch; nothing is charged on either side', async () => {
     const form = audioForm('remote:test-asr', [JFK, JFK], { params: JSON.stringify({ behaviour: 'sleep', ms: 120_000 }) });
@@ -185,5 +186,5 @@ describe('local batches forwarded as one hosted batch', () => {
     expect(remote.files.map((f) => f.status)).toEqual(['cancelled', 'cancelled']);
     expect(rowsOf(localLedger(local.db), batch.id)).toEqual([]);
     expect(rowsOf(localLedger(hosted.service.db), remoteId)).toEqual([]);
-  }, 240_000);
+  }, scaled(240_000));
 });

@@ -13,6 +13,7 @@ import type { Job } from '../../../src-main/common/api-types.js';
 import { openDatabase } from '../../../src-main/store/database.js';
 import { stopServe, type ServeProcess, type TestService } from '../../helpers/service.js';
 import { JFK, api, audioForm, listJobs, localLedger, startForwardingServe, startHosted, waitFor } from '../../helpers/two-instances.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 /** Registered by `serve` for the local account (VOXDESK_API_KEY), so the test can call the child. */
 const LOCAL_KEY = 'vdk_crash_test_local_key_0123456789abcdef';
@@ -72,5 +73,5 @@ describe('crash between hosted submission and recording the hosted id', () => {
     expect(localLedger(check).filter((e) => e.kind === 'request_fee')).toHaveLength(1);
     check.close();
     expect(localLedger(hosted.service.db).filter((e) => e.kind === 'request_fee')).toHaveLength(1);
-  }, 240_000);
+  }, scaled(240_000));
 });

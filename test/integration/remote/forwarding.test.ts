@@ -8,6 +8,7 @@ import type { Batch, CatalogueRecord, Job } from '../../../src-main/common/api-t
 import type { TestService } from '../../helpers/service.js';
 import { startForwardingTo, startLocalInstance, type LocalInstance } from '../../helpers/local-instance.js';
 import { JFK, api, audioForm, getBatch, hifiClips, listJobs, localLedger, startHosted, waitFor, waitForJob } from '../../helpers/two-instances.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let hosted: TestService;
 let local: LocalInstance;
@@ -37,7 +38,7 @@ describe('forwarding to a hosted instance', () => {
     expect(priced.pricing).toMatchObject({ request_fee_usd: 0.05, per_minute_usd: 0.006 });
     const quote = await api<{ total_usd: number }>(local.url, local.key, 'GET', '/v1/models/remote:test-asr/quote?seconds=60');
     expect(quote.body.total_usd).toBeCloseTo(0.056, 6);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('forwards a text-to-speech job, mirrors it and serves the downloaded audio locally', async () => {
     const { status, body: job } = await api<Job>(local.url, local.key, 'POST', '/v1/text-to-speech', {
@@ -61,7 +62,7 @@ describe('forwarding to a hosted instance', () => {
     const hostedJob = (await listJobs(hosted.url, hosted.key)).find((j) => j.id === remoteRow.remote_job_id)!;
     expect(hostedJob).toMatchObject({ status: 'succeeded', model_id: 'espeak-ng', name: 'greeting' });
     expect(done.duration_seconds).toBe(hostedJob.duration_seconds);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('forwards a speech-to-text job with the transcript and duration mirrored; one charge on each side', async () => {
     const { body: job } = await api<Job>(local.url, local.key, 'POST', '/v1/speech-to-text', audioForm('remote:pocketsphinx-en-us', [JFK], { name: 'jfk' }));
@@ -78,7 +79,7 @@ describe('forwarding to a hosted instance', () => {
     const theirs = localLedger(hosted.service.db).filter((e) => e.job_id === remoteId);
     expect(mine.map((e) => e.kind).sort()).toEqual(['request_fee', 'usage']);
     expect(theirs.map((e) => e.kind).sort()).toEqual(['request_fee', 'usage']);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('forwards a local batch as one hosted batch, each item mirrored with its transcript', async () => {
     const clips = hifiClips(3);
@@ -95,7 +96,7 @@ describe('forwarding to a hosted instance', () => {
     expect(new Set(remoteIds).size).toBe(3);
     const remoteBatch = await getBatch(hosted.url, hosted.key, 'speech-to-text', local.remote.batchesRepo.get(batch.id)!.remote_batch_id!);
     expect(remoteBatch.files.map((f) => f.job_id)).toEqual(remoteIds);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('passes the hosted error code through when the hosted job fails', async () => {
     const { body: job } = await api<Job>(local.url, local.key, 'POST', '/v1/speech-to-text',
@@ -103,7 +104,7 @@ describe('forwarding to a hosted instance', () => {
     const done = job.finished_at ? job : await waitForJob(local.url, local.key, 'speech-to-text', job.id);
     expect(done).toMatchObject({ status: 'failed', error_code: 'audio_decode_failed' });
     expect(localLedger(local.db).filter((e) => e.job_id === done.id)).toEqual([]);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('fails with the hosted rejection code when the hosted service refuses the upload', async () => {
     const form = new FormData();
@@ -114,7 +115,7 @@ describe('forwarding to a hosted instance', () => {
     expect(done.status).toBe('failed');
     expect(['unsupported_audio', 'audio_decode_failed']).toContain(done.error_code);
     expect(done.error_message!.length).toBeGreaterThan(5);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('cancels the hosted job when the local job is cancelled, also while the hosted POST is held', async () => {
     const { body: job } = await api<Job>(local.url, local.key, 'POST', '/v1/speech-to-text',
@@ -133,7 +134,7 @@ describe('forwarding to a hosted instance', () => {
     expect(after.error_code).toBe('cancelled');
     expect(local.remote.jobsRepo.get(job.id)?.remote_job_id).toBe(hostedJob.id);
     expect(localLedger(local.db).filter((e) => e.job_id === job.id)).toEqual([]);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('does not cancel the hosted job when the local service shuts down; the next start follows it', async () => {
     const { body: job } = await api<Job>(local.url, local.key, 'POST', '/v1/speech-to-text',
@@ -147,5 +148,5 @@ describe('forwarding to a hosted instance', () => {
     expect(local.remote.jobsRepo.get(job.id)).toMatchObject({ remote_job_id: remoteId, submissions: 1 });
     const hostedJob = (await api<Job>(hosted.url, hosted.key, 'GET', `/v1/speech-to-text/${remoteId}`)).body;
     expect(hostedJob.status).toBe('succeeded');
-  }, 240_000);
+  }, scaled(240_000));
 });

@@ -15,6 +15,7 @@ import { toMicro } from '../../../src-main/common/pricing.js';
 import { LiveClient, refusedUpgrade } from '../../helpers/live-harness.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { JFK_WAV, pcmOf, sendPcm, tinyLiveModelSource, TINY_STREAMING_JFK_TEXT } from '../../helpers/dictation-fixtures.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let hosted: TestService;
 let local: TestService;
@@ -33,7 +34,7 @@ beforeAll(async () => {
     body: JSON.stringify({ url: hosted.url, key: hosted.key }),
   });
   expect(put.status).toBe(200);
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await local?.stop();
   await hosted?.stop();
@@ -43,9 +44,9 @@ afterAll(async () => {
 const localUrl = (model: string): string => `${local.url.replace('http', 'ws')}/v1/speech-to-text/realtime?model=${model}`;
 
 describe('hosted live dictation', () => {
-  it('a hosted streaming model is live locally and its session is relayed; a local job follows the hosted one', { timeout: 120_000 }, async () => {
+  it('a hosted streaming model is live locally and its session is relayed; a local job follows the hosted one', { timeout: scaled(120_000) }, async () => {
     await expect
-      .poll(async () => ((await (await fetch(`${local.url}/v1/models/remote:tiny-streaming`)).json()) as { live?: boolean }).live, { timeout: 30_000 })
+      .poll(async () => ((await (await fetch(`${local.url}/v1/models/remote:tiny-streaming`)).json()) as { live?: boolean }).live, { timeout: scaled(30_000) })
       .toBe(true);
     const c = await LiveClient.open(localUrl('remote:tiny-streaming'), { authorization: `Bearer ${local.key}` });
     const created = await c.waitFor('session.created');
@@ -63,7 +64,7 @@ describe('hosted live dictation', () => {
     const localHeaders = { authorization: `Bearer ${local.key}` };
     expect(done.job_id).not.toBe(hostedJob.id);
     await expect
-      .poll(async () => ((await (await fetch(`${local.url}/v1/speech-to-text/${done.job_id as string}`, { headers: localHeaders })).json()) as Job).status, { timeout: 60_000 })
+      .poll(async () => ((await (await fetch(`${local.url}/v1/speech-to-text/${done.job_id as string}`, { headers: localHeaders })).json()) as Job).status, { timeout: scaled(60_000) })
       .toBe('succeeded');
     const job = (await (await fetch(`${local.url}/v1/speech-to-text/${done.job_id as string}`, { headers: localHeaders })).json()) as Job;
     expect(job).toMatchObject({ model_id: 'remote:tiny-streaming', duration_seconds: '11.000' });
@@ -82,7 +83,7 @@ describe('hosted live dictation', () => {
     expect(list.data.map((j) => j.id)).toContain(job.id);
   });
 
-  it('bad input reaches the hosted session and its errors come back; the local checks still come first', { timeout: 60_000 }, async () => {
+  it('bad input reaches the hosted session and its errors come back; the local checks still come first', { timeout: scaled(60_000) }, async () => {
     expect(await refusedUpgrade(localUrl('remote:tiny-streaming'))).toMatchObject({ status: 401 });
     // A hosted model that is not live is refused here, before the hosted service is asked.
     expect(await refusedUpgrade(localUrl('remote:tiny-whisper-novad'), { authorization: `Bearer ${local.key}` })).toMatchObject({ status: 422 });
@@ -94,7 +95,7 @@ describe('hosted live dictation', () => {
     expect(await c.waitFor('session.done')).toMatchObject({ job_id: null });
   });
 
-  it('the monthly cap: a dictation reserves its first chunk before it starts and each next one before its audio gets there; the cap ends it when it cannot (trust review 2, item 7)', { timeout: 120_000 }, async () => {
+  it('the monthly cap: a dictation reserves its first chunk before it starts and each next one before its audio gets there; the cap ends it when it cannot (trust review 2, item 7)', { timeout: scaled(120_000) }, async () => {
     const headers = { authorization: `Bearer ${local.key}`, 'content-type': 'application/json' };
     const budget = async (): Promise<BudgetSettings> => (await (await fetch(`${local.url}/v1/settings/budget`, { headers })).json()) as BudgetSettings;
     const setCap = async (monthly_usd: number | null): Promise<void> => {
@@ -126,7 +127,7 @@ describe('hosted live dictation', () => {
     expect(done.duration_seconds as number).toBeGreaterThan(6);
     expect(done.duration_seconds as number).toBeLessThan(8);
     await expect
-      .poll(async () => ((await (await fetch(`${local.url}/v1/speech-to-text/${done.job_id as string}`, { headers })).json()) as Job).status, { timeout: 60_000 })
+      .poll(async () => ((await (await fetch(`${local.url}/v1/speech-to-text/${done.job_id as string}`, { headers })).json()) as Job).status, { timeout: scaled(60_000) })
       .toBe('succeeded');
     const after = await budget();
     // Charged for what was said, never past the cap; nothing stays reserved.

@@ -11,6 +11,7 @@ import type { Batch, Job } from '../../../src-main/common/api-types.js';
 import type { TestService } from '../../helpers/service.js';
 import { startLocalInstance, type LocalInstance } from '../../helpers/local-instance.js';
 import { JFK, api, audioForm, getBatch, hifiClips, listJobs, localLedger, startHosted, waitFor } from '../../helpers/two-instances.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -87,7 +88,7 @@ describe('offline queue', () => {
     expect(localLedger(back.service.db).filter((e) => e.kind === 'request_fee')).toHaveLength(5);
     expect(localLedger(me.db).filter((e) => e.kind === 'request_fee')).toHaveLength(5);
     expect(me.remote.view()).toMatchObject({ reachable: true });
-  }, 240_000);
+  }, scaled(240_000));
 
   it('a batch sent while the hosted service is down stays pending (waiting_for_network, no job ids), then runs as one hosted batch', async () => {
     const h = await hostedThatRestarts();
@@ -111,7 +112,7 @@ describe('offline queue', () => {
     }, 180_000);
     expect(done).toMatchObject({ succeeded: 2, failed: 0, remaining: 0 });
     expect((await api<{ data: Batch[] }>(hostedUrl, hostedKey, 'GET', '/v1/batches')).body.data).toHaveLength(1);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('survives the hosted service stopping during a held POST: one hosted job, finished after the restart', async () => {
     const h = await hostedThatRestarts();
@@ -135,7 +136,7 @@ describe('offline queue', () => {
     expect(hostedJobs).toHaveLength(1);
     expect(hostedJobs[0]!.status).toBe('succeeded');
     expect(localLedger(me.db).filter((e) => e.job_id === job.id).map((e) => e.kind).sort()).toEqual(['request_fee', 'usage']);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('keeps forwarding a local batch across a hosted restart in the middle of it', async () => {
     const h = await hostedThatRestarts();
@@ -160,5 +161,5 @@ describe('offline queue', () => {
     const fees = localLedger(me.db).filter((e) => e.kind === 'request_fee');
     expect(fees).toHaveLength(1); // the local batch's single request fee
     expect(fees[0]!.batch_id).toBe(batch.id);
-  }, 240_000);
+  }, scaled(240_000));
 });

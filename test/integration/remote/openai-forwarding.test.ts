@@ -14,6 +14,7 @@ import type { Job } from '../../../src-main/common/api-types.js';
 import type { TestService } from '../../helpers/service.js';
 import { startForwardingTo, type LocalInstance } from '../../helpers/local-instance.js';
 import { JFK, listJobs, startHosted } from '../../helpers/two-instances.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let hosted: TestService;
 let local: LocalInstance;
@@ -23,7 +24,7 @@ const dir = mkdtempSync(join(tmpdir(), 'vox-oai-remote-'));
 beforeAll(async () => {
   hosted = await startHosted({ holdSeconds: 8 });
   local = await startForwardingTo(hosted, { holdSeconds: 2 });
-  client = new OpenAI({ baseURL: `${local.url}/v1`, apiKey: local.key, maxRetries: 0, timeout: 180_000 });
+  client = new OpenAI({ baseURL: `${local.url}/v1`, apiKey: local.key, maxRetries: 0, timeout: scaled(180_000) });
 });
 
 afterAll(async () => {
@@ -44,7 +45,7 @@ describe('OpenAI-compatible routes on hosted models', () => {
     expect(JSON.parse(localJob.params_json)).toMatchObject({ voice: 'en-us', speaker: 'f2', output_format: 'wav', output_sample_rate: 24000 });
     const hostedJobs: Job[] = await listJobs(hosted.url, hosted.key);
     expect(hostedJobs.some((j) => j.model_id === 'espeak-ng' && j.status === 'succeeded')).toBe(true);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('transcription on remote:pocketsphinx-en-us as verbose_json with words', async () => {
     const result = await client.audio.transcriptions.create({
@@ -55,5 +56,5 @@ describe('OpenAI-compatible routes on hosted models', () => {
     });
     expect(result).toMatchObject({ task: 'transcribe', duration: 11 });
     expect(result.words!.length).toBeGreaterThan(5);
-  }, 180_000);
+  }, scaled(180_000));
 });

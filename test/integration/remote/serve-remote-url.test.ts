@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CatalogueRecord } from '../../../src-main/common/api-types.js';
 import { startServeProcess, stopServe, type ServeProcess, type TestService } from '../../helpers/service.js';
 import { api, startHosted, waitFor } from '../../helpers/two-instances.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const LOCAL_KEY = 'vdk_remote_url_flag_test_key_0123456789ab';
 const dirs: string[] = [];
@@ -42,7 +43,7 @@ describe('voxdesk serve --remote-url', () => {
     expect(sphinx).toMatchObject({ provider: 'remote', status: 'available' });
     const settings = await api<{ url: string; key_set: boolean }>(running.url, LOCAL_KEY, 'GET', '/v1/settings/remote');
     expect(settings.body).toMatchObject({ url: hosted.url, key_set: true });
-  }, 120_000);
+  }, scaled(120_000));
 
   it('refuses a URL that is not http(s) with a clear message', async () => {
     const failed = await startServeProcess(tempDir(), ['--remote-url', 'ftp://example.com']).then(
@@ -50,5 +51,5 @@ describe('voxdesk serve --remote-url', () => {
       (error: unknown) => error as Error,
     );
     expect(failed.message).toMatch(/--remote-url "ftp:\/\/example.com" must be an http:\/\/ or https:\/\/ URL/);
-  }, 60_000);
+  }, scaled(60_000));
 });

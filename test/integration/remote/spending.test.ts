@@ -13,6 +13,7 @@ import type { Batch, BudgetSettings, Job, UsageReport } from '../../../src-main/
 import type { TestService } from '../../helpers/service.js';
 import { startForwardingTo, type LocalInstance } from '../../helpers/local-instance.js';
 import { JFK, api, audioForm, getBatch, localLedger, startHosted, waitFor, waitForJob } from '../../helpers/two-instances.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let hosted: TestService;
 let local: LocalInstance;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   writeFileSync(pricingFile, JSON.stringify({ models: { 'test-tts': { request_fee_usd: 0.05, per_minute_usd: 0 } } }));
   hosted = await startHosted({ holdSeconds: 8, pricingFile });
   local = await startForwardingTo(hosted, { holdSeconds: 2, dataDir: join(dir, 'local') });
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await local?.stop();
@@ -71,7 +72,7 @@ describe('a spending cap on hosted work', () => {
     expect((await api<BudgetSettings>(local.url, local.key, 'PUT', '/v1/settings/budget', { monthly_usd: 1 })).body.monthly_usd).toBe(1);
     expect((await waitForJob(local.url, local.key, 'text-to-speech', third.id)).status).toBe('succeeded');
     expect(await budget()).toMatchObject({ spent_usd: 0.15, reserved_usd: 0, remaining_usd: 0.85, waiting: 0 });
-  }, 240_000);
+  }, scaled(240_000));
 });
 
 describe('usage equals the ledger, here and on the hosted service', () => {
@@ -121,5 +122,5 @@ describe('usage equals the ledger, here and on the hosted service', () => {
     expect(theirs.total_usd_micro).toBe(ledgerMicro(localLedger(hosted.service.db)));
     expect(theirs.requests).toBe(report.hosted.requests);
     expect(theirs.hosted.total_usd).toBe(0); // on the hosted service, its own engines did the work
-  }, 300_000);
+  }, scaled(300_000));
 });

@@ -13,6 +13,7 @@ import { generatedModel, PRODUCT_MODELS_SCRIPT } from '../../helpers/generated-m
 import { startForwardingTo, type LocalInstance } from '../../helpers/local-instance.js';
 import type { TestService } from '../../helpers/service.js';
 import { JFK, api, startHosted, waitForJob } from '../../helpers/two-instances.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let hosted: TestService;
 let local: LocalInstance;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   expect(imported.status).toBe(202);
   await hosted.service.models.whenImported('tiny-zipvoice');
   local = await startForwardingTo(hosted, { holdSeconds: 2 });
-}, 240_000);
+}, scaled(240_000));
 
 afterAll(async () => {
   await local?.stop();
@@ -43,7 +44,7 @@ describe('zero-shot voices forwarded to a hosted Voxdesk', () => {
     expect([...body.products].sort()).toEqual(['voice-cloning', 'voice-continuation', 'voice-conversion']);
   });
 
-  it('forwards a voice-cloning and a voice-continuation request with their recordings and words', { timeout: 300_000 }, async () => {
+  it('forwards a voice-cloning and a voice-continuation request with their recordings and words', { timeout: scaled(300_000) }, async () => {
     const clone = new FormData();
     clone.append('model', 'remote:tiny-zipvoice');
     clone.append('reference_audio', voice, 'voice.wav');
@@ -65,7 +66,7 @@ describe('zero-shot voices forwarded to a hosted Voxdesk', () => {
     expect(continued.result).toMatchObject({ synthetic: true, continuation_start: 0, voice_source: 'audio' });
   });
 
-  it('forwards a voice-conversion with the recording and the voice', { timeout: 300_000 }, async () => {
+  it('forwards a voice-conversion with the recording and the voice', { timeout: scaled(300_000) }, async () => {
     const form = new FormData();
     form.append('model', 'remote:tiny-zipvoice');
     form.append('file', new Blob([readFileSync(JFK)], { type: 'audio/wav' }), 'jfk.wav');

@@ -18,6 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRoot, electronNativesFolderName } from '../../../src-main/platform/native-addons.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const child = join(dirname(fileURLToPath(import.meta.url)), 'natives-child.ts');
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -35,7 +36,7 @@ const sha256 = (file: string): string => createHash('sha256').update(readFileSyn
 
 function run(args: string[], env: NodeJS.ProcessEnv, execArgv: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [...execArgv, '--import', tsx, child, ...args], { env: { ...process.env, ...env }, cwd: appRoot(), timeout: 240_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [...execArgv, '--import', tsx, child, ...args], { env: { ...process.env, ...env }, cwd: appRoot(), timeout: scaled(240_000) }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServeProcess, startTestService, type TestService } from '../../helpers/service.js';
 import { Client, expectError, json } from '../../helpers/http-client.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let t: TestService;
 let plain: TestService;
@@ -121,7 +122,7 @@ describe('voxdesk serve --ui', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-ui-serve-'));
     const serve = await startServeProcess(dataDir, ['--ui', ui]);
     try {
-      await expect.poll(() => serve.stderr(), { timeout: 30_000 }).toMatch(/browser UI: http:\/\/127\.0\.0\.1:\d+\/#token=/);
+      await expect.poll(() => serve.stderr(), { timeout: scaled(30_000) }).toMatch(/browser UI: http:\/\/127\.0\.0\.1:\d+\/#token=/);
       const loginUrl = /browser UI: (\S+)/.exec(serve.stderr())![1]!;
       expect(loginUrl.startsWith(`${serve.url}/#token=`)).toBe(true);
       const curl = execFileSync('curl', ['-s', '-w', '\n%{http_code}', `${serve.url}/v1/session/bootstrap`], { encoding: 'utf8' });

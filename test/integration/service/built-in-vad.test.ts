@@ -10,6 +10,7 @@ import { LiveClient } from '../../helpers/live-harness.js';
 import { ROOT, startTestService, testModelSource, type TestService } from '../../helpers/service.js';
 import { requireCommand, requireFile } from '../../helpers/system.js';
 import { JFK_TEXT, JFK_WAV, pcmOf, sendPcm, silence, wordsOf } from '../../helpers/dictation-fixtures.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let t: TestService;
 const auth = (): Record<string, string> => ({ authorization: `Bearer ${t.key}` });
@@ -48,7 +49,7 @@ describe('the built-in Silero VAD', () => {
     expect(t.service.models.supportModelPath('silero-vad')).toBe(join(ROOT, 'resources', 'models', 'silero_vad_v5.onnx'));
   });
 
-  it('makes PocketSphinx live with nothing downloaded, and it dictates jfk.wav', { timeout: 180_000 }, async () => {
+  it('makes PocketSphinx live with nothing downloaded, and it dictates jfk.wav', { timeout: scaled(180_000) }, async () => {
     const models = ((await (await fetch(`${t.url}/v1/models?include_unavailable=true`)).json()) as { data: { id: string; live: boolean }[] }).data;
     expect(models.find((m) => m.id === 'pocketsphinx-en-us')?.live).toBe(true);
 

@@ -16,6 +16,7 @@ import { LiveClient } from '../../helpers/live-harness.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { installSileroVad, JFK_WAV, pcmOf, sendPcm, silence, tinyLiveModelSource, wordsOf } from '../../helpers/dictation-fixtures.js';
 import { diarizedResult, insertJob } from '../../helpers/transcript-jobs.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let t: TestService;
 let keyB: string;
@@ -31,7 +32,7 @@ beforeAll(async () => {
   });
   await installSileroVad(t.url, t.key);
   keyB = await t.service.keys.createKey('b');
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   for (const s of sockets.splice(0)) s.destroy();
   await t?.stop();
@@ -120,7 +121,7 @@ function p99(values: number[]): number {
 }
 
 describe('two accounts on one service', () => {
-  it("B's worst case of each at once leaves A's polls answering and A's dictation word for word as on an idle service", { timeout: 600_000 }, async () => {
+  it("B's worst case of each at once leaves A's polls answering and A's dictation word for word as on an idle service", { timeout: scaled(600_000) }, async () => {
     const idle = await dictateJfk(t.key);
     expect(idle.length).toBeGreaterThan(3);
 
@@ -186,7 +187,7 @@ describe('two accounts on one service', () => {
       // B leaves: its sessions close, their backlog goes with them.
       for (const { c } of accepted) c.close();
       // Four of the uploads are answered at once; the other four are held (the account's limit) until they send.
-      await expect.poll(() => uploads.filter((u) => u.status() !== '').length, { timeout: 30_000 }).toBe(4);
+      await expect.poll(() => uploads.filter((u) => u.status() !== '').length, { timeout: scaled(30_000) }).toBe(4);
       answered = uploads.map((u) => u.status() || '(held)');
     } finally {
       attacking = false;
@@ -204,7 +205,7 @@ describe('two accounts on one service', () => {
     expect(await dictateJfk(t.key)).toEqual(idle);
   });
 
-  it('a dictation counts in the account’s upload quota and ends, its words kept, when it is full', { timeout: 120_000 }, async () => {
+  it('a dictation counts in the account’s upload quota and ends, its words kept, when it is full', { timeout: scaled(120_000) }, async () => {
     const small = await startTestService({ extraModelSources: [tinyLiveModelSource], maxStoredUploadBytes: 100_000, live: { dictationMaxBufferedSeconds: 60 } });
     try {
       await installSileroVad(small.url, small.key);

@@ -16,6 +16,7 @@ import WebSocket from 'ws';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { requireCommand, SHARED } from '../../helpers/system.js';
 import { installTinyModels } from '../../helpers/tiny-models-installed.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 requireCommand('ffmpeg', 'ffmpeg');
 const work = mkdtempSync(join(tmpdir(), 'voxdesk-spec-client-'));
@@ -28,7 +29,7 @@ beforeAll(async () => {
   // Only what ships and what a person installs: no test engines in this catalogue.
   t = await startTestService({ holdSeconds: 120, workers: 2, extraModelSources: [] });
   await installTinyModels(t);
-}, 180_000);
+}, scaled(180_000));
 afterAll(async () => {
   await t?.stop();
   rmSync(work, { recursive: true, force: true });
@@ -170,7 +171,7 @@ describe('a client written from the spec alone', () => {
       if (one.body.status === 'available' && one.body.capability === 'asr') expect(one.body.languages.length, m.id).toBeGreaterThan(0);
       expect((await call(`/v1/models/${m.id}/quote?seconds=90`)).status).toBe(200);
     }
-  }, 120_000);
+  }, scaled(120_000));
 
   it('speech to text: every documented param of every installed recognizer, one request each', async () => {
     const models = (await catalogue('?capability=asr')).filter((m) => m.status === 'available');
@@ -195,7 +196,7 @@ describe('a client written from the spec alone', () => {
       }
     }
     expect(accepted).toBeGreaterThan(100);
-  }, 600_000);
+  }, scaled(600_000));
 
   it('speech to text in a batch: the Batch fields, each item read alone', async () => {
     const { status, body } = await call('/v1/speech-to-text/batch', { method: 'POST', headers: auth(), body: form('tiny-nemo-ctc', { timestamp_granularity: 'word' }, 3) });
@@ -207,7 +208,7 @@ describe('a client written from the spec alone', () => {
       expect('error_code' in file && 'error_message' in file).toBe(true);
       checkJob((await call(`/v1/speech-to-text/${file.job_id}`, { headers: auth() })).body, 'speech-to-text', 'tiny-nemo-ctc', true);
     }
-  }, 120_000);
+  }, scaled(120_000));
 
   it('text to speech: each voice with the documented params, its audio downloaded; a batch', async () => {
     const voices = (await catalogue('?capability=tts')).filter((m) => m.status === 'available');
@@ -238,7 +239,7 @@ describe('a client written from the spec alone', () => {
     const batch = await pollBatch('text-to-speech', body.id);
     expect(batch).toMatchObject({ file_count: 2, succeeded: 2, remaining: 0 });
     for (const file of batch.files) expect(typeof file.result.artifacts[0].url).toBe('string');
-  }, 600_000);
+  }, scaled(600_000));
 
   it('every product route: single and batch POSTs in the audio shape, GET of an unknown job and of another product\'s job', async () => {
     const { body: stt } = await call('/v1/speech-to-text', { method: 'POST', headers: auth(), body: form('tiny-nemo-ctc', null) });
@@ -252,7 +253,7 @@ describe('a client written from the spec alone', () => {
       if (single.status === 200) checkJob(single.body, product, model, false);
       if (BATCH_PRODUCTS.includes(product)) await call(`/v1/${product}/batch`, { method: 'POST', headers: auth(), body: form(model, null, 2) });
     }
-  }, 300_000);
+  }, scaled(300_000));
 
   it('live text to speech: session.created, session.update, speak, PCM16 frames, response.done', async () => {
     const live = (await catalogue('?capability=tts')).filter((m) => m.status === 'available' && m.live);
@@ -284,10 +285,10 @@ describe('a client written from the spec alone', () => {
       expect(bytes % 2, m.id).toBe(0);
       expect(bytes, m.id).toBeGreaterThan(0);
     }
-  }, 120_000);
+  }, scaled(120_000));
 
   it('the OpenAI-compatible routes with the official SDK: each recognizer\'s verbose_json, and speech', async () => {
-    const client = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: t.key, maxRetries: 0, timeout: 120_000 });
+    const client = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: t.key, maxRetries: 0, timeout: scaled(120_000) });
     for (const m of (await catalogue('?capability=asr')).filter((x) => x.status === 'available')) {
       const out = await client.audio.transcriptions.create({ file: await toFile(AUDIO, 'clip.wav'), model: m.id, response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'] });
       expect(typeof out.language, m.id).toBe('string');
@@ -296,5 +297,5 @@ describe('a client written from the spec alone', () => {
     }
     const speech = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hello.', response_format: 'wav' });
     expect((await speech.arrayBuffer()).byteLength).toBeGreaterThan(44);
-  }, 300_000);
+  }, scaled(300_000));
 });

@@ -13,6 +13,7 @@ import { usageMicro } from '../../../src-main/common/pricing.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { LiveClient } from '../../helpers/live-harness.js';
 import { audio, Client, expectError, json } from '../../helpers/http-client.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let t: TestService;
 let api: Client;
@@ -155,7 +156,7 @@ describe('3. "under 500 MB" is under 500,000,000 bytes', () => {
     const accepted = await streamUpload(499_999_999);
     expect(accepted.status, accepted.body).toBe(200);
     expect((JSON.parse(accepted.body) as Job).status).toBe('succeeded');
-  }, 300_000);
+  }, scaled(300_000));
 
   it('limits.max_file_bytes is the largest accepted size: 499,999,999 for a file model without its own limit', async () => {
     const m = await json<CatalogueRecord>(api.get('/v1/models/test-asr'));

@@ -13,6 +13,7 @@ import type { Job } from '../../../src-main/common/api-types.js';
 import { ROOT, startServeProcess, type ServeProcess } from '../../helpers/service.js';
 import { requireCommand, requireFile, SHARED } from '../../helpers/system.js';
 import { Client, expectError, json } from '../../helpers/http-client.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const run = promisify(execFile);
 let work: string;
@@ -49,7 +50,7 @@ afterAll(async () => {
 });
 
 describe('two accounts on one serve --ui', () => {
-  it('the second account transcribes and speaks', { timeout: 240_000 }, async () => {
+  it('the second account transcribes and speaks', { timeout: scaled(240_000) }, async () => {
     const transcript = await json<Job>(
       guest.postForm('/v1/speech-to-text', [
         { name: 'model', value: 'pocketsphinx-en-us' },
@@ -87,7 +88,7 @@ describe('two accounts on one serve --ui', () => {
   });
 
   it('the printed address logs a browser in, while curl on the bootstrap gets 401', async () => {
-    await expect.poll(() => serve.stderr(), { timeout: 30_000 }).toMatch(/browser UI: \S+#token=/);
+    await expect.poll(() => serve.stderr(), { timeout: scaled(30_000) }).toMatch(/browser UI: \S+#token=/);
     const loginUrl = /browser UI: (\S+)/.exec(serve.stderr())![1]!;
     const curl = execFileSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', `${serve.url}/v1/session/bootstrap`], { encoding: 'utf8' });
     expect(curl).toBe('401');

@@ -8,6 +8,7 @@ import type { Job } from '../../../src-main/common/api-types.js';
 import type { JobEngine } from '../../../src-main/jobs/engine/job-service.js';
 import { Client, json } from '../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let t: TestService | undefined;
 afterEach(async () => {
@@ -24,7 +25,7 @@ const alive = (pid: number): boolean => {
     return false;
   }
 };
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
+async function until(check: () => boolean, what: string, ms = scaled(20_000)): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

@@ -14,6 +14,7 @@ import { audio, Client, json } from '../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { SHARED, requireCommand, requireFile } from '../../helpers/system.js';
 import { FAST_WATCH, folderStatus, namesIn, saveFolders, waitForFolder } from '../../helpers/watch-folders.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let t: TestService;
 let api: Client;
@@ -113,7 +114,7 @@ describe('watch folders', () => {
     expect(names.filter((n) => n.includes('('))).toEqual([]);
     const count = t.service.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE name LIKE 'take-%'").get() as { n: number };
     expect(count.n).toBe(30);
-    }, 180_000);
+    }, scaled(180_000));
 
   it('does not redo a renamed copy or a moved file, but does a file whose content changed', async () => {
     const dir = join(work, 'copies');
@@ -254,5 +255,5 @@ describe('watch folders', () => {
     expect(srt).toMatch(/^1\n00:00:\d\d,\d{3} --> /);
     expect(srt.toLowerCase()).toContain('country');
     expect((await folderStatus(api, dir)).status.files_failed).toBe(0);
-  }, 180_000);
+  }, scaled(180_000));
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audio, Client } from '../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { FAST_WATCH, namesIn, saveFolders, waitForFolder } from '../../helpers/watch-folders.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let work: string;
 beforeAll(() => {
@@ -61,7 +62,7 @@ describe('watch folders across restarts and trouble', () => {
       await t.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, scaled(180_000));
 
   it('a missing, vanished, replaced or non-folder path shows an error and is watched again when it is back', async () => {
     const { t, api } = await start(join(work, 'data2'));

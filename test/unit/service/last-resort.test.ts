@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '../../helpers/time-scale.js';
 
 const module = fileURLToPath(new URL('../../../src-main/service/last-resort.ts', import.meta.url));
 const log = fileURLToPath(new URL('../../../src-main/common/log.ts', import.meta.url));
@@ -19,7 +20,7 @@ describe('installLastResortHandlers', () => {
       setTimeout(() => { Promise.reject(new Error('nobody awaited this')); }, 10);
       setTimeout(() => console.log('still serving after', caught(), 'errors'), 50);
     `;
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: scaled(30_000) });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout.trim()).toBe('still serving after 2 errors');
     expect(run.stderr).toContain('error uncaught exception (a bug, logged and survived; the service keeps serving): Error: EEXIST from an entry handler');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../src-main/store/database.js';
 import { startWalCheckpointer, type WalCheckpointer } from '../../../src-main/store/wal-checkpointer.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const here = new URL('.', import.meta.url);
 
@@ -101,7 +102,7 @@ describe('WAL checkpointer', () => {
       await checkpointer.stop();
       db.close();
       console.log('closed');`;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: scaled(60_000) });
     expect(child.stderr).toBe('');
     expect(child.stdout.trim()).toBe('closed');
     expect(child.status).toBe(0);

@@ -9,6 +9,7 @@ import { SHARED } from '../../../helpers/system.js';
 import { makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { recordingContext, sttTask, tinyNemoCtcConfig } from '../../../helpers/engine-context.js';
 import { LONG_SECONDS, makeTwoHourFile } from '../../../helpers/long-file.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const VAD = join(SHARED, 'models/silero_vad_v5.onnx');
 const temp = makeTempDir('voxdesk-long-');
@@ -16,7 +17,7 @@ let file = '';
 
 beforeAll(() => {
   file = makeTwoHourFile(temp.dir);
-}, 300_000);
+}, scaled(300_000));
 afterAll(() => temp.cleanup());
 
 describe('a two-hour recording', () => {
@@ -45,7 +46,7 @@ describe('a two-hour recording', () => {
     expect(segments).toBeGreaterThanOrEqual(14);
     // Loose: 15 min of Float32 audio alone would be 58 MB; the whole file 460 MB.
     expect(peak - before).toBeLessThan(120 * 1024 * 1024);
-  }, 300_000);
+  }, scaled(300_000));
 
   it('a recognition job on it can be cancelled between segments', async () => {
     const engine = await sherpaAsrFactory();
@@ -54,5 +55,5 @@ describe('a two-hour recording', () => {
     const error = await engine.run(sttTask(file, 'sherpa-asr', config), ctx).catch((e: unknown) => e);
     expect((error as JobError).code).toBe('cancelled');
     expect(ctx.events[0]).toEqual({ kind: 'measured', value: LONG_SECONDS });
-  }, 300_000);
+  }, scaled(300_000));
 });

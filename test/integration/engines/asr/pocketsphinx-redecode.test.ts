@@ -19,6 +19,7 @@ import { recordingContext, sttTask } from '../../../helpers/engine-context.js';
 import { requireCommand, requireFile, SHARED } from '../../../helpers/system.js';
 import { silentLog } from '../../../../src-main/common/log.js';
 import { logInto } from '../../../helpers/log.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 requireFile('/usr/share/pocketsphinx/model/en-us/en-us.lm.bin', 'pocketsphinx-en-us');
@@ -49,7 +50,7 @@ function pcmOf(file: string): Int16Array {
 }
 
 describe('PocketSphinx guardrails', () => {
-  it('a clean transcript of the reference recordings raises no flag and decodes nothing again', { timeout: 600_000 }, async () => {
+  it('a clean transcript of the reference recordings raises no flag and decodes nothing again', { timeout: scaled(600_000) }, async () => {
     // jfk.wav and every fourth Hi-Fi TTS clip (15 of 59, five readers): every clip took 9 minutes on the shared
     // 2-core machine; the false flags over all of them are the benchmark's to report (issue 29).
     const hifi = readdirSync(HIFI).filter((f) => f.endsWith('.wav')).sort();
@@ -64,7 +65,7 @@ describe('PocketSphinx guardrails', () => {
     }
   });
 
-  it('a doubtful utterance is decoded again in two halves by a second decoder, the same way every time', { timeout: 300_000 }, () => {
+  it('a doubtful utterance is decoded again in two halves by a second decoder, the same way every time', { timeout: scaled(300_000) }, () => {
     const pcm = pcmOf(join(SHARED, 'audio/jfk.wav'));
     const stream = newDecoder();
     const retry = newDecoder();

@@ -14,6 +14,7 @@ import type { SphinxUtterance } from '../../../../src-main/engines/asr/pocketsph
 import { PocketsphinxStreamDecoder } from '../../../../src-main/engines/asr/pocketsphinx-stream-decoder.js';
 import { ffmpeg, makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { requireCommand, requireFile, SHARED } from '../../../helpers/system.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 requireFile('/usr/share/pocketsphinx/model/en-us/en-us.lm.bin', 'pocketsphinx-en-us');
@@ -55,7 +56,7 @@ describe('the warm PocketSphinx decoder starts every recording afresh', () => {
   const jfk = pcmOf(join(SHARED, 'audio/jfk.wav'), 'jfk');
   const other = pcmOf(join(SHARED, 'audio/hifitts-6097', readFileSync(join(SHARED, 'audio/hifitts-6097/refs.tsv'), 'utf8').split('\t')[0]!), 'other');
 
-  it('with the CMN layout of the supported build (Debian 5prealpha), and with a layout it does not know', { timeout: 300_000 }, () => {
+  it('with the CMN layout of the supported build (Debian 5prealpha), and with a layout it does not know', { timeout: scaled(300_000) }, () => {
     const fresh = decode(newDecoder(), jfk);
     expect(fresh.map((u) => u.text).join(' ')).toMatch(/country/i);
 
@@ -85,7 +86,7 @@ describe('the warm PocketSphinx decoder starts every recording afresh', () => {
 });
 
 describe('word confidence (issue 29.6)', () => {
-  it('gives every word of real speech its posterior, 0..1, some sure and some not', { timeout: 300_000 }, () => {
+  it('gives every word of real speech its posterior, 0..1, some sure and some not', { timeout: scaled(300_000) }, () => {
     const words = decode(newDecoder(), pcmOf(join(SHARED, 'audio/jfk.wav'), 'jfk-confidence')).flatMap((u) => u.words ?? []);
     expect(words.length).toBeGreaterThan(10);
     for (const word of words) {

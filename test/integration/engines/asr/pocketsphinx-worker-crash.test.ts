@@ -15,6 +15,7 @@ import { requireCommand, requireFile, SHARED } from '../../../helpers/system.js'
 import { ffmpeg, makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { wordErrorRate } from '../../../helpers/engine-context.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 requireFile('/usr/share/pocketsphinx/model/en-us/en-us.lm.bin', 'pocketsphinx-en-us');
@@ -57,7 +58,7 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 }
 
 describe('PocketSphinx: the worker holding the warm decoder is killed mid-job', () => {
-  it('a new worker and decoder take the job from its last committed utterance; nothing is lost or recognised twice', { timeout: 600_000 }, async () => {
+  it('a new worker and decoder take the job from its last committed utterance; nothing is lost or recognised twice', { timeout: scaled(600_000) }, async () => {
     const form = new FormData();
     form.append('model', 'pocketsphinx-en-us');
     form.append('file', new Blob([readFileSync(recording)], { type: 'audio/wav' }), 'jfk-3x.wav');

@@ -12,6 +12,7 @@ import { EspeakSynth } from '../../../../src-main/engines/tts/espeak-synth.js';
 import { requireCommand, requireFile, SHARED } from '../../../helpers/system.js';
 import { ffmpeg, makeFixture, makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { recordingContext, sttTask, wordErrorRate } from '../../../helpers/engine-context.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 requireFile('/usr/share/pocketsphinx/model/en-us/en-us.lm.bin', 'pocketsphinx-en-us');
@@ -67,7 +68,7 @@ describe('pocketsphinx model source', () => {
 });
 
 describe('PocketSphinx recognition (real model)', () => {
-  it('transcribes jfk.wav with word times and a loose WER bound', { timeout: 120_000 }, async () => {
+  it('transcribes jfk.wav with word times and a loose WER bound', { timeout: scaled(120_000) }, async () => {
     const ctx = recordingContext();
     const out = await engine.run(sttTask(JFK, 'pocketsphinx', {}), ctx);
     expect(out.durationSeconds).toBe(11);
@@ -78,7 +79,7 @@ describe('PocketSphinx recognition (real model)', () => {
     expect(ctx.events.at(-1)).toEqual({ kind: 'progress', value: 1 });
   });
 
-  it('scores WER < 0.6 over five Hi-Fi TTS utterances', { timeout: 240_000 }, async () => {
+  it('scores WER < 0.6 over five Hi-Fi TTS utterances', { timeout: scaled(240_000) }, async () => {
     let errors = 0;
     let words = 0;
     for (const [file, reference] of REFS.slice(0, 5)) {
@@ -91,7 +92,7 @@ describe('PocketSphinx recognition (real model)', () => {
     expect(errors / words).toBeLessThan(0.6);
   });
 
-  it('reads compressed containers too (opus)', { timeout: 120_000 }, async () => {
+  it('reads compressed containers too (opus)', { timeout: scaled(120_000) }, async () => {
     const opus = makeFixture(temp.dir, 'opus');
     const out = await engine.run(sttTask(opus, 'pocketsphinx', {}, { response_format: 'json' }), recordingContext());
     expect(Object.keys(out.result)).toEqual(['text']);
@@ -131,7 +132,7 @@ describe('PocketSphinx recognition (real model)', () => {
     }
   });
 
-  it('the warm decoder gives a recording the words and times pocketsphinx_continuous gives it, whatever it heard before', { timeout: 600_000 }, async () => {
+  it('the warm decoder gives a recording the words and times pocketsphinx_continuous gives it, whatever it heard before', { timeout: scaled(600_000) }, async () => {
     const raw = join(temp.dir, 'jfk.raw');
     ffmpeg(['-i', JFK, '-f', 's16le', '-ac', '1', '-ar', '16000', raw]);
     const dir = '/usr/share/pocketsphinx/model/en-us';
@@ -155,7 +156,7 @@ describe('PocketSphinx recognition (real model)', () => {
     expect(again.result).toEqual(first.result);
   });
 
-  it('cancellation stops the recording and reports cancelled; the next job on the same decoder is unaffected', { timeout: 600_000 }, async () => {
+  it('cancellation stops the recording and reports cancelled; the next job on the same decoder is unaffected', { timeout: scaled(600_000) }, async () => {
     const long = join(temp.dir, 'long.wav');
     ffmpeg(['-stream_loop', '8', '-i', JFK, '-c:a', 'pcm_s16le', long]);
     const before = await engine.run(sttTask(JFK, 'pocketsphinx', {}), recordingContext());
@@ -171,7 +172,7 @@ describe('PocketSphinx recognition (real model)', () => {
 });
 
 describe('round trip: eSpeak NG speaks, PocketSphinx listens', () => {
-  it('recovers most words of a sentence (loose bound)', { timeout: 120_000 }, async () => {
+  it('recovers most words of a sentence (loose bound)', { timeout: scaled(120_000) }, async () => {
     const text = 'the weather is nice today and we will walk to the park';
     const synth = await EspeakSynth.create();
     synth.configure({ voice: 'en-us', speed: 0.9 });

@@ -15,6 +15,7 @@ import { requireFile, SHARED } from '../../../helpers/system.js';
 import { ffmpeg, makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { recordingContext, sttTask } from '../../../helpers/engine-context.js';
 import { makeLongRecording } from '../../../helpers/long-recording.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const TINY = requireFile(join(SHARED, 'models/tiny/README.md'), '../shared/models/tiny').replace('/README.md', '');
 const VAD = join(SHARED, 'models/silero_vad_v5.onnx');
@@ -39,7 +40,7 @@ let engine: Engine;
 beforeAll(async () => {
   recording = makeLongRecording(temp.dir);
   engine = await sherpaAsrFactory();
-}, 120_000);
+}, scaled(120_000));
 afterAll(() => temp.cleanup());
 
 async function transcribe(file: string, config: Record<string, unknown>, params: Record<string, unknown>, resumeAfter: ResumePoint | null) {
@@ -74,17 +75,17 @@ describe('a transcription resumed after a committed segment', () => {
     const whole = await expectResumable(recording, nemoCtc({ sileroVad: VAD }), {}, (n) => [0, Math.floor(n / 3), Math.floor((2 * n) / 3), n - 2, n - 1]);
     expect(whole.segments.length).toBeGreaterThanOrEqual(15);
     expect(whole.output.result.text!.length).toBeGreaterThan(500);
-  }, 300_000);
+  }, scaled(300_000));
 
   it('with fixed windows (no VAD model installed)', async () => {
     await expectResumable(recording, nemoCtc({}), {}, (n) => [0, Math.floor(n / 2), n - 2]);
-  }, 300_000);
+  }, scaled(300_000));
 
   it('with speaker diarization: run once at the end over the whole recording, speakers the same', async () => {
     const file = join(SHARED, 'audio/diarization/pyannote-2spk.wav');
     const whole = await expectResumable(file, nemoCtc({ ...DIARIZATION, sileroVad: VAD }), { speaker_diarization: true, num_speakers: 2 }, (n) => [Math.floor(n / 2)]);
     expect(new Set(whole.output.result.segments!.map((s) => s.speaker))).toEqual(new Set(['SPEAKER_0', 'SPEAKER_1']));
-  }, 300_000);
+  }, scaled(300_000));
 
   it('after the last segment: nothing is recognised again and the transcript is whole', async () => {
     const file = join(SHARED, 'audio/jfk.wav');
@@ -94,7 +95,7 @@ describe('a transcription resumed after a committed segment', () => {
     const resumed = await transcribe(file, config, {}, { index: last.index, seconds: last.end });
     expect(resumed.segments).toEqual([]);
     expect(resumed.output.transcript?.segmentCount).toBe(whole.segments.length);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('with a streaming transducer: each utterance is a checkpoint and a resumed run continues after it', async () => {
     const twice = join(temp.dir, 'jfk-pause-jfk.wav');
@@ -126,5 +127,5 @@ describe('a transcription resumed after a committed segment', () => {
     const built = transcriptFromRows(rows, resumed.output.transcript!);
     expect(built.segments!.length).toBeGreaterThanOrEqual(1 + after.length);
     expect(built.segments!.map((s) => s.text).join(' ').split(/\s+/)).toEqual([first, ...after].map((s) => s.text).join(' ').split(/\s+/).filter(Boolean));
-  }, 120_000);
+  }, scaled(120_000));
 });

@@ -8,6 +8,7 @@ import { requireFile, SHARED } from '../../../helpers/system.js';
 import { ffmpeg, makeFixture, makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { recordingContext, sttTask } from '../../../helpers/engine-context.js';
 import { logInto } from '../../../helpers/log.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const TINY = requireFile(join(SHARED, 'models/tiny/README.md'), '../shared/models/tiny').replace('/README.md', '');
 const JFK = join(SHARED, 'audio/jfk.wav');
@@ -283,5 +284,5 @@ describe('text over silence (no_speech, issue 29.1)', () => {
     expect(spoken.result.segments!.every((s) => !s.flags?.includes('no_speech'))).toBe(true);
     // With vad_filter (the default when Silero is installed) the noise is never recognised at all.
     expect((await engine.run(sttTask(hiss, 'sherpa-asr', config), recordingContext())).result.segments).toEqual([]);
-  }, 120_000);
+  }, scaled(120_000));
 });

@@ -10,6 +10,7 @@ import { makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { pcm16, TEST_DIARIZATION_MODELS, twoVoicesCapture } from '../../../helpers/two-voices.js';
 import { requireFile } from '../../../helpers/system.js';
 import { logInto } from '../../../helpers/log.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const temp = makeTempDir('voxdesk-capture-speakers-');
 let recording: string;
@@ -22,7 +23,7 @@ beforeAll(() => {
   requireFile(TEST_DIARIZATION_MODELS.embedding, '../shared/models/tiny');
   ({ path: recording, otherSide } = twoVoicesCapture(temp.dir));
   speakers = new SpeakerProcess(TEST_DIARIZATION_MODELS, logInto(logged));
-}, 60_000);
+}, scaled(60_000));
 afterAll(() => {
   speakers?.close();
   temp.cleanup();
@@ -42,7 +43,7 @@ describe('the capture\'s speaker process', () => {
     expect(found.voices.every((v) => v.embedding.length === 128 && v.seconds >= 1)).toBe(true);
     // The same recording diarized again gives the same speakers (a capture killed in this stage is diarized again).
     expect((await speakers.diarize(recording, 1)).turns).toEqual(found.turns);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('embeds one utterance at a time: one that comes while another is embedded is skipped (null)', async () => {
     const utterance = pcm16(otherSide, 16_000, 16_000 * 4);
@@ -50,10 +51,10 @@ describe('the capture\'s speaker process', () => {
     expect(first).toHaveLength(128);
     expect(second).toBeNull();
     expect(await speakers.embed(utterance)).toEqual(first);
-  }, 60_000);
+  }, scaled(60_000));
 
   it('a recording that is not there fails the diarization with the reason, and the process goes on', async () => {
     await expect(speakers.diarize(join(temp.dir, 'missing.wav'), 1)).rejects.toThrow(/ENOENT|no such file/);
     expect(await speakers.embed(pcm16(otherSide, 16_000, 16_000 * 3))).toHaveLength(128);
-  }, 60_000);
+  }, scaled(60_000));
 });

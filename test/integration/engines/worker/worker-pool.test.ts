@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineTask } from '../../../../src-main/engines/engine-types.js';
 import { WorkerCrashError, WorkerPool, type WorkerPoolOptions } from '../../../../src-main/engines/worker/worker-pool.js';
 import { BACKGROUND_PRIORITY } from '../../../../src-main/platform/background-priority.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const env = { ...process.env, VOXDESK_TEST_ENGINES: '1' };
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -85,7 +86,7 @@ describe('the worker pool', () => {
     expect(workers.pids()).toEqual([]);
     await workers.run(task(dir, {}));
     expect(workers.pids()).toHaveLength(1);
-    await expect.poll(() => workers.pids(), { timeout: 20_000, interval: 50 }).toEqual([]);
+    await expect.poll(() => workers.pids(), { timeout: scaled(20_000), interval: 50 }).toEqual([]);
     expect((await workers.run(task(dir, {}))).durationSeconds).toBe(1); // started again
   });
 

@@ -17,6 +17,7 @@ import { ROOT, startServeProcess, type ServeProcess } from '../../../helpers/ser
 import { SHARED } from '../../../helpers/system.js';
 import { Client, json } from '../../../helpers/http-client.js';
 import { makeLongRecording } from '../../../helpers/long-recording.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const KEY = 'vdk_' + 'K'.repeat(32);
 let dir = '';
@@ -33,7 +34,7 @@ beforeAll(() => {
   const voxdesk = (...args: string[]): string => execFileSync(process.execPath, [join(ROOT, 'bin/voxdesk.js'), ...args, '--data-dir', dataDir], { encoding: 'utf8' });
   voxdesk('models', 'import', join(SHARED, 'models/tiny/tiny-nemo-ctc'), '--id', 'tiny-ctc', '--language', 'en');
   voxdesk('models', 'import', join(SHARED, 'models/silero_vad_v5.onnx'));
-}, 120_000);
+}, scaled(120_000));
 afterAll(() => {
   for (const serve of running) serve.child.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
@@ -150,5 +151,5 @@ describe('voxdesk serve SIGKILLed twice during a long transcription', () => {
     expect(db.prepare('SELECT attempts FROM jobs WHERE id = ?').get(job.id)).toEqual({ attempts: 1 });
     db.close();
     await kill(first);
-  }, 600_000);
+  }, scaled(600_000));
 });

@@ -10,6 +10,7 @@ import type { Batch } from '../../../../src-main/common/api-types.js';
 import type { HoldOutcome, JobRunner } from '../../../../src-main/jobs/engine/job-runner.js';
 import type { NewBatch } from '../../../../src-main/jobs/engine/job-service-types.js';
 import { createHarness, PRICED, type Harness } from '../harness.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -47,7 +48,7 @@ function hostedBatch(harness: Harness, count = 2): NewBatch {
   };
 }
 
-async function batchEvent(harness: Harness, batchId: string, predicate: (b: Batch) => boolean, timeoutMs = 30_000): Promise<Batch> {
+async function batchEvent(harness: Harness, batchId: string, predicate: (b: Batch) => boolean, timeoutMs = scaled(30_000)): Promise<Batch> {
   const now = (await harness.service.getBatch(harness.accountId, 'speech-to-text', batchId))!;
   if (predicate(now)) return now;
   return new Promise((resolve, reject) => {

@@ -9,6 +9,7 @@ import { chargesFor, sumMicro, toMicro } from '../../../../src-main/common/prici
 import type { HoldOutcome, JobRunner } from '../../../../src-main/jobs/engine/job-runner.js';
 import type { JobEngine } from '../../../../src-main/jobs/engine/job-service.js';
 import { createHarness, PRICED, whenJob, type Harness, type HarnessOptions } from '../harness.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -78,7 +79,7 @@ async function jobsNow(service: JobEngine, jobs: Job[]): Promise<Job[]> {
   return Promise.all(jobs.map((j) => jobNow(service, j.id)));
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = scaled(20_000)): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

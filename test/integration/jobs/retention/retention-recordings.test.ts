@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRetention, saveRetention } from '../../../../src-main/jobs/retention/retention-policy.js';
 import { createHarness, terminal, type Harness } from '../harness.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -56,7 +57,7 @@ describe('recording retention from the settings table', () => {
 
     await saveRetention(h.service.store.repos.settings, { recordings_hours: null, job_history_days: 30 });
     // The sweep leaves a job alone while its run is still being wound down: it goes at a following sweep.
-    await expect.poll(async () => (await h!.service.runMaintenance(), await h!.service.getJob(h!.accountId, 'speech-to-text', job.id)), { timeout: 20_000 }).toBeUndefined();
+    await expect.poll(async () => (await h!.service.runMaintenance(), await h!.service.getJob(h!.accountId, 'speech-to-text', job.id)), { timeout: scaled(20_000) }).toBeUndefined();
     expect(existsSync(recording)).toBe(false);
   });
 

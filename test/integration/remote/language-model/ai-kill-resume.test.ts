@@ -17,6 +17,7 @@ import { startChatServer, type ChatCall, type ChatServer } from '../../../helper
 import { Client, json } from '../../../helpers/http-client.js';
 import { startServeProcess, stopServe, type ServeProcess } from '../../../helpers/service.js';
 import { diarizedResult, insertJob, type SpokenSegment } from '../../../helpers/transcript-jobs.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const KEY = 'vdk_' + 'A'.repeat(32);
 let dir = '';
@@ -50,7 +51,7 @@ afterAll(async () => {
 });
 
 describe('an AI action killed with SIGKILL resumes where it stopped', () => {
-  it('asks only for the parts it had not got', { timeout: 240_000 }, async () => {
+  it('asks only for the parts it had not got', { timeout: scaled(240_000) }, async () => {
     // First start: the settings (smallest context: many parts). Then a long transcript written into the file.
     const first = await serve();
     const put = await fetch(`${first.api.url}/v1/settings/language-model`, {

@@ -13,11 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startServeProcess, startTestService, type TestService } from '../../../helpers/service.js';
 import { LiveClient } from '../../../helpers/live-harness.js';
 import { Client, expectError, json } from '../../../helpers/http-client.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const run = promisify(execFile);
 
 function voxdesk(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string; code: number }> {
-  return run(process.execPath, [join(ROOT, 'bin/voxdesk.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 120_000 }).then(
+  return run(process.execPath, [join(ROOT, 'bin/voxdesk.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: scaled(120_000) }).then(
     ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
     (error: { stdout: string; stderr: string; code: number }) => ({ stdout: error.stdout, stderr: error.stderr, code: error.code }),
   );

@@ -18,6 +18,7 @@ import { createRepositories } from '../../../../src-main/store/repositories.js';
 import { ROOT, startTestService, type TestService } from '../../../helpers/service.js';
 import { requireCommand } from '../../../helpers/system.js';
 import { Client, json, audio } from '../../../helpers/http-client.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 /** A stand-in hosted service that records the Authorization header of every request it gets. */
 interface Recorder {
@@ -161,7 +162,7 @@ describe('the OS keyring', () => {
         encoding: 'utf8',
         env: { ...process.env, HOME: home, XDG_RUNTIME_DIR: home, DBUS_SESSION_BUS_ADDRESS: '' },
         stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: 60_000,
+        timeout: scaled(60_000),
       });
       const [written, read] = out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(written).toEqual({ kind: 'os-keyring', sealedBy: 'os-keyring', read: null, keyFile: false });

@@ -12,6 +12,7 @@ import { makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { requireFile } from '../../../helpers/system.js';
 import { TEST_DIARIZATION_MODELS, twoVoicesCapture } from '../../../helpers/two-voices.js';
 import { silentLog } from '../../../../src-main/common/log.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const temp = makeTempDir('voxdesk-capture-names-');
 let recording: string;
@@ -22,7 +23,7 @@ beforeAll(() => {
   requireFile(TEST_DIARIZATION_MODELS.segmentation, '../shared/models');
   requireFile(TEST_DIARIZATION_MODELS.embedding, '../shared/models/tiny');
   recording = twoVoicesCapture(temp.dir).path;
-}, 60_000);
+}, scaled(60_000));
 afterAll(() => temp.cleanup());
 
 describe('the other side\'s speakers in a capture\'s job', () => {
@@ -41,7 +42,7 @@ describe('the other side\'s speakers in a capture\'s job', () => {
     const named = await diarizeOtherSide(recording, 'acc_local', withLibrary([anna]), log);
     expect(named.speakerNames).toEqual({ 'Other side 2': 'Anna' });
     expect(named.voices).toEqual(first.voices);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('without the models the other side is one speaker and nothing runs; a failure says why', async () => {
     const none = await diarizeOtherSide(recording, 'acc_local', NO_SPEAKER_MODELS, log);
@@ -50,5 +51,5 @@ describe('the other side\'s speakers in a capture\'s job', () => {
     const missing = await diarizeOtherSide(`${temp.dir}/missing.wav`, 'acc_local', withLibrary([]), log);
     expect(missing.diarization).toMatchObject({ status: 'failed', message: expect.stringMatching(/could not be told apart .*(ENOENT|no such file)/) });
     expect(missing.voices).toEqual([]);
-  }, 60_000);
+  }, scaled(60_000));
 });

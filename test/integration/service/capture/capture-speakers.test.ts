@@ -24,6 +24,7 @@ import { requireCommand, requireFile } from '../../../helpers/system.js';
 import { installSpeakerModels } from '../../../helpers/tiny-models-installed.js';
 import { TEST_DIARIZATION_MODELS, twoVoicesRecording } from '../../../helpers/two-voices.js';
 import { silentLog } from '../../../../src-main/common/log.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const MODEL = 'pocketsphinx-en-us';
 const OTHER_SIDE_N = /^Other side \d+$/;
@@ -53,7 +54,7 @@ beforeAll(() => {
   requireFile(TEST_DIARIZATION_MODELS.embedding, '../shared/models/tiny');
   pulse = startCapturePulse();
   twoVoices = twoVoicesRecording(audioDir);
-}, 120_000);
+}, scaled(120_000));
 afterAll(() => pulse?.stop());
 
 describe('a meeting capture with two voices on the other side', () => {
@@ -61,7 +62,7 @@ describe('a meeting capture with two voices on the other side', () => {
   beforeAll(async () => {
     t = await startTestService({ builtInModels: true, extraModelSources: [pocketsphinxModelSource], capture: { env: pulse.env, platform: 'linux' } });
     await installSpeakerModels(t);
-  }, 120_000);
+  }, scaled(120_000));
   afterAll(async () => t?.stop());
 
   it('labels the other side\'s utterances live, and its job has You and at least two speakers of the other side', async () => {
@@ -107,7 +108,7 @@ describe('a meeting capture with two voices on the other side', () => {
     });
     expect(undone.status, JSON.stringify(undone.body)).toBe(200);
     expect((await api<{ data: { name: string }[] }>(t.url, '/v1/speakers', t.key)).body.data.map((p) => p.name)).not.toContain('Anna');
-  }, 600_000);
+  }, scaled(600_000));
 });
 
 describe('a capture killed while its other side is diarized', () => {
@@ -155,5 +156,5 @@ describe('a capture killed while its other side is diarized', () => {
     } finally {
       direct.close();
     }
-  }, 600_000);
+  }, scaled(600_000));
 });

@@ -20,6 +20,7 @@ import { startCapturePulse, type CapturePulse } from '../../../helpers/capture-p
 import { JFK_WAV } from '../../../helpers/dictation-fixtures.js';
 import { startServeProcess, startTestService, stopServe, type ServeProcess, type TestService } from '../../../helpers/service.js';
 import { requireCommand, requireFile, SHARED } from '../../../helpers/system.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const MODEL = 'pocketsphinx-en-us';
 const SILENT_SECONDS = 4;
@@ -52,7 +53,7 @@ beforeAll(async () => {
     extraModelSources: [pocketsphinxModelSource],
     capture: { env: pulse.env, silentSeconds: SILENT_SECONDS, platform: 'linux' },
   });
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   await t?.stop();
   pulse?.stop();
@@ -63,7 +64,7 @@ describe('meeting capture through PulseAudio', () => {
   afterEach(async () => {
     const { body } = await api<{ data: Capture[] }>(t.url, '/v1/captures', t.key);
     for (const c of body.data.filter((c) => c.status === 'recording')) await api(t.url, `/v1/captures/${c.id}/stop`, t.key, { method: 'POST' });
-  }, 60_000);
+  }, scaled(60_000));
 
   it('lists the default microphone and the monitor of the default output', async () => {
     const { status, body } = await api<CaptureSources>(t.url, '/v1/captures/sources', t.key);
@@ -113,7 +114,7 @@ describe('meeting capture through PulseAudio', () => {
     const search = await api<{ data: { job_id: string }[] }>(t.url, `/v1/search?q=country`, t.key);
     expect(search.body.data.map((h) => h.job_id)).toContain(job.id);
     expect((await api<Capture>(t.url, `/v1/captures/${started.body.id}`, t.key)).body.status).toBe('done');
-  }, 480_000);
+  }, scaled(480_000));
 
   it('warns when one side has been silent while the other talks, and clears the warning when it is heard again', async () => {
     pulse.pactl('set-source-mute', 'mic', '1');
@@ -133,7 +134,7 @@ describe('meeting capture through PulseAudio', () => {
     const stopped = await api<Capture>(t.url, `/v1/captures/${started.body.id}/stop`, t.key, { method: 'POST' });
     // The microphone is heard again (the other side, quiet now while you talk, may be warned about in turn).
     expect(stopped.body.warnings.filter((w) => w.side === 'microphone')).toEqual([]);
-  }, 480_000);
+  }, scaled(480_000));
 
   it('refuses bad requests with the field named', async () => {
     const cases: [unknown, number, string][] = [
@@ -167,7 +168,7 @@ describe('meeting capture through PulseAudio', () => {
     });
     expect(refused).toBe(404);
     await api(t.url, `/v1/captures/${started.body.id}/stop`, t.key, { method: 'POST' });
-  }, 60_000);
+  }, scaled(60_000));
 });
 
 describe('a capture cut short by SIGKILL', () => {
@@ -214,5 +215,5 @@ describe('a capture cut short by SIGKILL', () => {
     expect(liveFinals.join(' ')).toContain(text[0]!);
     // Nothing is left to recover twice.
     expect(readdirSync(join(dataDir, 'uploads'), { recursive: true }).map(String).filter((f) => f.includes('.capture.'))).toEqual([]);
-  }, 480_000);
+  }, scaled(480_000));
 });

@@ -10,6 +10,7 @@ import { makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { requireFile } from '../../../helpers/system.js';
 import { pcm16, TEST_DIARIZATION_MODELS, twoVoicesCapture } from '../../../helpers/two-voices.js';
 import { silentLog } from '../../../../src-main/common/log.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const temp = makeTempDir('voxdesk-live-speakers-');
 let otherSide: Float32Array;
@@ -18,7 +19,7 @@ beforeAll(() => {
   requireFile(TEST_DIARIZATION_MODELS.segmentation, '../shared/models');
   requireFile(TEST_DIARIZATION_MODELS.embedding, '../shared/models/tiny');
   otherSide = twoVoicesCapture(temp.dir).otherSide;
-}, 60_000);
+}, scaled(60_000));
 
 /** The recording's other side heard in 0.1 s blocks, as the channel aligner hands them over. */
 function hearAll(speakers: LiveSpeakers, samples: Float32Array): void {
@@ -40,7 +41,7 @@ describe('the other side\'s live speakers', () => {
     } finally {
       await speakers.close();
     }
-  }, 120_000);
+  }, scaled(120_000));
 
   it('labels an utterance whose audio has left the minute kept "Other side", without embedding it', async () => {
     const speakers = new LiveSpeakers(TEST_DIARIZATION_MODELS, silentLog);
@@ -52,5 +53,5 @@ describe('the other side\'s live speakers', () => {
     } finally {
       await speakers.close();
     }
-  }, 60_000);
+  }, scaled(60_000));
 });

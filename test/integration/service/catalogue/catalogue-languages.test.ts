@@ -12,6 +12,7 @@ import type { CatalogueRecord } from '../../../../src-main/common/api-types.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { Client, json } from '../../../helpers/http-client.js';
 import { piperMarkedVits, TINY } from '../../../helpers/tiny-archives.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 let api: Client;
@@ -44,7 +45,7 @@ beforeAll(async () => {
     await importFolder(join(TINY, dir), id);
   }
   await importFolder(piper, 'imported-piper');
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   await t?.stop();
   rmSync(work, { recursive: true, force: true });

@@ -16,6 +16,7 @@ import { Client, json, type Part } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { FAST_WATCH, saveFolders } from '../../../helpers/watch-folders.js';
 import { SHARED } from '../../../helpers/system.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const PRICE = { request_fee_usd: 0.05, per_minute_usd: 0.01, options: { speaker_diarization: { per_minute_usd: 0.004 } } };
 const MODELS: Record<Product, string> = {
@@ -41,7 +42,7 @@ beforeAll(async () => {
   writeFileSync(pricingFile, JSON.stringify({ models }));
   t = await startTestService({ holdSeconds: 30, pricingFile, workers: 2, watchTimings: FAST_WATCH });
   api = new Client(t.url, t.key);
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await t?.stop();
   rmSync(pricingDir, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { audio, Client, expectError } from '../../../helpers/http-client.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const services: TestService[] = [];
 const sockets: Socket[] = [];
@@ -86,12 +87,12 @@ describe('a trickling body', () => {
     const chunk = `{"text": "${'x'.repeat(1024 * 1024)}`;
     for (let i = 0; i < 9 && !socket.destroyed; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
     socket.write('0\r\n\r\n');
-    await expect.poll(() => received(), { timeout: 20_000 }).toContain('larger than 8388608 bytes');
+    await expect.poll(() => received(), { timeout: scaled(20_000) }).toContain('larger than 8388608 bytes');
     expect(received()).toMatch(/^HTTP\/1\.1 400 /);
     expect(received()).not.toMatch(/connection: close/i);
     // The same connection answers the next request once the refused body has been read and discarded.
     socket.write(`GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n`);
-    await expect.poll(() => received().match(/HTTP\/1\.1 200 /g)?.length ?? 0, { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => received().match(/HTTP\/1\.1 200 /g)?.length ?? 0, { timeout: scaled(20_000) }).toBe(1);
     const ok = await fetch(`${t.url}/v1/text-to-speech`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
@@ -163,7 +164,7 @@ describe('uploads per account', () => {
         { name: 'model', value: 'test-asr' },
         { name: 'file', file: { name: 'third.wav', data: audio() } },
       ]);
-    await expect.poll(async () => (await third()).status, { timeout: 10_000 }).toBe(429);
+    await expect.poll(async () => (await third()).status, { timeout: scaled(10_000) }).toBe(429);
     const refused = await third();
     expect(refused.headers.get('retry-after')).toBe('10');
     expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'too_many_uploads', message: expect.stringContaining('at most 2 at a time') });
@@ -175,7 +176,7 @@ describe('uploads per account', () => {
     ]);
     expect(theirs.status).toBe(200);
     for (const r of open) r.socket.destroy();
-    await expect.poll(async () => (await third()).status, { timeout: 10_000 }).toBe(200);
+    await expect.poll(async () => (await third()).status, { timeout: scaled(10_000) }).toBe(200);
   });
 
   it('the OpenAI-compatible upload route is held to the same budget (trust review 2, item 4)', async () => {
@@ -203,7 +204,7 @@ describe('uploads per account', () => {
         { name: 'model', value: 'test-asr' },
         { name: 'file', file: { name: 'a.wav', data: audio(bytes) } },
       ]);
-    await expect.poll(async () => (await post(120_000)).status, { timeout: 10_000 }).toBe(200);
+    await expect.poll(async () => (await post(120_000)).status, { timeout: scaled(10_000) }).toBe(200);
     const account = (await t.service.keys.find(t.key))!.accountId;
     expect(filesUnder(join(t.dataDir, 'uploads')).every((f) => f.startsWith(`${account}/`))).toBe(true);
     const refused = await post(120_000);

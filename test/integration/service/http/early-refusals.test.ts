@@ -8,6 +8,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../../helpers/service.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 beforeAll(async () => {
@@ -114,7 +115,7 @@ describe('a large body sent at full speed', () => {
     }
     const health = await fetch(`${t.url}/v1/health`);
     expect(health.status).toBe(200);
-  }, 120_000);
+  }, scaled(120_000));
 });
 
 describe('the discarding is bounded', () => {
@@ -143,5 +144,5 @@ describe('the discarding is bounded', () => {
     } finally {
       await small.stop();
     }
-  }, 60_000);
+  }, scaled(60_000));
 });

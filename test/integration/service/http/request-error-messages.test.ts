@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { audio, Client, expectError, type Part } from '../../../helpers/http-client.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 let api: Client;
@@ -323,7 +324,7 @@ describe('the live socket (issue 26 item 9: every place that recurses over user 
     await new Promise((resolve) => ws.once('open', resolve));
     ws.send(`{"type":${nested(5000)}}`);
     ws.send(JSON.stringify({ type: 'speak', text: 'Still here.' }));
-    await expect.poll(() => messages.map((m) => m.type), { timeout: 30_000 }).toContain('response.done');
+    await expect.poll(() => messages.map((m) => m.type), { timeout: scaled(30_000) }).toContain('response.done');
     ws.close();
     const error = messages.find((m) => m.type === 'error')!;
     expect(error.error!.code).toBe('invalid_json');

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveClient } from '../../../helpers/live-harness.js';
 import { startTestService, testModelSource, type TestService } from '../../../helpers/service.js';
 import { JFK_WAV, pcmOf, sendPcm, tinyLiveModelSource } from '../../../helpers/dictation-fixtures.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 const auth = (): Record<string, string> => ({ authorization: `Bearer ${t.key}` });
@@ -23,13 +24,13 @@ beforeAll(async () => {
     extraModelSources: [testModelSource, tinyLiveModelSource],
     live: { dictationMaxBufferedSeconds: 0.05 },
   });
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => t?.stop());
 
 const overruns = (c: LiveClient): unknown[] => c.json().filter((m) => m.type === 'error' && (m.error as { code: string }).code === 'audio_overrun');
 
 describe('dictation on a busy computer', () => {
-  it('a client sending in real time keeps every frame, though each waits longer than the buffer allows', { timeout: 60_000 }, async () => {
+  it('a client sending in real time keeps every frame, though each waits longer than the buffer allows', { timeout: scaled(60_000) }, async () => {
     const c = await LiveClient.open(wsUrl(), auth());
     await c.waitFor('session.created');
     const said = jfk.subarray(0, 3 * 32_000);
@@ -40,7 +41,7 @@ describe('dictation on a busy computer', () => {
     expect(done.duration_seconds).toBeCloseTo(3, 3);
   });
 
-  it('a client far faster than real time is still refused, and the recording holds exactly the frames used', { timeout: 60_000 }, async () => {
+  it('a client far faster than real time is still refused, and the recording holds exactly the frames used', { timeout: scaled(60_000) }, async () => {
     const c = await LiveClient.open(wsUrl(), auth());
     await c.waitFor('session.created');
     const frame = 0.1 * 32_000;

@@ -28,6 +28,7 @@ import {
 } from '../../../helpers/dictation-fixtures.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 const auth = (): Record<string, string> => ({ authorization: `Bearer ${t.key}` });
@@ -53,7 +54,7 @@ beforeAll(async () => {
     live: { dictationMaxBufferedSeconds: MAX_BUFFERED_SECONDS, dictationMaxSessionsPerAccount: 8 },
   });
   await installSileroVad(t.url, t.key);
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => t?.stop());
 
 async function getJob(id: string): Promise<Job> {
@@ -95,7 +96,7 @@ describe('dictation: checks before the upgrade', () => {
 });
 
 describe('dictation: PocketSphinx through Silero VAD', () => {
-  it('jfk.wav in real time: session.created → partials/finals → session.done; the job holds the words, the recording, an SRT export and its charge', { timeout: 180_000 }, async () => {
+  it('jfk.wav in real time: session.created → partials/finals → session.done; the job holds the words, the recording, an SRT export and its charge', { timeout: scaled(180_000) }, async () => {
     const c = await LiveClient.open(wsUrl('model=pocketsphinx-en-us'), auth());
     const created = await c.waitFor('session.created');
     expect(created.session).toMatchObject({ model: 'pocketsphinx-en-us', sample_rate: 16000, language: null, mode: 'vad' });
@@ -169,7 +170,7 @@ describe('dictation: PocketSphinx through Silero VAD', () => {
 });
 
 describe('dictation: streaming and offline sherpa-onnx models', () => {
-  it('the tiny streaming Zipformer: partials at every chunk, one final with the model\'s exact text', { timeout: 120_000 }, async () => {
+  it('the tiny streaming Zipformer: partials at every chunk, one final with the model\'s exact text', { timeout: scaled(120_000) }, async () => {
     const c = await LiveClient.open(wsUrl('model=tiny-streaming'), auth());
     expect((await c.waitFor('session.created')).session).toMatchObject({ mode: 'streaming' });
     await sendPcm((frame) => c.ws.send(frame), jfk.pcm, 16000, { frameSeconds: 0.1, speed: 4 });
@@ -190,12 +191,12 @@ describe('dictation: streaming and offline sherpa-onnx models', () => {
     expect(job.result!.text).toBe(TINY_STREAMING_JFK_TEXT);
   });
 
-  it('a streaming model installed through the model manager (layout detected from its files) is live and dictates', { timeout: 120_000 }, async () => {
+  it('a streaming model installed through the model manager (layout detected from its files) is live and dictates', { timeout: scaled(120_000) }, async () => {
     const headers = { ...auth(), 'content-type': 'application/json' };
     const imported = await fetch(`${t.url}/v1/local/models/import`, { method: 'POST', headers, body: JSON.stringify({ path: join(TINY, 'tiny-streaming-zipformer') }) });
     expect(imported.status).toBe(202);
     const { id } = (await imported.json()) as { id: string };
-    await expect.poll(async () => ((await (await fetch(`${t.url}/v1/local/models/${id}`, { headers })).json()) as { state: string }).state, { timeout: 60_000 }).toBe('installed');
+    await expect.poll(async () => ((await (await fetch(`${t.url}/v1/local/models/${id}`, { headers })).json()) as { state: string }).state, { timeout: scaled(60_000) }).toBe('installed');
     const row = (await (await fetch(`${t.url}/v1/models/${id}`)).json()) as { live: boolean; status: string };
     expect(row).toMatchObject({ live: true, status: 'available' });
     const c = await LiveClient.open(wsUrl(`model=${id}`), auth());
@@ -206,7 +207,7 @@ describe('dictation: streaming and offline sherpa-onnx models', () => {
     expect(c.json().filter((m) => m.type === 'transcript.final').map((f) => f.text).join(' ')).toBe(TINY_STREAMING_JFK_TEXT);
   });
 
-  it('the same audio at 48 kHz (a microphone\'s rate) is resampled and recognised', { timeout: 120_000 }, async () => {
+  it('the same audio at 48 kHz (a microphone\'s rate) is resampled and recognised', { timeout: scaled(120_000) }, async () => {
     const c = await LiveClient.open(wsUrl('model=tiny-streaming'), auth());
     c.send({ type: 'session.update', session: { sample_rate: 48000 } });
     await c.waitFor('session.updated');
@@ -221,7 +222,7 @@ describe('dictation: streaming and offline sherpa-onnx models', () => {
     expect(text.split(' ').length).toBeGreaterThan(3);
   });
 
-  it('many sessions at once on one warm model (tiny NeMo CTC through VAD): each gets its own finals and job', { timeout: 180_000 }, async () => {
+  it('many sessions at once on one warm model (tiny NeMo CTC through VAD): each gets its own finals and job', { timeout: scaled(180_000) }, async () => {
     const clients = await Promise.all(Array.from({ length: 6 }, () => LiveClient.open(wsUrl('model=tiny-ctc-live'), auth())));
     await Promise.all(
       clients.map(async (c, i) => {
@@ -240,7 +241,7 @@ describe('dictation: streaming and offline sherpa-onnx models', () => {
 });
 
 describe('dictation: bad input', () => {
-  it('every bad message gets an error and the session goes on; audio before session.update uses the defaults', { timeout: 120_000 }, async () => {
+  it('every bad message gets an error and the session goes on; audio before session.update uses the defaults', { timeout: scaled(120_000) }, async () => {
     const c = await LiveClient.open(wsUrl('model=pocketsphinx-en-us'), auth());
     await c.waitFor('session.created');
     const cases: [unknown, string][] = [
@@ -288,7 +289,7 @@ describe('dictation: bad input', () => {
     expect(await code).toBe(1009);
   });
 
-  it('a client far faster than real time meets audio_overrun (bounded buffering) and nothing accepted is lost', { timeout: 120_000 }, async () => {
+  it('a client far faster than real time meets audio_overrun (bounded buffering) and nothing accepted is lost', { timeout: scaled(120_000) }, async () => {
     const c = await LiveClient.open(wsUrl('model=pocketsphinx-en-us'), auth());
     await c.waitFor('session.created');
     let sent = 0;
@@ -313,7 +314,7 @@ describe('dictation: bad input', () => {
 });
 
 describe('dictation: failures', () => {
-  it('a recognizer crash is reported and recognition goes on in a new process', { timeout: 120_000 }, async () => {
+  it('a recognizer crash is reported and recognition goes on in a new process', { timeout: scaled(120_000) }, async () => {
     const c = await LiveClient.open(wsUrl('model=tiny-ctc-live'), auth());
     await c.waitFor('session.created');
     await sendPcm((frame) => c.ws.send(frame), Buffer.concat([jfk.pcm.subarray(0, 4 * 32000), silence(1)]), 16000, { frameSeconds: 0.2, speed: 4 });
@@ -333,7 +334,7 @@ describe('dictation: failures', () => {
     expect((await getJob(done.job_id as string)).status).toBe('succeeded');
   });
 
-  it('a revoked key ends its session with unauthorized (1008); what was dictated is kept as a job', { timeout: 60_000 }, async () => {
+  it('a revoked key ends its session with unauthorized (1008); what was dictated is kept as a job', { timeout: scaled(60_000) }, async () => {
     const key = await t.service.keys.createKey('local', 'dictation to revoke');
     const c = await LiveClient.open(wsUrl('model=tiny-streaming'), { authorization: `Bearer ${key}` });
     await c.waitFor('session.created');
@@ -351,7 +352,7 @@ describe('dictation: failures', () => {
     expect(await refusedUpgrade(wsUrl('model=tiny-streaming'), { authorization: `Bearer ${key}` })).toMatchObject({ status: 401 });
   });
 
-  it('the socket closing without input_audio.end still records the job', { timeout: 60_000 }, async () => {
+  it('the socket closing without input_audio.end still records the job', { timeout: scaled(60_000) }, async () => {
     const c = await LiveClient.open(wsUrl('model=tiny-streaming'), auth());
     const created = await c.waitFor('session.created');
     await sendPcm((frame) => c.ws.send(frame), jfk.pcm.subarray(0, 2 * 32000), 16000);
@@ -374,7 +375,7 @@ describe('dictation: failures', () => {
 });
 
 describe('dictation: service shutdown', () => {
-  it('an open session ends as if its input ended: the client gets session.done (1001) and the job is there after a restart', { timeout: 120_000 }, async () => {
+  it('an open session ends as if its input ended: the client gets session.done (1001) and the job is there after a restart', { timeout: scaled(120_000) }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-dictation-stop-'));
     const first = await startTestService({ dataDir, extraModelSources: [tinyLiveModelSource] });
     const c = await LiveClient.open(`${first.url.replace('http', 'ws')}/v1/speech-to-text/realtime?model=tiny-streaming`, { authorization: `Bearer ${first.key}` });

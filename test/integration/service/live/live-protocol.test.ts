@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOWED_ORIGIN, GOOD_KEY, LiveClient, refusedUpgrade, startLive, type Harness } from '../../../helpers/live-harness.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -128,10 +129,10 @@ describe('live text to speech: a speak cut short is charged (trust review 2, ite
     const before = h.charges.length;
     const c = await LiveClient.open(h.url('model=espeak-ng'));
     c.send({ type: 'speak', text: LONG });
-    await expect.poll(() => c.received.filter((r) => r.kind === 'audio').length, { timeout: 30_000 }).toBeGreaterThan(20);
+    await expect.poll(() => c.received.filter((r) => r.kind === 'audio').length, { timeout: scaled(30_000) }).toBeGreaterThan(20);
     c.close();
     const receivedSeconds = c.received.reduce((n, r) => n + (r.kind === 'audio' ? r.bytes / 2 : 0), 0) / 22_050;
-    await expect.poll(() => h.charges.length - before, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => h.charges.length - before, { timeout: scaled(10_000) }).toBe(2);
     const [fee, usage] = h.charges.slice(before);
     expect(fee).toMatchObject({ kind: 'request_fee', account_id: 'acct_1', amount_usd_micro: 50_000 });
     expect(usage).toMatchObject({ kind: 'usage', account_id: 'acct_1' });
@@ -228,7 +229,7 @@ describe('live text to speech: load', () => {
     expect(done.cancelled).toBe(false);
     expect((done.samples as number) * 2).toBeGreaterThan(second.samplesSynthesized * 2);
     c.close();
-  }, 180_000);
+  }, scaled(180_000));
 
   it('20 sessions at once all get their audio', async () => {
     const clients = await Promise.all(Array.from({ length: 20 }, () => LiveClient.open(h.url('model=espeak-ng'))));
@@ -242,5 +243,5 @@ describe('live text to speech: load', () => {
     }
     expect(h.live.sessions().length).toBeGreaterThanOrEqual(20);
     for (const c of clients) c.close();
-  }, 120_000);
+  }, scaled(120_000));
 });

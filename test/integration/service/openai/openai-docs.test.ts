@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startTestService, type TestService } from '../../../helpers/service.js';
 import { requireCommand, SHARED } from '../../../helpers/system.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 requireCommand('curl', 'curl');
@@ -79,6 +80,6 @@ describe('docs/openai-compatible.md examples', () => {
       if (block.code.includes('speech.pcm')) expect(statSync(join(work, 'speech.pcm')).size).toBeGreaterThan(48_000);
       if (block.code.includes('hello-sse.wav')) expect(probe('hello-sse.wav')).toBe('pcm_s16le');
       if (block.code.includes('models.list')) expect(run.stdout).toContain('espeak-ng');
-    }, 300_000);
+    }, scaled(300_000));
   }
 });

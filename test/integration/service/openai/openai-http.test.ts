@@ -12,6 +12,7 @@ import type { OpenAiSettingsView } from '../../../../src-main/common/openai-name
 import { Client, audio } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { SHARED } from '../../../helpers/system.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 let api: Client;
@@ -146,7 +147,7 @@ describe('transcriptions over raw HTTP', () => {
     expect(result.status, result.body).toBe(413);
     expect(JSON.parse(result.body)).toMatchObject({ error: { code: 'file_too_large', type: 'invalid_request_error' } });
     expect(readdirSync(join(t.dataDir, 'uploads'))).toEqual(before);
-  }, 180_000);
+  }, scaled(180_000));
 });
 
 describe('GET/PUT /v1/settings/openai', () => {

@@ -22,6 +22,7 @@ import type { Job } from '../../../../src-main/common/api-types.js';
 import type { ModelDefinition } from '../../../../src-main/engines/model-definition.js';
 import { TEST_MODELS, startTestService, type TestService } from '../../../helpers/service.js';
 import { requireCommand, SHARED } from '../../../helpers/system.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 requireCommand('ffprobe', 'ffmpeg');
@@ -65,7 +66,7 @@ beforeAll(async () => {
     pricingFile: pricing,
     extraModelSources: [() => ({ name: 'test-models', list: () => [...TEST_MODELS] }), () => ({ name: 'broken', list: () => [BROKEN_TTS, SEGMENTED_ASR] })],
   });
-  client = new OpenAI({ baseURL: `${svc.url}/v1`, apiKey: svc.key, maxRetries: 0, timeout: 120_000 });
+  client = new OpenAI({ baseURL: `${svc.url}/v1`, apiKey: svc.key, maxRetries: 0, timeout: scaled(120_000) });
 });
 afterAll(async () => {
   await svc?.stop();
@@ -119,7 +120,7 @@ describe('audio.transcriptions', () => {
       expect(segment.avg_logprob).toBeLessThan(0);
       expect(segment.compression_ratio).toBeGreaterThan(0);
     }
-  }, 180_000);
+  }, scaled(180_000));
 
   it('json (the default), text, srt and vtt', async () => {
     const json = await client.audio.transcriptions.create({ file: await speechFile(), model: 'whisper-1' });
@@ -131,7 +132,7 @@ describe('audio.transcriptions', () => {
     expect(srt).toMatch(/^1\n00:00:\d\d,\d{3} --> 00:00:\d\d,\d{3}\n\S/);
     const vtt = await client.audio.transcriptions.create({ file: await speechFile(), model: 'whisper-1', response_format: 'vtt' });
     expect(vtt).toMatch(/^WEBVTT\n\n00:00:\d\d\.\d{3} --> 00:00:\d\d\.\d{3}\n\S/);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('stream=true: transcript.text.delta events, then transcript.text.done with the whole text', async () => {
     const stream = await client.audio.transcriptions.create({ file: await speechFile(), model: 'whisper-1', stream: true });
@@ -143,7 +144,7 @@ describe('audio.transcriptions', () => {
     expect(deltas.length).toBeGreaterThan(0);
     expect(deltas.every((e) => e.type === 'transcript.text.delta')).toBe(true);
     expect(deltas.map((e) => e.delta).join('')).toBe(done.text);
-  }, 180_000);
+  }, scaled(180_000));
 
   it('stream=true delivers each segment as the job commits it, while the rest is still being recognised', async () => {
     const { data: stream, response } = await client.audio.transcriptions.create({ file: await speechFile(), model: 'test-asr-segmented', stream: true }).withResponse();
@@ -166,7 +167,7 @@ describe('audio.transcriptions', () => {
     expect(whileRunning!.committed).toBeLessThan(8);
     expect(events.map((e) => e.delta ?? null)).toEqual([...Array.from({ length: 8 }, (_, i) => (i === 0 ? 'segment 0' : ` segment ${i}`)), null]);
     expect(events.at(-1)).toEqual({ type: 'transcript.text.done', text: Array.from({ length: 8 }, (_, i) => `segment ${i}`).join(' ') });
-  }, 120_000);
+  }, scaled(120_000));
 
   it('stream=true: a job cancelled mid-stream ends the stream with an APIError after the deltas already sent', async () => {
     const { data: stream, response } = await client.audio.transcriptions.create({ file: await speechFile(), model: 'test-asr-segmented', stream: true }).withResponse();
@@ -183,7 +184,7 @@ describe('audio.transcriptions', () => {
     expect((failure as APIError).message).toMatch(/cancelled before it finished/);
     expect(deltas[0]).toBe('segment 0');
     expect(deltas.length).toBeLessThan(8);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('translations: an English-only recogniser answers in English; a language it does not know is refused clearly', async () => {
     const english = await client.audio.translations.create({ file: await speechFile(), model: 'whisper-1' });
@@ -196,7 +197,7 @@ describe('audio.transcriptions', () => {
     expect(refused).toBeInstanceOf(BadRequestError);
     expect((refused as BadRequestError).param).toBe('language');
     expect((refused as BadRequestError).message).toContain('does not recognise language "de"');
-  }, 240_000);
+  }, scaled(240_000));
 
   it('every call is a speech-to-text job in the history', async () => {
     const jobs = await jobsOf('speech-to-text');
@@ -229,7 +230,7 @@ describe('audio.speech', () => {
       expect(info.rate).toBe(expected.rate);
       expect(info.seconds).toBeGreaterThan(0.2);
       expect(info.seconds).toBeLessThan(2);
-    }, 60_000);
+    }, scaled(60_000));
   }
 
   it('the default format is mp3; distinct OpenAI voices sound different; the model’s own voice ids work', async () => {
@@ -244,7 +245,7 @@ describe('audio.speech', () => {
     expect(rp.length).toBeGreaterThan(1000);
     const mp3 = await client.audio.speech.create({ model: 'espeak-ng', voice: 'fable', input: 'Hello' });
     expect(mp3.headers.get('content-type')).toBe('audio/mpeg');
-  }, 60_000);
+  }, scaled(60_000));
 
   it('stream_format audio: the first bytes arrive while the job is still speaking the rest', async () => {
     const long = Array.from({ length: 40 }, (_, i) => `This is sentence number ${i + 1} of a long text that takes a while to speak.`).join(' ');
@@ -269,7 +270,7 @@ describe('audio.speech', () => {
     expect(Buffer.from(await artifact.arrayBuffer()).length).toBe(total);
     // duration_seconds is rounded to the millisecond.
     expect(Math.abs(total / 2 - Number(finished.duration_seconds) * 24000)).toBeLessThanOrEqual(24);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('stream_format sse: speech.audio.delta events carry the audio, speech.audio.done ends it', async () => {
     const response = await client.audio.speech.create({ model: 'tts-1', voice: 'echo', input: 'Hello. How are you?', response_format: 'wav', stream_format: 'sse' });
@@ -286,7 +287,7 @@ describe('audio.speech', () => {
     const info = probe(wav, 'sse.wav');
     expect(info).toMatchObject({ codec: 'pcm_s16le', rate: 24000 });
     expect(info.seconds).toBeGreaterThan(0.5);
-  }, 60_000);
+  }, scaled(60_000));
 
   it('every call is a text-to-speech job, charged per the pricing file', async () => {
     const jobs = await jobsOf('text-to-speech');
@@ -316,7 +317,7 @@ describe('Idempotency-Key', () => {
     const other = await client.audio.speech.create({ model: 'tts-1', voice: 'nova', input: 'Something else.' }, { headers }).catch((e: unknown) => e);
     expect(other).toBeInstanceOf(ConflictError);
     expect((other as ConflictError).code).toBe('idempotency_key_reused');
-  }, 60_000);
+  }, scaled(60_000));
 });
 
 describe('errors raise the SDK’s usual classes, in OpenAI’s shape', () => {
@@ -377,5 +378,5 @@ describe('errors raise the SDK’s usual classes, in OpenAI’s shape', () => {
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error).toMatchObject({ status: 500, type: 'server_error', code: 'internal_error' });
     expect((error as InternalServerError).message).toMatch(/job job_\w+: the test engine failed as asked/);
-  }, 60_000);
+  }, scaled(60_000));
 });

@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../../src-main/common/api-types.js';
 import { Client } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 let api: Client;
 beforeAll(async () => {
   t = await startTestService({ holdSeconds: 30, workers: 1 });
   api = new Client(t.url, t.key);
-}, 60_000);
+}, scaled(60_000));
 afterAll(() => t?.stop());
 
 describe('GET /metrics', () => {
@@ -37,7 +38,7 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^voxdesk_http_requests_total\{method="POST",status="200"\} [1-9]\d*$/m);
     expect(text).toMatch(/^voxdesk_http_request_duration_seconds_bucket\{le="\+Inf",method="POST"\} [1-9]\d*$/m);
     expect(text).toContain('# TYPE voxdesk_queue_jobs gauge');
-  }, 60_000);
+  }, scaled(60_000));
 });
 
 describe('GET /v1/health', () => {

@@ -14,6 +14,7 @@ import type { CatalogueRecord, Job, JobResult } from '../../../../src-main/commo
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { requireCommand, SHARED } from '../../../helpers/system.js';
 import { installTinyModels, TINY_RECOGNIZERS } from '../../../helpers/tiny-models-installed.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 requireCommand('ffmpeg', 'ffmpeg');
 const JFK = join(SHARED, 'audio/jfk.wav');
@@ -26,7 +27,7 @@ let t: TestService;
 beforeAll(async () => {
   t = await startTestService({ holdSeconds: 120, workers: 2 });
   await installTinyModels(t);
-}, 180_000);
+}, scaled(180_000));
 afterAll(async () => {
   await t?.stop();
   rmSync(work, { recursive: true, force: true });
@@ -113,7 +114,7 @@ describe('Whisper (W-turbo, W-full in the spec)', () => {
     expect(full.text.startsWith(cut.text.split(' ')[0]!)).toBe(true);
     const speakers = await result(WHISPER, { speaker_diarization: true, num_speakers: 2 }, join(SHARED, 'audio/diarization/pyannote-2spk.wav'));
     expect(new Set(speakers.segments.map((s) => s.speaker))).toEqual(new Set(['SPEAKER_0', 'SPEAKER_1']));
-  }, 120_000);
+  }, scaled(120_000));
 
   it('multilingual and tail_paddings are taken', async () => {
     expect((await result(WHISPER, { multilingual: true, tail_paddings: 100 }, TWICE)).segments.length).toBe(2);

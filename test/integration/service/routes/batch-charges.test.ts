@@ -9,6 +9,7 @@ import type { Batch, Quote } from '../../../../src-main/common/api-types.js';
 import { ledgerFor } from '../../../../src-main/store/ledger-repo.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { audio, Client, json } from '../../../helpers/http-client.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 let api: Client;
@@ -56,5 +57,5 @@ describe('a 50-item batch whose per-item rounding would differ', () => {
 
     const usage = await json<UsageBody>(api.get('/v1/usage'));
     expect(usage).toMatchObject({ total_usd: 0.05502, request_fees_usd: 0.05, usage_usd: 0.00502, seconds: 50.2 });
-  }, 120_000);
+  }, scaled(120_000));
 });

@@ -15,6 +15,7 @@ import { decodeWav, encodeWav } from '../../../../src-main/engines/audio/wav.js'
 import { startTestService, testModelSource, type TestService } from '../../../helpers/service.js';
 import { SHARED } from '../../../helpers/system.js';
 import { Client, expectError, json, type Part } from '../../../helpers/http-client.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const NOISY = new Uint8Array(readFileSync(join(SHARED, 'audio/noisy/gtcrn-mix.wav')));
 const CLEAN = new Uint8Array(readFileSync(join(SHARED, 'audio/hifitts-6097/roots_02_morris_0219.wav')));
@@ -89,7 +90,7 @@ describe.each([
 });
 
 describe('batches and failures', () => {
-  it('denoises a batch of several files', { timeout: 120_000 }, async () => {
+  it('denoises a batch of several files', { timeout: scaled(120_000) }, async () => {
     const parts: Part[] = [
       { name: 'model', value: 'rnnoise' },
       { name: 'params', value: JSON.stringify({ output_format: 'wav', strength: 0.8 }) },
@@ -108,7 +109,7 @@ describe('batches and failures', () => {
     for (const item of batch.files) expect(item.result?.artifacts?.[0]?.url).toBeTruthy();
   });
 
-  it('cancels a running denoise job through the cancel route', { timeout: 120_000 }, async () => {
+  it('cancels a running denoise job through the cancel route', { timeout: scaled(120_000) }, async () => {
     // Two minutes of the noisy clip: long enough to be caught running.
     const clip = decodeWav(NOISY).channels[0]!;
     const long = new Float32Array(120 * 16000).map((_, i) => clip[i % clip.length]!);

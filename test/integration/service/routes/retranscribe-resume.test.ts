@@ -16,6 +16,7 @@ import { Client, json } from '../../../helpers/http-client.js';
 import { makeLongRecording } from '../../../helpers/long-recording.js';
 import { ROOT, startServeProcess, type ServeProcess } from '../../../helpers/service.js';
 import { SHARED } from '../../../helpers/system.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const KEY = 'vdk_' + 'R'.repeat(32);
 let dir = '';
@@ -32,7 +33,7 @@ beforeAll(() => {
   const voxdesk = (...args: string[]): string => execFileSync(process.execPath, [join(ROOT, 'bin/voxdesk.js'), ...args, '--data-dir', dataDir], { encoding: 'utf8' });
   voxdesk('models', 'import', join(SHARED, 'models/tiny/tiny-nemo-ctc'), '--id', 'tiny-ctc', '--language', 'en');
   voxdesk('models', 'import', join(SHARED, 'models/silero_vad_v5.onnx'));
-}, 120_000);
+}, scaled(120_000));
 afterAll(() => {
   for (const serve of running) serve.child.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
@@ -113,5 +114,5 @@ describe('a range job SIGKILLed with the service', () => {
     expect(second.segments).toEqual(first.segments);
     node.child.kill('SIGKILL');
     await node.exited;
-  }, 600_000);
+  }, scaled(600_000));
 });

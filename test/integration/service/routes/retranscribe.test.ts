@@ -15,6 +15,7 @@ import type { TranscriptRevision } from '../../../../src-main/common/transcript-
 import { Client, expectError, json } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { requireCommand, SHARED } from '../../../helpers/system.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const MODEL = 'pocketsphinx-en-us';
 const PRICE = { request_fee_usd: 0.05, per_minute_usd: 0.01, options: {} };
@@ -73,7 +74,7 @@ beforeAll(async () => {
   expect(source.status).toBe('succeeded');
   original = await transcript(source.id);
   expect(original.segments.length).toBeGreaterThanOrEqual(4);
-}, 300_000);
+}, scaled(300_000));
 afterAll(async () => {
   await t?.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -117,7 +118,7 @@ describe('re-transcribing a range', () => {
     const word = middle[0]!.words.find((w) => w.word.length > 3)!.word;
     const hits = await json<{ data: { job_id: string; segment_index: number | null }[] }>(api.get(`/v1/search?q=${encodeURIComponent(word)}`));
     expect(hits.data).toContainEqual(expect.objectContaining({ job_id: source.id, segment_index: middle[0]!.index }));
-  }, 300_000);
+  }, scaled(300_000));
 
   it('refuses every bad request with a clear 4xx, creating no job and charging nothing', async () => {
     const jobs = await jobCount();
@@ -151,7 +152,7 @@ describe('re-transcribing a range', () => {
 
     expect(await jobCount()).toBe(jobs + 1); // only the failed job made above
     expect(t.service.repos.ledger.forAccount(accountId()).length).toBe(charges);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('a recording deleted meanwhile is 410 recording_deleted, and nothing is created', async () => {
     const job = await finished(await json<Job>(api.postForm('/v1/speech-to-text', [
@@ -164,5 +165,5 @@ describe('re-transcribing a range', () => {
     const jobs = await jobCount();
     expect(await expectError(retranscribe(job.id, { start: first.start, end: first.end, model: MODEL }), 410, 'recording_deleted')).toMatch(/no range of it can be re-transcribed/);
     expect(await jobCount()).toBe(jobs);
-  }, 300_000);
+  }, scaled(300_000));
 });

@@ -5,6 +5,7 @@ import type { Job } from '../../../../src-main/common/api-types.js';
 import { requireCommand, SHARED } from '../../../helpers/system.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { wordErrorRate } from '../../../helpers/engine-context.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 const JFK = join(SHARED, 'audio/jfk.wav');
@@ -44,7 +45,7 @@ describe('speech to text through the service (PocketSphinx in a worker process)'
     expect(job.result!.words!.length).toBeGreaterThan(5);
     const srt = await (await fetch(`${svc.url}/v1/speech-to-text/${job.id}/export?format=srt`, { headers: { authorization: `Bearer ${svc.key}` } })).text();
     expect(srt).toMatch(/^1\n00:00:0\d,\d{3} --> 00:00:\d\d,\d{3}\n/);
-  }, 180_000);
+  }, scaled(180_000));
 
   it('a corrupt upload fails the job with audio_decode_failed', async () => {
     const { writeFileSync, mkdtempSync } = await import('node:fs');
@@ -57,5 +58,5 @@ describe('speech to text through the service (PocketSphinx in a worker process)'
     expect(job.error_code).toBe('audio_decode_failed');
     const { rmSync } = await import('node:fs');
     rmSync(dir, { recursive: true, force: true });
-  }, 180_000);
+  }, scaled(180_000));
 });

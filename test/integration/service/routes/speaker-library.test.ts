@@ -19,6 +19,7 @@ import { Client, expectError, json } from '../../../helpers/http-client.js';
 import { ROOT, startTestService, type TestService } from '../../../helpers/service.js';
 import { oneVoiceRecording, TWO_SPEAKERS } from '../../../helpers/speaker-recordings.js';
 import { installTinyModels, TINY_RECOGNIZERS } from '../../../helpers/tiny-models-installed.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const MODEL = TINY_RECOGNIZERS['nemo-ctc'];
 const MATCH = { speaker_diarization: true, speaker_match_threshold: 0.993 };
@@ -36,7 +37,7 @@ beforeAll(async () => {
   other = new Client(t.url, await t.service.keys.createKey('someone-else'));
   justAnna = oneVoiceRecording(temp.dir, 'speaker90');
   justOther = oneVoiceRecording(temp.dir, 'speaker91');
-}, 240_000);
+}, scaled(240_000));
 afterAll(async () => {
   await t?.stop();
   temp.cleanup();
@@ -98,7 +99,7 @@ describe('the speaker library', () => {
     expect(corrected.speakers).toEqual({ [key]: key });
     expect((await speakers())[0]).toMatchObject({ name: 'Anna', not_samples: 1 });
     expect((await succeeded(justAnna, MATCH)).result!.speaker_names).toBeUndefined();
-  }, 120_000);
+  }, scaled(120_000));
 
   it('the OpenAI-compatible route passes the speaker counts on and names known speakers in diarized_json', async () => {
     // An account of its own, whose library holds one voice: at the default threshold the tiny model's voices all match it.
@@ -117,7 +118,7 @@ describe('the speaker library', () => {
     expect(await expectError(ask({ response_format: 'diarized_json', min_speakers: '3', max_speakers: '2' }), 400, 'invalid_params')).toMatch(/min_speakers \(3\) is more than max_speakers \(2\)/);
     expect(await expectError(ask({ min_speakers: '2' }), 400, 'invalid_request')).toMatch(/min_speakers goes with response_format diarized_json/);
     expect(await expectError(ask({ response_format: 'diarized_json', num_speakers: 'two' }), 400, 'invalid_request')).toMatch(/num_speakers must be a whole number/);
-  }, 60_000);
+  }, scaled(60_000));
 
   it('voxdesk transcribe --diarize names known speakers; a bad range is refused with the service\'s message', async () => {
     const key = await t.service.keys.createKey('cli-account');
@@ -128,7 +129,7 @@ describe('the speaker library', () => {
       promisify(execFile)(process.execPath, [join(ROOT, 'bin/voxdesk.js'), 'transcribe', justAnna, '--model', MODEL, '--url', t.url, ...args], {
         cwd: ROOT,
         env: { ...process.env, VOXDESK_API_KEY: key },
-        timeout: 120_000,
+        timeout: scaled(120_000),
       }).then(
         ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
         (error: { stdout: string; stderr: string; code: number }) => ({ stdout: error.stdout, stderr: error.stderr, code: error.code }),
@@ -139,7 +140,7 @@ describe('the speaker library', () => {
     const refused = await voxdesk(['--min-speakers', '3', '--max-speakers', '2']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/min_speakers \(3\) is more than max_speakers \(2\)/);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('bad speaker counts are 400 invalid_params before any work', async () => {
     const bad = async (params: Record<string, unknown>): Promise<string> => expectError(transcribe(TWO_SPEAKERS, params), 400, 'invalid_params');
@@ -175,5 +176,5 @@ describe('the speaker library', () => {
     // A "not" on a speaker with no name is refused, naming the key.
     const latest = await transcript(job.id);
     expect(await expectError(patch(job.id, { base_revision: latest.revision, not_speakers: ['SPEAKER_9'] }), 400, 'invalid_request')).toMatch(/SPEAKER_9/);
-  }, 60_000);
+  }, scaled(60_000));
 });

@@ -12,6 +12,7 @@ import { decodeWav, encodeWav } from '../../../../src-main/engines/audio/wav.js'
 import { generatedModel, PRODUCT_MODELS_SCRIPT } from '../../../helpers/generated-models.js';
 import { Client, json, type Part } from '../../../helpers/http-client.js';
 import { startServeProcess, stopServe, type ServeProcess } from '../../../helpers/service.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const KEY = 'vdk_' + 'S'.repeat(32);
 const RATE = 16000;
@@ -37,7 +38,7 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 }
 
 describe('a SIGKILL during a stem-separation job', () => {
-  it('requeues the job on restart and finishes it with whole stems', { timeout: 600_000 }, async () => {
+  it('requeues the job on restart and finishes it with whole stems', { timeout: scaled(600_000) }, async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'voxdesk-stems-kill-'));
     serve = await startServeProcess(dataDir, [], { VOXDESK_API_KEY: KEY });
     let api = new Client(serve.url, KEY);

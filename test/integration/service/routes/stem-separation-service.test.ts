@@ -9,6 +9,7 @@ import { decodeWav, encodeWav } from '../../../../src-main/engines/audio/wav.js'
 import { generatedModel, PRODUCT_MODELS_SCRIPT } from '../../../helpers/generated-models.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { Client, expectError, json, type Part } from '../../../helpers/http-client.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let svc: TestService;
 let api: Client;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   api = new Client(svc.url, svc.key);
   await importModel(generatedModel('spleeter-2stems', PRODUCT_MODELS_SCRIPT), 'tiny-spleeter');
   await importModel(generatedModel('uvr-mdx', PRODUCT_MODELS_SCRIPT), 'tiny-uvr');
-}, 120_000);
+}, scaled(120_000));
 afterAll(() => svc?.stop());
 
 function tone(n: number, period: number, amplitude = 0.3): Float32Array {
@@ -66,7 +67,7 @@ describe('the catalogue', () => {
 });
 
 describe.each(['tiny-spleeter', 'tiny-uvr'])('%s on /v1/stem-separation', (model) => {
-  it('splits a stereo song into vocals and accompaniment: two downloadable stereo WAVs of the song\'s exact length', { timeout: 120_000 }, async () => {
+  it('splits a stereo song into vocals and accompaniment: two downloadable stereo WAVs of the song\'s exact length', { timeout: scaled(120_000) }, async () => {
     const seconds = 3.5;
     const job = await json<Job>(api.postForm('/v1/stem-separation', upload(model, song(seconds))));
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
@@ -93,7 +94,7 @@ describe.each(['tiny-spleeter', 'tiny-uvr'])('%s on /v1/stem-separation', (model
     expect(decoded[0]!.channels[0]).not.toEqual(decoded[1]!.channels[0]);
   });
 
-  it('keeps a mono 16 kHz upload mono at 16 kHz, and returns only the stem asked for', { timeout: 120_000 }, async () => {
+  it('keeps a mono 16 kHz upload mono at 16 kHz, and returns only the stem asked for', { timeout: scaled(120_000) }, async () => {
     const n = 16000 * 2;
     const data = new Uint8Array(encodeWav([tone(n, 40)], 16000));
     const job = await json<Job>(api.postForm('/v1/stem-separation', upload(model, data, { stems: 'accompaniment' }, 'mono.wav')));
@@ -108,7 +109,7 @@ describe.each(['tiny-spleeter', 'tiny-uvr'])('%s on /v1/stem-separation', (model
 });
 
 describe('batches and bad input', () => {
-  it('separates a batch of files, each into its stems', { timeout: 180_000 }, async () => {
+  it('separates a batch of files, each into its stems', { timeout: scaled(180_000) }, async () => {
     const parts: Part[] = [
       { name: 'model', value: 'tiny-spleeter' },
       { name: 'params', value: JSON.stringify({ output_channels: 1, output_sample_rate: 22050 }) },

@@ -14,6 +14,7 @@ import { startChatServer, type ChatServer } from '../../../helpers/chat-server.j
 import { Client, expectError, json } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { diarizedResult, insertJob, type SpokenSegment } from '../../../helpers/transcript-jobs.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 let chat: ChatServer;
@@ -63,7 +64,7 @@ beforeAll(async () => {
   const segments: SpokenSegment[] = [];
   for (let i = 0; i < 200; i++) segments.push({ start: i * 5, end: i * 5 + 4.5, text: `segment number ${i} says something about topic ${Math.floor(i / 20)}` });
   long = insertJob(t.service.repos, { accountId: account, name: 'long.wav', result: diarizedResult(segments) });
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await t?.stop();
   await chat?.close();

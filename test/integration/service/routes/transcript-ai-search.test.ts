@@ -18,6 +18,7 @@ import { startChatServer, type ChatServer } from '../../../helpers/chat-server.j
 import { Client, json } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { diarizedResult, insertJob } from '../../../helpers/transcript-jobs.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 let chat: ChatServer;
@@ -62,7 +63,7 @@ beforeAll(async () => {
     headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ base_url: chat.baseUrl, model: 'tiny-chat' }),
   });
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await t?.stop();
   await chat?.close();

@@ -17,6 +17,7 @@ import { Client, expectError, json } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { requireCommand, requireFile, SHARED } from '../../../helpers/system.js';
 import { insertJob, type SpokenSegment, diarizedResult } from '../../../helpers/transcript-jobs.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 requireFile('/usr/share/pocketsphinx/model/en-us/en-us.lm.bin', 'pocketsphinx-en-us');
@@ -28,7 +29,7 @@ let other: Client;
 let jfk: string;
 let localAccount: string;
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = 120_000): Promise<T> {
+async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = scaled(120_000)): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await read();
@@ -68,7 +69,7 @@ beforeAll(async () => {
   const done = await until('the PocketSphinx transcript', () => json<Job>(api.get(`/v1/speech-to-text/${posted.id}`)), (j) => isTerminal(j.status));
   expect(done.status).toBe('succeeded');
   jfk = done.id;
-}, 180_000);
+}, scaled(180_000));
 afterAll(async () => {
   await t?.stop();
   await chat?.close();

@@ -14,6 +14,7 @@ import { TINY_CTC, tinyCtcSource } from '../../../helpers/tiny-asr-model.js';
 import { makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { Client, expectError, json, type Part } from '../../../helpers/http-client.js';
 import { makeLongRecording } from '../../../helpers/long-recording.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const temp = makeTempDir('voxdesk-checkpoint-api-');
 const LOG = join(temp.dir, 'recognised.jsonl');
@@ -28,7 +29,7 @@ beforeAll(async () => {
   process.env.VOXDESK_TEST_SEGMENT_DELAY_MS = '200';
   svc = await startTestService({ holdSeconds: 0, workers: 1, extraModelSources: [testModelSource, tinyCtcSource] });
   api = new Client(svc.url, svc.key);
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   delete process.env.VOXDESK_TEST_RECOGNITION_LOG;
   delete process.env.VOXDESK_TEST_SEGMENT_DELAY_MS;
@@ -48,7 +49,7 @@ const submit = async (name?: string): Promise<Job> => json<Job>(api.postForm('/v
 const getJob = (id: string): Promise<Job> => json<Job>(api.get(`/v1/speech-to-text/${id}`));
 const segments = (id: string, query = ''): Promise<SegmentList> => json<SegmentList>(api.get(`/v1/speech-to-text/${id}/segments${query}`));
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 240_000): Promise<T> {
+async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = scaled(240_000)): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -107,7 +108,7 @@ describe('segments while a transcription runs', () => {
     expect(last).toEqual({ object: 'list', data: [], next_after: listed[listed.length - 1]!.index, complete: true });
     expect(reference.resumed_from).toBeNull();
     expect([...recognitions(job.id).values()].every((n) => n === 1)).toBe(true);
-  }, 300_000);
+  }, scaled(300_000));
 });
 
 describe('pause and resume', () => {
@@ -139,7 +140,7 @@ describe('pause and resume', () => {
     const counts = recognitions(job.id);
     expect(counts.size).toBe((await allSegments(job.id)).length);
     for (const segment of kept) expect(counts.get(segment.index)).toBe(1);
-  }, 300_000);
+  }, scaled(300_000));
 
   it('a queued transcription can be paused before it starts, and resumed', async () => {
     const busy = await submit('busy.wav');
@@ -154,7 +155,7 @@ describe('pause and resume', () => {
     await until('it to start', () => getJob(waiting.id), (j) => j.status !== 'queued');
     await json<Job>(api.post(`/v1/speech-to-text/${waiting.id}/cancel`));
     expect((await finished(waiting.id)).status).toBe('cancelled');
-  }, 300_000);
+  }, scaled(300_000));
 
   it('pausing or resuming a finished job is 409 conflict', async () => {
     expect(await expectError(api.post(`/v1/speech-to-text/${reference.id}/pause`), 409, 'conflict')).toMatch(/succeeded/);
@@ -179,7 +180,7 @@ describe('retry of a cancelled transcription', () => {
     expect(done.resumed_from).toBeGreaterThan(0);
     const counts = recognitions(retried.id);
     for (const segment of committed) expect(counts.has(segment.index)).toBe(false);
-  }, 300_000);
+  }, scaled(300_000));
 });
 
 describe('bad input', () => {

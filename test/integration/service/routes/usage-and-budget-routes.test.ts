@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BudgetSettings, Job, UsageReport } from '../../../../src-main/common/api-types.js';
 import { Client, expectError, json } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 let api: Client;
@@ -16,7 +17,7 @@ beforeAll(async () => {
   t = await startTestService({ holdSeconds: 30 });
   api = new Client(t.url, t.key);
   other = new Client(t.url, (await t.service.keys.createKey('someone-else')));
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => t?.stop());
 
 function put(client: Client, body: unknown, raw = false): Promise<Response> {

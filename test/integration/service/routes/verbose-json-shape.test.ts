@@ -15,6 +15,7 @@ import type { Job, TranscriptSegment, TranscriptWord } from '../../../../src-mai
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { requireCommand, SHARED } from '../../../helpers/system.js';
 import { installTinyModels, TINY_RECOGNIZERS } from '../../../helpers/tiny-models-installed.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 requireCommand('ffmpeg', 'ffmpeg');
 const work = mkdtempSync(join(tmpdir(), 'voxdesk-verbose-'));
@@ -28,7 +29,7 @@ let t: TestService;
 beforeAll(async () => {
   t = await startTestService({ holdSeconds: 120, workers: 2 });
   await installTinyModels(t);
-}, 180_000);
+}, scaled(180_000));
 afterAll(async () => {
   await t?.stop();
   rmSync(work, { recursive: true, force: true });
@@ -77,7 +78,7 @@ describe('the native route: every family, every granularity', () => {
           for (const w of result.words) expect(w.end).toBeGreaterThanOrEqual(w.start);
         }
       }
-    }, 120_000);
+    }, scaled(120_000));
   }
 
   it('word times come from token times where the family has them, and are marked where they are interpolated', async () => {
@@ -91,7 +92,7 @@ describe('the native route: every family, every granularity', () => {
       // The words together cover their segments, in order.
       expect(result.words.map((w) => w.word).join(' ')).toBe(result.segments.map((s) => s.text).join(' '));
     }
-  }, 120_000);
+  }, scaled(120_000));
 
   it('words carry the confidence of engines that score them, 0..1, through the result, the transcript and the JSON export (issue 29.6)', async () => {
     const scored = [TINY_RECOGNIZERS['nemo-transducer'], TINY_RECOGNIZERS['streaming-transducer'], 'pocketsphinx-en-us'];
@@ -113,7 +114,7 @@ describe('the native route: every family, every granularity', () => {
       const { result } = await transcribe(model, JFK, {});
       expect(result.words.every((w) => w.confidence === undefined), model).toBe(true);
     }
-  }, 240_000);
+  }, scaled(240_000));
 
   it('text over silence is committed with its no_speech flag: in the result, the transcript and the segments it came from (issue 29.1)', async () => {
     const hiss = join(work, 'hiss.wav');
@@ -127,23 +128,23 @@ describe('the native route: every family, every granularity', () => {
     // Speech in the same fixed windows is not flagged.
     const spoken = await transcribe(TINY_RECOGNIZERS['nemo-ctc'], JFK, { vad_filter: false });
     expect(spoken.result.segments.some((s) => s.flags?.includes('no_speech'))).toBe(false);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('tiny Whisper on a second of silence names the language it detects', async () => {
     const { result } = await transcribe(TINY_RECOGNIZERS.whisper, SILENCE, { response_format: 'verbose_json' });
     expect(result).toMatchObject({ text: '', segments: [], words: [] });
     expect(['en', 'zh', 'de', 'es', 'ru', 'ko', 'fr', 'ja', 'pt', 'it']).toContain(result.language);
-  }, 60_000);
+  }, scaled(60_000));
 
   it('a requested language is the one reported', async () => {
     const { result } = await transcribe(TINY_RECOGNIZERS['sense-voice'], JFK, { language: 'ja' });
     expect(result.language).toBe('ja');
-  }, 60_000);
+  }, scaled(60_000));
 });
 
 describe('the OpenAI-compatible route, with the official SDK', () => {
   it('verbose_json always has segments and words, filled as the granularities ask', async () => {
-    const client = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: t.key, maxRetries: 0, timeout: 120_000 });
+    const client = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: t.key, maxRetries: 0, timeout: scaled(120_000) });
     for (const model of RECOGNIZERS) {
       const both = await client.audio.transcriptions.create({
         file: await toFile(readFileSync(JFK), 'jfk.wav'),
@@ -159,5 +160,5 @@ describe('the OpenAI-compatible route, with the official SDK', () => {
       expect(segmentsOnly.words!.map((w) => w.word), model).toEqual([]);
       expect(segmentsOnly.segments!.length, model).toBeGreaterThan(0);
     }
-  }, 180_000);
+  }, scaled(180_000));
 });

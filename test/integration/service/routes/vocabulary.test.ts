@@ -13,6 +13,7 @@ import type { Vocabulary } from '../../../../src-main/common/vocabulary.js';
 import { Client, expectError, json } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { SHARED } from '../../../helpers/system.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 let api: Client;
@@ -21,7 +22,7 @@ const JFK = new Uint8Array(readFileSync(join(SHARED, 'audio/jfk.wav')));
 beforeAll(async () => {
   t = await startTestService({ holdSeconds: 120, workers: 1 });
   api = new Client(t.url, t.key);
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await t?.stop();
 });
@@ -92,7 +93,7 @@ describe('the vocabulary', () => {
     expect(undone.segments.map((s) => s.text)).toEqual(original.segments.map((s) => s.text));
     await json(put({ hotwords: [], replacements: [] }));
     expect((await transcribe('pocketsphinx-en-us')).transcript_revision).toBe(0);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('filler words leave an export asked with remove_fillers=true, never the stored transcript', async () => {
     // PocketSphinx hears an "ah" in jfk.wav.
@@ -108,7 +109,7 @@ describe('the vocabulary', () => {
     }
     expect((await transcript(job.id)).segments.map((s) => s.text).join(' ')).toMatch(/\bah\b/);
     await expectError(api.get(`/v1/speech-to-text/${job.id}/export?format=txt&remove_fillers=maybe`), 400, 'invalid_request');
-  }, 120_000);
+  }, scaled(120_000));
 
   it('hotwords reach a transducer, which decodes with those its tokens can spell; a request\'s own hotwords win', async () => {
     const imported = await fetch(`${t.url}/v1/local/models/import`, {
@@ -129,5 +130,5 @@ describe('the vocabulary', () => {
     expect(input((await transcribe('tiny-nemo-tdt', { hotwords: 'Grace Hopper' })).id).vocabularyHotwords).toBeUndefined();
     expect(input((await transcribe('tiny-nemo-tdt', { decoding_method: 'greedy_search' })).id).vocabularyHotwords).toBeUndefined();
     expect(input((await transcribe('pocketsphinx-en-us')).id).vocabularyHotwords).toBeUndefined();
-  }, 120_000);
+  }, scaled(120_000));
 });

@@ -17,6 +17,7 @@ import { generatedModel, PRODUCT_MODELS_SCRIPT } from '../../../helpers/generate
 import { Client, json } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { requireCommand, SHARED } from '../../../helpers/system.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 
@@ -36,7 +37,7 @@ beforeAll(async () => {
   const r = await api.postJson('/v1/local/models/import', { path: generatedModel('zipvoice-distill', PRODUCT_MODELS_SCRIPT), id: MODEL });
   expect(r.status, await r.clone().text()).toBe(202);
   await svc.service.models.whenImported(MODEL);
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   await svc?.stop();
   rmSync(pricingDir, { recursive: true, force: true });
@@ -65,7 +66,7 @@ function cloneJfk(): Array<{ name: string; value?: string; file?: { name: string
 const ledgerOf = (jobId: string) => svc.service.repos.ledger.forAccount(svc.service.repos.accounts.findKey(svc.key)!.account.id).filter((row) => row.job_id === jobId);
 
 describe('a cancel during a voice-cloning job', () => {
-  it('ends the job cancelled, with no artifact and nothing charged', { timeout: 300_000 }, async () => {
+  it('ends the job cancelled, with no artifact and nothing charged', { timeout: scaled(300_000) }, async () => {
     const created = await json<Job>(api.postForm('/v1/voice-cloning', cloneJfk()));
     await until('the job to run', () => json<Job>(api.get(`/v1/voice-cloning/${created.id}`)), (j) => j.status === 'running');
     await json<Job>(api.post(`/v1/voice-cloning/${created.id}/cancel`));
@@ -77,7 +78,7 @@ describe('a cancel during a voice-cloning job', () => {
 });
 
 describe('a SIGKILL of the worker during a voice-cloning job', () => {
-  it('runs the job again in a new worker; it succeeds with one whole artifact and is charged once', { timeout: 600_000 }, async () => {
+  it('runs the job again in a new worker; it succeeds with one whole artifact and is charged once', { timeout: scaled(600_000) }, async () => {
     const created = await json<Job>(api.postForm('/v1/voice-cloning', cloneJfk()));
     const startedBefore = workers().started;
     await until('the job to run', () => json<Job>(api.get(`/v1/voice-cloning/${created.id}`)), (j) => j.status === 'running');

@@ -16,6 +16,7 @@ import { generatedModel, PRODUCT_MODELS_SCRIPT } from '../../../helpers/generate
 import { Client, expectError, json, type Part } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { requireCommand, SHARED } from '../../../helpers/system.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 
@@ -40,7 +41,7 @@ beforeAll(async () => {
   const pocket = await api.postJson('/v1/local/models/import', { path: generatedModel('pocket-tts', PRODUCT_MODELS_SCRIPT), id: POCKET });
   expect(pocket.status, await pocket.clone().text()).toBe(202);
   await svc.service.models.whenImported(POCKET);
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   await svc?.stop();
   rmSync(pricingDir, { recursive: true, force: true });
@@ -102,7 +103,7 @@ describe('the catalogue', () => {
 });
 
 describe('voice-cloning', () => {
-  it('speaks the text in the reference voice: a 24 kHz WAV marked synthetic, charged per minute of speech made', { timeout: 600_000 }, async () => {
+  it('speaks the text in the reference voice: a 24 kHz WAV marked synthetic, charged per minute of speech made', { timeout: scaled(600_000) }, async () => {
     const before = charged();
     const job = await submit('/v1/voice-cloning', cloning({ reference: tone(3), referenceText: 'hello there', text: 'Hello world. This is a test.' }));
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
@@ -120,7 +121,7 @@ describe('voice-cloning', () => {
     expect(charged() - before).toBe(Math.round((seconds / 60) * PRICE.per_minute_usd * 1e6));
   });
 
-  it('speaks in a cloned voice the account saved (voice_id), and refuses an id that is not one of its saved voices, or both parts at once', { timeout: 600_000 }, async () => {
+  it('speaks in a cloned voice the account saved (voice_id), and refuses an id that is not one of its saved voices, or both parts at once', { timeout: scaled(600_000) }, async () => {
     const saved = await json<{ id: string; kind: string }>(
       api.postForm('/v1/voices', [
         { name: 'name', value: 'Narrator' },
@@ -144,7 +145,7 @@ describe('voice-cloning', () => {
     expect(await jobCount()).toBe(jobs);
   });
 
-  it('transcribes a reference sent without its words with the installed recognizer (PocketSphinx), at any sample rate', { timeout: 600_000 }, async () => {
+  it('transcribes a reference sent without its words with the installed recognizer (PocketSphinx), at any sample rate', { timeout: scaled(600_000) }, async () => {
     const job = await submit('/v1/voice-cloning', cloning({ reference: JFK, text: 'Ask what you can do.', params: { output_format: 'mp3', output_sample_rate: 24000 } }));
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
     expect(job.result?.reference_text).toMatch(/country/i);
@@ -154,7 +155,7 @@ describe('voice-cloning', () => {
     expect(low.status, JSON.stringify(low)).toBe('succeeded');
   });
 
-  it('speaks a batch of texts in one uploaded voice, one job each', { timeout: 600_000 }, async () => {
+  it('speaks a batch of texts in one uploaded voice, one job each', { timeout: scaled(600_000) }, async () => {
     const created = await json<Batch>(api.postForm('/v1/voice-cloning/batch', cloning({ reference: tone(2), referenceText: 'hi there', text: ['One.', 'Two.'] })));
     let batch = created;
     for (let i = 0; i < 600 && batch.status !== 'complete'; i++) {
@@ -167,7 +168,7 @@ describe('voice-cloning', () => {
 });
 
 describe('Pocket TTS', () => {
-  it('clones from the audio alone (no transcript, no recognizer asked) and continues a recording', { timeout: 600_000 }, async () => {
+  it('clones from the audio alone (no transcript, no recognizer asked) and continues a recording', { timeout: scaled(600_000) }, async () => {
     const parts: Part[] = [
       { name: 'model', value: POCKET },
       { name: 'reference_audio', file: { name: 'voice.wav', data: tone(2, 44100) } },
@@ -194,7 +195,7 @@ describe('Pocket TTS', () => {
 });
 
 describe('voice-continuation', () => {
-  it('returns the recording followed by the new speech, or the new speech alone', { timeout: 600_000 }, async () => {
+  it('returns the recording followed by the new speech, or the new speech alone', { timeout: scaled(600_000) }, async () => {
     const parts = (params?: Record<string, unknown>): Part[] => [
       { name: 'model', value: MODEL },
       ...(params ? [{ name: 'params', value: JSON.stringify(params) }] : []),
@@ -221,7 +222,7 @@ describe('voice-continuation', () => {
 });
 
 describe('voice-conversion', () => {
-  it('re-voices a recording utterance by utterance in the uploaded voice, keeping its length and the times of its words', { timeout: 600_000 }, async () => {
+  it('re-voices a recording utterance by utterance in the uploaded voice, keeping its length and the times of its words', { timeout: scaled(600_000) }, async () => {
     const before = charged();
     const parts: Part[] = [
       { name: 'model', value: MODEL },
@@ -249,7 +250,7 @@ describe('voice-conversion', () => {
     expect(charged() - before).toBe(Math.round((11 / 60) * PRICE.per_minute_usd * 1e6));
   });
 
-  it('re-voices a batch of recordings in one uploaded voice', { timeout: 600_000 }, async () => {
+  it('re-voices a batch of recordings in one uploaded voice', { timeout: scaled(600_000) }, async () => {
     const parts: Part[] = [
       { name: 'model', value: POCKET },
       { name: 'reference_audio', file: { name: 'voice.wav', data: tone(2) } },

@@ -14,6 +14,7 @@ import { ABANDONED_UPLOAD_MS, RECEIVING_MARKER, sweepAbandonedUploads } from '..
 import { Client, form } from '../../../helpers/http-client.js';
 import { startServeProcess, type ServeProcess } from '../../../helpers/service.js';
 import { SHARED } from '../../../helpers/system.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const KEY = 'vdk_' + 'U'.repeat(32);
 const dirs: string[] = [];
@@ -99,7 +100,7 @@ describe('abandoned uploads', () => {
     expect(existsSync(kept!)).toBe(true);
     serve.child.kill('SIGTERM');
     await serve.exited;
-  }, 180_000);
+  }, scaled(180_000));
 
   it('deletes only marked folders nothing was written to for the abandonment age', async () => {
     const uploads = tempDir();

@@ -19,6 +19,7 @@ import { startTestService, type TestService } from '../../../helpers/service.js'
 import { requireCommand, SHARED } from '../../../helpers/system.js';
 import { TINY } from '../../../helpers/tiny-archives.js';
 import { waitFor, waitForJob } from '../../../helpers/two-instances.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 requireCommand('ffprobe', 'ffmpeg');
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
@@ -56,8 +57,8 @@ beforeAll(async () => {
   writeFileSync(join(pricingDir, 'pricing.json'), JSON.stringify({ models: { [POCKET]: POCKET_PRICE } }));
   t = await startTestService({ holdSeconds: 120, workers: 1, pricingFile: join(pricingDir, 'pricing.json') });
   api = new Client(t.url, t.key);
-  openai = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: t.key, maxRetries: 0, timeout: 300_000 });
-  stranger = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: await t.service.keys.createKey('stranger'), maxRetries: 0, timeout: 60_000 });
+  openai = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: t.key, maxRetries: 0, timeout: scaled(300_000) });
+  stranger = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: await t.service.keys.createKey('stranger'), maxRetries: 0, timeout: scaled(60_000) });
   await importModel(generatedModel('zipvoice-distill', PRODUCT_MODELS_SCRIPT), ZIPVOICE);
   await importModel(generatedModel('pocket-tts', PRODUCT_MODELS_SCRIPT), POCKET);
   await importModel(join(TINY, 'tiny-kokoro'), KOKORO);
@@ -71,14 +72,14 @@ beforeAll(async () => {
   const job = await json<Job>(api.postJson('/v1/voice-design', { model: `${KOKORO}-voice-design`, text: 'hello', description: 'a woman', save_as: 'Designed' }));
   const done = job.status === 'succeeded' ? job : await waitForJob(t.url, t.key, 'voice-design', job.id);
   designed = done.result!.designed_voice!.saved_voice!;
-}, 300_000);
+}, scaled(300_000));
 afterAll(async () => {
   await t?.stop();
   if (pricingDir) rmSync(pricingDir, { recursive: true, force: true });
 });
 
 describe('the OpenAI-compatible speech route with a saved cloned voice', () => {
-  it('speaks the input in the voice with ZipVoice as a voice-cloning job, the voice named by id or {id}', { timeout: 600_000 }, async () => {
+  it('speaks the input in the voice with ZipVoice as a voice-cloning job, the voice named by id or {id}', { timeout: scaled(600_000) }, async () => {
     const response = await openai.audio.speech.create({ model: ZIPVOICE, voice: cloned.id, input: 'Hello world. This is a test.', response_format: 'wav' });
     const wav = decodeWav(new Uint8Array(await response.arrayBuffer()));
     expect(wav.sampleRate).toBe(24000);
@@ -91,7 +92,7 @@ describe('the OpenAI-compatible speech route with a saved cloned voice', () => {
     expect((await asObject.arrayBuffer()).byteLength).toBeGreaterThan(0);
   });
 
-  it('streams sentence by sentence: the first bytes arrive while the job still speaks the rest, and are its artifact', { timeout: 600_000 }, async () => {
+  it('streams sentence by sentence: the first bytes arrive while the job still speaks the rest, and are its artifact', { timeout: scaled(600_000) }, async () => {
     const long = Array.from({ length: 30 }, (_, i) => `Sentence ${i + 1} is here.`).join(' ');
     const response = await openai.audio.speech.create({ model: POCKET, voice: cloned.id, input: long, response_format: 'pcm' });
     const jobId = response.headers.get('x-voxdesk-job-id')!;
@@ -112,12 +113,12 @@ describe('the OpenAI-compatible speech route with a saved cloned voice', () => {
     expect(artifact.length).toBe(total);
   });
 
-  it('a WAV answer is the job’s tagged file, marked synthetic inside', { timeout: 600_000 }, async () => {
+  it('a WAV answer is the job’s tagged file, marked synthetic inside', { timeout: scaled(600_000) }, async () => {
     const wav = Buffer.from(await (await openai.audio.speech.create({ model: POCKET, voice: cloned.id, input: 'One. Two.', response_format: 'wav' })).arrayBuffer());
     expect(wav.toString('latin1')).toContain(SYNTHETIC_COMMENT);
   });
 
-  it('speaks with Pocket TTS in every way the route answers: mp3 (the default) and sse events', { timeout: 600_000 }, async () => {
+  it('speaks with Pocket TTS in every way the route answers: mp3 (the default) and sse events', { timeout: scaled(600_000) }, async () => {
     const mp3 = Buffer.from(await (await openai.audio.speech.create({ model: POCKET, voice: cloned.id, input: 'Hello there.' })).arrayBuffer());
     expect(mp3.length).toBeGreaterThan(0);
     expect(mp3.subarray(0, 3).toString('latin1') === 'ID3' || mp3[0] === 0xff).toBe(true);
@@ -157,7 +158,7 @@ describe('the OpenAI-compatible speech route with a saved cloned voice', () => {
 });
 
 describe('batches with a saved cloned voice', () => {
-  it('voice-cloning/batch speaks every text in the voice_id, as a single request does', { timeout: 600_000 }, async () => {
+  it('voice-cloning/batch speaks every text in the voice_id, as a single request does', { timeout: scaled(600_000) }, async () => {
     const created = await json<Batch>(
       api.postForm('/v1/voice-cloning/batch', [
         { name: 'model', value: POCKET },
@@ -174,7 +175,7 @@ describe('batches with a saved cloned voice', () => {
     for (const item of batch.files) expect(item.result, JSON.stringify(item)).toMatchObject({ synthetic: true, reference_text: 'hello there' });
   });
 
-  it('voice-conversion/batch re-voices every recording in the voice_id', { timeout: 600_000 }, async () => {
+  it('voice-conversion/batch re-voices every recording in the voice_id', { timeout: scaled(600_000) }, async () => {
     const jfk = new Uint8Array(readFileSync(join(SHARED, 'audio/jfk.wav')));
     const created = await json<Batch>(
       api.postForm('/v1/voice-conversion/batch', [
@@ -210,7 +211,7 @@ describe('batches with a saved cloned voice', () => {
 describe('live text to speech in a saved cloned voice', () => {
   const url = (query: string): string => `${t.url.replace('http', 'ws')}/v1/text-to-speech/realtime?${query}`;
 
-  it('speaks sentence by sentence in the voice over the realtime socket, every voice of a model in one child process', { timeout: 300_000 }, async () => {
+  it('speaks sentence by sentence in the voice over the realtime socket, every voice of a model in one child process', { timeout: scaled(300_000) }, async () => {
     const account = t.service.repos.accounts.findKey(t.key)!.account.id;
     const liveCharges = () => t.service.repos.ledger.forAccount(account).filter((r) => r.job_id === null && r.model_id === POCKET);
     const before = liveCharges().length;

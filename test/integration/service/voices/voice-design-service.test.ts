@@ -16,6 +16,7 @@ import { startTestService, type TestService } from '../../../helpers/service.js'
 import { SHARED } from '../../../helpers/system.js';
 import { TINY } from '../../../helpers/tiny-archives.js';
 import { waitFor, waitForJob } from '../../../helpers/two-instances.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 let api: Client;
@@ -61,7 +62,7 @@ beforeAll(async () => {
   t = await startTestService({ pricingFile: join(pricing, 'pricing.json') });
   api = new Client(t.url, t.key);
   other = new Client(t.url, await t.service.keys.createKey('someone-else'));
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await t?.stop();
@@ -171,7 +172,7 @@ describe('saved voices', () => {
     expect(Buffer.from(await speech.arrayBuffer()).subarray(0, 4).toString()).toBe('RIFF');
   });
 
-  it('speak live: the realtime socket takes a saved voice as its voice; two designed voices share one voice process', { timeout: 60_000 }, async () => {
+  it('speak live: the realtime socket takes a saved voice as its voice; two designed voices share one voice process', { timeout: scaled(60_000) }, async () => {
     const url = (query: string): string => `${t.url.replace('http', 'ws')}/v1/text-to-speech/realtime?${query}`;
     const second = (await design({ description: 'a man', save_as: 'Second' })).result!.designed_voice!.saved_voice!;
     const processes = t.service.live.neuralVoices();

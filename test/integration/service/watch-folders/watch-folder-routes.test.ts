@@ -10,6 +10,7 @@ import type { WatchFolder } from '../../../../src-main/common/watch-folder-types
 import { Client, expectError, json } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { FAST_WATCH, putFolders, WATCH_PATH } from '../../../helpers/watch-folders.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let t: TestService;
 let api: Client;
@@ -77,7 +78,7 @@ describe('watch folder settings route', () => {
     rmSync(later, { recursive: true });
     const [kept] = (await json<{ folders: WatchFolder[] }>(putFolders(api, [{ path: later, model: 'test-asr', formats: ['srt', 'txt'] }]))).folders;
     expect(kept).toMatchObject({ path: later, formats: ['srt', 'txt'] });
-    await expect.poll(async () => (await list())[0]!.status.error?.code, { timeout: 20_000 }).toBe('folder_missing');
+    await expect.poll(async () => (await list())[0]!.status.error?.code, { timeout: scaled(20_000) }).toBe('folder_missing');
   });
 
   it('refuses every bad folder with its code, naming the folder, and keeps the saved list', async () => {

@@ -6,6 +6,7 @@ import { segmentSpeech, type SegmentOptions, type SpeechSegment } from '../../..
 import { skipSamples } from '../../../../src-main/engines/audio/skip-samples.js';
 import { requireFile, SHARED } from '../../../helpers/system.js';
 import { JFK } from '../../../helpers/audio-fixtures.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const VAD = requireFile(join(SHARED, 'models/silero_vad_v5.onnx'), '../shared (silero_vad_v5.onnx)');
 const VAD_V4 = join(SHARED, 'models/silero_vad_v4.onnx');
@@ -135,7 +136,7 @@ describe('resuming segmentation after a segment', () => {
       const resumed = await from(PAUSES, Math.round(segment.end * 16000), options, i % 2 ? 7777 : 16000);
       same(whole.slice(i + 1), resumed);
     }
-  }, 300_000);
+  }, scaled(300_000));
 
   it('skipSamples drops exactly the samples before the checkpoint', async () => {
     async function* blocks(): AsyncGenerator<Float32Array> {

@@ -6,6 +6,7 @@ import { floatToS16le } from '../../../../src-main/engines/audio/pcm.js';
 import { NOISY_CLIP, readMono } from '../../../helpers/denoise-fixtures.js';
 import { DENOISERS, runDenoiser } from '../../../helpers/run-denoiser.js';
 import { pcm16WavHeader } from '../../../../src-main/engines/audio/wav-header.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const root = mkdtempSync(join(tmpdir(), 'voxdesk-denoise-long-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -33,7 +34,7 @@ describe(`a ${MINUTES}-minute file`, () => {
   const file = join(root, 'long.wav');
   const frames = writeLongWav(file, MINUTES);
 
-  it.each(DENOISERS)('%s denoises it whole, in steady memory', { timeout: 600_000 } /* ~45 s when quiet; a busy shared machine stretches it five-fold and more */, async (kind) => {
+  it.each(DENOISERS)('%s denoises it whole, in steady memory', { timeout: scaled(600_000) } /* ~45 s when quiet; a busy shared machine stretches it five-fold and more */, async (kind) => {
     const rss: { at: number; bytes: number }[] = [];
     const { output } = await runDenoiser(kind, file, root, {
       onProgress: (at) => rss.push({ at, bytes: process.memoryUsage().rss }),

@@ -13,6 +13,7 @@ import { MeetingCapture } from '../../../../src-renderer/src/capture/meeting-cap
 import type { AppState } from '../../../../src-renderer/src/shared/service/app-state.svelte.js';
 import { connectedAppState, until } from '../../../helpers/renderer-host.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let svc: TestService;
 let app: AppState;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   globalSocket.WebSocket ??= NodeWebSocket;
   svc = await startTestService({ builtInModels: true, extraModelSources: [pocketsphinxModelSource] });
   app = connectedAppState(svc);
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   globalSocket.WebSocket = hadSocket;
   app?.stopPolling();
@@ -32,7 +33,7 @@ afterAll(async () => {
 });
 
 describe('meeting capture in the page', () => {
-  it('shows a capture started elsewhere, follows it, and stops it into its job', { timeout: 120_000 }, async () => {
+  it('shows a capture started elsewhere, follows it, and stops it into its job', { timeout: scaled(120_000) }, async () => {
     const watch = new CaptureWatch(() => app);
     await watch.check();
     expect(watch.running).toBeNull();

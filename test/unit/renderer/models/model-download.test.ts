@@ -9,6 +9,7 @@ import { CURATED_PACKAGES } from '../../../../src-main/models/packages/curated-m
 import { ModelDownload } from '../../../../src-renderer/src/models/model-download.svelte.js';
 import { startRangeServer } from '../../../helpers/range-server.js';
 import { useConnectedApp } from '../../../helpers/renderer-host.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const vad = CURATED_PACKAGES.find((p) => p.id === 'silero-vad-v5')!;
 const BODY = Buffer.from('not really a model, but the bytes the pin says');
@@ -27,7 +28,7 @@ describe('ModelDownload', () => {
     expect(download.couldNotStart).toBe(true);
     expect(download.errorCode).toBe('download_failed');
     expect(download.error).toMatch(/^The download failed\. Check the connection/);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('follows a download to installed, with its progress', async () => {
     const seen: number[] = [];
@@ -41,5 +42,5 @@ describe('ModelDownload', () => {
     expect(download.phase).toBe('installed');
     expect(download.error).toBeNull();
     expect(seen.at(-1)).toBe(-1); // told once installed
-  }, 120_000);
+  }, scaled(120_000));
 });

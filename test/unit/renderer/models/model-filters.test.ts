@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { filterModels, languageOptions, NO_FILTER, taskOptions } from '../../../../src-renderer/src/models/model-filters.js';
 import { useConnectedApp } from '../../../helpers/renderer-host.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const ctx = useConnectedApp({ builtInModels: false });
 
@@ -22,7 +23,7 @@ describe('the Models tab filters', () => {
       expect(m.download!.licence.trim(), m.id).not.toBe('');
     }
     expect(german.every((m) => m.languages.includes('de'))).toBe(true);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('keeps one task, and offers only the languages and tasks the catalogue has, named in the interface language', async () => {
     await ctx.app.loadModels();
@@ -34,5 +35,5 @@ describe('the Models tab filters', () => {
     expect(inGerman.find((l) => l.code === 'de')!.name).toBe('Deutsch (de)');
     expect(languageOptions(ctx.app.models, 'en').find((l) => l.code === 'fr')!.name).toBe('French (fr)');
     expect(filterModels(ctx.app.models, { language: 'zz', task: '' })).toEqual([]);
-  }, 120_000);
+  }, scaled(120_000));
 });

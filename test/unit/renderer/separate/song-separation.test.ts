@@ -8,6 +8,7 @@ import { encodeWav } from '../../../../src-main/engines/audio/wav.js';
 import { SongSeparation, stemsOf } from '../../../../src-renderer/src/separate/song-separation.svelte.js';
 import { generatedModel, PRODUCT_MODELS_SCRIPT } from '../../../helpers/generated-models.js';
 import { useConnectedApp } from '../../../helpers/renderer-host.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const ctx = useConnectedApp({ workers: 1, holdSeconds: 30 });
 
@@ -16,7 +17,7 @@ beforeAll(async () => {
   expect(r.status).toBe(202);
   await ctx.svc.service.models.whenImported('tiny-spleeter');
   await ctx.app.loadModels();
-}, 120_000);
+}, scaled(120_000));
 
 function song(seconds: number): File {
   const n = Math.round(seconds * 44100);
@@ -25,7 +26,7 @@ function song(seconds: number): File {
 }
 
 describe('SongSeparation', () => {
-  it('offers the imported model and splits a song into vocals and accompaniment', { timeout: 120_000 }, async () => {
+  it('offers the imported model and splits a song into vocals and accompaniment', { timeout: scaled(120_000) }, async () => {
     expect(ctx.app.available('stem_separation').map((m) => m.id)).toContain('tiny-spleeter');
     const separation = new SongSeparation(() => ctx.app.api);
     separation.choose(song(2));
@@ -37,7 +38,7 @@ describe('SongSeparation', () => {
     for (const { artifact } of separation.stems) expect(artifact.content_type).toBe('audio/wav');
   });
 
-  it('ends with the failed job when the file is not audio, and keeps no stems', { timeout: 120_000 }, async () => {
+  it('ends with the failed job when the file is not audio, and keeps no stems', { timeout: scaled(120_000) }, async () => {
     const separation = new SongSeparation(() => ctx.app.api);
     separation.choose(new File(['not audio\n'.repeat(50)], 'notes.wav'));
     await separation.run('tiny-spleeter', 50);

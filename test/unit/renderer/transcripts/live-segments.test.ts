@@ -14,6 +14,7 @@ import { startTestService, type TestService } from '../../../helpers/service.js'
 import { TINY_CTC, tinyCtcSource } from '../../../helpers/tiny-asr-model.js';
 import { makeLongRecording } from '../../../helpers/long-recording.js';
 import { makeTempDir } from '../../../helpers/audio-fixtures.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const temp = makeTempDir('voxdesk-live-segments-');
 let svc: TestService;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   process.env.VOXDESK_TEST_SEGMENT_DELAY_MS = '150';
   svc = await startTestService({ holdSeconds: 0, workers: 1, extraModelSources: [tinyCtcSource] });
   app = connectedAppState(svc);
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   delete process.env.VOXDESK_TEST_SEGMENT_DELAY_MS;
   app?.stopPolling();
@@ -68,5 +69,5 @@ describe('LiveSegments', () => {
     expect(live.segments).toEqual([]);
     live.sync({ ...done, product: 'text-to-speech' });
     expect(live.jobId).toBeNull();
-  }, 300_000);
+  }, scaled(300_000));
 });

@@ -10,6 +10,7 @@ import { designParams, VoiceStudio, type DesignChoice } from '../../../../src-re
 import { useConnectedApp } from '../../../helpers/renderer-host.js';
 import { SHARED } from '../../../helpers/system.js';
 import { TINY } from '../../../helpers/tiny-archives.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 const ctx = useConnectedApp({ workers: 1, holdSeconds: 30 });
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
   expect(r.status).toBe(202);
   await ctx.svc.service.models.whenImported('tiny-kokoro');
   await ctx.app.loadModels();
-}, 120_000);
+}, scaled(120_000));
 
 const choice = (over: Partial<DesignChoice> = {}): DesignChoice => ({
   model: 'tiny-kokoro-voice-design', description: 'a British woman', gender: '', age: '', accent: '', pitch: '', pace: '', seed: 0, language: 'en', text: 'hello world', ...over,
@@ -29,7 +30,7 @@ describe('VoiceStudio', () => {
     expect(designParams(choice({ pace: 'slow', seed: 3, language: 'de' }))).toEqual({ pace: 'slow', seed: 3, language: 'de' });
   });
 
-  it('previews a design, saves it, plays a sample, renames and deletes it', { timeout: 120_000 }, async () => {
+  it('previews a design, saves it, plays a sample, renames and deletes it', { timeout: scaled(120_000) }, async () => {
     expect(ctx.app.available('voice_design').map((m) => m.id)).toContain('tiny-kokoro-voice-design');
     const studio = new VoiceStudio(() => ctx.app.api, 50);
     await studio.design(choice());
@@ -48,14 +49,14 @@ describe('VoiceStudio', () => {
     expect(studio.voices).toEqual([]);
   });
 
-  it('saves a cloned voice from a recording', { timeout: 60_000 }, async () => {
+  it('saves a cloned voice from a recording', { timeout: scaled(60_000) }, async () => {
     const studio = new VoiceStudio(() => ctx.app.api, 50);
     const audio = new Blob([new Uint8Array(readFileSync(join(SHARED, 'audio', 'jfk.wav')))], { type: 'audio/wav' });
     await studio.clone({ name: 'Me', referenceText: 'And so, my fellow Americans', audio, filename: 'me.wav' });
     expect(studio.voices).toEqual([expect.objectContaining({ name: 'Me', kind: 'cloned' })]);
   });
 
-  it('keeps the service\'s reason when nothing can meet the design', { timeout: 60_000 }, async () => {
+  it('keeps the service\'s reason when nothing can meet the design', { timeout: scaled(60_000) }, async () => {
     const studio = new VoiceStudio(() => ctx.app.api, 50);
     await studio.design(choice({ description: 'a Spanish man' }));
     expect(studio.designError).toMatchObject({ code: 'invalid_params' });

@@ -15,6 +15,7 @@ import createSherpaTtsEngine from '../../../../../src-main/engines/tts/sherpa-tt
 import { SherpaVoice } from '../../../../../src-main/engines/tts/sherpa-tts-runtime.js';
 import { SHARED } from '../../../../helpers/system.js';
 import { tempWorkDir, testContext, ttsTask } from '../../../../helpers/tts-context.js';
+import { scaled } from '../../../../helpers/time-scale.js';
 
 const work = tempWorkDir();
 afterAll(() => work.remove());
@@ -77,7 +78,7 @@ describe('a bank of designed voices', () => {
 });
 
 describe('the engine worker speaks several designed voices of a Kokoro from one load', () => {
-  it('loads the bank once per first use of a voice, nothing after, and each voice speaks its own vector', { timeout: 120_000 }, async () => {
+  it('loads the bank once per first use of a voice, nothing after, and each voice speaks its own vector', { timeout: scaled(120_000) }, async () => {
     const engine = createSherpaTtsEngine() as Awaited<ReturnType<typeof createSherpaTtsEngine>>;
     const loads = vi.spyOn(SherpaVoice, 'load');
     let n = 0;

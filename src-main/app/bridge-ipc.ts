@@ -8,7 +8,7 @@ import { BRIDGE_CHANNELS, type HotkeySettingsView, type LiveBridgeEvent } from '
 import { APP_PAGE_URL } from './app-protocol.js';
 import type { BrowserWindowLike, ElectronApi, IpcInvokeEvent } from './electron-api.js';
 import type { ExportDrag } from './export-drag.js';
-import { exportFormatArg, jobIdArg, modelIdArg, recentFilesArg, speedArg, textArg } from './ipc-validate.js';
+import { exportFormatArg, jobIdArg, liveVoiceArg, modelIdArg, recentFilesArg, speedArg, textArg } from './ipc-validate.js';
 import { LivePlayback } from './player/live-playback.js';
 import { isTrustedSender } from './window-security.js';
 import type { Log } from '../common/log.js';
@@ -102,13 +102,14 @@ export function registerBridgeIpc(electron: Pick<ElectronApi, 'ipcMain' | 'dialo
   });
   ipcMain.handle(
     BRIDGE_CHANNELS.liveStart,
-    guard(async (modelId: unknown, speed: unknown) => {
+    guard(async (modelId: unknown, speed: unknown, voice: unknown) => {
       const id = modelIdArg(modelId);
       const rate = speedArg(speed);
+      const query = liveVoiceArg(voice);
       await live?.close();
       live = null;
       // The session's PCM16 frames into the naudiodon player.
-      const playback = await LivePlayback.open({ serviceUrl: ctx.serviceUrl, apiKey: ctx.apiKey, modelId: id, speed: rate });
+      const playback = await LivePlayback.open({ serviceUrl: ctx.serviceUrl, apiKey: ctx.apiKey, modelId: id, speed: rate, query });
       playback.on('event', (event) => {
         emit(event);
         if (event.type === 'closed' && live === playback) live = null;

@@ -18,6 +18,22 @@ export function speedArg(value: unknown): number {
   return value;
 }
 
+/** The live route's voice settings a page may pass (service/live/live-server.ts reads these from the query). */
+export const LIVE_VOICE_SETTINGS = ['voice', 'speaker', 'language', 'pitch'] as const;
+
+/** `{voice?, speaker?, language?, pitch?}` of short strings; anything else is refused (the service checks the values). */
+export function liveVoiceArg(value: unknown): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw new ApiError('invalid_params', 'voice settings must be an object of strings');
+  const out: Record<string, string> = {};
+  for (const [key, setting] of Object.entries(value)) {
+    if (!(LIVE_VOICE_SETTINGS as readonly string[]).includes(key)) throw new ApiError('invalid_params', `unknown voice setting "${key}" (${LIVE_VOICE_SETTINGS.join(', ')})`);
+    if (typeof setting !== 'string' || setting.length > 200) throw new ApiError('invalid_params', `voice setting ${key} must be a string of at most 200 characters`);
+    out[key] = setting;
+  }
+  return out;
+}
+
 export function textArg(value: unknown): string {
   if (typeof value !== 'string' || !value.trim()) throw new ApiError('invalid_params', 'text must be a non-empty string');
   if (value.length > MAX_LIVE_TEXT) throw new ApiError('invalid_params', `text is longer than ${MAX_LIVE_TEXT} characters`);

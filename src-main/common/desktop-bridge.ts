@@ -93,8 +93,12 @@ export interface DesktopBridge {
   pickFolder(): Promise<string | null>;
   openDataDir(): Promise<void>;
   live: {
-    /** Opens a live session on the service and a native player; resolves with the session's sample rate. */
-    start(modelId: string, speed: number): Promise<{ sampleRate: number }>;
+    /**
+     * Opens a live session on the service and a native player; resolves with the session's sample rate. `voice`: the
+     * live route's voice settings (`voice`, `speaker`, `language`, `pitch`: a model's own voice, an eSpeak variant, a
+     * saved designed or cloned voice's id), as the page in a browser puts them in the socket's query.
+     */
+    start(modelId: string, speed: number, voice?: Readonly<Record<string, string>>): Promise<{ sampleRate: number }>;
     speak(text: string): Promise<void>;
     setSpeed(speed: number): Promise<void>;
     stop(): Promise<void>;

@@ -25,7 +25,7 @@ export interface LivePlaybackOptions {
   modelId: string;
   /** 0.5–2; sent as session.update when given. */
   speed?: number;
-  /** Extra query parameters of the live route (eSpeak: voice, language, speaker, pitch; neural: speaker). */
+  /** Extra query parameters of the live route (eSpeak: voice, language, speaker, pitch; neural: speaker, a saved voice's id as voice). */
   query?: Record<string, string>;
   /** Device options; the sample rate comes from the session, the jitter policy from `jitter`. */
   player?: Omit<PlayerOptions, 'sampleRate' | 'jitter'>;

@@ -49,7 +49,7 @@ if (config) {
     pickFolder: () => ipcRenderer.invoke(CHANNELS.pickFolder) as Promise<string | null>,
     openDataDir: () => ipcRenderer.invoke(CHANNELS.openDataDir) as Promise<void>,
     live: {
-      start: (modelId, speed) => ipcRenderer.invoke(CHANNELS.liveStart, String(modelId), Number(speed)) as Promise<{ sampleRate: number }>,
+      start: (modelId, speed, voice) => ipcRenderer.invoke(CHANNELS.liveStart, String(modelId), Number(speed), voice ? { ...voice } : {}) as Promise<{ sampleRate: number }>,
       speak: (text) => ipcRenderer.invoke(CHANNELS.liveSpeak, String(text)) as Promise<void>,
       setSpeed: (speed) => ipcRenderer.invoke(CHANNELS.liveSpeed, Number(speed)) as Promise<void>,
       stop: () => ipcRenderer.invoke(CHANNELS.liveStop) as Promise<void>,

@@ -194,6 +194,13 @@ describe('the desktop main process under Node', () => {
     expect(logged.find((l) => l.includes('job_doesnotexist'))).toMatch(/not found|no job/i);
   });
 
+  it('opens a live session with the voice the page chose: checked at the bridge, then by the service', async () => {
+    await expect(electron.invoke(BRIDGE_CHANNELS.liveStart, APP_FRAME, 'espeak-ng', 1, { colour: 'red' })).rejects.toThrow(/unknown voice setting "colour"/);
+    await expect(electron.invoke(BRIDGE_CHANNELS.liveStart, APP_FRAME, 'espeak-ng', 1, { voice: 42 })).rejects.toThrow(/voice setting voice must be a string/);
+    // The voice reaches the service's live route: one it does not know is refused there, in its words.
+    await expect(electron.invoke(BRIDGE_CHANNELS.liveStart, APP_FRAME, 'espeak-ng', 1, { voice: 'no-such-voice' })).rejects.toThrow(/unknown eSpeak NG voice "no-such-voice"/);
+  });
+
   it('adds the files the person opened to the OS recent documents, only real absolute files', async () => {
     const file = join(work, 'talk.wav');
     writeFileSync(file, 'x');

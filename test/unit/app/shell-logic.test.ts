@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BatchWatcher } from '../../../src-main/app/batch-watcher.js';
 import { INSTALL_KEY_FILE, loadOrCreateInstallKey } from '../../../src-main/app/install-key.js';
-import { exportFormatArg, jobIdArg, MAX_RECENT_FILES, modelIdArg, recentFilesArg, speedArg, textArg } from '../../../src-main/app/ipc-validate.js';
+import { exportFormatArg, jobIdArg, liveVoiceArg, MAX_RECENT_FILES, modelIdArg, recentFilesArg, speedArg, textArg } from '../../../src-main/app/ipc-validate.js';
 import { dispositionFileName } from '../../../src-main/app/export-drag.js';
 import { trayLabel } from '../../../src-main/app/tray-status.js';
 import { BRIDGE_CHANNELS } from '../../../src-main/common/desktop-bridge.js';
@@ -70,6 +70,9 @@ describe('IPC argument validation', () => {
     expect(textArg('Hello.')).toBe('Hello.');
     for (const bad of [42, '', 'a b', '../x;rm', null, 'x'.repeat(201)]) expect(() => modelIdArg(bad)).toThrow(ApiError);
     for (const bad of [0.4, 2.1, NaN, '1', null, Infinity]) expect(() => speedArg(bad)).toThrow(ApiError);
+    expect(liveVoiceArg({ voice: 'voice_abc', speaker: '3' })).toEqual({ voice: 'voice_abc', speaker: '3' });
+    expect(liveVoiceArg(undefined)).toEqual({});
+    for (const bad of ['en', [], { colour: 'red' }, { voice: 7 }, { voice: 'x'.repeat(201) }]) expect(() => liveVoiceArg(bad)).toThrow(ApiError);
     for (const bad of ['', '   ', 5, null, 'x'.repeat(20_001)]) expect(() => textArg(bad)).toThrow(ApiError);
   });
 

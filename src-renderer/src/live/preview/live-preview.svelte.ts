@@ -130,7 +130,7 @@ export class LivePreview {
           } else if (event.type === 'error') this.problem.set({ code: event.code, message: event.message });
           else if (event.type === 'closed') this.phase = 'closed';
         });
-        this.sampleRate = (await bridge.live.start(modelId, speed)).sampleRate;
+        this.sampleRate = (await bridge.live.start(modelId, speed, voice)).sampleRate;
         this.phase = 'ready';
       } else {
         this.#web = new WebAudioLive(this.host.api.realtimeUrl(modelId, voice), {

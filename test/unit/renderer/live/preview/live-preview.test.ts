@@ -13,7 +13,7 @@ function fakeBridge() {
   const calls: string[] = [];
   let listener: ((event: LiveBridgeEvent) => void) | null = null;
   const live: DesktopBridge['live'] = {
-    start: async (modelId, speed) => (calls.push(`start ${modelId} ${speed}`), { sampleRate: 24000 }),
+    start: async (modelId, speed, voice) => (calls.push(`start ${modelId} ${speed}${voice && Object.keys(voice).length ? ` ${JSON.stringify(voice)}` : ''}`), { sampleRate: 24000 }),
     speak: async (text) => void calls.push(`speak ${text}`),
     setSpeed: async (speed) => void calls.push(`speed ${speed}`),
     stop: async () => void calls.push('stop'),
@@ -88,6 +88,19 @@ describe('LivePreview (desktop bridge)', () => {
     await live.stop();
     expect(calls.slice(-2)).toEqual(['speed 1.25', 'stop']);
     expect(live.phase).toBe('ready');
+    await live.close();
+  });
+
+  it('opens the native session with the chosen voice, and a new one when the voice changes', async () => {
+    const { bridge, calls } = fakeBridge();
+    let voice: Record<string, string> = { voice: 'voice_saved1' };
+    const live = new LivePreview({ api: new ApiClient({ baseUrl: 'http://127.0.0.1:1', apiKey: null }), bridge }, { modelId: () => 'kokoro-en-v0_19', speed: () => 1, voice: () => voice });
+    await live.speakRest('Hello.');
+    expect(calls).toEqual(['start kokoro-en-v0_19 1 {"voice":"voice_saved1"}', 'speak Hello.']);
+    voice = { speaker: '3' };
+    live.reset();
+    await live.speakRest('Again.');
+    expect(calls.slice(-3)).toEqual(['stop', 'start kokoro-en-v0_19 1 {"speaker":"3"}', 'speak Again.']);
     await live.close();
   });
 

@@ -12,6 +12,7 @@ import { rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { ApiError } from '../../common/errors.js';
 import { statedDuration } from '../../engines/audio/probe.js';
+import { MAX_REFERENCE_BYTES, MAX_REFERENCE_SECONDS, MIN_REFERENCE_SECONDS } from '../../engines/cloning/cloning-params.js';
 import { isoAt, systemClock } from '../../store/clock.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
@@ -21,10 +22,11 @@ import { sniffReference } from '../voices/reference-recording.js';
 
 /** Longest reference text, in code points. */
 const MAX_REFERENCE_TEXT_CHARS = 1000;
-/** A reference recording's stated length must lie in this range (seconds): the cloning engines want 1–60 s of speech. */
-export const REFERENCE_SECONDS = { min: 1, max: 60 } as const;
-/** Largest reference recording (bytes): a minute of 48 kHz stereo 16-bit WAV with room. */
-const MAX_REFERENCE_BYTES = 20 * 1024 * 1024;
+/**
+ * A saved voice's recording takes the length every route that speaks in it takes (engines/cloning/cloning-params.ts):
+ * a voice saved longer would be refused wherever it is used.
+ */
+export const REFERENCE_SECONDS = { min: MIN_REFERENCE_SECONDS, max: MAX_REFERENCE_SECONDS } as const;
 
 function notFound(id: string): ApiError {
   return new ApiError('not_found', `no saved voice ${id}; GET /v1/voices lists this account's voices`);
@@ -74,7 +76,7 @@ export function voiceRoutes(deps: Pick<AppDeps, 'store' | 'uploads' | 'uploadsDi
       beforeFile(field, _fileName, index) {
         if (field !== 'audio') throw new ApiError('unsupported_param', `unknown file part "${field}": the recording goes in the part named audio`);
         if (index > 0) throw new ApiError('invalid_request', 'send one recording (one audio part)');
-        return { maxBytes: MAX_REFERENCE_BYTES, limitNote: 'a reference recording of up to a minute is enough' };
+        return { maxBytes: MAX_REFERENCE_BYTES, limitNote: `a reference recording of up to ${MAX_REFERENCE_SECONDS} s is enough` };
       },
     });
     try {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, CatalogueRecord, Job, ListResponse, SavedVoice } from '../../../../src-main/common/api-types.js';
+import { pcm16WavHeader } from '../../../../src-main/engines/audio/wav-header.js';
 import { Client, expectError, json } from '../../../helpers/http-client.js';
 import { LiveClient, refusedUpgrade } from '../../../helpers/live-harness.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
@@ -229,6 +230,11 @@ describe('saved voices', () => {
     await expectError(api.postForm('/v1/voices', [{ name: 'name', value: 'Nothing' }]), 400, 'file_required');
     await expectError(api.postForm('/v1/voices', [{ name: 'name', value: 'Text' }, { name: 'audio', file: { name: 'a.wav', data: new Uint8Array(Buffer.from('not audio at all, just words')) } }]), 415, 'unsupported_media_type');
     await expectError(api.postForm('/v1/voices', [{ name: 'audio', file: { name: 'me.wav', data: new Uint8Array(recording) } }]), 400, 'invalid_request');
+    // Longer than every route that speaks in a voice takes (30 s): refused here, not wherever it would be used.
+    const long = Buffer.concat([pcm16WavHeader(16_000, 1, 31 * 16_000 * 2), Buffer.alloc(31 * 16_000 * 2)]);
+    const tooLong = await api.postForm('/v1/voices', [{ name: 'name', value: 'Long' }, { name: 'audio', file: { name: 'long.wav', data: new Uint8Array(long) } }]);
+    expect(tooLong.status).toBe(400);
+    expect(((await tooLong.json()) as { error: { message: string } }).error.message).toMatch(/31\.0 s long; a reference recording must be 1–30 s/);
     await expectError(api.postJson('/v1/text-to-speech', { model: 'tiny-kokoro', text: 'hello', params: { voice: cloned.id } }), 400, 'invalid_params');
     await json(fetch(`${t.url}/v1/voices/${cloned.id}`, { method: 'DELETE', headers: api.headers() }));
     expect(existsSync(path)).toBe(false);

@@ -119,6 +119,10 @@ export default tseslint.config(
           message: 'Write a wait of 10 s or more as scaled(ms) (test/helpers/time-scale.ts): it stretches on a busy machine.',
         },
         {
+          selector: 'CallExpression[callee.name=/^(until\\w*|waitFor\\w*|terminal)$/] > Literal[value>=10000], CallExpression[callee.property.name=/^(until\\w*|waitFor\\w*)$/] > Literal[value>=10000]',
+          message: 'Write a wait of 10 s or more as scaled(ms) (test/helpers/time-scale.ts): it stretches on a busy machine.',
+        },
+        {
           selector: 'AssignmentPattern[left.name=/^(timeoutMs|timeout|ms)$/] > Literal[value>=10000]',
           message: 'Write a default wait of 10 s or more as scaled(ms) (test/helpers/time-scale.ts): it stretches on a busy machine.',
         },

@@ -131,7 +131,7 @@ describe('the desktop main process under Node', () => {
     expect(tray!.tooltip).not.toMatch(/recording/);
     expect(electron.badges.length).toBeGreaterThan(0);
     // Nothing runs any more: the next refresh (every 2 s) clears the taskbar progress.
-    await until(() => window!.progress.at(-1), (p) => p === -1, 'the taskbar progress to clear', 10_000);
+    await until(() => window!.progress.at(-1), (p) => p === -1, 'the taskbar progress to clear', scaled(10_000));
 
     const batch = async (): Promise<Batch> => {
       const created = (await (await api('/v1/text-to-speech/batch', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'espeak-ng', items: [{ text: 'One.' }, { text: 'Two.' }] }) })).json()) as Batch;
@@ -244,12 +244,12 @@ describe('the desktop main process under Node', () => {
     const started = await api('/v1/captures', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'pocketsphinx-en-us', microphone: 'client', system: 'client' }) });
     expect(started.status).toBe(201);
     const capture = (await started.json()) as Capture;
-    await until(() => tray!.tooltip, (label) => label.startsWith('● Voxdesk — recording a meeting'), 'the tray to show the capture', 20_000);
+    await until(() => tray!.tooltip, (label) => label.startsWith('● Voxdesk — recording a meeting'), 'the tray to show the capture', scaled(20_000));
     const stop = tray!.menu.find((item) => item.label === 'Stop recording the meeting');
     expect(stop).toBeDefined();
     stop!.click!();
-    await until(async () => ((await (await api(`/v1/captures/${capture.id}`)).json()) as Capture).status, (status) => status === 'done' || status === 'failed', 'the capture to end', 60_000);
-    await until(() => tray!.tooltip, (label) => !label.startsWith('●'), 'the tray to stop showing it', 20_000);
+    await until(async () => ((await (await api(`/v1/captures/${capture.id}`)).json()) as Capture).status, (status) => status === 'done' || status === 'failed', 'the capture to end', scaled(60_000));
+    await until(() => tray!.tooltip, (label) => !label.startsWith('●'), 'the tray to stop showing it', scaled(20_000));
   });
 
   it('checks for updates at start, tells the page when one is ready, and installs it at quit after the service stopped', async () => {
@@ -272,7 +272,7 @@ describe('the desktop main process under Node', () => {
     expect(desktop.service).toBeNull();
     await expect(fetch(`${service.url}/v1/health`)).rejects.toThrow();
     // No worker process is left behind, and the files made for drags are gone.
-    await until(() => workers.filter(alive), (left) => left.length === 0, 'the workers to exit', 20_000);
+    await until(() => workers.filter(alive), (left) => left.length === 0, 'the workers to exit', scaled(20_000));
     expect(existsSync(join(work, 'data', 'drag-out'))).toBe(false);
     expect(electron.trays[0]!.destroyed).toBe(true);
   });

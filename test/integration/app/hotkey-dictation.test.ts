@@ -97,7 +97,7 @@ it('holding the shortcut dictates into the focused X11 text field, and the clipb
     // Let go once a second more was recorded after the sentence played — the sound server may deliver it late on a
     // busy machine — as a person lets go after the last word.
     const played = hotkey.listeningSeconds();
-    await waitFor(() => hotkey.listeningSeconds() >= played + 1, 'the whole sentence to be recorded', 60_000);
+    await waitFor(() => hotkey.listeningSeconds() >= played + 1, 'the whole sentence to be recorded', scaled(60_000));
     x('keyup', 'ctrl+alt+space');
     await waitFor(() => hotkey.lastOutcome() !== null, 'the release');
     const done = await hotkey.lastOutcome()!;
@@ -106,7 +106,7 @@ it('holding the shortcut dictates into the focused X11 text field, and the clipb
     // The hook watches keys without taking them (X11 lets no app swallow another's keys), so the field also saw the
     // shortcut: Tk's Entry types the Space of Ctrl+Alt+Space as a space. Apart from that, it holds exactly the words.
     const field = (): string => (existsSync(fieldFile) ? readFileSync(fieldFile, 'utf8').trim() : '');
-    await waitFor(() => field() === done.text, `the field to hold "${done.text}"`, 10_000).catch((error: Error) => {
+    await waitFor(() => field() === done.text, `the field to hold "${done.text}"`, scaled(10_000)).catch((error: Error) => {
       throw new Error(`${error.message}; it holds "${field()}"`);
     });
     expect(mostOfJfk(done.text), done.text).toBe(true);
@@ -139,7 +139,7 @@ it('where insertion is impossible the error says why and the text is kept in the
   await waitFor(() => states.some((s) => s.state === 'listening'), 'listening');
   await pulse.play(JFK_WAV, 'mic');
   const played = dictation.seconds;
-  await waitFor(() => dictation.seconds >= played + 1, 'the whole sentence to be recorded', 60_000);
+  await waitFor(() => dictation.seconds >= played + 1, 'the whole sentence to be recorded', scaled(60_000));
   const done = await dictation.stop();
   expect(done.inserted).toBeNull();
   expect(done.error).toMatch(/no desktop session to insert into .*DISPLAY.*the text is kept in Jobs \(job_/);

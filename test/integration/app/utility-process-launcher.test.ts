@@ -135,7 +135,7 @@ describe('the job engine on utility-process workers', () => {
     const hung = (await h.service.createJob(h.job({ behaviour: 'hang' }))).job;
     await until(() => h!.repos.jobs.get(hung.id)?.status === 'running', 'the hung job to run');
     await h.service.cancelJob(h.accountId, 'speech-to-text', hung.id);
-    expect(await terminal(h.service, h.accountId, hung.id, 10_000)).toMatchObject({ status: 'cancelled' });
+    expect(await terminal(h.service, h.accountId, hung.id, scaled(10_000))).toMatchObject({ status: 'cancelled' });
 
     const after = (await h.service.createJob(h.job({ behaviour: 'succeed' }))).job;
     expect((await terminal(h.service, h.accountId, after.id)).status).toBe('succeeded');

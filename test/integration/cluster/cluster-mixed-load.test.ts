@@ -134,7 +134,7 @@ beforeAll(async () => {
     const done = await until(() => json<{ state: string }>(api(1).get(`/v1/local/models/${started.id}`)), (m) => m.state === 'installed' || m.state === 'failed', `the import of ${started.id}`);
     expect(done.state).toBe('installed');
     // The other API node learns of it from the shared rows.
-    await until(async () => (await api(0).get(`/v1/local/models/${started.id}`)).status, (status) => status === 200, `${started.id} on the other API node`, 30_000);
+    await until(async () => (await api(0).get(`/v1/local/models/${started.id}`)).status, (status) => status === 200, `${started.id} on the other API node`, scaled(30_000));
   }
 }, scaled(180_000));
 
@@ -203,7 +203,7 @@ describe('a cluster under a mixed load, a worker killed in the middle of a long 
       async () => uploadFolders().find((f) => readdirSync(f).some((n) => n.endsWith('cut.wav'))),
       (f) => f !== undefined,
       'the cut upload in the shared storage',
-      60_000,
+      scaled(60_000),
     );
     doomed!.child.kill('SIGKILL');
     await doomed!.exited;

@@ -189,7 +189,7 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     );
     victim.child.kill('SIGKILL');
     await victim.exited;
-    const finished = await Promise.all(jobs.map((job) => until(() => jobOn(apis[1]!, job.id), terminal, `job ${job.id}`, 90_000)));
+    const finished = await Promise.all(jobs.map((job) => until(() => jobOn(apis[1]!, job.id), terminal, `job ${job.id}`, scaled(90_000))));
     expect(finished.filter((job) => job.status !== 'succeeded').map((job) => `${job.status}: ${job.error_message}`)).toEqual([]);
     expect(Number((await sql.query<{ attempts: number }>('SELECT attempts FROM jobs WHERE id = $1', [caught])).rows[0]!.attempts)).toBe(1);
     const charges = (await sql.query<{ n: string }>("SELECT COUNT(*) AS n FROM ledger WHERE job_id = $1 AND kind = 'request_fee'", [caught])).rows[0]!;
@@ -229,7 +229,7 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     const runner = workers.find((w) => w.pid === pid)!;
     runner.child.kill('SIGTERM');
     expect(await runner.exited).toEqual({ code: 0, signal: null });
-    const finished = await Promise.all(jobs.map((job) => until(() => jobOn(apis[0]!, job.id), terminal, `job ${job.id}`, 90_000)));
+    const finished = await Promise.all(jobs.map((job) => until(() => jobOn(apis[0]!, job.id), terminal, `job ${job.id}`, scaled(90_000))));
     expect(finished.filter((job) => job.status !== 'succeeded').map((job) => `${job.status}: ${job.error_message}`)).toEqual([]);
     expect(runner.stderr()).toContain('SIGTERM: draining');
     workers = workers.filter((w) => w !== runner);

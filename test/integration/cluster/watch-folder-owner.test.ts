@@ -54,20 +54,20 @@ describe('watch folders on a cluster of two API nodes', () => {
     const [first, second] = nodes.map((node) => new Client(node.url, KEY)) as [Client, Client];
     // Saved through the node that does not watch: the owner reads the list and starts watching it.
     await saveFolders(second, [{ path: watched, model: 'pocketsphinx-en-us', formats: ['txt'] }]);
-    await waitFor('the first node watches the folder', async () => ((await folderStatus(first, watched)).status.state === 'watching' ? true : undefined), 60_000);
+    await waitFor('the first node watches the folder', async () => ((await folderStatus(first, watched)).status.state === 'watching' ? true : undefined), scaled(60_000));
     expect((await folderStatus(second, watched)).status.state).toBe('elsewhere');
 
     copyFileSync(JFK, join(watched, 'first.wav'));
-    await waitFor('first.wav queued', async () => ((await jobsNamed('first.wav')) > 0 ? true : undefined), 60_000);
+    await waitFor('first.wav queued', async () => ((await jobsNamed('first.wav')) > 0 ? true : undefined), scaled(60_000));
     // Another few seconds: had both nodes watched, the second would have queued it too by now.
     await new Promise((resolve) => setTimeout(resolve, 4000));
     expect(await jobsNamed('first.wav')).toBe(1);
 
     nodes[0]!.child.kill('SIGKILL');
     await nodes[0]!.exited;
-    await waitFor('the second node takes the folder over', async () => ((await folderStatus(second, watched)).status.state === 'watching' ? true : undefined), 60_000);
+    await waitFor('the second node takes the folder over', async () => ((await folderStatus(second, watched)).status.state === 'watching' ? true : undefined), scaled(60_000));
     copyFileSync(OTHER, join(watched, 'second.wav'));
-    await waitFor('second.wav queued', async () => ((await jobsNamed('second.wav')) > 0 ? true : undefined), 60_000);
+    await waitFor('second.wav queued', async () => ((await jobsNamed('second.wav')) > 0 ? true : undefined), scaled(60_000));
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(await jobsNamed('second.wav')).toBe(1);
     expect(await jobsNamed('first.wav')).toBe(1);

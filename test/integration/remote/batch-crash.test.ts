@@ -53,7 +53,7 @@ describe('crash between the hosted batch submission and recording the hosted bat
     const done = await waitFor('the local batch to complete after the restart', async () => {
       const b = (await api<Batch>(running!.url, LOCAL_KEY, 'GET', `/v1/speech-to-text/batch/${batch.id}`)).body;
       return b.status === 'complete' ? b : undefined;
-    }, 120_000);
+    }, scaled(120_000));
     expect(done).toMatchObject({ succeeded: 3, failed: 0 });
     const after = await hostedBatches();
     expect(after).toHaveLength(1);

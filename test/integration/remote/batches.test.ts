@@ -135,7 +135,7 @@ describe('local batches forwarded as one hosted batch', () => {
 
     // One hosted batch completes (cancelled): the forwarded batch is accepted on a later try.
     expect((await api(hosted.url, hosted.key, 'POST', `/v1/speech-to-text/batch/${open[0]!.id}/cancel`)).status).toBe(200);
-    const remoteId = await waitFor('the forwarded batch to be accepted', () => local.remote.batchesRepo.get(batch.id)?.remote_batch_id ?? undefined, 90_000);
+    const remoteId = await waitFor('the forwarded batch to be accepted', () => local.remote.batchesRepo.get(batch.id)?.remote_batch_id ?? undefined, scaled(90_000));
     expect(local.remote.batchesRepo.get(batch.id)!.submissions).toBeGreaterThanOrEqual(2);
     // Accepted: every item is now a queued (or running) job with its id.
     const queued = await waitFor('the items to be queued', async () => {
@@ -180,9 +180,9 @@ describe('local batches forwarded as one hosted batch', () => {
     await waitFor('a hosted item to run', async () => (await getBatch(hosted.url, hosted.key, 'speech-to-text', remoteId)).files.some((f) => f.status === 'running'));
     await waitFor('a local item to follow it', async () => (await getBatch(local.url, local.key, 'speech-to-text', batch.id)).files.some((f) => f.status === 'running'));
     expect((await api(local.url, local.key, 'POST', `/v1/speech-to-text/batch/${batch.id}/cancel`)).status).toBe(200);
-    const done = await untilComplete(local.url, local.key, 'speech-to-text', batch.id, 60_000);
+    const done = await untilComplete(local.url, local.key, 'speech-to-text', batch.id, scaled(60_000));
     expect(done.files.map((f) => f.status)).toEqual(['cancelled', 'cancelled']);
-    const remote = await untilComplete(hosted.url, hosted.key, 'speech-to-text', remoteId, 60_000);
+    const remote = await untilComplete(hosted.url, hosted.key, 'speech-to-text', remoteId, scaled(60_000));
     expect(remote.files.map((f) => f.status)).toEqual(['cancelled', 'cancelled']);
     expect(rowsOf(localLedger(local.db), batch.id)).toEqual([]);
     expect(rowsOf(localLedger(hosted.service.db), remoteId)).toEqual([]);

@@ -60,7 +60,7 @@ describe('crash between hosted submission and recording the hosted id', () => {
     const done = await waitFor('the local job to finish after the restart', async () => {
       const job = (await api<Job>(running!.url, LOCAL_KEY, 'GET', `/v1/speech-to-text/${rows[0]!.job_id}`)).body;
       return job.finished_at ? job : undefined;
-    }, 120_000);
+    }, scaled(120_000));
     expect(done).toMatchObject({ status: 'succeeded', name: 'jfk' });
     const after = await listJobs(hosted.url, hosted.key);
     expect(after).toHaveLength(1);

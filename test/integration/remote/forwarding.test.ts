@@ -88,7 +88,7 @@ describe('forwarding to a hosted instance', () => {
     const done = await waitFor('the batch to complete', async () => {
       const b = await getBatch(local.url, local.key, 'speech-to-text', batch.id);
       return b.status === 'complete' ? b : undefined;
-    }, 120_000);
+    }, scaled(120_000));
     expect(done).toMatchObject({ succeeded: 3, failed: 0, remaining: 0 });
     expect(done.files.map((f) => f.name)).toEqual(clips.map((c) => c.split('/').pop()));
     for (const file of done.files) expect(file.result?.text?.length ?? 0).toBeGreaterThan(0);
@@ -130,7 +130,7 @@ describe('forwarding to a hosted instance', () => {
     const after = await waitFor('the hosted job to be cancelled', async () => {
       const j = (await api<Job>(hosted.url, hosted.key, 'GET', `/v1/speech-to-text/${hostedJob.id}`)).body;
       return j.status === 'cancelled' ? j : undefined;
-    }, 60_000);
+    }, scaled(60_000));
     expect(after.error_code).toBe('cancelled');
     expect(local.remote.jobsRepo.get(job.id)?.remote_job_id).toBe(hostedJob.id);
     expect(localLedger(local.db).filter((e) => e.job_id === job.id)).toEqual([]);

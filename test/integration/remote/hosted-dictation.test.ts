@@ -53,7 +53,7 @@ describe('hosted live dictation', () => {
     expect(created.session).toMatchObject({ model: 'tiny-streaming', mode: 'streaming' });
     await sendPcm((frame) => c.ws.send(frame), jfk.pcm, 16000, { frameSeconds: 0.1, speed: 4 });
     c.send({ type: 'input_audio.end' });
-    const done = await c.waitFor('session.done', 60_000);
+    const done = await c.waitFor('session.done', scaled(60_000));
     expect(c.json().filter((m) => m.type === 'transcript.final').map((f) => f.text).join(' ')).toBe(TINY_STREAMING_JFK_TEXT);
     // The hosted service recorded (and charged) the job in the hosted account…
     const hostedJobs = (await (await fetch(`${hosted.url}/v1/jobs?product=speech-to-text`, { headers: { authorization: `Bearer ${hosted.key}` } })).json()) as { data: Job[] };
@@ -120,10 +120,10 @@ describe('hosted live dictation', () => {
     await c.waitFor('session.created');
     expect(toMicro((await budget()).reserved_usd)).toBe(50_667);
     await sendPcm((frame) => c.ws.send(frame), jfk.pcm, 16000, { frameSeconds: 0.1, speed: 4 });
-    const stopped = (await c.waitFor('error', 30_000)) as unknown as { error: { code: string; message: string } };
+    const stopped = (await c.waitFor('error', scaled(30_000))) as unknown as { error: { code: string; message: string } };
     expect(stopped.error.code).toBe('budget_exceeded');
     expect(stopped.error.message).toMatch(/the dictation ends here and what was said so far is kept$/);
-    const done = await c.waitFor('session.done', 60_000);
+    const done = await c.waitFor('session.done', scaled(60_000));
     expect(done.duration_seconds as number).toBeGreaterThan(6);
     expect(done.duration_seconds as number).toBeLessThan(8);
     await expect

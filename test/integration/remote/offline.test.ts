@@ -76,7 +76,7 @@ describe('offline queue', () => {
     const done = await waitFor('all 5 jobs to finish locally', async () => {
       const jobs = await Promise.all(ids.map(async (id) => (await api<Job>(me.url, me.key, 'GET', `/v1/speech-to-text/${id}`)).body));
       return jobs.every((j) => j.finished_at) ? jobs : undefined;
-    }, 180_000);
+    }, scaled(180_000));
     expect(done.map((j) => j.status)).toEqual(Array(5).fill('succeeded'));
     for (const job of done) {
       expect(job.error_code).toBeNull();
@@ -109,7 +109,7 @@ describe('offline queue', () => {
     const done = await waitFor('the batch to complete', async () => {
       const b = await getBatch(me.url, me.key, 'speech-to-text', batch.id);
       return b.status === 'complete' ? b : undefined;
-    }, 180_000);
+    }, scaled(180_000));
     expect(done).toMatchObject({ succeeded: 2, failed: 0, remaining: 0 });
     expect((await api<{ data: Batch[] }>(hostedUrl, hostedKey, 'GET', '/v1/batches')).body.data).toHaveLength(1);
   }, scaled(240_000));
@@ -130,7 +130,7 @@ describe('offline queue', () => {
     const done = await waitFor('the local job to finish', async () => {
       const j = (await api<Job>(me.url, me.key, 'GET', `/v1/speech-to-text/${job.id}`)).body;
       return j.finished_at ? j : undefined;
-    }, 120_000);
+    }, scaled(120_000));
     expect(done).toMatchObject({ status: 'succeeded', duration_seconds: '11.000' });
     const hostedJobs = await listJobs(hostedUrl, hostedKey);
     expect(hostedJobs).toHaveLength(1);
@@ -153,7 +153,7 @@ describe('offline queue', () => {
     const done = await waitFor('the batch to complete', async () => {
       const b = await getBatch(me.url, me.key, 'speech-to-text', batch.id);
       return b.status === 'complete' ? b : undefined;
-    }, 120_000);
+    }, scaled(120_000));
     expect(done).toMatchObject({ succeeded: 4, failed: 0, remaining: 0 });
     expect(await listJobs(hostedUrl, hostedKey)).toHaveLength(4);
     expect((await api<{ data: Batch[] }>(hostedUrl, hostedKey, 'GET', '/v1/batches')).body.data).toHaveLength(1);

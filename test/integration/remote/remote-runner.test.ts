@@ -9,6 +9,7 @@ import type { RunnerContext, RunnerTask } from '../../../src-main/jobs/engine/jo
 import type { RemoteProvider } from '../../../src-main/remote/remote-provider.js';
 import { AT, CATALOGUE, runnerTask, send, startScriptedHosted, type ScriptedHosted } from '../../helpers/scripted-hosted.js';
 import { waitFor } from '../../helpers/two-instances.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 let hosted: ScriptedHosted;
 let remote: RemoteProvider;
@@ -117,7 +118,7 @@ describe('remote runner', () => {
     expect(remote.jobRunner.readiness!(t.task.definition)).toBe('waiting_for_network');
     expect(remote.view()).toMatchObject({ reachable: false });
     down = false;
-    await waitFor('the probe to see the hosted side again', () => remote.jobRunner.readiness!(t.task.definition) === null, 10_000);
+    await waitFor('the probe to see the hosted side again', () => remote.jobRunner.readiness!(t.task.definition) === null, scaled(10_000));
     const output = await remote.jobRunner.run(t.task, t.ctx);
     expect(output.result.text).toBe('back');
     expect(remote.jobsRepo.get(t.task.jobId)).toMatchObject({ remote_job_id: 'h2', submissions: 2 });

@@ -96,7 +96,7 @@ describe('usage equals the ledger, here and on the hosted service', () => {
     for (const job of [replayed, retried]) expect((await waitForJob(local.url, local.key, 'text-to-speech', job.id)).status).toBe('succeeded');
     expect((await waitForJob(local.url, local.key, 'speech-to-text', onDevice.body.id)).status).toBe('succeeded');
     for (const [product, id] of [['text-to-speech', hostedBatch.id], ['speech-to-text', localBatch.id]] as const) {
-      await waitFor(`batch ${id}`, async () => (await getBatch(local.url, local.key, product, id)).status === 'complete', 120_000);
+      await waitFor(`batch ${id}`, async () => (await getBatch(local.url, local.key, product, id)).status === 'complete', scaled(120_000));
     }
 
     const rows = localLedger(local.db);

@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 async function finished(product: string, job: Job): Promise<Job> {
-  return job.finished_at ? job : waitForJob(local.url, local.key, product, job.id, 240_000);
+  return job.finished_at ? job : waitForJob(local.url, local.key, product, job.id, scaled(240_000));
 }
 
 describe('zero-shot voices forwarded to a hosted Voxdesk', () => {

@@ -58,7 +58,7 @@ describe('the built-in Silero VAD', () => {
     expect((await c.waitFor('session.created')).session).toMatchObject({ model: 'pocketsphinx-en-us', mode: 'vad' });
     await sendPcm((frame) => c.ws.send(frame), Buffer.concat([jfk.pcm, silence(1)]), jfk.sampleRate, { frameSeconds: 0.1, speed: 2 });
     c.send({ type: 'input_audio.end' });
-    await c.waitFor('session.done', 120_000);
+    await c.waitFor('session.done', scaled(120_000));
     const finals = c.json().filter((m) => m.type === 'transcript.final');
     const said = new Set(wordsOf(finals.map((f) => f.text).join(' ')));
     const reference = wordsOf(JFK_TEXT);

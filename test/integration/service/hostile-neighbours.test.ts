@@ -47,7 +47,7 @@ async function dictateJfk(key: string): Promise<string[]> {
   await c.waitFor('session.created');
   await sendPcm((frame) => c.ws.send(frame), Buffer.concat([jfk.pcm, silence(1)]), 16000, { frameSeconds: 0.1, speed: 2 });
   c.send({ type: 'input_audio.end' });
-  await c.waitFor('session.done', 180_000);
+  await c.waitFor('session.done', scaled(180_000));
   const text = c.json().filter((m) => m.type === 'transcript.final').map((m) => m.text as string).join(' ');
   return wordsOf(text);
 }
@@ -134,7 +134,7 @@ describe('two accounts on one service', () => {
       Array.from({ length: 200 }, async () => {
         const c = await LiveClient.open(wsUrl('tiny-ctc-live'), auth(keyB));
         const closed = new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code)));
-        const first = await Promise.race([c.waitFor('session.created', 60_000).then(() => 'created'), c.waitFor('error', 60_000).then((m) => (m.error as { code: string }).code)]);
+        const first = await Promise.race([c.waitFor('session.created', scaled(60_000)).then(() => 'created'), c.waitFor('error', scaled(60_000)).then((m) => (m.error as { code: string }).code)]);
         return { c, first, closed };
       }),
     );
@@ -213,10 +213,10 @@ describe('two accounts on one service', () => {
       await c.waitFor('session.created');
       // 5 s of audio is 160 kB at 16 kHz: past the 100 kB this account may keep.
       await sendPcm((frame) => c.ws.readyState === c.ws.OPEN && c.ws.send(frame), jfk.pcm.subarray(0, 5 * 32000), 16000, { frameSeconds: 0.1, speed: 4 });
-      const error = await c.waitFor('error', 30_000);
+      const error = await c.waitFor('error', scaled(30_000));
       expect(error.error).toMatchObject({ code: 'upload_quota_exceeded' });
       expect((error.error as { message: string }).message).toMatch(/the dictation ends here and what was said so far is kept$/);
-      const done = await c.waitFor('session.done', 60_000);
+      const done = await c.waitFor('session.done', scaled(60_000));
       expect(done.duration_seconds as number).toBeLessThanOrEqual(100_000 / 32000);
       const job = (await (await fetch(`${small.url}/v1/speech-to-text/${done.job_id as string}`, { headers: auth(small.key) })).json()) as Job;
       expect(job.status).toBe('succeeded');

@@ -107,7 +107,7 @@ describe('watch folders', () => {
     await saveFolders(api, [{ path: dir, model: 'test-asr', formats: ['json'] }]);
     // And more while it watches.
     for (let i = 24; i < 30; i++) writeFileSync(join(dir, `take-${i}.wav`), recording(100 + i));
-    const done = await waitForFolder(api, dir, '30 files done', (f) => f.status.files_done === 30, 120_000);
+    const done = await waitForFolder(api, dir, '30 files done', (f) => f.status.files_done === 30, scaled(120_000));
     expect(done.status).toMatchObject({ files_queued: 0, files_failed: 0, files_skipped: 0 });
     const names = namesIn(dir);
     expect(names.filter((n) => n.endsWith('.json'))).toHaveLength(30);
@@ -250,7 +250,7 @@ describe('watch folders', () => {
     mkdirSync(dir);
     copyFileSync(join(SHARED, 'audio', 'jfk.wav'), join(dir, 'jfk.wav'));
     await saveFolders(api, [{ path: dir, model: 'pocketsphinx-en-us', formats: ['srt'] }]);
-    await waitForFolder(api, dir, 'jfk done', (f) => f.status.files_done === 1, 120_000);
+    await waitForFolder(api, dir, 'jfk done', (f) => f.status.files_done === 1, scaled(120_000));
     const srt = readFileSync(join(dir, 'jfk.srt'), 'utf8');
     expect(srt).toMatch(/^1\n00:00:\d\d,\d{3} --> /);
     expect(srt.toLowerCase()).toContain('country');

@@ -50,7 +50,7 @@ describe('watch folders across restarts and trouble', () => {
 
     ({ t, api } = await start(dataDir));
     try {
-      const done = await waitForFolder(api, dir, 'eight files done', (f) => f.status.files_done === 8, 120_000);
+      const done = await waitForFolder(api, dir, 'eight files done', (f) => f.status.files_done === 8, scaled(120_000));
       expect(done.status).toMatchObject({ files_queued: 0, files_failed: 0, files_skipped: 0, state: 'watching' });
       const jobs = t.service.db.prepare("SELECT name, COUNT(*) AS n FROM jobs WHERE name LIKE 'call-%' GROUP BY name").all() as { name: string; n: number }[];
       expect(jobs).toHaveLength(8);

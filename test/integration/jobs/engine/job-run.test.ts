@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, terminal, whenJob, type Harness } from '../harness.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -42,7 +43,7 @@ describe('job service with real worker processes', () => {
     await whenJob(h.service, job.id, (j) => (j.progress ?? 0) > 0);
     const cancelled = await h.service.cancelJob(h.accountId, 'speech-to-text', job.id);
     expect(cancelled?.status).toBe('running');
-    const done = await terminal(h.service, h.accountId, job.id, 10_000);
+    const done = await terminal(h.service, h.accountId, job.id, scaled(10_000));
     expect(done.status).toBe('cancelled');
     expect(done.error_code).toBe('cancelled');
     expect(await h.service.ledgerFor(h.accountId)).toEqual([]);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobError } from '../../../../src-main/common/errors.js';
 import { createHarness, terminal, whenJob, type Harness } from '../harness.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -169,10 +170,10 @@ describe('inputs and waiting', () => {
     const { job } = await h.service.createJob(h.job({ behaviour: 'succeed' })); // not started: stays queued
     await h.service.waitForTerminal(job.id, 50);
     const controller = new AbortController();
-    const waiting = h.service.waitForTerminal(job.id, 60_000, controller.signal);
+    const waiting = h.service.waitForTerminal(job.id, scaled(60_000), controller.signal);
     controller.abort();
     await waiting;
-    await h.service.waitForTerminal('job_unknown', 60_000);
+    await h.service.waitForTerminal('job_unknown', scaled(60_000));
     expect((await h.service.getJob(h.accountId, 'speech-to-text', job.id))?.status).toBe('queued');
   });
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, terminal, whenJob, type Harness } from '../harness.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -42,7 +43,7 @@ describe('worker crashes fail only their job', () => {
     const running = await whenJob(h.service, job.id, (j) => j.status === 'running');
     expect(running.progress).toBeNull(); // unknown until the engine tells
     await h.service.cancelJob(h.accountId, 'speech-to-text', job.id);
-    const done = await terminal(h.service, h.accountId, job.id, 10_000);
+    const done = await terminal(h.service, h.accountId, job.id, scaled(10_000));
     expect(done).toMatchObject({ status: 'cancelled', error_code: 'cancelled' });
     const next = (await h.service.createJob(h.job({ behaviour: 'succeed' }))).job;
     expect((await terminal(h.service, h.accountId, next.id)).status).toBe('succeeded');
@@ -52,7 +53,7 @@ describe('worker crashes fail only their job', () => {
     h = createHarness({ workers: 1, runTimeoutSeconds: 1 });
     await h.service.start();
     const { job } = await h.service.createJob(h.job({ behaviour: 'hang' }));
-    const done = await terminal(h.service, h.accountId, job.id, 15_000);
+    const done = await terminal(h.service, h.accountId, job.id, scaled(15_000));
     expect(done).toMatchObject({ status: 'failed', error_code: 'engine_timeout' });
   });
 });

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobRow } from '../../../../src-main/store/jobs-repo.js';
 import { createHarness, testModel, until, type Harness } from '../harness.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -20,7 +21,7 @@ async function oneCheapWorker(extra: Parameters<typeof createHarness>[0] = {}): 
   await harness.service.start();
   for (let i = 0; i < 3; i++) {
     const { job } = await harness.service.createJob(harness.job({ behaviour: 'succeed' }));
-    await harness.service.waitForTerminal(job.id, 30_000);
+    await harness.service.waitForTerminal(job.id, scaled(30_000));
   }
   return harness;
 }
@@ -34,7 +35,7 @@ async function submit(harness: Harness, params: Record<string, unknown>): Promis
 }
 
 async function finished(harness: Harness, ...ids: string[]): Promise<JobRow[]> {
-  await Promise.all(ids.map((id) => harness.service.waitForTerminal(id, 60_000)));
+  await Promise.all(ids.map((id) => harness.service.waitForTerminal(id, scaled(60_000))));
   return ids.map((id) => row(harness, id));
 }
 

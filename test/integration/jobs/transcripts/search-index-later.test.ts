@@ -11,6 +11,7 @@ import { createTranscripts } from '../../../../src-main/jobs/transcripts/transcr
 import { INDEX_ROWS_PER_TX, indexPending } from '../../../../src-main/jobs/transcripts/transcripts-search-index.js';
 import { saveRetention } from '../../../../src-main/jobs/retention/retention-policy.js';
 import { createHarness, until, type Harness } from '../harness.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -21,7 +22,7 @@ afterEach(async () => {
 /** A transcription through the test engine (three segments "segment 0…2"), finished. */
 async function transcribe(harness: Harness, name: string): Promise<string> {
   const { job } = await harness.service.createJob(harness.job({ behaviour: 'segments', count: 3, ms: 1 }, { name }));
-  await harness.service.waitForTerminal(job.id, 30_000);
+  await harness.service.waitForTerminal(job.id, scaled(30_000));
   expect(harness.repos.jobs.get(job.id)!.status).toBe('succeeded');
   return job.id;
 }
@@ -81,7 +82,7 @@ describe('search rows written after the result', () => {
     expect(h.repos.jobs.get(long)!.status).toBe('running');
     expect(h.repos.search.isPending(id)).toBe(true);
     await h.service.cancelJob(h.accountId, 'speech-to-text', long);
-    await h.service.waitForTerminal(long, 30_000);
+    await h.service.waitForTerminal(long, scaled(30_000));
     await until('the rows to be written', () => !h!.repos.search.isPending(id));
     expect(h.repos.search.rowsOf(id).map((r) => r.segment_idx)).toEqual([null, 0, 1, 2]);
     indexIsConsistent(h);
@@ -97,7 +98,7 @@ describe('search rows written after the result', () => {
     expect(h.repos.jobs.get(long)!.status).toBe('running');
     expect(h.repos.search.rowsOf(id).map((r) => r.segment_idx)).toEqual([null, 0, 1, 2]);
     await h.service.cancelJob(h.accountId, 'speech-to-text', long);
-    await h.service.waitForTerminal(long, 30_000);
+    await h.service.waitForTerminal(long, scaled(30_000));
   });
 
   it('more pending jobs than one batch are all indexed before a search answers', async () => {
@@ -106,7 +107,7 @@ describe('search rows written after the result', () => {
     const ids = await Promise.all(
       Array.from({ length: 60 }, async (_, i) => {
         const { job } = await h!.service.createJob(h!.job({ behaviour: 'succeed' }, { name: `batchmate ${i}` }));
-        await h!.service.waitForTerminal(job.id, 60_000);
+        await h!.service.waitForTerminal(job.id, scaled(60_000));
         return job.id;
       }),
     );
@@ -145,7 +146,7 @@ describe('search rows written after the result', () => {
     const transcripts = createTranscripts(h.service.store, h.service.store.clock);
     const count = INDEX_ROWS_PER_TX * 2 + 150;
     const { job } = await h.service.createJob(h.job({ behaviour: 'segments', count, ms: 0 }, { name: 'Ten-hour hearing' }));
-    await h.service.waitForTerminal(job.id, 120_000);
+    await h.service.waitForTerminal(job.id, scaled(120_000));
     expect(h.repos.jobs.get(job.id)!.status).toBe('succeeded');
     // One transaction writes the name row and the first slice only: the job still waits for the rest.
     expect(await indexPending(h.service.store)).toBe(true);

@@ -36,7 +36,7 @@ describe('dictation on a busy computer', () => {
     const said = jfk.subarray(0, 3 * 32_000);
     await sendPcm((frame) => c.ws.send(frame), said, 16_000, { frameSeconds: 0.1, speed: 1 });
     c.send({ type: 'input_audio.end' });
-    const done = await c.waitFor('session.done', 30_000);
+    const done = await c.waitFor('session.done', scaled(30_000));
     expect(overruns(c)).toEqual([]);
     expect(done.duration_seconds).toBeCloseTo(3, 3);
   });
@@ -47,7 +47,7 @@ describe('dictation on a busy computer', () => {
     const frame = 0.1 * 32_000;
     await sendPcm((piece) => c.ws.send(piece), jfk, 16_000, { frameSeconds: 0.1 });
     c.send({ type: 'input_audio.end' });
-    const done = await c.waitFor('session.done', 30_000);
+    const done = await c.waitFor('session.done', scaled(30_000));
     const refused = overruns(c);
     expect(refused.length).toBeGreaterThan(0);
     expect(JSON.stringify(refused[0])).toMatch(/no faster than real time/);

@@ -105,7 +105,7 @@ describe('dictation: PocketSphinx through Silero VAD', () => {
     await sendPcm((frame) => c.ws.send(frame), Buffer.concat([jfk.pcm, silence(1)]), 16000, { frameSeconds: 0.1, speed: 2 });
     c.send({ type: 'input_audio.end' });
     const ended = closed(c);
-    const done = await c.waitFor('session.done', 120_000);
+    const done = await c.waitFor('session.done', scaled(120_000));
     expect(await ended).toBe(1000);
 
     const messages = c.json();
@@ -175,7 +175,7 @@ describe('dictation: streaming and offline sherpa-onnx models', () => {
     expect((await c.waitFor('session.created')).session).toMatchObject({ mode: 'streaming' });
     await sendPcm((frame) => c.ws.send(frame), jfk.pcm, 16000, { frameSeconds: 0.1, speed: 4 });
     c.send({ type: 'input_audio.end' });
-    const done = await c.waitFor('session.done', 60_000);
+    const done = await c.waitFor('session.done', scaled(60_000));
     const messages = c.json();
     const finals = messages.filter((m) => m.type === 'transcript.final');
     expect(finals.map((f) => f.text).join(' ')).toBe(TINY_STREAMING_JFK_TEXT);
@@ -203,7 +203,7 @@ describe('dictation: streaming and offline sherpa-onnx models', () => {
     expect((await c.waitFor('session.created')).session).toMatchObject({ model: id, mode: 'streaming' });
     await sendPcm((frame) => c.ws.send(frame), jfk.pcm, 16000, { frameSeconds: 0.1, speed: 4 });
     c.send({ type: 'input_audio.end' });
-    await c.waitFor('session.done', 60_000);
+    await c.waitFor('session.done', scaled(60_000));
     expect(c.json().filter((m) => m.type === 'transcript.final').map((f) => f.text).join(' ')).toBe(TINY_STREAMING_JFK_TEXT);
   });
 
@@ -216,7 +216,7 @@ describe('dictation: streaming and offline sherpa-onnx models', () => {
     for (let i = 0; i < up.length; i++) up[i] = src[Math.floor(i / 3)]!;
     await sendPcm((frame) => c.ws.send(frame), Buffer.from(up.buffer), 48000, { frameSeconds: 0.1, speed: 4 });
     c.send({ type: 'input_audio.end' });
-    const done = await c.waitFor('session.done', 60_000);
+    const done = await c.waitFor('session.done', scaled(60_000));
     expect(done.duration_seconds).toBeCloseTo(11, 2);
     const text = c.json().filter((m) => m.type === 'transcript.final').map((f) => f.text).join(' ');
     expect(text.split(' ').length).toBeGreaterThan(3);
@@ -232,7 +232,7 @@ describe('dictation: streaming and offline sherpa-onnx models', () => {
         c.send({ type: 'input_audio.end' });
       }),
     );
-    const dones = await Promise.all(clients.map((c) => c.waitFor('session.done', 120_000)));
+    const dones = await Promise.all(clients.map((c) => c.waitFor('session.done', scaled(120_000))));
     expect(new Set(dones.map((d) => d.job_id)).size).toBe(6);
     dones.forEach((d, i) => expect(d.duration_seconds).toBeCloseTo(6 + i, 2));
     for (const c of clients) expect(c.json().filter((m) => m.type === 'transcript.final').length).toBeGreaterThan(0);
@@ -271,7 +271,7 @@ describe('dictation: bad input', () => {
     expect(((await c.waitFor('error')).error as { message: string }).message).toContain('before the first audio frame');
     c.send({ type: 'input_audio.end' });
     c.send({ type: 'input_audio.end' });
-    const done = await c.waitFor('session.done', 60_000);
+    const done = await c.waitFor('session.done', scaled(60_000));
     expect(done.duration_seconds).toBe(0.5);
     // Silence only: a job with an empty transcript.
     expect((await getJob(done.job_id as string)).result!.text).toBe('');
@@ -303,7 +303,7 @@ describe('dictation: bad input', () => {
       peak = Math.max(peak, ...t.service.live.dictationSessions().map((s) => s.waitingBytes));
     }
     c.send({ type: 'input_audio.end' });
-    const done = await c.waitFor('session.done', 120_000);
+    const done = await c.waitFor('session.done', scaled(120_000));
     const overruns = c.json().filter((m) => m.type === 'error' && (m.error as { code: string }).code === 'audio_overrun');
     expect(overruns.length).toBeGreaterThan(0);
     expect(peak).toBeLessThanOrEqual(MAX_BUFFERED_SECONDS * 32000);
@@ -318,13 +318,13 @@ describe('dictation: failures', () => {
     const c = await LiveClient.open(wsUrl('model=tiny-ctc-live'), auth());
     await c.waitFor('session.created');
     await sendPcm((frame) => c.ws.send(frame), Buffer.concat([jfk.pcm.subarray(0, 4 * 32000), silence(1)]), 16000, { frameSeconds: 0.2, speed: 4 });
-    await c.waitFor('transcript.final', 60_000);
+    await c.waitFor('transcript.final', scaled(60_000));
     const before = t.service.live.recognizers().find((r) => r.key.startsWith('tiny-ctc-live'))!;
     process.kill(before.pid!, 'SIGKILL');
-    expect((await c.waitFor('error', 30_000)).error).toMatchObject({ code: 'engine_crashed' });
+    expect((await c.waitFor('error', scaled(30_000))).error).toMatchObject({ code: 'engine_crashed' });
     await sendPcm((frame) => c.ws.send(frame), Buffer.concat([jfk.pcm.subarray(4 * 32000), silence(1)]), 16000, { frameSeconds: 0.2, speed: 4 });
     c.send({ type: 'input_audio.end' });
-    const done = await c.waitFor('session.done', 60_000);
+    const done = await c.waitFor('session.done', scaled(60_000));
     const finals = c.json().filter((m) => m.type === 'transcript.final');
     // Finals after the crash continue the numbering and the timeline.
     expect(finals.at(-1)!.start as number).toBeGreaterThan(4);
@@ -345,7 +345,7 @@ describe('dictation: failures', () => {
     const code = closed(c);
     expect((await fetch(`${t.url}/v1/keys/${id}`, { method: 'DELETE', headers: auth() })).status).toBe(200);
     expect((await c.waitFor('error')).error).toMatchObject({ code: 'unauthorized' });
-    const done = await c.waitFor('session.done', 30_000);
+    const done = await c.waitFor('session.done', scaled(30_000));
     expect(await code).toBe(1008);
     expect(done.duration_seconds).toBe(3);
     expect((await getJob(done.job_id as string)).status).toBe('succeeded');

@@ -225,7 +225,7 @@ describe('live text to speech: load', () => {
     expect(second.samplesSynthesized * 2).toBeLessThan(8 * 1024 * 1024);
     expect(second.bufferedAmount).toBeGreaterThan(0);
     c.ws.resume();
-    const done = await c.waitFor('response.done', 120_000);
+    const done = await c.waitFor('response.done', scaled(120_000));
     expect(done.cancelled).toBe(false);
     expect((done.samples as number) * 2).toBeGreaterThan(second.samplesSynthesized * 2);
     c.close();
@@ -234,7 +234,7 @@ describe('live text to speech: load', () => {
   it('20 sessions at once all get their audio', async () => {
     const clients = await Promise.all(Array.from({ length: 20 }, () => LiveClient.open(h.url('model=espeak-ng'))));
     for (const [i, c] of clients.entries()) c.send({ type: 'speak', text: `Session number ${i + 1} speaks.` });
-    const dones = await Promise.all(clients.map((c) => c.waitFor('response.done', 60_000)));
+    const dones = await Promise.all(clients.map((c) => c.waitFor('response.done', scaled(60_000))));
     for (const [i, d] of dones.entries()) {
       expect(d.cancelled).toBe(false);
       const audio = clients[i]!.received.filter((r) => r.kind === 'audio').reduce((a, r) => a + (r.kind === 'audio' ? r.bytes : 0), 0);

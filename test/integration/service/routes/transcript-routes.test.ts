@@ -88,7 +88,7 @@ let reference: Job;
 describe('segments while a transcription runs', () => {
   it('appear in order as they are committed; the finished result is built from the same segments', async () => {
     const job = await submit('reference.wav');
-    const early = await until('the first segments', () => segments(job.id), (s) => s.data.length >= 2, 120_000);
+    const early = await until('the first segments', () => segments(job.id), (s) => s.data.length >= 2, scaled(120_000));
     expect(early.complete).toBe(false);
     expect((await getJob(job.id)).status).toBe('running');
     expect(early.data.map((s) => s.index)).toEqual([...early.data.map((s) => s.index)].sort((a, b) => a - b));
@@ -114,7 +114,7 @@ describe('segments while a transcription runs', () => {
 describe('pause and resume', () => {
   it('a running transcription stops after its current segment, waits paused with its segments, then continues', async () => {
     const job = await submit();
-    await until('some segments', () => segments(job.id), (s) => s.data.length >= 3, 120_000);
+    await until('some segments', () => segments(job.id), (s) => s.data.length >= 3, scaled(120_000));
     const pausing = await json<Job>(api.post(`/v1/speech-to-text/${job.id}/pause`));
     expect(['running', 'queued']).toContain(pausing.status);
     const paused = await until('the pause', () => getJob(job.id), (j) => j.status === 'queued' && j.error_code === 'paused');
@@ -166,7 +166,7 @@ describe('pause and resume', () => {
 describe('retry of a cancelled transcription', () => {
   it('continues from its checkpoint: committed segments are copied, not recognised again', async () => {
     const job = await submit();
-    await until('some segments', () => segments(job.id), (s) => s.data.length >= 4, 120_000);
+    await until('some segments', () => segments(job.id), (s) => s.data.length >= 4, scaled(120_000));
     await json<Job>(api.post(`/v1/speech-to-text/${job.id}/cancel`));
     expect((await finished(job.id)).status).toBe('cancelled');
     const committed = await allSegments(job.id);

@@ -170,7 +170,7 @@ describe('batches with a saved cloned voice', () => {
     const batch = await waitFor(`batch ${created.id}`, async () => {
       const b = await json<Batch>(api.get(`/v1/voice-cloning/batch/${created.id}`));
       return b.remaining === 0 ? b : undefined;
-    }, 300_000);
+    }, scaled(300_000));
     expect(batch).toMatchObject({ succeeded: 2, failed: 0 });
     for (const item of batch.files) expect(item.result, JSON.stringify(item)).toMatchObject({ synthetic: true, reference_text: 'hello there' });
   });
@@ -187,7 +187,7 @@ describe('batches with a saved cloned voice', () => {
     const batch = await waitFor(`batch ${created.id}`, async () => {
       const b = await json<Batch>(api.get(`/v1/voice-conversion/batch/${created.id}`));
       return b.remaining === 0 ? b : undefined;
-    }, 300_000);
+    }, scaled(300_000));
     expect(batch.files[0], JSON.stringify(batch.files[0])).toMatchObject({ status: 'succeeded' });
   });
 
@@ -218,9 +218,9 @@ describe('live text to speech in a saved cloned voice', () => {
     const live = await LiveClient.open(url(`model=${POCKET}&voice=${cloned.id}`), { authorization: `Bearer ${t.key}` });
     expect((await live.waitFor('session.created')).session).toMatchObject({ sample_rate: 24000 });
     live.send({ type: 'speak', text: 'Hello there. How are you today?' });
-    const first = (await live.waitFor('response.done', 240_000)) as { samples: number; audio_seconds: number };
+    const first = (await live.waitFor('response.done', scaled(240_000))) as { samples: number; audio_seconds: number };
     live.send({ type: 'speak', text: 'And a second time.' });
-    const second = (await live.waitFor('response.done', 240_000)) as { samples: number };
+    const second = (await live.waitFor('response.done', scaled(240_000))) as { samples: number };
     expect(first.samples).toBeGreaterThan(0);
     expect(second.samples).toBeGreaterThan(0);
     const audio = live.received.filter((r) => r.kind === 'audio').reduce((sum, r) => sum + r.bytes, 0);
@@ -236,7 +236,7 @@ describe('live text to speech in a saved cloned voice', () => {
     );
     const live2 = await LiveClient.open(url(`model=${POCKET}&voice=${another.id}`), { authorization: `Bearer ${t.key}` });
     live2.send({ type: 'speak', text: 'Hi.' });
-    expect(((await live2.waitFor('response.done', 240_000)) as { samples: number }).samples).toBeGreaterThan(0);
+    expect(((await live2.waitFor('response.done', scaled(240_000))) as { samples: number }).samples).toBeGreaterThan(0);
     expect(t.service.live.neuralVoices()).toBe(running);
     live.close();
     live2.close();

@@ -7,6 +7,7 @@ import type { AppState } from '../../../../src-renderer/src/shared/service/app-s
 import { JobHistory, matchesFilter } from '../../../../src-renderer/src/jobs/job-history.svelte.js';
 import { connectedAppState, until } from '../../../helpers/renderer-host.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let svc: TestService;
 let app: AppState;
@@ -23,7 +24,7 @@ afterAll(async () => {
 async function speakBatch(prefix: string, count: number, params: Record<string, unknown> = { ms: 0 }): Promise<void> {
   const items = Array.from({ length: count }, (_, i) => ({ text: `${prefix} ${i}`, name: `${prefix} ${i}` }));
   const batch = await app.api.speakBatch({ model: 'test-tts', params, items });
-  await until(() => app.batchById(batch.id)?.status === 'complete', `batch ${prefix}`, 60_000);
+  await until(() => app.batchById(batch.id)?.status === 'complete', `batch ${prefix}`, scaled(60_000));
 }
 
 describe('JobHistory', () => {

@@ -8,6 +8,7 @@ import type { AppState } from '../../../../src-renderer/src/shared/service/app-s
 import { TranscriptionUploads, type UploadItem } from '../../../../src-renderer/src/transcribe/transcription-uploads.svelte.js';
 import { connectedAppState, until } from '../../../helpers/renderer-host.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
+import { scaled } from '../../../helpers/time-scale.js';
 
 let svc: TestService;
 let app: AppState;
@@ -89,14 +90,14 @@ describe('TranscriptionUploads', () => {
     await until(() => {
       for (const item of uploads.items) phases.add(item.phase);
       return statuses(uploads, uploads.items).every((s) => s === 'succeeded');
-    }, 'the third batch', 60_000);
+    }, 'the third batch', scaled(60_000));
     expect(phases).toContain('waiting');
     expect(uploads.items.every((i) => i.error === null)).toBe(true);
   });
 
   it('cancelAll while a batch waits for a free slot: its rows end cancelled', async () => {
     const host = connectedApp();
-    await until(() => host.jobsLoaded && host.batches.every((b) => b.status !== 'open'), 'earlier batches to finish', 60_000);
+    await until(() => host.jobsLoaded && host.batches.every((b) => b.status !== 'open'), 'earlier batches to finish', scaled(60_000));
     // The two open batches must outlast the upload on a loaded machine (they are cancelled at the end).
     const slow = [await openSlowBatch(60_000), await openSlowBatch(60_000)];
     const uploads = new TranscriptionUploads(host, { batchRetryMs: 200 });

@@ -45,14 +45,14 @@ describe('LiveSegments', () => {
       if (shown[shown.length - 1] !== live.segments) shown.push(live.segments);
     }, 20);
     try {
-      await until(() => live.segments.length >= 3, 'the first segments', 120_000);
+      await until(() => live.segments.length >= 3, 'the first segments', scaled(120_000));
       const running = app.jobById(job.id)!;
       expect(running.status).toBe('running');
       expect(canPause(running)).toBe(true);
       await pauseOrResume(app, running, 'pause');
-      await until(() => isPaused(app.jobById(job.id)), 'the pause', 60_000);
+      await until(() => isPaused(app.jobById(job.id)), 'the pause', scaled(60_000));
       await pauseOrResume(app, app.jobById(job.id)!, 'resume');
-      await until(() => live.complete, 'the whole transcript', 240_000);
+      await until(() => live.complete, 'the whole transcript', scaled(240_000));
     } finally {
       clearInterval(watch);
     }

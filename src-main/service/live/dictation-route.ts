@@ -30,6 +30,8 @@ import { MODEL_QUERY_REQUIRED, modelUnavailable, noModel } from '../../common/er
 
 export interface DictationDeps {
   resolveModel(id: string): ModelDefinition | undefined;
+  /** Looks again for models another process installed, when a session names one this node does not know (live-server.ts). */
+  lookElsewhere?(): Promise<unknown>;
   /** Records an ended session as a speech-to-text job (JobService.recordDictation). */
   recordDictation(input: NewDictationJob): Promise<Job>;
   /** Records the local job that follows a hosted session's job (JobService.followHostedDictation). */
@@ -176,8 +178,8 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
   }
 
   /** The live speech-to-text model `modelId`, or the ApiError a session on it is refused with. */
-  function liveModel(modelId: string): ModelDefinition {
-    const model = deps.resolveModel(modelId);
+  async function liveModel(modelId: string): Promise<ModelDefinition> {
+    const model = deps.resolveModel(modelId) ?? (await deps.lookElsewhere?.(), deps.resolveModel(modelId));
     if (!model) throw new ApiError('not_found', noModel(modelId));
     if (model.capability !== 'asr' || !model.live) {
       const why = model.engine !== 'remote' && model.capability === 'asr' ? liveUnavailableReason(model) : null;
@@ -188,7 +190,7 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
   }
 
   async function recognizer(modelId: string): Promise<LiveRecognizer> {
-    const model = liveModel(modelId);
+    const model = await liveModel(modelId);
     if (model.engine === 'remote') {
       throw new ApiError('model_unavailable', `model ${modelId} runs on a hosted service; this machine's microphone and sound are recognised by an on-device live model only`);
     }
@@ -201,7 +203,7 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
   async function admit(url: URL, accountId: string): Promise<(ws: WebSocket) => SessionHandle> {
     const modelId = singleQuery(url.searchParams, 'model');
     if (!modelId) throw new ApiError('model_required', MODEL_QUERY_REQUIRED);
-    const model = liveModel(modelId);
+    const model = await liveModel(modelId);
     if (model.engine === 'remote') return admitHosted(model, accountId);
     const config = liveModelConfig(model);
     const key = poolKey(model);

@@ -43,6 +43,12 @@ export interface LiveDeps {
    */
   isKeyValid?(key: string): boolean | Promise<boolean>;
   resolveModel(id: string): ModelDefinition | undefined;
+  /**
+   * Looks again for models installed by another process (another node of a cluster, `voxdesk models pull` beside the
+   * service): called only when a session names a model this node does not know, so a model installed a moment ago
+   * answers on the first session that names it (as the HTTP routes do, routes/submission.ts). Default: none.
+   */
+  lookElsewhere?(): Promise<unknown>;
   /** The model's live price (catalogue + pricing file). Default: the definition's pricing, else free. */
   pricingFor?(model: ModelDefinition): Pricing;
   /** Writes one ledger row (request fee once per session, usage per speak). */
@@ -122,6 +128,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   const dictation = createDictationRoute(
     {
       resolveModel: deps.resolveModel,
+      ...(deps.lookElsewhere ? { lookElsewhere: deps.lookElsewhere } : {}),
       recordDictation: (input) => {
         if (!deps.recordDictation) throw new Error('this live server records no dictation jobs');
         return deps.recordDictation(input);
@@ -188,7 +195,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
   async function admitSpeech(url: URL, accountId: string): Promise<{ model: ModelDefinition; voice: LiveVoice }> {
     const modelId = singleQuery(url.searchParams, 'model');
     if (!modelId) throw new ApiError('model_required', MODEL_QUERY_REQUIRED);
-    const model = deps.resolveModel(modelId);
+    const model = deps.resolveModel(modelId) ?? (await deps.lookElsewhere?.(), deps.resolveModel(modelId));
     if (!model) throw new ApiError('not_found', noModel(modelId));
     const cloning = model.engine === 'sherpa-cloning' && deps.clonedVoice !== undefined;
     if (!cloning && (model.capability !== 'tts' || !model.live)) throw new ApiError('model_unavailable', `model ${modelId} is not a live text-to-speech model`);

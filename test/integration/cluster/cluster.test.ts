@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-main/common/api-types.js';
 import { startApiNode, startWorkerNode, stopNode, type NodeProcess } from '../../helpers/cluster.js';
 import { Client } from '../../helpers/http-client.js';
+import { LiveClient } from '../../helpers/live-harness.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { SHARED } from '../../helpers/system.js';
 import { scaled } from '../../helpers/time-scale.js';
@@ -173,6 +174,15 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     ]);
     expect(openAi.status, await openAi.clone().text()).toBe(200);
     expect(typeof ((await openAi.json()) as { text: unknown }).text).toBe('string');
+    // And the live sockets: a voice imported through one API node speaks live on the other, on the first session.
+    const voice = (await (await client(apis[0]!).postJson('/v1/local/models/import', { path: join(SHARED, 'models/tiny/tiny-vits'), id: 'tiny-vits-fresh', languages: ['en'] })).json()) as { id: string };
+    await until(() => client(apis[0]!).get(`/v1/local/models/${voice.id}`).then((r) => r.json() as Promise<{ state: string }>), (m) => m.state !== 'importing', 'the voice import');
+    const live = await LiveClient.open(`${apis[1]!.url.replace(/^http/, 'ws')}/v1/text-to-speech/realtime?model=${voice.id}`, { authorization: `Bearer ${KEY}` });
+    try {
+      expect(await live.waitFor('session.created', scaled(60_000))).toMatchObject({ type: 'session.created' });
+    } finally {
+      live.close();
+    }
   }, scaled(180_000));
 
   it('takes over the job of a worker killed while running it, once its lease lapsed, and counts the lapsed lease', async () => {

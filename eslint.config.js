@@ -90,8 +90,6 @@ export default tseslint.config(
       'src-main/app/player/player-types.ts', // PlayerError: the player's 'error' event, with the device codes
       'src-main/app/hotkey/text-insertion.ts', // InsertionError: shown as it is, other failures are wrapped
       'src-main/platform/native-addons.ts', // MissingNativeAddonError: its name is the native-addon check's verdict
-      'src-main/service/live/live-protocol.ts', // ProtocolError: the live socket's own codes (queue_full), the socket stays open
-      'src-main/engines/tts/design/voice-recipe.ts', // UnmetVoiceError: the route names the request field at fault
     ],
     rules: {
       'no-restricted-syntax': [

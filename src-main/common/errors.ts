@@ -2,7 +2,8 @@
  * The one way to fail (docs/design.md, house rules): throw a domain error with a code where the fault is found, and
  * let the edges translate codes, never classes. Three errors, one per list of codes:
  * - `ApiError` — a request's fault (REQUEST_ERRORS): the central HTTP handler (service/http/error-handler.ts) maps its
- *   code to the status (service/http/http-status.ts, the only code → status map) and to `{"error": {"code", "message"}}`.
+ *   code to the status (service/http/http-status.ts, the only code → status map) and to `{"error": {"code", "message"}}`;
+ *   a live socket sends its code and message as an `error` message and stays open.
  * - `JobError` — a job's failure (JOB_ERROR_CODES): the job engine stores its code and message on the job row.
  * - `PackageError` — a model package's download, install or import (PACKAGE_ERROR_CODES), recorded on the package.
  * They stay three rather than one VoxdeskError because each is caught by a different edge for a different contract
@@ -54,6 +55,9 @@ export const REQUEST_ERRORS = {
   language_model_unreachable: 502,
   /** The language model endpoint answered with an error (a wrong key or URL, an unknown model). */
   language_model_refused: 502,
+  /** Live sockets' own: a message of a type the socket does not know, and a speak past the queue of waiting ones. */
+  unknown_message_type: 400,
+  queue_full: 429,
   internal_error: 500,
   upstream_unavailable: 502,
   upload_quota_exceeded: 507,

@@ -1,15 +1,15 @@
 /**
  * Parsing and checking the dictation socket's client messages (common/dictation-protocol.ts). Every refusal is a
- * ProtocolError whose code the client gets in an `error` message; the socket stays open. Unknown fields, top-level
+ * ApiError whose code the client gets in an `error` message; the socket stays open. Unknown fields, top-level
  * or in `session`, are unsupported_param (the API's one rule).
  */
+import { ApiError } from '../../common/errors.js';
 import {
   DICTATION_MAX_SAMPLE_RATE,
   DICTATION_MIN_SAMPLE_RATE,
   type DictationClientMessage,
 } from '../../common/dictation-protocol.js';
 import { unknownFieldMessage } from '../http/unknown-fields.js';
-import { ProtocolError } from './live-protocol.js';
 import { MAX_JSON_DEPTH, textNestsPast } from '../http/json-depth.js';
 
 const MESSAGE_FIELDS: Record<DictationClientMessage['type'], readonly string[]> = {
@@ -20,7 +20,7 @@ const SESSION_FIELDS = ['sample_rate', 'language'] as const;
 
 function refuseUnknown(object: Record<string, unknown>, allowed: readonly string[], prefix: string, owner: string): void {
   const message = unknownFieldMessage(object, allowed, prefix, owner);
-  if (message !== null) throw new ProtocolError('unsupported_param', message);
+  if (message !== null) throw new ApiError('unsupported_param', message);
 }
 
 /**
@@ -29,21 +29,21 @@ function refuseUnknown(object: Record<string, unknown>, allowed: readonly string
  */
 export function parseDictationMessage(raw: string, languages: readonly string[]): DictationClientMessage {
   // Before anything recurses over it (a deep `type` made JSON.stringify overflow: internal_error).
-  if (textNestsPast(raw, MAX_JSON_DEPTH)) throw new ProtocolError('invalid_json', `message nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; no message of this socket nests more than two`);
+  if (textNestsPast(raw, MAX_JSON_DEPTH)) throw new ApiError('invalid_json', `message nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; no message of this socket nests more than two`);
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
-    throw new ProtocolError('invalid_json', 'message is not valid JSON');
+    throw new ApiError('invalid_json', 'message is not valid JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProtocolError('invalid_json', 'message must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('invalid_json', 'message must be a JSON object');
   const msg = value as Record<string, unknown>;
   switch (msg.type) {
     case 'session.update': {
       refuseUnknown(msg, MESSAGE_FIELDS['session.update'], '', 'session.update');
       const session = msg.session;
       if (typeof session !== 'object' || session === null || Array.isArray(session)) {
-        throw new ProtocolError('invalid_params', 'session.update needs a session object');
+        throw new ApiError('invalid_params', 'session.update needs a session object');
       }
       const fields = session as Record<string, unknown>;
       refuseUnknown(fields, SESSION_FIELDS, 'session.', 'session');
@@ -51,7 +51,7 @@ export function parseDictationMessage(raw: string, languages: readonly string[])
       if (fields.sample_rate !== undefined) {
         const rate = fields.sample_rate;
         if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < DICTATION_MIN_SAMPLE_RATE || rate > DICTATION_MAX_SAMPLE_RATE) {
-          throw new ProtocolError(
+          throw new ApiError(
             'invalid_params',
             `session.sample_rate must be a whole number of Hz from ${DICTATION_MIN_SAMPLE_RATE} to ${DICTATION_MAX_SAMPLE_RATE}, got ${JSON.stringify(rate)}`,
           );
@@ -59,9 +59,9 @@ export function parseDictationMessage(raw: string, languages: readonly string[])
         out.sample_rate = rate;
       }
       if (fields.language !== undefined) {
-        if (languages.length === 0) throw new ProtocolError('unsupported_param', 'this model takes no language setting');
+        if (languages.length === 0) throw new ApiError('unsupported_param', 'this model takes no language setting');
         if (typeof fields.language !== 'string' || !languages.includes(fields.language)) {
-          throw new ProtocolError('invalid_params', `session.language must be one of ${languages.join(', ')}, got ${JSON.stringify(fields.language)}`);
+          throw new ApiError('invalid_params', `session.language must be one of ${languages.join(', ')}, got ${JSON.stringify(fields.language)}`);
         }
         out.language = fields.language;
       }
@@ -71,7 +71,7 @@ export function parseDictationMessage(raw: string, languages: readonly string[])
       refuseUnknown(msg, MESSAGE_FIELDS['input_audio.end'], '', 'input_audio.end');
       return { type: 'input_audio.end' };
     default:
-      throw new ProtocolError(
+      throw new ApiError(
         'unknown_message_type',
         `unknown message type ${JSON.stringify(msg.type)} (expected session.update or input_audio.end, or binary PCM16 audio)`,
       );

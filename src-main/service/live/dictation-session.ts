@@ -5,6 +5,7 @@
  * session is recorded as a speech-to-text job, charged like a file of that length. Audio waiting for the recognizer
  * is bounded (`audio_overrun`, dictation-frame-admission.ts), a recognizer crash is reported and recognition goes on in a new process.
  */
+import { ApiError } from '../../common/errors.js';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +27,6 @@ import type { NewDictationJob } from '../../jobs/engine/job-service-types.js';
 import { admitDictationFrame } from './dictation-frame-admission.js';
 import { parseDictationMessage } from './dictation-messages.js';
 import type { LiveOptions } from './live-options.js';
-import { ProtocolError } from './live-protocol.js';
 import { ensurePrivateDir } from '../../store/private-files.js';
 import type { Log } from '../../common/log.js';
 
@@ -153,13 +153,13 @@ export class DictationSession {
         return;
       }
       if (this.started) {
-        throw new ProtocolError('invalid_params', 'sample_rate and language can only be set before the first audio frame');
+        throw new ApiError('invalid_params', 'sample_rate and language can only be set before the first audio frame');
       }
       if (msg.session.sample_rate !== undefined) this.sampleRate = msg.session.sample_rate;
       if (msg.session.language !== undefined) this.language = msg.session.language === 'auto' ? null : msg.session.language;
       this.send({ type: 'session.updated', session: this.info() });
     } catch (error) {
-      if (error instanceof ProtocolError) this.sendError(error.code, error.message);
+      if (error instanceof ApiError) this.sendError(error.code, error.message);
       else this.sendError('internal_error', 'the message could not be handled');
     }
   }

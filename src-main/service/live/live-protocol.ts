@@ -3,6 +3,7 @@
  * Client → server: session.update, speak, cancel. Server → client: session.created, response.created, binary PCM16
  * frames, response.done, error.
  */
+import { ApiError } from '../../common/errors.js';
 import { unknownFieldMessage } from '../http/unknown-fields.js';
 import { MAX_JSON_DEPTH, textNestsPast } from '../http/json-depth.js';
 
@@ -35,15 +36,6 @@ export type ClientMessage =
   | { type: 'speak'; text: string }
   | { type: 'cancel' };
 
-export class ProtocolError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** Fields each client message takes; any other field is refused with unsupported_param (the API's one rule). */
 const MESSAGE_FIELDS: Record<ClientMessage['type'], readonly string[]> = {
   'session.update': ['type', 'session'],
@@ -54,24 +46,24 @@ const SESSION_FIELDS = ['speed'] as const;
 
 function refuseUnknown(object: Record<string, unknown>, allowed: readonly string[], prefix: string, owner: string): void {
   const message = unknownFieldMessage(object, allowed, prefix, owner);
-  if (message !== null) throw new ProtocolError('unsupported_param', message);
+  if (message !== null) throw new ApiError('unsupported_param', message);
 }
 
 /**
- * Parses and checks one text message; throws ProtocolError with the code the client gets (as an `error` message:
+ * Parses and checks one text message; throws ApiError with the code the client gets (as an `error` message:
  * the socket stays open). Unknown fields, top-level or in `session`, are 400-style unsupported_param errors.
  */
 export function parseClientMessage(raw: string, acceptsSpeed: boolean): ClientMessage {
   // Before anything recurses over it (a deep `type` made JSON.stringify overflow: internal_error).
-  if (textNestsPast(raw, MAX_JSON_DEPTH)) throw new ProtocolError('invalid_json', `message nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; no message of this socket nests more than two`);
+  if (textNestsPast(raw, MAX_JSON_DEPTH)) throw new ApiError('invalid_json', `message nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; no message of this socket nests more than two`);
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
-    throw new ProtocolError('invalid_json', 'message is not valid JSON');
+    throw new ApiError('invalid_json', 'message is not valid JSON');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ProtocolError('invalid_json', 'message must be a JSON object');
+    throw new ApiError('invalid_json', 'message must be a JSON object');
   }
   const msg = value as Record<string, unknown>;
   switch (msg.type) {
@@ -79,27 +71,27 @@ export function parseClientMessage(raw: string, acceptsSpeed: boolean): ClientMe
       refuseUnknown(msg, MESSAGE_FIELDS['session.update'], '', 'session.update');
       const session = msg.session;
       if (typeof session !== 'object' || session === null || Array.isArray(session)) {
-        throw new ProtocolError('invalid_params', 'session.update needs a session object');
+        throw new ApiError('invalid_params', 'session.update needs a session object');
       }
       refuseUnknown(session as Record<string, unknown>, SESSION_FIELDS, 'session.', 'session');
       const speed = (session as Record<string, unknown>).speed;
       if (speed === undefined) return { type: 'session.update', session: {} };
-      if (!acceptsSpeed) throw new ProtocolError('unsupported_param', 'this model does not accept speed');
+      if (!acceptsSpeed) throw new ApiError('unsupported_param', 'this model does not accept speed');
       if (typeof speed !== 'number' || !(speed >= 0.5 && speed <= 2)) {
-        throw new ProtocolError('invalid_params', 'session.speed must be a number from 0.5 to 2');
+        throw new ApiError('invalid_params', 'session.speed must be a number from 0.5 to 2');
       }
       return { type: 'session.update', session: { speed } };
     }
     case 'speak': {
       refuseUnknown(msg, MESSAGE_FIELDS.speak, '', 'speak');
-      if (typeof msg.text !== 'string' || msg.text.trim() === '') throw new ProtocolError('text_required', 'speak needs non-empty text');
+      if (typeof msg.text !== 'string' || msg.text.trim() === '') throw new ApiError('text_required', 'speak needs non-empty text');
       return { type: 'speak', text: msg.text };
     }
     case 'cancel':
       refuseUnknown(msg, MESSAGE_FIELDS.cancel, '', 'cancel');
       return { type: 'cancel' };
     default:
-      throw new ProtocolError(
+      throw new ApiError(
         'unknown_message_type',
         `unknown message type ${JSON.stringify(msg.type)} (expected session.update, speak or cancel)`,
       );

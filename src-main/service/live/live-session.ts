@@ -3,6 +3,7 @@
  * PCM16 frames, with back-pressure on the socket's bufferedAmount. See live-protocol.ts for the messages and
  * docs/engines-and-models.md, "Live text to speech", for the conventions (cancel, charging, frame sizes).
  */
+import { ApiError } from '../../common/errors.js';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import type { Pricing } from '../../common/api-types.js';
@@ -12,7 +13,7 @@ import { splitSentences } from '../../engines/audio/sentences.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import type { NewCharge } from '../../store/ledger-repo.js';
 import type { LiveOptions } from './live-options.js';
-import { ProtocolError, parseClientMessage, type ServerMessage, type SessionInfo } from './live-protocol.js';
+import { parseClientMessage, type ServerMessage, type SessionInfo } from './live-protocol.js';
 import type { LiveVoice, SentenceHandle } from '../../engines/live/live-synth.js';
 import type { Log } from '../../common/log.js';
 
@@ -143,7 +144,7 @@ export class LiveSession {
           break;
       }
     } catch (error) {
-      if (error instanceof ProtocolError) this.sendError(error.code, error.message);
+      if (error instanceof ApiError) this.sendError(error.code, error.message);
       else this.sendError('internal_error', 'the message could not be handled');
     }
   }
@@ -151,9 +152,9 @@ export class LiveSession {
   private enqueueSpeak(text: string): void {
     const max = this.init.model.limits.max_text_chars ?? DEFAULT_MAX_TEXT_CHARS;
     const length = textLength(text);
-    if (length > max) throw new ProtocolError('text_too_long', textTooLongMessage('text', length, max, this.init.model.id));
+    if (length > max) throw new ApiError('text_too_long', textTooLongMessage('text', length, max, this.init.model.id));
     if (this.queue.length >= this.init.options.maxQueuedSpeaks) {
-      throw new ProtocolError('queue_full', `at most ${this.init.options.maxQueuedSpeaks} speaks may wait; send cancel or wait for response.done`);
+      throw new ApiError('queue_full', `at most ${this.init.options.maxQueuedSpeaks} speaks may wait; send cancel or wait for response.done`);
     }
     const speak: Speak = { id: newId('resp'), text, cancelled: false, samplesSent: 0, charged: false, handle: null };
     this.queue.push(speak);

@@ -15,7 +15,7 @@ import {
   type VoiceAttributes,
 } from '../../common/voice-description.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
-import { designRecipe, UnmetVoiceError, type VoiceRecipe } from '../../engines/tts/design/voice-recipe.js';
+import { designRecipe, unmetVoice, type VoiceRecipe } from '../../engines/tts/design/voice-recipe.js';
 import type { SherpaTtsEngineConfig } from '../../engines/tts/tts-families.js';
 
 export interface DesignedVoice {
@@ -47,11 +47,8 @@ export function designVoice(def: ModelDefinition, description: string | null, pa
   }
   const config = def.engineConfig as Partial<SherpaTtsEngineConfig> & { designFrom?: string };
   const model = config.designFrom ?? def.id;
-  try {
-    const seed = typeof params.seed === 'number' ? params.seed : 0;
-    return { recipe: designRecipe(model, config.speakerNames ?? [], attributes, seed, !!config.speakerLanguages), unknownWords: read.unknownWords };
-  } catch (error) {
-    if (error instanceof UnmetVoiceError) throw new ApiError('invalid_params', error.message, { param: where });
-    throw error;
-  }
+  const unmet = unmetVoice(model, config.speakerNames ?? [], attributes);
+  if (unmet !== null) throw new ApiError('invalid_params', unmet, { param: where });
+  const seed = typeof params.seed === 'number' ? params.seed : 0;
+  return { recipe: designRecipe(model, config.speakerNames ?? [], attributes, seed, !!config.speakerLanguages), unknownWords: read.unknownWords };
 }

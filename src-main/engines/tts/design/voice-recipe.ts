@@ -49,9 +49,6 @@ const AGE_SEMITONES = { child: 3, young: 1, adult: 0, old: -1 } as const;
 export const MAX_PITCH_SEMITONES = 4;
 const MAX_BLENDED = 3;
 
-/** A designed voice asks for something no voice of the model has: the request is refused (400). */
-export class UnmetVoiceError extends Error {}
-
 /** mulberry32: a small, well-mixed 32-bit PRNG (deterministic across platforms). */
 function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -71,25 +68,44 @@ function seedOf(model: string, attributes: VoiceAttributes, seed: number): numbe
 
 const round = (value: number, places: number): number => Math.round(value * 10 ** places) / 10 ** places;
 
-/**
- * The recipe for `attributes` from a model's voices (`speakerNames` in speaker-id order, Kokoro's naming scheme).
- * Throws UnmetVoiceError when no voice matches the accent and gender asked for (naming what the model has).
- */
-export function designRecipe(model: string, speakerNames: readonly string[], attributes: VoiceAttributes, seed = 0, multilingual = false): VoiceRecipe {
-  const notes: string[] = [];
-  const labelled = speakerNames.map((name, speaker) => ({ name, speaker, language: kokoroVoiceLanguage(name), gender: name[1] === 'f' ? 'female' : name[1] === 'm' ? 'male' : null }));
+type LabelledVoice = { name: string; speaker: number; language: ReturnType<typeof kokoroVoiceLanguage>; gender: 'female' | 'male' | null };
+
+/** The model's voices that fit `attributes`, or why none does (naming what the model has). */
+function voiceCandidates(model: string, speakerNames: readonly string[], attributes: VoiceAttributes): { candidates: LabelledVoice[] } | { unmet: string } {
+  const labelled: LabelledVoice[] = speakerNames.map((name, speaker) => ({ name, speaker, language: kokoroVoiceLanguage(name), gender: name[1] === 'f' ? 'female' : name[1] === 'm' ? 'male' : null }));
   let candidates = labelled.filter((v) => v.language !== null);
-  if (candidates.length === 0) throw new UnmetVoiceError(`model ${model} has no voices named in Kokoro's scheme (language and gender letters), so none can be chosen by description`);
+  if (candidates.length === 0) return { unmet: `model ${model} has no voices named in Kokoro's scheme (language and gender letters), so none can be chosen by description` };
   if (attributes.accent) {
     const letters = ACCENT_LETTERS[attributes.accent];
     candidates = candidates.filter((v) => letters.includes(v.name[0]!));
-    if (candidates.length === 0) throw new UnmetVoiceError(`model ${model} has no ${attributes.accent} voice; its accents: ${accentsOf(labelled)}`);
+    if (candidates.length === 0) return { unmet: `model ${model} has no ${attributes.accent} voice; its accents: ${accentsOf(labelled)}` };
   }
   if (attributes.gender) {
     const matching = candidates.filter((v) => v.gender === attributes.gender);
-    if (matching.length === 0) throw new UnmetVoiceError(`model ${model} has no ${attributes.gender} voice${attributes.accent ? ` with a ${attributes.accent} accent` : ''}`);
+    if (matching.length === 0) return { unmet: `model ${model} has no ${attributes.gender} voice${attributes.accent ? ` with a ${attributes.accent} accent` : ''}` };
     candidates = matching;
   }
+  return { candidates };
+}
+
+/**
+ * Why no voice of `model` can be designed for `attributes` (no voice has the accent or gender asked for; the message
+ * names what the model has), or null when one can. A request asking for such a voice is refused (400) with it.
+ */
+export function unmetVoice(model: string, speakerNames: readonly string[], attributes: VoiceAttributes): string | null {
+  const found = voiceCandidates(model, speakerNames, attributes);
+  return 'unmet' in found ? found.unmet : null;
+}
+
+/**
+ * The recipe for `attributes` from a model's voices (`speakerNames` in speaker-id order, Kokoro's naming scheme).
+ * Check `unmetVoice` first: asked for a voice the model cannot give, this throws (a caller's bug).
+ */
+export function designRecipe(model: string, speakerNames: readonly string[], attributes: VoiceAttributes, seed = 0, multilingual = false): VoiceRecipe {
+  const notes: string[] = [];
+  const found = voiceCandidates(model, speakerNames, attributes);
+  if ('unmet' in found) throw new Error(found.unmet);
+  const candidates = found.candidates;
   // Without an accent, a blend stays within one language (a voice mixing phonemes of two languages sounds wrong):
   // the first voice drawn decides it.
   const random = prng(seedOf(model, attributes, seed));

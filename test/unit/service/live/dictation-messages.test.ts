@@ -1,7 +1,7 @@
 /** The dictation socket's client messages: every accepted shape and every refusal with its code. */
+import { ApiError } from '../../../../src-main/common/errors.js';
 import { describe, expect, it } from 'vitest';
 import { parseDictationMessage } from '../../../../src-main/service/live/dictation-messages.js';
-import { ProtocolError } from '../../../../src-main/service/live/live-protocol.js';
 
 const LANGS = ['auto', 'en', 'de'];
 
@@ -9,8 +9,8 @@ function refusal(raw: unknown, languages: string[] = LANGS): { code: string; mes
   try {
     parseDictationMessage(typeof raw === 'string' ? raw : JSON.stringify(raw), languages);
   } catch (error) {
-    expect(error).toBeInstanceOf(ProtocolError);
-    return { code: (error as ProtocolError).code, message: (error as Error).message };
+    expect(error).toBeInstanceOf(ApiError);
+    return { code: (error as ApiError).code, message: (error as Error).message };
   }
   throw new Error(`accepted ${JSON.stringify(raw)}`);
 }

@@ -30,6 +30,9 @@ interface StartOptions extends CaptureOptions {
   follow?: boolean;
 }
 
+/** How often `capture stop` asks whether a stopped capture's job is saved (while its other side is diarized). */
+const STOPPING_POLL_MS = 1_000;
+
 /** The pid file of a foreground capture (so `capture stop` in another terminal can end it). */
 const PID_FILE = 'capture.pid';
 
@@ -142,7 +145,14 @@ export function registerCaptureCommand(program: Command): void {
     const endpoint = remote(opts);
     const running = id ?? (await call<CaptureList>(endpoint, 'GET', '/v1/captures')).data.find((c) => c.status === 'recording')?.id;
     if (!running) throw new Error('no capture is running');
-    const stopped = await call<Capture>(endpoint, 'POST', `/v1/captures/${running}/stop`);
+    let stopped = await call<Capture>(endpoint, 'POST', `/v1/captures/${running}/stop`);
+    // With the speaker models the stop answers once the other side is being diarized: wait for the job.
+    if (stopped.status === 'stopping') tell("telling the other side's speakers apart…");
+    while (stopped.status === 'stopping') {
+      await new Promise((resolve) => setTimeout(resolve, STOPPING_POLL_MS));
+      stopped = await call<Capture>(endpoint, 'GET', `/v1/captures/${running}`);
+    }
+    if (stopped.status === 'failed') throw new Error(stopped.error?.message ?? 'the capture could not be saved');
     process.stdout.write(`${stopped.job_id ?? ''}\n`);
   });
 

@@ -248,8 +248,9 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       log: config.log.child('capture'),
     });
     opened.push(() => captureSocket.close());
-    // Captures an earlier run left unfinished (a crash, a kill -9) become their jobs before any new one starts.
-    await captures.recover();
+    // Captures an earlier run left unfinished (a crash, a kill -9) are found before any new one can start, and become
+    // their jobs in the background (diarizing a long meeting's other side takes minutes).
+    void captures.recover();
     await models.start();
     remote.start();
     await jobs.start();

@@ -48,3 +48,29 @@ export function followCapture(url: string, key: string, id: string): CaptureFoll
       }),
   };
 }
+
+/** Asks for the capture until it is no longer `stopping` (its other side diarized and its job saved), then returns it. */
+export async function untilCaptureSaved<T extends { status: string }>(url: string, key: string, id: string, ms = scaled(300_000)): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const seen = (await captureApi<T>(url, `/v1/captures/${id}`, key)).body;
+    if (seen.status !== 'stopping') return seen;
+    if (Date.now() > deadline) throw new Error(`the capture was still stopping after ${ms} ms: ${JSON.stringify(seen)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * The job a capture left by an earlier run was saved as at this start ("Meeting … (recovered)"): captures are saved in
+ * the background after the service starts, so it is asked for until it is there.
+ */
+export async function untilRecoveredJob<T extends { name?: string | null }>(url: string, key: string, ms = scaled(300_000)): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const jobs = (await captureApi<{ data: T[] }>(url, '/v1/jobs?limit=10', key)).body.data;
+    const recovered = jobs.find((j) => j.name?.startsWith('Meeting ') && j.name.endsWith('(recovered)'));
+    if (recovered) return recovered;
+    if (Date.now() > deadline) throw new Error(`no recovered capture's job after ${ms} ms: ${JSON.stringify(jobs.map((j) => j.name))}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

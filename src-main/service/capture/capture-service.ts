@@ -20,7 +20,7 @@ import { DICTATIONS_FOLDER, type LiveRecognizer } from '../live/dictation-route.
 import type { UploadTicket } from '../uploads/upload-budget.js';
 import { type CaptureManifest } from './capture-journal.js';
 import { DEFAULT_CAPTURE_OPTIONS, type CaptureOptions } from './capture-options.js';
-import { recoverCaptures } from './capture-recovery.js';
+import { findLeftCaptures, recoverCaptures, type RecoveredCapture } from './capture-recovery.js';
 import { NO_SPEAKER_MODELS, type CaptureSpeakerDeps } from './capture-speakers.js';
 import { CaptureSession } from './capture-session.js';
 import { captureSources, DEFAULT_DEVICE, openSources } from './capture-sources.js';
@@ -50,6 +50,8 @@ export class CaptureService {
   readonly events = new EventEmitter();
   private readonly captures = new Map<string, CaptureSession>();
   private closing = false;
+  private readonly shutdown = new AbortController();
+  private recovering: Promise<RecoveredCapture[]> = Promise.resolve([]);
 
   constructor(private readonly deps: CaptureDeps) {
     this.options = { ...DEFAULT_CAPTURE_OPTIONS, ...deps.options };
@@ -127,26 +129,44 @@ export class CaptureService {
     return session;
   }
 
+  /** POST /v1/captures/{id}/stop: answers when saved, or once the other side is being diarized (stopAnswer). */
   async stop(accountId: string, id: string): Promise<Capture> {
-    return this.session(accountId, id).stop();
+    return this.session(accountId, id).stopAnswer();
   }
 
   list(accountId: string): Capture[] {
     return [...this.captures.values()].filter((c) => c.accountId === accountId).map((c) => c.view()).reverse();
   }
 
-  /** Saves the captures an earlier run left unfinished (at service start, before any new one). */
-  recover(): Promise<unknown> {
-    return recoverCaptures(this.deps.uploadsDir, (input) => this.deps.recordJob(input), this.deps.log, this.deps.speakers ?? NO_SPEAKER_MODELS).then((found) => {
-      for (const r of found) this.deps.log.info(`capture ${r.captureId} left by an earlier run was saved${r.job ? ` as job ${r.job.id}` : ' (it had no audio)'}`);
-      return found;
-    });
+  /**
+   * Saves the captures an earlier run left unfinished: found now (call it at service start, before any new capture can
+   * begin) and saved in the background, because diarizing a long meeting's other side takes minutes and the service
+   * need not wait for it to answer; a shutdown meanwhile leaves what is not saved yet to the next start.
+   */
+  recover(): Promise<RecoveredCapture[]> {
+    const left = findLeftCaptures(this.deps.uploadsDir);
+    this.recovering = recoverCaptures(left, (input) => this.deps.recordJob(input), this.deps.log, this.deps.speakers ?? NO_SPEAKER_MODELS, this.shutdown.signal).then(
+      (found) => {
+        for (const r of found) this.deps.log.info(`capture ${r.captureId} left by an earlier run was saved${r.job ? ` as job ${r.job.id}` : ' (it had no audio)'}`);
+        return found;
+      },
+      (error: unknown) => {
+        this.deps.log.error(`captures left by an earlier run could not be saved: ${(error as Error).message}`);
+        return [];
+      },
+    );
+    return this.recovering;
   }
 
-  /** Service shutdown: running captures end as if stopped (their jobs are recorded). */
+  /**
+   * Service shutdown: running captures end as if stopped (their jobs are recorded), except that diarizing their other
+   * side, or a left capture's, is left to the next start rather than holding the shutdown.
+   */
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.all([...this.captures.values()].map((c) => c.stop().catch(() => undefined)));
+    this.shutdown.abort();
+    await Promise.all([...this.captures.values()].map((c) => c.stopForShutdown().catch(() => undefined)));
+    await this.recovering;
   }
 
   private checkLanguage(recognizer: LiveRecognizer, language: string | undefined): string | null {

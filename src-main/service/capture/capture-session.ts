@@ -84,9 +84,15 @@ export class CaptureSession {
   /** The other side's provisional speakers (null without the diarization models). */
   private readonly liveSpeakers: LiveSpeakers | null;
   private diarizing = false;
+  /** Resolved when the stopped capture starts diarizing its other side (what an impatient stop answers at). */
+  private readonly diarizationStarted: Promise<void>;
+  private startedDiarizing: () => void = () => undefined;
+  /** Aborted by a shutdown: the diarization is left to the next start (capture-recovery.ts). */
+  private readonly shutdown = new AbortController();
 
   constructor(private readonly init: CaptureSessionInit) {
     this.id = init.manifest.id;
+    this.diarizationStarted = new Promise((resolve) => (this.startedDiarizing = resolve));
     this.events.setMaxListeners(50);
     const paths = capturePaths(init.dir, this.id);
     this.journal = new CaptureJournal(init.dir, init.manifest);
@@ -177,6 +183,25 @@ export class CaptureSession {
     return this.stopping;
   }
 
+  /**
+   * What `POST /v1/captures/{id}/stop` answers: the capture once it is saved as its job, or, when its other side is
+   * diarized first (minutes on a long meeting), as soon as that starts (`stopping`, `diarizing: true`), so that no
+   * client waits on it; the socket and `GET /v1/captures/{id}` follow it to `done` with the job.
+   */
+  stopAnswer(): Promise<Capture> {
+    return Promise.race([this.stop(), this.diarizationStarted.then(() => this.view())]);
+  }
+
+  /**
+   * The service is shutting down: the capture stops as at a stop, but a diarization of its other side (running or
+   * to come) is left to the next start, which saves the capture from its journal (capture-recovery.ts), instead of
+   * holding the shutdown for minutes.
+   */
+  stopForShutdown(): Promise<Capture> {
+    this.shutdown.abort();
+    return this.stop();
+  }
+
   private async runStop(): Promise<Capture> {
     this.status = 'stopping';
     this.broadcastState();
@@ -197,8 +222,13 @@ export class CaptureSession {
       if (job) await this.init.durable?.().catch((error: unknown) => this.init.log.info(`capture ${this.id}: ${(error as Error).message}`));
       this.status = 'done';
     } catch (error) {
-      this.init.log.info(`capture ${this.id}: the capture could not be saved as a job: ${(error as Error).stack ?? String(error)}`);
-      this.error = { code: 'internal_error', message: `the capture could not be saved as a job: ${(error as Error).message}; its recording stays in the data folder and is saved at the next start` };
+      if (this.shutdown.signal.aborted && error === this.shutdown.signal.reason) {
+        this.init.log.info(`capture ${this.id}: the service stopped before the other side's speakers were told apart; it is saved as a job at the next start`);
+        this.error = { code: 'internal_error', message: 'the service stopped before the other side\'s speakers were told apart; the capture is saved as a job at the next start' };
+      } else {
+        this.init.log.info(`capture ${this.id}: the capture could not be saved as a job: ${(error as Error).stack ?? String(error)}`);
+        this.error = { code: 'internal_error', message: `the capture could not be saved as a job: ${(error as Error).message}; its recording stays in the data folder and is saved at the next start` };
+      }
       this.status = 'failed';
     }
     this.jobId = job?.id ?? null;
@@ -236,10 +266,13 @@ export class CaptureSession {
 
   /** The job's speakers of the other side (capture-speakers.ts), while the capture says it is diarizing. */
   private async tellOtherSideApart(recording: string): Promise<OtherSideLabels> {
-    this.diarizing = Boolean(this.init.speakers?.models());
-    if (this.diarizing) this.broadcastState();
+    this.diarizing = Boolean(this.init.speakers?.models()) && !this.shutdown.signal.aborted;
+    if (this.diarizing) {
+      this.broadcastState();
+      this.startedDiarizing();
+    }
     try {
-      return await diarizeOtherSide(recording, this.accountId, this.init.speakers ?? NO_SPEAKER_MODELS, this.init.log);
+      return await diarizeOtherSide(recording, this.accountId, this.init.speakers ?? NO_SPEAKER_MODELS, this.init.log, this.shutdown.signal);
     } finally {
       this.diarizing = false;
     }

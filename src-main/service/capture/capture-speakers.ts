@@ -73,11 +73,18 @@ export function labelTurns(turns: readonly SpeakerTurn[]): { turns: SpeakerTurn[
   return { turns: turns.map((t) => ({ ...t, speaker: labelOf.get(t.speaker)! })), labelOf };
 }
 
-/** Diarizes the other side of the recording at `path` and names its speakers (see the docblock). */
-export async function diarizeOtherSide(path: string, accountId: string, deps: CaptureSpeakerDeps, log: Log): Promise<OtherSideLabels> {
+/**
+ * Diarizes the other side of the recording at `path` and names its speakers (see the docblock). `signal` puts the
+ * stage off (the service is shutting down): the speaker process is ended and the promise rejects with the signal's
+ * reason, so that the caller keeps the capture's journal and the next start diarizes it.
+ */
+export async function diarizeOtherSide(path: string, accountId: string, deps: CaptureSpeakerDeps, log: Log, signal?: AbortSignal): Promise<OtherSideLabels> {
   const models = deps.models();
   if (!models) return oneOtherSide({ status: 'not_available', message: NOT_DIARIZED_MESSAGE });
+  if (signal?.aborted) throw signal.reason;
   const process = new SpeakerProcess(models, log, deps.launcher);
+  const putOff = (): void => process.close();
+  signal?.addEventListener('abort', putOff, { once: true });
   try {
     const found = await process.diarize(path, OTHER_SIDE_CHANNEL);
     const { turns, labelOf } = labelTurns(found.turns);
@@ -90,9 +97,12 @@ export async function diarizeOtherSide(path: string, accountId: string, deps: Ca
       diarization: { status: 'diarized', speakers: labelOf.size },
     };
   } catch (error) {
+    if (signal?.aborted) throw signal.reason;
     log.info(`the other side's speakers could not be told apart: ${(error as Error).message}`);
     return oneOtherSide({ status: 'failed', message: `the other side's speakers could not be told apart (${(error as Error).message}), so it is one speaker` });
   } finally {
+    signal?.removeEventListener('abort', putOff);
     process.close();
   }
 }
+

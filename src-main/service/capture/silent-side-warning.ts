@@ -3,15 +3,15 @@
  * docs/capture.md): what to check, in the words of the side that went quiet.
  */
 import type { CaptureSide, CaptureWarning } from '../../common/capture-protocol.js';
+import { CLIENT_DEVICE } from './capture-sources.js';
 
 export function silentSideWarning(side: CaptureSide, seconds: number, devices: Record<CaptureSide, string>): CaptureWarning {
-  const other: CaptureSide = side === 'microphone' ? 'system' : 'microphone';
   return {
     code: 'silent_side',
     side,
     message:
       side === 'microphone'
         ? `your microphone has been silent for ${Math.round(seconds)} s while the other side talks: check that it is not muted and that the right one is chosen`
-        : `the other side has been silent for ${Math.round(seconds)} s while you talk: check that the call plays through the output being recorded (${devices[other] === 'client' ? 'the shared audio' : devices.system})`,
+        : `the other side has been silent for ${Math.round(seconds)} s while you talk: check that the call plays through the output being recorded (${devices.system === CLIENT_DEVICE ? 'the shared audio' : devices.system})`,
   };
 }

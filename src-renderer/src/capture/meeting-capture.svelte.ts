@@ -91,7 +91,7 @@ export class MeetingCapture {
     }
   }
 
-  /** Stops the capture; resolves once the service has kept it as a job. */
+  /** Stops the capture; resolves once the service has kept it as a job, or has begun diarizing its other side. */
   async stop(): Promise<void> {
     const capture = this.capture;
     if (!capture || this.phase !== 'recording') return;
@@ -99,8 +99,10 @@ export class MeetingCapture {
     // What this window records ends at Stop, as the service's own recording does; the last words still come.
     this.#stopSides();
     try {
-      const done = await this.host.api.stopCapture(capture.id);
-      this.#ended(done);
+      const answer = await this.host.api.stopCapture(capture.id);
+      // With the speaker models the stop answers while the other side is diarized: the socket's capture.done ends it.
+      if (answer.status === 'stopping') this.capture = answer;
+      else this.#ended(answer);
     } catch (err) {
       this.problem.set(err);
       this.phase = 'recording';

@@ -15,7 +15,7 @@ import type { Job } from '../../../../src-main/common/api-types.js';
 import type { Capture, CaptureServerMessage, CaptureSources } from '../../../../src-main/common/capture-protocol.js';
 import { pocketsphinxModelSource } from '../../../../src-main/engines/asr/pocketsphinx-models.js';
 import { decodeWav } from '../../../../src-main/engines/audio/wav.js';
-import { captureApi, followCapture } from '../../../helpers/capture-client.js';
+import { captureApi, followCapture, untilRecoveredJob } from '../../../helpers/capture-client.js';
 import { startCapturePulse, type CapturePulse } from '../../../helpers/capture-pulse.js';
 import { JFK_WAV } from '../../../helpers/dictation-fixtures.js';
 import { startServeProcess, startTestService, stopServe, type ServeProcess, type TestService } from '../../../helpers/service.js';
@@ -199,9 +199,7 @@ describe('a capture cut short by SIGKILL', () => {
     const liveFinals = finals(socket.messages, 'microphone');
 
     serve = await startServeProcess(dataDir, [], env);
-    const jobs = (await api<{ data: Job[] }>(serve.url, '/v1/jobs?limit=10', key)).body.data;
-    const recovered = jobs.find((j) => j.name?.startsWith('Meeting ') && j.name.endsWith('(recovered)'));
-    expect(recovered, JSON.stringify(jobs.map((j) => j.name))).toBeDefined();
+    const recovered: Job | undefined = await untilRecoveredJob<Job>(serve.url, key);
     expect(recovered!.status).toBe('succeeded');
     // At most the last chunk (2 s) of what had been received when it was last seen is missing.
     expect(Number(recovered!.duration_seconds)).toBeGreaterThanOrEqual(seen.duration_seconds - 2 - 0.01);

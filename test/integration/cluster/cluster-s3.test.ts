@@ -49,9 +49,11 @@ function nodeOptions(extra: Partial<ClusterNodeOptions> = {}): ClusterNodeOption
 /** How long a wait may take before the test fails (a safety net for a hang, stretched on a busy machine). */
 const WAIT = { timeout: scaled(60_000), interval: 100 };
 
-/** A created job (201 or 202: the API nodes hold no POST here). */
-async function accepted(response: Promise<Response>): Promise<Job> {
-  const r = await response;
+/** A created job (201 or 202: the API nodes hold no POST here); a failed connection says what the node logged. */
+async function accepted(node: NodeProcess, response: Promise<Response>): Promise<Job> {
+  const r = await response.catch((error: Error) => {
+    throw new Error(`${error.message} (${String(error.cause)}); the node ${node.child.exitCode === null ? 'runs' : `exited ${node.child.exitCode}`}, its stderr:\n${node.stderr()}`, { cause: error });
+  });
   const text = await r.text();
   expect(r.status, text).toBeLessThan(300);
   return JSON.parse(text) as Job;
@@ -97,7 +99,7 @@ describe('a cluster on S3-compatible object storage, no folder shared between it
     expect(models.some((key) => key.startsWith('cluster/models/tiny-ctc/'))).toBe(true);
     expect(models.some((key) => key.includes('.staging'))).toBe(false);
 
-    const created = await accepted(client(apis[0]!).postForm('/v1/speech-to-text', [{ name: 'model', value: 'tiny-ctc' }, { name: 'file', file: { name: 'jfk.wav', data: JFK } }]));
+    const created = await accepted(apis[0]!, client(apis[0]!).postForm('/v1/speech-to-text', [{ name: 'model', value: 'tiny-ctc' }, { name: 'file', file: { name: 'jfk.wav', data: JFK } }]));
     await finished(apis[0]!, 'speech-to-text', created.id);
     // The worker ran it (the API nodes run no jobs) on the recording it fetched from the bucket.
     const row = (await sql.query<{ input_json: string; claimed_by: string | null }>('SELECT input_json, claimed_by FROM jobs WHERE id = $1', [created.id])).rows[0]!;
@@ -110,7 +112,7 @@ describe('a cluster on S3-compatible object storage, no folder shared between it
     expect(new Uint8Array(await audio.arrayBuffer())).toEqual(JFK);
 
     // A speech job's file: made on the worker, put in the bucket, its link served by an API node that never had it.
-    const speech = await accepted(client(apis[0]!).postJson('/v1/text-to-speech', { model: 'espeak-ng', text: 'Stored in a bucket, served by any node.' }));
+    const speech = await accepted(apis[0]!, client(apis[0]!).postJson('/v1/text-to-speech', { model: 'espeak-ng', text: 'Stored in a bucket, served by any node.' }));
     const done = await finished(apis[1]!, 'text-to-speech', speech.id);
     const link = done.result!.artifacts![0]!.url;
     expect(link.startsWith(apis[1]!.url)).toBe(true);

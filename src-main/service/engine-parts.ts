@@ -25,7 +25,6 @@ import { createAiRunner, type AiRunner } from '../remote/language-model/ai-runne
 import { LanguageModelSettings } from '../remote/language-model/language-model-settings.js';
 import { createTranscripts, type Transcripts } from '../jobs/transcripts/transcripts.js';
 import { ensurePrivateDir } from '../store/private-files.js';
-import { s3Files } from '../store/objects/s3-files.js';
 import { folderFiles, type StoredFiles } from '../store/objects/stored-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
 import { ApiKeys } from './auth/api-keys.js';
@@ -92,6 +91,8 @@ function coalesced(run: () => Promise<void>, log: Log): () => void {
  */
 async function openStoredFiles(config: ServiceConfig, opened: (() => unknown)[]): Promise<StoredFiles> {
   if (!config.objectStorage) return folderFiles(config.storageDir);
+  // Loaded only for a bucket: the AWS SDK costs ~20 MB and a few hundred ms of start that the desktop never needs.
+  const { s3Files } = await import('../store/objects/s3-files.js');
   const files = s3Files({ location: config.objectStorage.location, cacheDir: config.storageDir, cacheBytes: config.objectStorage.cacheBytes });
   opened.push(() => files.close());
   await files.check();

@@ -4,7 +4,8 @@
  * both recognizer streams work the whole time — for MINUTES, sampling every 30 s the CPU time of the service and
  * every process under it (parec ×2, the live recognizer) and their resident memory. Reports the capture's CPU per hour
  * of meeting (CPU seconds / wall hours, from the first sample after the warm-up to the last) and the RSS at the first
- * and last sample and its slope in MB per hour (flat is the goal: a leak per chunk, final or level message grows it).
+ * and last sample and its least-squares slope in MB per hour, for all and for the service alone (flat is the goal: a
+ * leak per chunk, final or level message grows it).
  * The issue's figure is over 2 hours: `node --import tsx bench/capture-soak.ts 120`; the default (20 minutes) fits
  * `npm run bench`'s 30-minute limit per script. Prints one JSON line.
  */
@@ -63,6 +64,20 @@ function usage(pids: number[]): { cpu: number; rss: number } {
   return { cpu: ticks / TICKS_PER_SECOND, rss: (pages * PAGE_KB) / 1024 };
 }
 
+/** The least-squares slope of `value` per hour of `at` (ms). */
+function trendPerHour(points: { at: number; value: number }[]): number {
+  const xs = points.map((p) => (p.at - points[0]!.at) / 3_600_000);
+  const meanX = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const meanY = points.reduce((a, p) => a + p.value, 0) / points.length;
+  let num = 0;
+  let den = 0;
+  points.forEach((p, i) => {
+    num += (xs[i]! - meanX) * (p.value - meanY);
+    den += (xs[i]! - meanX) ** 2;
+  });
+  return den > 0 ? num / den : 0;
+}
+
 const pulse = startCapturePulse();
 const dir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-capture-'));
 const hifi = join(SHARED, 'audio/hifitts-6097');
@@ -116,7 +131,9 @@ try {
       cpu_percent_of_one_core: round3(((last.cpu - first.cpu) / (hours * 3600)) * 100),
       rss_mb: { first: round3(first.rss), last: round3(last.rss), max: round3(Math.max(...samples.map((s) => s.rss))) },
       service_rss_mb: { first: round3(first.serviceRss), last: round3(last.serviceRss) },
-      rss_slope_mb_per_hour: round3((last.rss - first.rss) / hours),
+      // The least-squares trend over every sample, not the two ends: the recognizer's heap saws by ±10 MB.
+      rss_slope_mb_per_hour: round3(trendPerHour(samples.map((s) => ({ at: s.at, value: s.rss })))),
+      service_rss_slope_mb_per_hour: round3(trendPerHour(samples.map((s) => ({ at: s.at, value: s.serviceRss })))),
       warnings: state.warnings.map((w) => w.code),
     }),
   );

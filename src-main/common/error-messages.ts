@@ -26,11 +26,6 @@ export function audioTooLong(seconds: number, max: number): string {
   return `the audio is ${Math.round(seconds)} s long; this model accepts up to ${max} s`;
 }
 
-/** A JSON object with a field the request does not take (unsupported_param); `field` is its path ("items[0].x"). */
-export function unknownField(field: string, allowed: readonly string[]): string {
-  return `unknown field "${field}"; it takes ${allowed.join(', ')}`;
-}
-
 /** A field that must be text (invalid_request). */
 export function mustBeString(field: string): string {
   return `${field} must be a string`;

@@ -5,7 +5,8 @@
  * applies them as a revision of each new transcript) and the app (which shows them).
  */
 import { ApiError } from './errors.js';
-import { mustBeString, unknownField } from './error-messages.js';
+import { mustBeString } from './error-messages.js';
+import { refuseUnknownFields } from './unknown-fields.js';
 
 export interface Replacement {
   /** What the recognizer writes ("vox desk"): matched as whole words, in any case. */
@@ -42,16 +43,12 @@ function entry(value: unknown, field: string, separators: boolean): string {
   return text;
 }
 
-function refuseUnknown(object: Record<string, unknown>, allowed: readonly string[], where: string): void {
-  const unknown = Object.keys(object).find((key) => !allowed.includes(key));
-  if (unknown !== undefined) throw new ApiError('unsupported_param', unknownField(`${where}${unknown}`, allowed));
-}
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** A PUT body checked: both lists required, entries trimmed, duplicates (in any case) refused. */
 export function parseVocabulary(body: Record<string, unknown>): Vocabulary {
-  refuseUnknown(body, ['hotwords', 'replacements'], '');
+  refuseUnknownFields(body, ['hotwords', 'replacements'], '', 'the vocabulary');
   if (!Array.isArray(body.hotwords) || body.hotwords.length > MAX_HOTWORDS) {
     throw new ApiError('invalid_request', `hotwords must be an array of at most ${MAX_HOTWORDS} words or phrases ([] for none)`);
   }
@@ -70,7 +67,7 @@ export function parseVocabulary(body: Record<string, unknown>): Vocabulary {
   const froms = new Set<string>();
   const replacements = body.replacements.map((r: unknown, i): Replacement => {
     if (!isObject(r)) throw new ApiError('invalid_request', `replacements[${i}] must be an object {"from", "to"}`);
-    refuseUnknown(r, ['from', 'to'], `replacements[${i}].`);
+    refuseUnknownFields(r, ['from', 'to'], `replacements[${i}].`, 'a replacement');
     const from = entry(r.from, `replacements[${i}].from`, false);
     const to = entry(r.to, `replacements[${i}].to`, false);
     if (froms.has(from.toLowerCase())) throw new ApiError('invalid_request', `replacements[${i}].from ("${from}") is given twice`);

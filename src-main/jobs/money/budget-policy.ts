@@ -4,6 +4,7 @@
  * change applies at once and releases the work it held (jobs/spending-cap.ts). PUT /v1/settings/budget takes
  * `{"monthly_usd": number|null}` in dollars.
  */
+import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { ApiError } from '../../common/errors.js';
 import { fromMicro, toMicro } from '../../common/pricing.js';
 import type { AsyncSettingsRepo } from '../../store/store.js';
@@ -35,9 +36,7 @@ export async function saveMonthlyCapMicro(settings: AsyncSettingsRepo, micro: nu
  * the micro-dollar (the ledger's unit): 0.1234567 is stored as 0.123457.
  */
 export function parseBudgetUpdate(body: Record<string, unknown>): number | null {
-  for (const field of Object.keys(body)) {
-    if (field !== 'monthly_usd') throw new ApiError('unsupported_param', `unknown field ${field}; this route takes monthly_usd (dollars a month for hosted work, or null for no cap)`);
-  }
+  refuseUnknownFields(body, ['monthly_usd'], '', 'the budget (dollars a month for hosted work, or null for no cap)');
   if (!('monthly_usd' in body)) throw new ApiError('invalid_params', 'monthly_usd is required: dollars a month for hosted work (e.g. 5 or 12.5), or null for no cap');
   const value = body.monthly_usd;
   if (value === null) return null;

@@ -2,6 +2,7 @@
  * The user's retention policy, stored in the settings table under `retention` and read by every maintenance sweep
  * (a change applies without a restart). Artifact links are not part of it: the spec fixes them at one day.
  */
+import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { ApiError } from '../../common/errors.js';
 import { JOB_HISTORY_DAYS_RANGE, RECORDINGS_HOURS_RANGE } from '../../common/limits.js';
 import type { AsyncSettingsRepo } from '../../store/store.js';
@@ -66,11 +67,7 @@ export function retentionSettings(policy: RetentionPolicy, recordingsBytes: numb
  * Unknown fields → unsupported_param; wrong types or out-of-range values → invalid_params, each naming the field.
  */
 export function mergeRetentionUpdate(current: RetentionPolicy, body: Record<string, unknown>): RetentionPolicy {
-  for (const field of Object.keys(body)) {
-    if (!(FIELDS as readonly string[]).includes(field)) {
-      throw new ApiError('unsupported_param', `unknown field ${field} (expected recordings_hours, job_history_days; artifact links always last ${ARTIFACT_LINK_HOURS} hours)`);
-    }
-  }
+  refuseUnknownFields(body, FIELDS, '', `retention (artifact links always last ${ARTIFACT_LINK_HOURS} hours)`);
   if (!FIELDS.some((field) => field in body)) {
     throw new ApiError('invalid_params', 'give recordings_hours and/or job_history_days');
   }

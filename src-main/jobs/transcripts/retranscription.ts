@@ -9,6 +9,7 @@
  * applyRetranscription — in the transaction that marks it succeeded — makes the new revision of the transcript it
  * came from, through the one rule of edits (transcript-edit.ts replaceRange).
  */
+import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { ApiError } from '../../common/errors.js';
 import type { RevisionSegment } from '../../common/transcript-types.js';
 import type { AudioRange, EngineInput } from '../../engines/engine-types.js';
@@ -49,8 +50,7 @@ function seconds(value: unknown, field: string): number {
 
 /** The body of a retranscribe request, checked: 400 naming the field (unsupported_param for an unknown one). */
 export function parseRetranscribeRequest(body: Record<string, unknown>): RetranscribeRequest {
-  const unknown = Object.keys(body).find((key) => !(FIELDS as readonly string[]).includes(key));
-  if (unknown !== undefined) throw new ApiError('unsupported_param', `unknown field "${unknown}"; it takes ${FIELDS.join(', ')}`);
+  refuseUnknownFields(body, FIELDS, '', 'a retranscription');
   const start = seconds(body.start, 'start');
   const end = seconds(body.end, 'end');
   if (end <= start) throw bad(`end (${end}) must be after start (${start})`);

@@ -10,7 +10,7 @@ import { MAX_SEGMENT_TEXT_CHARS, MAX_SPEAKER_NAME_CHARS, MAX_TRANSCRIPT_CHANGES 
 import type { RevisionSegment, RevisionWord, SegmentPatch, SpeakerMerge, TranscriptPatch } from '../../common/transcript-types.js';
 import { spreadWords, tokensOf, type RevisionBody } from './transcript-original.js';
 import { AlignmentBudget, alignWords } from './word-alignment.js';
-import { unknownField } from '../../common/error-messages.js';
+import { refuseUnknownFields } from '../../common/unknown-fields.js';
 
 const PATCH_FIELDS = ['base_revision', 'segments', 'speakers', 'merge_speakers', 'not_speakers'] as const;
 const SEGMENT_FIELDS = ['index', 'text', 'speaker'] as const;
@@ -27,10 +27,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function refuseUnknown(object: Record<string, unknown>, allowed: readonly string[], where: string): void {
-  const unknown = Object.keys(object).find((key) => !allowed.includes(key));
-  if (unknown !== undefined) throw new ApiError('unsupported_param', unknownField(`${where}${unknown}`, allowed));
-}
 
 function speakerKey(value: unknown, field: string): string {
   if (typeof value !== 'string' || !SPEAKER_KEY.test(value)) {
@@ -51,7 +47,7 @@ function speakerName(value: unknown, field: string): string {
 function segmentPatch(value: unknown, i: number): SegmentPatch {
   const where = `segments[${i}]`;
   if (!isObject(value)) throw bad(`${where} must be an object with index and text and/or speaker`);
-  refuseUnknown(value, SEGMENT_FIELDS, `${where}.`);
+  refuseUnknownFields(value, SEGMENT_FIELDS, `${where}.`, 'a segment');
   const { index, text, speaker } = value;
   if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) throw bad(`${where}.index must be a whole number ≥ 0`);
   if (text === undefined && speaker === undefined) throw bad(`${where} changes nothing: give text and/or speaker`);
@@ -68,7 +64,7 @@ function segmentPatch(value: unknown, i: number): SegmentPatch {
 
 /** The body of a PATCH, checked: 400 invalid_request (or unsupported_param for an unknown field) naming the field. */
 export function parseTranscriptPatch(body: Record<string, unknown>): TranscriptPatch {
-  refuseUnknown(body, PATCH_FIELDS, '');
+  refuseUnknownFields(body, PATCH_FIELDS, '', 'a transcript edit');
   const base = body.base_revision;
   if (typeof base !== 'number' || !Number.isInteger(base) || base < 0) {
     throw bad('base_revision must be the whole number of the revision the edit was made on (GET …/transcript tells latest_revision)');
@@ -102,7 +98,7 @@ export function parseTranscriptPatch(body: Record<string, unknown>): TranscriptP
     }
     patch.merge_speakers = body.merge_speakers.map((value: unknown, i): SpeakerMerge => {
       if (!isObject(value)) throw bad(`merge_speakers[${i}] must be an object {"from", "into"}`);
-      refuseUnknown(value, MERGE_FIELDS, `merge_speakers[${i}].`);
+      refuseUnknownFields(value, MERGE_FIELDS, `merge_speakers[${i}].`, 'a merge');
       const merge = { from: speakerKey(value.from, `merge_speakers[${i}].from`), into: speakerKey(value.into, `merge_speakers[${i}].into`) };
       if (merge.from === merge.into) throw bad(`merge_speakers[${i}] merges ${merge.from} into itself`);
       return merge;

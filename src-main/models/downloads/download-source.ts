@@ -7,6 +7,7 @@
  */
 import { basename, isAbsolute } from 'node:path';
 import { loadCaFile, redactProxy } from './download-network.js';
+import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { ApiError, type PackageError } from '../../common/errors.js';
 
 export const MIRROR_SETTING = 'models.mirror';
@@ -134,9 +135,7 @@ export function downloadSettingsView(source: DownloadSource, env: NodeJS.Process
  * environment's value applies again) after checking it. Throws ApiError (invalid_request, unsupported_param) naming the problem.
  */
 export async function saveDownloadSettings(settings: { set(key: string, value: unknown): Promise<void>; delete(key: string): Promise<boolean> }, body: Record<string, unknown>): Promise<void> {
-  for (const field of Object.keys(body)) {
-    if (field !== 'mirror' && field !== 'ca_file') throw new ApiError('unsupported_param', `unknown field ${field} (expected mirror, ca_file)`);
-  }
+  refuseUnknownFields(body, ['mirror', 'ca_file'], '', 'the download settings');
   const text = (field: string): string | null | undefined => {
     const value = body[field];
     if (value === undefined || value === null) return value;

@@ -5,6 +5,7 @@
  * or a single `.onnx` model. The family is detected from the files unless given.
  */
 import { basename } from 'node:path';
+import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { ApiError } from '../../common/errors.js';
 import type { UrlPackageRow } from '../../store/models-repo.js';
 import type { OfferedPackage, PackageFile } from './curated-models.js';
@@ -72,8 +73,7 @@ const bad = (message: string) => new ApiError('invalid_request', message);
 
 /** Checks a request to add a package by URL (every field named in its error); the id is not checked for clashes here. */
 export function checkUrlPackage(input: NewUrlPackage): Omit<UrlPackageRow<ModelFamily>, 'addedAt'> {
-  const known = new Set(['id', 'name', 'url', 'sha256', 'size_bytes', 'family', 'languages']);
-  for (const field of Object.keys(input)) if (!known.has(field)) throw new ApiError('unsupported_param', `unknown field ${field} (expected ${[...known].join(', ')})`);
+  refuseUnknownFields(input as unknown as Record<string, unknown>, ['id', 'name', 'url', 'sha256', 'size_bytes', 'family', 'languages'], '', 'a model added by URL');
   if (typeof input.url !== 'string' || input.url.trim() === '') throw bad('url is required: where the model file is downloaded from');
   let url: URL;
   try {

@@ -8,20 +8,19 @@
  *   POST /v1/captures/{id}/stop   → 200 the capture, done, with its job_id (waits for the last finals)
  * The live transcript is the socket `GET /v1/captures/{id}/realtime` (capture-socket.ts).
  */
+import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { Hono } from 'hono';
 import type { CaptureRequest } from '../../common/capture-protocol.js';
 import { ApiError } from '../../common/errors.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonObject } from '../http/json-body.js';
-import { unknownFieldMessage } from '../http/unknown-fields.js';
 import type { CaptureService } from './capture-service.js';
 
 const REQUEST_FIELDS = ['model', 'language', 'microphone', 'system'] as const;
 
 /** The request body, checked: unknown fields and wrong types are refused with the field named. */
 export function parseCaptureRequest(body: Record<string, unknown>): CaptureRequest {
-  const unknown = unknownFieldMessage(body, REQUEST_FIELDS);
-  if (unknown) throw new ApiError('unsupported_param', unknown);
+  refuseUnknownFields(body, REQUEST_FIELDS);
   if (body.model === undefined || body.model === null || body.model === '') throw new ApiError('model_required', 'model is required: a live speech-to-text model (GET /v1/models shows live: true)');
   if (typeof body.model !== 'string') throw new ApiError('invalid_params', 'model must be a string');
   const request: CaptureRequest = { model: body.model };

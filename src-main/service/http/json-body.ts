@@ -4,7 +4,6 @@ import { ApiError } from '../../common/errors.js';
 import { JSON_CONTENT_TYPE, readDirectBody } from './body-idle-timeout.js';
 import { MAX_JSON_DEPTH, textNestsPast } from './json-depth.js';
 import { requestHeader } from './node-request.js';
-import { unknownFieldMessage } from './unknown-fields.js';
 
 /** Largest JSON body accepted (texts are at most a few thousand chars × 50 items). Default 8 MB. */
 export const MAX_JSON_BYTES = 8 * 1024 * 1024;
@@ -70,12 +69,6 @@ async function readText(c: Context, max: number): Promise<string> {
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** unsupported_param for the first field `body` has beyond `allowed` (unknown-fields.ts: the API's one rule). */
-export function refuseUnknownFields(body: Record<string, unknown>, allowed: readonly string[], prefix = '', owner = 'this route'): void {
-  const message = unknownFieldMessage(body, allowed, prefix, owner);
-  if (message !== null) throw new ApiError('unsupported_param', message);
 }
 
 /** An optional string field: absent/null → null; anything but a string → 400 invalid_request naming it. */

@@ -3,13 +3,13 @@
  * ApiError whose code the client gets in an `error` message; the socket stays open. Unknown fields, top-level
  * or in `session`, are unsupported_param (the API's one rule).
  */
+import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { ApiError } from '../../common/errors.js';
 import {
   DICTATION_MAX_SAMPLE_RATE,
   DICTATION_MIN_SAMPLE_RATE,
   type DictationClientMessage,
 } from '../../common/dictation-protocol.js';
-import { unknownFieldMessage } from '../http/unknown-fields.js';
 import { MAX_JSON_DEPTH, textNestsPast } from '../http/json-depth.js';
 
 const MESSAGE_FIELDS: Record<DictationClientMessage['type'], readonly string[]> = {
@@ -17,11 +17,6 @@ const MESSAGE_FIELDS: Record<DictationClientMessage['type'], readonly string[]> 
   'input_audio.end': ['type'],
 };
 const SESSION_FIELDS = ['sample_rate', 'language'] as const;
-
-function refuseUnknown(object: Record<string, unknown>, allowed: readonly string[], prefix: string, owner: string): void {
-  const message = unknownFieldMessage(object, allowed, prefix, owner);
-  if (message !== null) throw new ApiError('unsupported_param', message);
-}
 
 /**
  * `languages`: the codes the model takes for `language` ('auto' = its default); an empty list means the model takes
@@ -40,13 +35,13 @@ export function parseDictationMessage(raw: string, languages: readonly string[])
   const msg = value as Record<string, unknown>;
   switch (msg.type) {
     case 'session.update': {
-      refuseUnknown(msg, MESSAGE_FIELDS['session.update'], '', 'session.update');
+      refuseUnknownFields(msg, MESSAGE_FIELDS['session.update'], '', 'session.update');
       const session = msg.session;
       if (typeof session !== 'object' || session === null || Array.isArray(session)) {
         throw new ApiError('invalid_params', 'session.update needs a session object');
       }
       const fields = session as Record<string, unknown>;
-      refuseUnknown(fields, SESSION_FIELDS, 'session.', 'session');
+      refuseUnknownFields(fields, SESSION_FIELDS, 'session.', 'session');
       const out: { sample_rate?: number; language?: string } = {};
       if (fields.sample_rate !== undefined) {
         const rate = fields.sample_rate;
@@ -68,7 +63,7 @@ export function parseDictationMessage(raw: string, languages: readonly string[])
       return { type: 'session.update', session: out };
     }
     case 'input_audio.end':
-      refuseUnknown(msg, MESSAGE_FIELDS['input_audio.end'], '', 'input_audio.end');
+      refuseUnknownFields(msg, MESSAGE_FIELDS['input_audio.end'], '', 'input_audio.end');
       return { type: 'input_audio.end' };
     default:
       throw new ApiError(

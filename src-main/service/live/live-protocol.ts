@@ -3,8 +3,8 @@
  * Client → server: session.update, speak, cancel. Server → client: session.created, response.created, binary PCM16
  * frames, response.done, error.
  */
+import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { ApiError } from '../../common/errors.js';
-import { unknownFieldMessage } from '../http/unknown-fields.js';
 import { MAX_JSON_DEPTH, textNestsPast } from '../http/json-depth.js';
 
 export interface SessionInfo {
@@ -44,11 +44,6 @@ const MESSAGE_FIELDS: Record<ClientMessage['type'], readonly string[]> = {
 };
 const SESSION_FIELDS = ['speed'] as const;
 
-function refuseUnknown(object: Record<string, unknown>, allowed: readonly string[], prefix: string, owner: string): void {
-  const message = unknownFieldMessage(object, allowed, prefix, owner);
-  if (message !== null) throw new ApiError('unsupported_param', message);
-}
-
 /**
  * Parses and checks one text message; throws ApiError with the code the client gets (as an `error` message:
  * the socket stays open). Unknown fields, top-level or in `session`, are 400-style unsupported_param errors.
@@ -68,12 +63,12 @@ export function parseClientMessage(raw: string, acceptsSpeed: boolean): ClientMe
   const msg = value as Record<string, unknown>;
   switch (msg.type) {
     case 'session.update': {
-      refuseUnknown(msg, MESSAGE_FIELDS['session.update'], '', 'session.update');
+      refuseUnknownFields(msg, MESSAGE_FIELDS['session.update'], '', 'session.update');
       const session = msg.session;
       if (typeof session !== 'object' || session === null || Array.isArray(session)) {
         throw new ApiError('invalid_params', 'session.update needs a session object');
       }
-      refuseUnknown(session as Record<string, unknown>, SESSION_FIELDS, 'session.', 'session');
+      refuseUnknownFields(session as Record<string, unknown>, SESSION_FIELDS, 'session.', 'session');
       const speed = (session as Record<string, unknown>).speed;
       if (speed === undefined) return { type: 'session.update', session: {} };
       if (!acceptsSpeed) throw new ApiError('unsupported_param', 'this model does not accept speed');
@@ -83,12 +78,12 @@ export function parseClientMessage(raw: string, acceptsSpeed: boolean): ClientMe
       return { type: 'session.update', session: { speed } };
     }
     case 'speak': {
-      refuseUnknown(msg, MESSAGE_FIELDS.speak, '', 'speak');
+      refuseUnknownFields(msg, MESSAGE_FIELDS.speak, '', 'speak');
       if (typeof msg.text !== 'string' || msg.text.trim() === '') throw new ApiError('text_required', 'speak needs non-empty text');
       return { type: 'speak', text: msg.text };
     }
     case 'cancel':
-      refuseUnknown(msg, MESSAGE_FIELDS.cancel, '', 'cancel');
+      refuseUnknownFields(msg, MESSAGE_FIELDS.cancel, '', 'cancel');
       return { type: 'cancel' };
     default:
       throw new ApiError(

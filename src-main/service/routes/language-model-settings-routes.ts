@@ -10,6 +10,7 @@
  * Under /v1/settings, so the local account's only (auth/local-account-only.ts): the service makes requests to the URL
  * given here, which another account of a shared service must not choose.
  */
+import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
 import { LanguageModelRefused, LanguageModelUnreachable, listModels } from '../../remote/language-model/language-model-client.js';
@@ -17,7 +18,7 @@ import { normaliseBaseUrl, type LanguageModelSettings, type LanguageModelSetting
 import { MIN_PART_TOKENS, PROMPT_RESERVE_TOKENS } from '../../remote/language-model/ai-chunks.js';
 import { parsePrice, type LanguageModelPrice } from '../../remote/language-model/ai-pricing.js';
 import type { AppEnv } from '../app-env.js';
-import { readJsonObject, refuseUnknownFields } from '../http/json-body.js';
+import { readJsonObject } from '../http/json-body.js';
 
 const FIELDS = ['base_url', 'model', 'api_key', 'context_tokens', 'price'] as const;
 const MIN_CONTEXT = PROMPT_RESERVE_TOKENS + 2 * MIN_PART_TOKENS;

@@ -20,10 +20,11 @@
  */
 import { Hono } from 'hono';
 import { ApiError } from '../../common/errors.js';
+import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { CURATED_LIST_VERSION } from '../../models/packages/curated-models.js';
 import type { ModelManager } from '../../models/model-manager.js';
 import type { AppEnv } from '../app-env.js';
-import { optionalString, readJsonObject, refuseUnknownFields } from '../http/json-body.js';
+import { optionalString, readJsonObject } from '../http/json-body.js';
 import { requestHeader } from '../http/node-request.js';
 import type { Context } from 'hono';
 

@@ -3,6 +3,7 @@
  * JSON for text-to-speech and voice-design. Single-item POSTs hold until the job is terminal (or the hold window
  * ends); batch POSTs answer at once with the Batch.
  */
+import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { Hono, type Context } from 'hono';
 import type { Job } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
@@ -12,7 +13,7 @@ import type { EngineInput } from '../../engines/engine-types.js';
 import type { NewBatch } from '../../jobs/engine/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
-import { describeJson, optionalString, readJsonObject, refuseUnknownFields } from '../http/json-body.js';
+import { describeJson, optionalString, readJsonObject } from '../http/json-body.js';
 import { paramsField } from '../params/params-validator.js';
 import { readMultipartSubmission, type MultipartSubmission } from './multipart-submission.js';
 import { checkReferenceAudio, chooseTranscriber, isZeroShotVoiceProduct } from './voice-reference.js';

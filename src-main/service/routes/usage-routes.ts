@@ -4,6 +4,7 @@
  * instantQuery): `from` is inclusive, `to` exclusive, and a day or month given as `to` is taken in whole. Defaults:
  * from the start of this month (UTC) to the end of today (UTC), grouped by day. Days are UTC days.
  */
+import { unknownFieldMessage } from '../../common/unknown-fields.js';
 import { Hono } from 'hono';
 import type { UsageGroupBy } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
@@ -11,7 +12,6 @@ import { utcMonth } from '../../jobs/money/spending-cap.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { instantQuery, queryOf, singleQuery } from '../http/query-params.js';
-import { unknownFieldMessage } from '../http/unknown-fields.js';
 import { USAGE_GROUPS, usageReport } from '../usage/usage-report.js';
 
 const PARAMETERS = ['from', 'to', 'group_by'];

@@ -9,6 +9,7 @@
  * again once it is back. The same folder twice, or one folder inside another (its files would be seen twice), is
  * refused.
  */
+import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { ApiError } from '../../common/errors.js';
 import { MAX_WATCH_FOLDERS } from '../../common/limits.js';
@@ -16,7 +17,6 @@ import { TRANSCRIPT_FORMATS } from '../../common/transcript-formats.js';
 import { folderProblem } from '../../watch/folder-watch.js';
 import type { WatchFolderConfig } from '../../watch/watch-folder-config.js';
 import type { AppDeps } from '../app-deps.js';
-import { refuseUnknownFields } from '../http/json-body.js';
 import { paramsField } from '../params/params-validator.js';
 import { resolveForProduct, validateParams } from '../routes/submission.js';
 

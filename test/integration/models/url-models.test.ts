@@ -208,7 +208,7 @@ describe('POST /v1/local/models', () => {
     expect(await expectError(add({ url: `${server.url}/a.onnx`, sha256: sha, id: 'Bad Id' }), 400, 'invalid_request')).toMatch(/id "Bad Id" must be/);
     expect(await expectError(add({ url: `${server.url}/a.onnx`, sha256: sha, family: 'wav2vec' }), 400, 'invalid_request')).toMatch(/family must be one of/);
     expect(await expectError(add({ url: `${server.url}/a.onnx`, sha256: sha, size_bytes: -1 }), 400, 'invalid_request')).toMatch(/size_bytes/);
-    expect(await expectError(add({ url: `${server.url}/a.onnx`, sha256: sha, mirror: true }), 400, 'unsupported_param')).toMatch(/unknown field mirror/);
+    expect(await expectError(add({ url: `${server.url}/a.onnx`, sha256: sha, mirror: true }), 400, 'unsupported_param')).toMatch(/unknown field "mirror"/);
     expect(await expectError(add({ url: `${server.url}/a.onnx`, sha256: sha, id: 'parakeet-tdt-0.6b-v2' }), 409, 'conflict')).toMatch(/curated model id/);
     expect(await expectError(add({ url: `${server.url}/a.onnx`, sha256: sha, id: 'tampered' }), 409, 'conflict')).toMatch(/already exists/);
     await expectError(client.postJson('/v1/local/models', [1, 2]), 400, 'invalid_json');

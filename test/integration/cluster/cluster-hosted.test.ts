@@ -129,7 +129,11 @@ describe('hosted forwarding on a cluster', () => {
     const done = await waitFor('the batch to complete', async () => {
       const batch = (await api<Batch>(apis[0]!.url, KEY, 'GET', `/v1/speech-to-text/batch/${sent.body.id}`)).body;
       return batch.status === 'complete' ? batch : undefined;
-    }, scaled(90_000));
+    }, scaled(90_000)).catch(async (error: Error) => {
+      const rows = await sql.query('SELECT * FROM remote_batches WHERE batch_id = $1', [sent.body.id]);
+      const jobs = await sql.query('SELECT id, status, error_code, error_message, claimed_by FROM jobs WHERE batch_id = $1', [sent.body.id]);
+      throw new Error(`${error.message}\nremote_batches: ${JSON.stringify(rows.rows)}\njobs: ${JSON.stringify(jobs.rows)}\nworkers said:\n${workers.map((w) => w.stderr()).join('\n')}`);
+    });
     expect(done).toMatchObject({ succeeded: 2, failed: 0 });
     const row = (await sql.query<{ remote_batch_id: string }>('SELECT remote_batch_id FROM remote_batches WHERE batch_id = $1', [sent.body.id])).rows[0]!;
     expect(row.remote_batch_id).toBeTruthy();

@@ -11,10 +11,15 @@
  * beside a running service, or another node of a cluster. Writes and reloads run one at a time, in order, so a
  * reload never lands between a write and its re-read. Every write that can change what the manager reports calls
  * `onChange` (progress saves are not shown, so they do not).
+ *
+ * Package folders are named in rows as their storage says (store/objects/stored-packages.ts): paths in a folder, keys
+ * with a bucket, where an installed package's files are put before its row is written and removed after it is
+ * deleted. The view holds each node's local folder.
  */
 import type { ModelFamily } from '../common/model-families.js';
 import type { DownloadRow, InstalledModel as StoredModel, ModelsRepo, UrlPackageRow } from '../store/models-repo.js';
 import type { Async, AsyncSettingsRepo } from '../store/store.js';
+import { FOLDER_PACKAGES, type StoredPackages } from '../store/objects/stored-packages.js';
 import type { PackageCapability } from './family-engines.js';
 
 /** An installed package, with the model floor's family and capability types. */
@@ -44,6 +49,7 @@ export class InstalledStore {
     private readonly store: ModelStore,
     private readonly builtIn: readonly InstalledModel[],
     private readonly onChange: () => void,
+    private readonly packages: StoredPackages,
   ) {
     this.repo = store.repos.models as TypedRepo;
   }
@@ -52,8 +58,8 @@ export class InstalledStore {
    * The view, loaded. `builtIn`: the shipped models, shown as installed unless a row of the same id is (a copy the
    * person downloaded earlier wins until it is removed).
    */
-  static async open(store: ModelStore, builtIn: readonly InstalledModel[], onChange: () => void): Promise<InstalledStore> {
-    const view = new InstalledStore(store, builtIn, onChange);
+  static async open(store: ModelStore, builtIn: readonly InstalledModel[], onChange: () => void, packages: StoredPackages = FOLDER_PACKAGES): Promise<InstalledStore> {
+    const view = new InstalledStore(store, builtIn, onChange, packages);
     await view.reload();
     return view;
   }
@@ -90,13 +96,23 @@ export class InstalledStore {
     return this.added.get(id) ?? null;
   }
 
-  /** Records an installed package and forgets its download. */
-  putInstalled(m: InstalledModel): Promise<void> {
-    return this.write(m.id, () => this.repo.putInstalled(m));
+  /** Records an installed package (its files put in storage first) and forgets its download. */
+  async putInstalled(m: InstalledModel): Promise<void> {
+    await this.packages.publish(m.dir);
+    return this.write(m.id, () => this.repo.putInstalled({ ...m, dir: this.packages.toRow(m.dir) }));
   }
 
-  deleteInstalled(id: string): Promise<void> {
-    return this.write(id, () => this.repo.deleteInstalled(id));
+  /** Forgets an installed package; its files in storage go after its row (a bucket's objects; the folder is the manager's). */
+  async deleteInstalled(id: string): Promise<void> {
+    const m = this.stored.get(id);
+    await this.write(id, () => this.repo.deleteInstalled(id));
+    if (m) await this.packages.remove(m.dir);
+  }
+
+  /** The package's folder complete on this node's disk (with a bucket: fetched on its first use here). */
+  async fetchInstalled(id: string): Promise<void> {
+    const m = this.stored.get(id);
+    if (m) await this.packages.fetch(m.dir, m.installedAt);
   }
 
   /** Starts (or restarts after a failure) a download: clears the error, keeps the progress. */
@@ -125,9 +141,11 @@ export class InstalledStore {
     return added;
   }
 
-  /** Forgets a package added by URL with its download and installed rows. */
-  deleteUrlPackage(id: string): Promise<void> {
-    return this.write(id, () => this.repo.deleteUrlPackage(id));
+  /** Forgets a package added by URL with its download and installed rows (and the installed files in storage). */
+  async deleteUrlPackage(id: string): Promise<void> {
+    const m = this.stored.get(id);
+    await this.write(id, () => this.repo.deleteUrlPackage(id));
+    if (m) await this.packages.remove(m.dir);
   }
 
   /**
@@ -162,7 +180,7 @@ export class InstalledStore {
   private async load(): Promise<void> {
     this.seenFingerprint = await this.repo.fingerprint();
     const [installed, downloads, added] = await Promise.all([this.repo.installed(), this.repo.downloads(), this.repo.urlPackages()]);
-    replace(this.stored, installed.map((m) => [m.id, m]));
+    replace(this.stored, installed.map((m) => [m.id, this.local(m)]));
     replace(this.rows, downloads.map((d) => [d.modelId, d]));
     replace(this.added, added.map((a) => [a.id, a]));
     this.onChange();
@@ -175,12 +193,18 @@ export class InstalledStore {
         await change();
       } finally {
         const [installed, row, added] = await Promise.all([this.repo.installedById(id), this.repo.download(id), this.repo.urlPackage(id)]);
-        put(this.stored, id, installed);
+        put(this.stored, id, installed && this.local(installed));
         put(this.rows, id, row);
         put(this.added, id, added);
         if (shown) this.onChange();
       }
     });
+  }
+
+  /** A row's package with this node's folder for it. */
+  private local(m: InstalledModel): InstalledModel {
+    const dir = this.packages.fromRow(m.dir);
+    return dir === m.dir ? m : { ...m, dir };
   }
 
   private serially<T>(step: () => Promise<T>): Promise<T> {

@@ -8,7 +8,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ApiError } from '../common/errors.js';
 import type { SupportKind } from '../common/model-families.js';
 import { ChangeTracker, downloadRunning } from './change-tracker.js';
@@ -20,6 +20,7 @@ import { CURATED_PACKAGES, type ModelPackage, type OfferedPackage } from './pack
 import { packageStatus, type PackageStatus } from './packages/package-status.js';
 import { checkUrlPackage, offeredFromUrl, type NewUrlPackage } from './packages/url-packages.js';
 import { prefixedLog, silentLog, type Log } from '../common/log.js';
+import type { StoredPackages } from '../store/objects/stored-packages.js';
 
 export type { InstalledModel, ModelStore } from './installed-store.js';
 export type { ImportOptions } from './imports/package-imports.js';
@@ -55,6 +56,11 @@ export interface ModelManagerOptions {
    * removed. Default none.
    */
   builtIn?: readonly InstalledModel[];
+  /**
+   * Where installed packages are kept (store/objects/stored-packages.ts): the models folder itself (default), or a
+   * bucket that a package is put in when installed and fetched from on a node's first use.
+   */
+  storedPackages?: StoredPackages;
 }
 
 export type ModelManagerEvents = {
@@ -77,7 +83,7 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
   /** A manager over the store's models, its view of them loaded (installed-store.ts). */
   static async open(options: ModelManagerOptions): Promise<ModelManager> {
     const made: { manager?: ModelManager } = {};
-    const view = await InstalledStore.open(options.store, options.builtIn ?? [], () => made.manager?.changes.changed());
+    const view = await InstalledStore.open(options.store, options.builtIn ?? [], () => made.manager?.changes.changed(), options.storedPackages);
     made.manager = new ModelManager(options, view);
     return made.manager;
   }
@@ -369,6 +375,19 @@ export class ModelManager extends EventEmitter<ModelManagerEvents> {
     if (curated) return asOffered(curated);
     const row = this.store.urlPackage(id);
     return row ? offeredFromUrl(row) : null;
+  }
+
+  /**
+   * The installed packages whose files `paths` name (a model definition's engine files) complete on this node's disk:
+   * with a bucket, fetched on the first use here. Paths outside the models folder are not packages'.
+   */
+  async fetchPackagesOf(paths: readonly string[]): Promise<void> {
+    const ids = new Set<string>();
+    for (const path of paths) {
+      const inside = relative(this.modelsDir, resolve(path));
+      if (inside && !inside.startsWith('..') && !isAbsolute(inside)) ids.add(inside.split(sep)[0]!);
+    }
+    for (const id of ids) await this.store.fetchInstalled(id);
   }
 
   /** Deletes a package folder, only ever inside the models folder (an old row may point elsewhere). */

@@ -18,6 +18,7 @@ import type { CaptureService } from './capture/capture-service.js';
 import type { UploadBudget } from './uploads/upload-budget.js';
 import type { AiRunner } from '../remote/language-model/ai-runner.js';
 import type { LanguageModelSettings } from '../remote/language-model/language-model-settings.js';
+import type { StoredFiles } from '../store/objects/stored-files.js';
 
 export interface AppDeps {
   config: ServiceConfig;
@@ -50,6 +51,8 @@ export interface AppDeps {
   limiter: FailedAuthLimiter;
   /** dataDir/uploads: each request's files go to a fresh directory under it. */
   uploadsDir: string;
+  /** Where stored files are read: the storage folder, or the bucket through this node's cache (store/objects/). */
+  files: StoredFiles;
   /** Per-account upload limits; uploads go to uploadsDir/<account id>/ (uploads/upload-budget.ts). */
   uploads: UploadBudget;
   /** Where this service answers on loopback once it listens (`http://127.0.0.1:PORT`): the MCP endpoint's tools call it. */

@@ -18,6 +18,7 @@ import { normaliseRemoteUrl } from '../remote/remote-settings-store.js';
 import { MIN_API_KEY_LENGTH } from '../store/accounts-repo.js';
 import { SECRET_STORE_MODES, type SecretStoreMode } from '../store/secrets/open-secret-store.js';
 import type { SecretCipher } from '../store/secrets/secret-cipher.js';
+import type { S3Location } from '../store/objects/storage-location.js';
 import { DEFAULT_BODY_IDLE_MS } from './http/body-idle-timeout.js';
 import type { WatchTimings } from '../watch/watch-folder-config.js';
 import { DEFAULT_MAX_CONCURRENT_UPLOADS, DEFAULT_MAX_STORED_UPLOAD_BYTES } from './uploads/upload-budget.js';
@@ -42,6 +43,11 @@ export interface ServiceConfig {
    * Default: the data dir. The data dir keeps what is the node's own (its SQLite file, the sealed-secrets key).
    */
   storageDir: string;
+  /**
+   * An S3-compatible bucket instead of a storage folder (`--storage s3://…`): every node keeps a bounded cache of it
+   * in its own data dir (`storageDir` is then that cache; store/objects/s3-files.ts). Default null: a folder.
+   */
+  objectStorage: { location: S3Location; cacheBytes: number } | null;
   /**
    * What this process is: `standalone` (the desktop app, a plain `voxdesk serve`: API and jobs on one SQLite file),
    * `serve` (a cluster's API node) or `worker` (a cluster's engine node, no API). Shown by /v1/health and /metrics.
@@ -174,6 +180,9 @@ export const DEFAULT_MAX_UPLOAD_BYTES = MAX_FILE_BYTES;
 /** Name of the account that owns the local machine's keys (CLI, desktop app, browser UI bootstrap). */
 export const LOCAL_ACCOUNT = 'local';
 
+/** With object storage, the node's cache of the bucket: this folder of its data dir (mirroring the keys). */
+export const STORAGE_CACHE_FOLDER = 'storage-cache';
+
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.VOXDESK_DATA_DIR) return resolve(env.VOXDESK_DATA_DIR);
   return envPaths('voxdesk', { suffix: '' }).data;
@@ -187,7 +196,8 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     port: partial.port ?? DEFAULT_PORT,
     dataDir,
     databaseUrl: partial.databaseUrl ?? null,
-    storageDir: partial.storageDir ? resolve(partial.storageDir) : dataDir,
+    storageDir: partial.objectStorage ? join(dataDir, STORAGE_CACHE_FOLDER) : partial.storageDir ? resolve(partial.storageDir) : dataDir,
+    objectStorage: partial.objectStorage ?? null,
     role: partial.role ?? 'standalone',
     runsJobs: partial.runsJobs ?? true,
     leaseSeconds: partial.leaseSeconds,

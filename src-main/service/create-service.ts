@@ -190,6 +190,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       sessionKeys,
       limiter,
       uploadsDir,
+      files: parts.files,
       uploads,
       captures,
       languageModel: parts.languageModel,
@@ -226,6 +227,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
         await models.refresh();
         await provider.othersCommitted();
       },
+      ...(parts.prepareModel ? { prepareModel: parts.prepareModel } : {}),
       pricingFor: (def) => catalogue.pricingFor(def),
       charge: (entry) => void store.repos.ledger.charge(entry).catch((error: Error) => config.log.info(`live: a charge could not be recorded: ${error.message}`)),
       recordDictation: (input) => jobService.recordDictation(input),
@@ -236,7 +238,7 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       durable: () => durability.flush(),
       dataDir: config.dataDir,
       designedVoice: (accountId, model, voice) => savedDesignedVoice(store, accountId, model, voice),
-      clonedVoice: (accountId, model, voice) => liveClonedVoice({ store, uploadsDir }, accountId, model, voice),
+      clonedVoice: (accountId, model, voice) => liveClonedVoice({ store, uploadsDir, files: parts.files }, accountId, model, voice),
       log: config.log.child('live'),
       launcher: config.processLauncher,
       options: config.live,

@@ -12,11 +12,12 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { ModelSource } from '../engines/model-definition.js';
+import type { ModelDefinition, ModelSource } from '../engines/model-definition.js';
 import { CA_FILE_SETTING, MIRROR_SETTING } from '../models/downloads/download-source.js';
 import { ModelManager } from '../models/model-manager.js';
 import { modelManagerSource } from '../models/catalogue-source.js';
 import { builtInModels } from '../models/packages/built-in-models.js';
+import { definitionPaths } from '../models/definition-paths.js';
 import { createJobService, type JobEngine } from '../jobs/engine/job-service.js';
 import { createRemoteProvider, type RemoteProvider } from '../remote/remote-provider.js';
 import { runnerSwitch, withAiModel } from '../remote/language-model/ai-model.js';
@@ -24,6 +25,8 @@ import { createAiRunner, type AiRunner } from '../remote/language-model/ai-runne
 import { LanguageModelSettings } from '../remote/language-model/language-model-settings.js';
 import { createTranscripts, type Transcripts } from '../jobs/transcripts/transcripts.js';
 import { ensurePrivateDir } from '../store/private-files.js';
+import { s3Files } from '../store/objects/s3-files.js';
+import { folderFiles, type StoredFiles } from '../store/objects/stored-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
 import { clusterSealer } from '../store/secrets/cluster-key-cipher.js';
 import { SharedSecrets } from '../store/secrets/shared-secrets.js';
@@ -47,8 +50,12 @@ export interface EngineParts {
   readonly languageModel: { settings: LanguageModelSettings; runner: AiRunner };
   /** Revisions and library search (jobs/transcripts): the API's, and the AI runner's clean-up edits (closed by the owner). */
   readonly transcripts: Transcripts;
-  /** dataDir's or the storage dir's uploads folder. */
+  /** dataDir's or the storage dir's uploads folder (with object storage: in this node's cache of the bucket). */
   readonly uploadsDir: string;
+  /** Where stored files are kept and read: the storage folder, or the S3 bucket through this node's cache. */
+  readonly files: StoredFiles;
+  /** With a bucket: fetches the packages a model's files are in before this node first uses it; else undefined. */
+  readonly prepareModel: ((definition: ModelDefinition) => Promise<void>) | undefined;
   /** This node's id: PostgreSQL's (carried by its change notifications), else host and process id. */
   readonly nodeId: string;
 }
@@ -82,6 +89,18 @@ function coalesced(run: () => Promise<void>, log: Log): () => void {
 }
 
 /**
+ * The storage folder, or the bucket (checked once here: an unreachable bucket or refused credentials stop the start
+ * with what to fix, instead of failing the first job).
+ */
+async function openStoredFiles(config: ServiceConfig, opened: (() => unknown)[]): Promise<StoredFiles> {
+  if (!config.objectStorage) return folderFiles(config.storageDir);
+  const files = s3Files({ location: config.objectStorage.location, cacheDir: config.storageDir, cacheBytes: config.objectStorage.cacheBytes });
+  opened.push(() => files.close());
+  await files.check();
+  return files;
+}
+
+/**
  * Builds the parts in order; each one that must be stopped is pushed onto `opened` (undone in reverse by a failed
  * start). `publicBaseUrl` is the API's address as known once it listens (download links in results).
  */
@@ -93,6 +112,7 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
   ensurePrivateDir(uploadsDir);
   // Where job runs write (the job engine's artifacts dir): made now, not by the first job's worker (6–15 ms then).
   ensurePrivateDir(join(config.storageDir, 'artifacts'));
+  const files = await openStoredFiles(config, opened);
   // The private folder of the start-up warm-up job of earlier versions (a kill during it left it behind).
   rmSync(join(config.dataDir, 'warm-up'), { recursive: true, force: true });
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, checkpointInThread: true, log: config.log.child('store') });
@@ -110,12 +130,15 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
   const hostedSecrets = new SharedSecrets(store.store.repos.secrets, config.databaseUrl ? clusterSealer(config.secretsKey) : secrets.sealer);
   const models = await ModelManager.open({
     dataDir: config.storageDir,
+    storedPackages: files.packages,
     store: store.store,
     log: config.log,
     ...(config.modelPackages ? { packages: config.modelPackages } : {}),
     ...(config.builtInModels ? { builtIn: builtInModels() } : {}),
   });
   opened.push(() => models.stop());
+  // With a bucket, a package another node installed is fetched on this node's first use of it.
+  const prepareModel = config.objectStorage ? (definition: ModelDefinition) => models.fetchPackagesOf(definitionPaths(definition)) : undefined;
   const ctx = {
     dataDir: config.storageDir,
     vadModel: () => models.supportModelPath('silero-vad'),
@@ -148,11 +171,13 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
   const jobs = createJobService({
     store: store.store,
     dataDir: config.storageDir,
+    files,
     resolveModel: withAiModel((id) => catalogue.resolveForJobs(id)),
     refreshModels: async () => {
       await models.refresh();
       await remote.othersCommitted();
     },
+    ...(prepareModel ? { prepareModel } : {}),
     ...(config.workers !== undefined ? { workers: config.workers } : {}),
     // Lapsed leases are looked for by the maintenance timer: at least once per lease, so a dead node's job waits
     // at most about two leases before another node takes it.
@@ -178,5 +203,5 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
     opened.push(unsubscribe);
   }
   const nodeId = store.postgres?.nodeId ?? `${hostname()}:${process.pid}`;
-  return { opened: store, keys, localAccountId, models, remote, catalogue, jobs, uploadsDir, nodeId, languageModel: { settings: languageModelSettings, runner: aiRunner }, transcripts };
+  return { opened: store, keys, localAccountId, models, remote, catalogue, jobs, uploadsDir, files, prepareModel, nodeId, languageModel: { settings: languageModelSettings, runner: aiRunner }, transcripts };
 }

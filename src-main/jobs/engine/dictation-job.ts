@@ -56,12 +56,21 @@ export async function recordDictation(core: JobCore, input: NewDictationJob): Pr
     price,
   );
   // The recording takes the job's name first (a file operation cannot be part of the transaction).
-  let recording: { path: string; bytes: number; sampleRate: number; channels: number } | null = null;
+  // It is kept in storage (a bucket: put there) and the rows name it as storage does (stored-files.ts).
+  let recording: { stored: string; bytes: number; sampleRate: number; channels: number } | null = null;
   if (input.recording) {
     const path = join(dirname(input.recording.path), `${row.id}.wav`);
     await rename(input.recording.path, path);
-    recording = { path, bytes: (await stat(path)).size, sampleRate: input.recording.sampleRate, channels: input.recording.channels ?? 1 };
-    row.input_json = JSON.stringify({ filePath: path, fileName: DICTATION_RECORDING_NAME });
+    const bytes = (await stat(path)).size;
+    let stored: string;
+    try {
+      stored = await options.files.keep(path);
+    } catch (error) {
+      await rm(path, { force: true });
+      throw new ApiError('upstream_unavailable', `the recording could not be stored in the storage bucket (${(error as Error).message})`, { cause: error });
+    }
+    recording = { stored, bytes, sampleRate: input.recording.sampleRate, channels: input.recording.channels ?? 1 };
+    row.input_json = JSON.stringify({ filePath: stored, fileName: DICTATION_RECORDING_NAME });
   }
   const shown = durationString(input.durationSeconds);
   try {
@@ -77,7 +86,7 @@ export async function recordDictation(core: JobCore, input: NewDictationJob): Pr
           job_id: row.id,
           token: newToken(),
           file_name: DICTATION_RECORDING_NAME,
-          path: recording.path,
+          path: recording.stored,
           content_type: 'audio/wav',
           bytes: recording.bytes,
           duration_seconds: shown,
@@ -102,7 +111,7 @@ export async function recordDictation(core: JobCore, input: NewDictationJob): Pr
       await applyVocabulary(repos, done, at);
     });
   } catch (error) {
-    if (recording) await rm(recording.path, { force: true });
+    if (recording) await options.files.remove(recording.stored).catch(() => undefined);
     throw error;
   }
   const written = await store.repos.jobs.get(row.id);

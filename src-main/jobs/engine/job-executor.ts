@@ -27,6 +27,7 @@ import type { StoreRepos } from '../../store/store.js';
 import { chargeJob, storedSnapshot } from '../money/billing.js';
 import { resumePointOf, rowsFromResult, segmentRow, transcriptFromRows } from '../transcripts/transcript-segments.js';
 import { applyRetranscription } from '../transcripts/retranscription.js';
+import { holdInput } from './stored-input.js';
 import { recordOriginal } from '../transcripts/transcripts.js';
 import { applyVocabulary } from '../transcripts/vocabulary-revision.js';
 import { keepRecordingVoices, knownSpeakers } from '../transcripts/speaker-library.js';
@@ -41,9 +42,10 @@ export const MAX_CRASH_ATTEMPTS = 2;
 /** Progress below this change is not written (a chatty engine must not turn into a write storm). */
 const PROGRESS_STEP = 0.01;
 
-/** An artifact file kept in the job's folder. */
+/** An artifact file kept in the job's folder (and in storage: `stored` is the row's name for it). */
 interface Kept {
   path: string;
+  stored: string;
   bytes: number;
   file: EngineOutput['artifacts'][number];
 }
@@ -82,7 +84,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
       writes: Promise.resolve(),
     };
     active.set(row.id, run);
-    run.done = execute(row, definition, run)
+    run.done = executeHeld(row, definition, run)
       .catch(async (error: unknown) => {
         // A bug in settling must not leave the job running forever: fail it.
         await settleFailure(row.id, run, new JobError('engine_failed', `internal error: ${String(error)}`)).catch((cause: unknown) =>
@@ -101,7 +103,34 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
     return run.writes;
   }
 
-  async function execute(row: JobRow, definition: ModelDefinition, run: Run): Promise<void> {
+  /**
+   * The run with its model's files and its input files on this node's disk (with a bucket: fetched into this node's
+   * data dir; stored-input.ts), the input held until the run ends.
+   */
+  async function executeHeld(row: JobRow, definition: ModelDefinition, run: Run): Promise<void> {
+    let held: Awaited<ReturnType<typeof holdInput>>;
+    try {
+      await options.prepareModel(definition);
+    } catch (error) {
+      await settleFailure(row.id, run, new JobError('model_unavailable', `the files of model ${definition.id} could not be fetched from storage (${(error as Error).message})`));
+      return;
+    }
+    try {
+      held = await holdInput(options.files, JSON.parse(row.input_json) as EngineInput);
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      const why = missing ? 'is no longer in storage' : `could not be fetched from storage (${(error as Error).message})`;
+      await settleFailure(row.id, run, new JobError('engine_failed', `the job's recording ${why}`));
+      return;
+    }
+    try {
+      await execute(row, definition, run, held.input);
+    } finally {
+      held.release();
+    }
+  }
+
+  async function execute(row: JobRow, definition: ModelDefinition, run: Run, input: EngineInput): Promise<void> {
     // A local run's folder is prepared and tidied by its worker process (engine-types.ts EngineTask.workDir), so
     // this thread does no file-system work per job; a hosted run's here, without blocking the thread.
     const workDir = join(artifactsDir, row.id);
@@ -111,7 +140,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
       modelId: row.model_id,
       engineConfig: definition.engineConfig,
       params: JSON.parse(row.params_json) as Record<string, unknown>,
-      input: JSON.parse(row.input_json) as EngineInput,
+      input,
       workDir,
     };
     let audioOffset = 0;
@@ -305,7 +334,7 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
         }
         path = target;
       }
-      files.push({ path, bytes: (await stat(path)).size, file });
+      files.push({ path, stored: await options.files.keep(path), bytes: (await stat(path)).size, file });
     }
     return files;
   }
@@ -336,13 +365,13 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
     } else if (row.product === 'speech-to-text' && (await repos.segments.count(jobId)) === 0) {
       for (const segment of rowsFromResult(jobId, result, at)) await repos.segments.append(segment);
     }
-    for (const { path, bytes, file } of files) {
+    for (const { path, stored, bytes, file } of files) {
       await repos.artifacts.insert({
         id: newId('art', clock().getTime()),
         job_id: jobId,
         token: newToken(),
         file_name: basename(path),
-        path,
+        path: stored,
         content_type: file.contentType,
         bytes,
         duration_seconds: file.durationSeconds === null ? null : durationString(file.durationSeconds),

@@ -17,6 +17,7 @@ import { holdsBatches } from './batch-hold.js';
 import { batchEstimate, estimatedSecondsOf, priceSnapshot } from '../money/billing.js';
 import { nowIso, type JobCore } from './job-core.js';
 import { defaultJobName } from './job-name.js';
+import { dropKept, keepInput } from './stored-input.js';
 import { newJobRow } from './job-rows.js';
 import { inputWithHotwords, takesHotwords } from '../transcripts/vocabulary-revision.js';
 import type { AlongWithJob, Idempotency, NewBatch, NewJob } from './job-service-types.js';
@@ -93,7 +94,40 @@ export function createIntake(core: JobCore): Intake {
     return insert(job, how, undefined) as Promise<Inserted>;
   }
 
-  function insert(job: NewJob, { idem, continues }: JobInsert, along: AlongWithJob | undefined): Promise<Inserted | null> {
+  /**
+   * Input files go to storage before the transaction (a transaction awaits only the store); a request that inserted
+   * nothing (a replay, a declined `along`, a refusal) deletes what it put there.
+   */
+  async function withKeptInputs<T>(inputs: readonly EngineInput[], insertRows: (stored: EngineInput[]) => Promise<T>, insertedNothing: (result: T) => boolean): Promise<T> {
+    if (options.files.kind === 'folder') return insertRows([...inputs]);
+    const stored: EngineInput[] = [];
+    const kept: string[] = [];
+    try {
+      for (const input of inputs) {
+        const one = await keepInput(options.files, input);
+        stored.push(one.input);
+        kept.push(...one.kept);
+      }
+    } catch (error) {
+      await dropKept(options.files, kept);
+      throw new ApiError('upstream_unavailable', `the upload could not be stored in the storage bucket (${(error as Error).message}); try again`, { cause: error });
+    }
+    let result: T;
+    try {
+      result = await insertRows(stored);
+    } catch (error) {
+      await dropKept(options.files, kept);
+      throw error;
+    }
+    if (insertedNothing(result)) await dropKept(options.files, kept);
+    return result;
+  }
+
+  function insert(job: NewJob, how: JobInsert, along: AlongWithJob | undefined): Promise<Inserted | null> {
+    return withKeptInputs([job.input], ([input]) => insertRow({ ...job, input: input! }, how, along), (inserted) => !inserted || inserted.replayed);
+  }
+
+  function insertRow(job: NewJob, { idem, continues }: JobInsert, along: AlongWithJob | undefined): Promise<Inserted | null> {
     return machine.tx(async (tx) => {
       const { repos } = tx;
       if (along && !(await along.before(repos))) return null;
@@ -120,6 +154,14 @@ export function createIntake(core: JobCore): Intake {
     if (batch.items.length > MAX_BATCH_ITEMS) {
       throw new ApiError('too_many_items', `a batch holds at most ${MAX_BATCH_ITEMS} items, got ${batch.items.length}`);
     }
+    return withKeptInputs(
+      batch.items.map((item) => item.input),
+      (inputs) => insertBatchRows({ ...batch, items: batch.items.map((item, i) => ({ ...item, input: inputs[i]! })) }, idem),
+      (inserted) => inserted.replayed,
+    );
+  }
+
+  function insertBatchRows(batch: NewBatch, idem?: Idempotency): Promise<{ id: string; replayed: boolean }> {
     return machine.tx(async (tx) => {
       const { repos } = tx;
       const replay = await replayOf(repos, batch.accountId, 'batch', idem);

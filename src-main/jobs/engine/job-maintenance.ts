@@ -8,12 +8,12 @@
  * app continues a transcription right after a crash), and every sweep takes back running jobs whose lease lapsed
  * (any node's: how a cluster survives the loss of a machine). Files are deleted off the service's thread.
  */
-import { rmdir, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { EngineInput } from '../../engines/engine-types.js';
 import { isoAt } from '../../store/clock.js';
 import { PAUSED } from '../../common/errors.js';
 import type { JobRow } from '../../store/jobs-repo.js';
+import { removeIfEmpty } from '../../store/objects/stored-files.js';
 import { createHistorySweep } from '../retention/history-sweep.js';
 import { storedRetention } from '../retention/retention-policy.js';
 import { backfillOriginals } from '../transcripts/transcripts.js';
@@ -41,6 +41,7 @@ export interface LeaseCounter {
 
 export function createMaintenance(core: JobCore, expireOverdue: (tx: JobTx) => Promise<void>, leases: LeaseCounter): Maintenance {
   const { store, machine } = core;
+  const { files } = core.options;
   const now = (): string => nowIso(core);
 
   /**
@@ -80,22 +81,25 @@ export function createMaintenance(core: JobCore, expireOverdue: (tx: JobTx) => P
   async function sweepArtifacts(): Promise<void> {
     for (const artifact of await store.repos.artifacts.expired(now())) {
       try {
-        await unlink(artifact.path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') continue; // try again next sweep
+        await files.remove(artifact.path); // with a bucket: the object too
+      } catch {
+        continue; // try again next sweep
       }
       await store.repos.artifacts.markDeleted(artifact.id, now());
-      await rmdir(dirname(artifact.path)).catch(() => undefined); // only succeeds once the job's folder is empty
+      await removeIfEmpty(dirname(files.pathOf(artifact.path))); // only succeeds once the job's folder is empty
     }
   }
 
-  /** Files of the uploads folder only: a job's input could in principle name any path, and those are not ours. */
+  /**
+   * Stored names of files in the uploads folder only: a job's input could in principle name any path, and those are
+   * not ours.
+   */
   function uploadedFiles(inputJson: string): string[] {
-    const uploads = join(core.options.dataDir, 'uploads');
+    const uploads = join(files.root, 'uploads');
     const input = JSON.parse(inputJson) as EngineInput;
-    return [input.filePath, input.referencePath].filter((path): path is string => {
-      if (!path) return false;
-      const inside = relative(uploads, path);
+    return [input.filePath, input.referencePath].filter((stored): stored is string => {
+      if (!stored) return false;
+      const inside = relative(uploads, files.pathOf(stored));
       return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
     });
   }
@@ -107,13 +111,13 @@ export function createMaintenance(core: JobCore, expireOverdue: (tx: JobTx) => P
     const before = isoAt(core.options.clock, -seconds * 1000);
     for (const row of await store.repos.jobs.inputsToPurge(before, 500)) {
       let kept = false;
-      for (const path of uploadedFiles(row.input_json)) {
+      for (const stored of uploadedFiles(row.input_json)) {
         try {
-          await unlink(path);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') kept = true; // try again next sweep
+          await files.remove(stored);
+        } catch {
+          kept = true; // try again next sweep
         }
-        await rmdir(dirname(path)).catch(() => undefined); // a batch's files share one folder: removed with its last file
+        await removeIfEmpty(dirname(files.pathOf(stored))); // a batch's files share one folder: removed with its last file
       }
       if (!kept) await store.repos.jobs.markInputPurged(row.id, now());
     }

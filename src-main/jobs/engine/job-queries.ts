@@ -51,7 +51,7 @@ export function createQueries(core: JobCore) {
 
     async getRecording(accountId: string, jobId: string): Promise<JobRecording | undefined> {
       const row = await ownRow(accountId, 'speech-to-text', jobId);
-      return row ? jobRecording(repos, row) : undefined;
+      return row ? jobRecording(repos, core.options.files, row) : undefined;
     },
 
     async getBatch(accountId: string, product: Product, batchId: string): Promise<Batch | undefined> {

@@ -6,6 +6,7 @@
  * - a live dictation: the job's input names its `dictation.wav`, which is also its audio artifact, deleted when that
  *   link expires (one day, sweepArtifacts);
  * - a hosted dictation: no input; the recording is the audio artifact downloaded when the hosted job settled.
+ * With object storage the rows name keys, and the file is fetched into this node's cache first.
  * The first of those that still exists is served, typed from its first bytes. Nothing left → `gone` (410) naming
  * why; a job that never had a recording on this device (a hosted dictation not settled yet) → `none`.
  */
@@ -15,6 +16,7 @@ import { SNIFF_BYTES, sniffAudioType } from '../../common/audio-sniff.js';
 import type { EngineInput } from '../../engines/engine-types.js';
 import type { StoreRepos } from '../../store/store.js';
 import type { JobRow } from '../../store/jobs-repo.js';
+import type { StoredFiles } from '../../store/objects/stored-files.js';
 
 export type JobRecording =
   | { kind: 'file'; path: string; size: number; contentType: string; fileName: string }
@@ -65,14 +67,17 @@ function inputOf(row: JobRow): EngineInput {
 }
 
 /** The recording of a transcription row the caller has already checked is the account's (see the docblock). */
-export async function jobRecording(repos: Pick<StoreRepos, 'artifacts' | 'remoteJobs'>, row: JobRow): Promise<JobRecording> {
+export async function jobRecording(repos: Pick<StoreRepos, 'artifacts' | 'remoteJobs'>, files: StoredFiles, row: JobRow): Promise<JobRecording> {
   const input = inputOf(row);
   const artifacts = (await repos.artifacts.ofJob(row.id)).filter((a) => a.content_type.startsWith('audio/'));
   const candidates: { path: string; fileName: string; declared: string | null }[] = [];
   if (input.filePath) candidates.push({ path: input.filePath, fileName: input.fileName ?? 'recording', declared: null });
   for (const artifact of artifacts) candidates.push({ path: artifact.path, fileName: artifact.file_name, declared: artifact.content_type });
 
-  for (const candidate of candidates) {
+  for (const stored of candidates) {
+    const path = await files.local(stored.path).catch(() => null); // an object no longer in the bucket: gone
+    if (path === null) continue;
+    const candidate = { ...stored, path };
     const size = await fileSize(candidate.path);
     if (size === null) continue;
     let head: Uint8Array;

@@ -7,6 +7,7 @@ import type { ModelDefinition } from '../../engines/model-definition.js';
 import { forkLauncher, type ProcessLauncher } from '../../engines/worker/process-launcher.js';
 import { CHEAP_TASK_MS, type WorkerPool } from '../../engines/worker/worker-pool.js';
 import type { Runners } from './job-runner.js';
+import { folderFiles, type StoredFiles } from '../../store/objects/stored-files.js';
 import type { Log } from '../../common/log.js';
 import { createLog } from '../../common/log.js';
 import { textSink } from '../../common/log-sinks.js';
@@ -21,6 +22,12 @@ export interface JobServiceOptions {
   log?: Log;
   /** Artifacts go to dataDir/artifacts/<job>/, worker logs to dataDir/logs/. */
   dataDir: string;
+  /**
+   * Where uploads, recordings and artifacts are stored and read (store/objects/stored-files.ts): input files are
+   * kept there when a job is accepted and fetched by the node that runs it; artifacts are kept there when a job
+   * succeeds; retention deletes through it. Default: the folder dataDir, rows naming files by their paths.
+   */
+  files?: StoredFiles;
   /** The catalogue: the current definition of a model (status, downloading, engine, pricing). */
   resolveModel(modelId: string): ModelDefinition | undefined;
   /**
@@ -29,6 +36,11 @@ export interface JobServiceOptions {
    * an API node reaches a worker's catalogue only when that worker looks. Default: nothing to look for.
    */
   refreshModels?: () => Promise<unknown>;
+  /**
+   * Makes a model's files present on this node before a run (object storage: a package installed through another
+   * node is fetched from the bucket on its first use here). Default: nothing to do (the files are where rows say).
+   */
+  prepareModel?: (definition: ModelDefinition) => Promise<void>;
   /**
    * Worker processes. Default: max(1, min(4, availableParallelism() - 1)) — one core is left to the service, the UI
    * and live speech, which must stay responsive while a long transcription runs.
@@ -127,8 +139,10 @@ export function resolveOptions(options: JobServiceOptions): ResolvedOptions {
   return {
     store: options.store,
     dataDir: options.dataDir,
+    files: options.files ?? folderFiles(options.dataDir),
     resolveModel: options.resolveModel,
     refreshModels: options.refreshModels ?? (async () => undefined),
+    prepareModel: options.prepareModel ?? (async () => undefined),
     workers,
     queueWindowSeconds: positive('queueWindowSeconds', options.queueWindowSeconds, 7 * 24 * 3600),
     runTimeoutSeconds: positive('runTimeoutSeconds', options.runTimeoutSeconds, 6 * 3600),

@@ -1,13 +1,13 @@
 /**
  * Job-history retention: finished jobs older than the policy's `job_history_days` are deleted with their artifact
- * files and uploaded recordings. A job of a batch goes only with its whole batch, once the batch is complete and
+ * files and uploaded recordings (with object storage, their objects in the bucket too). A job of a batch goes only with its whole batch, once the batch is complete and
  * every item finished before the cutoff (a batch never shows half its items). Ledger rows stay: they are the
  * account's billing record (migration 006 let them outlive the job). Rows of any table that references a deleted job
  * or batch (artifacts, batch items, hosted-forwarding state) are deleted with it (the SQL is store/history-repo.ts).
  */
-import { rmdir, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { HistoryJobRow } from '../../store/history-repo.js';
+import { removeIfEmpty } from '../../store/objects/stored-files.js';
 import type { JobCore } from '../engine/job-core.js';
 
 /** Most jobs and batches deleted per sweep, so one sweep never holds the database for long. Default 200 / 50. */
@@ -18,14 +18,19 @@ export const HISTORY_BATCHES_PER_SWEEP = 50;
 export function createHistorySweep(core: JobCore, uploadedFiles: (inputJson: string) => string[]): (beforeIso: string) => Promise<number> {
   const { history } = core.store.repos;
 
-  /** Deletes a file we own; false when it is still there (a locked file is tried again next sweep). */
-  async function unlinkOwned(path: string): Promise<boolean> {
+  const { files } = core.options;
+
+  /**
+   * Deletes a file we own (with a bucket: its object too); false when it is still there (a locked file, an
+   * unreachable bucket: tried again next sweep).
+   */
+  async function unlinkOwned(stored: string): Promise<boolean> {
     try {
-      await unlink(path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+      await files.remove(stored);
+    } catch {
+      return false;
     }
-    await rmdir(dirname(path)).catch(() => undefined); // the job's (or request's) folder, once empty
+    await removeIfEmpty(dirname(files.pathOf(stored))); // the job's (or request's) folder, once empty
     return true;
   }
 
@@ -41,7 +46,7 @@ export function createHistorySweep(core: JobCore, uploadedFiles: (inputJson: str
       }
       for (const path of uploads) ok = (await unlinkOwned(path)) && ok;
     }
-    await rmdir(join(core.artifactsDir, job.id)).catch(() => undefined); // never created, or not empty
+    await removeIfEmpty(join(core.artifactsDir, job.id)); // never created, or not empty
     return ok;
   }
 

@@ -32,6 +32,8 @@ export interface DictationDeps {
   resolveModel(id: string): ModelDefinition | undefined;
   /** Looks again for models another process installed, when a session names one this node does not know (live-server.ts). */
   lookElsewhere?(): Promise<unknown>;
+  /** Makes the model's files present on this node before a session loads it (live-server.ts). */
+  prepareModel?(model: ModelDefinition): Promise<void>;
   /** Records an ended session as a speech-to-text job (JobService.recordDictation). */
   recordDictation(input: NewDictationJob): Promise<Job>;
   /** Records the local job that follows a hosted session's job (JobService.followHostedDictation). */
@@ -186,6 +188,7 @@ export function createDictationRoute(deps: DictationDeps, options: LiveOptions):
       throw new ApiError('model_unavailable', why ?? `model ${modelId} is not a live speech-to-text model`);
     }
     if (model.status !== 'available') throw new ApiError('model_unavailable', modelUnavailable(modelId, model.reason));
+    await deps.prepareModel?.(model);
     return model;
   }
 

@@ -49,6 +49,8 @@ export interface LiveDeps {
    * answers on the first session that names it (as the HTTP routes do, routes/submission.ts). Default: none.
    */
   lookElsewhere?(): Promise<unknown>;
+  /** Makes the model's files present on this node (object storage: a package another node installed). Default: none. */
+  prepareModel?(model: ModelDefinition): Promise<void>;
   /** The model's live price (catalogue + pricing file). Default: the definition's pricing, else free. */
   pricingFor?(model: ModelDefinition): Pricing;
   /** Writes one ledger row (request fee once per session, usage per speak). */
@@ -129,6 +131,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     {
       resolveModel: deps.resolveModel,
       ...(deps.lookElsewhere ? { lookElsewhere: deps.lookElsewhere } : {}),
+      ...(deps.prepareModel ? { prepareModel: deps.prepareModel } : {}),
       recordDictation: (input) => {
         if (!deps.recordDictation) throw new Error('this live server records no dictation jobs');
         return deps.recordDictation(input);
@@ -200,6 +203,7 @@ export function attachLiveServer(server: Server, deps: LiveDeps): LiveServer {
     const cloning = model.engine === 'sherpa-cloning' && deps.clonedVoice !== undefined;
     if (!cloning && (model.capability !== 'tts' || !model.live)) throw new ApiError('model_unavailable', `model ${modelId} is not a live text-to-speech model`);
     if (model.status !== 'available') throw new ApiError('model_unavailable', modelUnavailable(modelId, model.reason));
+    await deps.prepareModel?.(model);
     return { model, voice: await voiceFor(model, url, accountId) };
   }
 

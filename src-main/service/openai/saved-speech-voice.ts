@@ -52,7 +52,7 @@ function unknownVoice(id: string): ApiError {
  * The saved cloned voice a voice-cloning model's request names, copied for its job. `voice` must be a saved voice's id
  * (a string or `{id}`): an OpenAI voice name, a designed voice or an unknown id is a 400 saying what fits.
  */
-export async function clonedSpeechVoice(deps: Pick<AppDeps, 'store' | 'uploadsDir' | 'catalogue' | 'validator'>, accountId: string, def: ModelDefinition, voice: unknown): Promise<ClonedSpeechVoice> {
+export async function clonedSpeechVoice(deps: Pick<AppDeps, 'store' | 'uploadsDir' | 'files' | 'catalogue' | 'validator'>, accountId: string, def: ModelDefinition, voice: unknown): Promise<ClonedSpeechVoice> {
   if (typeof voice !== 'string' || !SAVED_VOICE_ID.test(voice)) {
     throw new ApiError(
       'invalid_request',

@@ -133,7 +133,8 @@ class AudioRelay {
 
 async function artifactOf(deps: AppDeps, job: Job): Promise<{ path: string; contentType: string } | null> {
   const artifact = (await deps.store.repos.artifacts.ofJob(job.id))[0];
-  return artifact && !artifact.deleted_at ? { path: artifact.path, contentType: artifact.content_type } : null;
+  // With object storage the worker put it in the bucket: fetched into this node's cache (stored-files.ts).
+  return artifact && !artifact.deleted_at ? { path: await deps.files.local(artifact.path), contentType: artifact.content_type } : null;
 }
 
 /** The id a `voice` field names (a string, or OpenAI's `{id}` object form). */

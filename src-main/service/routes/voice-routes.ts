@@ -32,7 +32,7 @@ function notFound(id: string): ApiError {
   return new ApiError('not_found', `no saved voice ${id}; GET /v1/voices lists this account's voices`);
 }
 
-export function voiceRoutes(deps: Pick<AppDeps, 'store' | 'uploads' | 'uploadsDir'>): Hono<AppEnv> {
+export function voiceRoutes(deps: Pick<AppDeps, 'store' | 'uploads' | 'uploadsDir' | 'files'>): Hono<AppEnv> {
   const { store } = deps;
   const app = new Hono<AppEnv>();
   app.get('/v1/voices', async (c) => {
@@ -58,7 +58,12 @@ export function voiceRoutes(deps: Pick<AppDeps, 'store' | 'uploads' | 'uploadsDi
     const id = c.req.param('id');
     const row = await store.repos.savedVoices.delete(c.get('owner').accountId, id);
     if (!row) throw notFound(id);
-    if (row.reference_path) await rm(dirname(join(deps.uploadsDir, row.reference_path)), { recursive: true, force: true });
+    if (row.reference_path) {
+      const path = join(deps.uploadsDir, row.reference_path);
+      // With object storage the recording's object goes too (a folder's file goes with its folder below).
+      if (deps.files.kind === 's3') await deps.files.remove(deps.files.nameOf(path) ?? path).catch(() => undefined);
+      await rm(dirname(path), { recursive: true, force: true });
+    }
     return c.json({ id, object: 'voice', deleted: true });
   });
   app.post('/v1/voices', async (c) => {
@@ -88,6 +93,7 @@ export function voiceRoutes(deps: Pick<AppDeps, 'store' | 'uploads' | 'uploadsDi
       if (seconds !== null && (seconds < REFERENCE_SECONDS.min || seconds > REFERENCE_SECONDS.max)) {
         throw new ApiError('invalid_request', `the recording is ${seconds.toFixed(1)} s long; a reference recording must be ${REFERENCE_SECONDS.min}–${REFERENCE_SECONDS.max} s of the voice speaking`, { param: 'audio' });
       }
+      await deps.files.keep(file.path); // with object storage: put in the bucket, so every node can speak the voice
       const row = await saveClonedVoice(store, accountId, { name, referencePath: relative(deps.uploadsDir, file.path), bytes: file.bytes, text });
       return c.json(savedVoiceView(row));
     } catch (error) {

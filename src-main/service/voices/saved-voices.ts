@@ -3,6 +3,7 @@
  * design's `save_as`), and turning a saved designed voice into what a text-to-speech job speaks with. A saved voice
  * is the account's own: another account's id is unknown (404 on /v1/voices, 400 where a request names it).
  */
+import { join } from 'node:path';
 import type { SavedVoice } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import type { DesignedVoiceInput } from '../../engines/engine-types.js';
@@ -13,6 +14,7 @@ import { isoAt, systemClock } from '../../store/clock.js';
 import { newId } from '../../store/ids.js';
 import type { SavedVoiceRow } from '../../store/saved-voices-repo.js';
 import type { Store } from '../../store/store.js';
+import type { StoredFiles } from '../../store/objects/stored-files.js';
 
 /** Longest voice name, in code points. */
 export const MAX_VOICE_NAME_CHARS = 100;
@@ -74,6 +76,15 @@ export async function saveDesignedVoice(store: Store, accountId: string, id: str
     id, account_id: accountId, name, kind: 'designed', model_id: recipe.model, recipe_json: JSON.stringify(recipe),
     reference_path: null, reference_bytes: 0, reference_text: null, created_at: at, updated_at: at,
   });
+}
+
+/**
+ * A saved cloned voice's recording on this node's disk: rows keep its path inside the uploads folder; with object
+ * storage it is the object under that path's key, fetched into this node's cache.
+ */
+export function savedReferencePath(deps: { files: StoredFiles; uploadsDir: string }, referencePath: string): Promise<string> {
+  const path = join(deps.uploadsDir, referencePath);
+  return deps.files.local(deps.files.nameOf(path) ?? path);
 }
 
 /** Saves a cloned voice (its recording already stored inside the data dir at `referencePath`). */

@@ -50,7 +50,20 @@ describe('the cluster options', () => {
     expect(clusterConfig({}, 'serve', {}).config).not.toHaveProperty('storageDir');
   });
 
-  it('refuse object storage URLs for --storage (a folder only, for now)', () => {
-    expect(() => clusterConfig({ storage: 's3://bucket/prefix' }, 'serve', {})).toThrow('--storage must be a folder path');
+  it('take an S3 bucket for --storage, with its endpoint and the cache bound, from the options or the environment', () => {
+    const { config } = clusterConfig({ storage: 's3://media/cluster', storageEndpoint: 'http://127.0.0.1:9000', storageCacheMb: 64 }, 'worker', {});
+    expect(config).not.toHaveProperty('storageDir');
+    expect(config.objectStorage).toEqual({ location: { kind: 's3', bucket: 'media', prefix: 'cluster', endpoint: 'http://127.0.0.1:9000' }, cacheBytes: 64 * 1024 * 1024 });
+    const fromEnv = clusterConfig({}, 'serve', { VOXDESK_STORAGE: 's3://media', VOXDESK_S3_ENDPOINT: 'https://s3.example.org', VOXDESK_STORAGE_CACHE_MB: '512' }).config;
+    expect(fromEnv.objectStorage).toEqual({ location: { kind: 's3', bucket: 'media', prefix: '', endpoint: 'https://s3.example.org' }, cacheBytes: 512 * 1024 * 1024 });
+    expect(clusterConfig({ storage: 's3://media' }, 'serve', {}).config.objectStorage?.cacheBytes).toBe(10_240 * 1024 * 1024);
+  });
+
+  it('refuse other URLs, an endpoint without a bucket and a bad cache bound, saying what is accepted', () => {
+    expect(() => clusterConfig({ storage: 'ftp://host/dir' }, 'serve', {})).toThrow('--storage: ftp:// is not supported; it takes a folder path, or s3://BUCKET or s3://BUCKET/PREFIX');
+    expect(() => clusterConfig({ storage: 's3://UPPER/x' }, 'serve', {})).toThrow('"UPPER" is not a bucket name');
+    expect(() => clusterConfig({ storageEndpoint: 'http://127.0.0.1:9000' }, 'serve', {})).toThrow('--storage-endpoint is for S3 storage');
+    expect(() => clusterConfig({ storage: '/mnt/x' }, 'serve', { VOXDESK_S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow('--storage-endpoint is for S3 storage only');
+    expect(() => clusterConfig({ storage: 's3://media' }, 'serve', { VOXDESK_STORAGE_CACHE_MB: 'lots' })).toThrow('VOXDESK_STORAGE_CACHE_MB must be a number of megabytes');
   });
 });

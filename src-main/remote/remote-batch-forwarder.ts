@@ -16,6 +16,7 @@ import { RemoteError } from './remote-errors.js';
 import { sleep } from './abortable-sleep.js';
 import { Follower } from './remote-follower.js';
 import { idempotencyKeyFor } from './remote-options.js';
+import type { RemoteBatchRow } from '../store/remote-batches-repo.js';
 import { CRASH_AFTER_BATCH_SUBMIT, type RemoteRunContext, type RemoteRunnerDeps, type RemoteTask } from './remote-run-types.js';
 import { withServerRetry } from './server-retry.js';
 
@@ -50,18 +51,18 @@ export class BatchForwarder {
    * items the local side will never take.
    */
   async cancelOrphans(key: string): Promise<void> {
-    for (const row of this.deps.batches.orphans()) {
+    for (const row of await this.deps.batches.orphans()) {
       if (this.coordinators.get(row.batch_id)?.busy()) continue;
       const client = new RemoteClient({ url: row.endpoint_url, key }, this.deps.options);
       const product = row.product as Product;
       try {
         const cancelled = await client.cancelBatch(product, row.remote_batch_id!);
         const batch = cancelled ?? (await cancelItems(client, product, row.remote_batch_id!));
-        this.deps.batches.recordStatus(row.batch_id, batch.status);
+        await this.deps.batches.recordStatus(row.batch_id, batch.status);
         this.deps.log.info(`${row.batch_id}: every local item ended; hosted batch ${row.remote_batch_id} cancelled`);
       } catch (error) {
-        this.deps.batches.recordError(row.batch_id, (error as Error).message);
-        if (error instanceof RemoteError && error.status === 404) this.deps.batches.recordStatus(row.batch_id, 'vanished');
+        await this.deps.batches.recordError(row.batch_id, (error as Error).message);
+        if (error instanceof RemoteError && error.status === 404) await this.deps.batches.recordStatus(row.batch_id, 'vanished');
       }
     }
   }
@@ -120,7 +121,7 @@ export class BatchCoordinator {
    * a submission throws: JobError waiting_for_capacity during a 429 backoff, RemoteError otherwise.
    */
   async place(key: string, signal: AbortSignal): Promise<string> {
-    const row = this.ensureRow();
+    const row = await this.ensureRow();
     return this.submitted(new RemoteClient({ url: row.endpoint_url, key }, this.deps.options), signal);
   }
 
@@ -129,11 +130,11 @@ export class BatchCoordinator {
    * Undefined when the item was not part of the hosted batch (it was already finished when the batch was sent).
    */
   async runItem(task: RemoteTask, position: number, ctx: RemoteRunContext, key: string, onFollower: (f: Follower) => void): Promise<EngineOutput | undefined> {
-    const row = this.ensureRow();
+    const row = await this.ensureRow();
     const positions = JSON.parse(row.positions_json) as number[];
     const index = positions.indexOf(position);
     if (index < 0) return undefined;
-    this.deps.jobs.ensure({
+    await this.deps.jobs.ensure({
       jobId: task.jobId,
       endpointUrl: row.endpoint_url,
       product: this.product,
@@ -146,10 +147,10 @@ export class BatchCoordinator {
     const remoteBatchId = await this.submitted(client, ctx.signal);
     const file = await this.awaitItem(client, remoteBatchId, index, ctx);
     if (!file.job_id) throw new RemoteError('server', 'invalid_batch', `item ${index} of the hosted batch ${remoteBatchId} has no job id`, 200);
-    this.deps.jobs.recordRemoteJob(task.jobId, file.job_id, file.status);
+    await this.deps.jobs.recordRemoteJob(task.jobId, file.job_id, file.status);
     follow.adopt(file.job_id);
     const job = await follow.withRetry('read the hosted item', (s) => client.getJob(this.product, file.job_id!, s));
-    this.deps.jobs.recordStatus(task.jobId, job.status);
+    await this.deps.jobs.recordStatus(task.jobId, job.status);
     follow.mirror(job);
     return follow.finish(job);
   }
@@ -159,14 +160,15 @@ export class BatchCoordinator {
    * (POST …/batch/{id}/cancel, or its items one by one when the hosted side has no such route), else this item.
    */
   async cancelRemote(position: number, key: string, follow: Follower | undefined): Promise<void> {
-    const client = new RemoteClient({ url: this.deps.batches.get(this.batchId)?.endpoint_url ?? this.endpointUrl, key }, this.deps.options);
     try {
-      const remoteId = this.deps.batches.get(this.batchId)?.remote_batch_id ?? (await this.submitting?.catch(() => undefined));
+      const stored = await this.deps.batches.get(this.batchId);
+      const client = new RemoteClient({ url: stored?.endpoint_url ?? this.endpointUrl, key }, this.deps.options);
+      const remoteId = stored?.remote_batch_id ?? (await this.submitting?.catch(() => undefined));
       if (!remoteId) return;
-      const items = this.localItems();
+      const items = await this.localItems();
       const whole = items.every((i) => i.cancelRequested || isTerminal(i.status as Parameters<typeof isTerminal>[0]));
       if (!whole) {
-        const positions = JSON.parse(this.deps.batches.get(this.batchId)!.positions_json) as number[];
+        const positions = JSON.parse((await this.deps.batches.get(this.batchId))!.positions_json) as number[];
         const index = positions.indexOf(position);
         const jobId = this.latest?.files[index]?.job_id ?? (await client.getBatch(this.product, remoteId)).files[index]?.job_id;
         if (jobId) await client.cancelJob(this.product, jobId);
@@ -182,8 +184,8 @@ export class BatchCoordinator {
     }
   }
 
-  private localItems(): LocalBatchItem[] {
-    return this.deps.batches.items(this.batchId).map((r) => ({
+  private async localItems(): Promise<LocalBatchItem[]> {
+    return (await this.deps.batches.items(this.batchId)).map((r) => ({
       position: r.position,
       name: r.name,
       status: r.status,
@@ -193,14 +195,13 @@ export class BatchCoordinator {
   }
 
   /** The remote_batches row; the first call chooses the items to send: those not finished locally. */
-  private ensureRow(): NonNullable<ReturnType<RemoteRunnerDeps['batches']['get']>> {
-    const existing = this.deps.batches.get(this.batchId);
+  private async ensureRow(): Promise<RemoteBatchRow> {
+    const existing = await this.deps.batches.get(this.batchId);
     if (existing) {
-      this.deps.batches.retarget(this.batchId, this.endpointUrl);
-      return this.deps.batches.get(this.batchId)!;
+      await this.deps.batches.retarget(this.batchId, this.endpointUrl);
+      return (await this.deps.batches.get(this.batchId))!;
     }
-    const positions = this
-      .localItems()
+    const positions = (await this.localItems())
       .filter((i) => !isTerminal(i.status as Parameters<typeof isTerminal>[0]))
       .map((i) => i.position);
     return this.deps.batches.ensure({
@@ -215,7 +216,7 @@ export class BatchCoordinator {
 
   /** The hosted batch id: known, or learned from the ONE submission all item runs of this batch share. */
   private async submitted(client: RemoteClient, signal: AbortSignal): Promise<string> {
-    const row = this.deps.batches.get(this.batchId)!;
+    const row = (await this.deps.batches.get(this.batchId))!;
     if (row.rejected_code) throw new JobError(row.rejected_code, `hosted service: ${row.last_error ?? 'the batch was refused'}`);
     if (row.remote_batch_id) return row.remote_batch_id;
     const waiting = this.capacityWait();
@@ -227,13 +228,13 @@ export class BatchCoordinator {
   }
 
   private async submit(client: RemoteClient): Promise<string> {
-    const row = this.deps.batches.get(this.batchId)!;
-    const byPosition = new Map(this.localItems().map((i) => [i.position, i]));
+    const row = (await this.deps.batches.get(this.batchId))!;
+    const byPosition = new Map((await this.localItems()).map((i) => [i.position, i]));
     const chosen = (JSON.parse(row.positions_json) as number[]).map((p) => byPosition.get(p)!);
     const submission: RemoteBatchSubmission = {
       product: this.product,
       model: row.remote_model_id,
-      params: this.deps.batches.params(this.batchId),
+      params: await this.deps.batches.params(this.batchId),
       items: chosen.map((i) => ({
         name: i.name,
         ...(i.input.text !== undefined ? { text: i.input.text } : {}),
@@ -243,28 +244,28 @@ export class BatchCoordinator {
       ...(chosen[0]?.input.referencePath ? { referencePath: chosen[0].input.referencePath } : {}),
       ...(chosen[0]?.input.referenceText !== undefined ? { referenceText: chosen[0].input.referenceText } : {}),
     };
-    const batch = await this.withServerRetry('submit the batch', () => {
-      this.deps.batches.recordSubmission(this.batchId);
+    const batch = await this.withServerRetry('submit the batch', async () => {
+      await this.deps.batches.recordSubmission(this.batchId);
       return client.submitBatch(submission, row.idempotency_key);
-    }).catch((error: unknown) => {
-      if (error instanceof RemoteError && error.status === 429) throw this.backOff(error);
-      if (error instanceof RemoteError && error.kind === 'rejected') this.deps.batches.recordRejected(this.batchId, error.code, error.message);
-      else if (error instanceof RemoteError) this.deps.batches.recordError(this.batchId, error.message);
+    }).catch(async (error: unknown) => {
+      if (error instanceof RemoteError && error.status === 429) throw await this.backOff(error);
+      if (error instanceof RemoteError && error.kind === 'rejected') await this.deps.batches.recordRejected(this.batchId, error.code, error.message);
+      else if (error instanceof RemoteError) await this.deps.batches.recordError(this.batchId, error.message);
       throw error;
     });
     this.capacity = undefined;
     this.deps.crashPoint?.(CRASH_AFTER_BATCH_SUBMIT);
-    this.deps.batches.recordRemoteBatch(this.batchId, batch.id, batch.status);
+    await this.deps.batches.recordRemoteBatch(this.batchId, batch.id, batch.status);
     this.latest = batch;
     this.deps.log.info(`${this.batchId}: forwarded as hosted batch ${batch.id} (${chosen.length} items)`);
     return batch.id;
   }
 
-  private backOff(error: RemoteError): JobError {
+  private async backOff(error: RemoteError): Promise<JobError> {
     const delay = this.capacity ? Math.min(this.deps.options.capacityMaxMs, this.capacity.delay * 2) : this.deps.options.capacityInitialMs;
     const message = `The hosted account has no room for another batch (${error.message}); the batch waits here and is sent again in ${Math.ceil(delay / 1000)} s.`;
     this.capacity = { retryAt: Date.now() + delay, delay, message };
-    this.deps.batches.recordError(this.batchId, error.message);
+    await this.deps.batches.recordError(this.batchId, error.message);
     this.deps.log.info(`${this.batchId}: ${message}`);
     return new JobError('waiting_for_capacity', message, { cause: error });
   }
@@ -338,7 +339,7 @@ export class BatchCoordinator {
       }
       const changed = fingerprint(batch) !== fingerprint(this.latest);
       this.latest = batch;
-      this.deps.batches.recordStatus(this.batchId, batch.status);
+      await this.deps.batches.recordStatus(this.batchId, batch.status);
       for (const waiter of [...this.waiters]) {
         const file = batch.files[waiter.index];
         if (!file) {
@@ -362,8 +363,8 @@ export class BatchCoordinator {
         options: this.deps.options,
         connectivity: this.deps.connectivity,
         signal: this.stopped,
-        onRetry: (error, delay) => {
-          this.deps.batches.recordError(this.batchId, error.message);
+        onRetry: async (error, delay) => {
+          await this.deps.batches.recordError(this.batchId, error.message);
           this.deps.log.info(`${this.batchId}: could not ${what}: ${error.message}; retrying in ${delay} ms`);
         },
       },

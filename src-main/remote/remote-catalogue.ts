@@ -1,14 +1,15 @@
 /**
  * The hosted catalogue as a ModelSource: fetched from GET {remote}/v1/models?include_unavailable=true on start,
- * every catalogueRefreshMs and on every settings change, cached in SQLite so the rows (with their hosted prices)
- * are there offline. list() answers from memory, and version() moves when its answer may change: new rows fetched or
- * read from the cache, the settings written here (endpoint, key), and after every fetch, which re-reads the settings
- * (so a change another process made to them shows within catalogueRefreshMs).
+ * every catalogueRefreshMs and on every settings change, cached in the store (the SQLite file, or a cluster's
+ * database, where every node reads what any node fetched) so the rows (with their hosted prices) are there offline.
+ * list() answers from memory, and version() moves when its answer may change: new rows fetched or read from the
+ * cache, and a change of the settings in force (endpoint, key; remote-settings-store.ts).
  */
 import type { CatalogueRecord } from '../common/api-types.js';
 import type { ModelDefinition, ModelSource } from '../engines/model-definition.js';
 import { RemoteClient } from './remote-client.js';
 import type { RemoteCatalogueRepo } from '../store/remote-catalogue-repo.js';
+import type { Async } from '../store/store.js';
 import type { RemoteOptions } from './remote-options.js';
 import type { RemoteSettingsStore } from './remote-settings-store.js';
 import { toRemoteDefinition } from './remote-models.js';
@@ -34,14 +35,12 @@ export class RemoteCatalogue implements ModelSource {
 
   constructor(
     private readonly settings: RemoteSettingsStore,
-    private readonly cache: RemoteCatalogueRepo,
+    private readonly cache: Async<RemoteCatalogueRepo>,
     private readonly options: RemoteOptions,
     private readonly log: Log,
     /** Told the outcome of every fetch (null on success): real requests are how connectivity is learned. */
     private readonly onFetch: (error: unknown) => void = () => {},
-  ) {
-    this.loadCache();
-  }
+  ) {}
 
   list(): ModelDefinition[] {
     const endpoint = this.settings.endpoint();
@@ -73,8 +72,8 @@ export class RemoteCatalogue implements ModelSource {
   }
 
   /** Re-reads the cache for the configured endpoint (after a settings change) and fetches. */
-  reload(): Promise<void> {
-    this.loadCache();
+  async reload(): Promise<void> {
+    await this.loadCache();
     return this.refresh();
   }
 
@@ -89,17 +88,21 @@ export class RemoteCatalogue implements ModelSource {
     this.timer = undefined;
   }
 
-  private loadCache(): void {
+  /** The cached rows of the configured endpoint (another node may have fetched them), read into memory. */
+  async loadCache(): Promise<void> {
     const endpoint = this.settings.endpoint();
-    const cached = endpoint ? this.cache.read(endpoint.url) : undefined;
+    const cached = endpoint ? await this.cache.read(endpoint.url) : undefined;
+    // The settings may have changed while the read was out: keep the rows only for the endpoint still in force.
+    if (this.settings.endpoint()?.url !== endpoint?.url) return;
     this.records = cached?.records ?? [];
     this.fetchedAt = cached?.fetchedAt ?? null;
     this.changes += 1;
   }
 
   private async fetch(): Promise<void> {
-    // Each fetch reads the settings again (another process may have changed them), so list() may answer differently.
-    this.changes += 1;
+    // Each fetch reads the settings again (another process or node may have changed them; a moved endpoint's rows
+    // are read from the cache first), so list() may answer differently.
+    if (await this.settings.load()) await this.loadCache();
     const endpoint = this.settings.endpoint();
     if (!endpoint) return;
     try {
@@ -107,7 +110,8 @@ export class RemoteCatalogue implements ModelSource {
       // The settings may have changed while the call was out: never cache one endpoint's rows under another.
       if (this.settings.endpoint()?.url !== endpoint.url) return;
       const fetchedAt = new Date().toISOString();
-      this.cache.replace(endpoint.url, records, fetchedAt);
+      await this.cache.replace(endpoint.url, records, fetchedAt);
+      if (this.settings.endpoint()?.url !== endpoint.url) return;
       this.records = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       this.changes += 1;
       this.fetchedAt = fetchedAt;

@@ -44,13 +44,13 @@ export class Follower {
       referencePath: this.task.input.referencePath,
       ...(this.task.input.referenceText !== undefined ? { referenceText: this.task.input.referenceText } : {}),
     };
-    const job = await this.withRetry('submit the job', (s) => {
+    const job = await this.withRetry('submit the job', async (s) => {
       this.sent = { submission, idempotencyKey };
-      this.deps.jobs.recordSubmission(this.task.jobId);
+      await this.deps.jobs.recordSubmission(this.task.jobId);
       return this.client.submit(submission, idempotencyKey, s);
     });
     this.deps.crashPoint?.(CRASH_AFTER_SUBMIT);
-    this.deps.jobs.recordRemoteJob(this.task.jobId, job.id, job.status);
+    await this.deps.jobs.recordRemoteJob(this.task.jobId, job.id, job.status);
     this.recorded = job.status;
     this.remoteId = job.id;
     this.note(`forwarded to ${this.client.endpoint.url} as ${job.id}`);
@@ -75,12 +75,12 @@ export class Follower {
       await sleep(delay, this.ctx.signal);
       const before = `${job.status}/${job.progress}/${job.duration_seconds}`;
       job = await this.withRetry('poll the hosted job', (s) => this.client.getJob(this.task.product, job.id, s));
-      this.deps.jobs.recordStatus(this.task.jobId, job.status);
+      await this.deps.jobs.recordStatus(this.task.jobId, job.status);
       this.mirror(job);
       const changed = before !== `${job.status}/${job.progress}/${job.duration_seconds}`;
       delay = changed ? this.deps.options.pollInitialMs : Math.min(this.deps.options.pollMaxMs, delay * this.deps.options.pollFactor);
     }
-    this.deps.jobs.recordStatus(this.task.jobId, job.status);
+    await this.deps.jobs.recordStatus(this.task.jobId, job.status);
     return job;
   }
 
@@ -115,7 +115,7 @@ export class Follower {
     void this.client
       .submit(sent.submission, sent.idempotencyKey)
       .then(async (job) => {
-        this.deps.jobs.recordRemoteJob(this.task.jobId, job.id, job.status);
+        await this.deps.jobs.recordRemoteJob(this.task.jobId, job.id, job.status);
         if (!isTerminal(job.status)) await this.client.cancelJob(product, job.id);
       })
       .catch((error: unknown) => this.cancelFailed(error));
@@ -137,8 +137,8 @@ export class Follower {
         options: this.deps.options,
         connectivity: this.deps.connectivity,
         signal: this.ctx.signal,
-        onRetry: (error, delay) => {
-          this.deps.jobs.recordError(this.task.jobId, error.message);
+        onRetry: async (error, delay) => {
+          await this.deps.jobs.recordError(this.task.jobId, error.message);
           this.note(`could not ${what}: ${error.message}; retrying in ${delay} ms`);
         },
       },

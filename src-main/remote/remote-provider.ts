@@ -1,19 +1,22 @@
 /**
  * Hosted-service forwarding as one object the service wires in: the remote ModelSource (cached hosted catalogue),
- * the remote runner for the job engine, and the endpoint settings (GET/PUT /v1/settings/remote).
+ * the remote runner for the job engine, and the endpoint settings (GET/PUT /v1/settings/remote). Everything it keeps
+ * is in the shared store (store.ts) — the settings, the sealed key, the remote jobs, batches and catalogue rows — so in
+ * a cluster forwarding configured through any API node is in force on every node, and a forwarded job claimed by any
+ * worker follows the hosted job its row names.
  *
- *   const remote = createRemoteProvider({ repos, secrets, initial: { url: cliRemoteUrl, key: process.env.VOXDESK_REMOTE_KEY } });
+ *   const remote = await createRemoteProvider({ repos: store.repos, secrets, initial: { url: cliRemoteUrl } });
  *   catalogue sources: [..., remote.source]; createJobService({..., runners: { remote: remote.jobRunner } });
- *   remote.start();
+ *   remote.start(); on another node's commit: remote.othersCommitted();
  *   the service's hosted-settings routes call view() and update(); on close, after the job engine: remote.stop().
  */
-import { JobError } from '../common/errors.js';
+import { ApiError, JobError } from '../common/errors.js';
 import { isProduct } from '../common/products.js';
 import type { JobRunner, Readiness } from '../jobs/engine/job-runner.js';
 import type { RemoteBatchesRepo } from '../store/remote-batches-repo.js';
 import type { RemoteJobsRepo } from '../store/remote-jobs-repo.js';
-import type { SecretStore } from '../store/secrets/secret-store.js';
-import type { Repositories } from '../store/repositories.js';
+import type { SharedSecrets } from '../store/secrets/shared-secrets.js';
+import type { Async, StoreRepos } from '../store/store.js';
 import { Connectivity, type ConnectivityState } from './connectivity.js';
 import { isNetworkError } from './remote-errors.js';
 import { RemoteCatalogue, type CatalogueState } from './remote-catalogue.js';
@@ -28,10 +31,10 @@ import { textSink } from '../common/log-sinks.js';
 export const SETTINGS_FETCH_WAIT_MS = 5_000;
 
 export interface RemoteProviderOptions {
-  /** The store's repositories (built once by the service): forwarding state, the cached catalogue, the endpoint. */
-  repos: Pick<Repositories, 'settings' | 'remoteJobs' | 'remoteBatches' | 'remoteCatalogue'>;
-  /** Where the hosted key is kept, sealed (store/secrets/open-secret-store.ts). */
-  secrets: SecretStore;
+  /** The shared store's repositories: forwarding state, the cached catalogue, the endpoint. */
+  repos: Pick<StoreRepos, 'settings' | 'remoteJobs' | 'remoteBatches' | 'remoteCatalogue'>;
+  /** Where the hosted key is kept, sealed (store/secrets/shared-secrets.ts; a cluster's: cluster-key-cipher.ts). */
+  secrets: SharedSecrets;
   /**
    * Endpoint given at start-up (`voxdesk serve --remote-url URL` with VOXDESK_REMOTE_KEY). Stored in the settings
    * when given, so it also holds for later starts. Default: $VOXDESK_REMOTE_URL / $VOXDESK_REMOTE_KEY when set,
@@ -72,8 +75,8 @@ export function keyAfterChange(stored: { url: string | null; key: string | null 
 
 export class RemoteProvider {
   readonly settingsStore: RemoteSettingsStore;
-  readonly jobsRepo: RemoteJobsRepo;
-  readonly batchesRepo: RemoteBatchesRepo;
+  readonly jobsRepo: Async<RemoteJobsRepo>;
+  readonly batchesRepo: Async<RemoteBatchesRepo>;
   readonly source: RemoteCatalogue;
   readonly runner: RemoteRunner;
   readonly connectivity: Connectivity;
@@ -84,24 +87,16 @@ export class RemoteProvider {
   private sweeping = false;
 
   constructor(opts: RemoteProviderOptions) {
-    const env = opts.env ?? process.env;
     const log = opts.log ?? createLog(textSink({ scopes: true })).child('remote');
     this.options = resolveRemoteOptions(opts.options);
     this.settingsStore = new RemoteSettingsStore(opts.repos.settings, opts.secrets, log);
     this.jobsRepo = opts.repos.remoteJobs;
-    const url = opts.initial?.url ?? env.VOXDESK_REMOTE_URL ?? null;
-    const key = opts.initial?.key ?? env.VOXDESK_REMOTE_KEY ?? null;
-    if (url || key) {
-      const stored = this.settingsStore.read();
-      const next = url ? normaliseRemoteUrl(url) : stored.url;
-      this.settingsStore.write({ url: next, key: keyAfterChange(stored, next, key || undefined) });
-    }
     this.connectivity = new Connectivity(() => this.source.probe(), this.options);
     this.source = new RemoteCatalogue(this.settingsStore, opts.repos.remoteCatalogue, this.options, log, (error) => {
       if (!error) this.connectivity.ok();
       else if (isNetworkError(error)) this.connectivity.unreachable((error as Error).message);
     });
-    const crashAt = env.VOXDESK_TEST_CRASH_POINT;
+    const crashAt = (opts.env ?? process.env).VOXDESK_TEST_CRASH_POINT;
     this.batchesRepo = opts.repos.remoteBatches;
     this.runner = new RemoteRunner({
       endpoint: () => this.settingsStore.endpoint(),
@@ -128,6 +123,39 @@ export class RemoteProvider {
       // Batches on hosted models are held pending until the hosted service accepts them as one batch.
       placeBatch: (batch, signal) => this.runner.placeBatch(batch, signal),
     };
+  }
+
+  /**
+   * Reads what is stored (settings, key, cached catalogue) and applies the endpoint given at start-up. A key given at
+   * start-up that this node cannot seal (a cluster node without its sealing key) stops the start with the reason.
+   */
+  async open(opts: Pick<RemoteProviderOptions, 'initial' | 'env'>): Promise<void> {
+    const env = opts.env ?? process.env;
+    await this.settingsStore.load();
+    const url = opts.initial?.url ?? env.VOXDESK_REMOTE_URL ?? null;
+    const key = opts.initial?.key ?? env.VOXDESK_REMOTE_KEY ?? null;
+    if (url || key) {
+      const stored = this.settingsStore.read();
+      const next = url ? normaliseRemoteUrl(url) : stored.url;
+      const kept = !key && next === stored.url;
+      const refusal = key ? this.settingsStore.sealRefusal : null;
+      if (refusal) throw new Error(`VOXDESK_REMOTE_KEY: ${refusal}`);
+      await this.settingsStore.write({ url: next, key: kept ? undefined : keyAfterChange(stored, next, key || undefined) });
+    }
+    await this.source.loadCache();
+  }
+
+  /**
+   * Another node committed something: when the forwarding settings changed there (another API node's PUT), this node
+   * follows — the catalogue is read again (the rows the other node cached, then a fetch of its own) and the
+   * connectivity of the old endpoint forgotten. Costs one settings read when nothing changed.
+   */
+  async othersCommitted(): Promise<void> {
+    const before = this.settingsStore.read().url;
+    if (!(await this.settingsStore.load())) return;
+    if (this.settingsStore.read().url !== before) this.connectivity.reset();
+    await this.source.loadCache();
+    void this.source.refresh();
   }
 
   start(): void {
@@ -169,12 +197,20 @@ export class RemoteProvider {
     };
   }
 
-  /** Validates and stores new settings, then reloads the hosted catalogue (awaited, so the answer shows it). */
+  /**
+   * Validates and stores new settings, then reloads the hosted catalogue (awaited, so the answer shows it). A key
+   * this node cannot seal (a cluster node without its sealing key) is refused with 409 `conflict` saying what to set.
+   */
   async update(update: RemoteSettingsUpdate): Promise<RemoteSettingsView> {
+    await this.settingsStore.load();
     const stored = this.settingsStore.read();
     const url = update.url ? normaliseRemoteUrl(update.url) : null;
     const key = keyAfterChange(stored, url, update.key);
-    this.settingsStore.write({ url, key });
+    const refusal = key ? this.settingsStore.sealRefusal : null;
+    if (refusal) throw new ApiError('conflict', `the hosted key cannot be stored: ${refusal}`);
+    // Kept as it is (not written again) when the URL stays and no key is given: one this node cannot open stays too.
+    const kept = update.key === undefined && url === stored.url;
+    await this.settingsStore.write({ url, key: kept ? undefined : key });
     if (url !== stored.url) this.connectivity.reset();
     // Wait a little for the new catalogue so the answer can show it; a slow endpoint keeps loading in the background.
     let timer: NodeJS.Timeout | undefined;
@@ -184,6 +220,9 @@ export class RemoteProvider {
   }
 }
 
-export function createRemoteProvider(options: RemoteProviderOptions): RemoteProvider {
-  return new RemoteProvider(options);
+/** A provider with what is stored read (RemoteProvider.open); throws what open throws. */
+export async function createRemoteProvider(options: RemoteProviderOptions): Promise<RemoteProvider> {
+  const provider = new RemoteProvider(options);
+  await provider.open(options);
+  return provider;
 }

@@ -6,6 +6,7 @@ import type { Product } from '../common/products.js';
 import type { RemoteBatchesRepo } from '../store/remote-batches-repo.js';
 import type { RemoteJobsRepo } from '../store/remote-jobs-repo.js';
 import type { EngineInput } from '../engines/engine-types.js';
+import type { Async } from '../store/store.js';
 import type { Connectivity } from './connectivity.js';
 import type { RemoteEndpoint } from './remote-client.js';
 import type { RemoteOptions } from './remote-options.js';
@@ -39,8 +40,9 @@ export interface RemoteRunContext {
 
 export interface RemoteRunnerDeps {
   endpoint(): RemoteEndpoint | undefined;
-  jobs: RemoteJobsRepo;
-  batches: RemoteBatchesRepo;
+  /** The shared store's forwarding rows (any node of a cluster may continue what another began). */
+  jobs: Async<RemoteJobsRepo>;
+  batches: Async<RemoteBatchesRepo>;
   connectivity: Connectivity;
   options: RemoteOptions;
   /** Diagnostics of the provider (the job engine's ctx.log may drop them). */

@@ -86,10 +86,10 @@ export class RemoteRunner {
     if (!current) throw new JobError('model_unavailable', 'no hosted service is configured (Settings → hosted service URL)');
     if (!current.key) throw new JobError('model_unavailable', 'no API key is set for the hosted service (Settings)');
     const hostedModel = task.remoteModelId ?? remoteModelId(task.modelId) ?? task.modelId;
-    const item = this.deps.batches.itemOf(task.jobId);
+    const item = await this.deps.batches.itemOf(task.jobId);
     // An item already forwarded alone (before batches were forwarded whole) keeps following its own hosted job.
-    const alone = (): boolean => this.deps.jobs.get(task.jobId)?.idempotency_key === idempotencyKeyFor(task.jobId);
-    if (item && BATCH_PRODUCTS.includes(task.product) && !alone()) {
+    const alone = async (): Promise<boolean> => (await this.deps.jobs.get(task.jobId))?.idempotency_key === idempotencyKeyFor(task.jobId);
+    if (item && BATCH_PRODUCTS.includes(task.product) && !(await alone())) {
       const coordinator = this.batches.coordinator(item.batchId, task.product, hostedModel, current.url);
       let follow: Follower | undefined;
       try {
@@ -103,7 +103,7 @@ export class RemoteRunner {
   }
 
   private async runAlone(task: RemoteTask, ctx: RemoteRunContext, hostedModel: string, current: RemoteEndpoint): Promise<EngineOutput> {
-    let row = this.deps.jobs.ensure({
+    let row = await this.deps.jobs.ensure({
       jobId: task.jobId,
       endpointUrl: current.url,
       product: task.product,
@@ -112,11 +112,11 @@ export class RemoteRunner {
     });
     // Not yet submitted anywhere: follows the configured hosted service (a write only when that changed since).
     if (row.endpoint_url !== current.url && !row.remote_job_id) {
-      this.deps.jobs.retarget(task.jobId, current.url);
-      row = this.deps.jobs.get(task.jobId)!;
+      await this.deps.jobs.retarget(task.jobId, current.url);
+      row = (await this.deps.jobs.get(task.jobId))!;
     }
     const client = new RemoteClient({ url: row.endpoint_url, key: current.key }, this.deps.options);
-    const local = this.deps.jobs.localJob(task.jobId);
+    const local = await this.deps.jobs.localJob(task.jobId);
     const follow = new Follower(client, { ...task, name: task.name ?? local?.name ?? null }, ctx, this.deps);
     try {
       let job = row.remote_job_id
@@ -133,17 +133,17 @@ export class RemoteRunner {
   private async fail(task: RemoteTask, ctx: RemoteRunContext, error: unknown, cancelRemote: () => Promise<void>): Promise<never> {
     if (ctx.signal.aborted) {
       // A shutdown also aborts: then the hosted job goes on and the next start follows it.
-      if (this.deps.jobs.localJob(task.jobId)?.cancelRequested) await cancelRemote();
+      if ((await this.deps.jobs.localJob(task.jobId))?.cancelRequested) await cancelRemote();
       throw jobCancelled();
     }
     if (error instanceof RemoteError) {
-      this.deps.jobs.recordError(task.jobId, error.message);
+      await this.deps.jobs.recordError(task.jobId, error.message);
       if (error.kind === 'network') {
         this.deps.connectivity.unreachable(error.message);
         throw new JobError('waiting_for_network', `The hosted service cannot be reached: ${error.message}`, { cause: error });
       }
       // A hosted job that vanished (404 while following it) is a hosted failure, not a local "not found".
-      const vanished = error.status === 404 && this.deps.jobs.get(task.jobId)?.remote_job_id;
+      const vanished = error.status === 404 && (await this.deps.jobs.get(task.jobId))?.remote_job_id;
       const code = error.kind === 'rejected' && !vanished ? error.code : 'remote_failed';
       throw new JobError(code, `hosted service: ${error.message}`, { cause: error });
     }

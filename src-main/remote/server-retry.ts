@@ -15,8 +15,8 @@ export interface ServerRetry {
   connectivity: Pick<Connectivity, 'ok'>;
   /** Aborts the call and the pause between tries; once aborted, a failure is thrown as it is. */
   signal: AbortSignal;
-  /** Told of each hosted 500 that will be retried, with the pause before the next try. */
-  onRetry(error: RemoteError, delayMs: number): void;
+  /** Told of each hosted 500 that will be retried, with the pause before the next try (awaited: it records it). */
+  onRetry(error: RemoteError, delayMs: number): Promise<void>;
 }
 
 export async function withServerRetry<T>(retry: ServerRetry, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -32,7 +32,7 @@ export async function withServerRetry<T>(retry: ServerRetry, call: (signal: Abor
         if (error instanceof RemoteError && error.kind !== 'network') retry.connectivity.ok();
         throw error;
       }
-      retry.onRetry(error, delay);
+      await retry.onRetry(error, delay);
       await sleep(delay, retry.signal);
       delay = Math.min(offlineMaxMs, delay * 2);
     }

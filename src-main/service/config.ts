@@ -113,6 +113,12 @@ export interface ServiceConfig {
   secretStore: SecretStoreMode;
   /** The desktop app's cipher (Electron safeStorage, app/safe-storage-cipher.ts); wins over secretStore. Default null. */
   secretCipher: SecretCipher | null;
+  /**
+   * A cluster's sealing key for the secrets in its database (the hosted key): 32 bytes in base64 or hex, the same on
+   * every node (store/secrets/cluster-key-cipher.ts). Read only with a `databaseUrl`; a single machine seals with
+   * `secretStore` / `secretCipher` as always. Default: $VOXDESK_SECRETS_KEY, else null (the node stores no hosted key).
+   */
+  secretsKey: string | null;
   /** Extra catalogue sources (tests register the job engine's test engine models). Default []. */
   extraModelSources: ModelSourceFactory[];
   /** Packages the model manager offers for download. Default null: the curated list (tests offer tiny packages). */
@@ -211,6 +217,7 @@ export function resolveConfig(partial: Partial<ServiceConfig> = {}, env: NodeJS.
     remoteUrl: partial.remoteUrl ? remoteUrlOf(partial.remoteUrl) : null,
     secretStore: partial.secretStore ?? secretStoreOf(env.VOXDESK_SECRET_STORE),
     secretCipher: partial.secretCipher ?? null,
+    secretsKey: partial.secretsKey !== undefined ? partial.secretsKey : (env.VOXDESK_SECRETS_KEY || null),
     extraModelSources: partial.extraModelSources ?? [],
     modelPackages: partial.modelPackages ?? null,
     builtInModels: partial.builtInModels ?? builtInModelsWanted(env),

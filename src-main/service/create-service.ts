@@ -223,7 +223,10 @@ export async function createService(partial: Partial<ServiceConfig> = {}): Promi
       authentication,
       isKeyValid: async (key) => sessionKeys.has(key) || (await keys.find(key)) !== undefined,
       resolveModel: (id) => catalogue.resolveModel(id),
-      lookElsewhere: () => models.refresh(),
+      lookElsewhere: async () => {
+        await models.refresh();
+        await provider.othersCommitted();
+      },
       ...(parts.prepareModel ? { prepareModel: parts.prepareModel } : {}),
       pricingFor: (def) => catalogue.pricingFor(def),
       charge: (entry) => void store.repos.ledger.charge(entry).catch((error: Error) => config.log.info(`live: a charge could not be recorded: ${error.message}`)),

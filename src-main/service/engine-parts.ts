@@ -27,6 +27,8 @@ import { createTranscripts, type Transcripts } from '../jobs/transcripts/transcr
 import { ensurePrivateDir } from '../store/private-files.js';
 import { folderFiles, type StoredFiles } from '../store/objects/stored-files.js';
 import { openSecretStore } from '../store/secrets/open-secret-store.js';
+import { clusterSealer } from '../store/secrets/cluster-key-cipher.js';
+import { SharedSecrets } from '../store/secrets/shared-secrets.js';
 import { ApiKeys } from './auth/api-keys.js';
 import { BUILTIN_MODEL_SOURCES, FALLBACK_MODEL_SOURCES } from './catalogue/builtin-sources.js';
 import { Catalogue } from './catalogue/catalogue.js';
@@ -121,10 +123,12 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
   const localAccountId = await keys.ensureAccount(LOCAL_ACCOUNT);
   if (config.apiKey) await registerConfiguredKey(keys, config);
 
-  // The node's own file holds the hosted provider's state and the secrets (open-store.ts); the model manager's rows
-  // are in the store, shared by every node (its packages live in the storage dir).
+  // The node's own file holds the language-model settings and their secrets (open-store.ts); the model manager's rows
+  // and hosted forwarding are in the store, shared by every node (the packages live in the storage dir).
   const local = store.local;
   const secrets = await openSecretStore({ dataDir: config.dataDir, repo: local.secrets, mode: config.secretStore, provided: config.secretCipher, log: config.log.child('secrets') });
+  // The hosted key: sealed with this machine's ciphers on one machine, with the cluster's key in a cluster.
+  const hostedSecrets = new SharedSecrets(store.store.repos.secrets, config.databaseUrl ? clusterSealer(config.secretsKey) : secrets.sealer);
   const models = await ModelManager.open({
     dataDir: config.storageDir,
     storedPackages: files.packages,
@@ -144,7 +148,7 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
   // Given on the command line: kept as the settings, like --remote-url, so the Models tab shows what is in force.
   if (config.modelMirror) await store.store.repos.settings.set(MIRROR_SETTING, config.modelMirror);
   if (config.caFile) await store.store.repos.settings.set(CA_FILE_SETTING, config.caFile);
-  const remote = createRemoteProvider({ repos: local, secrets, log: config.log.child('remote'), ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
+  const remote = await createRemoteProvider({ repos: store.store.repos, secrets: hostedSecrets, log: config.log.child('remote'), ...(config.remoteUrl ? { initial: { url: config.remoteUrl } } : {}) });
   opened.push(() => remote.stop());
   const sources: ModelSource[] = [
     ...[...config.extraModelSources, ...BUILTIN_MODEL_SOURCES].map((factory) => factory(ctx)),
@@ -170,7 +174,10 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
     dataDir: config.storageDir,
     files,
     resolveModel: withAiModel((id) => catalogue.resolveForJobs(id)),
-    refreshModels: () => models.refresh(),
+    refreshModels: async () => {
+      await models.refresh();
+      await remote.othersCommitted();
+    },
     ...(prepareModel ? { prepareModel } : {}),
     ...(config.workers !== undefined ? { workers: config.workers } : {}),
     // Lapsed leases are looked for by the maintenance timer: at least once per lease, so a dead node's job waits
@@ -187,8 +194,12 @@ export async function createEngineParts(config: ServiceConfig, opened: (() => un
   opened.push(() => jobs.shutdown(0));
   if (store.postgres) {
     const follow = coalesced(() => jobs.othersCommitted(), config.log);
+    // Forwarding configured through another API node is in force here from its commit on.
+    const followRemote = coalesced(() => remote.othersCommitted(), config.log);
     const unsubscribe = store.postgres.onCommit((own) => {
-      if (!own) follow();
+      if (own) return;
+      follow();
+      followRemote();
     });
     opened.push(unsubscribe);
   }

@@ -5,8 +5,8 @@
  * did. Anything else given as a URL is refused with what is accepted, before anything is opened.
  *
  * On PostgreSQL the node still opens its own SQLite file in the data dir for the one part not yet on the shared
- * store: the hosted provider's forwarding settings and state, with the secrets it seals. Those are per node in a
- * cluster until it moves (docs/cluster.md says what that means).
+ * store: the language-model settings of AI actions, with the secrets they seal (docs/ai-actions.md). Hosted
+ * forwarding is the cluster's (its settings, sealed key and state are in the shared store; docs/cluster.md).
  */
 import { join } from 'node:path';
 import type { Clock } from '../store/clock.js';
@@ -42,7 +42,7 @@ export interface OpenedStore {
   readonly store: Store;
   /** The SQLite file of this node (the whole store without a URL; on PostgreSQL the per-node parts above). */
   readonly db: Db;
-  /** That file's synchronous repositories (the hosted provider and the secrets; tests look into the file). */
+  /** That file's synchronous repositories (the language-model settings and their secrets; tests look into the file). */
   readonly local: Repositories;
   /** Makes what this process committed durable before an answer acknowledges it (PostgreSQL: its COMMIT did). */
   readonly durability: Durability;

@@ -13,7 +13,6 @@ import type { RunnerContext, RunnerTask } from '../../src-main/jobs/engine/job-r
 import type { RemoteOptions } from '../../src-main/remote/remote-options.js';
 import { createRemoteProvider, type RemoteProvider } from '../../src-main/remote/remote-provider.js';
 import { openDatabase, type Db } from '../../src-main/store/database.js';
-import { createRepositories } from '../../src-main/store/repositories.js';
 import { withSecrets } from './secrets.js';
 import { silentLog } from '../../src-main/common/log.js';
 
@@ -73,7 +72,7 @@ export async function startScriptedHosted(name: string, options: Partial<RemoteO
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const db = openDatabase(join(dir, 'voxdesk.db'));
   db.prepare(`INSERT INTO accounts (id, name, created_at) VALUES ('acc_1', 'local', '${AT}')`).run();
-  const remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: silentLog, initial: { url, key: 'vdk_hosted' }, options });
+  const remote = await createRemoteProvider({ ...withSecrets(dir, db), env: {}, log: silentLog, initial: { url, key: 'vdk_hosted' }, options });
   await remote.source.refresh();
   return Object.assign(hosted, {
     url,

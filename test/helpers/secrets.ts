@@ -1,13 +1,16 @@
-/** A SecretStore sealing with the data dir's key file (what a headless machine without a keyring uses). */
-import type { Repositories } from '../../src-main/store/repositories.js';
+/**
+ * The store and sealed secrets a RemoteProvider needs over one SQLite file, sealing with the data dir's key file (what
+ * a headless machine without a keyring uses).
+ */
+import type { Db } from '../../src-main/store/db.js';
 import { keyFileCipher } from '../../src-main/store/secrets/key-file-cipher.js';
-import { SecretStore } from '../../src-main/store/secrets/secret-store.js';
+import { SecretSealer } from '../../src-main/store/secrets/secret-sealer.js';
+import { SharedSecrets } from '../../src-main/store/secrets/shared-secrets.js';
+import { createSqliteStore } from '../../src-main/store/sqlite-store.js';
+import type { StoreRepos } from '../../src-main/store/store.js';
 
-export function keyFileSecrets(dataDir: string, repos: Pick<Repositories, 'secrets'>): SecretStore {
-  return new SecretStore(repos.secrets, { primary: keyFileCipher(dataDir, { create: true })! });
-}
-
-/** The repositories and secrets a RemoteProvider needs, over one data dir. */
-export function withSecrets<R extends Pick<Repositories, 'secrets'>>(dataDir: string, repos: R): { repos: R; secrets: SecretStore } {
-  return { repos, secrets: keyFileSecrets(dataDir, repos) };
+/** The asynchronous repositories of the file `db` (the shared store of one machine) and its key-file secrets. */
+export function withSecrets(dataDir: string, db: Db): { repos: StoreRepos; secrets: SharedSecrets } {
+  const { repos } = createSqliteStore(db, db.name);
+  return { repos, secrets: new SharedSecrets(repos.secrets, new SecretSealer({ primary: keyFileCipher(dataDir, { create: true }) })) };
 }

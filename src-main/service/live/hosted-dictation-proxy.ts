@@ -183,10 +183,14 @@ export function relay(client: WebSocket, session: HostedSession, log: Log, hooks
     closeOther(hosted, code, reason);
     sideClosed();
   });
-  hosted.on('close', (code, reason) => {
-    closeOther(client, code, reason);
-    sideClosed();
-  });
+  // In turn after the hosted messages before it: the hosted service closes right after `session.done`, whose local job
+  // (onDone) may still be being recorded — on a cluster's database that takes round trips — and must reach the client.
+  hosted.on('close', (code, reason) =>
+    fromHosted(() => {
+      closeOther(client, code, reason);
+      sideClosed();
+    }),
+  );
   hosted.on('error', (error) => log.info(`hosted dictation: ${error.message}`));
   client.on('error', (error) => log.info(`dictation client: ${error.message}`));
   return {

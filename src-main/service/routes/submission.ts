@@ -43,11 +43,16 @@ export function resolveForProduct(deps: Pick<AppDeps, 'catalogue'>, modelId: str
 
 /**
  * resolveForProduct, looking first for models installed elsewhere when the id is unknown here: another node of a
- * cluster, or `voxdesk models pull` beside the service, may have installed it a moment ago, and this node's view
+ * cluster, or `voxdesk models pull` beside the service, may have installed it (or configured hosted forwarding) a
+ * moment ago, and this node's view
  * learns of it only when it looks (models/change-tracker.ts). Only a miss costs the look.
  */
-export async function resolveForProductFresh(deps: Pick<AppDeps, 'catalogue' | 'models'>, modelId: string, product: Product): Promise<ModelDefinition> {
-  if (modelId.trim() && !deps.catalogue.resolveModel(modelId)) await deps.models.refresh();
+export async function resolveForProductFresh(deps: Pick<AppDeps, 'catalogue' | 'models' | 'remote'>, modelId: string, product: Product): Promise<ModelDefinition> {
+  if (modelId.trim() && !deps.catalogue.resolveModel(modelId)) {
+    await deps.models.refresh();
+    // A hosted model: forwarding may have been configured through another API node a moment ago.
+    await deps.remote.othersCommitted();
+  }
   return resolveForProduct(deps, modelId, product);
 }
 

@@ -1,11 +1,13 @@
 /**
- * Secrets at rest: get/set by name, sealed with the primary cipher (secret-cipher.ts), opened with whichever cipher
- * sealed them. A value sealed by another cipher that is at hand is re-sealed with the primary one when read (a key
- * stored by a headless run before a keyring was available moves into the keyring). Opened values are kept in memory,
- * so a secret read on every request (the hosted key) is decrypted once.
+ * Secrets at rest in the node's own SQLite file: get/set by name, sealed with the primary cipher (secret-cipher.ts),
+ * opened with whichever cipher sealed them (secret-sealer.ts). A value sealed by another cipher that is at hand is
+ * re-sealed with the primary one when read (a key stored by a headless run before a keyring was available moves into
+ * the keyring). Opened values are kept in memory, so a secret read on every request is decrypted once. The hosted
+ * key lives in the shared store instead (shared-secrets.ts), sealed by the same ciphers on one machine.
  */
 import type { SecretsRepo } from '../secrets-repo.js';
-import { SecretUnavailableError, type SecretCipher } from './secret-cipher.js';
+import type { SecretCipher } from './secret-cipher.js';
+import { SecretSealer } from './secret-sealer.js';
 import type { Log } from '../../common/log.js';
 
 export interface SecretStoreOptions {
@@ -23,20 +25,19 @@ export interface SecretStoreOptions {
 
 export class SecretStore {
   private readonly cache = new Map<string, string | null>();
-  private readonly ciphers: Map<string, SecretCipher>;
-  private onFirstSeal: (() => void) | undefined;
+  /** The ciphers, shared with the hosted key's SharedSecrets on one machine (service/engine-parts.ts). */
+  readonly sealer: SecretSealer;
 
   constructor(
     private readonly repo: SecretsRepo,
-    private readonly options: SecretStoreOptions,
+    options: SecretStoreOptions,
   ) {
-    this.ciphers = new Map([...(options.openers ?? []), options.primary].map((c) => [c.kind, c]));
-    this.onFirstSeal = options.onFirstSeal;
+    this.sealer = new SecretSealer(options);
   }
 
   /** Which cipher seals new values (`electron-safe-storage`, `os-keyring` or `key-file`). */
   get kind(): string {
-    return this.options.primary.kind;
+    return this.sealer.kind!;
   }
 
   /** The value, or null when none is stored; throws SecretUnavailableError when it cannot be opened here. */
@@ -47,17 +48,10 @@ export class SecretStore {
       this.cache.set(name, null);
       return null;
     }
-    const cipher = this.ciphers.get(row.sealedBy);
-    if (!cipher) throw new SecretUnavailableError(name, row.sealedBy, this.options.missing?.get(row.sealedBy) ?? 'that cipher is not available in this process');
-    let value: string;
-    try {
-      value = cipher.open(name, row.sealed);
-    } catch (error) {
-      throw new SecretUnavailableError(name, row.sealedBy, `it does not open (${(error as Error).message})`);
-    }
-    if (cipher !== this.options.primary) {
+    const { value, reseal } = this.sealer.open(name, row);
+    if (reseal) {
       this.set(name, value);
-      this.options.log?.info(`secrets: ${name} moved from ${row.sealedBy} to ${this.options.primary.kind}`);
+      this.sealer.moved(name, row.sealedBy);
     }
     this.cache.set(name, value);
     return value;
@@ -66,13 +60,8 @@ export class SecretStore {
   /** Stores a value sealed (null deletes it). */
   set(name: string, value: string | null): void {
     if (value === null) this.repo.delete(name);
-    else this.repo.put(name, { sealed: this.options.primary.seal(name, value), sealedBy: this.options.primary.kind });
+    else this.repo.put(name, this.sealer.seal(name, value));
     this.cache.set(name, value);
-    if (value !== null && this.onFirstSeal) {
-      const notice = this.onFirstSeal;
-      this.onFirstSeal = undefined;
-      notice();
-    }
   }
 
   /** After a plain value was moved in: pushes the old page images out of the WAL (see SecretsRepo.checkpoint). */

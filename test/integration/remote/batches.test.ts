@@ -51,16 +51,16 @@ function rowsOf(entries: LedgerEntry[], batchId: string): { kind: string; amount
 async function expectOneHostedBatch(product: string, localBatch: Batch, count: number): Promise<{ done: Batch; remote: Batch }> {
   const done = await untilComplete(local.url, local.key, product, localBatch.id);
   expect(done).toMatchObject({ succeeded: count, failed: 0, remaining: 0 });
-  const row = local.remote.batchesRepo.get(localBatch.id)!;
+  const row = (await local.remote.batchesRepo.get(localBatch.id))!;
   expect(row).toMatchObject({ idempotency_key: `voxdesk-${localBatch.id}`, submissions: 1, rejected_code: null });
   const remote = await getBatch(hosted.url, hosted.key, product, row.remote_batch_id!);
   expect(remote).toMatchObject({ status: 'complete', file_count: count, succeeded: count, model_id: localBatch.model_id.replace(/^remote:/, '') });
   // Items map by position: each local item mirrors the hosted item at the same place.
-  done.files.forEach((file, i) => {
-    expect(local.remote.jobsRepo.get(file.job_id!)!.remote_job_id).toBe(remote.files[i]!.job_id);
+  for (const [i, file] of done.files.entries()) {
+    expect((await local.remote.jobsRepo.get(file.job_id!))!.remote_job_id).toBe(remote.files[i]!.job_id);
     expect(file.name).toBe(remote.files[i]!.name);
     expect(file.result?.text ?? null).toBe(remote.files[i]!.result?.text ?? null);
-  });
+  }
   const mine = rowsOf(localLedger(local.db), localBatch.id);
   const theirs = rowsOf(localLedger(hosted.service.db), remote.id);
   expect(mine.filter((e) => e.kind === 'request_fee')).toHaveLength(1);
@@ -127,7 +127,7 @@ describe('local batches forwarded as one hosted batch', () => {
     expect(waiting.files.map((f) => f.job_id)).toEqual([null, null]);
     expect(waiting.remaining).toBe(2);
     expect(waiting.files[0]!.error_message).toMatch(/hosted account/);
-    expect(local.remote.batchesRepo.get(batch.id)).toMatchObject({ remote_batch_id: null });
+    expect(await local.remote.batchesRepo.get(batch.id)).toMatchObject({ remote_batch_id: null });
     // Pending items are not jobs yet: no job lists them, the queue summary counts them apart.
     const jobs = (await api<{ data: { batch_id: string | null }[] }>(local.url, local.key, 'GET', '/v1/jobs?limit=100')).body.data;
     expect(jobs.filter((j) => j.batch_id === batch.id)).toEqual([]);
@@ -135,8 +135,8 @@ describe('local batches forwarded as one hosted batch', () => {
 
     // One hosted batch completes (cancelled): the forwarded batch is accepted on a later try.
     expect((await api(hosted.url, hosted.key, 'POST', `/v1/speech-to-text/batch/${open[0]!.id}/cancel`)).status).toBe(200);
-    const remoteId = await waitFor('the forwarded batch to be accepted', () => local.remote.batchesRepo.get(batch.id)?.remote_batch_id ?? undefined, scaled(90_000));
-    expect(local.remote.batchesRepo.get(batch.id)!.submissions).toBeGreaterThanOrEqual(2);
+    const remoteId = await waitFor('the forwarded batch to be accepted', async () => (await local.remote.batchesRepo.get(batch.id))?.remote_batch_id ?? undefined, scaled(90_000));
+    expect((await local.remote.batchesRepo.get(batch.id))!.submissions).toBeGreaterThanOrEqual(2);
     // Accepted: every item is now a queued (or running) job with its id.
     const queued = await waitFor('the items to be queued', async () => {
       const b = await getBatch(local.url, local.key, 'speech-to-text', batch.id);
@@ -166,9 +166,9 @@ describe('local batches forwarded as one hosted batch', () => {
     expect(cancelled).toMatchObject({ status: 'complete', failed: 2, remaining: 0 });
     expect(cancelled.files.map((f) => f.status)).toEqual(['cancelled', 'cancelled']);
     for (const b of open) await api(hosted.url, hosted.key, 'POST', `/v1/speech-to-text/batch/${b.id}/cancel`);
-    const submissions = local.remote.batchesRepo.get(batch.id)?.submissions ?? 0;
+    const submissions = (await local.remote.batchesRepo.get(batch.id))?.submissions ?? 0;
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    expect(local.remote.batchesRepo.get(batch.id)?.submissions ?? 0).toBe(submissions);
+    expect((await local.remote.batchesRepo.get(batch.id))?.submissions ?? 0).toBe(submissions);
     expect((await hostedBatches()).length).toBe(before);
     expect(rowsOf(localLedger(local.db), batch.id)).toEqual([]);
   }, scaled(240_000));
@@ -176,7 +176,7 @@ describe('local batches forwarded as one hosted batch', () => {
   it('cancelling the local batch cancels the hosted batch; nothing is charged on either side', async () => {
     const form = audioForm('remote:test-asr', [JFK, JFK], { params: JSON.stringify({ behaviour: 'sleep', ms: 120_000 }) });
     const { body: batch } = await api<Batch>(local.url, local.key, 'POST', '/v1/speech-to-text/batch', form);
-    const remoteId = await waitFor('the hosted batch', () => local.remote.batchesRepo.get(batch.id)?.remote_batch_id ?? undefined);
+    const remoteId = await waitFor('the hosted batch', async () => (await local.remote.batchesRepo.get(batch.id))?.remote_batch_id ?? undefined);
     await waitFor('a hosted item to run', async () => (await getBatch(hosted.url, hosted.key, 'speech-to-text', remoteId)).files.some((f) => f.status === 'running'));
     await waitFor('a local item to follow it', async () => (await getBatch(local.url, local.key, 'speech-to-text', batch.id)).files.some((f) => f.status === 'running'));
     expect((await api(local.url, local.key, 'POST', `/v1/speech-to-text/batch/${batch.id}/cancel`)).status).toBe(200);

@@ -57,7 +57,7 @@ describe('forwarding to a hosted instance', () => {
     expect(bytes.subarray(0, 4).toString()).toBe('RIFF');
     expect(artifact.bytes).toBe(bytes.length);
 
-    const remoteRow = local.remote.jobsRepo.get(done.id)!;
+    const remoteRow = (await local.remote.jobsRepo.get(done.id))!;
     expect(remoteRow).toMatchObject({ idempotency_key: `voxdesk-${done.id}`, remote_status: 'succeeded', submissions: 1 });
     const hostedJob = (await listJobs(hosted.url, hosted.key)).find((j) => j.id === remoteRow.remote_job_id)!;
     expect(hostedJob).toMatchObject({ status: 'succeeded', model_id: 'espeak-ng', name: 'greeting' });
@@ -68,7 +68,7 @@ describe('forwarding to a hosted instance', () => {
     const { body: job } = await api<Job>(local.url, local.key, 'POST', '/v1/speech-to-text', audioForm('remote:pocketsphinx-en-us', [JFK], { name: 'jfk' }));
     const done = job.finished_at ? job : await waitForJob(local.url, local.key, 'speech-to-text', job.id);
     expect(done.status).toBe('succeeded');
-    const remoteId = local.remote.jobsRepo.get(done.id)!.remote_job_id!;
+    const remoteId = (await local.remote.jobsRepo.get(done.id))!.remote_job_id!;
     const hostedJob = (await listJobs(hosted.url, hosted.key)).find((j) => j.id === remoteId)!;
     expect(done.result!.text).toBe(hostedJob.result!.text);
     expect(done.result!.text!.length).toBeGreaterThan(10);
@@ -92,9 +92,9 @@ describe('forwarding to a hosted instance', () => {
     expect(done).toMatchObject({ succeeded: 3, failed: 0, remaining: 0 });
     expect(done.files.map((f) => f.name)).toEqual(clips.map((c) => c.split('/').pop()));
     for (const file of done.files) expect(file.result?.text?.length ?? 0).toBeGreaterThan(0);
-    const remoteIds = done.files.map((f) => local.remote.jobsRepo.get(f.job_id!)!.remote_job_id);
+    const remoteIds = await Promise.all(done.files.map(async (f) => (await local.remote.jobsRepo.get(f.job_id!))!.remote_job_id));
     expect(new Set(remoteIds).size).toBe(3);
-    const remoteBatch = await getBatch(hosted.url, hosted.key, 'speech-to-text', local.remote.batchesRepo.get(batch.id)!.remote_batch_id!);
+    const remoteBatch = await getBatch(hosted.url, hosted.key, 'speech-to-text', (await local.remote.batchesRepo.get(batch.id))!.remote_batch_id!);
     expect(remoteBatch.files.map((f) => f.job_id)).toEqual(remoteIds);
   }, scaled(240_000));
 
@@ -122,7 +122,7 @@ describe('forwarding to a hosted instance', () => {
       audioForm('remote:test-asr', [JFK], { params: JSON.stringify({ behaviour: 'sleep', ms: 120_000 }) }));
     const hostedJob = await waitFor('the hosted job to run', async () => (await listJobs(hosted.url, hosted.key)).find((j) => j.status === 'running'));
     // The POST is still held (hold 30 s): the hosted id is not known yet.
-    expect(local.remote.jobsRepo.get(job.id)?.remote_job_id).toBeNull();
+    expect((await local.remote.jobsRepo.get(job.id))?.remote_job_id).toBeNull();
     const cancelled = await api<Job>(local.url, local.key, 'POST', `/v1/speech-to-text/${job.id}/cancel`);
     expect(cancelled.status).toBe(200);
     const done = await waitForJob(local.url, local.key, 'speech-to-text', job.id);
@@ -132,20 +132,20 @@ describe('forwarding to a hosted instance', () => {
       return j.status === 'cancelled' ? j : undefined;
     }, scaled(60_000));
     expect(after.error_code).toBe('cancelled');
-    expect(local.remote.jobsRepo.get(job.id)?.remote_job_id).toBe(hostedJob.id);
+    expect((await local.remote.jobsRepo.get(job.id))?.remote_job_id).toBe(hostedJob.id);
     expect(localLedger(local.db).filter((e) => e.job_id === job.id)).toEqual([]);
   }, scaled(240_000));
 
   it('does not cancel the hosted job when the local service shuts down; the next start follows it', async () => {
     const { body: job } = await api<Job>(local.url, local.key, 'POST', '/v1/speech-to-text',
       audioForm('remote:test-asr', [JFK], { params: JSON.stringify({ behaviour: 'sleep', ms: 4000, seconds: 2 }) }));
-    const remoteId = await waitFor('the hosted job id', () => local.remote.jobsRepo.get(job.id)?.remote_job_id ?? undefined);
+    const remoteId = await waitFor('the hosted job id', async () => (await local.remote.jobsRepo.get(job.id))?.remote_job_id ?? undefined);
     const { dataDir } = local;
     await local.stop(false);
     local = await startLocalInstance({ dataDir, remoteUrl: hosted.url, remoteKey: hosted.key, holdSeconds: 2 });
     const done = await waitForJob(local.url, local.key, 'speech-to-text', job.id);
     expect(done).toMatchObject({ status: 'succeeded', duration_seconds: '2.000' });
-    expect(local.remote.jobsRepo.get(job.id)).toMatchObject({ remote_job_id: remoteId, submissions: 1 });
+    expect(await local.remote.jobsRepo.get(job.id)).toMatchObject({ remote_job_id: remoteId, submissions: 1 });
     const hostedJob = (await api<Job>(hosted.url, hosted.key, 'GET', `/v1/speech-to-text/${remoteId}`)).body;
     expect(hostedJob.status).toBe('succeeded');
   }, scaled(240_000));

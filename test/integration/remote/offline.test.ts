@@ -84,7 +84,7 @@ describe('offline queue', () => {
     }
     const hostedJobs = await listJobs(hostedUrl, hostedKey);
     expect(hostedJobs).toHaveLength(5);
-    expect(new Set(done.map((j) => me.remote.jobsRepo.get(j.id)!.remote_job_id))).toEqual(new Set(hostedJobs.map((j) => j.id)));
+    expect(new Set(await Promise.all(done.map(async (j) => (await me.remote.jobsRepo.get(j.id))!.remote_job_id)))).toEqual(new Set(hostedJobs.map((j) => j.id)));
     expect(localLedger(back.service.db).filter((e) => e.kind === 'request_fee')).toHaveLength(5);
     expect(localLedger(me.db).filter((e) => e.kind === 'request_fee')).toHaveLength(5);
     expect(me.remote.view()).toMatchObject({ reachable: true });

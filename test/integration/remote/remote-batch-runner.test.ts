@@ -83,8 +83,8 @@ describe('batch coordinator', () => {
     expect(posts).toHaveLength(1);
     expect(posts[0]).toMatchObject({ url: '/v1/text-to-speech/batch', idempotencyKey: `voxdesk-${batchId}` });
     expect(JSON.parse(posts[0]!.body)).toEqual({ model: 'tts', params: {}, items: [{ text: 'a', name: 'a' }, { text: 'b', name: 'b' }] });
-    expect(remote.batchesRepo.get(batchId)).toMatchObject({ remote_batch_id: 'hb1', remote_status: 'complete', submissions: 1, positions_json: '[0,1]' });
-    expect(remote.jobsRepo.get(runs[1]!.task.jobId)).toMatchObject({ remote_job_id: 'hb1_j1', remote_status: 'succeeded' });
+    expect(await remote.batchesRepo.get(batchId)).toMatchObject({ remote_batch_id: 'hb1', remote_status: 'complete', submissions: 1, positions_json: '[0,1]' });
+    expect(await remote.jobsRepo.get(runs[1]!.task.jobId)).toMatchObject({ remote_job_id: 'hb1_j1', remote_status: 'succeeded' });
     // One poller: the two waiting runs did not each poll the batch.
     expect(polls).toBeLessThanOrEqual(4);
   });
@@ -97,7 +97,7 @@ describe('batch coordinator', () => {
     expect([first.code, second.code]).toEqual(['text_too_long', 'text_too_long']);
     expect(second.message).toMatch(/too long/);
     expect(hosted.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
-    expect(remote.batchesRepo.get(batchId)).toMatchObject({ remote_status: 'rejected', rejected_code: 'text_too_long' });
+    expect(await remote.batchesRepo.get(batchId)).toMatchObject({ remote_status: 'rejected', rejected_code: 'text_too_long' });
   });
 
   it('waits with waiting_for_capacity on a hosted 429 and holds the other items back', async () => {
@@ -113,7 +113,7 @@ describe('batch coordinator', () => {
     // A sibling claimed during the backoff does not post again.
     expect((await errorOf(remote.jobRunner.run(runs[1]!.task, runs[1]!.ctx))).code).toBe('waiting_for_capacity');
     expect(hosted.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
-    expect(remote.batchesRepo.get(batchId)).toMatchObject({ remote_batch_id: null, submissions: 1 });
+    expect(await remote.batchesRepo.get(batchId)).toMatchObject({ remote_batch_id: null, submissions: 1 });
   });
 
   it('cancels the hosted items one by one when the hosted side has no batch-cancel route', async () => {
@@ -182,6 +182,6 @@ describe('orphaned hosted batches', () => {
     await remote.cancelOrphanBatches();
     await remote.cancelOrphanBatches();
     expect(hosted.calls.filter((c) => c.url.endsWith('/cancel')).map((c) => c.url)).toEqual(['/v1/text-to-speech/batch/hb3/cancel']);
-    expect(remote.batchesRepo.get(batchId)).toMatchObject({ remote_status: 'complete' });
+    expect(await remote.batchesRepo.get(batchId)).toMatchObject({ remote_status: 'complete' });
   });
 });

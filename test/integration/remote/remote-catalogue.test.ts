@@ -12,7 +12,6 @@ import type { CatalogueRecord } from '../../../src-main/common/api-types.js';
 import { withSecrets } from '../../helpers/secrets.js';
 import { createRemoteProvider } from '../../../src-main/remote/remote-provider.js';
 import { openDatabase } from '../../../src-main/store/database.js';
-import { createRepositories } from '../../../src-main/store/repositories.js';
 import { silentLog } from '../../../src-main/common/log.js';
 
 const HOSTED: Partial<CatalogueRecord>[] = [
@@ -55,9 +54,9 @@ afterAll(async () => {
 
 
 describe('remote model source', () => {
-  it('lists nothing until a hosted service is configured', () => {
+  it('lists nothing until a hosted service is configured', async () => {
     const db = openDatabase(join(dir, 'none.db'));
-    const remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: silentLog });
+    const remote = await createRemoteProvider({ ...withSecrets(dir, db), env: {}, log: silentLog });
     expect(remote.source.list()).toEqual([]);
     expect(remote.view()).toMatchObject({ url: null, key_set: false });
     db.close();
@@ -66,7 +65,7 @@ describe('remote model source', () => {
   it('maps hosted rows to remote:<id> with hosted prices, keeps them offline, and follows settings', async () => {
     const file = join(dir, 'cache.db');
     let db = openDatabase(file);
-    let remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: silentLog, initial: { url: `${base}/v1/`, key: 'vdk_hosted' } });
+    let remote = await createRemoteProvider({ ...withSecrets(dir, db), env: {}, log: silentLog, initial: { url: `${base}/v1/`, key: 'vdk_hosted' } });
     await remote.source.refresh();
     const rows = remote.source.list();
     expect(rows.map((r) => r.id)).toEqual(['remote:big-tts', 'remote:whisper-turbo']);
@@ -91,7 +90,7 @@ describe('remote model source', () => {
     // Restart with the hosted service unreachable: the cached rows are still there.
     const fetches = hits;
     db = openDatabase(file);
-    remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: silentLog });
+    remote = await createRemoteProvider({ ...withSecrets(dir, db), env: {}, log: silentLog });
     expect(remote.source.list().map((r) => r.id)).toEqual(['remote:big-tts', 'remote:whisper-turbo']);
     expect(hits).toBe(fetches);
 
@@ -111,7 +110,7 @@ describe('remote model source', () => {
 
   it('refuses URLs that are not http(s) origins', async () => {
     const db = openDatabase(join(dir, 'bad.db'));
-    const remote = createRemoteProvider({ ...withSecrets(dir, createRepositories(db)), env: {}, log: silentLog });
+    const remote = await createRemoteProvider({ ...withSecrets(dir, db), env: {}, log: silentLog });
     await expect(remote.update({ url: 'ftp://example.com' })).rejects.toThrow(/http/);
     await expect(remote.update({ url: 'not a url' })).rejects.toThrow(/not a URL/);
     await expect(remote.update({ url: 'https://user:pw@example.com' })).rejects.toThrow(/credentials/);

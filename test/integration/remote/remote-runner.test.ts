@@ -52,7 +52,7 @@ describe('remote runner', () => {
     expect(output).toEqual({ result: { text: 'done' }, artifacts: [], durationSeconds: 2.25 });
     expect(seen).toEqual([]);
     expect(hosted.calls.map((c) => c.method)).toEqual(['POST']);
-    expect(remote.jobsRepo.get(t.task.jobId)).toMatchObject({ remote_job_id: 'h0', remote_status: 'succeeded', submissions: 1 });
+    expect(await remote.jobsRepo.get(t.task.jobId)).toMatchObject({ remote_job_id: 'h0', remote_status: 'succeeded', submissions: 1 });
   });
 
   it('still mirrors a held POST that ended otherwise (its duration stays on the failed job)', async () => {
@@ -78,7 +78,7 @@ describe('remote runner', () => {
     expect(output).toEqual({ result: { text: 'ok' }, artifacts: [], durationSeconds: 1.5 });
     expect(JSON.parse(hosted.calls.find((c) => c.method === 'POST')!.body)).toEqual({ model: 'tts', text: 'hi', params: {}, name: 'label' });
     expect(progress).toContain(0.5);
-    expect(remote.jobsRepo.get(t.task.jobId)).toMatchObject({ remote_job_id: 'h1', remote_status: 'succeeded', submissions: 1 });
+    expect(await remote.jobsRepo.get(t.task.jobId)).toMatchObject({ remote_job_id: 'h1', remote_status: 'succeeded', submissions: 1 });
     expect(hosted.calls.filter((c) => c.method === 'GET' && c.url === '/v1/text-to-speech/h1')).toHaveLength(3);
   });
 
@@ -121,6 +121,6 @@ describe('remote runner', () => {
     await waitFor('the probe to see the hosted side again', () => remote.jobRunner.readiness!(t.task.definition) === null, scaled(10_000));
     const output = await remote.jobRunner.run(t.task, t.ctx);
     expect(output.result.text).toBe('back');
-    expect(remote.jobsRepo.get(t.task.jobId)).toMatchObject({ remote_job_id: 'h2', submissions: 2 });
+    expect(await remote.jobsRepo.get(t.task.jobId)).toMatchObject({ remote_job_id: 'h2', submissions: 2 });
   });
 });

@@ -61,7 +61,7 @@ describe('a spending cap on hosted work', () => {
     expect(held.error_message).toMatch(/\$0\.05 would pass the monthly cap.*\$0\.02 left/);
     expect(await budget()).toMatchObject({ spent_usd: 0.1, reserved_usd: 0, remaining_usd: 0.02, waiting: 1 });
     // Nothing reached the hosted service for it.
-    expect(local.remote.jobsRepo.get(third.id)).toBeUndefined();
+    expect(await local.remote.jobsRepo.get(third.id)).toBeUndefined();
 
     // The local service restarts: the job is still there, still waiting.
     await local.stop(false);

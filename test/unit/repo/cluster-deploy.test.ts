@@ -57,6 +57,8 @@ describe('the cluster compose file', () => {
         host: 'postgres', user: pgEnv.POSTGRES_USER, password: pgEnv.POSTGRES_PASSWORD, db: pgEnv.POSTGRES_DB,
       });
       expect(env.VOXDESK_API_KEY, name).toMatch(/^\$\{VOXDESK_API_KEY:\?/);
+      // Every node the same sealing key for a hosted service's key (docs/cluster.md, Hosted forwarding).
+      expect(env.VOXDESK_SECRETS_KEY, name).toBe('${VOXDESK_SECRETS_KEY:-}');
       expect(service.volumes, name).toContain(`storage:${env.VOXDESK_STORAGE}`);
       const data = service.volumes!.find((v) => v.endsWith(':/var/lib/voxdesk'))!;
       expect(data, name).toBeDefined();

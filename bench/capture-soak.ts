@@ -6,21 +6,25 @@
  * of meeting (CPU seconds / wall hours, from the first sample after the warm-up to the last) and the RSS at the first
  * and last sample and its least-squares slope in MB per hour, for all and for the service alone (flat is the goal: a
  * leak per chunk, final or level message grows it).
+ * Runs the app as built — the compiled JavaScript of dist/, built first unless `--no-build` — not the TypeScript
+ * loader, and reports each kind of process apart (service, live recognizer, parec, engine workers), so a growth
+ * names its owner.
  * The issue's figure is over 2 hours: `node --import tsx bench/capture-soak.ts 120`; the default (20 minutes) fits
  * `npm run bench`'s 30-minute limit per script. Prints one JSON line.
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Capture } from '../src-main/common/capture-protocol.js';
 import { startCapturePulse } from '../test/helpers/capture-pulse.js';
 import { JFK_WAV } from '../test/helpers/dictation-fixtures.js';
-import { startServeProcess, stopServe } from '../test/helpers/service.js';
+import { ROOT, startServeProcess, stopServe } from '../test/helpers/service.js';
 import { SHARED } from '../test/helpers/system.js';
 import { round3 } from './_stats.js';
 
-const minutes = Number(process.argv[2] ?? 20);
+const minutes = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 20);
+const MAIN = join(ROOT, 'dist', 'src-main', 'cli', 'main.js');
 const SAMPLE_MS = 30_000;
 const WARM_UP_MS = 60_000;
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
@@ -64,6 +68,32 @@ function usage(pids: number[]): { cpu: number; rss: number } {
   return { cpu: ticks / TICKS_PER_SECOND, rss: (pages * PAGE_KB) / 1024 };
 }
 
+/** What a process is, from its command line: the service itself, the live recognizer, parec, an engine worker. */
+type Role = 'service' | 'recognizer' | 'parec' | 'engine-worker' | 'other';
+function roleOf(pid: number, root: number): Role {
+  if (pid === root) return 'service';
+  let command = '';
+  try {
+    command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return 'other';
+  }
+  if (command.includes('recognizer-child')) return 'recognizer';
+  if (command.includes('parec')) return 'parec';
+  if (command.includes('worker')) return 'engine-worker';
+  return 'other';
+}
+
+/** RSS in MB of each role's processes together. */
+function rssByRole(root: number): Partial<Record<Role, number>> {
+  const out: Partial<Record<Role, number>> = {};
+  for (const pid of tree(root)) {
+    const role = roleOf(pid, root);
+    out[role] = (out[role] ?? 0) + usage([pid]).rss;
+  }
+  return out;
+}
+
 /** The least-squares slope of `value` per hour of `at` (ms). */
 function trendPerHour(points: { at: number; value: number }[]): number {
   const xs = points.map((p) => (p.at - points[0]!.at) / 3_600_000);
@@ -78,13 +108,20 @@ function trendPerHour(points: { at: number; value: number }[]): number {
   return den > 0 ? num / den : 0;
 }
 
+// A stale dist/ would measure old code: built every time unless --no-build (and then it must exist).
+if (!process.argv.includes('--no-build') || !existsSync(MAIN)) {
+  process.stderr.write('capture-soak: building dist/ (npm run build:main)\n');
+  const built = spawnSync('npm', ['run', 'build:main'], { cwd: ROOT, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('npm run build:main failed');
+}
+
 const pulse = startCapturePulse();
 const dir = mkdtempSync(join(tmpdir(), 'voxdesk-bench-capture-'));
 const hifi = join(SHARED, 'audio/hifitts-6097');
 const otherSide = join(dir, 'other-side.wav');
 execFileSync('sox', [...readdirSync(hifi).filter((f) => f.endsWith('.wav')).sort().slice(0, 6).map((f) => join(hifi, f)), '-r', '16000', '-c', '1', otherSide]);
 const key = 'vdk_capture_soak_bench_key_0123456789';
-const serve = await startServeProcess(join(dir, 'data'), [], { ...pulse.env, VOXDESK_API_KEY: key });
+const serve = await startServeProcess(join(dir, 'data'), [], { ...pulse.env, VOXDESK_API_KEY: key }, MAIN);
 const players = new Set<ChildProcess>();
 let looping = true;
 const loop = (file: string, into: 'mic' | 'speakers'): void => {
@@ -106,12 +143,14 @@ try {
   loop(JFK_WAV, 'mic');
   loop(otherSide, 'speakers');
   await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
-  const samples: { at: number; cpu: number; rss: number; serviceRss: number }[] = [];
+  const samples: { at: number; cpu: number; rss: number; serviceRss: number; byRole: Partial<Record<Role, number>> }[] = [];
   const end = Date.now() + minutes * 60_000;
   while (Date.now() < end) {
     const all = usage(tree(serve.child.pid!));
-    samples.push({ at: Date.now(), ...all, serviceRss: usage([serve.child.pid!]).rss });
-    process.stderr.write(`capture-soak: ${Math.round((Date.now() - samples[0]!.at) / 60_000)} min, CPU ${all.cpu.toFixed(1)} s, RSS ${all.rss.toFixed(1)} MB\n`);
+    const byRole = rssByRole(serve.child.pid!);
+    samples.push({ at: Date.now(), ...all, serviceRss: usage([serve.child.pid!]).rss, byRole });
+    const roles = Object.entries(byRole).map(([role, mb]) => `${role} ${mb.toFixed(1)}`).join(', ');
+    process.stderr.write(`capture-soak: ${Math.round((Date.now() - samples[0]!.at) / 60_000)} min, CPU ${all.cpu.toFixed(1)} s, RSS ${all.rss.toFixed(1)} MB (${roles})\n`);
     await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
   }
   const state = await api<Capture>(`/v1/captures/${capture.id}`);
@@ -134,6 +173,14 @@ try {
       // The least-squares trend over every sample, not the two ends: the recognizer's heap saws by ±10 MB.
       rss_slope_mb_per_hour: round3(trendPerHour(samples.map((s) => ({ at: s.at, value: s.rss })))),
       service_rss_slope_mb_per_hour: round3(trendPerHour(samples.map((s) => ({ at: s.at, value: s.serviceRss })))),
+      by_role: Object.fromEntries(
+        (['service', 'recognizer', 'parec', 'engine-worker', 'other'] as const)
+          .filter((role) => samples.some((s) => s.byRole[role] !== undefined))
+          .map((role) => {
+            const series = samples.map((s) => ({ at: s.at, value: s.byRole[role] ?? 0 }));
+            return [role, { first: round3(series[0]!.value), last: round3(series[series.length - 1]!.value), max: round3(Math.max(...series.map((p) => p.value))), slope_mb_per_hour: round3(trendPerHour(series)) }];
+          }),
+      ),
       warnings: state.warnings.map((w) => w.code),
     }),
   );

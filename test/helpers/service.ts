@@ -132,9 +132,12 @@ export interface ServeProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Spawns `node bin/voxdesk.js serve --port 0 --data-dir D` and resolves once its first stdout line names the URL. */
-export function startServeProcess(dataDir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/voxdesk.js'), 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
+/**
+ * Spawns `node bin/voxdesk.js serve --port 0 --data-dir D` and resolves once its first stdout line names the URL.
+ * `program` runs another entry point instead (a benchmark runs the compiled dist/src-main/cli/main.js).
+ */
+export function startServeProcess(dataDir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, program = join(ROOT, 'bin/voxdesk.js')): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [program, 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
     cwd: ROOT,
     env: { ...process.env, VOXDESK_DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

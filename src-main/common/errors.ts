@@ -84,8 +84,33 @@ export const JOB_ERROR_CODES = [
   'language_model_not_configured',
   /** A clean-up whose transcript was edited while it ran. */
   'conflict',
+  /** A watched file that became a link leading out of its folder, or vanished, before its job ran. */
+  'symlink_refused',
+  /** Text to speak that is empty, has no words, or is past the model's limit when the job runs. */
+  'text_required',
+  'text_too_long',
+  /** An AI action whose next request would pass the monthly spending cap (docs/ai-actions.md). */
+  'budget_exceeded',
 ] as const;
-export type JobErrorCode = (typeof JOB_ERROR_CODES)[number] | string;
+export type JobFailureCode = (typeof JOB_ERROR_CODES)[number];
+
+declare const hostedBrand: unique symbol;
+/**
+ * A code the hosted service gave for its job or its refusal (remote/), passed on as it came so a client here branches
+ * on the code a client of the hosted service would. Made only by `hostedCode`, so every code written here is checked.
+ */
+export type HostedErrorCode = string & { readonly [hostedBrand]: true };
+export function hostedCode(code: string): HostedErrorCode {
+  return code as HostedErrorCode;
+}
+
+/** What a `JobError` carries: a failure, why a queued job waits, or a hosted job's own code. */
+export type JobErrorCode = JobFailureCode | WaitingCode | HostedErrorCode;
+
+/** Whether `code` is one this service's jobs are written with (not a hosted one). */
+export function isJobFailureCode(code: unknown): code is JobFailureCode {
+  return (JOB_ERROR_CODES as readonly unknown[]).includes(code);
+}
 
 /**
  * Why a queued job (or a pending batch item) waits. `waiting_for_budget`: hosted work whose quote would pass the
@@ -182,6 +207,14 @@ export class PackageError extends Error {
     this.problem = options?.problem ?? 'other';
     this.layout = options?.layout ?? null;
   }
+}
+
+/**
+ * The code and message a child process or thread sends for what its engine threw: a JobError's own code, anything
+ * else `engine_failed` (an unexpected exception is the engine's fault, and its stack goes to the log, not the job).
+ */
+export function jobFailureOf(error: unknown): { code: JobErrorCode; message: string } {
+  return { code: error instanceof JobError ? error.code : 'engine_failed', message: error instanceof Error ? error.message : String(error) };
 }
 
 /** What an engine throws when it sees its job's signal aborted. */

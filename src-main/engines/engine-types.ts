@@ -10,6 +10,7 @@ import type { TranscriptPlan } from './asr/transcript-assembly.js';
 import type { RecognizedPiece } from './asr/transcript.js';
 import type { VoiceRecipe } from './tts/design/voice-recipe.js';
 import type { Log } from '../common/log.js';
+import type { JobErrorCode } from '../common/errors.js';
 
 /** Every engine a worker can load. Each kind maps to one module in engine-registry.ts. */
 export type EngineKind =
@@ -218,4 +219,4 @@ export type WorkerMessage =
   | { type: 'audio'; jobId: string; bytes: Uint8Array }
   | { type: 'segment'; jobId: string; segment: RecognizedSegment; progress: number }
   | { type: 'done'; jobId: string; output: EngineOutput }
-  | { type: 'failed'; jobId: string; code: string; message: string };
+  | { type: 'failed'; jobId: string; code: JobErrorCode; message: string };

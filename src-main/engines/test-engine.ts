@@ -10,7 +10,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { jobCancelled, JobError } from '../common/errors.js';
+import { isJobFailureCode, jobCancelled, JobError } from '../common/errors.js';
 import { assembleTranscript } from './asr/transcript-assembly.js';
 import { pcm16WavHeader } from './audio/wav-header.js';
 import type { TranscriptOptions } from './asr/transcript.js';
@@ -78,10 +78,10 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
     case 'segments':
       return segments(task, ctx, ms);
     case 'fail':
-      throw new JobError(
-        typeof task.params.code === 'string' ? task.params.code : 'engine_failed',
-        typeof task.params.message === 'string' ? task.params.message : 'the test engine failed as asked',
-      );
+      if (task.params.code !== undefined && !isJobFailureCode(task.params.code)) {
+        throw new JobError('invalid_params', `code ${String(task.params.code)} is not a job error code (common/errors.ts JOB_ERROR_CODES)`);
+      }
+      throw new JobError(task.params.code ?? 'engine_failed', typeof task.params.message === 'string' ? task.params.message : 'the test engine failed as asked');
   }
   throw new JobError('invalid_params', `unknown test behaviour ${behaviour}`);
 }

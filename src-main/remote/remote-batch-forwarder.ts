@@ -7,7 +7,7 @@
  * the items go back to the queue with `waiting_for_capacity` and the submission is tried again with backoff.
  */
 import type { Batch, BatchFile } from '../common/api-types.js';
-import { JobError, type WaitingCode } from '../common/errors.js';
+import { hostedCode, JobError, type WaitingCode } from '../common/errors.js';
 import { isTerminal } from '../common/job-states.js';
 import type { Product } from '../common/products.js';
 import type { EngineInput, EngineOutput } from '../engines/engine-types.js';
@@ -217,7 +217,7 @@ export class BatchCoordinator {
   /** The hosted batch id: known, or learned from the ONE submission all item runs of this batch share. */
   private async submitted(client: RemoteClient, signal: AbortSignal): Promise<string> {
     const row = (await this.deps.batches.get(this.batchId))!;
-    if (row.rejected_code) throw new JobError(row.rejected_code, `hosted service: ${row.last_error ?? 'the batch was refused'}`);
+    if (row.rejected_code) throw new JobError(hostedCode(row.rejected_code), `hosted service: ${row.last_error ?? 'the batch was refused'}`);
     if (row.remote_batch_id) return row.remote_batch_id;
     const waiting = this.capacityWait();
     if (waiting) throw new JobError(waiting.code, waiting.message);

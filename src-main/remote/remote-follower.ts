@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Artifact, Job } from '../common/api-types.js';
-import { JobError } from '../common/errors.js';
+import { hostedCode, JobError } from '../common/errors.js';
 import { isTerminal } from '../common/job-states.js';
 import type { ArtifactFile, EngineOutput } from '../engines/engine-types.js';
 import { PRIVATE_DIR_MODE } from '../store/private-files.js';
@@ -86,7 +86,8 @@ export class Follower {
 
   async finish(job: Job): Promise<EngineOutput> {
     if (job.status !== 'succeeded') {
-      const code = job.status === 'failed' ? (job.error_code ?? 'remote_failed') : (job.error_code ?? job.status);
+      const own = job.status === 'failed' ? 'remote_failed' : job.status === 'cancelled' ? 'cancelled' : 'expired';
+      const code = job.error_code ? hostedCode(job.error_code) : own;
       throw new JobError(code, job.error_message ?? `the hosted job ${job.id} ended ${job.status}`);
     }
     const { artifacts: remoteArtifacts, ...result } = job.result ?? {};

@@ -8,7 +8,7 @@
  * (follows the known hosted job, or posts again with the same Idempotency-Key). Items of a local batch go through
  * the BatchForwarder instead: the whole batch is ONE hosted batch (one request fee on each side).
  */
-import { jobCancelled, JobError, WAITING_CODES, type WaitingCode } from '../common/errors.js';
+import { hostedCode, jobCancelled, JobError, WAITING_CODES, type WaitingCode } from '../common/errors.js';
 import { BATCH_PRODUCTS } from '../common/products.js';
 import type { EngineOutput } from '../engines/engine-types.js';
 import type { HeldBatch, HoldOutcome } from '../jobs/engine/job-runner.js';
@@ -144,7 +144,7 @@ export class RemoteRunner {
       }
       // A hosted job that vanished (404 while following it) is a hosted failure, not a local "not found".
       const vanished = error.status === 404 && (await this.deps.jobs.get(task.jobId))?.remote_job_id;
-      const code = error.kind === 'rejected' && !vanished ? error.code : 'remote_failed';
+      const code = error.kind === 'rejected' && !vanished ? hostedCode(error.code) : 'remote_failed';
       throw new JobError(code, `hosted service: ${error.message}`, { cause: error });
     }
     throw error;

@@ -7,13 +7,14 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { EspeakSynth, type EspeakVoiceSettings } from '../tts/espeak-synth.js';
+import { jobFailureOf, type JobErrorCode } from '../../common/errors.js';
 
 export type ThreadRequest = { type: 'speak'; id: number; text: string; settings: EspeakVoiceSettings };
 export type ThreadReply =
   | { type: 'ready' }
   | { type: 'chunk'; id: number; samples: Int16Array }
   | { type: 'done'; id: number }
-  | { type: 'error'; id: number; code: string; message: string };
+  | { type: 'error'; id: number; code: JobErrorCode; message: string };
 
 const port = parentPort!;
 const cancelCell = new Int32Array((workerData as { cancel: SharedArrayBuffer }).cancel);
@@ -41,12 +42,6 @@ port.on('message', (request: ThreadRequest) => {
     });
     port.postMessage({ type: 'done', id } satisfies ThreadReply);
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    port.postMessage({
-      type: 'error',
-      id,
-      code: typeof code === 'string' ? code : 'engine_failed',
-      message: error instanceof Error ? error.message : String(error),
-    } satisfies ThreadReply);
+    port.postMessage({ type: 'error', id, ...jobFailureOf(error) } satisfies ThreadReply);
   }
 });

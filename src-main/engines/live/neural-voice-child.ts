@@ -5,6 +5,7 @@
  * child of designed voices holds every designed voice of its Kokoro in one load (tts/design/designed-voice-bank.ts):
  * each sentence names its voice's recipe, and a voice new to the bank rebuilds it between sentences.
  */
+import { JobError } from '../../common/errors.js';
 import { SherpaVoice } from '../tts/sherpa-tts-runtime.js';
 import type { SherpaTtsEngineConfig } from '../tts/tts-families.js';
 import { DesignedVoiceBank } from '../tts/design/designed-voice-bank.js';
@@ -56,7 +57,7 @@ serveSentences<Load, Speak>({
   },
   async speak(request, emit, cancelled) {
     const recipe = bank ? request.recipe : undefined;
-    if (bank && !recipe) throw Object.assign(new Error('a designed voice child speaks only designed voices'), { code: 'invalid_params' });
+    if (bank && !recipe) throw new JobError('invalid_params', 'a designed voice child speaks only designed voices');
     const { loaded, speaker } = recipe ? await designedVoice(recipe) : { loaded: voice!, speaker: request.speaker };
     if (recipe && recipe.pitchSemitones !== 0) {
       // A pitch shift resamples the whole sentence (design/pitch-shift.ts): it is sent as one chunk.

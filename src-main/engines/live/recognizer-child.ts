@@ -6,7 +6,7 @@
  * parent can bound what waits. Each stream's messages are handled in arrival order, and streams take turns, account
  * by account (fair-queue.ts); a stream that is closed loses what it had waiting at once.
  */
-import { JobError } from '../../common/errors.js';
+import { JobError, jobFailureOf } from '../../common/errors.js';
 import { s16leToFloat } from '../audio/pcm.js';
 import { createStreamResampler } from '../audio/stream-resampler.js';
 import type { BlockProcessor } from '../audio/block-processor.js';
@@ -76,11 +76,6 @@ function createStream(id: number, language: string | null, offsetSeconds: number
   }
 }
 
-function failure(error: unknown): { code: string; message: string } {
-  const code = (error as { code?: unknown }).code;
-  return { code: typeof code === 'string' ? code : 'engine_failed', message: error instanceof Error ? error.message : String(error) };
-}
-
 type StreamRequest = Extract<RecognizerRequest, { type: 'open' | 'audio' | 'end' }>;
 
 /** Work waiting, by account and stream; the stream being worked on; streams closed while it was. */
@@ -103,7 +98,7 @@ async function pump(): Promise<void> {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   } catch (error) {
-    send({ type: 'fatal', ...failure(error) });
+    send({ type: 'fatal', ...jobFailureOf(error) });
   } finally {
     pumping = false;
   }
@@ -123,7 +118,7 @@ async function handle(request: StreamRequest): Promise<void> {
         const stream = createStream(request.stream, request.language, request.offsetSeconds, request.firstSegmentId);
         streams.set(request.stream, { stream, resampler: await createStreamResampler(request.sampleRate, LIVE_SAMPLE_RATE) });
       } catch (error) {
-        send({ type: 'error', stream: request.stream, ...failure(error) });
+        send({ type: 'error', stream: request.stream, ...jobFailureOf(error) });
       }
       return;
     case 'audio': {
@@ -131,7 +126,7 @@ async function handle(request: StreamRequest): Promise<void> {
       try {
         if (open) open.stream.accept(open.resampler.push(s16leToFloat(request.pcm)));
       } catch (error) {
-        send({ type: 'error', stream: request.stream, ...failure(error) });
+        send({ type: 'error', stream: request.stream, ...jobFailureOf(error) });
       }
       send({ type: 'processed', stream: request.stream, bytes: request.pcm.byteLength });
       return;
@@ -147,7 +142,7 @@ async function handle(request: StreamRequest): Promise<void> {
           open.stream.dispose();
         }
       } catch (error) {
-        send({ type: 'error', stream: request.stream, ...failure(error) });
+        send({ type: 'error', stream: request.stream, ...jobFailureOf(error) });
       }
       send({ type: 'ended', stream: request.stream });
       return;
@@ -163,7 +158,7 @@ parent.onMessage((raw) => {
         load(request.model);
         send({ type: 'ready' });
       } catch (error) {
-        send({ type: 'load-failed', message: failure(error).message });
+        send({ type: 'load-failed', message: jobFailureOf(error).message });
       }
       return;
     case 'close':

@@ -5,7 +5,7 @@
  * thread: a native crash ends only the child, its streams are told (`crashed`) and the next open starts a new one.
  * A child with no stream for `idleMs` is stopped to give its memory back.
  */
-import { ApiError } from '../../common/errors.js';
+import { ApiError, type JobErrorCode } from '../../common/errors.js';
 import { scriptEntry } from '../../platform/script-entry.js';
 import { forkLauncher, type LaunchedChild, type ProcessLauncher } from '../worker/process-launcher.js';
 import type { LiveModelConfig, LiveUtterance } from './live-recognition-types.js';
@@ -23,7 +23,7 @@ export interface RecognizerHandlers {
   /** Bytes of PCM the child has consumed (recognised or dropped). */
   processed(bytes: number): void;
   /** A recoverable failure of this stream (the audio of one message could not be recognised). */
-  error(code: string, message: string): void;
+  error(code: JobErrorCode, message: string): void;
   /** After end(): every final has been delivered. */
   ended(): void;
   /** The child died (or failed); the stream is gone. Reopen to go on. */

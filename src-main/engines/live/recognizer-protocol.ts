@@ -2,6 +2,7 @@
  * Messages between the recognizer pool (parent, recognizer-pool.ts) and a recognizer child (recognizer-child.ts).
  * Streams are numbered by the parent, one per dictation session; everything crosses as a structured clone.
  */
+import type { JobErrorCode } from '../../common/errors.js';
 import type { LiveModelConfig, LiveUtterance } from './live-recognition-types.js';
 
 export type RecognizerRequest =
@@ -32,6 +33,6 @@ export type RecognizerReply =
   /** One audio message was recognised (or dropped with an error): `bytes` of PCM no longer wait. */
   | { type: 'processed'; stream: number; bytes: number }
   | { type: 'ended'; stream: number }
-  | { type: 'error'; stream: number; code: string; message: string }
+  | { type: 'error'; stream: number; code: JobErrorCode; message: string }
   /** Something failed outside any stream: the child is of no more use. */
-  | { type: 'fatal'; code: string; message: string };
+  | { type: 'fatal'; code: JobErrorCode; message: string };

@@ -6,13 +6,14 @@
  */
 import { floatToInt16 } from '../audio/pcm.js';
 import { parentLink } from '../worker/parent-link.js';
+import { jobFailureOf, type JobErrorCode } from '../../common/errors.js';
 
 export type ChildReply =
   | { type: 'ready'; sampleRate: number; numSpeakers: number }
   | { type: 'load-failed'; message: string }
   | { type: 'chunk'; id: number; samples: Int16Array }
   | { type: 'done'; id: number }
-  | { type: 'error'; id: number; code: string; message: string };
+  | { type: 'error'; id: number; code: JobErrorCode; message: string };
 
 /** The messages every child takes: `load` and `speak` of its own shape, and `cancel`. */
 type SentenceRequest<Load, Speak> = ({ type: 'load' } & Load) | ({ type: 'speak'; id: number } & Speak) | { type: 'cancel'; id: number };
@@ -53,8 +54,7 @@ export function serveSentences<Load, Speak>(voice: SentenceVoice<Load, Speak>): 
         send({ type: 'done', id: request.id });
       } catch (error) {
         cancelled.delete(request.id);
-        const code = (error as { code?: unknown }).code;
-        send({ type: 'error', id: request.id, code: typeof code === 'string' ? code : 'engine_failed', message: (error as Error).message });
+        send({ type: 'error', id: request.id, ...jobFailureOf(error) });
       }
     }
     busy = false;

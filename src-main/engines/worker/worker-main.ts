@@ -6,7 +6,7 @@
  */
 import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CANCELLED_MESSAGE, JobError } from '../../common/errors.js';
+import { CANCELLED_MESSAGE, JobError, jobFailureOf } from '../../common/errors.js';
 import { cutRange } from '../audio/range-cut.js';
 import { loadEngineFactory } from '../engine-registry.js';
 import type { Engine, EngineKind, EngineTask, ParentMessage, WorkerMessage } from '../engine-types.js';
@@ -117,10 +117,9 @@ async function run(given: EngineTask): Promise<void> {
     }
   } catch (error) {
     if (cut) rmSync(cut, { force: true });
-    const code = controller.signal.aborted ? 'cancelled' : error instanceof JobError ? error.code : 'engine_failed';
-    const message = error instanceof Error ? error.message : String(error);
-    if (!(error instanceof JobError)) log.child(given.jobId).error(error instanceof Error ? (error.stack ?? message) : message);
-    send({ type: 'failed', jobId: given.jobId, code, message });
+    const failure = jobFailureOf(error);
+    if (!(error instanceof JobError)) log.child(given.jobId).error(error instanceof Error ? (error.stack ?? failure.message) : failure.message);
+    send({ type: 'failed', jobId: given.jobId, ...failure, ...(controller.signal.aborted ? { code: 'cancelled' as const } : {}) });
   } finally {
     running.delete(given.jobId);
   }

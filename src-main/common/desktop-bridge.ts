@@ -4,7 +4,10 @@
  * renderer logs in with the one-time token of the printed address (/v1/session/bootstrap) and plays through Web Audio.
  */
 
-/** IPC channel names; the main process validates the sender of each. */
+/**
+ * IPC channel names, each `voxdesk:` and its name in kebab case (the sandboxed preload, which cannot import this module,
+ * makes them by that rule); the main process validates the sender of each.
+ */
 export const BRIDGE_CHANNELS = {
   /** Synchronous: {serviceUrl, apiKey, dataDir, platform} for the page being set up. */
   config: 'voxdesk:config',
@@ -30,6 +33,7 @@ export const BRIDGE_CHANNELS = {
   /** Meeting capture on Windows and macOS: the page's next getDisplayMedia gets the screen's sound, without a picker. */
   systemAudioArm: 'voxdesk:system-audio-arm',
 } as const;
+export type BridgeChannelName = keyof typeof BRIDGE_CHANNELS;
 export type BridgeChannel = (typeof BRIDGE_CHANNELS)[keyof typeof BRIDGE_CHANNELS];
 
 export interface PickedFile {

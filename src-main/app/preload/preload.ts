@@ -1,34 +1,19 @@
 /**
  * Preload (sandboxed, CommonJS — a sandboxed preload cannot load ES modules or local files): exposes the ONE
- * typed bridge `window.voxdesk` (common/desktop-bridge.ts). Channel names are repeated here because the sandbox
- * cannot require the shared module; test/unit/app/shell-logic.test.ts keeps them equal to BRIDGE_CHANNELS.
+ * typed bridge `window.voxdesk` (common/desktop-bridge.ts). The sandbox cannot require the shared module, so the
+ * channels are made here by the rule BRIDGE_CHANNELS follows; test/unit/app/shell-logic.test.ts runs this file with
+ * Electron replaced and checks every channel it uses against BRIDGE_CHANNELS.
  */
 // A sandboxed preload is CommonJS; verbatimModuleSyntax spells a CommonJS import this way.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import electron = require('electron');
 import type { IpcRendererEvent } from 'electron';
-import type { DesktopBridge, DragFormat, HotkeySettingsView, LiveBridgeEvent, OpenWorkEvent, PickedFile, UpdateBridgeEvent } from '../../common/desktop-bridge.js';
+import type { BridgeChannelName, DesktopBridge, DragFormat, HotkeySettingsView, LiveBridgeEvent, OpenWorkEvent, PickedFile, UpdateBridgeEvent } from '../../common/desktop-bridge.js';
 
 const { contextBridge, ipcRenderer, webUtils } = electron;
 
-const CHANNELS = {
-  config: 'voxdesk:config',
-  pickFiles: 'voxdesk:pick-files',
-  pickFolder: 'voxdesk:pick-folder',
-  openDataDir: 'voxdesk:open-data-dir',
-  liveStart: 'voxdesk:live-start',
-  liveSpeak: 'voxdesk:live-speak',
-  liveSpeed: 'voxdesk:live-speed',
-  liveStop: 'voxdesk:live-stop',
-  liveEvent: 'voxdesk:live-event',
-  startExportDrag: 'voxdesk:start-export-drag',
-  addRecentFiles: 'voxdesk:add-recent-files',
-  updateEvent: 'voxdesk:update-event',
-  openWork: 'voxdesk:open-work',
-  hotkeyGet: 'voxdesk:hotkey-get',
-  hotkeySet: 'voxdesk:hotkey-set',
-  systemAudioArm: 'voxdesk:system-audio-arm',
-} as const;
+/** A bridge name's channel, by the rule BRIDGE_CHANNELS follows: `voxdesk:` and the name in kebab case. */
+const channel = (name: BridgeChannelName): string => `voxdesk:${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 
 /** Subscribes the page to one main → page channel without ever handing it the IpcRendererEvent (it would leak ipcRenderer). */
 function subscribe<T>(channel: string, listener: (payload: T) => void): () => void {
@@ -37,7 +22,7 @@ function subscribe<T>(channel: string, listener: (payload: T) => void): () => vo
   return () => void ipcRenderer.removeListener(channel, wrapped);
 }
 
-const config = ipcRenderer.sendSync(CHANNELS.config) as { serviceUrl: string; apiKey: string; dataDir: string; platform: string } | null;
+const config = ipcRenderer.sendSync(channel('config')) as { serviceUrl: string; apiKey: string; dataDir: string; platform: string } | null;
 
 if (config) {
   const bridge: DesktopBridge = {
@@ -45,17 +30,17 @@ if (config) {
     apiKey: config.apiKey,
     dataDir: config.dataDir,
     platform: config.platform,
-    pickFiles: () => ipcRenderer.invoke(CHANNELS.pickFiles) as Promise<PickedFile[]>,
-    pickFolder: () => ipcRenderer.invoke(CHANNELS.pickFolder) as Promise<string | null>,
-    openDataDir: () => ipcRenderer.invoke(CHANNELS.openDataDir) as Promise<void>,
+    pickFiles: () => ipcRenderer.invoke(channel('pickFiles')) as Promise<PickedFile[]>,
+    pickFolder: () => ipcRenderer.invoke(channel('pickFolder')) as Promise<string | null>,
+    openDataDir: () => ipcRenderer.invoke(channel('openDataDir')) as Promise<void>,
     live: {
-      start: (modelId, speed, voice) => ipcRenderer.invoke(CHANNELS.liveStart, String(modelId), Number(speed), voice ? { ...voice } : {}) as Promise<{ sampleRate: number }>,
-      speak: (text) => ipcRenderer.invoke(CHANNELS.liveSpeak, String(text)) as Promise<void>,
-      setSpeed: (speed) => ipcRenderer.invoke(CHANNELS.liveSpeed, Number(speed)) as Promise<void>,
-      stop: () => ipcRenderer.invoke(CHANNELS.liveStop) as Promise<void>,
-      onEvent: (listener) => subscribe<LiveBridgeEvent>(CHANNELS.liveEvent, listener),
+      start: (modelId, speed, voice) => ipcRenderer.invoke(channel('liveStart'), String(modelId), Number(speed), voice ? { ...voice } : {}) as Promise<{ sampleRate: number }>,
+      speak: (text) => ipcRenderer.invoke(channel('liveSpeak'), String(text)) as Promise<void>,
+      setSpeed: (speed) => ipcRenderer.invoke(channel('liveSpeed'), Number(speed)) as Promise<void>,
+      stop: () => ipcRenderer.invoke(channel('liveStop')) as Promise<void>,
+      onEvent: (listener) => subscribe<LiveBridgeEvent>(channel('liveEvent'), listener),
     },
-    startExportDrag: (jobId, format: DragFormat) => ipcRenderer.send(CHANNELS.startExportDrag, String(jobId), String(format)),
+    startExportDrag: (jobId, format: DragFormat) => ipcRenderer.send(channel('startExportDrag'), String(jobId), String(format)),
     pathForFile: (file) => {
       try {
         return webUtils.getPathForFile(file);
@@ -63,14 +48,14 @@ if (config) {
         return '';
       }
     },
-    addRecentFiles: (paths) => ipcRenderer.invoke(CHANNELS.addRecentFiles, Array.isArray(paths) ? paths.map(String) : []) as Promise<void>,
-    onUpdate: (listener) => subscribe<UpdateBridgeEvent>(CHANNELS.updateEvent, listener),
-    onOpenWork: (listener) => subscribe<OpenWorkEvent>(CHANNELS.openWork, listener),
+    addRecentFiles: (paths) => ipcRenderer.invoke(channel('addRecentFiles'), Array.isArray(paths) ? paths.map(String) : []) as Promise<void>,
+    onUpdate: (listener) => subscribe<UpdateBridgeEvent>(channel('updateEvent'), listener),
+    onOpenWork: (listener) => subscribe<OpenWorkEvent>(channel('openWork'), listener),
     hotkey: {
-      get: () => ipcRenderer.invoke(CHANNELS.hotkeyGet) as Promise<HotkeySettingsView>,
-      set: (change) => ipcRenderer.invoke(CHANNELS.hotkeySet, { ...change }) as Promise<HotkeySettingsView>,
+      get: () => ipcRenderer.invoke(channel('hotkeyGet')) as Promise<HotkeySettingsView>,
+      set: (change) => ipcRenderer.invoke(channel('hotkeySet'), { ...change }) as Promise<HotkeySettingsView>,
     },
-    armSystemAudio: () => ipcRenderer.invoke(CHANNELS.systemAudioArm) as Promise<void>,
+    armSystemAudio: () => ipcRenderer.invoke(channel('systemAudioArm')) as Promise<void>,
   };
   contextBridge.exposeInMainWorld('voxdesk', bridge);
 }

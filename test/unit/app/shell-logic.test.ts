@@ -1,6 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
+import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BatchWatcher } from '../../../src-main/app/batch-watcher.js';
 import { INSTALL_KEY_FILE, loadOrCreateInstallKey } from '../../../src-main/app/install-key.js';
@@ -106,11 +108,48 @@ describe('export file names for drag-out', () => {
 });
 
 describe('preload', () => {
-  it('uses exactly the shared channel names (it cannot import them inside the sandbox)', () => {
+  /**
+   * Runs the preload as the sandbox does — compiled to CommonJS, with `require` giving Electron and nothing else —
+   * with Electron replaced at its boundary, calls every function of the bridge it exposes, and returns the channels
+   * they used. The preload cannot import BRIDGE_CHANNELS (a sandboxed preload loads no local file), so this is what
+   * keeps the two equal.
+   */
+  function channelsThePreloadUses(): Set<string> {
     const source = readFileSync(new URL('../../../src-main/app/preload/preload.ts', import.meta.url), 'utf8');
-    const block = /const CHANNELS = \{([\s\S]*?)\} as const;/.exec(source)?.[1] ?? '';
-    const channels = Object.fromEntries([...block.matchAll(/(\w+): '([^']+)'/g)].map((m) => [m[1], m[2]]));
-    expect(channels).toEqual(BRIDGE_CHANNELS);
+    const compiled = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const used = new Set<string>();
+    const use = (channel: string): void => void used.add(channel);
+    let bridge: Record<string, unknown> = {};
+    const electron = {
+      contextBridge: { exposeInMainWorld: (_name: string, api: Record<string, unknown>) => (bridge = api) },
+      ipcRenderer: {
+        sendSync: (channel: string) => (use(channel), { serviceUrl: 'http://127.0.0.1:1', apiKey: 'k', dataDir: '/d', platform: 'linux' }),
+        invoke: (channel: string) => (use(channel), Promise.resolve()),
+        send: use,
+        on: use,
+        removeListener: () => {},
+      },
+      webUtils: { getPathForFile: () => '' },
+    };
+    const sandboxRequire = (id: string): unknown => {
+      if (id === 'electron') return electron;
+      throw new Error(`a sandboxed preload cannot require ${id}`);
+    };
+    const module = { exports: {} };
+    runInNewContext(compiled, { require: sandboxRequire, module, exports: module.exports });
+    const callAll = (api: Record<string, unknown>): void => {
+      for (const value of Object.values(api)) {
+        if (typeof value === 'function') (value as (...args: unknown[]) => unknown)('x', 1, undefined);
+        else if (value && typeof value === 'object') callAll(value as Record<string, unknown>);
+      }
+    };
+    callAll(bridge);
+    return used;
+  }
+
+  it('uses exactly the shared channel names, made by the rule BRIDGE_CHANNELS follows', () => {
+    expect([...channelsThePreloadUses()].sort()).toEqual(Object.values(BRIDGE_CHANNELS).sort());
+    for (const [name, channel] of Object.entries(BRIDGE_CHANNELS)) expect(channel).toBe(`voxdesk:${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   });
 
   it('never exposes ipcRenderer or node to the page', () => {

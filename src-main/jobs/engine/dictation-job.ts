@@ -16,16 +16,15 @@ import { ApiError } from '../../common/errors.js';
 import { durationString } from '../../common/duration.js';
 import { isoAt } from '../../store/clock.js';
 import { newId, newToken } from '../../store/ids.js';
-import { chargeJob, priceSnapshot } from '../money/billing.js';
+import { chargeJob } from '../money/billing.js';
 import { nowIso, type JobCore } from './job-core.js';
-import { newJobRow } from './job-rows.js';
+import { liveSessionJobRow } from './job-rows.js';
 import type { NewDictationJob } from './job-service-types.js';
 import { splitIntoSentences } from '../transcripts/sentence-segments.js';
 import { rowsFromResult } from '../transcripts/transcript-segments.js';
 import { recordOriginal } from '../transcripts/transcripts.js';
 import { keepRecordingVoices } from '../transcripts/speaker-library.js';
 import { applyVocabulary } from '../transcripts/vocabulary-revision.js';
-import { noAccount } from '../../common/error-messages.js';
 
 /** The name a dictation's job gets: "Dictation 2026-11-23 02:15 UTC" (when it ended). */
 export function dictationJobName(at: Date): string {
@@ -37,24 +36,16 @@ export const DICTATION_RECORDING_NAME = 'dictation.wav';
 
 export async function recordDictation(core: JobCore, input: NewDictationJob): Promise<Job> {
   const { store, machine, options } = core;
-  if (!(await store.repos.accounts.getAccount(input.accountId))) throw new ApiError('unauthorized', noAccount(input.accountId));
-  // Priced like a recording of the length received (its estimate is its charge), from the catalogue's record.
-  const price = priceSnapshot(options.resolveModel(input.modelId));
-  const row = newJobRow(
-    core,
-    {
-      accountId: input.accountId,
-      product: 'speech-to-text',
-      modelId: input.modelId,
-      name: input.name,
-      language: input.language,
-      params: input.params,
-      input: input.recording ? { fileName: DICTATION_RECORDING_NAME } : {},
-      estimatedSeconds: input.durationSeconds,
-    },
-    null,
-    price,
-  );
+  // Its estimate is its charge: the length received.
+  const { row, price } = await liveSessionJobRow(core, {
+    accountId: input.accountId,
+    modelId: input.modelId,
+    name: input.name,
+    language: input.language,
+    params: input.params,
+    input: input.recording ? { fileName: DICTATION_RECORDING_NAME } : {},
+    estimatedSeconds: input.durationSeconds,
+  });
   // The recording takes the job's name first (a file operation cannot be part of the transaction).
   // It is kept in storage (a bucket: put there) and the rows name it as storage does (stored-files.ts).
   let recording: { stored: string; bytes: number; sampleRate: number; channels: number } | null = null;

@@ -9,31 +9,21 @@
  * under way, until its charge is in the ledger.
  */
 import type { Job } from '../../common/api-types.js';
-import { ApiError } from '../../common/errors.js';
 import type { JobCore } from './job-core.js';
-import { priceSnapshot } from '../money/billing.js';
-import { newJobRow } from './job-rows.js';
+import { liveSessionJobRow } from './job-rows.js';
 import type { HostedDictationJob } from './job-service-types.js';
-import { noAccount } from '../../common/error-messages.js';
 
 export async function followHostedDictation(core: JobCore, input: HostedDictationJob): Promise<Job> {
   const { store, machine } = core;
-  if (!(await store.repos.accounts.getAccount(input.accountId))) throw new ApiError('unauthorized', noAccount(input.accountId));
-  const row = newJobRow(
-    core,
-    {
-      accountId: input.accountId,
-      product: 'speech-to-text',
-      modelId: input.modelId,
-      name: input.name,
-      language: null,
-      params: { response_format: 'verbose_json' },
-      input: {},
-      estimatedSeconds: input.seconds ?? null,
-    },
-    null,
-    priceSnapshot(core.options.resolveModel(input.modelId)),
-  );
+  const { row } = await liveSessionJobRow(core, {
+    accountId: input.accountId,
+    modelId: input.modelId,
+    name: input.name,
+    language: null,
+    params: { response_format: 'verbose_json' },
+    input: {},
+    estimatedSeconds: input.seconds ?? null,
+  });
   row.reserved_usd_micro = row.estimated_usd_micro ?? 0;
   await machine.tx(async (tx) => {
     const { repos } = tx;

@@ -6,7 +6,9 @@ import type { PriceSnapshot } from '../../common/pricing.js';
 import { isoAt } from '../../store/clock.js';
 import { newId } from '../../store/ids.js';
 import type { JobRow } from '../../store/jobs-repo.js';
-import { estimatedSecondsOf, jobEstimate } from '../money/billing.js';
+import { estimatedSecondsOf, jobEstimate, priceSnapshot } from '../money/billing.js';
+import { ApiError } from '../../common/errors.js';
+import { noAccount } from '../../common/error-messages.js';
 import type { JobCore } from './job-core.js';
 import type { NewJob } from './job-service-types.js';
 
@@ -46,4 +48,15 @@ export function newJobRow(core: JobCore, job: NewJob, batchId: string | null, pr
     finished_at: null,
     updated_at: created,
   };
+}
+
+/**
+ * The row of a speech-to-text job made from a live session (a dictation, local or hosted): its account must still
+ * exist (unauthorized otherwise), and it is priced like a recording of the length received, from the catalogue's
+ * record of its model.
+ */
+export async function liveSessionJobRow(core: JobCore, job: Omit<NewJob, 'product'>): Promise<{ row: JobRow; price: PriceSnapshot }> {
+  if (!(await core.store.repos.accounts.getAccount(job.accountId))) throw new ApiError('unauthorized', noAccount(job.accountId));
+  const price = priceSnapshot(core.options.resolveModel(job.modelId));
+  return { row: newJobRow(core, { ...job, product: 'speech-to-text' }, null, price), price };
 }

@@ -10,7 +10,7 @@ import {
   DICTATION_MIN_SAMPLE_RATE,
   type DictationClientMessage,
 } from '../../common/dictation-protocol.js';
-import { MAX_JSON_DEPTH, textNestsPast } from '../http/json-depth.js';
+import { sessionUpdateFields, socketMessageObject } from './socket-message.js';
 
 const MESSAGE_FIELDS: Record<DictationClientMessage['type'], readonly string[]> = {
   'session.update': ['type', 'session'],
@@ -23,25 +23,10 @@ const SESSION_FIELDS = ['sample_rate', 'language'] as const;
  * no language setting, and any value is refused.
  */
 export function parseDictationMessage(raw: string, languages: readonly string[]): DictationClientMessage {
-  // Before anything recurses over it (a deep `type` made JSON.stringify overflow: internal_error).
-  if (textNestsPast(raw, MAX_JSON_DEPTH)) throw new ApiError('invalid_json', `message nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; no message of this socket nests more than two`);
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new ApiError('invalid_json', 'message is not valid JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('invalid_json', 'message must be a JSON object');
-  const msg = value as Record<string, unknown>;
+  const msg = socketMessageObject(raw);
   switch (msg.type) {
     case 'session.update': {
-      refuseUnknownFields(msg, MESSAGE_FIELDS['session.update'], '', 'session.update');
-      const session = msg.session;
-      if (typeof session !== 'object' || session === null || Array.isArray(session)) {
-        throw new ApiError('invalid_params', 'session.update needs a session object');
-      }
-      const fields = session as Record<string, unknown>;
-      refuseUnknownFields(fields, SESSION_FIELDS, 'session.', 'session');
+      const fields = sessionUpdateFields(msg, MESSAGE_FIELDS['session.update'], SESSION_FIELDS);
       const out: { sample_rate?: number; language?: string } = {};
       if (fields.sample_rate !== undefined) {
         const rate = fields.sample_rate;

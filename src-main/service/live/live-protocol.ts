@@ -5,7 +5,7 @@
  */
 import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { ApiError } from '../../common/errors.js';
-import { MAX_JSON_DEPTH, textNestsPast } from '../http/json-depth.js';
+import { sessionUpdateFields, socketMessageObject } from './socket-message.js';
 
 export interface SessionInfo {
   id: string;
@@ -49,27 +49,10 @@ const SESSION_FIELDS = ['speed'] as const;
  * the socket stays open). Unknown fields, top-level or in `session`, are 400-style unsupported_param errors.
  */
 export function parseClientMessage(raw: string, acceptsSpeed: boolean): ClientMessage {
-  // Before anything recurses over it (a deep `type` made JSON.stringify overflow: internal_error).
-  if (textNestsPast(raw, MAX_JSON_DEPTH)) throw new ApiError('invalid_json', `message nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; no message of this socket nests more than two`);
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new ApiError('invalid_json', 'message is not valid JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiError('invalid_json', 'message must be a JSON object');
-  }
-  const msg = value as Record<string, unknown>;
+  const msg = socketMessageObject(raw);
   switch (msg.type) {
     case 'session.update': {
-      refuseUnknownFields(msg, MESSAGE_FIELDS['session.update'], '', 'session.update');
-      const session = msg.session;
-      if (typeof session !== 'object' || session === null || Array.isArray(session)) {
-        throw new ApiError('invalid_params', 'session.update needs a session object');
-      }
-      refuseUnknownFields(session as Record<string, unknown>, SESSION_FIELDS, 'session.', 'session');
-      const speed = (session as Record<string, unknown>).speed;
+      const speed = sessionUpdateFields(msg, MESSAGE_FIELDS['session.update'], SESSION_FIELDS).speed;
       if (speed === undefined) return { type: 'session.update', session: {} };
       if (!acceptsSpeed) throw new ApiError('unsupported_param', 'this model does not accept speed');
       if (typeof speed !== 'number' || !(speed >= 0.5 && speed <= 2)) {

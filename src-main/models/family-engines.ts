@@ -63,36 +63,23 @@ export interface FamilyEngine {
   define(pkg: ModelPackageInfo): FamilyDefinitionPart | null;
 }
 
+/** The named fields of the package, those it lacks left out (exactOptionalPropertyTypes: absent, never undefined). */
+function packageFields<K extends keyof ModelPackageInfo>(pkg: ModelPackageInfo, keys: readonly K[]): Pick<ModelPackageInfo, K> {
+  return Object.fromEntries(keys.filter((key) => pkg[key] !== undefined).map((key) => [key, pkg[key]])) as Pick<ModelPackageInfo, K>;
+}
+
 const speechToText: FamilyEngine = {
   capability: 'asr',
   engine: 'sherpa-asr',
   products: ['speech-to-text'],
-  define: (pkg) =>
-    asrFamilyDefinition(pkg.family as AsrFamily, {
-      id: pkg.id,
-      dir: pkg.dir,
-      languages: pkg.languages,
-      files: pkg.files,
-      support: pkg.support,
-      installed: pkg.installed,
-      ...(pkg.specFamily ? { specFamily: pkg.specFamily } : {}),
-    }),
+  define: (pkg) => asrFamilyDefinition(pkg.family as AsrFamily, packageFields(pkg, ['id', 'dir', 'languages', 'files', 'support', 'installed', 'specFamily'])),
 };
 
 const voice: FamilyEngine = {
   capability: 'tts',
   engine: 'sherpa-tts',
   products: ['text-to-speech'],
-  define: (pkg) =>
-    ttsFamilyDefinition(pkg.family as TtsFamily, {
-      id: pkg.id,
-      dir: pkg.dir,
-      languages: pkg.languages,
-      files: pkg.files,
-      ...(pkg.numSpeakers !== undefined ? { numSpeakers: pkg.numSpeakers } : {}),
-      ...(pkg.sampleRate !== undefined ? { sampleRate: pkg.sampleRate } : {}),
-      ...(pkg.speakerNames !== undefined ? { speakerNames: pkg.speakerNames } : {}),
-    }),
+  define: (pkg) => ttsFamilyDefinition(pkg.family as TtsFamily, packageFields(pkg, ['id', 'dir', 'languages', 'files', 'numSpeakers', 'sampleRate', 'speakerNames'])),
 };
 
 /** Spleeter and UVR: the stem-separation product (engines/separation). */

@@ -14,7 +14,7 @@ import type { Capture, CaptureList, CaptureServerMessage, CaptureSources } from 
 import { createService } from '../service/create-service.js';
 import { defaultDataDir } from '../service/config.js';
 import { createLog, silentLog } from '../common/log.js';
-import { textSink } from '../common/log-sinks.js';
+import { atLeast, textSink } from '../common/log-sinks.js';
 import { tell } from './output.js';
 
 interface CaptureOptions {
@@ -87,7 +87,7 @@ function requestOf(opts: StartOptions): Record<string, string> {
 
 async function startForeground(opts: StartOptions): Promise<void> {
   const dataDir = opts.dataDir ?? defaultDataDir();
-  const service = await createService({ host: '127.0.0.1', port: 0, apiKey: null, dataDir, log: createLog(textSink()) });
+  const service = await createService({ host: '127.0.0.1', port: 0, apiKey: null, dataDir, log: createLog(atLeast('warn', textSink())) });
   const endpoint = { url: service.url, key: service.sessionKey() };
   const pidFile = join(dataDir, PID_FILE);
   try {

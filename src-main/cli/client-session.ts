@@ -5,7 +5,7 @@
 import { ApiClient } from '../common/api-client.js';
 import { createService } from '../service/create-service.js';
 import { createLog } from '../common/log.js';
-import { textSink } from '../common/log-sinks.js';
+import { atLeast, textSink } from '../common/log-sinks.js';
 
 export interface ClientSessionOptions {
   url?: string;
@@ -30,7 +30,7 @@ export async function openClientSession(opts: ClientSessionOptions): Promise<Cli
     // The CLI polls with a progress bar: POSTs answer at once.
     holdSeconds: 0,
     apiKey: null,
-    log: createLog(textSink()),
+    log: createLog(atLeast('warn', textSink())),
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
   });

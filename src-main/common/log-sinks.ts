@@ -5,7 +5,7 @@
  * JSON object per line, `{"time", "level", "role", "node", "scope", "msg", ...fields}`, for a cluster's log collector.
  * Lines are not guessed at: the level is the one the caller chose (`log.info / warn / error`).
  */
-import type { LogFields, LogSink } from './log.js';
+import type { LogFields, LogLevel, LogSink } from './log.js';
 
 /** Where lines go: stderr unless told (the first stdout line of `voxdesk serve` is a contract; logs never use stdout). */
 export type LineWriter = (line: string) => void;
@@ -26,6 +26,19 @@ export function textSink(options: TextSinkOptions = {}): LogSink {
     const time = options.timestamps ? `[${line.time.toISOString()}] ` : '';
     const scope = options.scopes && line.scope ? `${line.scope}: ` : '';
     write(`${time}${scope}${line.message}\n`);
+  };
+}
+
+const LEVELS: readonly LogLevel[] = ['info', 'warn', 'error'];
+
+/**
+ * `sink` given only the lines at `level` or above: a command's in-process service (`voxdesk transcribe`, `speak`)
+ * says what went wrong and nothing else, so the person's terminal shows the answer, not the service's routine.
+ */
+export function atLeast(level: LogLevel, sink: LogSink): LogSink {
+  const lowest = LEVELS.indexOf(level);
+  return (line) => {
+    if (LEVELS.indexOf(line.level) >= lowest) sink(line);
   };
 }
 

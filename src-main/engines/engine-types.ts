@@ -9,7 +9,7 @@ import type { KnownSpeaker } from '../common/speaker-matching.js';
 import type { TranscriptPlan } from './asr/transcript-assembly.js';
 import type { RecognizedPiece } from './asr/transcript.js';
 import type { VoiceRecipe } from './tts/design/voice-recipe.js';
-import type { Log } from '../common/log.js';
+import type { Log, LogFields, LogLevel } from '../common/log.js';
 import type { JobErrorCode } from '../common/errors.js';
 
 /** Every engine a worker can load. Each kind maps to one module in engine-registry.ts. */
@@ -219,4 +219,6 @@ export type WorkerMessage =
   | { type: 'audio'; jobId: string; bytes: Uint8Array }
   | { type: 'segment'; jobId: string; segment: RecognizedSegment; progress: number }
   | { type: 'done'; jobId: string; output: EngineOutput }
-  | { type: 'failed'; jobId: string; code: JobErrorCode; message: string };
+  | { type: 'failed'; jobId: string; code: JobErrorCode; message: string }
+  /** A line of the worker's Log, written by the pool into the service's (scope: the job id, when the line is a job's). */
+  | { type: 'log'; level: LogLevel; scope: string | null; message: string; fields?: LogFields };

@@ -57,6 +57,8 @@ async function run(task: EngineTask, ctx: EngineContext): Promise<EngineOutput> 
   const ms = typeof task.params.ms === 'number' ? task.params.ms : 1000;
   switch (behaviour) {
     case 'succeed':
+      // A line of the job's log, as an engine writes one (the pool writes it into the service's Log).
+      if (typeof task.params.log === 'string') ctx.log.info(task.params.log);
       return output(task);
     case 'sleep': {
       const steps = 10;

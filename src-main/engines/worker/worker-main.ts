@@ -1,8 +1,8 @@
 /**
  * Worker process entry: runs one EngineTask at a time, in the order they arrive (the pool may send cheap tasks ahead:
  * they wait in line, and one cancelled while it waits ends at once without running), caches engines across tasks, reports WorkerMessage's to the
- * pool (over IPC when forked, over the parent port in an Electron utility process: parent-link.ts). Diagnostics go
- * to stderr (a log file chosen by the pool); stdout is never used.
+ * pool (over IPC when forked, over the parent port in an Electron utility process: parent-link.ts), its log lines
+ * too; stdout and stderr carry only what native code prints (the pool appends them to workers.log).
  */
 import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,10 +13,6 @@ import type { Engine, EngineKind, EngineTask, ParentMessage, WorkerMessage } fro
 import { lowerThisProcess } from '../../platform/background-priority.js';
 import { parentLink } from './parent-link.js';
 import { createLog } from '../../common/log.js';
-import { textSink } from '../../common/log-sinks.js';
-
-/** This process's log: its stderr, which the pool appends to workers.log; each job's lines start with its id. */
-const log = createLog(textSink({ timestamps: true, scopes: true }));
 
 // Engines write artifacts into the private data dir: files 0600, folders 0700 (store/private-files.ts).
 process.umask(0o077);
@@ -31,6 +27,18 @@ const warming = new AbortController();
 const line: EngineTask[] = [];
 let busy = false;
 const parent = parentLink();
+/**
+ * This process's log: each line goes to the pool, which writes it into the service's Log (one place for a person or a
+ * cluster's collector to read); a job's lines are scoped by its id. Only what native code prints reaches stderr
+ * (workers.log).
+ */
+const log = createLog((entry) => {
+  try {
+    parent.send({ type: 'log', level: entry.level, scope: entry.scope, message: entry.message, ...(entry.fields ? { fields: entry.fields } : {}) } satisfies WorkerMessage);
+  } catch {
+    // A line that cannot travel (fields that cannot be cloned, the pool gone) is lost; the engine's work is not.
+  }
+});
 
 /**
  * Each message goes at once, results too: a result held back to travel with the next one would be lost if the next

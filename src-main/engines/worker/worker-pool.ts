@@ -18,10 +18,11 @@
  * task that runs, and it is sent again to the restarted worker when the one ahead of it crashed or was killed (it
  * never started, so it is not to blame). A new task goes to an idle worker first.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { jobCancelled, JobError } from '../../common/errors.js';
+import { silentLog, type Log } from '../../common/log.js';
 import type { EngineKind, EngineOutput, EngineTask, ParentMessage, RecognizedSegment, WorkerMessage } from '../engine-types.js';
 import { scriptEntry, type ScriptEntry } from '../../platform/script-entry.js';
 import { forkLauncher, type LaunchedChild, type ProcessLauncher } from './process-launcher.js';
@@ -29,8 +30,10 @@ import { forkLauncher, type LaunchedChild, type ProcessLauncher } from './proces
 export interface WorkerPoolOptions {
   /** Number of worker processes (no default here: the job service decides, see job-service-options.ts). */
   size: number;
-  /** Worker stderr/stdout are appended to `workers.log` in this folder. */
+  /** What worker processes print (native libraries, a crash's dump) is appended to `workers.log` in this folder. */
   logDir: string;
+  /** The pool's lines and its workers' ("worker N: …", a job's lines with its id). Default: none. */
+  log?: Log;
   /** How long a cancelled task may take to stop before its worker is killed (default 3000 ms). */
   cancelGraceMs?: number;
   /** Environment of worker processes (default: this process's). */
@@ -132,6 +135,7 @@ export class WorkerPool {
   readonly size: number;
   private readonly slots: Slot[];
   private readonly logFile: string;
+  private readonly logger: Log;
   private readonly cancelGraceMs: number;
   private readonly env: NodeJS.ProcessEnv;
   private readonly launcher: ProcessLauncher;
@@ -153,6 +157,7 @@ export class WorkerPool {
     this.slots = Array.from({ length: options.size }, (_, index) => ({ index, child: undefined, tasks: [], outbox: [], idleTimer: undefined, ...readiness() }));
     mkdirSync(options.logDir, { recursive: true, mode: 0o700 });
     this.logFile = join(options.logDir, 'workers.log');
+    this.logger = options.log ?? silentLog;
     this.cancelGraceMs = options.cancelGraceMs ?? 3000;
     this.env = options.env ?? process.env;
     this.launcher = options.launcher ?? forkLauncher;
@@ -344,6 +349,8 @@ export class WorkerPool {
       const child = slot.child;
       for (const task of [...slot.tasks]) task.reject(new Error('the worker pool stopped'));
       if (!child) return Promise.resolve();
+      // Asked to end: not a crash to report (crashed() ignores a child that is no longer the slot's).
+      slot.child = undefined;
       return new Promise<void>((resolve) => {
         this.endWaiters.set(child, resolve);
         child.kill();
@@ -396,6 +403,11 @@ export class WorkerPool {
     if (slot.child !== child) return;
     if (message.type === 'ready') return;
     if (message.type === 'warmed') return slot.markReady();
+    if (message.type === 'log') {
+      // Worded as workers.log had them ("worker 0: job_…: …"): a text log shows no scopes, and a line needs its job.
+      this.logger[message.level](`worker ${slot.index}: ${message.scope ? `${message.scope}: ` : ''}${message.message}`, message.fields);
+      return;
+    }
     const task = slot.tasks.find((t) => t.jobId === message.jobId);
     if (!task) return;
     switch (message.type) {
@@ -423,7 +435,7 @@ export class WorkerPool {
   private crashed(slot: Slot, child: LaunchedChild, reason: string): void {
     if (slot.child !== child) return;
     slot.child = undefined;
-    this.log(`worker ${slot.index}: ${reason}`);
+    this.log(`worker ${slot.index}: ${reason}`, 'warn');
     const task = slot.tasks[0];
     if (!task) return; // an idle worker that died is started again lazily, on the next task (no restart loop)
     task.reject(new WorkerCrashError(reason));
@@ -455,13 +467,7 @@ export class WorkerPool {
     });
   }
 
-  private log(line: string): void {
-    try {
-      const fd = openSync(this.logFile, 'a', 0o600);
-      writeSync(fd, `[${new Date().toISOString()}] ${line}\n`);
-      closeSync(fd);
-    } catch {
-      // The log is diagnostics only; never fail a job over it.
-    }
+  private log(line: string, level: 'info' | 'warn' = 'info'): void {
+    this.logger[level](line);
   }
 }

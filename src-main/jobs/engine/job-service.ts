@@ -91,6 +91,7 @@ export function createJobService(input: JobServiceOptions): JobEngine {
     new WorkerPool({
       size: options.workers,
       logDir: join(options.dataDir, 'logs'),
+      log: options.log.child('workers'),
       cancelGraceMs: options.cancelGraceMs,
       env: options.workerEnv,
       launcher: options.workerLauncher,

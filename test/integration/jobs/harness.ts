@@ -1,4 +1,5 @@
 /** Test harness: a real SQLite file in a temp dir, an account, and a job service whose catalogue has test models. */
+import { silentLog } from '../../../src-main/common/log.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,7 +87,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       const ownDb = given ?? openDatabase(dbFile);
       if (!given) dbs.push(ownDb);
       const store = createSqliteStore(ownDb, dbFile, clock);
-      const service = createJobService({ store, dataDir: dir, resolveModel: (id) => models.get(id), workers: 2, ...rest });
+      const service = createJobService({ store, dataDir: dir, resolveModel: (id) => models.get(id), workers: 2, log: silentLog, ...rest });
       services.push(service);
       return service;
     },

@@ -1,18 +1,30 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, terminal, whenJob, type Harness } from '../harness.js';
 import { scaled } from '../../../helpers/time-scale.js';
+import { logInto } from '../../../helpers/log.js';
 
 let h: Harness;
 afterEach(async () => {
   await h?.close();
 });
 
+describe('worker log lines', () => {
+  it("an engine's line reaches the service's log with its worker and job", async () => {
+    const lines: string[] = [];
+    h = createHarness({ workers: 1, log: logInto(lines) });
+    await h.service.start();
+    const job = (await h.service.createJob(h.job({ behaviour: 'succeed', log: 'decoded 3 segments' }))).job;
+    expect((await terminal(h.service, h.accountId, job.id)).status).toBe('succeeded');
+    expect(lines).toContain(`worker 0: ${job.id}: decoded 3 segments`);
+    expect(lines.some((line) => /^worker 0: started pid \d+$/.test(line))).toBe(true);
+  });
+});
+
 describe('worker crashes fail only their job', () => {
   for (const behaviour of ['crash', 'exit'] as const) {
     it(`${behaviour}: retried once, then engine_crashed; the worker restarts and other jobs succeed`, async () => {
-      h = createHarness({ workers: 2 });
+      const lines: string[] = [];
+      h = createHarness({ workers: 2, log: logInto(lines) });
       await h.service.start();
       const sleeper = (await h.service.createJob(h.job({ behaviour: 'sleep', ms: 1500 }))).job;
       const bad = (await h.service.createJob(h.job({ behaviour }))).job;
@@ -30,9 +42,8 @@ describe('worker crashes fail only their job', () => {
       expect((await terminal(h.service, h.accountId, after.id)).status).toBe('succeeded');
       expect(h.service.workerStats().started).toBeGreaterThanOrEqual(3);
       expect((await h.service.ledgerFor(h.accountId)).filter((e) => e.job_id === bad.id)).toEqual([]);
-      // The worker's fate is in the log file, never on the service's stdout.
-      const log = readFileSync(join(h.dir, 'logs', 'workers.log'), 'utf8');
-      expect(log).toMatch(behaviour === 'crash' ? /killed by signal SIGSEGV/ : /exited with code 255/);
+      // The worker's fate is in the service's log.
+      expect(lines.join('\n')).toMatch(behaviour === 'crash' ? /worker \d: the worker process was killed by signal SIGSEGV/ : /worker \d: the worker process exited with code 255/);
     });
   }
 

@@ -26,6 +26,7 @@ import { silentLog, type Log } from '../../common/log.js';
 import type { EngineKind, EngineOutput, EngineTask, ParentMessage, RecognizedSegment, WorkerMessage } from '../engine-types.js';
 import { scriptEntry, type ScriptEntry } from '../../platform/script-entry.js';
 import { forkLauncher, type LaunchedChild, type ProcessLauncher } from './process-launcher.js';
+import { EngineRunTimes } from './engine-run-times.js';
 
 export interface WorkerPoolOptions {
   /** Number of worker processes (no default here: the job service decides, see job-service-options.ts). */
@@ -52,8 +53,6 @@ export interface WorkerPoolOptions {
   idleExitMs?: number;
 }
 
-/** Engine kinds whose recent runs took less than this on average are cheap: their tasks may wait in a worker's line. */
-export const CHEAP_TASK_MS = 25;
 /**
  * A worker's line of cheap tasks, the one running included: at most 7 × CHEAP_TASK_MS of waiting for the last. The
  * results of a line's tasks reach the job engine close together and are settled in one commit, with the claims that
@@ -61,9 +60,6 @@ export const CHEAP_TASK_MS = 25;
  * (bench/jobs-throughput.ts).
  */
 export const TASKS_PER_WORKER = 8;
-/** Runs of a kind measured before it can count as cheap, and the weight of the newest one in the running average. */
-const CHEAP_AFTER_RUNS = 3;
-const AVERAGE_WEIGHT = 0.2;
 
 export interface TaskHandlers {
   progress?(fraction: number): void;
@@ -142,9 +138,7 @@ export class WorkerPool {
   private readonly warmEngines: EngineKind[];
   /** Tasks a worker may hold while they are all cheap: an idle worker given a cheap task has tasksPerWorker − 1 places left. */
   readonly tasksPerWorker: number;
-  private readonly cheapTaskMs: number;
-  /** Running average of each engine kind's run time (ms) and how many runs it is made of. */
-  private readonly runTimes = new Map<EngineKind, { averageMs: number; runs: number }>();
+  private readonly runTimes: EngineRunTimes;
   /** Called when a slot's process has ended (stop() waits on these). */
   private readonly endWaiters = new Map<LaunchedChild, () => void>();
   private stopped = false;
@@ -163,7 +157,7 @@ export class WorkerPool {
     this.launcher = options.launcher ?? forkLauncher;
     this.warmEngines = options.warmEngines ?? [];
     this.tasksPerWorker = Math.max(1, options.tasksPerWorker ?? TASKS_PER_WORKER);
-    this.cheapTaskMs = options.cheapTaskMs ?? CHEAP_TASK_MS;
+    this.runTimes = new EngineRunTimes(options.cheapTaskMs);
     this.onDemand = options.startWorkers === 'on-demand';
     this.idleExitMs = options.idleExitMs ?? Infinity;
     if (!(this.idleExitMs > 0)) throw new Error(`worker pool idleExitMs must be > 0, got ${options.idleExitMs}`);
@@ -207,10 +201,9 @@ export class WorkerPool {
     return spare;
   }
 
-  /** Whether tasks of this engine kind have lately run for less than `cheapTaskMs` on average. */
+  /** Whether tasks of this engine kind have lately run for less than `cheapTaskMs` on average (engine-run-times.ts). */
   cheap(kind: EngineKind): boolean {
-    const times = this.runTimes.get(kind);
-    return times !== undefined && times.runs >= CHEAP_AFTER_RUNS && times.averageMs < this.cheapTaskMs;
+    return this.runTimes.cheap(kind);
   }
 
   pids(): number[] {
@@ -332,13 +325,7 @@ export class WorkerPool {
 
   private measure(active: ActiveTask): void {
     if (active.startedAt === undefined) return;
-    const ms = performance.now() - active.startedAt;
-    const times = this.runTimes.get(active.task.engine);
-    if (!times) this.runTimes.set(active.task.engine, { averageMs: ms, runs: 1 });
-    else {
-      times.averageMs += AVERAGE_WEIGHT * (ms - times.averageMs);
-      times.runs++;
-    }
+    this.runTimes.record(active.task.engine, performance.now() - active.startedAt);
   }
 
   /** Kills every worker. Tasks still running are rejected. */

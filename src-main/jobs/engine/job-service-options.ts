@@ -5,7 +5,8 @@ import type { Store } from '../../store/store.js';
 import type { EngineKind } from '../../engines/engine-types.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import { forkLauncher, type ProcessLauncher } from '../../engines/worker/process-launcher.js';
-import { CHEAP_TASK_MS, type WorkerPool } from '../../engines/worker/worker-pool.js';
+import type { WorkerPool } from '../../engines/worker/worker-pool.js';
+import { CHEAP_TASK_MS } from '../../engines/worker/engine-run-times.js';
 import type { Runners } from './job-runner.js';
 import { folderFiles, type StoredFiles } from '../../store/objects/stored-files.js';
 import type { Log } from '../../common/log.js';
@@ -91,7 +92,7 @@ export interface JobServiceOptions {
   idleWorkerExitMs?: number;
   /**
    * Engine kinds whose runs have averaged less than this are cheap: their tasks may wait in a busy worker's line
-   * (engines/worker/worker-pool.ts). Default CHEAP_TASK_MS (25 ms); tests raise it to make the test engine cheap.
+   * (engines/worker/engine-run-times.ts). Default CHEAP_TASK_MS (25 ms); tests raise it to make the test engine cheap.
    */
   cheapTaskMs?: number;
   /**

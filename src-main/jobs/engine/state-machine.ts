@@ -27,17 +27,6 @@ import { silentLog, type Log } from '../../common/log.js';
 
 export type JobPatch = Partial<Omit<JobMutable, 'status' | 'updated_at'>>;
 
-export class TransitionError extends Error {
-  constructor(
-    readonly jobId: string,
-    readonly from: JobStatus,
-    readonly to: JobStatus,
-  ) {
-    super(`job ${jobId}: ${from} → ${to} is not an allowed transition`);
-    this.name = 'TransitionError';
-  }
-}
-
 /** In a fixed order, so each set of changed columns is one prepared UPDATE (jobs-repo.ts). */
 const MUTABLE_COLUMNS: readonly (keyof JobMutable)[] = [
   'status', 'error_code', 'error_message', 'duration_seconds', 'result_json', 'progress', 'attempts', 'cancel_requested',
@@ -119,7 +108,8 @@ export class StateMachine {
   }
 
   private async transition(repos: StoreRepos, changes: Changes, row: JobRow, to: JobStatus, patch: JobPatch): Promise<JobRow> {
-    if (!canTransition(row.status, to)) throw new TransitionError(row.id, row.status, to);
+    // A transition the table forbids is a bug in the caller, never a code a client branches on: a plain Error.
+    if (!canTransition(row.status, to)) throw new Error(`job ${row.id}: ${row.status} → ${to} is not an allowed transition`);
     const now = this.clock().toISOString();
     const next: JobMutable = { ...mutable(row), ...patch, status: to, updated_at: now };
     next.pause_requested = 0;

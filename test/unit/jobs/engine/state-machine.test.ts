@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_STATUSES, JOB_TRANSITIONS, isTerminal, type JobStatus } from '../../../../src-main/common/job-states.js';
-import { StateMachine, TransitionError } from '../../../../src-main/jobs/engine/state-machine.js';
+import { StateMachine } from '../../../../src-main/jobs/engine/state-machine.js';
 import { Views } from '../../../../src-main/jobs/engine/views.js';
 import { openDatabase, type Db } from '../../../../src-main/store/database.js';
 import { newId } from '../../../../src-main/store/ids.js';
@@ -55,7 +55,7 @@ describe('job state table', () => {
         const row = jobIn(from);
         const attempt = machine.tx((t) => t.transition(row, to));
         if (!allowed) {
-          await expect(attempt).rejects.toThrow(TransitionError);
+          await expect(attempt).rejects.toThrow(`${from} → ${to} is not an allowed transition`);
           expect(repos.jobs.get(row.id)?.status).toBe(from);
           return;
         }

@@ -1,8 +1,8 @@
 /**
  * One running meeting capture (docs/capture.md): the microphone and the system's output, each from its source
  * (engines/capture/), kept in step (channel-aligner.ts) and written as the two channels of one recording committed in
- * chunks (chunked-recording.ts, with the journal of finals: capture-journal.ts); each side streamed to its own stream
- * of the model's warm recognizer (the dictation recognizer pool), its partials and finals labelled with the side's
+ * chunks (chunked-recording.ts, with the journal of finals: capture-journal.ts); each side recognised live on its own
+ * stream of the model's warm recognizer (side-recognition.ts), its partials and finals labelled with the side's
  * speaker; a side silent for a minute while the other talks raises a warning (silence-watch.ts). Counted in the
  * account's upload quota like a dictation's recording. Stopping records it as a speech-to-text job through
  * JobService.recordDictation (the same job, billing and recording as a dictation).
@@ -16,7 +16,7 @@ import { ChannelAligner, type AlignedBlock } from '../../engines/capture/channel
 import { CAPTURE_SAMPLE_RATE, type PcmSource } from '../../engines/capture/capture-types.js';
 import { ChunkedRecording } from '../../engines/capture/chunked-recording.js';
 import { SilenceWatch } from '../../engines/capture/silence-watch.js';
-import type { RecognizerHandlers, RecognizerStream } from '../../engines/live/recognizer-pool.js';
+import type { LiveUtterance } from '../../engines/live/live-recognition-types.js';
 import type { NewDictationJob } from '../../jobs/engine/job-service-types.js';
 import type { LiveRecognizer } from '../live/dictation-route.js';
 import { CaptureJournal, capturePaths, type CaptureFinal, type CaptureManifest } from './capture-journal.js';
@@ -27,6 +27,7 @@ import { LiveSpeakers } from './live-speakers.js';
 import { meetingJobName } from './meeting-name.js';
 import type { Log } from '../../common/log.js';
 import { silentSideWarning } from './silent-side-warning.js';
+import { SideRecognition } from './side-recognition.js';
 
 export interface CaptureSessionInit {
   manifest: CaptureManifest;
@@ -47,17 +48,9 @@ export interface CaptureSessionInit {
 }
 
 const SIDES: readonly CaptureSide[] = ['microphone', 'system'];
-const BYTES_PER_SECOND = CAPTURE_SAMPLE_RATE * 2;
 
+/** A side's source as the capture shows it, and its level since the last `capture.levels`. */
 interface SideState {
-  stream: RecognizerStream | null;
-  opening: Promise<void> | null;
-  backlog: Buffer[];
-  /** Bytes of this side's aligned audio so far (= the other side's). */
-  bytes: number;
-  nextSegmentId: number;
-  ended: Promise<void> | null;
-  endResolve: (() => void) | null;
   state: 'recording' | 'ended';
   error: string | null;
   level: { sumSq: number; count: number };
@@ -72,6 +65,7 @@ export class CaptureSession {
   private readonly aligner: ChannelAligner;
   private readonly silence: SilenceWatch;
   private readonly sides: Record<CaptureSide, SideState>;
+  private readonly recognition: Record<CaptureSide, SideRecognition>;
   private readonly finals: CaptureFinal[] = [];
   private readonly warnings = new Map<CaptureSide, CaptureWarning>();
   private quota: { add(bytes: number): void; close(): void } | null = null;
@@ -102,7 +96,7 @@ export class CaptureSession {
       chunkSeconds: init.options.chunkSeconds,
       beforeSync: () => this.journal.flush(),
     });
-    const side = (): SideState => ({ stream: null, opening: null, backlog: [], bytes: 0, nextSegmentId: 0, ended: null, endResolve: null, state: 'recording', error: null, level: { sumSq: 0, count: 0 } });
+    const side = (): SideState => ({ state: 'recording', error: null, level: { sumSq: 0, count: 0 } });
     this.sides = { microphone: side(), system: side() };
     this.aligner = new ChannelAligner(CAPTURE_SAMPLE_RATE, (block) => this.onBlock(block));
     this.silence = new SilenceWatch({ sampleRate: CAPTURE_SAMPLE_RATE, silentSeconds: init.options.silentSeconds });
@@ -116,7 +110,19 @@ export class CaptureSession {
       },
       (error: unknown) => init.log.info(`capture ${this.id}: the upload quota could not be read: ${(error as Error).message}`),
     );
-    for (const name of SIDES) this.sides[name].opening = this.openStream(name);
+    const recognise = (name: CaptureSide): SideRecognition =>
+      new SideRecognition({
+        side: name,
+        recognizer: init.recognizer,
+        accountId: this.accountId,
+        language: init.manifest.language,
+        recording: () => this.status === 'recording',
+        over: () => this.status === 'done' || this.status === 'failed',
+        partial: (segmentId, text) => this.send({ type: 'transcript.partial', side: name, speaker: CAPTURE_SPEAKERS[name], segment_id: segmentId, text }),
+        final: (segmentId, utterance) => this.onFinal(name, segmentId, utterance),
+        error: (code, message) => this.send({ type: 'error', error: { code, message } }),
+      });
+    this.recognition = { microphone: recognise('microphone'), system: recognise('system') };
     SIDES.forEach((name, index) =>
       init.sources[name].start(
         (pcm) => this.status === 'recording' && this.aligner.push(index as 0 | 1, pcm),
@@ -209,7 +215,7 @@ export class CaptureSession {
     this.aligner.flush();
     if (this.levelsTimer) clearInterval(this.levelsTimer);
     await this.quotaOpening;
-    await Promise.all(SIDES.map((name) => this.endStream(name)));
+    await Promise.all(SIDES.map((name) => this.recognition[name].end(this.init.options.endTimeoutMs)));
     await this.liveSpeakers?.close();
     const duration = this.recording.receivedBytes / 4 / CAPTURE_SAMPLE_RATE;
     let job: Job | null = null;
@@ -294,15 +300,13 @@ export class CaptureSession {
     if (!this.countInQuota(frames.length)) return;
     for (const name of SIDES) {
       const pcm = name === 'microphone' ? block.microphone : block.system;
-      const side = this.sides[name];
-      side.bytes += pcm.length;
+      const { level } = this.sides[name];
       for (let i = 0; i < pcm.length; i += 2) {
         const v = pcm.readInt16LE(i) / 32768;
-        side.level.sumSq += v * v;
+        level.sumSq += v * v;
       }
-      side.level.count += pcm.length >> 1;
-      if (side.stream) side.stream.write(pcm);
-      else side.backlog.push(pcm);
+      level.count += pcm.length >> 1;
+      this.recognition[name].write(pcm);
     }
     this.liveSpeakers?.hear(block.system);
     for (const event of this.silence.feed(block.microphone, block.system)) {
@@ -351,72 +355,20 @@ export class CaptureSession {
     if (SIDES.every((n) => this.sides[n].state === 'ended')) void this.stop();
   }
 
-  private async openStream(name: CaptureSide): Promise<void> {
-    const side = this.sides[name];
-    try {
-      const stream = await this.init.recognizer.open(
-        { account: this.accountId, sampleRate: CAPTURE_SAMPLE_RATE, language: this.init.manifest.language, offsetSeconds: side.bytes / BYTES_PER_SECOND, firstSegmentId: side.nextSegmentId },
-        this.handlers(name),
-      );
-      if (this.status === 'done' || this.status === 'failed') return stream.close();
-      side.stream = stream;
-      for (const pcm of side.backlog.splice(0)) stream.write(pcm);
-    } catch (error) {
-      side.backlog = [];
-      this.send({ type: 'error', error: { code: 'model_unavailable', message: `recognition of the ${name} side stopped: ${(error as Error).message}; the recording goes on` } });
+  /** A side's final: kept (journal, transcript) when it has words, sent with the side's speaker. */
+  private onFinal(name: CaptureSide, segmentId: number, utterance: LiveUtterance): void {
+    const final: CaptureFinal = { side: name, segmentId, start: utterance.start, end: utterance.end, text: utterance.text, ...(utterance.words ? { words: utterance.words } : {}) };
+    const spoken = utterance.text.trim() !== '';
+    if (spoken) {
+      this.finals.push(final);
+      this.journal.add(final);
     }
-  }
-
-  private handlers(name: CaptureSide): RecognizerHandlers {
-    const side = this.sides[name];
-    let live = true;
-    return {
-      partial: (segmentId, text) => live && this.send({ type: 'transcript.partial', side: name, speaker: CAPTURE_SPEAKERS[name], segment_id: segmentId, text }),
-      final: (segmentId, utterance) => {
-        if (!live) return;
-        side.nextSegmentId = Math.max(side.nextSegmentId, segmentId + 1);
-        const final: CaptureFinal = { side: name, segmentId, start: utterance.start, end: utterance.end, text: utterance.text, ...(utterance.words ? { words: utterance.words } : {}) };
-        const spoken = utterance.text.trim() !== '';
-        if (spoken) {
-          this.finals.push(final);
-          this.journal.add(final);
-        }
-        // The other side's utterance is sent with its provisional speaker (live-speakers.ts), once it has one.
-        if (!spoken || name !== 'system' || !this.liveSpeakers) return this.send(this.finalMessage(final));
-        void this.liveSpeakers.label(final.start, final.end).then((speaker) => {
-          final.speaker = speaker;
-          this.send(this.finalMessage(final));
-        });
-      },
-      processed: () => {},
-      error: (code, message) => live && this.send({ type: 'error', error: { code, message: `${name} side: ${message}` } }),
-      ended: () => {
-        live = false;
-        side.endResolve?.();
-      },
-      crashed: (message) => {
-        if (!live) return;
-        live = false;
-        side.stream = null;
-        this.send({ type: 'error', error: { code: 'engine_crashed', message: `${message}; words of the ${name} side since its last final may be missing${this.status === 'recording' ? ', recognition goes on' : ''}` } });
-        if (this.status === 'recording') side.opening = this.openStream(name);
-        else side.endResolve?.();
-      },
-    };
-  }
-
-  private async endStream(name: CaptureSide): Promise<void> {
-    const side = this.sides[name];
-    await side.opening;
-    const stream = side.stream;
-    if (!stream) return;
-    const ended = new Promise<void>((resolve) => (side.endResolve = resolve));
-    stream.end();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.init.options.endTimeoutMs)))]);
-    clearTimeout(timer);
-    stream.close();
-    side.stream = null;
+    // The other side's utterance is sent with its provisional speaker (live-speakers.ts), once it has one.
+    if (!spoken || name !== 'system' || !this.liveSpeakers) return this.send(this.finalMessage(final));
+    void this.liveSpeakers.label(final.start, final.end).then((speaker) => {
+      final.speaker = speaker;
+      this.send(this.finalMessage(final));
+    });
   }
 
   private finalMessage(f: CaptureFinal): CaptureServerMessage {

@@ -13,6 +13,7 @@ import type {
   Health,
   Job,
   ListResponse,
+  QueueSummary,
   Quote,
   SavedVoice,
   SegmentList,
@@ -26,6 +27,7 @@ import type { JobStatus } from './job-states.js';
 import type { TranscriptFormat } from './transcript-formats.js';
 import type { SearchList, TranscriptRevision } from './transcript-types.js';
 import type { WatchFolderInput, WatchFoldersSettings } from './watch-folder-types.js';
+import type { ModelDownloadSettings, RemoteSettings, RetentionSettings } from './settings-types.js';
 
 export interface ApiClientOptions {
   /** Service origin, e.g. `http://127.0.0.1:8750` (no trailing `/v1`). */
@@ -54,14 +56,6 @@ export interface ListJobsQuery {
   status?: JobStatus;
   limit?: number;
   cursor?: string | null;
-}
-
-export interface QueueSummary {
-  queued: number;
-  running: number;
-  /** Batch items accepted but not yet jobs (a hosted batch not yet accepted by the hosted service). */
-  pending: number;
-  waiting: Record<string, number>;
 }
 
 /** One package of the model manager (`GET /v1/local/models`); fields the UI reads, others pass through. */
@@ -100,33 +94,6 @@ export interface AddModelRequest {
   size_bytes?: number;
   family?: string;
   languages?: string[];
-}
-
-/** GET/PUT /v1/settings/models: where model downloads come from. `*_from`: setting, environment or null. */
-export interface ModelDownloadSettings {
-  mirror: string | null;
-  mirror_from: 'setting' | 'environment' | 'option' | null;
-  ca_file: string | null;
-  ca_file_from: 'setting' | 'environment' | 'option' | null;
-  /** The service's proxy variables (read only, without credentials). */
-  proxy: { https: string | null; http: string | null; no_proxy: string | null };
-}
-
-export interface RemoteSettings {
-  url: string | null;
-  key_set: boolean;
-}
-
-/** GET/PUT /v1/settings/retention. */
-export interface RetentionSettings {
-  /** Hours an uploaded recording is kept after its job ends (1–8760); null: as long as the job (the default). */
-  recordings_hours: number | null;
-  /** Days a finished job stays in the history (1–3650), null = forever. */
-  job_history_days: number | null;
-  /** Download links live this long (fixed: one day). */
-  artifact_link_hours: number;
-  /** Bytes the uploaded recordings kept now take on disk. */
-  recordings_bytes: number;
 }
 
 export interface SessionBootstrap {

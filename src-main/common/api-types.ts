@@ -398,3 +398,12 @@ export interface FallbackRecognizer {
   /** English sentence saying what to expect. */
   note: string;
 }
+
+/** GET /v1/queue: the account's jobs queued and running, batch items pending, and why queued jobs wait (by code). */
+export interface QueueSummary {
+  queued: number;
+  running: number;
+  /** Batch items accepted but not yet jobs (a hosted batch not yet accepted by the hosted service). */
+  pending: number;
+  waiting: Record<string, number>;
+}

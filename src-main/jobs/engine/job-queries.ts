@@ -3,7 +3,7 @@
  * written), a batch, a transcription's committed segments and recording, the lists, the queue's summary, an
  * artifact by its token. Another account's job, or one of another product, is undefined (404 upstream).
  */
-import type { Batch, Job, SegmentList } from '../../common/api-types.js';
+import type { Batch, Job, QueueSummary, SegmentList } from '../../common/api-types.js';
 import { isProduct, type JobProduct, type Product } from '../../common/products.js';
 import { toFound, type FoundArtifact } from '../../store/artifacts-repo.js';
 import type { JobRow } from '../../store/jobs-repo.js';
@@ -97,7 +97,7 @@ export function createQueries(core: JobCore) {
       return { data, next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
     },
 
-    async queueSummary(accountId?: string): Promise<{ queued: number; running: number; pending: number; waiting: Record<string, number> }> {
+    async queueSummary(accountId?: string): Promise<QueueSummary> {
       const summary = { queued: 0, running: 0, pending: await repos.batches.countPending(accountId ?? null), waiting: {} as Record<string, number> };
       for (const { status, error_code, n } of await repos.jobs.countByStatus(accountId ?? null)) {
         if (status === 'running') summary.running += n;

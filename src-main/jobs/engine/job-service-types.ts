@@ -4,7 +4,7 @@
  * disk); the job engine owns statuses, queueing, workers, batches, billing and retention.
  */
 import type { EventEmitter } from 'node:events';
-import type { Batch, BudgetSettings, Job, JobResult, SegmentList } from '../../common/api-types.js';
+import type { Batch, BudgetSettings, Job, JobResult, QueueSummary, SegmentList } from '../../common/api-types.js';
 import type { JobStatus } from '../../common/job-states.js';
 import type { JobProduct, Product } from '../../common/products.js';
 import type { RecordingVoice } from '../../common/speaker-matching.js';
@@ -169,7 +169,7 @@ export interface JobService {
   listBatches(accountId: string, query: ListQuery): Promise<{ data: Batch[]; next_cursor: string | null }>;
   /** Queue summary for the tray and the UI: counts by status and by waiting code. */
   /** Queued and running jobs, batch items still pending (not jobs yet), and queued jobs by waiting code. */
-  queueSummary(accountId?: string): Promise<{ queued: number; running: number; pending: number; waiting: Record<string, number> }>;
+  queueSummary(accountId?: string): Promise<QueueSummary>;
   /** The monthly cap on hosted spending and where this month stands (GET /v1/settings/budget). */
   budget(): Promise<BudgetSettings>;
   /**

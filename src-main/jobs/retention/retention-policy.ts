@@ -6,24 +6,7 @@ import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { ApiError } from '../../common/errors.js';
 import { JOB_HISTORY_DAYS_RANGE, RECORDINGS_HOURS_RANGE } from '../../common/limits.js';
 import type { AsyncSettingsRepo } from '../../store/store.js';
-
-export interface RetentionPolicy {
-  /**
-   * Hours an uploaded recording is kept after its job ends: whole hours 1–8760, or null = as long as its job (default:
-   * a transcript can play its quotes for as long as it exists; the recording goes with the job, by the history rule).
-   */
-  recordings_hours: number | null;
-  /** Days a finished job (and its batch) stays in the history: whole days 1–3650, or null = forever (default). */
-  job_history_days: number | null;
-}
-
-/** What GET/PUT /v1/settings/retention answer. */
-export interface RetentionSettings extends RetentionPolicy {
-  /** How long download links live: fixed by the spec (one day), shown read-only. */
-  artifact_link_hours: number;
-  /** Bytes the uploaded recordings kept now take on disk (every account's: the route is the local account's). */
-  recordings_bytes: number;
-}
+import type { RetentionPolicy, RetentionSettings } from '../../common/settings-types.js';
 
 export const RETENTION_SETTING_KEY = 'retention';
 export const ARTIFACT_LINK_HOURS = 24;

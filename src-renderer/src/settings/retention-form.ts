@@ -3,7 +3,7 @@
  * (src-main/common/limits.ts) so a typo is explained in plain words before anything is sent. Recordings are kept as
  * long as their job unless the person chooses a number of hours.
  */
-import type { RetentionSettings } from '$common/api-client.js';
+import type { RetentionSettings } from '$common/settings-types.js';
 import { JOB_HISTORY_DAYS_RANGE, RECORDINGS_HOURS_RANGE } from '$common/limits.js';
 import { t } from '../shared/i18n/i18n.svelte.js';
 

@@ -5,8 +5,8 @@
  * mutated: each poll is merged with structural sharing, so only the objects that really changed get a new identity
  * and only their rows redraw.
  */
-import { ApiClientError, type ApiClient, type QueueSummary } from '$common/api-client.js';
-import type { Batch, CatalogueRecord, Job } from '$common/api-types.js';
+import { ApiClientError, type ApiClient } from '$common/api-client.js';
+import type { Batch, CatalogueRecord, Job, QueueSummary } from '$common/api-types.js';
 import type { DesktopBridge } from '$common/desktop-bridge.js';
 import { Backoff, fingerprint } from './backoff.js';
 import { share, shareById } from './structural-share.js';

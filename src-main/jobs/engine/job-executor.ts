@@ -1,54 +1,38 @@
 /**
  * Runs a claimed job on the worker pool (on-device engines) or the remote runner, relays progress and the measured
  * duration, commits each recognised segment with the progress it brings (one transaction: a checkpoint), keeps the
- * claim's lease alive while the job runs, and settles the outcome: success with artifacts and charges in one
- * transaction (a transcription's result built from its committed segments), or the right failure (crash retried
- * once, cancellation, pause, timeout, waiting again, engine error). A run resumes after the job's last committed
- * segment, so committed work is never done twice.
+ * claim's lease alive while the job runs, and settles the outcome (run-settlement.ts): success with artifacts and
+ * charges in one transaction (a transcription's result built from its committed segments), or the right failure
+ * (crash retried once, cancellation, pause, timeout, waiting again, engine error). A run resumes after the job's
+ * last committed segment, so committed work is never done twice.
  *
  * A run's writes (progress, duration, checkpoints) are committed one after another, in the order the engine sent
  * them (`run.writes`): on PostgreSQL two transactions of one node may run at once, and a checkpoint must never land
  * before the one before it.
  */
-import { copyFile, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative } from 'node:path';
-import { jobCancelled, JobError, PAUSED, WAITING_CODES } from '../../common/errors.js';
+import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { jobCancelled, JobError } from '../../common/errors.js';
 import { isProduct } from '../../common/products.js';
 import { durationString } from '../../common/duration.js';
 import type { EngineInput, EngineKind, EngineOutput, EngineTask, RecognizedSegment } from '../../engines/engine-types.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
-import { WorkerCrashError } from '../../engines/worker/worker-pool.js';
 import { isoAt } from '../../store/clock.js';
-import { newId, newToken } from '../../store/ids.js';
 import type { JobRow } from '../../store/jobs-repo.js';
 import { PRIVATE_DIR_MODE } from '../../store/private-files.js';
 import { createPrivateLog } from '../../store/private-log.js';
 import type { StoreRepos } from '../../store/store.js';
-import { chargeJob, storedSnapshot } from '../money/billing.js';
-import { resumePointOf, rowsFromResult, segmentRow, transcriptFromRows } from '../transcripts/transcript-segments.js';
-import { applyRetranscription } from '../transcripts/retranscription.js';
+import { resumePointOf, segmentRow } from '../transcripts/transcript-segments.js';
 import { holdInput } from './stored-input.js';
-import { recordOriginal } from '../transcripts/transcripts.js';
-import { applyVocabulary } from '../transcripts/vocabulary-revision.js';
-import { keepRecordingVoices, knownSpeakers } from '../transcripts/speaker-library.js';
-import { CANCELLED_MESSAGE, guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
-import { PAUSED_MESSAGE } from './job-pause.js';
+import { knownSpeakers } from '../transcripts/speaker-library.js';
+import { guard, nowIso, type ActiveRun, type JobCore } from './job-core.js';
 import type { SettleQueue } from './settle-queue.js';
 import type { JobTx } from './state-machine.js';
+import { collectArtifacts, settleFailed, settleSucceeded, type KeptArtifact } from './run-settlement.js';
 import { createLog } from '../../common/log.js';
 
-/** A worker crash is retried once: a job whose run crashed with attempts ≥ this fails `engine_crashed`. */
-export const MAX_CRASH_ATTEMPTS = 2;
 /** Progress below this change is not written (a chatty engine must not turn into a write storm). */
 const PROGRESS_STEP = 0.01;
-
-/** An artifact file kept in the job's folder (and in storage: `stored` is the row's name for it). */
-interface Kept {
-  path: string;
-  stored: string;
-  bytes: number;
-  file: EngineOutput['artifacts'][number];
-}
 
 /** A run with its queue of writes, committed in order. */
 interface Run extends ActiveRun {
@@ -206,11 +190,11 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
     await run.writes;
     // Files are moved into the job's folder first, outside any transaction (a transaction awaits only the store), and
     // only for a run still ours (checked again when it is settled).
-    let files: Kept[] = [];
+    let files: KeptArtifact[] = [];
     if (output.artifacts.length > 0) {
       if (!(await stillOurs(store.repos, row.id, run))) return;
       try {
-        files = await collectArtifacts(output, workDir);
+        files = await collectArtifacts(core, output, workDir);
       } catch (error) {
         await settleFailure(row.id, run, new JobError('engine_failed', `the engine's output file could not be kept: ${String(error)}`));
         return;
@@ -318,120 +302,16 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
     }
   }
 
-  /** Files the engine wrote elsewhere are moved into the job's folder so retention can find them. */
-  async function collectArtifacts(output: EngineOutput, workDir: string): Promise<Kept[]> {
-    const files = [];
-    for (const file of output.artifacts) {
-      let path = file.path;
-      const rel = relative(workDir, path);
-      if (rel.startsWith('..') || isAbsolute(rel)) {
-        const target = join(workDir, basename(path));
-        try {
-          await rename(path, target);
-        } catch {
-          await copyFile(path, target);
-          await rm(path, { force: true });
-        }
-        path = target;
-      }
-      files.push({ path, stored: await options.files.keep(path), bytes: (await stat(path)).size, file });
-    }
-    return files;
-  }
-
-  async function settleSuccess(tx: JobTx, jobId: string, run: ActiveRun, output: EngineOutput, definition: ModelDefinition, files: readonly Kept[]): Promise<void> {
-    const { repos } = tx;
-    const row = await stillOurs(repos, jobId, run);
-    if (!row) return;
-    if (row.cancel_requested) {
-      await tx.transition(row, 'cancelled', { error_code: 'cancelled', error_message: CANCELLED_MESSAGE });
-      return;
-    }
-    const at = now();
-    let result: EngineOutput['result'] = output.result ?? {};
-    // Revision 0 of the transcript (transcripts.ts) keeps words and speakers whatever response_format asked for.
-    let original: EngineOutput['result'] | null = row.product === 'speech-to-text' ? result : null;
-    if (output.transcript) {
-      const rows = await repos.segments.all(jobId);
-      if (rows.length !== output.transcript.segmentCount) {
-        // Segments the engine sent are missing (a commit failed): run again from the last one committed.
-        core.options.log.info(`job engine: ${jobId} finished with ${rows.length} of ${output.transcript.segmentCount} segments committed; resuming it`);
-        await tx.transition(row, 'queued', { attempts: Math.max(0, row.attempts - 1) });
-        return;
-      }
-      result = transcriptFromRows(rows, output.transcript);
-      const detailed = { ...output.transcript.options, responseFormat: 'verbose_json' as const, granularity: 'word' as const };
-      original = transcriptFromRows(rows, { ...output.transcript, options: detailed });
-    } else if (row.product === 'speech-to-text' && (await repos.segments.count(jobId)) === 0) {
-      for (const segment of rowsFromResult(jobId, result, at)) await repos.segments.append(segment);
-    }
-    for (const { path, stored, bytes, file } of files) {
-      await repos.artifacts.insert({
-        id: newId('art', clock().getTime()),
-        job_id: jobId,
-        token: newToken(),
-        file_name: basename(path),
-        path: stored,
-        content_type: file.contentType,
-        bytes,
-        duration_seconds: file.durationSeconds === null ? null : durationString(file.durationSeconds),
-        sample_rate: file.sampleRate,
-        channels: file.channels,
-        created_at: at,
-        expires_at: isoAt(clock, options.artifactTtlSeconds * 1000),
-        deleted_at: null,
-      });
-    }
-    // Billed from the value the job shows (3 decimals), so the bill can be recomputed from duration_seconds.
-    const shown = durationString(output.durationSeconds);
-    const done = await tx.transition(row, 'succeeded', {
-      result_json: JSON.stringify(result),
-      duration_seconds: shown,
-    });
-    // Charged at the price recorded when the job was accepted (jobs of earlier builds: the catalogue's price now).
-    await chargeJob(repos.ledger, done, storedSnapshot(done.price_json, () => definition), Number(shown), at);
-    if (original) await recordOriginal(repos, done, original, at);
-    // Each diarized speaker's voice stays with the recording: naming one keeps it in the speaker library.
-    if (output.transcript?.voices?.length) await keepRecordingVoices(repos, jobId, output.transcript.voices);
-    // The account's replacements as revision 1 (vocabulary-revision.ts), before a range goes back into its source.
-    if (original) await applyVocabulary(repos, done, at);
-    // A re-transcribed range goes back into the transcript it came from as a new revision (retranscription.ts).
-    const source = original ? await applyRetranscription(repos, done, at, core.options.log) : null;
-    if (source) tx.touch(source, null);
+  async function settleSuccess(tx: JobTx, jobId: string, run: ActiveRun, output: EngineOutput, definition: ModelDefinition, files: readonly KeptArtifact[]): Promise<void> {
+    const row = await stillOurs(tx.repos, jobId, run);
+    if (row) await settleSucceeded(core, tx, row, output, definition, files);
   }
 
   function settleFailure(jobId: string, run: ActiveRun, error: unknown): Promise<void> {
-    return machine.tx((tx) => failInTx(tx, jobId, run, error));
-  }
-
-  async function failInTx(tx: JobTx, jobId: string, run: ActiveRun, error: unknown): Promise<void> {
-    const row = await stillOurs(tx.repos, jobId, run);
-    if (!row) return;
-    const code = error instanceof JobError ? String(error.code) : null;
-    // A job asked to pause waits in the queue with its checkpoint instead of whatever else it would have done.
-    const paused = row.pause_requested ? { error_code: PAUSED, error_message: PAUSED_MESSAGE } : {};
-    // Not the job's fault: the run does not count as an attempt.
-    const requeue = async (patch: Parameters<JobTx['transition']>[2] = {}): Promise<void> =>
-      void (await tx.transition(row, 'queued', { attempts: Math.max(0, row.attempts - 1), ...patch, ...paused }));
-    if (row.cancel_requested) {
-      await tx.transition(row, 'cancelled', { error_code: 'cancelled', error_message: CANCELLED_MESSAGE });
-    } else if (run.checkpointBroken) {
-      await requeue(); // stopped because a segment could not be committed: continue from the last one that was
-    } else if (code === 'cancelled' && (run.pausing || row.pause_requested)) {
-      await requeue(); // paused (or resumed again before the run stopped: then it is simply next in line)
-    } else if (code === 'cancelled') {
-      await tx.transition(row, 'cancelled', { error_code: 'cancelled', error_message: CANCELLED_MESSAGE });
-    } else if (error instanceof WorkerCrashError) {
-      if (row.attempts < MAX_CRASH_ATTEMPTS) await tx.transition(row, 'queued', paused);
-      else await tx.transition(row, 'failed', { error_code: 'engine_crashed', error_message: `The engine crashed: ${error.message} (attempt ${row.attempts}).` });
-    } else if (code && (WAITING_CODES as readonly string[]).includes(code)) {
-      await requeue({ error_code: code, error_message: (error as Error).message });
-    } else if (error instanceof JobError) {
-      await tx.transition(row, 'failed', { error_code: String(error.code), error_message: error.message });
-    } else {
-      const message = error instanceof Error ? error.message : String(error);
-      await tx.transition(row, 'failed', { error_code: run.remote ? 'remote_failed' : 'engine_failed', error_message: message });
-    }
+    return machine.tx(async (tx) => {
+      const row = await stillOurs(tx.repos, jobId, run);
+      if (row) await settleFailed(tx, row, run, error);
+    });
   }
 
   return { launch, stillOurs, renewLeases, close: () => remoteLogFile.close() };

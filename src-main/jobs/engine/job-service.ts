@@ -47,7 +47,7 @@ import { Views } from './views.js';
 
 export type { JobServiceOptions } from './job-service-options.js';
 export { MAX_BATCH_ITEMS, MAX_OPEN_BATCHES } from '../../common/limits.js';
-export { MAX_CRASH_ATTEMPTS } from './job-executor.js';
+export { MAX_CRASH_ATTEMPTS } from './run-settlement.js';
 
 /** What the job engine offers beyond the JobService contract (HTTP artifact route, CLI keys, tests, UI, metrics). */
 export interface JobEngine extends JobService {

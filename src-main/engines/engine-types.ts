@@ -183,6 +183,11 @@ export interface EngineContext {
    * gets, without late header fix-ups).
    */
   audio?(bytes: Uint8Array): void;
+  /**
+   * Another engine of this worker, loaded once and kept (the cloning engine transcribes its reference with a
+   * speech-to-text one). Given by the worker; absent where no second engine can run (warming, tests of one engine).
+   */
+  engine?(kind: EngineKind): Promise<Engine>;
 }
 
 export interface Engine {

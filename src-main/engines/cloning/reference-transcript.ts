@@ -7,7 +7,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JobError } from '../../common/errors.js';
-import { loadEngineFactory } from '../engine-registry.js';
 import type { TranscriptSegment } from '../../common/api-types.js';
 import type { EngineContext, EngineTask, ReferenceTranscriber } from '../engine-types.js';
 import { prefixedLog } from '../../common/log.js';
@@ -20,7 +19,8 @@ export interface Recognized {
 
 /** The recording's words and utterance times; `what` names it in the log (the reference, the recording). */
 export async function recognizeRecording(file: string, transcriber: ReferenceTranscriber, task: EngineTask, ctx: EngineContext, what: string): Promise<Recognized> {
-  const engine = await (await loadEngineFactory(transcriber.engine))();
+  if (!ctx.engine) throw new JobError('engine_failed', `no speech-to-text engine can run here to transcribe the ${what}`);
+  const engine = await ctx.engine(transcriber.engine);
   const workDir = join(task.workDir, `transcript-${what}`);
   await mkdir(workDir, { recursive: true, mode: 0o700 });
   try {

@@ -115,6 +115,7 @@ async function run(given: EngineTask): Promise<void> {
       measured: (durationSeconds) => send({ type: 'measured', jobId: task.jobId, durationSeconds }),
       segment: (segment, progress) => send({ type: 'segment', jobId: task.jobId, segment, progress }),
       log: log.child(task.jobId),
+      engine: engineFor,
       ...(task.streamAudio ? { audio: (bytes: Uint8Array) => send({ type: 'audio', jobId: task.jobId, bytes }) } : {}),
     });
     if (cut) rmSync(cut, { force: true });

@@ -9,8 +9,7 @@ import { isAbsolute, join } from 'node:path';
 import type { ModelLimits } from '../../common/api-types.js';
 import type { ModelDefinition } from '../model-definition.js';
 import { MAX_FILE_BYTES } from '../../common/limits.js';
-import { cloningParamsSchema, MAX_CLONING_TEXT_CHARS } from './cloning-params.js';
-import { MAX_CONVERSION_SECONDS } from './voice-conversion.js';
+import { cloningParamsSchema, MAX_CLONING_TEXT_CHARS, MAX_CONVERSION_SECONDS } from './cloning-params.js';
 
 export const CLONING_FAMILY_NAMES = ['zipvoice', 'pocket'] as const;
 export type CloningFamily = (typeof CLONING_FAMILY_NAMES)[number];

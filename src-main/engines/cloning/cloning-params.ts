@@ -13,6 +13,8 @@ export const MIN_REFERENCE_SECONDS = 1;
 export const MAX_REFERENCE_SECONDS = 30;
 /** Longest text one job speaks (code points); the catalogue's limits.max_text_chars. */
 export const MAX_CLONING_TEXT_CHARS = 1000;
+/** Longest recording converted (seconds): the catalogue's limits.max_audio_seconds of a zero-shot voice. */
+export const MAX_CONVERSION_SECONDS = 600;
 /** The largest upload of a voice's recording (reference_audio, a continuation's audio): 30 s of 48 kHz stereo float WAV is 11.5 MB. */
 export const MAX_REFERENCE_BYTES = 16 * 1024 * 1024;
 

@@ -16,15 +16,13 @@ import { decodeBlocks } from '../audio/decode.js';
 import { concat } from '../audio/stream-resampler.js';
 import { createSpeechEncoder, OUTPUT_EXTENSIONS } from '../audio/stream-encoder.js';
 import type { EngineContext, EngineOutput, EngineTask } from '../engine-types.js';
-import { resolveCloningParams } from './cloning-params.js';
+import { MAX_CONVERSION_SECONDS, resolveCloningParams } from './cloning-params.js';
 import type { ZeroShotVoice } from './cloning-runtime.js';
 import { decodeReference } from './reference-audio.js';
 import { recognizeRecording, transcribeReference } from './reference-transcript.js';
 import { tagSyntheticWav } from './synthetic-tag.js';
 import { NO_AUDIO_SAMPLES } from '../../common/error-messages.js';
 
-/** Longest recording converted (seconds): the catalogue's limits.max_audio_seconds of a zero-shot voice. */
-export const MAX_CONVERSION_SECONDS = 600;
 /** Fastest an utterance is spoken again to fit its time. */
 const MAX_FIT_SPEED = 2;
 /** An utterance up to this much longer than its time is left to run into the pause after it. */

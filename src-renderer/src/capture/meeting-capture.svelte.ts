@@ -10,6 +10,7 @@ import type { Capture, CaptureServerMessage, CaptureSide, CaptureSources, Captur
 import { Problem } from '../shared/problem.svelte.js';
 import { ClientSides } from './client-sides.js';
 import type { ServiceHost } from '../shared/service/service-host.js';
+import type { ChosenModel } from '../shared/ui/model-choice.svelte.js';
 
 export type MeetingPhase = 'idle' | 'starting' | 'recording' | 'stopping';
 
@@ -32,11 +33,6 @@ export function otherSideNumber(line: Pick<MeetingLine, 'side' | 'speaker'>): nu
   return numbered ? Number(numbered[1]) : null;
 }
 
-/** The model chosen in the view. */
-export interface MeetingChoice {
-  modelId(): string | undefined;
-}
-
 export class MeetingCapture {
   phase = $state<MeetingPhase>('idle');
   capture = $state.raw<Capture | null>(null);
@@ -54,7 +50,7 @@ export class MeetingCapture {
 
   constructor(
     private readonly host: Pick<ServiceHost, 'api' | 'refreshSoon' | 'bridge'>,
-    private readonly choice: MeetingChoice,
+    private readonly choice: ChosenModel,
   ) {}
 
   /** What can be recorded here; and a capture already running (started elsewhere) is followed. */

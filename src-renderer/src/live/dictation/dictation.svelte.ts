@@ -9,6 +9,7 @@ import { Problem } from '../../shared/problem.svelte.js';
 import { CAPTURE_RATE, listMicrophones, MicCapture, type MicDevice } from './mic-capture.js';
 import { DictationSocket } from './dictation-socket.js';
 import type { ServiceHost } from '../../shared/service/service-host.js';
+import type { ChosenModel } from '../../shared/ui/model-choice.svelte.js';
 
 export type DictationPhase = 'idle' | 'starting' | 'listening' | 'finishing';
 
@@ -17,11 +18,6 @@ export interface DictationSegment {
   text: string;
   /** False while the text is a partial (shown grey). */
   final: boolean;
-}
-
-/** The model chosen in the view. */
-export interface DictationChoice {
-  modelId(): string | undefined;
 }
 
 export class Dictation {
@@ -47,7 +43,7 @@ export class Dictation {
 
   constructor(
     private readonly host: Pick<ServiceHost, 'api' | 'refreshSoon'>,
-    private readonly choice: DictationChoice,
+    private readonly choice: ChosenModel,
   ) {}
 
 

@@ -8,6 +8,11 @@
 import type { CatalogueRecord } from '$common/api-types.js';
 import { preferModel, preferredModel } from './model-preference.js';
 
+/** The model a view has chosen, as a session that starts with it reads it (a dictation, a meeting capture). */
+export interface ChosenModel {
+  modelId(): string | undefined;
+}
+
 export class ModelChoice {
   #chosen = $state<string | undefined>();
   readonly #models: () => readonly CatalogueRecord[];

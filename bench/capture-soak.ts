@@ -172,13 +172,17 @@ try {
       service_rss_mb: { first: round3(first.serviceRss), last: round3(last.serviceRss) },
       // The least-squares trend over every sample, not the two ends: the recognizer's heap saws by ±10 MB.
       rss_slope_mb_per_hour: round3(trendPerHour(samples.map((s) => ({ at: s.at, value: s.rss })))),
+      // Flat means it stops growing: the second half's trend, after allocators and caches have settled.
+      rss_slope_mb_per_hour_second_half: round3(trendPerHour(samples.slice(Math.floor(samples.length / 2)).map((s) => ({ at: s.at, value: s.rss })))),
       service_rss_slope_mb_per_hour: round3(trendPerHour(samples.map((s) => ({ at: s.at, value: s.serviceRss })))),
       by_role: Object.fromEntries(
         (['service', 'recognizer', 'parec', 'engine-worker', 'other'] as const)
           .filter((role) => samples.some((s) => s.byRole[role] !== undefined))
           .map((role) => {
             const series = samples.map((s) => ({ at: s.at, value: s.byRole[role] ?? 0 }));
-            return [role, { first: round3(series[0]!.value), last: round3(series[series.length - 1]!.value), max: round3(Math.max(...series.map((p) => p.value))), slope_mb_per_hour: round3(trendPerHour(series)) }];
+            const slope = round3(trendPerHour(series));
+            const secondHalf = round3(trendPerHour(series.slice(Math.floor(series.length / 2))));
+            return [role, { first: round3(series[0]!.value), last: round3(series[series.length - 1]!.value), max: round3(Math.max(...series.map((p) => p.value))), slope_mb_per_hour: slope, slope_mb_per_hour_second_half: secondHalf }];
           }),
       ),
       warnings: state.warnings.map((w) => w.code),

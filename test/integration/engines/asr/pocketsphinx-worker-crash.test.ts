@@ -16,6 +16,7 @@ import { ffmpeg, makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { wordErrorRate } from '../../../helpers/engine-context.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { scaled } from '../../../helpers/time-scale.js';
+import { until } from '../../../helpers/wait.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 requireFile('/usr/share/pocketsphinx/model/en-us/en-us.lm.bin', 'pocketsphinx-en-us');
@@ -47,15 +48,8 @@ async function get<T>(path: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 400_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** This file's waits (helpers/wait.ts): long enough for a killed service to start again. */
+const WAIT = { timeoutMs: scaled(400_000) };
 
 describe('PocketSphinx: the worker holding the warm decoder is killed mid-job', () => {
   it('a new worker and decoder take the job from its last committed utterance; nothing is lost or recognised twice', { timeout: scaled(600_000) }, async () => {
@@ -77,7 +71,7 @@ describe('PocketSphinx: the worker holding the warm decoder is killed mid-job', 
     process.kill(worker!, 'SIGKILL');
     const killedAfter = committed.data.length;
 
-    const done = await until('the job to end', () => get<Job>(`/v1/speech-to-text/${job.id}`), (j) => isTerminal(j.status));
+    const done = await until('the job to end', () => get<Job>(`/v1/speech-to-text/${job.id}`), (j) => isTerminal(j.status), WAIT);
     expect(done.status).toBe('succeeded');
     expect(done.error_code).toBeNull();
     expect(workers().started).toBeGreaterThan(startedBefore);

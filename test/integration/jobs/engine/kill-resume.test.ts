@@ -18,6 +18,7 @@ import { SHARED } from '../../../helpers/system.js';
 import { Client, json } from '../../../helpers/http-client.js';
 import { makeLongRecording } from '../../../helpers/long-recording.js';
 import { scaled } from '../../../helpers/time-scale.js';
+import { until } from '../../../helpers/wait.js';
 
 const KEY = 'vdk_' + 'K'.repeat(32);
 let dir = '';
@@ -50,15 +51,8 @@ async function serve(): Promise<{ serve: ServeProcess; api: Client }> {
   return { serve: started, api: new Client(started.url, KEY) };
 }
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 40));
-  }
-}
+/** This file's waits (helpers/wait.ts): long enough for a killed service to start again, read often enough to catch a short state. */
+const WAIT = { timeoutMs: scaled(300_000), everyMs: 40 };
 
 async function kill(target: ServeProcess): Promise<void> {
   target.child.kill('SIGKILL');
@@ -100,7 +94,7 @@ describe('voxdesk serve SIGKILLed twice during a long transcription', () => {
     // The uninterrupted run, for reference.
     let { serve: first, api } = await serve();
     const reference = await json<Job>(api.postForm('/v1/speech-to-text', upload('reference.wav')));
-    const expected = await until('the reference run', () => json<Job>(api.get(`/v1/speech-to-text/${reference.id}`)), (j) => isTerminal(j.status));
+    const expected = await until('the reference run', () => json<Job>(api.get(`/v1/speech-to-text/${reference.id}`)), (j) => isTerminal(j.status), WAIT);
     expect(expected.status).toBe('succeeded');
     // The engine's committed segments; the result reads them in sentences (sentence-segments.ts), at least as many.
     const total = (await json<SegmentList>(api.get(`/v1/speech-to-text/${reference.id}/segments?limit=1000`))).data.length;
@@ -109,7 +103,7 @@ describe('voxdesk serve SIGKILLed twice during a long transcription', () => {
 
     // The same recording, killed after a few segments…
     const job = await json<Job>(api.postForm('/v1/speech-to-text', upload('meeting.wav')));
-    await until('5 committed segments', () => lastIndex(api, job.id), (n) => n >= 4);
+    await until('5 committed segments', () => lastIndex(api, job.id), (n) => n >= 4, WAIT);
     await kill(first);
     const beforeFirstKill = committed(job.id);
     expect(beforeFirstKill.length).toBeGreaterThanOrEqual(5);
@@ -119,7 +113,7 @@ describe('voxdesk serve SIGKILLed twice during a long transcription', () => {
     ({ serve: first, api } = await serve());
     const shown = await json<SegmentList>(api.get(`/v1/speech-to-text/${job.id}/segments?limit=1000`));
     expect(shown.next_after).toBeGreaterThanOrEqual(beforeFirstKill.length - 1);
-    await until('6 more segments', () => lastIndex(api, job.id), (n) => n >= beforeFirstKill.length + 5);
+    await until('6 more segments', () => lastIndex(api, job.id), (n) => n >= beforeFirstKill.length + 5, WAIT);
     await kill(first);
     const beforeSecondKill = committed(job.id);
     expect(beforeSecondKill.length).toBeGreaterThan(beforeFirstKill.length);
@@ -127,7 +121,7 @@ describe('voxdesk serve SIGKILLed twice during a long transcription', () => {
 
     // …and restarted once more, to the end.
     ({ serve: first, api } = await serve());
-    const done = await until('the job to finish', () => json<Job>(api.get(`/v1/speech-to-text/${job.id}`)), (j) => isTerminal(j.status));
+    const done = await until('the job to finish', () => json<Job>(api.get(`/v1/speech-to-text/${job.id}`)), (j) => isTerminal(j.status), WAIT);
     expect(done.status).toBe('succeeded');
     expect(done.error_code).toBeNull();
     // The same sentences as the uninterrupted run, in the result and in the transcript people read.

@@ -18,6 +18,7 @@ import { Client, json } from '../../../helpers/http-client.js';
 import { startServeProcess, stopServe, type ServeProcess } from '../../../helpers/service.js';
 import { diarizedResult, insertJob, type SpokenSegment } from '../../../helpers/transcript-jobs.js';
 import { scaled } from '../../../helpers/time-scale.js';
+import { until } from '../../../helpers/wait.js';
 
 const KEY = 'vdk_' + 'A'.repeat(32);
 let dir = '';
@@ -28,16 +29,6 @@ async function serve(): Promise<{ serve: ServeProcess; api: Client }> {
   const started = await startServeProcess(dir, ['--workers', '1', '--hold-seconds', '0'], { VOXDESK_API_KEY: KEY });
   running.push(started);
   return { serve: started, api: new Client(started.url, KEY) };
-}
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 beforeAll(async () => {

@@ -17,6 +17,7 @@ import { makeLongRecording } from '../../../helpers/long-recording.js';
 import { ROOT, startServeProcess, type ServeProcess } from '../../../helpers/service.js';
 import { SHARED } from '../../../helpers/system.js';
 import { scaled } from '../../../helpers/time-scale.js';
+import { until } from '../../../helpers/wait.js';
 
 const KEY = 'vdk_' + 'R'.repeat(32);
 let dir = '';
@@ -49,17 +50,10 @@ async function serve(): Promise<{ serve: ServeProcess; api: Client }> {
   return { serve: started, api: new Client(started.url, KEY) };
 }
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 40));
-  }
-}
+/** This file's waits (helpers/wait.ts): long enough for a killed service to start again, read often enough to catch a short state. */
+const WAIT = { timeoutMs: scaled(300_000), everyMs: 40 };
 
-const finished = (api: Client, id: string): Promise<Job> => until(`job ${id}`, () => json<Job>(api.get(`/v1/speech-to-text/${id}`)), (j) => isTerminal(j.status));
+const finished = (api: Client, id: string): Promise<Job> => until(`job ${id}`, () => json<Job>(api.get(`/v1/speech-to-text/${id}`)), (j) => isTerminal(j.status), WAIT);
 const lastIndex = (api: Client, id: string): Promise<number> =>
   json<SegmentList>(api.get(`/v1/speech-to-text/${id}/segments?limit=1000`)).then((s) => s.next_after ?? -1);
 
@@ -94,7 +88,7 @@ describe('a range job SIGKILLed with the service', () => {
 
     // The same range again, the whole service killed after a few of its segments…
     const job = await json<Job>(api.postJson(`/v1/speech-to-text/${source.id}/retranscribe`, range));
-    await until('3 committed segments', () => lastIndex(api, job.id), (n) => n >= 2);
+    await until('3 committed segments', () => lastIndex(api, job.id), (n) => n >= 2, WAIT);
     node.child.kill('SIGKILL');
     await node.exited;
     const before = recognised(job.id);

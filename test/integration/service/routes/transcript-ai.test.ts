@@ -18,6 +18,7 @@ import { startTestService, type TestService } from '../../../helpers/service.js'
 import { requireCommand, requireFile, SHARED } from '../../../helpers/system.js';
 import { insertJob, type SpokenSegment, diarizedResult } from '../../../helpers/transcript-jobs.js';
 import { scaled } from '../../../helpers/time-scale.js';
+import { until } from '../../../helpers/wait.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 requireFile('/usr/share/pocketsphinx/model/en-us/en-us.lm.bin', 'pocketsphinx-en-us');
@@ -28,16 +29,6 @@ let api: Client;
 let other: Client;
 let jfk: string;
 let localAccount: string;
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = scaled(120_000)): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 400)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const aiJob = (id: string): Promise<Job> => json<Job>(api.get(`/v1/transcript-ai/${id}`));
 const finished = (id: string): Promise<Job> => until(`AI job ${id}`, () => aiJob(id), (j) => isTerminal(j.status));

@@ -15,6 +15,7 @@ import { makeTempDir } from '../../../helpers/audio-fixtures.js';
 import { Client, expectError, json, type Part } from '../../../helpers/http-client.js';
 import { makeLongRecording } from '../../../helpers/long-recording.js';
 import { scaled } from '../../../helpers/time-scale.js';
+import { until } from '../../../helpers/wait.js';
 
 const temp = makeTempDir('voxdesk-checkpoint-api-');
 const LOG = join(temp.dir, 'recognised.jsonl');
@@ -49,16 +50,10 @@ const submit = async (name?: string): Promise<Job> => json<Job>(api.postForm('/v
 const getJob = (id: string): Promise<Job> => json<Job>(api.get(`/v1/speech-to-text/${id}`));
 const segments = (id: string, query = ''): Promise<SegmentList> => json<SegmentList>(api.get(`/v1/speech-to-text/${id}/segments${query}`));
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = scaled(240_000)): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 400)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-const finished = (id: string): Promise<Job> => until(`job ${id} to finish`, () => getJob(id), (j) => isTerminal(j.status));
+/** This file's waits (helpers/wait.ts): long enough for a killed service to start again. */
+const WAIT = { timeoutMs: scaled(240_000) };
+
+const finished = (id: string): Promise<Job> => until(`job ${id} to finish`, () => getJob(id), (j) => isTerminal(j.status), WAIT);
 
 /** Every segment of the job, paged through with `after`. */
 async function allSegments(id: string): Promise<SegmentList['data']> {
@@ -88,7 +83,7 @@ let reference: Job;
 describe('segments while a transcription runs', () => {
   it('appear in order as they are committed; the finished result is built from the same segments', async () => {
     const job = await submit('reference.wav');
-    const early = await until('the first segments', () => segments(job.id), (s) => s.data.length >= 2, scaled(120_000));
+    const early = await until('the first segments', () => segments(job.id), (s) => s.data.length >= 2, { ...WAIT, timeoutMs: scaled(120_000) });
     expect(early.complete).toBe(false);
     expect((await getJob(job.id)).status).toBe('running');
     expect(early.data.map((s) => s.index)).toEqual([...early.data.map((s) => s.index)].sort((a, b) => a - b));
@@ -114,10 +109,10 @@ describe('segments while a transcription runs', () => {
 describe('pause and resume', () => {
   it('a running transcription stops after its current segment, waits paused with its segments, then continues', async () => {
     const job = await submit();
-    await until('some segments', () => segments(job.id), (s) => s.data.length >= 3, scaled(120_000));
+    await until('some segments', () => segments(job.id), (s) => s.data.length >= 3, { ...WAIT, timeoutMs: scaled(120_000) });
     const pausing = await json<Job>(api.post(`/v1/speech-to-text/${job.id}/pause`));
     expect(['running', 'queued']).toContain(pausing.status);
-    const paused = await until('the pause', () => getJob(job.id), (j) => j.status === 'queued' && j.error_code === 'paused');
+    const paused = await until('the pause', () => getJob(job.id), (j) => j.status === 'queued' && j.error_code === 'paused', WAIT);
     expect(paused.progress).toBeGreaterThan(0);
     const kept = await allSegments(job.id);
     expect(kept.length).toBeGreaterThanOrEqual(3);
@@ -131,7 +126,7 @@ describe('pause and resume', () => {
 
     const resumed = await json<Job>(api.post(`/v1/speech-to-text/${job.id}/resume`));
     expect(resumed.error_code).toBeNull();
-    const running = await until('the resumed run', () => getJob(job.id), (j) => j.status !== 'queued');
+    const running = await until('the resumed run', () => getJob(job.id), (j) => j.status !== 'queued', WAIT);
     const done = await finished(job.id);
     expect(done.status).toBe('succeeded');
     expect(running.resumed_from ?? done.resumed_from).toBeCloseTo(kept[kept.length - 1]!.end, 0);
@@ -152,7 +147,7 @@ describe('pause and resume', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500)); // the worker is free: a paused job still does not start
     expect(await getJob(waiting.id)).toMatchObject({ status: 'queued', error_code: 'paused' });
     await json<Job>(api.post(`/v1/speech-to-text/${waiting.id}/resume`));
-    await until('it to start', () => getJob(waiting.id), (j) => j.status !== 'queued');
+    await until('it to start', () => getJob(waiting.id), (j) => j.status !== 'queued', WAIT);
     await json<Job>(api.post(`/v1/speech-to-text/${waiting.id}/cancel`));
     expect((await finished(waiting.id)).status).toBe('cancelled');
   }, scaled(300_000));
@@ -166,7 +161,7 @@ describe('pause and resume', () => {
 describe('retry of a cancelled transcription', () => {
   it('continues from its checkpoint: committed segments are copied, not recognised again', async () => {
     const job = await submit();
-    await until('some segments', () => segments(job.id), (s) => s.data.length >= 4, scaled(120_000));
+    await until('some segments', () => segments(job.id), (s) => s.data.length >= 4, { ...WAIT, timeoutMs: scaled(120_000) });
     await json<Job>(api.post(`/v1/speech-to-text/${job.id}/cancel`));
     expect((await finished(job.id)).status).toBe('cancelled');
     const committed = await allSegments(job.id);

@@ -18,6 +18,7 @@ import { Client, json } from '../../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { requireCommand, SHARED } from '../../../helpers/system.js';
 import { scaled } from '../../../helpers/time-scale.js';
+import { until } from '../../../helpers/wait.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 
@@ -45,15 +46,8 @@ afterAll(async () => {
 
 const workers = (): ReturnType<JobEngine['workerStats']> => (svc.service.jobs as JobEngine).workerStats();
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 400_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** This file's waits (helpers/wait.ts): long enough for a killed service to start again, read often enough to catch a short state. */
+const WAIT = { timeoutMs: scaled(400_000), everyMs: 20 };
 
 function cloneJfk(): Array<{ name: string; value?: string; file?: { name: string; data: Uint8Array<ArrayBuffer> } }> {
   return [
@@ -68,9 +62,9 @@ const ledgerOf = (jobId: string) => svc.service.repos.ledger.forAccount(svc.serv
 describe('a cancel during a voice-cloning job', () => {
   it('ends the job cancelled, with no artifact and nothing charged', { timeout: scaled(300_000) }, async () => {
     const created = await json<Job>(api.postForm('/v1/voice-cloning', cloneJfk()));
-    await until('the job to run', () => json<Job>(api.get(`/v1/voice-cloning/${created.id}`)), (j) => j.status === 'running');
+    await until('the job to run', () => json<Job>(api.get(`/v1/voice-cloning/${created.id}`)), (j) => j.status === 'running', WAIT);
     await json<Job>(api.post(`/v1/voice-cloning/${created.id}/cancel`));
-    const done = await until('the job to end', () => json<Job>(api.get(`/v1/voice-cloning/${created.id}`)), (j) => isTerminal(j.status));
+    const done = await until('the job to end', () => json<Job>(api.get(`/v1/voice-cloning/${created.id}`)), (j) => isTerminal(j.status), WAIT);
     expect(done.status, JSON.stringify(done)).toBe('cancelled');
     expect(done.result?.artifacts ?? []).toEqual([]);
     expect(ledgerOf(created.id).reduce((s, row) => s + row.amount_usd_micro, 0)).toBe(0);
@@ -81,12 +75,12 @@ describe('a SIGKILL of the worker during a voice-cloning job', () => {
   it('runs the job again in a new worker; it succeeds with one whole artifact and is charged once', { timeout: scaled(600_000) }, async () => {
     const created = await json<Job>(api.postForm('/v1/voice-cloning', cloneJfk()));
     const startedBefore = workers().started;
-    await until('the job to run', () => json<Job>(api.get(`/v1/voice-cloning/${created.id}`)), (j) => j.status === 'running');
+    await until('the job to run', () => json<Job>(api.get(`/v1/voice-cloning/${created.id}`)), (j) => j.status === 'running', WAIT);
     const [worker] = workers().pids;
     expect(worker).toBeDefined();
     process.kill(worker!, 'SIGKILL');
 
-    const done = await until('the job to end', () => json<Job>(api.get(`/v1/voice-cloning/${created.id}`)), (j) => isTerminal(j.status));
+    const done = await until('the job to end', () => json<Job>(api.get(`/v1/voice-cloning/${created.id}`)), (j) => isTerminal(j.status), WAIT);
     expect(done.status, JSON.stringify(done)).toBe('succeeded');
     expect(workers().started).toBeGreaterThan(startedBefore);
     expect(done.result).toMatchObject({ synthetic: true });

@@ -22,6 +22,7 @@ import { requireFile, SHARED } from '../../helpers/system.js';
 import { silentLog } from '../../../src-main/common/log.js';
 import { logInto } from '../../helpers/log.js';
 import { scaled } from '../../helpers/time-scale.js';
+import { until } from '../../helpers/wait.js';
 
 let work: string;
 let electron: FakeElectron;
@@ -33,15 +34,8 @@ const logged: string[] = [];
 const api = (path: string, init: RequestInit = {}): Promise<Response> =>
   fetch(`${config.serviceUrl}${path}`, { ...init, headers: { authorization: `Bearer ${config.apiKey}`, ...(init.headers ?? {}) } });
 
-async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string, ms = scaled(60_000)): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** This file's waits (helpers/wait.ts). */
+const WAIT = { timeoutMs: scaled(60_000) };
 
 function alive(pid: number): boolean {
   try {
@@ -82,9 +76,9 @@ describe('the desktop main process under Node', () => {
     expect(electron.windows).toHaveLength(1);
     expect(window!.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, devTools: false });
     expect(window!.loaded).toEqual(['app://voxdesk/index.html']);
-    await until(() => window!.visible, Boolean, 'the window to show');
+    await until('the window to show', () => window!.visible, Boolean, WAIT);
     // Shown: one engine worker starts ahead of the first job (workers otherwise run on demand).
-    await until(() => electron.utility.forks.length, (n) => n === 1, 'a worker to start when the window shows');
+    await until('a worker to start when the window shows', () => electron.utility.forks.length, (n) => n === 1, WAIT);
     // Navigation away, redirects and webviews are refused; the app page itself is allowed.
     expect(window!.webContents.attempt('will-navigate', 'https://example.com/')).toBe(false);
     expect(window!.webContents.attempt('will-redirect', 'file:///etc/passwd')).toBe(false);
@@ -131,11 +125,16 @@ describe('the desktop main process under Node', () => {
     expect(tray!.tooltip).not.toMatch(/recording/);
     expect(electron.badges.length).toBeGreaterThan(0);
     // Nothing runs any more: the next refresh (every 2 s) clears the taskbar progress.
-    await until(() => window!.progress.at(-1), (p) => p === -1, 'the taskbar progress to clear', scaled(10_000));
+    await until('the taskbar progress to clear', () => window!.progress.at(-1), (p) => p === -1, { ...WAIT, timeoutMs: scaled(10_000) });
 
     const batch = async (): Promise<Batch> => {
       const created = (await (await api('/v1/text-to-speech/batch', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'espeak-ng', items: [{ text: 'One.' }, { text: 'Two.' }] }) })).json()) as Batch;
-      return until(async () => (await (await api(`/v1/text-to-speech/batch/${created.id}`)).json()) as Batch, (b) => b.status === 'complete', 'the batch');
+      return until(
+        'the batch',
+        async () => (await (await api(`/v1/text-to-speech/batch/${created.id}`)).json()) as Batch,
+        (b) => b.status === 'complete',
+        WAIT,
+      );
     };
     // In front: the page shows it; no system notification.
     window!.show();
@@ -147,7 +146,7 @@ describe('the desktop main process under Node', () => {
     expect(window!.close()).toBe(false);
     expect(window!.visible).toBe(false);
     const done = await batch();
-    const notice = (await until(() => electron.notifications[0], Boolean, 'a notification'))!;
+    const notice = (await until('a notification', () => electron.notifications[0], Boolean, WAIT))!;
     expect(notice).toMatchObject({ shown: true, options: { title: 'Speech batch finished', body: 'All 2 items done.' } });
     // A click brings the window back and tells the page what to open.
     notice.click();
@@ -180,7 +179,7 @@ describe('the desktop main process under Node', () => {
 
     const drags: { file: string; icon: string }[] = [];
     electron.send(BRIDGE_CHANNELS.startExportDrag, APP_FRAME, drags, job.id, 'srt');
-    const [drag] = await until(() => drags, (d) => d.length > 0, 'the drag');
+    const [drag] = await until('the drag', () => drags, (d) => d.length > 0, WAIT);
     expect(drag!.file.endsWith(join('drag-out', drag!.file.split(/[\\/]/).at(-2)!, 'jfk.srt'))).toBe(true);
     expect(readFileSync(drag!.file, 'utf8')).toMatch(/^1\r?\n\d\d:\d\d:\d\d,\d{3} --> /);
     expect(drag!.icon).toBe(join(electron.appPath, 'resources', 'icon.png'));
@@ -189,7 +188,7 @@ describe('the desktop main process under Node', () => {
     electron.send(BRIDGE_CHANNELS.startExportDrag, APP_FRAME, drags, job.id, 'exe');
     electron.send(BRIDGE_CHANNELS.startExportDrag, APP_FRAME, drags, '../../etc/passwd', 'txt');
     electron.send(BRIDGE_CHANNELS.startExportDrag, APP_FRAME, drags, 'job_doesnotexist', 'txt');
-    await until(() => logged.filter((l) => l.startsWith('drag-out')), (l) => l.length >= 3, 'the refusals');
+    await until('the refusals', () => logged.filter((l) => l.startsWith('drag-out')), (l) => l.length >= 3, WAIT);
     expect(drags).toHaveLength(1);
     expect(logged.find((l) => l.includes('job_doesnotexist'))).toMatch(/not found|no job/i);
   });
@@ -244,12 +243,22 @@ describe('the desktop main process under Node', () => {
     const started = await api('/v1/captures', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'pocketsphinx-en-us', microphone: 'client', system: 'client' }) });
     expect(started.status).toBe(201);
     const capture = (await started.json()) as Capture;
-    await until(() => tray!.tooltip, (label) => label.startsWith('● Voxdesk — recording a meeting'), 'the tray to show the capture', scaled(20_000));
+    await until(
+      'the tray to show the capture',
+      () => tray!.tooltip,
+      (label) => label.startsWith('● Voxdesk — recording a meeting'),
+      { ...WAIT, timeoutMs: scaled(20_000) },
+    );
     const stop = tray!.menu.find((item) => item.label === 'Stop recording the meeting');
     expect(stop).toBeDefined();
     stop!.click!();
-    await until(async () => ((await (await api(`/v1/captures/${capture.id}`)).json()) as Capture).status, (status) => status === 'done' || status === 'failed', 'the capture to end', scaled(60_000));
-    await until(() => tray!.tooltip, (label) => !label.startsWith('●'), 'the tray to stop showing it', scaled(20_000));
+    await until(
+      'the capture to end',
+      async () => ((await (await api(`/v1/captures/${capture.id}`)).json()) as Capture).status,
+      (status) => status === 'done' || status === 'failed',
+      { ...WAIT, timeoutMs: scaled(60_000) },
+    );
+    await until('the tray to stop showing it', () => tray!.tooltip, (label) => !label.startsWith('●'), { ...WAIT, timeoutMs: scaled(20_000) });
   });
 
   it('checks for updates at start, tells the page when one is ready, and installs it at quit after the service stopped', async () => {
@@ -267,12 +276,12 @@ describe('the desktop main process under Node', () => {
     // The quit waits for the service: not quitted yet, no install yet.
     expect(electron.quitted).toBe(false);
     expect(updater.installs).toEqual([]);
-    await until(() => updater.installs.length, (n) => n > 0, 'the install');
+    await until('the install', () => updater.installs.length, (n) => n > 0, WAIT);
     expect(updater.installs).toEqual([{ silent: true, runAfter: false }]);
     expect(desktop.service).toBeNull();
     await expect(fetch(`${service.url}/v1/health`)).rejects.toThrow();
     // No worker process is left behind, and the files made for drags are gone.
-    await until(() => workers.filter(alive), (left) => left.length === 0, 'the workers to exit', scaled(20_000));
+    await until('the workers to exit', () => workers.filter(alive), (left) => left.length === 0, { ...WAIT, timeoutMs: scaled(20_000) });
     expect(existsSync(join(work, 'data', 'drag-out'))).toBe(false);
     expect(electron.trays[0]!.destroyed).toBe(true);
   });

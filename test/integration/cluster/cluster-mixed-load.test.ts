@@ -28,6 +28,7 @@ import { makeLongRecording } from '../../helpers/long-recording.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { SHARED } from '../../helpers/system.js';
 import { scaled } from '../../helpers/time-scale.js';
+import { until } from '../../helpers/wait.js';
 
 const KEY = 'vdk_cluster_mixed_load_administering_key_01';
 // The OpenAI-compatible routes answer with the audio or the text, so they hold their request until the job ran: on a
@@ -50,15 +51,8 @@ let nodeArgs: string[] = [];
 const api = (i: number): Client => new Client(apis[i % apis.length]!.url, KEY);
 const terminal = (job: Job): boolean => ['succeeded', 'failed', 'cancelled', 'expired'].includes(job.status);
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = scaled(240_000)): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${String(JSON.stringify(value)).slice(0, 400)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** This file's waits (helpers/wait.ts). */
+const WAIT = { timeoutMs: scaled(240_000), everyMs: 200 };
 
 /** Runs `tasks` with at most `width` at once (a client's connection pool, not a flood of sockets). */
 async function inTurn<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> {
@@ -131,10 +125,20 @@ beforeAll(async () => {
   // Models imported through one API node land in the shared storage and the shared model rows: every node runs them.
   for (const body of [{ path: join(SHARED, 'models/tiny/tiny-nemo-ctc'), id: 'tiny-ctc', languages: ['en'] }, { path: join(SHARED, 'models/silero_vad_v5.onnx') }]) {
     const started = await json<{ id: string }>(api(1).postJson('/v1/local/models/import', body), 202);
-    const done = await until(() => json<{ state: string }>(api(1).get(`/v1/local/models/${started.id}`)), (m) => m.state === 'installed' || m.state === 'failed', `the import of ${started.id}`);
+    const done = await until(
+      `the import of ${started.id}`,
+      () => json<{ state: string }>(api(1).get(`/v1/local/models/${started.id}`)),
+      (m) => m.state === 'installed' || m.state === 'failed',
+      WAIT,
+    );
     expect(done.state).toBe('installed');
     // The other API node learns of it from the shared rows.
-    await until(async () => (await api(0).get(`/v1/local/models/${started.id}`)).status, (status) => status === 200, `${started.id} on the other API node`, scaled(30_000));
+    await until(
+      `${started.id} on the other API node`,
+      async () => (await api(0).get(`/v1/local/models/${started.id}`)).status,
+      (status) => status === 200,
+      { ...WAIT, timeoutMs: scaled(30_000) },
+    );
   }
 }, scaled(180_000));
 
@@ -150,13 +154,14 @@ describe('a cluster under a mixed load, a worker killed in the middle of a long 
     // The long transcription first, so that it is running when the rest arrive.
     const long = await transcribe(0, longRecording, 'long-recording.wav')();
     const running = await until(
+      'the long transcription running with a few segments committed',
       async () =>
         (await sql.query<{ status: string; claimed_by: string | null; segments: string; error_message: string | null }>(
           'SELECT j.status, j.claimed_by, j.error_message, (SELECT COUNT(*) FROM job_segments s WHERE s.job_id = j.id) AS segments FROM jobs j WHERE j.id = $1',
           [long],
         )).rows[0]!,
       (row) => (row.status === 'running' && Number(row.segments) >= 3) || terminal(row as unknown as Job),
-      'the long transcription running with a few segments committed',
+      WAIT,
     );
     expect(running.status, JSON.stringify(running)).toBe('running');
     const victimPid = Number(running.claimed_by!.split(':').at(-2));
@@ -200,10 +205,10 @@ describe('a cluster under a mixed load, a worker killed in the middle of a long 
     );
     socket.write(Buffer.from(JFK.subarray(0, 100_000)));
     const cutFolder = await until(
+      'the cut upload in the shared storage',
       async () => uploadFolders().find((f) => readdirSync(f).some((n) => n.endsWith('cut.wav'))),
       (f) => f !== undefined,
-      'the cut upload in the shared storage',
-      scaled(60_000),
+      { ...WAIT, timeoutMs: scaled(60_000) },
     );
     doomed!.child.kill('SIGKILL');
     await doomed!.exited;
@@ -231,16 +236,17 @@ describe('a cluster under a mixed load, a worker killed in the middle of a long 
     expect(new Set(all).size).toBe(all.length);
 
     const finished = await until(
+      'every job to finish',
       async () => (await sql.query<{ id: string; status: string; attempts: number; error_message: string | null }>('SELECT id, status, attempts, error_message FROM jobs WHERE id = ANY($1)', [all])).rows,
       (rows) => rows.length === all.length && rows.every((r) => ['succeeded', 'failed', 'cancelled', 'expired'].includes(r.status)),
-      'every job to finish',
+      WAIT,
     );
     expect(finished.filter((r) => r.status !== 'succeeded').map((r) => `${r.id} ${r.status}: ${r.error_message}`)).toEqual([]);
     expect(finished.filter((r) => Number(r.attempts) !== 1).map((r) => r.id)).toEqual([]);
 
     // The killed transcription equals an uninterrupted run of the same recording.
     const again = await transcribe(1, longRecording, 'long-recording-again.wav')();
-    expect((await until(() => jobOf(again), terminal, 'the uninterrupted run')).status).toBe('succeeded');
+    expect((await until('the uninterrupted run', () => jobOf(again), terminal, WAIT)).status).toBe('succeeded');
     expect(await segmentsOf(long)).toEqual(await segmentsOf(again));
 
     // Charges: each job or batch its one request fee, each job the quote of the seconds it was charged for.

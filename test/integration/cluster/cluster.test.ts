@@ -23,6 +23,7 @@ import { LiveClient } from '../../helpers/live-harness.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { SHARED } from '../../helpers/system.js';
 import { scaled } from '../../helpers/time-scale.js';
+import { until } from '../../helpers/wait.js';
 
 const KEY = 'vdk_cluster_test_administering_key_0001';
 const PRICE = { request_fee_usd: 0.05, per_minute_usd: 0.01 };
@@ -51,15 +52,8 @@ async function jobOn(node: NodeProcess, id: string): Promise<Job> {
 }
 
 /** Polls `read` until `done` holds (or fails the test after `ms`). */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = scaled(60_000)): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** This file's waits (helpers/wait.ts). */
+const WAIT = { timeoutMs: scaled(60_000), everyMs: 100 };
 
 /** A node's /metrics text: an API node's with the administering key, a worker's health port without. */
 async function metricsOf(node: NodeProcess): Promise<string> {
@@ -115,7 +109,7 @@ afterAll(async () => {
 describe('a cluster of two API nodes and two workers on one PostgreSQL database and one storage folder', () => {
   it('runs jobs sent to either API node exactly once on the workers, charges each once, and shows them on both API nodes', async () => {
     const created = await Promise.all(Array.from({ length: 16 }, (_, i) => createSpeech(apis[i % 2]!, `Cluster job number ${i + 1}.`)));
-    const finished = await Promise.all(created.map((job) => until(() => jobOn(apis[0]!, job.id), terminal, `job ${job.id}`)));
+    const finished = await Promise.all(created.map((job) => until(`job ${job.id}`, () => jobOn(apis[0]!, job.id), terminal, WAIT)));
     expect(finished.filter((job) => job.status !== 'succeeded').map((job) => `${job.status}: ${job.error_message}`)).toEqual([]);
     // Read through the other API node: the same job, its artifact downloadable there.
     const other = await jobOn(apis[1]!, created[0]!.id);
@@ -151,7 +145,12 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
 
   it('accepts on one API node, at once, a model another API node has just imported', async () => {
     const imported = (await (await client(apis[0]!).postJson('/v1/local/models/import', { path: join(SHARED, 'models/tiny/tiny-nemo-ctc'), id: 'tiny-ctc-fresh', languages: ['en'] })).json()) as { id: string };
-    await until(() => client(apis[0]!).get(`/v1/local/models/${imported.id}`).then((r) => r.json() as Promise<{ state: string }>), (m) => m.state !== 'importing', 'the import');
+    await until(
+      'the import',
+      () => client(apis[0]!).get(`/v1/local/models/${imported.id}`).then((r) => r.json() as Promise<{ state: string }>),
+      (m) => m.state !== 'importing',
+      WAIT,
+    );
     // The other API node has not looked at the models since: its first request naming the model still finds it,
     // as a multipart upload (the id is looked for again once the body is in); an unknown id is still refused.
     const upload = await client(apis[1]!).postForm('/v1/speech-to-text', [
@@ -167,7 +166,12 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch(/unknown model "no-such-model"/);
     // The OpenAI-compatible route looks the same way: a second import, named first on the other node through it.
     const second = (await (await client(apis[0]!).postJson('/v1/local/models/import', { path: join(SHARED, 'models/tiny/tiny-nemo-ctc'), id: 'tiny-ctc-fresh-openai', languages: ['en'] })).json()) as { id: string };
-    await until(() => client(apis[0]!).get(`/v1/local/models/${second.id}`).then((r) => r.json() as Promise<{ state: string }>), (m) => m.state !== 'importing', 'the second import');
+    await until(
+      'the second import',
+      () => client(apis[0]!).get(`/v1/local/models/${second.id}`).then((r) => r.json() as Promise<{ state: string }>),
+      (m) => m.state !== 'importing',
+      WAIT,
+    );
     const openAi = await client(apis[1]!).postForm('/v1/audio/transcriptions', [
       { name: 'model', value: second.id },
       { name: 'file', file: { name: 'jfk.wav', data: new Uint8Array(readFileSync(join(SHARED, 'audio/jfk.wav'))) } },
@@ -176,7 +180,12 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     expect(typeof ((await openAi.json()) as { text: unknown }).text).toBe('string');
     // And the live sockets: a voice imported through one API node speaks live on the other, on the first session.
     const voice = (await (await client(apis[0]!).postJson('/v1/local/models/import', { path: join(SHARED, 'models/tiny/tiny-vits'), id: 'tiny-vits-fresh', languages: ['en'] })).json()) as { id: string };
-    await until(() => client(apis[0]!).get(`/v1/local/models/${voice.id}`).then((r) => r.json() as Promise<{ state: string }>), (m) => m.state !== 'importing', 'the voice import');
+    await until(
+      'the voice import',
+      () => client(apis[0]!).get(`/v1/local/models/${voice.id}`).then((r) => r.json() as Promise<{ state: string }>),
+      (m) => m.state !== 'importing',
+      WAIT,
+    );
     const live = await LiveClient.open(`${apis[1]!.url.replace(/^http/, 'ws')}/v1/text-to-speech/realtime?model=${voice.id}`, { authorization: `Bearer ${KEY}` });
     try {
       expect(await live.waitFor('session.created', scaled(60_000))).toMatchObject({ type: 'session.created' });
@@ -190,16 +199,22 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     const [victim, survivor] = workers as [NodeProcess, NodeProcess];
     // The first of them the victim runs.
     const caught = await until(
+      'a job running on the worker to kill',
       async () => {
         for (const job of jobs) if ((await claimedPid(job.id)) === victim.pid) return job.id;
         return null;
       },
       (id) => id !== null,
-      'a job running on the worker to kill',
+      WAIT,
     );
     victim.child.kill('SIGKILL');
     await victim.exited;
-    const finished = await Promise.all(jobs.map((job) => until(() => jobOn(apis[1]!, job.id), terminal, `job ${job.id}`, scaled(90_000))));
+    const finished = await Promise.all(jobs.map((job) => until(
+      `job ${job.id}`,
+      () => jobOn(apis[1]!, job.id),
+      terminal,
+      { ...WAIT, timeoutMs: scaled(90_000) },
+    )));
     expect(finished.filter((job) => job.status !== 'succeeded').map((job) => `${job.status}: ${job.error_message}`)).toEqual([]);
     expect(Number((await sql.query<{ attempts: number }>('SELECT attempts FROM jobs WHERE id = $1', [caught])).rows[0]!.attempts)).toBe(1);
     const charges = (await sql.query<{ n: string }>("SELECT COUNT(*) AS n FROM ledger WHERE job_id = $1 AND kind = 'request_fee'", [caught])).rows[0]!;
@@ -217,7 +232,7 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
     const job = await createSpeech(doomed, 'Created on a node about to die.');
     doomed.child.kill('SIGKILL');
     await doomed.exited;
-    expect((await until(() => jobOn(standing, job.id), terminal, 'the job of the dead node')).status).toBe('succeeded');
+    expect((await until('the job of the dead node', () => jobOn(standing, job.id), terminal, WAIT)).status).toBe('succeeded');
     const another = await createSpeech(standing, 'Still answering.');
     expect(another.status).not.toBe('failed');
     apis = [standing];
@@ -226,6 +241,7 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
   it('drains a worker on SIGTERM: it exits 0 and the jobs it ran finish', async () => {
     const jobs = await Promise.all(Array.from({ length: 4 }, () => createSpeech(apis[0]!, LONG_TEXT)));
     const pid = await until(
+      'a job running on a worker',
       async () => {
         for (const job of jobs) {
           const claimed = await claimedPid(job.id);
@@ -234,12 +250,17 @@ describe('a cluster of two API nodes and two workers on one PostgreSQL database 
         return null;
       },
       (p) => p !== null,
-      'a job running on a worker',
+      WAIT,
     );
     const runner = workers.find((w) => w.pid === pid)!;
     runner.child.kill('SIGTERM');
     expect(await runner.exited).toEqual({ code: 0, signal: null });
-    const finished = await Promise.all(jobs.map((job) => until(() => jobOn(apis[0]!, job.id), terminal, `job ${job.id}`, scaled(90_000))));
+    const finished = await Promise.all(jobs.map((job) => until(
+      `job ${job.id}`,
+      () => jobOn(apis[0]!, job.id),
+      terminal,
+      { ...WAIT, timeoutMs: scaled(90_000) },
+    )));
     expect(finished.filter((job) => job.status !== 'succeeded').map((job) => `${job.status}: ${job.error_message}`)).toEqual([]);
     expect(runner.stderr()).toContain('SIGTERM: draining');
     workers = workers.filter((w) => w !== runner);

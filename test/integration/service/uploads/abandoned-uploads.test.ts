@@ -15,6 +15,7 @@ import { Client, form } from '../../../helpers/http-client.js';
 import { startServeProcess, type ServeProcess } from '../../../helpers/service.js';
 import { SHARED } from '../../../helpers/system.js';
 import { scaled } from '../../../helpers/time-scale.js';
+import { until } from '../../../helpers/wait.js';
 
 const KEY = 'vdk_' + 'U'.repeat(32);
 const dirs: string[] = [];
@@ -44,15 +45,8 @@ function age(dir: string, ago: number): void {
   utimesSync(dir, then, then);
 }
 
-async function until<T>(read: () => T, done: (value: T) => boolean, what: string): Promise<T> {
-  const end = Date.now() + 60_000;
-  for (;;) {
-    const value = read();
-    if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** This file's waits (helpers/wait.ts). */
+const WAIT = { timeoutMs: scaled(60_000) };
 
 describe('abandoned uploads', () => {
   it('an upload cut off by a SIGKILL of the service is deleted by a later start, an accepted one kept', async () => {
@@ -79,7 +73,12 @@ describe('abandoned uploads', () => {
         `--b\r\nContent-Disposition: form-data; name="model"\r\n\r\npocketsphinx-en-us\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="cut.wav"\r\n\r\n`,
     );
     socket.write(Buffer.from(audio.subarray(0, 100_000)));
-    const cut = await until(() => uploadFolders(dataDir).find((f) => f !== kept && readdirSync(f).some((n) => n.endsWith('cut.wav'))), (f) => f !== undefined, 'the cut upload on disk');
+    const cut = await until(
+      'the cut upload on disk',
+      () => uploadFolders(dataDir).find((f) => f !== kept && readdirSync(f).some((n) => n.endsWith('cut.wav'))),
+      (f) => f !== undefined,
+      WAIT,
+    );
     serve.child.kill('SIGKILL');
     await serve.exited;
     socket.destroy();
@@ -96,7 +95,7 @@ describe('abandoned uploads', () => {
     age(kept!, ABANDONED_UPLOAD_MS + 60_000);
     serve = await startServeProcess(dataDir, ['--workers', '1'], { VOXDESK_API_KEY: KEY });
     running.push(serve);
-    await until(() => existsSync(cut!), (exists) => !exists, 'the abandoned upload to be deleted');
+    await until('the abandoned upload to be deleted', () => existsSync(cut!), (exists) => !exists, WAIT);
     expect(existsSync(kept!)).toBe(true);
     serve.child.kill('SIGTERM');
     await serve.exited;

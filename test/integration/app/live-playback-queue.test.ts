@@ -10,6 +10,8 @@ import { LivePlayback } from '../../../src-main/app/player/live-playback.js';
 import type { Player, PlayerOptions } from '../../../src-main/app/player/player-types.js';
 import type { LiveBridgeEvent } from '../../../src-main/common/desktop-bridge.js';
 import { GOOD_KEY, startLive, type Harness } from '../../helpers/live-harness.js';
+import { until } from '../../helpers/wait.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 class RecordingPlayer extends EventEmitter implements Player {
   readonly sampleRate: number;
@@ -45,11 +47,8 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(predicate: () => boolean, what: string): Promise<void> {
-  // Generous: the first speak of a session warms the eSpeak threads, seconds on a loaded machine.
-  for (let i = 0; i < 2000 && !predicate(); i++) await sleep(10);
-  if (!predicate()) throw new Error(`timed out waiting for ${what}`);
-}
+/** This file's waits (helpers/wait.ts), generous: the first speak of a session warms the eSpeak threads, seconds on a loaded machine. */
+const WAIT = { timeoutMs: scaled(20_000), everyMs: 10 };
 
 async function open(): Promise<{ playback: LivePlayback; players: RecordingPlayer[]; events: LiveBridgeEvent[] }> {
   const players: RecordingPlayer[] = [];
@@ -76,7 +75,7 @@ describe('live playback queue', () => {
     const { playback, players, events } = await open();
     playback.speak('The first sentence is spoken here.');
     playback.speak('And then the second one.');
-    await until(() => players[0]?.ended === true, 'the first utterance to be fully sent');
+    await until('the first utterance to be fully sent', () => players[0]?.ended === true, Boolean, WAIT);
     await sleep(300); // the second one is sent meanwhile: it must wait, unheard
     // players[1] is the spare opened ahead for the next utterance: nothing may have been written to it yet.
     expect(players).toHaveLength(2);
@@ -85,7 +84,7 @@ describe('live playback queue', () => {
 
     players[0]!.playedOut();
     expect(dones(events)).toEqual([{ type: 'done', cancelled: false }]);
-    await until(() => players[1]?.ended === true, 'the second utterance to be played and ended');
+    await until('the second utterance to be played and ended', () => players[1]?.ended === true, Boolean, WAIT);
     expect(players[1]!.samples).toBeGreaterThan(0);
     players[1]!.playedOut();
     expect(dones(events)).toHaveLength(2);
@@ -97,9 +96,9 @@ describe('live playback queue', () => {
     // Opened with the session, before any speech: the first utterance does not wait for the device to open.
     expect(players).toHaveLength(1);
     playback.speak('One.');
-    await until(() => players[0]?.ended === true, 'the utterance to be sent');
+    await until('the utterance to be sent', () => players[0]?.ended === true, Boolean, WAIT);
     expect(players[0]!.samples).toBeGreaterThan(0);
-    await until(() => players.length === 2, 'the next spare');
+    await until('the next spare', () => players.length === 2, Boolean, WAIT);
     expect(players[1]!.samples).toBe(0);
     expect(players[1]!.options.jitter).toBe(players[0]!.options.jitter);
     expect(playback.stats).toEqual({ underruns: 0, jitterTargetMs: 20 });
@@ -111,14 +110,14 @@ describe('live playback queue', () => {
   it('cancel while the last audio is still being heard silences it and reports it cancelled once', async () => {
     const { playback, players, events } = await open();
     playback.speak('A sentence the service finishes sending long before it is heard.');
-    await until(() => players[0]?.ended === true, 'the utterance to be fully sent');
+    await until('the utterance to be fully sent', () => players[0]?.ended === true, Boolean, WAIT);
     playback.cancel();
     expect(players[0]!.stopped).toBe(true);
     await sleep(300); // the service has nothing left to cancel: no second done may follow
     expect(dones(events)).toEqual([{ type: 'done', cancelled: true }]);
 
     playback.speak('The session goes on after a cancel.');
-    await until(() => players[1]?.ended === true, 'the next utterance');
+    await until('the next utterance', () => players[1]?.ended === true, Boolean, WAIT);
     players[1]!.playedOut();
     expect(dones(events)).toEqual([
       { type: 'done', cancelled: true },

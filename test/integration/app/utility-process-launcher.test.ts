@@ -15,6 +15,7 @@ import { createHarness, terminal, type Harness } from '../jobs/harness.js';
 import { tinyVitsModel } from '../../helpers/live-harness.js';
 import { logInto } from '../../helpers/log.js';
 import { scaled } from '../../helpers/time-scale.js';
+import { until } from '../../helpers/wait.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'voxdesk-utility-'));
 /** Every stand-in made here: whatever a failed test left running is killed at the end. */
@@ -47,13 +48,8 @@ function recorder() {
   return { events, messages, ended, endedCount: () => count };
 }
 
-async function until(predicate: () => boolean, what: string, timeoutMs = scaled(20_000)): Promise<void> {
-  const start = Date.now();
-  while (!predicate()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** This file's waits (helpers/wait.ts). */
+const WAIT = { timeoutMs: scaled(20_000), everyMs: 20 };
 
 describe('utility-process launcher', () => {
   it('messages both ways over the parent port, output appended to a file, one end report', async () => {
@@ -70,7 +66,7 @@ describe('utility-process launcher', () => {
     const r = recorder();
     const child = utilityProcessLauncher(utility)({ modulePath: script, name: 'echo', output: { file: log }, env: { ...process.env, MARK: '1' } }, r.events);
     child.send({ n: 1, missing: undefined }); // posted before the spawn: queued, as in Electron
-    await until(() => r.messages.length === 1, 'the echo');
+    await until('the echo', () => r.messages.length === 1, Boolean, WAIT);
     expect(r.messages[0]).toEqual({ echo: { n: 1, missing: undefined }, samples: new Int16Array([1, -2, 3]) });
     expect(child.pid).toBeTypeOf('number');
     expect(utility.forks[0]!.options).toMatchObject({ stdio: 'pipe', serviceName: 'echo', execArgv: [] });
@@ -95,7 +91,7 @@ describe('utility-process launcher', () => {
     const r = recorder();
     const child = utilityProcessLauncher(fake())({ modulePath: script, name: 'stubborn', output: { text: (t) => text.push(t) } }, r.events);
     child.send('ping');
-    await until(() => r.messages.length === 1, 'ready');
+    await until('ready', () => r.messages.length === 1, Boolean, WAIT);
     child.kill();
     expect(await r.ended).toBe('exited with code 137'); // 128 + SIGKILL
     expect(text.join('')).not.toContain('ignoring SIGTERM');
@@ -134,7 +130,7 @@ describe('the job engine on utility-process workers', () => {
     expect(crashed.error_message).toMatch(/exited with code 139/); // 128 + SIGSEGV
 
     const hung = (await h.service.createJob(h.job({ behaviour: 'hang' }))).job;
-    await until(() => h!.repos.jobs.get(hung.id)?.status === 'running', 'the hung job to run');
+    await until('the hung job to run', () => h!.repos.jobs.get(hung.id)?.status === 'running', Boolean, WAIT);
     await h.service.cancelJob(h.accountId, 'speech-to-text', hung.id);
     expect(await terminal(h.service, h.accountId, hung.id, scaled(10_000))).toMatchObject({ status: 'cancelled' });
 

@@ -9,6 +9,7 @@ import type { JobEngine } from '../../../src-main/jobs/engine/job-service.js';
 import { Client, json } from '../../helpers/http-client.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { scaled } from '../../helpers/time-scale.js';
+import { until } from '../../helpers/wait.js';
 
 let t: TestService | undefined;
 afterEach(async () => {
@@ -25,13 +26,8 @@ const alive = (pid: number): boolean => {
     return false;
   }
 };
-async function until(check: () => boolean, what: string, ms = scaled(20_000)): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** This file's waits (helpers/wait.ts). */
+const WAIT = { timeoutMs: scaled(20_000) };
 
 describe('workers on demand', () => {
   it('starts none with the service, one with the first job, lets it exit when idle and starts one again', async () => {
@@ -47,8 +43,8 @@ describe('workers on demand', () => {
     expect(alive(pid!)).toBe(true);
 
     // Nothing to do: it exits and its process is gone.
-    await until(() => engine(t!).workerStats().pids.length === 0, 'the idle worker to exit');
-    await until(() => !alive(pid!), 'its process to end');
+    await until('the idle worker to exit', () => engine(t!).workerStats().pids.length === 0, Boolean, WAIT);
+    await until('its process to end', () => !alive(pid!), Boolean, WAIT);
 
     const second = await json<Job>(api.postJson('/v1/text-to-speech', { model: 'test-tts', text: 'two' }));
     expect(second.status).toBe('succeeded');
@@ -73,8 +69,8 @@ describe('workers on demand', () => {
     expect(engine(t).workerStats().started).toBe(1);
     await engine(t).workersReady();
     const [pid] = engine(t).workerStats().pids;
-    await until(() => engine(t!).workerStats().pids.length === 0, 'the unused worker to exit');
-    await until(() => !alive(pid!), 'its process to end');
+    await until('the unused worker to exit', () => engine(t!).workerStats().pids.length === 0, Boolean, WAIT);
+    await until('its process to end', () => !alive(pid!), Boolean, WAIT);
   });
 
   it('eager starts every worker with the service', async () => {

@@ -14,22 +14,23 @@ import koffi from 'koffi';
 export type MemoryTrimmer = () => boolean;
 
 const none: MemoryTrimmer = () => false;
-let glibcTrim: MemoryTrimmer | undefined;
+/** glibc's malloc_trim, bound on first use (a timer's first tick, not the process's start); null where there is none. */
+let mallocTrim: ((pad: number) => number) | null | undefined;
 
-function glibcRuntime(): boolean {
-  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
-  return Boolean(report?.header?.glibcVersionRuntime);
+function bindMallocTrim(): ((pad: number) => number) | null {
+  try {
+    // musl and other C libraries have no libc.so.6, or no malloc_trim in it: then there is nothing to call.
+    return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;
+  } catch {
+    return null;
+  }
 }
 
+const glibcTrimmer: MemoryTrimmer = () => {
+  if (mallocTrim === undefined) mallocTrim = bindMallocTrim();
+  return mallocTrim ? mallocTrim(0) === 1 : false;
+};
+
 export function memoryTrimmer(platform: NodeJS.Platform = process.platform): MemoryTrimmer {
-  if (platform !== 'linux') return none;
-  if (!glibcTrim) {
-    try {
-      const trim = glibcRuntime() ? (koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number) : null;
-      glibcTrim = trim ? () => trim(0) === 1 : none;
-    } catch {
-      glibcTrim = none;
-    }
-  }
-  return glibcTrim;
+  return platform === 'linux' ? glibcTrimmer : none;
 }

@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../src-main/common/api-types.js';
 import { startCapturePulse, type CapturePulse } from '../helpers/capture-pulse.js';
 import { JFK_WAV } from '../helpers/dictation-fixtures.js';
@@ -67,6 +67,15 @@ describe('meeting capture in Chromium (browser mode, the service records this ma
     served = await startServeUi({ env: pulse.env });
     ({ browser, page } = await openLoggedInPage(served, pageErrors));
   }, scaled(120_000));
+
+  // A test that fails mid-meeting must not leave it recording for the next one (it would find no Start button).
+  afterEach(async () => {
+    const headers = { authorization: `Bearer ${served.apiKey}` };
+    const running = async (): Promise<{ id: string; status: string }[]> =>
+      ((await (await fetch(`${served.url}/v1/captures`, { headers })).json()) as { data: { id: string; status: string }[] }).data.filter((c) => c.status === 'recording' || c.status === 'stopping');
+    for (const c of await running()) if (c.status === 'recording') await fetch(`${served.url}/v1/captures/${c.id}/stop`, { method: 'POST', headers });
+    await expect.poll(async () => (await running()).length, { timeout: scaled(120_000) }).toBe(0);
+  }, scaled(150_000));
 
   afterAll(async () => {
     await browser?.close();

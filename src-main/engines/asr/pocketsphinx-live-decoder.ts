@@ -4,6 +4,12 @@
  * once per recognizer process and decodes each VAD utterance whole (`full_utt`, so cepstral mean normalisation uses the utterance itself,
  * as the program does on a file). Runs only inside the recognizer child process: a crash in native code ends that
  * process, not the service.
+ *
+ * One decoder serves every stream of the process (it costs ~95 MB resident), so each utterance starts a new stream
+ * (`ps_start_stream`): the front end's noise tracking otherwise carries over from whatever the decoder heard last, and
+ * a meeting's other side changed the microphone's next words (jfk.wav's "and all my fellow americans" became "and
+ * while my fellow americans" after four seconds of another speaker). Every utterance is now decoded as by a freshly
+ * loaded decoder, whoever spoke before it (test/integration/engines/asr/pocketsphinx-live-decoder.test.ts).
  */
 import type { TranscriptWord } from '../../common/api-types.js';
 import { JobError } from '../../common/errors.js';
@@ -21,12 +27,12 @@ export class PocketsphinxLiveDecoder {
     ({ api: this.api, decoder: this.decoder } = createPocketsphinx(install, ['-remove_silence', 'no']));
   }
 
-  /** Recognises one utterance (16 kHz); word times from its first sample. */
+  /** Recognises one utterance (16 kHz) as a freshly loaded decoder would; word times from its first sample. */
   decode(samples: Float32Array): { text: string; words: TranscriptWord[] } {
     const a = this.api;
     const ps = this.decoder;
     if (!ps) throw new JobError('engine_failed', POCKETSPHINX_RELEASED);
-    if (a.startUtt(ps) < 0) throw new JobError('engine_failed', POCKETSPHINX_NO_UTTERANCE);
+    if (a.startStream(ps) < 0 || a.startUtt(ps) < 0) throw new JobError('engine_failed', POCKETSPHINX_NO_UTTERANCE);
     const pcm = floatToInt16(samples);
     if (pcm.length > 0 && a.processRaw(ps, pcm, pcm.length, 0, 1) < 0) {
       a.endUtt(ps);

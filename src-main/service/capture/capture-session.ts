@@ -27,7 +27,8 @@ import { LiveSpeakers } from './live-speakers.js';
 import { meetingJobName } from './meeting-name.js';
 import type { Log } from '../../common/log.js';
 import { silentSideWarning } from './silent-side-warning.js';
-import { SideRecognition } from './side-recognition.js';
+import { sideRecognition } from './side-recognition.js';
+import type { RecognizerLink } from '../live/recognizer-link.js';
 
 export interface CaptureSessionInit {
   manifest: CaptureManifest;
@@ -65,7 +66,7 @@ export class CaptureSession {
   private readonly aligner: ChannelAligner;
   private readonly silence: SilenceWatch;
   private readonly sides: Record<CaptureSide, SideState>;
-  private readonly recognition: Record<CaptureSide, SideRecognition>;
+  private readonly recognition: Record<CaptureSide, RecognizerLink>;
   private readonly finals: CaptureFinal[] = [];
   private readonly warnings = new Map<CaptureSide, CaptureWarning>();
   private quota: { add(bytes: number): void; close(): void } | null = null;
@@ -110,8 +111,8 @@ export class CaptureSession {
       },
       (error: unknown) => init.log.info(`capture ${this.id}: the upload quota could not be read: ${(error as Error).message}`),
     );
-    const recognise = (name: CaptureSide): SideRecognition =>
-      new SideRecognition({
+    const recognise = (name: CaptureSide): RecognizerLink =>
+      sideRecognition({
         side: name,
         recognizer: init.recognizer,
         accountId: this.accountId,

@@ -21,6 +21,7 @@ import { WavStreamWriter } from '../../engines/audio/wav-stream-writer.js';
 import { buildTranscript, type RecognizedPiece } from '../../engines/asr/transcript.js';
 import type { LiveUtterance } from '../../engines/live/live-recognition-types.js';
 import type { RecognizerHandlers, RecognizerStream, RecognizerStreamOptions } from '../../engines/live/recognizer-pool.js';
+import { RecognizerLink } from './recognizer-link.js';
 import type { ModelDefinition } from '../../engines/model-definition.js';
 import { dictationJobName } from '../../jobs/engine/dictation-job.js';
 import type { NewDictationJob } from '../../jobs/engine/job-service-types.js';
@@ -81,21 +82,15 @@ export class DictationSession {
   private phase: Phase = 'open';
   private started = false;
   private recording: WavStreamWriter | null = null;
-  private stream: RecognizerStream | null = null;
-  private opening: Promise<void> | null = null;
-  /** Frames received before the recognizer stream was open. */
-  private backlog: Uint8Array[] = [];
+  /** The recognizer stream, kept across recognizer crashes (from the first frame). */
+  private recognition: RecognizerLink | null = null;
   private receivedBytes = 0;
   /** When the first frame arrived (performance.now()): how fast the client sends is measured from it. */
   private firstFrameAt: number | undefined;
   /** Bytes of audio handed to the recognizer (or waiting for it to open) and not yet processed. */
   private waitingBytes = 0;
-  /** Received bytes at which the current recognizer stream began (a stream reopened after a crash starts later). */
-  private streamStartBytes = 0;
-  private nextSegmentId = 0;
   private readonly finals = new Map<number, RecognizedPiece>();
   private partials = 0;
-  private endResolve: (() => void) | null = null;
   private finished: Promise<void> | null = null;
   private readonly languages: string[];
   /** How long the end waits for the last finals (shorter when the service shuts down). */
@@ -206,8 +201,7 @@ export class DictationSession {
     this.receivedBytes += frame.length;
     this.waitingBytes += frame.length;
     this.recording?.write(frame);
-    if (this.stream) this.stream.write(frame);
-    else this.backlog.push(frame);
+    this.recognition?.write(frame);
   }
 
   /** The first frame fixes the session's settings: the recording starts and the recognizer stream opens. */
@@ -215,7 +209,7 @@ export class DictationSession {
     this.started = true;
     ensurePrivateDir(this.init.recordingsDir);
     this.recording = new WavStreamWriter(join(this.init.recordingsDir, `${this.id}${RECORDING_IN_PROGRESS}`), this.sampleRate);
-    this.opening = this.openStream();
+    this.recognition = this.recognize();
     if (this.init.openQuota) this.quotaOpening = this.openQuotaTicket(this.init.openQuota);
   }
 
@@ -243,57 +237,36 @@ export class DictationSession {
     }
   }
 
-  private async openStream(): Promise<void> {
-    const offsetSeconds = this.receivedBytes / 2 / this.sampleRate;
-    this.streamStartBytes = this.receivedBytes;
-    try {
-      const stream = await this.init.openRecognizer(
-        { account: this.init.accountId, sampleRate: this.sampleRate, language: this.language, offsetSeconds, firstSegmentId: this.nextSegmentId },
-        this.handlers(),
-      );
-      if (this.phase === 'done') return stream.close();
-      this.stream = stream;
-      for (const frame of this.backlog.splice(0)) stream.write(frame);
-    } catch (error) {
-      this.sendError('model_unavailable', `recognition could not go on: ${(error as Error).message}`);
-      this.backlog = [];
-      this.waitingBytes = 0;
-      this.endResolve?.();
-      void this.finish({ code: 1011, reason: 'recognizer unavailable' });
-    }
-  }
-
-  private handlers(): RecognizerHandlers {
-    let live = true;
-    return {
+  /** The recognizer link of the session, started; settings are fixed by now (the first frame has come). */
+  private recognize(): RecognizerLink {
+    const link = new RecognizerLink({
+      open: (at, handlers) => this.init.openRecognizer({ account: this.init.accountId, sampleRate: this.sampleRate, language: this.language, ...at }, handlers),
+      bytesPerSecond: this.sampleRate * 2,
+      goesOn: () => this.phase === 'open',
+      over: () => this.phase === 'done',
       partial: (segmentId, text) => {
-        if (!live || this.phase === 'done') return;
+        if (this.phase === 'done') return;
         this.partials++;
         this.send({ type: 'transcript.partial', segment_id: segmentId, text });
       },
-      final: (segmentId, utterance) => live && this.onFinal(segmentId, utterance),
-      processed: (bytes) => {
-        if (live) this.waitingBytes = Math.max(0, this.waitingBytes - bytes);
-      },
-      error: (code, message) => live && this.sendError(code, message),
-      ended: () => {
-        live = false;
-        this.endResolve?.();
-      },
-      crashed: (message) => {
-        if (!live) return;
-        live = false;
-        this.stream = null;
+      final: (segmentId, utterance) => this.onFinal(segmentId, utterance),
+      processed: (bytes) => (this.waitingBytes = Math.max(0, this.waitingBytes - bytes)),
+      error: (code, message) => this.sendError(code, message),
+      crashed: (message, goesOn) => {
         this.waitingBytes = 0;
-        this.sendError('engine_crashed', `${message}; what was said since the last final may be missing${this.phase === 'open' ? ', recognition goes on' : ''}`);
-        if (this.phase === 'open') this.opening = this.openStream();
-        else this.endResolve?.();
+        this.sendError('engine_crashed', `${message}; what was said since the last final may be missing${goesOn ? ', recognition goes on' : ''}`);
       },
-    };
+      failed: (error) => {
+        this.sendError('model_unavailable', `recognition could not go on: ${error.message}`);
+        this.waitingBytes = 0;
+        void this.finish({ code: 1011, reason: 'recognizer unavailable' });
+      },
+    });
+    link.start();
+    return link;
   }
 
   private onFinal(segmentId: number, utterance: LiveUtterance): void {
-    this.nextSegmentId = Math.max(this.nextSegmentId, segmentId + 1);
     const words: TranscriptWord[] | undefined = utterance.words;
     if (utterance.text !== '') this.finals.set(segmentId, { start: utterance.start, end: utterance.end, text: utterance.text, ...(words ? { words } : {}) });
     if (this.phase === 'done') return;
@@ -318,19 +291,8 @@ export class DictationSession {
 
   private async runFinish(close: { code: number; reason: string } | null): Promise<void> {
     this.phase = 'ending';
-    await this.opening;
     await this.quotaOpening;
-    const stream = this.stream;
-    if (stream) {
-      const ended = new Promise<void>((resolve) => (this.endResolve = resolve));
-      stream.end();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.endWaitMs)))]);
-      clearTimeout(timer);
-      // The recognizer may have crashed meanwhile (the handlers then dropped this.stream): closing is safe either way.
-      stream.close();
-      this.stream = null;
-    }
+    await this.recognition?.end(this.endWaitMs);
     let job: Job | null = null;
     const duration = this.receivedBytes / 2 / this.sampleRate;
     try {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RecognizerHandlers, RecognizerStream, RecognizerStreamOptions } from '../../../../src-main/engines/live/recognizer-pool.js';
 import type { LiveRecognizer } from '../../../../src-main/service/live/dictation-route.js';
-import { SideRecognition, type SideRecognitionDeps } from '../../../../src-main/service/capture/side-recognition.js';
+import { sideRecognition, type SideRecognitionDeps } from '../../../../src-main/service/capture/side-recognition.js';
+import type { RecognizerLink } from '../../../../src-main/service/live/recognizer-link.js';
 import type { ModelDefinition } from '../../../../src-main/engines/model-definition.js';
 
 /** A recognizer whose streams the test drives: each open is recorded with its options, its handlers and what it was given. */
@@ -28,7 +29,7 @@ function scriptedRecognizer(opens: ('ok' | 'fail')[]) {
   return { recognizer, streams };
 }
 
-function side(recognizer: LiveRecognizer, events: string[], recording = true): SideRecognition {
+function side(recognizer: LiveRecognizer, events: string[], recording = true): RecognizerLink {
   const deps: SideRecognitionDeps = {
     side: 'system',
     recognizer,
@@ -40,7 +41,7 @@ function side(recognizer: LiveRecognizer, events: string[], recording = true): S
     final: (id, u) => events.push(`final ${id} ${u.text}`),
     error: (code, message) => events.push(`${code}: ${message}`),
   };
-  return new SideRecognition(deps);
+  return sideRecognition(deps);
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -84,7 +85,7 @@ describe('one side of a capture, recognised live', () => {
     for (let i = 0; i < 100; i++) recognition.write(second);
     expect(events).toEqual(['model_unavailable: recognition of the system side stopped: the model could not be loaded; the recording goes on']);
     expect(streams).toHaveLength(0);
-    expect((recognition as unknown as { backlog: Buffer[] }).backlog).toHaveLength(0);
+    expect((recognition as unknown as { backlog: Uint8Array[] }).backlog).toHaveLength(0);
     await recognition.end(1000);
   });
 

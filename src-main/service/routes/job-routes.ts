@@ -35,6 +35,18 @@ function found<T>(value: T | undefined, what: string, id: string): T {
   return value;
 }
 
+/** What `act` answers for the caller's batch in the path (its product and id); 404 not_found when it has none. */
+async function onBatch<T>(c: Context<AppEnv>, act: (accountId: string, product: Product, id: string) => Promise<T | undefined>): Promise<T> {
+  const id = c.req.param('batchId') ?? '';
+  return found(await act(c.get('owner').accountId, productOf(c), id), 'batch', id);
+}
+
+/** What `act` answers for the caller's job in the path (its product and id); 404 not_found when it has none. */
+async function onJob<T>(c: Context<AppEnv>, act: (accountId: string, product: JobProduct, id: string) => Promise<T | undefined>): Promise<T> {
+  const id = c.req.param('jobId') ?? '';
+  return found(await act(c.get('owner').accountId, jobProductOf(c), id), 'job', id);
+}
+
 export function listQuery(c: Context<AppEnv>): ListQuery {
   const params = queryOf(c.req.url);
   const query: ListQuery = { limit: numberQuery(params, 'limit', { min: 1, max: MAX_PAGE_SIZE, integer: true }) ?? DEFAULT_PAGE_SIZE };
@@ -60,26 +72,11 @@ export function jobRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get('/v1/batches', async (c) => c.json({ object: 'list', ...(await deps.jobs.listBatches(c.get('owner').accountId, listQuery(c))) }));
   app.get('/v1/queue', async (c) => c.json(await deps.jobs.queueSummary(c.get('owner').accountId)));
 
-  app.get('/v1/:product/batch/:batchId', async (c) => {
-    const id = c.req.param('batchId');
-    return c.json(found(await deps.jobs.getBatch(c.get('owner').accountId, productOf(c), id), 'batch', id));
-  });
-  app.post('/v1/:product/batch/:batchId/cancel', async (c) => {
-    const id = c.req.param('batchId');
-    return c.json(found(await deps.jobs.cancelBatch(c.get('owner').accountId, productOf(c), id), 'batch', id));
-  });
-  app.get('/v1/:product/:jobId', async (c) => {
-    const id = c.req.param('jobId');
-    // The view is the cache's frozen one while the job stands still: its JSON is made once (http/frozen-json.ts).
-    return frozenJsonAnswer(c, found(await deps.jobs.getJob(c.get('owner').accountId, jobProductOf(c), id), 'job', id));
-  });
-  app.post('/v1/:product/:jobId/cancel', async (c) => {
-    const id = c.req.param('jobId');
-    return c.json(found(await deps.jobs.cancelJob(c.get('owner').accountId, jobProductOf(c), id), 'job', id));
-  });
-  app.post('/v1/:product/:jobId/retry', async (c) => {
-    const id = c.req.param('jobId');
-    return c.json(found(await deps.jobs.retryJob(c.get('owner').accountId, jobProductOf(c), id), 'job', id));
-  });
+  app.get('/v1/:product/batch/:batchId', async (c) => c.json(await onBatch(c, (account, product, id) => deps.jobs.getBatch(account, product, id))));
+  app.post('/v1/:product/batch/:batchId/cancel', async (c) => c.json(await onBatch(c, (account, product, id) => deps.jobs.cancelBatch(account, product, id))));
+  // The view is the cache's frozen one while the job stands still: its JSON is made once (http/frozen-json.ts).
+  app.get('/v1/:product/:jobId', async (c) => frozenJsonAnswer(c, await onJob(c, (account, product, id) => deps.jobs.getJob(account, product, id))));
+  app.post('/v1/:product/:jobId/cancel', async (c) => c.json(await onJob(c, (account, product, id) => deps.jobs.cancelJob(account, product, id))));
+  app.post('/v1/:product/:jobId/retry', async (c) => c.json(await onJob(c, (account, product, id) => deps.jobs.retryJob(account, product, id))));
   return app;
 }

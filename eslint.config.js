@@ -80,7 +80,7 @@ export default tseslint.config(
     files: ['src-main/**/*.ts'],
     ignores: [
       'src-main/common/errors.ts',
-      'src-main/common/api-client.ts', // ApiClientError: a service's answer on the client side (status, code), retried on by status
+      'src-main/common/api-client-base.ts', // ApiClientError: a service's answer on the client side (status, code), retried on by status
       'src-main/engines/worker/worker-pool.ts', // WorkerCrashError: the executor retries a job whose worker crashed
       'src-main/remote/remote-errors.ts', // RemoteError: the runner retries or backs off by its kind and status
       'src-main/remote/language-model/language-model-client.ts', // a refused parameter is retried in the corrected dialect

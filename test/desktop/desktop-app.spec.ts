@@ -19,6 +19,7 @@ import { _electron, type ElectronApplication, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesktopBridge, LiveBridgeEvent } from '../../src-main/common/desktop-bridge.js';
 import { audibleSeconds, startPulse, type Pulse } from '../audio/pulse.js';
+import { until as waitUntil } from '../helpers/wait.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SAMPLE = join(ROOT, 'resources', 'samples', 'model-test.wav');
@@ -47,15 +48,7 @@ function api<T>(path: string, init: { method?: string } = {}): Promise<{ status:
   );
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms: number): Promise<T> => waitUntil(what, read, done, { timeoutMs: ms, everyMs: 250 });
 
 beforeAll(async () => {
   // The electron package answers the path of the binary it downloaded at install.

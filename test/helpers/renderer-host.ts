@@ -8,6 +8,7 @@ import { ApiClient } from '../../src-main/common/api-client.js';
 import { AppState } from '../../src-renderer/src/shared/service/app-state.svelte.js';
 import { startTestService, type TestService } from './service.js';
 import { scaled } from './time-scale.js';
+import { until as waitUntil } from './wait.js';
 
 /** An AppState polling `svc` with its key; call `stopPolling()` when done. */
 export function connectedAppState(svc: TestService): AppState {
@@ -44,11 +45,7 @@ export function useConnectedApp(config: Partial<ServiceConfig> = {}): { readonly
   };
 }
 
-/** Resolves once `predicate` holds (checked every 25 ms); fails after `timeoutMs` naming `what`. */
+/** Resolves once `predicate` holds (checked every 25 ms, test/helpers/wait.ts); fails after `timeoutMs` naming `what`. */
 export async function until(predicate: () => boolean, what: string, timeoutMs = scaled(30_000)): Promise<void> {
-  const start = Date.now();
-  while (!predicate()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await waitUntil(what, predicate, (holds) => holds, { timeoutMs, everyMs: 25 });
 }

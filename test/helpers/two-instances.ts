@@ -8,6 +8,7 @@ import type { Db } from '../../src-main/store/database.js';
 import { startServeProcess, startTestService, testModelSource, type ServeProcess, type TestService } from './service.js';
 import { SHARED, requireCommand, requireFile } from './system.js';
 import { scaled } from './time-scale.js';
+import { untilFound } from './wait.js';
 
 export const JFK = join(SHARED, 'audio/jfk.wav');
 export const HIFI = join(SHARED, 'audio/hifitts-6097');
@@ -79,19 +80,8 @@ export async function listJobs(base: string, key: string): Promise<Job[]> {
   return (await api<{ data: Job[] }>(base, key, 'GET', '/v1/jobs?limit=100')).body.data;
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = scaled(60_000)): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+export function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = scaled(60_000)): Promise<T> {
+  return untilFound(what, probe, { timeoutMs, everyMs: 100, retryErrors: true });
 }
 
 export async function waitForJob(base: string, key: string, product: string, id: string, timeoutMs = scaled(90_000)): Promise<Job> {

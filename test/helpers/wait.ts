@@ -20,3 +20,23 @@ export async function until<T>(what: string, read: () => T | Promise<T>, done: (
     await new Promise((resolve) => setTimeout(resolve, options.everyMs ?? 50));
   }
 }
+
+export interface UntilFoundOptions extends UntilOptions {
+  /** A probe that throws is tried again (a service still starting); the last error is named if time runs out. */
+  retryErrors?: boolean;
+}
+
+/** Waits until `probe` answers a value (not undefined, null or false) and returns it. */
+export async function untilFound<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, options: UntilFoundOptions = {}): Promise<T> {
+  type Answer = { value: T | undefined | null | false } | { error: string };
+  const read = async (): Promise<Answer> => {
+    try {
+      return { value: await probe() };
+    } catch (error) {
+      if (!options.retryErrors) throw error;
+      return { error: String(error) };
+    }
+  };
+  const answer = await until(what, read, (a) => 'value' in a && a.value !== undefined && a.value !== null && a.value !== false, options);
+  return (answer as { value: T }).value;
+}

@@ -23,6 +23,7 @@ import { requireCommand } from '../../helpers/system.js';
 import { startXvfb } from '../../helpers/xvfb.js';
 import { silentLog } from '../../../src-main/common/log.js';
 import { scaled } from '../../helpers/time-scale.js';
+import { until } from '../../helpers/wait.js';
 
 let pulse: CapturePulse;
 let t: TestService;
@@ -42,11 +43,7 @@ function mostOfJfk(text: string): boolean {
 }
 
 async function waitFor(check: () => boolean, what: string, ms = scaled(30_000)): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(what, check, (holds) => holds, { timeoutMs: ms });
 }
 
 beforeAll(async () => {

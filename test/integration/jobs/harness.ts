@@ -15,6 +15,7 @@ import type { Clock } from '../../../src-main/store/clock.js';
 import type { Repositories } from '../../../src-main/store/repositories.js';
 import { createSqliteStore, type SqliteStore } from '../../../src-main/store/sqlite-store.js';
 import { scaled } from '../../helpers/time-scale.js';
+import { until as waitUntil } from '../../helpers/wait.js';
 
 process.env.VOXDESK_TEST_ENGINES = '1';
 
@@ -137,11 +138,7 @@ export function whenJob(service: JobEngine, jobId: string, predicate: (job: Job)
   });
 }
 
-/** Polls `check` every 10 ms until it holds; throws naming `what` after `timeoutMs`. */
+/** Polls `check` every 10 ms (test/helpers/wait.ts) until it holds; throws naming `what` after `timeoutMs`. */
 export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = scaled(30_000)): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await waitUntil(what, check, (holds) => holds, { timeoutMs, everyMs: 10 });
 }

@@ -10,6 +10,7 @@ import type { HoldOutcome, JobRunner } from '../../../../src-main/jobs/engine/jo
 import type { JobEngine } from '../../../../src-main/jobs/engine/job-service.js';
 import { createHarness, PRICED, whenJob, type Harness, type HarnessOptions } from '../harness.js';
 import { scaled } from '../../../helpers/time-scale.js';
+import { untilFound } from '../../../helpers/wait.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -79,15 +80,7 @@ async function jobsNow(service: JobEngine, jobs: Job[]): Promise<Job[]> {
   return Promise.all(jobs.map((j) => jobNow(service, j.id)));
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = scaled(20_000)): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined | false>): Promise<T> => untilFound(what, probe, { timeoutMs: scaled(20_000), everyMs: 20 });
 
 const hostedTotal = async (service: JobEngine): Promise<number> =>
   (await service.ledgerFor(h.accountId)).filter((e) => e.provider === 'remote').reduce((sum, e) => sum + e.amount_usd_micro, 0);

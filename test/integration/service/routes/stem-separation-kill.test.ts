@@ -13,6 +13,7 @@ import { generatedModel, PRODUCT_MODELS_SCRIPT } from '../../../helpers/generate
 import { Client, json, type Part } from '../../../helpers/http-client.js';
 import { startServeProcess, stopServe, type ServeProcess } from '../../../helpers/service.js';
 import { scaled } from '../../../helpers/time-scale.js';
+import { until as waitUntil } from '../../../helpers/wait.js';
 
 const KEY = 'vdk_' + 'S'.repeat(32);
 const RATE = 16000;
@@ -25,17 +26,8 @@ afterEach(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, tries = 1200): Promise<T> {
-  let value = await read();
-  for (let i = 0; i < tries && !done(value); i++) {
-    await sleep(100);
-    value = await read();
-  }
-  if (!done(value)) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 400)}`);
-  return value;
-}
+const until = <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = scaled(120_000)): Promise<T> =>
+  waitUntil(what, read, done, { timeoutMs, everyMs: 100 });
 
 describe('a SIGKILL during a stem-separation job', () => {
   it('requeues the job on restart and finishes it with whole stems', { timeout: scaled(600_000) }, async () => {
@@ -64,7 +56,7 @@ describe('a SIGKILL during a stem-separation job', () => {
 
     serve = await startServeProcess(dataDir, [], { VOXDESK_API_KEY: KEY });
     api = new Client(serve.url, KEY);
-    const job = await until('the job to end after the restart', () => json<Job>(api.get(`/v1/stem-separation/${jobId}`)), (j) => ['succeeded', 'failed', 'cancelled'].includes(j.status), 3000);
+    const job = await until('the job to end after the restart', () => json<Job>(api.get(`/v1/stem-separation/${jobId}`)), (j) => ['succeeded', 'failed', 'cancelled'].includes(j.status), scaled(300_000));
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
     expect(job.result?.stems).toEqual(['vocals', 'accompaniment']);
     for (const artifact of job.result!.artifacts!) {

@@ -11,7 +11,7 @@ import { gate } from '../http/route-gates.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { ApiError } from '../../common/errors.js';
 import type { ApiKeys, KeyOwner } from './api-keys.js';
-import { authenticate, type Authentication } from './authenticate.js';
+import { authenticate, type Authentication, type Credentials } from './authenticate.js';
 import type { FailedAuthLimiter } from './failed-auth-limiter.js';
 import { requestHeader } from '../http/node-request.js';
 import { routeAccess, type RouteAccess } from '../http/route-access.js';
@@ -54,6 +54,26 @@ function requestKey(c: Context, access: RouteAccess): string {
   return match[1]!;
 }
 
+/** What an HTTP request shows the key check; read when the check asks (a request refused for its Origin is not read further). */
+class HttpCredentials implements Credentials {
+  readonly origin: string | undefined;
+
+  constructor(
+    private readonly c: Context,
+    private readonly access: RouteAccess,
+  ) {
+    this.origin = requestHeader(c, 'origin');
+  }
+
+  address(): string {
+    return clientAddress(this.c);
+  }
+
+  key(): string {
+    return requestKey(this.c, this.access);
+  }
+}
+
 /** The service's one key check (authenticate.ts) for the keys these deps know. */
 export function authenticationOf(deps: AuthDeps): Authentication {
   return {
@@ -70,7 +90,7 @@ export function authMiddleware(deps: AuthDeps): MiddlewareHandler<{ Variables: A
     if (c.req.method === 'OPTIONS') return undefined;
     const access = routeAccess(c);
     if (access === 'public' || (access === 'key-optional' && requestHeader(c, 'authorization') === undefined)) return undefined;
-    const owner = authenticate(auth, { origin: requestHeader(c, 'origin'), address: () => clientAddress(c), key: () => requestKey(c, access) });
+    const owner = authenticate(auth, new HttpCredentials(c, access));
     if (owner instanceof Promise) return owner.then((found) => void c.set('owner', found));
     c.set('owner', owner);
     return undefined;

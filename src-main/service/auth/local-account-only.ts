@@ -18,9 +18,12 @@ import { gate } from '../http/route-gates.js';
 /** Path prefixes of the machine's administration routes: everything at or under them is local-account only. */
 export const ADMIN_PATH_PREFIXES = ['/v1/local', '/v1/settings', '/v1/keys', '/v1/captures'] as const;
 
+/** The prefixes as folders ("/v1/local/"), made once: the check runs on every /v1 request. */
+const ADMIN_FOLDERS = ADMIN_PATH_PREFIXES.map((prefix) => `${prefix}/`);
+
 /** True when `path` is one of the administration routes. */
 export function isAdminPath(path: string): boolean {
-  return ADMIN_PATH_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  return ADMIN_PATH_PREFIXES.some((prefix, i) => path === prefix || path.startsWith(ADMIN_FOLDERS[i]!));
 }
 
 /**

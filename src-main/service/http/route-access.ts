@@ -14,7 +14,8 @@
  * A marker is a gate that does nothing, so the route still runs as one fused handler (route-gates.ts).
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { gate, matchedHandlers } from './route-gates.js';
+import type { RouterRoute } from 'hono/types';
+import { gate, routeHandlers } from './route-gates.js';
 
 export type RouteAccess = 'key' | 'public' | 'key-optional' | 'key-or-query';
 
@@ -32,10 +33,22 @@ export const publicRoute = marker('public');
 export const keyOptionalRoute = marker('key-optional');
 export const keyOrQueryRoute = marker('key-or-query');
 
+/** What each matched route declared (null: nothing), found once per route: its handlers do not change. */
+const declared = new WeakMap<object, RouteAccess | null>();
+
+function declaredBy(route: RouterRoute): RouteAccess | null {
+  let access = declared.get(route);
+  if (access === undefined) {
+    access = routeHandlers(route).map((handler) => (handler as Marked)[ACCESS]).find((a) => a !== undefined) ?? null;
+    declared.set(route, access);
+  }
+  return access;
+}
+
 /** What the route this request matched declared; 'key' when it declared nothing or no route matched. */
 export function routeAccess(c: Context): RouteAccess {
-  for (const handler of matchedHandlers(c)) {
-    const access = (handler as Marked)[ACCESS];
+  for (const route of c.req.matchedRoutes) {
+    const access = declaredBy(route);
     if (access) return access;
   }
   return 'key';

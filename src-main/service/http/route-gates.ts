@@ -66,9 +66,9 @@ const unscoped: RequestScope = (run) => run();
  */
 export const FOLDED_GATES = Symbol('voxdesk.foldedGates');
 
-/** Every handler the request matched, those folded into a fused route included, in order. */
-export function matchedHandlers(c: Context): unknown[] {
-  return c.req.matchedRoutes.flatMap((route) => [...((route as { [FOLDED_GATES]?: unknown[] })[FOLDED_GATES] ?? []), route.handler]);
+/** One matched route's handlers: the gates folded into it (if any), then its own. */
+export function routeHandlers(route: RouterRoute): unknown[] {
+  return [...((route as { [FOLDED_GATES]?: unknown[] })[FOLDED_GATES] ?? []), route.handler];
 }
 
 /**

@@ -12,7 +12,7 @@
  *   it is: no middleware is added in front of the routes' gates).
  * - `voxdesk_node_info{role, node}` and the process figures prom-client collects by default (memory, CPU, event loop).
  */
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Job } from '../../common/api-types.js';
 import { isTerminal } from '../../common/job-states.js';
@@ -95,13 +95,15 @@ export function createNodeMetrics(input: { store: Store; jobs: JobEngine; role: 
     registry,
     contentType: registry.contentType,
     watch(server) {
-      server.on('request', (req, res) => {
-        const started = process.hrtime.bigint();
-        res.once('finish', () => {
-          const method = METHODS.has(req.method ?? '') ? req.method! : 'OTHER';
-          requests.inc({ method, status: String(res.statusCode) });
-          latency.observe({ method }, Number(process.hrtime.bigint() - started) / 1e9);
-        });
+      // Per request: its arrival time on the response and one listener shared by all (no closure per request).
+      function finished(this: ServerResponse & { [STARTED]?: number }): void {
+        const method = METHODS.has(this.req.method ?? '') ? this.req.method! : 'OTHER';
+        requests.inc({ method, status: String(this.statusCode) });
+        latency.observe({ method }, (performance.now() - this[STARTED]!) / 1000);
+      }
+      server.on('request', (_req, res: ServerResponse & { [STARTED]?: number }) => {
+        res[STARTED] = performance.now();
+        res.on('finish', finished);
       });
     },
     scrape: () => registry.metrics(),
@@ -111,5 +113,8 @@ export function createNodeMetrics(input: { store: Store; jobs: JobEngine; role: 
     },
   };
 }
+
+/** When a response's request arrived (performance.now()). */
+const STARTED = Symbol('voxdesk.requestStarted');
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

@@ -132,7 +132,6 @@ export class LocalRoutesClient extends ApiClientBase {
     return this.request('GET', '/v1/settings/retention');
   }
   /** An omitted field keeps its stored value. */
-
   putRetentionSettings(body: { recordings_hours?: number | null; job_history_days?: number | null }): Promise<RetentionSettings> {
     return this.request('PUT', '/v1/settings/retention', body);
   }

@@ -103,12 +103,13 @@ export class ApiClient extends LocalRoutesClient {
   }
 
   // Speech to text. Parts in the spec's order: model first, then params, name, file.
+  /** `wait: false` answers with the queued job at once instead of holding until it ends (to follow it meanwhile). */
   transcribe(
     upload: AudioFileUpload,
-    fields: { model: string; params?: Record<string, unknown>; name?: string },
+    fields: { model: string; params?: Record<string, unknown>; name?: string; wait?: boolean },
     options: RequestOptions = {},
   ): Promise<Job> {
-    return this.request('POST', '/v1/speech-to-text', oneRecordingForm(upload, fields), options);
+    return this.request('POST', `/v1/speech-to-text${query({ wait: fields.wait })}`, oneRecordingForm(upload, fields), options);
   }
   transcribeBatch(
     uploads: readonly AudioFileUpload[],

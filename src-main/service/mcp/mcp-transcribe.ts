@@ -2,6 +2,11 @@
  * The `transcribe_file` tool's work: the file uploaded as an ordinary speech-to-text job, then (unless the assistant
  * asked not to wait) followed until it ends, with progress reported as the job reports it. A call the assistant
  * cancels cancels its job, so nothing keeps running (and charging) for a question nobody waits for.
+ *
+ * The upload asks for the job at once (`?wait=false`): a held POST would leave the assistant without
+ * progress for up to the whole hold window, and keep a `wait: false` call waiting. No progress is sent as the job
+ * ends: the answer says so, and a notification written just before the answer reaches SDK clients after they stopped
+ * listening (typescript-sdk#2580), as an error.
  */
 import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -47,7 +52,7 @@ export async function transcribeFile(client: ApiClient, args: TranscribeArgs, si
   if (!facts.isFile()) throw new Error(`file_required: ${path} is not a file`);
   const model = args.model ?? (await defaultAsrModel(client));
   const params = args.language ? { language: args.language } : {};
-  let job = await client.transcribe({ file: await openAsBlob(path), filename: basename(path) }, { model, params });
+  let job = await client.transcribe({ file: await openAsBlob(path), filename: basename(path) }, { model, params, wait: false });
   if (!args.wait) return job;
   let reported = -1;
   while (!isTerminal(job.status)) {
@@ -63,6 +68,5 @@ export async function transcribeFile(client: ApiClient, args: TranscribeArgs, si
     await sleep(POLL_MS, signal);
     if (!signal.aborted) job = await client.getJob('speech-to-text', job.id);
   }
-  if (progress && job.status === 'succeeded') await progress(1, 'succeeded');
   return job;
 }

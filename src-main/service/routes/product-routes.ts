@@ -5,7 +5,6 @@
  */
 import { refuseUnknownFields } from '../../common/unknown-fields.js';
 import { Hono, type Context } from 'hono';
-import type { Job } from '../../common/api-types.js';
 import { ApiError } from '../../common/errors.js';
 import { MAX_BATCH_ITEMS } from '../../common/limits.js';
 import { BATCH_PRODUCTS, PRODUCTS, PRODUCT_INPUT, type Product } from '../../common/products.js';
@@ -25,6 +24,7 @@ import {
   checkText,
   audioSeconds,
   holdJob,
+  waitsForJob,
   idempotencyOf,
   requestedLanguage,
   resolveForProductFresh,
@@ -53,6 +53,7 @@ async function zeroShotVoiceInput(deps: AppDeps, product: Product, sub: Multipar
 }
 
 async function postMultipartSingle(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {
+  const wait = waitsForJob(c);
   const owner = c.get('owner');
   const sub = await readMultipartSubmission(c.req.raw, deps, owner.accountId, product, false);
   try {
@@ -90,7 +91,7 @@ async function postMultipartSingle(c: Context<AppEnv>, deps: AppDeps, product: P
       idem,
     );
     if (replayed) await sub.discard();
-    return c.json(await holdJob(c, deps, owner.accountId, product, job));
+    return c.json(await holdJob(c, deps, owner.accountId, product, job, wait));
   } catch (error) {
     await sub.discard();
     throw error;
@@ -187,6 +188,7 @@ async function voiceInput(
 }
 
 async function postJsonSingle(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {
+  const wait = waitsForJob(c);
   const owner = c.get('owner');
   const body = await readJsonObject(c);
   refuseUnknownFields(body, jsonFields(product, false).body);
@@ -216,8 +218,7 @@ async function postJsonSingle(c: Context<AppEnv>, deps: AppDeps, product: Produc
   );
   // Saved once its job exists (a replayed request's voice was saved the first time).
   if (saved && !replayed) await saveDesignedVoice(deps.store, owner.accountId, saved.id, saved.name, input.designedVoice!.recipe);
-  const held: Job = await holdJob(c, deps, owner.accountId, product, job);
-  return c.json(held);
+  return c.json(await holdJob(c, deps, owner.accountId, product, job, wait));
 }
 
 async function postJsonBatch(c: Context<AppEnv>, deps: AppDeps, product: Product): Promise<Response> {

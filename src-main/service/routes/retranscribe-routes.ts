@@ -16,7 +16,7 @@ import { parseRetranscribeRequest, rangeInput, snapRange, type SnappedRange } fr
 import type { AppDeps } from '../app-deps.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonObject } from '../http/json-body.js';
-import { holdJob, idempotencyOf, requestedLanguage, resolveForProductFresh, validateParams } from './submission.js';
+import { holdJob, idempotencyOf, waitsForJob, requestedLanguage, resolveForProductFresh, validateParams } from './submission.js';
 import { noJobOnRoute } from '../../common/error-messages.js';
 
 const clock = (seconds: number): string => {
@@ -41,6 +41,7 @@ async function linkRecording(deps: AppDeps, accountId: string, path: string, fil
 }
 
 async function retranscribe(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const wait = waitsForJob(c);
   const { accountId } = c.get('owner');
   const jobId = c.req.param('jobId')!;
   const body = await readJsonObject(c);
@@ -77,7 +78,7 @@ async function retranscribe(c: Context<AppEnv>, deps: AppDeps): Promise<Response
       idempotencyOf(c, { job: jobId, ...body }),
     );
     if (replayed) await rm(copy.dir, { recursive: true, force: true });
-    return c.json(await holdJob(c, deps, accountId, 'speech-to-text', job));
+    return c.json(await holdJob(c, deps, accountId, 'speech-to-text', job, wait));
   } catch (error) {
     await rm(copy.dir, { recursive: true, force: true });
     throw error;

@@ -18,6 +18,7 @@ import type { ModelDefinition } from '../../engines/model-definition.js';
 import { SENTENCE_TTS_ENGINES } from '../../engines/tts/tts-run.js';
 import type { Idempotency } from '../../jobs/engine/job-service-types.js';
 import type { AppDeps } from '../app-deps.js';
+import { booleanQuery, queryOf } from '../http/query-params.js';
 import { mustBeString } from '../../common/error-messages.js';
 
 /** Longest Idempotency-Key accepted. */
@@ -145,9 +146,17 @@ export function idempotencyOf(c: Context, request: unknown): Idempotency | undef
   return { key, requestHash };
 }
 
-/** Holds a single-item POST until the job is terminal, the hold window ends or the client goes away. */
-export async function holdJob(c: Context, deps: AppDeps, accountId: string, product: JobProduct, job: Job): Promise<Job> {
-  if (isTerminal(job.status) || deps.config.holdSeconds <= 0) return job;
+/**
+ * Whether a single-item POST is held for its job: yes unless `?wait=false`, asked by a caller that follows the job
+ * itself (and shows its progress meanwhile). Read before the job is made, so a bad value creates nothing.
+ */
+export function waitsForJob(c: Context): boolean {
+  return booleanQuery(queryOf(c.req.url), 'wait', true);
+}
+
+/** Holds a single-item POST (one that waits) until the job is terminal, the hold window ends or the client goes away. */
+export async function holdJob(c: Context, deps: AppDeps, accountId: string, product: JobProduct, job: Job, wait: boolean): Promise<Job> {
+  if (!wait || isTerminal(job.status) || deps.config.holdSeconds <= 0) return job;
   await deps.jobs.waitForTerminal(job.id, deps.config.holdSeconds * 1000, AbortSignal.any([c.req.raw.signal, deps.closing]));
   return (await deps.jobs.getJob(accountId, product, job.id)) ?? job;
 }

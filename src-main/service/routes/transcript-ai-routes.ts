@@ -27,7 +27,7 @@ import type { AppEnv } from '../app-env.js';
 import { contentDisposition } from '../http/file-response.js';
 import { readJsonObject } from '../http/json-body.js';
 import { queryOf, singleQuery } from '../http/query-params.js';
-import { holdJob, idempotencyOf } from './submission.js';
+import { holdJob, idempotencyOf, waitsForJob } from './submission.js';
 
 /** The account's action job `aiJobId` made from transcription `jobId`; 404 otherwise. */
 async function actionJob(c: Context<AppEnv>, deps: AppDeps): Promise<Job> {
@@ -45,6 +45,7 @@ export function transcriptAiRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   app.post('/v1/speech-to-text/:jobId/ai', async (c) => {
+    const wait = waitsForJob(c);
     const accountId = c.get('owner').accountId;
     const sourceId = c.req.param('jobId');
     const request = parseAiRequest(await readJsonObject(c));
@@ -73,8 +74,7 @@ export function transcriptAiRoutes(deps: AppDeps): Hono<AppEnv> {
       // The same Idempotency-Key with the same request answers the job it made (no second action), as on every POST.
       idempotencyOf(c, request),
     );
-    if (singleQuery(queryOf(c.req.url), 'wait') === 'false') return c.json(job);
-    return c.json(await holdJob(c, deps, accountId, TRANSCRIPT_AI, job));
+    return c.json(await holdJob(c, deps, accountId, TRANSCRIPT_AI, job, wait));
   });
 
   app.get('/v1/speech-to-text/:jobId/ai', async (c) => {

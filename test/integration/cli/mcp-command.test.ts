@@ -38,7 +38,20 @@ async function connect(key: string): Promise<Client> {
     stderr: 'pipe',
   });
   await client.connect(transport);
+  oneMessagePerTask(transport);
   return client;
+}
+
+/**
+ * Hands the client the messages Voxdesk wrote one task apart, in order. SDK 1.32 runs a notification's handler a
+ * microtask after a response's, so progress read in the same chunk as the answer is dropped on a busy machine
+ * (typescript-sdk#2580, fixed upstream by dispatching in arrival order); the tests check what Voxdesk sent.
+ */
+function oneMessagePerTask(transport: StdioClientTransport): void {
+  const deliver = transport.onmessage!;
+  transport.onmessage = (message) => {
+    setImmediate(() => deliver(message));
+  };
 }
 
 async function jobCount(): Promise<number> {
@@ -75,8 +88,8 @@ describe('voxdesk mcp', () => {
     const jobId = done.structuredContent!.job_id as string;
     expect(done.structuredContent!.status).toBe('succeeded');
     expect(String(done.structuredContent!.text)).toMatch(/country/i);
-    // Progress as the job reported it while the call waited: in percent, never going back.
-    expect(progress.length).toBeGreaterThan(0);
+    // Progress as the job reported it while the call waited: from the queued job, in percent, never going back.
+    expect(progress[0]).toBe(0);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
 
     const found = await call('search_transcripts', { query: 'country' });

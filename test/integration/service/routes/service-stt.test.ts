@@ -6,6 +6,7 @@ import { requireCommand, SHARED } from '../../../helpers/system.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { wordErrorRate } from '../../../helpers/engine-context.js';
 import { scaled } from '../../../helpers/time-scale.js';
+import { until } from '../../../helpers/wait.js';
 
 requireCommand('pocketsphinx_continuous', 'pocketsphinx');
 const JFK = join(SHARED, 'audio/jfk.wav');
@@ -16,12 +17,20 @@ beforeAll(async () => {
 });
 afterAll(async () => svc?.stop());
 
-async function transcribe(file: string, params?: Record<string, unknown>): Promise<Job> {
+function post(file: string, params?: Record<string, unknown>, search = ''): Promise<Response> {
   const form = new FormData();
   form.append('model', 'pocketsphinx-en-us');
   if (params) form.append('params', JSON.stringify(params));
   form.append('file', new Blob([readFileSync(file)], { type: 'audio/wav' }), 'jfk.wav');
-  const response = await fetch(`${svc.url}/v1/speech-to-text`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` }, body: form });
+  return fetch(`${svc.url}/v1/speech-to-text${search}`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` }, body: form });
+}
+
+async function jobCount(): Promise<number> {
+  return ((await (await fetch(`${svc.url}/v1/jobs?limit=100`, { headers: { authorization: `Bearer ${svc.key}` } })).json()) as { data: unknown[] }).data.length;
+}
+
+async function transcribe(file: string, params?: Record<string, unknown>): Promise<Job> {
+  const response = await post(file, params);
   expect(response.status).toBe(200);
   let job = (await response.json()) as Job;
   while (job.status === 'queued' || job.status === 'running') {
@@ -45,6 +54,27 @@ describe('speech to text through the service (PocketSphinx in a worker process)'
     expect(job.result!.words!.length).toBeGreaterThan(5);
     const srt = await (await fetch(`${svc.url}/v1/speech-to-text/${job.id}/export?format=srt`, { headers: { authorization: `Bearer ${svc.key}` } })).text();
     expect(srt).toMatch(/^1\n00:00:0\d,\d{3} --> 00:00:\d\d,\d{3}\n/);
+  }, scaled(180_000));
+
+  it('holds the POST until the job ends, unless asked not to wait: then it answers with the queued job', async () => {
+    const held = (await (await post(JFK)).json()) as Job;
+    expect(held.status).toBe('succeeded');
+
+    const prompt = await post(JFK, undefined, '?wait=false');
+    expect(prompt.status).toBe(200);
+    const created = (await prompt.json()) as Job;
+    expect(created.status).toBe('queued');
+    const read = async (): Promise<Job> => (await (await fetch(`${svc.url}/v1/speech-to-text/${created.id}`, { headers: { authorization: `Bearer ${svc.key}` } })).json()) as Job;
+    const job = await until('the job answered at once to end', read, (j) => j.status !== 'queued' && j.status !== 'running', { everyMs: 250 });
+    expect(job.status).toBe('succeeded');
+    expect(job.result!.text).toMatch(/country/i);
+
+    // A wait that is not a boolean is refused before anything is made.
+    const before = await jobCount();
+    const bad = await post(JFK, undefined, '?wait=later');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^wait must be true or false/) });
+    expect(await jobCount()).toBe(before);
   }, scaled(180_000));
 
   it('a corrupt upload fails the job with audio_decode_failed', async () => {

@@ -28,6 +28,11 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** A Range header (downloads). */
   range?: string;
+  /**
+   * false: a single-item POST answers with its queued job at once (`?wait=false`) instead of holding until the job
+   * ends, for a caller that follows the job itself (its progress, its Cancel).
+   */
+  wait?: boolean;
 }
 
 /** `?a=1&b=2` of the values given, leaving out the unset ones ('' too); '' when none is set. */
@@ -86,7 +91,8 @@ export class ApiClientBase {
     }
     let response: Response;
     try {
-      response = await this.fetchImpl(this.url(path), { method, headers, body: payload, signal: options.signal });
+      const url = options.wait === false ? `${this.url(path)}${path.includes('?') ? '&' : '?'}wait=false` : this.url(path);
+      response = await this.fetchImpl(url, { method, headers, body: payload, signal: options.signal });
     } catch (cause) {
       if (options.signal?.aborted) throw cause;
       throw new ApiClientError('network_error', `The service at ${this.baseUrl} cannot be reached.`, 0, { cause });

@@ -103,13 +103,12 @@ export class ApiClient extends LocalRoutesClient {
   }
 
   // Speech to text. Parts in the spec's order: model first, then params, name, file.
-  /** `wait: false` answers with the queued job at once instead of holding until it ends (to follow it meanwhile). */
   transcribe(
     upload: AudioFileUpload,
-    fields: { model: string; params?: Record<string, unknown>; name?: string; wait?: boolean },
+    fields: { model: string; params?: Record<string, unknown>; name?: string },
     options: RequestOptions = {},
   ): Promise<Job> {
-    return this.request('POST', `/v1/speech-to-text${query({ wait: fields.wait })}`, oneRecordingForm(upload, fields), options);
+    return this.request('POST', '/v1/speech-to-text', oneRecordingForm(upload, fields), options);
   }
   transcribeBatch(
     uploads: readonly AudioFileUpload[],
@@ -227,9 +226,9 @@ export class ApiClient extends LocalRoutesClient {
   queue(): Promise<QueueSummary> {
     return this.request('GET', '/v1/queue');
   }
-  /** Starts an action on a transcription; answers at once with its queued job (wait=false). */
+  /** Starts an action on a transcription; answers at once with its queued job. */
   startAiAction(jobId: string, body: { action: AiActionName; language?: string; question?: string }): Promise<Job> {
-    return this.request('POST', `/v1/speech-to-text/${encodeURIComponent(jobId)}/ai?wait=false`, body);
+    return this.request('POST', `/v1/speech-to-text/${encodeURIComponent(jobId)}/ai`, body, { wait: false });
   }
   /** The transcription's finished actions, newest first. */
   listAiActions(jobId: string): Promise<{ data: Job[] }> {

@@ -52,7 +52,7 @@ export async function transcribeFile(client: ApiClient, args: TranscribeArgs, si
   if (!facts.isFile()) throw new Error(`file_required: ${path} is not a file`);
   const model = args.model ?? (await defaultAsrModel(client));
   const params = args.language ? { language: args.language } : {};
-  let job = await client.transcribe({ file: await openAsBlob(path), filename: basename(path) }, { model, params, wait: false });
+  let job = await client.transcribe({ file: await openAsBlob(path), filename: basename(path) }, { model, params }, { wait: false });
   if (!args.wait) return job;
   let reported = -1;
   while (!isTerminal(job.status)) {

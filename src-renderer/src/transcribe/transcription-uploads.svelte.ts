@@ -16,7 +16,7 @@ import { errorText } from '../shared/error-messages.js';
 import { pauseOrResume } from '../jobs/job-actions.js';
 import { multipartBody } from './multipart-body.js';
 import type { ServiceHost } from '../shared/service/service-host.js';
-import { matchJob, planUploads } from './upload-plan.js';
+import { planUploads } from './upload-plan.js';
 import { yieldToMain } from '../shared/ui/yield.js';
 
 export interface UploadItem {
@@ -28,6 +28,7 @@ export interface UploadItem {
   batchId: string | null;
   /** Position in its batch's files (kept so a row finds its batch file without scanning the items). */
   batchIndex: number | null;
+  /** When its upload first started (0 before): a row `waiting` after that waits for a free batch slot. */
   sentAt: number;
   /** Why it failed before it became a job: an error code and the service's words (null when the page refused it). */
   error: { code: string; message: string | null } | null;
@@ -123,25 +124,14 @@ export class TranscriptionUploads {
   }
 
   /**
-   * Gives rows their job ids as the polled lists learn them: held single POSTs by name and send time, batch items
-   * from their batch. The tab calls it from an effect on the polled lists.
+   * Gives batch rows their job ids as the polled batches learn them (a pending item has none yet); a single upload
+   * has its id from the POST's answer. The tab calls it from an effect on the polled lists.
    */
   resolveJobIds(): void {
-    // A local scratch set, never rendered.
-    // eslint-disable-next-line svelte/prefer-svelte-reactivity
-    const claimed = new Set(this.items.map((i) => i.jobId).filter((id): id is string => !!id));
     for (const item of this.items) {
-      if (item.jobId || (item.phase !== 'uploading' && item.phase !== 'sent')) continue;
-      if (item.batchId) {
-        const id = this.batchFileOf(item)?.job_id;
-        if (id) item.jobId = id;
-      } else {
-        const job = matchJob(this.#host.jobs, item.file.name, item.sentAt, claimed);
-        if (job) {
-          item.jobId = job.id;
-          claimed.add(job.id);
-        }
-      }
+      if (item.jobId || !item.batchId) continue;
+      const id = this.batchFileOf(item)?.job_id;
+      if (id) item.jobId = id;
     }
   }
 
@@ -217,13 +207,13 @@ export class TranscriptionUploads {
       const group = plan.items.map((k) => this.item(k)).filter((i): i is UploadItem => !!i);
       for (const it of group) {
         it.phase = 'uploading';
-        it.sentAt = Date.now();
+        it.sentAt ||= Date.now();
       }
       this.#host.refreshSoon();
       try {
         if (plan.kind === 'single') {
           const it = group[0]!;
-          const job = await this.#host.api.transcribe({ file: it.file, filename: it.file.name }, { model: modelId, name: it.file.name, params: it.params }, { signal: controller.signal });
+          const job = await this.#host.api.transcribe({ file: it.file, filename: it.file.name }, { model: modelId, name: it.file.name, params: it.params }, { signal: controller.signal, wait: false });
           it.jobId = job.id;
           it.phase = 'sent';
           this.#sentAfterAll(it);

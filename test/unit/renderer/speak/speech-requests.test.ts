@@ -1,21 +1,23 @@
 /**
  * The Speak tab's requests (src-renderer/src/speak/speech-requests.svelte.ts) against a real service with the page's
- * AppState as host: a single text, a batch of lines, Cancel while the held POST has not answered (the job is stopped
- * on the service too), plain-words errors.
+ * AppState as host: a single text (answered at once, followed by the poller), a batch of lines, Cancel by the job's id
+ * (also when pressed before the service answered), plain-words errors.
  */
 import { describe, expect, it } from 'vitest';
 import { SpeechRequests } from '../../../../src-renderer/src/speak/speech-requests.svelte.js';
 import { until, useConnectedApp } from '../../../helpers/renderer-host.js';
 
 const ctx = useConnectedApp({ workers: 2, holdSeconds: 30 });
+const SLOW = { behaviour: 'sleep', ms: 20_000 };
 
 describe('SpeechRequests', () => {
-  it('speaks one text: the held POST answers with the finished job and its audio', async () => {
+  it('speaks one text: answered at once with its job, which the poller follows to its audio', async () => {
     const requests = new SpeechRequests(ctx.app);
     await requests.submit({ modelId: 'test-tts', text: 'Hello there.', params: { artifact: true }, lines: null });
     expect(requests.error).toBeNull();
+    expect(requests.current).toMatchObject({ name: 'Hello there.', model_id: 'test-tts' });
+    await until(() => requests.current?.status === 'succeeded', 'the job to finish');
     expect(requests.busy).toBe(false);
-    expect(requests.current).toMatchObject({ status: 'succeeded', name: 'Hello there.', model_id: 'test-tts' });
     expect(requests.current?.result?.artifacts?.[0]?.url).toMatch(/^http/);
     expect(requests.batch).toBeUndefined();
   });
@@ -29,15 +31,26 @@ describe('SpeechRequests', () => {
     expect(requests.batch?.files.map((f) => f.name)).toEqual(['Line 1', 'Line 2', 'Line 3']);
   });
 
-  it('Cancel before the held POST answers also cancels the job on the service', async () => {
+  it('Cancel stops its own job on the service, not another sent with the same words', async () => {
     const requests = new SpeechRequests(ctx.app);
-    const done = requests.submit({ modelId: 'test-tts', text: 'A slow one to cancel.', params: { behaviour: 'sleep', ms: 20_000 }, lines: null });
-    await until(() => ctx.app.jobs.some((j) => j.name === 'A slow one to cancel.' && j.status === 'running'), 'the job to run');
+    await requests.submit({ modelId: 'test-tts', text: 'A slow one to cancel.', params: SLOW, lines: null });
+    expect(requests.busy).toBe(true); // its job is queued or running
+    const twin = await ctx.app.api.speak({ model: 'test-tts', text: 'A slow one to cancel.', params: SLOW, name: 'A slow one to cancel.' }, { wait: false });
     requests.cancel();
-    await done;
-    expect(requests.error).toBeNull(); // an abort the person asked for is no error
+    await until(() => requests.current?.status === 'cancelled', 'the job to be cancelled');
     expect(requests.busy).toBe(false);
-    await until(() => ctx.app.jobs.find((j) => j.name === 'A slow one to cancel.')?.status === 'cancelled', 'the job to be cancelled');
+    expect(requests.error).toBeNull(); // a cancel the person asked for is no error
+    expect((await ctx.app.api.getJob('text-to-speech', twin.id)).status).not.toBe('cancelled');
+    await ctx.app.api.cancelJob('text-to-speech', twin.id); // free the worker
+  });
+
+  it('Cancel pressed before the service answered cancels the job as soon as it is named', async () => {
+    const requests = new SpeechRequests(ctx.app);
+    const sent = requests.submit({ modelId: 'test-tts', text: 'Cancelled on the way.', params: SLOW, lines: null });
+    requests.cancel();
+    await sent;
+    await until(() => requests.current?.status === 'cancelled', 'the job to be cancelled');
+    expect(requests.busy).toBe(false);
   });
 
   it('explains what is wrong in plain words', async () => {

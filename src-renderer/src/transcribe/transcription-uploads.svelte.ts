@@ -2,8 +2,8 @@
  * The Transcribe tab's work, apart from its view: the files dropped in this session and their way to the service.
  * One file goes to the single-item route; several go in batches of up to 50 (upload-plan.ts), whose multipart body
  * is built in slices (multipart-body.ts); a batch refused because two are already open waits and tries again instead
- * of failing the drop. Each row then finds its job: a held single POST by name and send time before it answers,
- * a batch item from the polled batch. Cancel and retry act on the service's jobs.
+ * of failing the drop. Each row then has its job: a single file's from the POST's answer (asked not to wait for the
+ * job, `wait=false`), a batch item's from the polled batch. Cancel and retry act on the service's jobs.
  *
  * A file that cannot be sent — empty, or larger than the model takes — fails alone with its reason before anything is
  * sent, and the others go on. Every file that never became a job is reported to `onUnsent` (Jobs → Problems keeps

@@ -4,7 +4,7 @@
  * thread, so the live service runs this in worker threads (engines/live/espeak-thread-pool.ts).
  */
 import { JobError } from '../../common/errors.js';
-import { espeakVoiceCatalogue, voiceForLanguage, type EspeakVoice } from './espeak-voices.js';
+import { ESPEAK_DATA_DIR, espeakVoiceCatalogue, voiceForLanguage, type EspeakVoice } from './espeak-voices.js';
 
 /** eSpeak's own sample rate. */
 export const ESPEAK_SAMPLE_RATE = 22050;
@@ -33,14 +33,46 @@ interface EspeakWorker {
   synthesize(text: string, callback: (audio: Int16Array, events: unknown[]) => boolean): void;
 }
 
+/** The part of Emscripten's file system (the module's `FS`) used here. */
+interface EmscriptenFs {
+  rename(from: string, to: string): void;
+}
+
 // The package ships no type declarations: a non-literal specifier keeps its `any` local to this file.
 const ESPEAK_PACKAGE: string = '@echogarden/espeak-ng-emscripten';
+/** The folders eSpeak lists voices from: its languages and its variants. */
+const VOICE_FOLDERS = [`${ESPEAK_DATA_DIR}/lang`, `${ESPEAK_DATA_DIR}/voices`];
 let workerPromise: Promise<EspeakWorker> | undefined;
 
 async function loadWorker(): Promise<EspeakWorker> {
-  const mod = (await import(ESPEAK_PACKAGE)) as { default: () => Promise<{ eSpeakNGWorker: new () => EspeakWorker }> };
+  const mod = (await import(ESPEAK_PACKAGE)) as { default: () => Promise<{ eSpeakNGWorker: new () => EspeakWorker; FS: EmscriptenFs }> };
   const m = await mod.default();
-  return new m.eSpeakNGWorker();
+  return withVoiceFoldersHidden(m.FS, () => new m.eSpeakNGWorker());
+}
+
+/**
+ * The package's worker lists every voice eSpeak ships as it is made (reading ~375 voice files through the WASM file
+ * system: most of a cold engine worker's eSpeak start, 75-130 ms), a list Voxdesk never reads: a voice is set by its
+ * file's path, which eSpeak loads directly (espeak_SetVoiceByName tries the file first), and the catalogue is read
+ * from the data package itself (espeak-voices.ts). So the voice folders are out of sight while it is made, and back
+ * at once after; eSpeak lists them again itself should it ever need the list. A layout this code does not know is
+ * left as it is.
+ */
+function withVoiceFoldersHidden<T>(fs: EmscriptenFs, make: () => T): T {
+  const hidden: string[] = [];
+  try {
+    for (const folder of VOICE_FOLDERS) {
+      fs.rename(folder, `${folder}.hidden`);
+      hidden.push(folder);
+    }
+  } catch {
+    // Not where this code expects: the voices are listed as the package does it, only slower.
+  }
+  try {
+    return make();
+  } finally {
+    for (const folder of hidden.reverse()) fs.rename(`${folder}.hidden`, folder);
+  }
 }
 
 /** Resolves settings to an eSpeak voice name (`gmw/en-US+f3`); unknown values raise JobError invalid_params. */
@@ -64,7 +96,7 @@ export function resolveEspeakVoice(settings: EspeakVoiceSettings): { voice: Espe
 export class EspeakSynth {
   private constructor(private readonly worker: EspeakWorker) {}
 
-  /** Loads the WASM module once per thread (~200 ms cold). */
+  /** Loads the WASM module once per thread (~100 ms cold). */
   static async create(): Promise<EspeakSynth> {
     workerPromise ??= loadWorker();
     return new EspeakSynth(await workerPromise);

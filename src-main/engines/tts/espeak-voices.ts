@@ -25,8 +25,10 @@ export interface EspeakVoiceCatalogue {
   languages: string[];
 }
 
-const LANG_DIR = '/usr/share/espeak-ng-data/lang/';
-const VARIANT_DIR = '/usr/share/espeak-ng-data/voices/!v/';
+/** Where the package puts eSpeak's data in the WASM module's file system. */
+export const ESPEAK_DATA_DIR = '/usr/share/espeak-ng-data';
+const LANG_DIR = `${ESPEAK_DATA_DIR}/lang/`;
+const VARIANT_DIR = `${ESPEAK_DATA_DIR}/voices/!v/`;
 const ENTRY = /\{filename:"(\/usr\/share\/espeak-ng-data\/(?:lang|voices\/!v)\/[^"]+)",start:(\d+),end:(\d+)\}/g;
 
 let cached: EspeakVoiceCatalogue | undefined;

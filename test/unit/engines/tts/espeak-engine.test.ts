@@ -5,6 +5,7 @@ import { decodeWav } from '../../../../src-main/engines/audio/wav.js';
 import createEspeakEngine from '../../../../src-main/engines/tts/espeak-engine.js';
 import { espeakModelSource, espeakParamsSchema } from '../../../../src-main/engines/tts/espeak-models.js';
 import { espeakVoiceCatalogue, voiceForLanguage } from '../../../../src-main/engines/tts/espeak-voices.js';
+import { ESPEAK_BASE_RATE_WPM, EspeakSynth, resolveEspeakVoice } from '../../../../src-main/engines/tts/espeak-synth.js';
 import type { Engine } from '../../../../src-main/engines/engine-types.js';
 import { tempWorkDir, testContext, ttsTask } from '../../../helpers/tts-context.js';
 
@@ -44,6 +45,30 @@ describe('espeak-ng voices and catalogue row', () => {
     const worker = new (await mod.default()).eSpeakNGWorker();
     const fromWasm = worker.list_voices().map((v) => v.identifier).sort();
     expect(espeakVoiceCatalogue().voices.map((v) => v.identifier).sort()).toEqual(fromWasm);
+  });
+
+  it('speaks exactly as a worker that listed its voices, though it was made without listing them', async () => {
+    type PlainWorker = { set_voice(name: string): number; set_rate(wpm: number): void; set_pitch(pitch: number): void; synthesize(text: string, callback: (audio: Int16Array) => boolean): void };
+    const mod = (await import('@echogarden/espeak-ng-emscripten' as string)) as { default: () => Promise<{ eSpeakNGWorker: new () => PlainWorker }> };
+    const plain = new (await mod.default()).eSpeakNGWorker();
+    const synth = await EspeakSynth.create();
+    for (const voice of ['en-us', 'fr', 'cmn', 'yue-latn-jyutping']) {
+      synth.configure({ voice });
+      const ours = synth.synthesize(SENTENCE);
+      expect(plain.set_voice(resolveEspeakVoice({ voice }).name)).toBe(0);
+      plain.set_rate(ESPEAK_BASE_RATE_WPM);
+      plain.set_pitch(50);
+      const theirs: number[] = [];
+      plain.synthesize(SENTENCE, (audio) => {
+        for (const sample of audio) theirs.push(sample / 32768);
+        return false;
+      });
+      expect(ours.length, voice).toBeGreaterThan(10_000);
+      expect(Array.from(ours), voice).toEqual(theirs);
+    }
+    // A variant is loaded by its path too.
+    synth.configure({ voice: 'de', speaker: 'whisper' });
+    expect(synth.synthesize(SENTENCE).length).toBeGreaterThan(10_000);
   });
 
   it('resolves language codes to voices', () => {

@@ -129,12 +129,12 @@ export class WorkerPool {
 
   /**
    * Runs a task on an idle worker, or (a cheap kind, no worker idle) in the line of a busy worker whose tasks are all
-   * cheap. The caller checks `idle` and `spare` first.
+   * cheap. The caller checks `idle` and `spare` first; a task that arrives after what it was counted on changed (a
+   * kind measured slower meanwhile is no longer cheap) waits in the shortest line rather than failing a claimed job.
    */
   run(task: EngineTask, handlers: TaskHandlers = {}, options: RunOptions = {}): Promise<EngineOutput> {
     if (this.stopped) return Promise.reject(new Error('the worker pool is stopped'));
-    const slot = this.slotFor(task.engine);
-    if (!slot) return Promise.reject(new Error('no idle worker (the caller must check idle first)'));
+    const slot = this.slotFor(task.engine) ?? this.shortestLine();
     return new Promise<EngineOutput>((resolve, reject) => {
       const active: ActiveTask = {
         jobId: task.jobId,
@@ -202,6 +202,10 @@ export class WorkerPool {
       if (!best || slot.tasks.length < best.tasks.length) best = slot;
     }
     return best;
+  }
+
+  private shortestLine(): Slot {
+    return this.slots.reduce((best, slot) => (slot.tasks.length < best.tasks.length ? slot : best));
   }
 
   /** A task left its worker's line: the next one in line is running now. */

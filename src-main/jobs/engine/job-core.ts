@@ -43,9 +43,10 @@ export interface JobCore {
   /** Runs of this instance, by job id. */
   active: Map<string, ActiveRun>;
   /**
-   * Local runs launched but not yet handed to the worker pool (their resume point is still being read): they hold a
-   * worker the pool does not know is taken. On PostgreSQL that read is a round trip, long enough for the next pass
-   * to run; the scheduler counts these as taken so it never claims a job no worker can start.
+   * Local runs launched but not yet handed to the worker pool (their model and input fetched from storage, their
+   * resume point read): they hold a worker the pool does not know is taken. Those are awaits, on PostgreSQL and with
+   * a bucket long enough for the next pass to run; the scheduler counts these as taken so it never claims a job no
+   * worker can start.
    */
   launching: { n: number };
   /** The monthly cap on hosted spending: checked (and the quote reserved) before hosted work is forwarded. */

@@ -37,6 +37,8 @@ const PROGRESS_STEP = 0.01;
 /** A run with its queue of writes, committed in order. */
 interface Run extends ActiveRun {
   writes: Promise<void>;
+  /** A local run not yet handed to the worker pool: counted in core.launching. */
+  launching: boolean;
 }
 
 export interface Executor {
@@ -66,7 +68,10 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
       pausing: false,
       checkpointBroken: false,
       writes: Promise.resolve(),
+      launching: definition.engine !== 'remote',
     };
+    // From its launch, not from when its task is built: its model and input may first be fetched from storage.
+    if (run.launching) core.launching.n++;
     active.set(row.id, run);
     run.done = executeHeld(row, definition, run)
       .catch(async (error: unknown) => {
@@ -76,9 +81,17 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
         );
       })
       .finally(() => {
+        handedOver(run);
         active.delete(row.id);
         wake();
       });
+  }
+
+  /** The run no longer holds a worker the pool does not know of: the pool has its task, or it ended before that. */
+  function handedOver(run: Run): void {
+    if (!run.launching) return;
+    run.launching = false;
+    core.launching.n--;
   }
 
   /** Queues one of the run's writes after the ones before it; a failing write does not stop the later ones. */
@@ -158,28 +171,21 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
         );
       } else {
         // Continue after the last committed segment (none: from the start). Until the pool has the task, the run
-        // counts as holding a worker (core.launching).
-        core.launching.n++;
-        let handed = false;
-        try {
-          // Workers run the spec's products only; extension jobs (transcript-ai) are the plug-in runner's.
-          const product = base.product;
-          if (!isProduct(product)) throw new JobError('model_unavailable', `${product} jobs are not run by an engine worker`);
-          const task: EngineTask = {
-            ...base,
-            product,
-            engine: definition.engine as EngineKind,
-            resumeAfter: resumePointOf(await store.repos.segments.last(row.id)),
-            // The account's speaker library as it is now, for a diarizing transcription (speaker-library.ts).
-            ...(product === 'speech-to-text' && base.params.speaker_diarization === true ? { knownSpeakers: await knownSpeakers(store.repos, row.account_id) } : {}),
-            ...(core.audioListeners.has(row.id) ? { streamAudio: true } : {}),
-          };
-          core.launching.n--;
-          handed = true;
-          output = await pool.run(task, handlers, { signal: run.controller.signal, timeoutMs: options.runTimeoutSeconds * 1000 });
-        } finally {
-          if (!handed) core.launching.n--;
-        }
+        // counts as holding a worker (core.launching, from its launch).
+        // Workers run the spec's products only; extension jobs (transcript-ai) are the plug-in runner's.
+        const product = base.product;
+        if (!isProduct(product)) throw new JobError('model_unavailable', `${product} jobs are not run by an engine worker`);
+        const task: EngineTask = {
+          ...base,
+          product,
+          engine: definition.engine as EngineKind,
+          resumeAfter: resumePointOf(await store.repos.segments.last(row.id)),
+          // The account's speaker library as it is now, for a diarizing transcription (speaker-library.ts).
+          ...(product === 'speech-to-text' && base.params.speaker_diarization === true ? { knownSpeakers: await knownSpeakers(store.repos, row.account_id) } : {}),
+          ...(core.audioListeners.has(row.id) ? { streamAudio: true } : {}),
+        };
+        handedOver(run);
+        output = await pool.run(task, handlers, { signal: run.controller.signal, timeoutMs: options.runTimeoutSeconds * 1000 });
       }
     } catch (error) {
       await run.writes;

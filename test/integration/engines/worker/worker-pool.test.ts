@@ -2,7 +2,8 @@
  * The worker pool on its own (engines/worker/worker-pool.ts), with real worker processes running the test engine:
  * what the job engine relies on, proven without it — a task's result and progress, a crash that fails only the task
  * it hit, cancellation and timeouts that kill a worker which will not stop, workers started on demand and leaving
- * when idle, and cheap tasks waiting in a worker's line sent again when the one ahead of them crashed.
+ * when idle, cheap tasks waiting in a worker's line sent again when the one ahead of them crashed, and a task that
+ * found no place (a race with the caller's count) waiting in line instead of failing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
@@ -102,5 +103,17 @@ describe('the worker pool', () => {
     await expect(crashing).resolves.toMatchObject({ durationSeconds: 1 });
     await expect(crash).rejects.toBeInstanceOf(WorkerCrashError);
     for (const run of waiting) await expect(run).resolves.toMatchObject({ durationSeconds: 1 });
+  });
+
+  it('a task sent when no place is left for it (what the caller counted on changed) waits in line and runs', async () => {
+    const { pool: workers, dir } = pool();
+    workers.start();
+    // Never measured, so not cheap: no busy worker's line takes it, and the one worker is busy.
+    const busy = workers.run(task(dir, { behaviour: 'sleep', ms: 300 }));
+    expect(workers.idle).toBe(0);
+    expect(workers.spare).toBe(0);
+    const late = workers.run(task(dir, {}));
+    await expect(busy).resolves.toMatchObject({ durationSeconds: 1 });
+    await expect(late).resolves.toMatchObject({ result: { text: `test job_pool_${taskNumber}` } });
   });
 });

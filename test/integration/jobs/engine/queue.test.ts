@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobError } from '../../../../src-main/common/errors.js';
-import { createHarness, terminal, whenJob, type Harness } from '../harness.js';
+import { createHarness, terminal, until, whenJob, type Harness } from '../harness.js';
 import { scaled } from '../../../helpers/time-scale.js';
 
 let h: Harness;
@@ -23,6 +23,23 @@ describe('queue', () => {
     expect(running.error_message).toBeNull();
     expect((await terminal(h.service, h.accountId, first.id)).status).toBe('succeeded');
     expect((await terminal(h.service, h.accountId, second.id)).status).toBe('succeeded');
+  });
+
+  it('a run whose model is still being fetched holds its worker: a job sent meanwhile waits instead of being claimed', async () => {
+    // A cluster node fetches a model's files from storage before its first job runs (engine-parts.ts prepareModel).
+    let release!: () => void;
+    const fetched = new Promise<void>((resolve) => (release = resolve));
+    let fetching = 0;
+    h = createHarness({ workers: 1, warmEngines: [], prepareModel: async () => { fetching++; await fetched; } });
+    await h.service.start();
+    const first = (await h.service.createJob(h.job({ behaviour: 'succeed' }))).job;
+    await until('the first job to fetch its model', () => fetching === 1);
+    const second = (await h.service.createJob(h.job({ behaviour: 'succeed' }))).job;
+    const waiting = await whenJob(h.service, second.id, (j) => j.error_code === 'waiting_for_capacity');
+    expect(waiting.status).toBe('queued');
+    expect(fetching).toBe(1);
+    release();
+    for (const id of [first.id, second.id]) expect(await terminal(h.service, h.accountId, id)).toMatchObject({ status: 'succeeded', error_code: null });
   });
 
   it('jobs of a model being downloaded wait with waiting_for_model, then run', async () => {

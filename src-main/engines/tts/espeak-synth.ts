@@ -3,7 +3,6 @@
  * and streams 16-bit chunks through a callback. WASM cannot crash the process; a long sentence blocks the calling
  * thread, so the live service runs this in worker threads (engines/live/espeak-thread-pool.ts).
  */
-import { readFileSync } from 'node:fs';
 import { JobError } from '../../common/errors.js';
 import { ESPEAK_DATA_DIR, espeakVoiceCatalogue, voiceForLanguage, type EspeakVoice } from './espeak-voices.js';
 
@@ -37,6 +36,7 @@ interface EspeakWorker {
 /** The part of Emscripten's file system (the module's `FS`) used here. */
 interface EmscriptenFs {
   rename(from: string, to: string): void;
+  symlink(target: string, path: string): void;
 }
 
 // The package ships no type declarations: a non-literal specifier keeps its `any` local to this file.
@@ -45,35 +45,40 @@ const ESPEAK_PACKAGE: string = '@echogarden/espeak-ng-emscripten';
 const VOICE_FOLDERS = [`${ESPEAK_DATA_DIR}/lang`, `${ESPEAK_DATA_DIR}/voices`];
 let workerPromise: Promise<EspeakWorker> | undefined;
 
-interface EspeakModuleOptions {
-  /** Emscripten's hook for a data package the caller already has: the module then does not fetch it itself. */
-  getPreloadedPackage(path: string, size: number): ArrayBuffer;
-}
-
 async function loadWorker(): Promise<EspeakWorker> {
   const mod = (await import(ESPEAK_PACKAGE)) as {
-    default: (options: EspeakModuleOptions) => Promise<{ eSpeakNGWorker: new () => EspeakWorker; FS: EmscriptenFs }>;
+    default: () => Promise<{ eSpeakNGWorker: new () => EspeakWorker; FS: EmscriptenFs }>;
   };
-  const m = await mod.default({ getPreloadedPackage: readDataPackage });
-  return withVoiceFoldersHidden(m.FS, () => new m.eSpeakNGWorker());
+  const m = await mod.default();
+  const worker = withVoiceFoldersHidden(m.FS, () => new m.eSpeakNGWorker());
+  addLowerCaseVoicePaths(m.FS);
+  return worker;
 }
 
 /**
- * The 24 MB data package in one read. Left to itself the module reads it with fs.readFile, in 512 kB round trips
- * through libuv's thread pool: 20-40 ms more of a cold start, on a thread that has nothing else to do meanwhile.
+ * espeak_ng_SetVoiceByName looks for the voice's file under the name in lower case first, and lists every voice only
+ * when there is none: 15 voices' files have capitals (`gmw/en-US`, the default voice), so each gets a link in lower
+ * case beside it and every voice loads from its file directly. A link that cannot be made leaves that voice to be
+ * found by the list, as before.
  */
-function readDataPackage(path: string): ArrayBuffer {
-  const bytes = readFileSync(path);
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+function addLowerCaseVoicePaths(fs: EmscriptenFs): void {
+  for (const { identifier } of espeakVoiceCatalogue().voices) {
+    const lower = identifier.toLowerCase();
+    if (lower === identifier) continue;
+    try {
+      fs.symlink(`${ESPEAK_DATA_DIR}/lang/${identifier}`, `${ESPEAK_DATA_DIR}/lang/${lower}`);
+    } catch {
+      // Already there, or not where this code expects: found by the list instead.
+    }
+  }
 }
 
 /**
  * The package's worker lists every voice eSpeak ships as it is made (reading ~375 voice files through the WASM file
- * system: most of a cold engine worker's eSpeak start, 75-130 ms), a list Voxdesk never reads: a voice is set by its
- * file's path, which eSpeak loads directly (espeak_SetVoiceByName tries the file first), and the catalogue is read
- * from the data package itself (espeak-voices.ts). So the voice folders are out of sight while it is made, and back
- * at once after; eSpeak lists them again itself should it ever need the list. A layout this code does not know is
- * left as it is.
+ * system: most of a cold engine worker's eSpeak start, 50-130 ms), a list Voxdesk never reads: a voice is set by its
+ * file's path, which eSpeak loads directly (addLowerCaseVoicePaths), and the catalogue is read from the data package
+ * itself (espeak-voices.ts). So the voice folders are out of sight while it is made, and back at once after; eSpeak
+ * lists them again itself should it ever need the list. A layout this code does not know is left as it is.
  */
 function withVoiceFoldersHidden<T>(fs: EmscriptenFs, make: () => T): T {
   const hidden: string[] = [];

@@ -52,7 +52,7 @@ describe('espeak-ng voices and catalogue row', () => {
     const mod = (await import('@echogarden/espeak-ng-emscripten' as string)) as { default: () => Promise<{ eSpeakNGWorker: new () => PlainWorker }> };
     const plain = new (await mod.default()).eSpeakNGWorker();
     const synth = await EspeakSynth.create();
-    for (const voice of ['en-us', 'fr', 'cmn', 'yue-latn-jyutping']) {
+    for (const voice of ['en-us', 'pt-br', 'fr', 'cmn', 'yue-latn-jyutping']) {
       synth.configure({ voice });
       const ours = synth.synthesize(SENTENCE);
       expect(plain.set_voice(resolveEspeakVoice({ voice }).name)).toBe(0);

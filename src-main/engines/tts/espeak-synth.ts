@@ -1,7 +1,8 @@
 /**
- * eSpeak NG in WASM (@echogarden/espeak-ng-emscripten, GPL-3.0). One instance per thread: synthesis is synchronous
- * and streams 16-bit chunks through a callback. WASM cannot crash the process; a long sentence blocks the calling
- * thread, so the live service runs this in worker threads (engines/live/espeak-thread-pool.ts).
+ * eSpeak NG compiled to JavaScript by Emscripten (@echogarden/espeak-ng-emscripten, GPL-3.0; wasm2js: no WebAssembly
+ * API is used). One instance per thread: synthesis is synchronous and streams 16-bit chunks through a callback. It
+ * cannot crash the process; a long sentence blocks the calling thread, so the live service runs this in worker
+ * threads (engines/live/espeak-thread-pool.ts).
  */
 import { JobError } from '../../common/errors.js';
 import { ESPEAK_DATA_DIR, espeakVoiceCatalogue, voiceForLanguage, type EspeakVoice } from './espeak-voices.js';

@@ -44,7 +44,7 @@ export class EspeakThreadPool {
     };
   }
 
-  /** Starts the threads ahead of the first sentence (the WASM module takes ~200 ms to load). */
+  /** Starts the threads ahead of the first sentence (eSpeak takes ~100 ms to load, and its first sentence is slow). */
   warm(): void {
     while (!this.closed && this.slots.length < this.size) this.addSlot();
   }

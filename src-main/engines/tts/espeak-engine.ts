@@ -1,4 +1,4 @@
-/** EngineKind 'espeak': text-to-speech jobs with eSpeak NG (WASM) in the worker process. */
+/** EngineKind 'espeak': text-to-speech jobs with eSpeak NG (compiled to JavaScript) in the worker process. */
 import type { Engine, EngineFactory } from '../engine-types.js';
 import { ESPEAK_LIMITS } from './espeak-models.js';
 import { DEFAULT_ESPEAK_VOICE, EspeakSynth, type EspeakVoiceSettings } from './espeak-synth.js';

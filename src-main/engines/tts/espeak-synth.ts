@@ -75,7 +75,7 @@ function addLowerCaseVoicePaths(fs: EmscriptenFs): void {
 }
 
 /**
- * The package's worker lists every voice eSpeak ships as it is made (reading ~375 voice files through the WASM file
+ * The package's worker lists every voice eSpeak ships as it is made (reading ~375 voice files through Emscripten's file
  * system: most of a cold engine worker's eSpeak start, 50-130 ms), a list Voxdesk never reads: a voice is set by its
  * file's path, which eSpeak loads directly (addLowerCaseVoicePaths), and the catalogue is read from the data package
  * itself (espeak-voices.ts). So the voice folders are out of sight while it is made, and back at once after; eSpeak
@@ -119,7 +119,7 @@ export function resolveEspeakVoice(settings: EspeakVoiceSettings): { voice: Espe
 export class EspeakSynth {
   private constructor(private readonly worker: EspeakWorker) {}
 
-  /** Loads the WASM module once per thread (~100 ms cold). */
+  /** Loads eSpeak once per thread (~85 ms cold, on a quiet machine). */
   static async create(): Promise<EspeakSynth> {
     workerPromise ??= loadWorker();
     return new EspeakSynth(await workerPromise);

@@ -1,6 +1,6 @@
 /**
  * The voices and voice variants eSpeak NG ships, read from the installed @echogarden/espeak-ng-emscripten package
- * (its packed file table in espeak-ng.js and the data file) without starting the WASM module: the catalogue needs
+ * (its packed file table in espeak-ng.js and the data file) without starting eSpeak: the catalogue needs
  * them synchronously and cheaply. Nothing is listed by hand.
  */
 import { openSync, readSync, closeSync, readFileSync } from 'node:fs';
@@ -25,7 +25,7 @@ export interface EspeakVoiceCatalogue {
   languages: string[];
 }
 
-/** Where the package puts eSpeak's data in the WASM module's file system. */
+/** Where the package puts eSpeak's data in the module's (Emscripten's) file system. */
 export const ESPEAK_DATA_DIR = '/usr/share/espeak-ng-data';
 const LANG_DIR = `${ESPEAK_DATA_DIR}/lang/`;
 const VARIANT_DIR = `${ESPEAK_DATA_DIR}/voices/!v/`;

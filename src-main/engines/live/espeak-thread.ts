@@ -1,6 +1,7 @@
 /**
  * A worker thread running eSpeak NG (compiled to JavaScript). Synthesis is synchronous: running it here keeps the
- * service's event loop free. A shared cell holds the id of a cancelled request; the chunk callback checks it and stops early.
+ * service's event loop free. A shared cell holds the id of a cancelled request; the chunk callback checks it and
+ * stops early.
  * The voice is set again only when a sentence's settings differ from the last one's: loading a voice costs 1–2 ms
  * (up to ~50 ms on a busy machine) before the first sample, and a live session speaks sentence after sentence with
  * the same settings.

@@ -13,6 +13,13 @@ afterAll(async () => {
 
 const LONG = Array.from({ length: 40 }, (_, i) => `This is sentence number ${i + 1} of a fairly long text that goes on.`).join(' ');
 
+/**
+ * The usage of `seconds` at the harness's $0.00333 a minute, as every charge counts it (common/pricing.ts): in whole
+ * milliseconds, rounded once. Not `seconds` as a float: a third of a second (5 frames of "Two.") is 18.5 µ$ that way,
+ * 18.48 µ$ in milliseconds.
+ */
+const usageMicro = (seconds: number): number => Math.round((0.00333 * 1e6 * Math.round(seconds * 1000)) / 60_000);
+
 function audioBetween(client: LiveClient, from: number, to: number): number[] {
   return client.received.slice(from, to).flatMap((r) => (r.kind === 'audio' ? [r.bytes] : []));
 }
@@ -118,7 +125,7 @@ describe('live text to speech: protocol', () => {
     expect(rows[1]!.seconds).toBeCloseTo(a.audio_seconds as number, 5);
     // Charged for the seconds it recorded (the message's audio_seconds is those seconds, rounded for the wire).
     expect(rows[2]!.seconds).toBeCloseTo(b.audio_seconds as number, 3);
-    expect(rows[2]!.amount_usd_micro).toBe(Math.round(0.00333 * (rows[2]!.seconds / 60) * 1e6));
+    expect(rows[2]!.amount_usd_micro).toBe(usageMicro(rows[2]!.seconds));
     c.close();
   });
 });
@@ -138,7 +145,7 @@ describe('live text to speech: a speak cut short is charged (trust review 2, ite
     expect(usage).toMatchObject({ kind: 'usage', account_id: 'acct_1' });
     // What was handed to the socket, at least what this client read before it left.
     expect(usage!.seconds).toBeGreaterThanOrEqual(receivedSeconds - 1e-6);
-    expect(usage!.amount_usd_micro).toBe(Math.round(0.00333 * (usage!.seconds / 60) * 1e6));
+    expect(usage!.amount_usd_micro).toBe(usageMicro(usage!.seconds));
   });
 });
 

@@ -68,10 +68,14 @@ export function createExecutor(core: JobCore, settleQueue: SettleQueue, wake: ()
       pausing: false,
       checkpointBroken: false,
       writes: Promise.resolve(),
-      launching: definition.engine !== 'remote',
+      launching: false,
     };
-    // From its launch, not from when its task is built: its model and input may first be fetched from storage.
-    if (run.launching) core.launching.n++;
+    // A local run holds a worker from its launch, not from when its task is built: its model and input may first be
+    // fetched from storage.
+    if (!run.remote) {
+      run.launching = true;
+      core.launching.n++;
+    }
     active.set(row.id, run);
     run.done = executeHeld(row, definition, run)
       .catch(async (error: unknown) => {
